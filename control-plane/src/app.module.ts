@@ -1,0 +1,57 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { AccountsModule } from './accounts/accounts.module';
+import { AuthModule } from './auth/auth.module';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { ContactModule } from './contact/contact.module';
+import { dataSourceOptions } from './database/data-source';
+import { HealthController } from './health/health.controller';
+import { MailModule } from './mail/mail.module';
+
+/** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'password',
+  'newPassword',
+  'code',
+  'token',
+];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            redact: { paths: LOG_REDACT, censor: '[redacted]' },
+            transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+            // The query string may carry secrets later (subscription links): log the path only.
+            serializers: {
+              req: (req: { method: string; url: string; id: unknown }) => ({
+                id: req.id,
+                method: req.method,
+                path: req.url.split('?')[0],
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            autoLogging: { ignore: (req) => req.url === '/healthz' },
+          },
+        }),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        MailModule,
+        AccountsModule,
+        AuthModule,
+        ContactModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

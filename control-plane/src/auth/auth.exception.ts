@@ -1,0 +1,34 @@
+import { AUTH_MESSAGES } from '@scn/proto';
+import { DomainException, type ErrorKind } from '../common/domain.exception';
+
+export type AuthErrorCode =
+  | 'not_logged_in'
+  | 'session_invalid'
+  | 'access_denied'
+  | 'invalid_credentials'
+  | 'invalid_code'
+  | 'invalid_reset_code'
+  | 'too_many_code_attempts'
+  | 'account_exists'
+  | 'terms_not_accepted'
+  | 'mail_failed';
+
+const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
+  not_logged_in: { kind: 'unauthenticated', message: AUTH_MESSAGES.notLoggedIn },
+  session_invalid: { kind: 'unauthenticated', message: AUTH_MESSAGES.sessionInvalid },
+  access_denied: { kind: 'forbidden', message: AUTH_MESSAGES.accessDenied },
+  invalid_credentials: { kind: 'unauthenticated', message: AUTH_MESSAGES.invalidCredentials },
+  invalid_code: { kind: 'invalid', message: AUTH_MESSAGES.invalidCode },
+  invalid_reset_code: { kind: 'invalid', message: AUTH_MESSAGES.invalidResetCode },
+  too_many_code_attempts: { kind: 'rate_limited', message: AUTH_MESSAGES.tooManyCodeAttempts },
+  account_exists: { kind: 'conflict', message: AUTH_MESSAGES.accountExists },
+  terms_not_accepted: { kind: 'invalid', message: AUTH_MESSAGES.termsMustBeAccepted },
+  mail_failed: { kind: 'unavailable', message: 'Failed to send verification code. Please try again later.' },
+};
+
+export class AuthException extends DomainException {
+  constructor(readonly code: AuthErrorCode) {
+    const { kind, message } = ERRORS[code];
+    super(kind, message);
+  }
+}

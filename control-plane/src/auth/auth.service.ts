@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  AUTH_MESSAGES,
+  type AuthResponse,
+  type ForgotPasswordRequest,
+  type GenerateCodeRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+} from '@scn/proto';
+import type { DataSource } from 'typeorm';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import type { AccountEntity } from '../accounts/entities/account.entity';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import { RATE_LIMITS } from '../rate-limit/rate-limit.rules';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { AuthException } from './auth.exception';
+import { passwordResetMail, verificationCodeMail } from './auth.mails';
+import { AuthRepository } from './auth.repository';
+import { PasswordHasher } from './password-hasher';
+import { type IssuedSession, type SessionContext, SessionService } from './session.service';
+import { VerificationCodeService } from './verification-code.service';
+
+export type AuthResult = { response: AuthResponse; session: IssuedSession };
+
+/** Registration, login and password reset (spec 01 §4, §5, §8). */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('AuthService');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly repository: AuthRepository,
+    private readonly codes: VerificationCodeService,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly rateLimits: RateLimitService,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async sendRegistrationCode(request: GenerateCodeRequest, ip: string): Promise<string> {
+    await this.rateLimits.consume(RATE_LIMITS.generateCode(ip, request.email));
+    if (await this.accounts.findByLogin(request.email, request.userType)) {
+      throw new AuthException('account_exists');
+    }
+    const code = await this.codes.issue({ ...request, purpose: 'register' });
+    try {
+      await this.mail.send(verificationCodeMail(request.email, request.userType, code, this.config.publicUrl));
+    } catch (error) {
+      this.logger.error({ err: error }, 'Sending the verification code failed');
+      throw new AuthException('mail_failed');
+    }
+    return AUTH_MESSAGES.codeSent;
+  }
+
+  async register(request: RegisterRequest, context: SessionContext): Promise<AuthResult> {
+    await this.rateLimits.consume(RATE_LIMITS.register(context.ipAddress, request.email));
+    const target = { email: request.email, userType: request.userType, purpose: 'register' as const };
+    const check = await this.codes.check(target, request.code);
+    if (check.outcome === 'too_many_attempts') throw new AuthException('too_many_code_attempts');
+    if (check.outcome === 'invalid') throw new AuthException('invalid_code');
+
+    const passwordHash = await this.hasher.hash(request.password);
+    const account = {
+      uuid: randomUUID(),
+      email: request.email,
+      userType: request.userType,
+      passwordHash,
+      name: request.email.split('@')[0] ?? request.email,
+    };
+    // The code is consumed, the account and its first session created, all or nothing.
+    const session = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.repository.deleteCode(manager, check.id, check.codeHash))) {
+        throw new AuthException('invalid_code');
+      }
+      if (!(await this.accounts.insert(manager, account))) throw new AuthException('account_exists');
+      return this.sessions.create(manager, account.uuid, context);
+    });
+    return { session, response: this.authResponse(account, session, AUTH_MESSAGES.registered) };
+  }
+
+  async login(request: LoginRequest, context: SessionContext): Promise<AuthResult> {
+    await this.rateLimits.consume(RATE_LIMITS.login(context.ipAddress, request.email));
+    const account = await this.accounts.findByLogin(request.email, request.userType);
+    const valid = await this.hasher.verify(account?.passwordHash ?? null, request.password);
+    if (!account || !valid) throw new AuthException('invalid_credentials');
+    const session = await this.dataSource.transaction((manager) =>
+      this.sessions.create(manager, account.uuid, context),
+    );
+    return { session, response: this.authResponse(account, session, AUTH_MESSAGES.loginSuccessful) };
+  }
+
+  /**
+   * Always answers the same, at once: whether the account exists is decided after the response,
+   * so neither the message nor the timing tells (spec 01 §8).
+   */
+  async requestPasswordReset(request: ForgotPasswordRequest, ip: string): Promise<string> {
+    await this.rateLimits.consume(RATE_LIMITS.forgotPassword(ip, request.email));
+    setImmediate(() => {
+      this.sendResetCode(request).catch((error: unknown) =>
+        this.logger.error({ err: error }, 'Sending a password reset code failed'),
+      );
+    });
+    return AUTH_MESSAGES.forgotPassword;
+  }
+
+  async resetPassword(request: ResetPasswordRequest, ip: string): Promise<string> {
+    await this.rateLimits.consume(RATE_LIMITS.resetPassword(ip, request.email));
+    const target = { email: request.email, userType: request.userType, purpose: 'reset' as const };
+    const check = await this.codes.check(target, request.code);
+    if (check.outcome === 'too_many_attempts') throw new AuthException('too_many_code_attempts');
+    if (check.outcome === 'invalid') throw new AuthException('invalid_reset_code');
+    const account = await this.accounts.findByLogin(request.email, request.userType);
+    if (!account) throw new AuthException('invalid_reset_code');
+
+    const passwordHash = await this.hasher.hash(request.newPassword);
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.repository.deleteCode(manager, check.id, check.codeHash))) {
+        throw new AuthException('invalid_reset_code');
+      }
+      await this.accounts.updatePasswordHash(manager, account.uuid, passwordHash);
+      // Whoever knew the old password is signed out everywhere.
+      await this.repository.revokeAllSessions(manager, account.uuid);
+    });
+    return AUTH_MESSAGES.passwordReset;
+  }
+
+  private async sendResetCode(request: ForgotPasswordRequest): Promise<void> {
+    const account = await this.accounts.findByLogin(request.email, request.userType);
+    if (!account) return;
+    const code = await this.codes.issue({ email: account.email, userType: account.userType, purpose: 'reset' });
+    await this.mail.send(passwordResetMail(account.email, account.userType, code, this.config.publicUrl));
+  }
+
+  private authResponse(
+    account: Pick<AccountEntity, 'uuid' | 'email' | 'userType'>,
+    session: IssuedSession,
+    message: string,
+  ): AuthResponse {
+    return {
+      success: true,
+      uuid: account.uuid,
+      email: account.email,
+      userType: account.userType,
+      token: session.token,
+      expiresAt: session.expiresAt.toISOString(),
+      message,
+    };
+  }
+}

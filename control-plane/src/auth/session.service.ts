@@ -1,0 +1,52 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AuthRepository, type ActiveSession } from './auth.repository';
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface SessionContext {
+  ipAddress: string;
+  userAgent: string | null;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Server-side sessions: a random 256-bit token for the client, its SHA-256 in the database. */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly repository: AuthRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(manager: EntityManager, accountUuid: string, context: SessionContext): Promise<IssuedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.config.sessionTtlSeconds * 1000);
+    await this.repository.insertSession(manager, {
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      accountUuid,
+      expiresAt,
+      ipAddress: context.ipAddress,
+      userAgent: context.userAgent,
+    });
+    return { token, expiresAt };
+  }
+
+  authenticate(token: string): Promise<ActiveSession | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return Promise.resolve(null);
+    return this.repository.findActiveSession(hashToken(token));
+  }
+
+  revoke(token: string): Promise<void> {
+    return this.repository.revokeSession(hashToken(token));
+  }
+}

@@ -1,0 +1,45 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { ErrorResponse } from '@scn/proto';
+import type { Response } from 'express';
+import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
+
+/** One error shape for every failure: `{ success: false, message }` with the right status. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, message, retryAfter } = this.describe(exception);
+    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
+    const body: ErrorResponse = { success: false, message };
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; message: string; retryAfter?: number } {
+    if (exception instanceof DomainException) {
+      return {
+        status: HTTP_STATUS_BY_KIND[exception.kind],
+        message: exception.message,
+        retryAfter: exception.retryAfterSeconds,
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found' };
+      return { status, message: messageOf(exception.getResponse()) ?? exception.message };
+    }
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
+  }
+}
+
+function messageOf(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  if (response && typeof response === 'object' && 'message' in response) {
+    const { message } = response as { message: unknown };
+    if (typeof message === 'string') return message;
+    if (Array.isArray(message) && typeof message[0] === 'string') return message[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
+
+/** The validated configuration of one control-plane process. */
+export interface AppConfig {
+  nodeEnv: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Unset means: start the embedded PostgreSQL. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  sessionTtlSeconds: number;
+  appSecret: string;
+  trustProxy: boolean | number | string;
+  logLevel: Env['LOG_LEVEL'];
+  logPretty: boolean;
+  portalDist: string;
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+/** Reads and validates the environment. A bad value throws a ConfigError naming the variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw: Partial<Record<EnvName, string>> = {};
+  for (const name of Object.keys(ENV_VARS) as EnvName[]) {
+    const value = source[name];
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        const value = ENV_VARS[name as EnvName]?.sensitive ? '(hidden)' : JSON.stringify(raw[name as EnvName]);
+        return `${name}=${value}: ${issue.message}`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR ?? join(REPO_ROOT, '.data'));
+
+  if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
+    throw new ConfigError(['APP_SECRET: is required when NODE_ENV=production (at least 32 characters)']);
+  }
+
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    embeddedPgPort: env.EMBEDDED_PG_PORT,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    supportEmail: env.SUPPORT_EMAIL,
+    sessionTtlSeconds: env.SESSION_TTL,
+    appSecret: env.APP_SECRET ?? localSecret(dataDir),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL,
+    logPretty: env.LOG_PRETTY ?? (env.NODE_ENV === 'development' && Boolean(process.stdout.isTTY)),
+    portalDist: resolve(env.PORTAL_DIST ?? join(REPO_ROOT, 'portal', 'dist')),
+    secureCookies: env.PUBLIC_URL.startsWith('https://'),
+  };
+}
+
+/** The non-sensitive configuration, for the start-up log line. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  return {
+    nodeEnv: config.nodeEnv,
+    port: config.port,
+    publicUrl: config.publicUrl,
+    database: config.databaseUrl ? 'DATABASE_URL' : `embedded (port ${config.embeddedPgPort})`,
+    mail: config.smtpUrl ? 'SMTP_URL' : `outbox ${join(config.dataDir, 'outbox')}`,
+    supportEmail: config.supportEmail,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+    portalDist: config.portalDist,
+  };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Development convenience: one random secret per data folder, kept between runs (0600). */
+function localSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= 32) return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,4 @@
+import { Foundation1763800000000 } from './1763800000000-foundation';
+
+/** Every migration, in order. Never edit one after it is committed: add a new one. */
+export const MIGRATIONS = [Foundation1763800000000] as const;

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { createApp } from './bootstrap';
+import { type AppConfig, ConfigError, describeConfig, loadConfig } from './config/app-config';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
+import { runMigrations } from './database/migrate';
+
+function log(message: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: message, ...fields })}\n`);
+}
+
+async function openDatabase(config: AppConfig): Promise<EmbeddedDatabase> {
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
+  log('DATABASE_URL is not set: starting the embedded PostgreSQL', { dir: join(config.dataDir, 'postgres') });
+  return startEmbeddedPostgres({
+    databaseDir: join(config.dataDir, 'postgres'),
+    port: config.embeddedPgPort,
+  });
+}
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee the configuration table in README.md.\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(config);
+  const applied = await runMigrations(database.url);
+  if (applied.length > 0) log('Applied migrations', { migrations: applied });
+
+  const app = await createApp(config, database.url);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('Shutting down', { signal });
+    await app.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen(config.port, config.host);
+  log(`SCN control plane listening: ${config.publicUrl}`, { config: describeConfig(config) });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

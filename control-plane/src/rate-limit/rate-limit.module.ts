@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { RateLimitRepository } from './rate-limit.repository';
+import { RateLimitService } from './rate-limit.service';
+
+@Module({ providers: [RateLimitRepository, RateLimitService], exports: [RateLimitService] })
+export class RateLimitModule {}

@@ -1,0 +1,244 @@
+import type { ReactNode } from 'react';
+import { InfoPageHeader } from '../../features/info/components/info-page-header';
+import { InfoSection } from '../../features/info/components/info-section';
+import { TableOfContents } from '../../features/info/components/table-of-contents';
+import { useDocumentTitle } from '../../features/info/use-document-title';
+
+const TOC = [
+  { id: 'encryption', label: 'Encryption' },
+  { id: 'protocol-stack', label: 'Protocol stack' },
+  { id: 'censorship-resistance', label: 'DPI protection & obfuscation' },
+  { id: 'active-defences', label: 'Active defences' },
+  { id: 'data-protection', label: 'Data redaction & logging' },
+  { id: 'port-management', label: 'Port management' },
+  { id: 'forecasting', label: 'Forecasting' },
+  { id: 'status', label: 'System status' },
+] as const;
+
+const PROTOCOL_STACK = [
+  {
+    layer: 'Client apps',
+    component: 'v2rayN, v2rayNG, Hiddify, Streisand, NekoBox',
+    role: 'Import a VLESS link or QR code; no custom software required.',
+  },
+  {
+    layer: 'Proxy protocol',
+    component: 'VLESS',
+    role: 'Lightweight, stateless proxying; each client is authenticated by its own UUID.',
+  },
+  {
+    layer: 'Transport security',
+    component: 'TLS 1.3 / REALITY',
+    role: 'Encrypts the tunnel and makes the handshake indistinguishable from ordinary HTTPS.',
+  },
+  {
+    layer: 'Proxy core',
+    component: 'Xray core',
+    role: 'Runs on every node and handles the VLESS, TLS and REALITY stack.',
+  },
+  {
+    layer: 'Node management',
+    component: 'scn-agent',
+    role: 'Installs and updates the core, reports health every 60 seconds, never inspects traffic.',
+  },
+] as const;
+
+interface Defence {
+  title: string;
+  text: ReactNode;
+}
+
+const ACTIVE_DEFENCES: readonly Defence[] = [
+  {
+    title: 'Anti-DDoS',
+    text: 'Rate limits and connection caps at the node and the control plane absorb floods, and a client is never tied to a single server: multi-server subscriptions keep traffic flowing when one node is under attack.',
+  },
+  {
+    title: 'Anti-hacker',
+    text: 'Accounts are protected by hashed passwords and short-lived sessions; the node installer opens only the ports a node needs, and agents authenticate to the control plane with their own credentials.',
+  },
+  {
+    title: 'Anti-sniffer',
+    text: 'Everything between your device and a node is encrypted with TLS 1.3 or REALITY, so an observer on the path sees only encrypted bytes, not destinations or content.',
+  },
+  {
+    title: 'Anti-scraper',
+    text: 'Connection strings are issued per subscription and are only shown to their owner. Server lists cannot be harvested in bulk to build blocklists.',
+  },
+  {
+    title: 'Anti-injection',
+    text: 'Every API request is validated against a strict schema before it is processed; unknown fields are rejected, and database queries are parameterised.',
+  },
+];
+
+/** /security (spec 02 §2): static description of how the network protects its users. */
+export function SecurityRoute() {
+  useDocumentTitle('Security');
+  return (
+    <div className="info-page container">
+      <InfoPageHeader
+        eyebrow="Security"
+        title="Security & Protection"
+        lead="Censorship resistance is only as good as the security underneath it. This is how the Secure Connection Network keeps connections private, hard to detect and hard to disrupt."
+      >
+        <ul className="info-badges" aria-label="Highlights">
+          <li>TLS 1.3</li>
+          <li>VLESS + REALITY</li>
+          <li>DPI resistant</li>
+          <li>No-logs policy</li>
+        </ul>
+      </InfoPageHeader>
+
+      <div className="info-layout">
+        <aside className="info-layout__aside">
+          <TableOfContents items={TOC} />
+        </aside>
+        <div className="info-layout__main">
+          <InfoSection
+            id="encryption"
+            title="Encryption"
+            intro="Multi-layer encryption: each hop of the system is protected on its own, so a weakness in one layer does not expose the others."
+          >
+            <div className="info-grid info-grid--3">
+              <FeatureCard title="TLS 1.3 on every tunnel">
+                Connections between your device and a node use TLS 1.3 with ephemeral key exchange, giving
+                forward secrecy: recorded traffic cannot be decrypted later even if a key leaks.
+              </FeatureCard>
+              <FeatureCard title="Per-client authentication">
+                Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node serves
+                only clients holding a valid, active subscription.
+              </FeatureCard>
+              <FeatureCard title="Encrypted control channels">
+                The portal, the control plane and node agents talk only over encrypted, authenticated
+                connections. Credentials and wallet operations never travel in the clear.
+              </FeatureCard>
+            </div>
+          </InfoSection>
+
+          <InfoSection
+            id="protocol-stack"
+            title="Protocol stack"
+            intro="Proven, open components, each doing one job."
+          >
+            <ol className="security-stack">
+              {PROTOCOL_STACK.map((row) => (
+                <li key={row.layer} className="security-stack__layer">
+                  <span className="security-stack__name">{row.layer}</span>
+                  <span className="security-stack__component">{row.component}</span>
+                  <span className="security-stack__role">{row.role}</span>
+                </li>
+              ))}
+            </ol>
+          </InfoSection>
+
+          <InfoSection
+            id="censorship-resistance"
+            title="DPI protection and traffic obfuscation"
+            intro="Censors use deep packet inspection to spot and block proxy traffic. Ours is built not to stand out."
+          >
+            <div className="info-grid info-grid--2">
+              <FeatureCard title="DPI protection">
+                REALITY borrows the TLS handshake of a real, popular website, so a censor probing the server
+                sees a legitimate site rather than a proxy. There are no protocol signatures, fixed headers or
+                tell-tale packet sizes for DPI rules to match.
+              </FeatureCard>
+              <FeatureCard title="Traffic obfuscation">
+                Traffic runs on standard HTTPS ports and high ports with the timing and shape of normal web
+                browsing. A growing pool of independent residential and cloud servers makes it impractical to
+                block the network by address range.
+              </FeatureCard>
+            </div>
+          </InfoSection>
+
+          <InfoSection
+            id="active-defences"
+            title="Active defences"
+            intro="Protection against the attacks a public network faces every day."
+          >
+            <div className="info-grid info-grid--2">
+              {ACTIVE_DEFENCES.map((defence) => (
+                <FeatureCard key={defence.title} title={defence.title}>
+                  {defence.text}
+                </FeatureCard>
+              ))}
+            </div>
+          </InfoSection>
+
+          <InfoSection
+            id="data-protection"
+            title="Data redaction and selective logging"
+            intro="What is never collected can never leak."
+          >
+            <div className="info-grid info-grid--2">
+              <FeatureCard title="Data redaction">
+                Tokens, passwords, connection strings and wallet secrets are redacted before anything reaches
+                an operational log or error report. Support staff see what they need to help you, nothing
+                more.
+              </FeatureCard>
+              <FeatureCard title="Selective logging">
+                We record only operational health: uptime, connection counts, ping and reliability per server.
+                We do not log browsing history, destinations, traffic content, IP addresses or sessions.
+                Independent node operators must disclose their own practices.
+              </FeatureCard>
+            </div>
+          </InfoSection>
+
+          <InfoSection
+            id="port-management"
+            title="Port management"
+            intro="Stable ports for clients, fast rotation when a port is burned."
+          >
+            <ul className="info-checklist">
+              <li>
+                <strong>Persistent, machine-specific ports.</strong> Each node gets a port derived for that
+                machine and keeps it across restarts and updates, so your connection string keeps working.
+              </li>
+              <li>
+                <strong>Emergency regeneration.</strong> If a port is blocked or attacked, a new one can be
+                generated immediately and subscriptions receive the updated connection string.
+              </li>
+              <li>
+                <strong>Server-side conflict resolution.</strong> The control plane checks every assignment,
+                so two services on the same host never fight over a port.
+              </li>
+            </ul>
+          </InfoSection>
+
+          <InfoSection
+            id="forecasting"
+            title="Forecasting"
+            intro="Reacting before users notice."
+          >
+            <p className="info-prose-block">
+              Health reports arrive from every node each minute. Trends in reliability, connection counts and
+              latency let us forecast capacity shortages and failing servers before they happen: clients are
+              steered toward healthy nodes, operators are warned when reliability starts to slip, and regions
+              that are running short of capacity are flagged for new servers.
+            </p>
+          </InfoSection>
+
+          <section id="status" className="security-status" role="status" aria-labelledby="status-heading">
+            <span className="security-status__pulse" aria-hidden="true" />
+            <div>
+              <h2 id="status-heading" className="security-status__title">
+                All systems protected
+              </h2>
+              <p className="security-status__text">
+                Encryption, DPI protection, active defences and monitoring are running across the network.
+              </p>
+            </div>
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function FeatureCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <article className="info-card">
+      <h3 className="info-card__title">{title}</h3>
+      <p className="info-card__text">{children}</p>
+    </article>
+  );
+}

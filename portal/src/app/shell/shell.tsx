@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { AuthFlow } from '../../features/auth/components/auth-flow';
+import { CookieConsentBanner } from '../../features/cookie-consent/components/cookie-consent-banner';
+import { signIn } from '../../features/session/store';
+import { Footer } from './footer';
+import { TopBar } from './top-bar';
+
+/** spec 01 §2 "Shell": top bar, page, footer, and the global auth and cookie surfaces. */
+export function Shell({ children }: { children: ReactNode }) {
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main" className="app__main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+      <CookieConsentBanner />
+      <AuthFlow onAuthenticated={signIn} />
+    </div>
+  );
+}

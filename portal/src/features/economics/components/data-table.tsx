@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+
+export interface DataTableProps {
+  caption: string;
+  /** Hide the caption visually while keeping it for screen readers. */
+  captionHidden?: boolean;
+  head: readonly ReactNode[];
+  rows: readonly (readonly ReactNode[])[];
+  foot?: readonly ReactNode[];
+  /** Columns (by index) holding numbers, right-aligned. */
+  numeric?: readonly number[];
+}
+
+/** A scrollable data table; the first cell of each row is its row header. */
+export function DataTable({ caption, captionHidden, head, rows, foot, numeric = [] }: DataTableProps) {
+  const align = (column: number) => (numeric.includes(column) ? 'is-numeric' : undefined);
+  return (
+    <div className="info-table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table className="info-table">
+        <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((cell, column) => (
+              <th key={column} scope="col" className={align(column)}>
+                {cell}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              {row.map((cell, column) =>
+                column === 0 ? (
+                  <th key={column} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={column} className={align(column)}>
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+        {foot ? (
+          <tfoot>
+            <tr>
+              {foot.map((cell, column) =>
+                column === 0 ? (
+                  <th key={column} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={column} className={align(column)}>
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </div>
+  );
+}

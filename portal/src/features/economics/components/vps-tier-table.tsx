@@ -1,0 +1,24 @@
+import { VPS_TIERS } from '@scn/proto';
+import { formatNumber } from '../economics-format';
+import { DataTable } from './data-table';
+
+/** spec 01 §9: the VPS tiers offered by the node setup wizard. */
+export function VpsTierTable() {
+  return (
+    <DataTable
+      caption="VPS tiers of the node setup wizard"
+      head={['Tier', 'Specs', 'Max clients', 'Earnings / month', 'USD value']}
+      numeric={[2, 3, 4]}
+      rows={VPS_TIERS.map((tier) => [
+        <span className="econ-tier-name" key="name">
+          {tier.name}
+          {tier.recommended ? <span className="econ-badge">Recommended</span> : null}
+        </span>,
+        `${tier.vcpu} vCPU · ${tier.ramGb} GB RAM · ${tier.ssdGb} GB SSD`,
+        formatNumber(tier.maxClients),
+        `${formatNumber(tier.monthlyEarningsSsl)} SSL`,
+        tier.usdValue,
+      ])}
+    />
+  );
+}

@@ -1,0 +1,50 @@
+import { ECONOMICS, PRICING, slashPercent } from '@scn/proto';
+
+/** Monthly cost of a subscription: 10 SSL per server, linear in the server count (spec 02 §9). */
+export function monthlyCostSsl(serverCount: number): number {
+  return PRICING.monthlyPerServerSsl * serverCount;
+}
+
+/** Hourly billing is paid upfront in blocks of 100 hours per server (spec 02 §9). */
+export function hourlyBlockCostSsl(serverCount: number): number {
+  return PRICING.hourlyPerServerSsl * PRICING.hourlyBlockHours * serverCount;
+}
+
+/** Changing billing type costs 10 SSL per server upfront, no refund (spec 02 §9). */
+export function billingChangeCostSsl(serverCount: number): number {
+  return PRICING.monthlyPerServerSsl * serverCount;
+}
+
+/** spec 02 §9: node income = base reward + clients x 10 + ad bonus. */
+export function nodeIncomeSsl(baseSsl: number, clients: number, adBonusSsl: number): number {
+  return baseSsl + clients * PRICING.operatorRewardSsl + adBonusSsl;
+}
+
+/** spec 02 §9: final reward = base x (1 - slash / 100). */
+export function rewardAfterSlash(baseSsl: number, reliabilityPercent: number): number {
+  return baseSsl * (1 - slashPercent(reliabilityPercent) / 100);
+}
+
+/** spec 02 §9: monthly stake income = stake x 12% / 12. */
+export function monthlyStakeIncomeSsl(stakeSsl: number): number {
+  return (stakeSsl * ECONOMICS.stakingApyPercent) / 100 / 12;
+}
+
+/** spec 02 §9: the worked example month of the economics page. */
+export const EXAMPLE_MONTH = {
+  clients: 20,
+  baseRewardSsl: 1500,
+  adBonusSsl: 4,
+  stakeSharePercent: 50,
+} as const;
+
+/** spec 02 §9: hardware and network guidance for operators (prose values, not used in rules). */
+export const OPERATOR_REQUIREMENTS = {
+  recommendedHardware: ['8+ CPU cores at 3.0+ GHz', '16+ GB RAM', '500+ GB SSD storage'],
+  minimumNetwork: ['100 Mbps upload and download', 'Latency under 50 ms', 'Unlimited data'],
+  recommendedNetwork: ['400+ Mbps upload and download', 'Latency under 30 ms', 'Unlimited data'],
+  notNeeded: ['A static IP address', 'Port forwarding', 'Router configuration changes'],
+} as const;
+
+/** The reliability levels shown in the slashing table. */
+export const SLASH_EXAMPLE_RELIABILITIES = [100, 99, 97, 95, 90, 75, 50] as const;

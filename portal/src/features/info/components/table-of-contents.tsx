@@ -1,0 +1,35 @@
+import { useActiveSection } from '../use-active-section';
+
+export interface TocItem {
+  id: string;
+  label: string;
+}
+
+export interface TableOfContentsProps {
+  items: readonly TocItem[];
+  title?: string;
+}
+
+/** An in-page table of contents; the section being read is marked with aria-current. */
+export function TableOfContents({ items, title = 'On this page' }: TableOfContentsProps) {
+  const active = useActiveSection(items.map((item) => item.id));
+
+  return (
+    <nav className="info-toc" aria-label={title}>
+      <p className="info-toc__title">{title}</p>
+      <ol className="info-toc__list">
+        {items.map((item) => (
+          <li key={item.id}>
+            <a
+              className="info-toc__link"
+              href={`#${item.id}`}
+              aria-current={active === item.id ? 'location' : undefined}
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,60 @@
+import { API_BASE } from '../config/env';
+import { STORAGE_KEYS } from './storage';
+
+/** A failed API call: the server's `message` (spec 01 §8: shown as-is) and its HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Message to use when the server gives none (the spec's fallbacks, e.g. 'Login failed'). */
+  fallbackMessage?: string;
+}
+
+/**
+ * One call to the control plane. Sends the session cookie and, when stored, the bearer token
+ * (spec 01 §7). Resolves with the parsed JSON body; rejects with ApiError on any failure.
+ */
+export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = localStorage.getItem(STORAGE_KEYS.token);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      credentials: 'include',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(options.fallbackMessage ?? 'Network error. Please check your connection.', 0);
+  }
+
+  const payload = (await response.json().catch(() => null)) as { success?: boolean; message?: string } | null;
+  if (!response.ok || payload?.success === false) {
+    throw new ApiError(payload?.message ?? options.fallbackMessage ?? `Request failed (${response.status})`, response.status);
+  }
+  return payload as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    apiRequest<T>('POST', path, { ...options, body: body ?? {} }),
+  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
+};

@@ -1,0 +1,6 @@
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src'],
+  testRegex: '\\.spec\\.ts$',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+};

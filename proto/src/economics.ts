@@ -1,0 +1,106 @@
+/**
+ * The product's business constants (spec 01 §9, spec 02 §9), in one place for the server,
+ * the agent and the portal. Money is integer micro-SSL: 1 SSL = 1_000_000 micro-SSL.
+ */
+export const MICRO_PER_SSL = 1_000_000n;
+/** spec 01 §1: 1 SSL = $0.035. Kept as a fraction to stay exact. */
+export const SSL_USD_PRICE = { numerator: 35, denominator: 1000 } as const;
+export const SSL_USD_PRICE_TEXT = '$0.035';
+/** spec 01 §9: default conversion when no live rate is known. */
+export const DEFAULT_SSL_PER_SOL = 5143;
+/** spec 02 §9: total credits in the network. */
+export const TOTAL_SSL_SUPPLY = 10_000_000_000;
+
+export const PRICING = {
+  /** spec 01 §9: 10 SSL per server per month; premium servers 10 SSL each. */
+  monthlyPerServerSsl: 10,
+  premiumPerServerSsl: 10,
+  /** spec 02 §9: hourly billing is 0.1 SSL an hour, 100 hours per server, paid upfront. */
+  hourlyPerServerSsl: 0.1,
+  hourlyBlockHours: 100,
+  monthlyValidityDays: 30,
+  /** spec 01 §9: operator reward per non-admin server, frozen 60 days. */
+  operatorRewardSsl: 10,
+  operatorRewardFrozenDays: 60,
+  /** spec 02 §9: pauses. */
+  hourlyPausesPerDay: 2,
+  hourlyPauseMaxHours: 8,
+  monthlyFreePauseDays: 7,
+  monthlyFreePauseEveryMonths: 6,
+  /** spec 01 §1: access is complimentary through this date (launch period). */
+  launchPeriodEnds: '2025-12-31',
+} as const;
+
+export type VpsTierId = 'tier1' | 'tier2' | 'tier3' | 'tier4';
+export interface VpsTier {
+  id: VpsTierId;
+  name: string;
+  vcpu: number;
+  ramGb: number;
+  ssdGb: number;
+  maxClients: number;
+  monthlyEarningsSsl: number;
+  usdValue: string;
+  recommended: boolean;
+}
+
+/** spec 01 §9: operator VPS tiers of the setup wizard. */
+export const VPS_TIERS: readonly VpsTier[] = [
+  { id: 'tier1', name: '1 Core / 1GB RAM', vcpu: 1, ramGb: 1, ssdGb: 25, maxClients: 10, monthlyEarningsSsl: 350, usdValue: '$12.25', recommended: false },
+  { id: 'tier2', name: '2 Cores / 2GB RAM', vcpu: 2, ramGb: 2, ssdGb: 50, maxClients: 25, monthlyEarningsSsl: 875, usdValue: '$30.63', recommended: true },
+  { id: 'tier3', name: '4 Cores / 4GB RAM', vcpu: 4, ramGb: 4, ssdGb: 80, maxClients: 60, monthlyEarningsSsl: 2100, usdValue: '$73.50', recommended: false },
+  { id: 'tier4', name: '8 Cores / 8GB RAM', vcpu: 8, ramGb: 8, ssdGb: 160, maxClients: 140, monthlyEarningsSsl: 4900, usdValue: '$171.50', recommended: false },
+];
+
+export interface CoreRewardTier {
+  cores: string;
+  minCores: number;
+  maxCores: number | null;
+  multiplier: number;
+  monthlySsl: number;
+  allowedClients: number;
+  minMbps: number;
+}
+
+/** spec 02 §9: reward tiers by core count. */
+export const CORE_REWARD_TIERS: readonly CoreRewardTier[] = [
+  { cores: '4-6', minCores: 4, maxCores: 6, multiplier: 1, monthlySsl: 1000, allowedClients: 100, minMbps: 100 },
+  { cores: '8-12', minCores: 8, maxCores: 12, multiplier: 1.4, monthlySsl: 1400, allowedClients: 400, minMbps: 400 },
+  { cores: '14-18', minCores: 14, maxCores: 18, multiplier: 1.8, monthlySsl: 1800, allowedClients: 800, minMbps: 800 },
+  { cores: '20+', minCores: 20, maxCores: null, multiplier: 2.2, monthlySsl: 2200, allowedClients: 1200, minMbps: 1200 },
+];
+
+export const ECONOMICS = {
+  operatorRewardPoolPercent: 15,
+  rewardCycleMonths: 12,
+  stakingApyPercent: 12,
+  clientPaymentsToOperatorsPercent: 100,
+  withdrawalProtocolFeePercent: 25,
+  promotionBurnPercent: 10,
+  /** spec 02 §4: below this the server is hidden and its rewards frozen. */
+  hideBelowReliabilityPercent: 95,
+  recoveryDays: 14,
+  availableAtReliability: 50,
+  hardwareAgeYears: 4,
+  hardwareAgeCutPercent: 50,
+  /** spec 02 §9: halving protection, share of monthly earnings to stake, by year. */
+  stakingShareByYear: [20, 30, 40, 50] as const,
+  adRewardSsl: { min: 0.1, max: 1 },
+} as const;
+
+/** spec 02 §9: slash percent = 2 x (1 - reliability) x 100, from 0 to 100. */
+export function slashPercent(reliabilityPercent: number): number {
+  const reliability = Math.min(100, Math.max(0, reliabilityPercent)) / 100;
+  return Math.min(100, Math.max(0, 2 * (1 - reliability) * 100));
+}
+
+/** spec 01 §9: promotion plans, capped at 4000 SSL cumulative. */
+export const PROMOTION_PLANS = [
+  { id: 'basic', name: 'Basic', days: 10, costSsl: 1000 },
+  { id: 'standard', name: 'Standard', days: 20, costSsl: 2000 },
+  { id: 'premium', name: 'Premium', days: 30, costSsl: 3000 },
+] as const;
+export const PROMOTION_CAP_SSL = 4000;
+
+/** spec 01 §9: share-and-earn. */
+export const SHARE_REWARD = { normalSsl: 0.1, primeTimeSsl: 1, cooldownDays: 7, pendingHours: 24 } as const;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** Every failure of the REST API has this shape; `message` is shown to the user as-is. */
+export const errorResponseSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const messageResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const USER_TYPES = ['client', 'node'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+/** spec 01 §5: the simple x@y.z pattern. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type IssueLike = { input?: unknown; code?: string };
+
+/** A required string field: one message when absent, another when it has the wrong type. */
+export function requiredString(field: string, requiredMessage: string) {
+  return z.string({
+    error: (issue: IssueLike) =>
+      issue.input === undefined || issue.input === null
+        ? requiredMessage
+        : `${field} must be a string`,
+  });
+}
+
+export const userTypeSchema = z.enum(USER_TYPES, {
+  error: (issue: IssueLike) =>
+    issue.input === undefined ? 'userType is required' : 'userType must be "client" or "node"',
+});
+
+export function emailSchema(requiredMessage = 'Email is required') {
+  return requiredString('email', requiredMessage)
+    .trim()
+    .min(1, requiredMessage)
+    .max(254, 'Email must be at most 254 characters long')
+    .regex(EMAIL_PATTERN, 'Please enter a valid email address')
+    .toLowerCase();
+}
+
+/**
+ * A request body schema: unknown fields are rejected (a typo must not be silently ignored),
+ * and a body that is not a JSON object gets one clear message.
+ */
+export function requestBody<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.strictObject(shape, {
+    error: (issue: IssueLike & { keys?: string[] }) => {
+      if (issue.code === 'unrecognized_keys') {
+        const keys = issue.keys ?? [];
+        return `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`;
+      }
+      return 'Request body must be a JSON object';
+    },
+  });
+}
+
+/** The message of the first problem in a failed parse, as the API and the portal report it. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  return issue.message;
+}
