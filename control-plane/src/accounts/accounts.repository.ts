@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { UserType } from '@scn/proto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../common/sql';
 import { AccountEntity } from './entities/account.entity';
 import { TermsAcceptanceEntity } from './entities/terms-acceptance.entity';
 
@@ -23,7 +24,8 @@ export class AccountsRepository {
 
   /** Inserts the account; returns false when (email, userType) is already taken. */
   async insert(manager: EntityManager, account: NewAccount): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+    const rows = await queryRows(
+      manager,
       `INSERT INTO accounts (uuid, email, user_type, password_hash, name) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT ON CONSTRAINT uq_accounts_email_user_type DO NOTHING RETURNING uuid`,
       [account.uuid, account.email, account.userType, account.passwordHash, account.name],

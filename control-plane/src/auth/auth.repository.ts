@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { UserType } from '@scn/proto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountEntity } from '../accounts/entities/account.entity';
+import { queryRows } from '../common/sql';
 import { SessionEntity } from './entities/session.entity';
 import type { CodePurpose } from './entities/verification-code.entity';
 
@@ -44,7 +45,8 @@ export class AuthRepository {
    * own, before the code is compared, so parallel guesses cannot exceed the attempt limit.
    */
   async recordCodeAttempt(target: { email: string; userType: UserType; purpose: CodePurpose }): Promise<CodeAttempt | null> {
-    const rows: Array<{ id: string; code_hash: string; attempts: number; expired: boolean }> = await this.dataSource.query(
+    const rows = await queryRows<{ id: string; code_hash: string; attempts: number; expired: boolean }>(
+      this.dataSource,
       `UPDATE verification_codes SET attempts = attempts + 1
        WHERE email = $1 AND user_type = $2 AND purpose = $3
        RETURNING id, code_hash, attempts, expires_at <= now() AS expired`,
@@ -56,7 +58,8 @@ export class AuthRepository {
 
   /** Consumes the code inside the caller's transaction; false if another request consumed it first. */
   async deleteCode(manager: EntityManager, id: string, codeHash: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+    const rows = await queryRows(
+      manager,
       `DELETE FROM verification_codes WHERE id = $1 AND code_hash = $2 RETURNING id`,
       [id, codeHash],
     );

@@ -10,7 +10,7 @@ const port = z.coerce
 const url = (protocols: readonly string[]) =>
   z
     .string()
-    .url('must be a URL')
+    .url({ message: 'must be a URL', abort: true })
     .refine((value) => protocols.some((p) => value.startsWith(`${p}://`)), {
       message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });

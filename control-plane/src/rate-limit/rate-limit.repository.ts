@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { queryRows } from '../common/sql';
 import type { RateLimitRule } from './rate-limit.rules';
 
 export interface BucketCount {
@@ -15,8 +16,8 @@ export class RateLimitRepository {
 
   /** Counts one hit in each rule's current window, atomically, and returns the new counts. */
   async hit(rules: readonly RateLimitRule[]): Promise<BucketCount[]> {
-    const rows: Array<{ bucket: string; hits: number; window_start: number; now: number }> =
-      await this.dataSource.query(
+    const rows = await queryRows<{ bucket: string; hits: number; window_start: number; now: number }>(
+        this.dataSource,
         `INSERT INTO rate_limit_hits (bucket, window_start, hits)
          SELECT t.bucket, to_timestamp(floor(extract(epoch FROM now()) / t.seconds) * t.seconds), 1
          FROM unnest($1::text[], $2::int[]) AS t(bucket, seconds)

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../features/info/use-document-title';
 export function EconomicsRoute() {
   useDocumentTitle('Service Economics');
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader
         eyebrow="Pricing & rewards"
         title="Service Economics"

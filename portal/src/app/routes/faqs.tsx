@@ -7,6 +7,7 @@ import {
 } from '@scn/proto';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { buttonClass } from '../../components/ui/button';
 import { SUPPORT_EMAIL } from '../../config/env';
 import { paths } from '../../config/paths';
 import { Accordion, type AccordionItem } from '../../features/info/components/accordion';
@@ -311,7 +312,7 @@ const CATEGORIES: readonly FaqCategory[] = [
 export function FaqsRoute() {
   useDocumentTitle('FAQs');
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader
         eyebrow="Help"
         title="Frequently Asked Questions"
@@ -342,7 +343,7 @@ export function FaqsRoute() {
           <h2 id="faq-more-title">Still have questions?</h2>
           <p>Our support team answers email within 24-48 hours.</p>
         </div>
-        <Link href={paths.support} className="btn btn-primary">
+        <Link href={paths.support} className={buttonClass({ variant: 'primary' })}>
           Go to Support
         </Link>
       </section>

@@ -54,7 +54,7 @@ export function OurViewRoute() {
   const laptopTier = TIER_PLAN[0];
 
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader
         eyebrow="Market analysis"
         title="Our View"
@@ -173,7 +173,7 @@ export function OurViewRoute() {
                 const countries = RESTRICTED_COUNTRIES.filter((entry) => entry.region === region);
                 const users = countries.reduce((sum, entry) => sum + entry.estimatedUsers, 0);
                 return (
-                  <article key={region} className="info-card">
+                  <article key={region} className="card info-card">
                     <h3 className="info-card__title">{region}</h3>
                     <p className="info-card__meta">
                       {countries.map((entry) => entry.country).join(', ')} · ~{formatMillions(users)} users
@@ -187,9 +187,9 @@ export function OurViewRoute() {
 
           <InfoSection id="highlights" title="Revenue and adoption highlights">
             <div className="info-grid info-grid--2">
-              <article className="info-card">
+              <article className="card info-card">
                 <h3 className="info-card__title">Revenue</h3>
-                <ul className="info-checklist">
+                <ul className="check-list info-checklist">
                   <li>
                     At the {TARGET_SHARE_PERCENT}% target, one server each at {PRICING.monthlyPerServerSsl} SSL a
                     month means {formatMillions(monthlyClientSpendSsl)} SSL ({formatUsdOfSsl(monthlyClientSpendSsl)})
@@ -202,9 +202,9 @@ export function OurViewRoute() {
                   </li>
                 </ul>
               </article>
-              <article className="info-card">
+              <article className="card info-card">
                 <h3 className="info-card__title">Adoption</h3>
-                <ul className="info-checklist">
+                <ul className="check-list info-checklist">
                   <li>A node installs with one command in about 5 minutes and appears within 2-3 minutes.</li>
                   <li>Clients use the VLESS apps they already know; a QR code is all it takes.</li>
                   <li>Access is complimentary during the launch period, through December 31, 2025.</li>

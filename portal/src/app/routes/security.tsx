@@ -75,7 +75,7 @@ const ACTIVE_DEFENCES: readonly Defence[] = [
 export function SecurityRoute() {
   useDocumentTitle('Security');
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader
         eyebrow="Security"
         title="Security & Protection"
@@ -188,7 +188,7 @@ export function SecurityRoute() {
             title="Port management"
             intro="Stable ports for clients, fast rotation when a port is burned."
           >
-            <ul className="info-checklist">
+            <ul className="check-list info-checklist">
               <li>
                 <strong>Persistent, machine-specific ports.</strong> Each node gets a port derived for that
                 machine and keeps it across restarts and updates, so your connection string keeps working.
@@ -236,7 +236,7 @@ export function SecurityRoute() {
 
 function FeatureCard({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <article className="info-card">
+    <article className="card info-card">
       <h3 className="info-card__title">{title}</h3>
       <p className="info-card__text">{children}</p>
     </article>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { Button, buttonClass } from '../../components/ui/button';
 import { SUPPORT_EMAIL } from '../../config/env';
 import { paths } from '../../config/paths';
 import { ContactSupportModal } from '../../features/contact/components/contact-support-modal';
@@ -43,7 +44,7 @@ export function SupportRoute() {
   const [contactOpen, setContactOpen] = useState(false);
 
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader
         eyebrow="Help"
         title="Support Center"
@@ -64,9 +65,9 @@ export function SupportRoute() {
           <p>
             Send us a message and a member of the team will reply by email. Response time: 24-48 hours.
           </p>
-          <button type="button" className="btn btn-primary" onClick={() => setContactOpen(true)}>
+          <Button onClick={() => setContactOpen(true)} data-testid="open-contact-support">
             Contact Support
-          </button>
+          </Button>
           <p className="support-card__alt">
             Or write directly to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
           </p>
@@ -123,7 +124,7 @@ export function SupportRoute() {
           <h2 id="support-faq-title">Looking for a quick answer?</h2>
           <p>Many questions about billing, nodes and connecting are answered in our FAQs.</p>
         </div>
-        <Link href={paths.faqs} className="btn btn-secondary">
+        <Link href={paths.faqs} className={buttonClass({ variant: 'secondary' })}>
           Browse the FAQs
         </Link>
       </section>

@@ -65,7 +65,7 @@ export function ClientEconomics() {
       <section className="econ-block" aria-labelledby="econ-client-billing">
         <h2 id="econ-client-billing">Two ways to pay</h2>
         <div className="econ-grid econ-grid--2">
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Monthly</h3>
             <p className="econ-card__price">
               {formatSsl(PRICING.monthlyPerServerSsl)} <span>per server / {PRICING.monthlyValidityDays} days</span>
@@ -81,7 +81,7 @@ export function ClientEconomics() {
               </li>
             </ul>
           </article>
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Hourly</h3>
             <p className="econ-card__price">
               {formatSsl(PRICING.hourlyPerServerSsl)} <span>per server / hour</span>
@@ -104,7 +104,7 @@ export function ClientEconomics() {
       <section className="econ-block" aria-labelledby="econ-client-rules">
         <h2 id="econ-client-rules">Changes, pauses and premium servers</h2>
         <div className="econ-grid econ-grid--3">
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Changing billing type</h3>
             <p>
               Switching a subscription between monthly and hourly costs{' '}
@@ -113,7 +113,7 @@ export function ClientEconomics() {
               automatically and you are shown the available and required balance.
             </p>
           </article>
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Pausing</h3>
             <p>
               Hourly subscriptions can be paused {PRICING.hourlyPausesPerDay} times a day for up to{' '}
@@ -122,7 +122,7 @@ export function ClientEconomics() {
               Reactivating a paused subscription needs enough balance in your wallet.
             </p>
           </article>
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Premium servers</h3>
             <p>
               Premium servers cost {formatSsl(PRICING.premiumPerServerSsl)} each, the same as any other

@@ -15,9 +15,9 @@ export interface DataTableProps {
 export function DataTable({ caption, captionHidden, head, rows, foot, numeric = [] }: DataTableProps) {
   const align = (column: number) => (numeric.includes(column) ? 'is-numeric' : undefined);
   return (
-    <div className="info-table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table className="info-table">
-        <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
+    <div className="table-wrap info-table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table className="table info-table">
+        <caption className={captionHidden ? 'sr-only' : undefined}>{caption}</caption>
         <thead>
           <tr>
             {head.map((cell, column) => (

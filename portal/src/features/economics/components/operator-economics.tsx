@@ -113,7 +113,7 @@ export function OperatorEconomics() {
         </div>
         <SlashingTable />
         <div className="econ-grid econ-grid--2">
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>How reliability is scored</h3>
             <ul className="econ-list">
               <li>Each check that finds your server reachable with a fresh health report adds 2 points, up to 100.</li>
@@ -124,7 +124,7 @@ export function OperatorEconomics() {
               <li>A server counts as available at {ECONOMICS.availableAtReliability}% or more.</li>
             </ul>
           </article>
-          <article className="econ-card">
+          <article className="card econ-card">
             <h3>Lifecycle of a struggling node</h3>
             <ol className="econ-steps">
               <li>At 100%: no slashing.</li>
@@ -213,7 +213,7 @@ export function OperatorEconomics() {
 
 function RequirementCard({ title, items }: { title: string; items: readonly string[] }) {
   return (
-    <article className="econ-card">
+    <article className="card econ-card">
       <h3>{title}</h3>
       <ul className="econ-list">
         {items.map((item) => (

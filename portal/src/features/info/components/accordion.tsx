@@ -38,27 +38,24 @@ export function Accordion({ items, headingLevel = 3, defaultOpen = [] }: Accordi
         const buttonId = `${baseId}-${item.id}-button`;
         const panelId = `${baseId}-${item.id}-panel`;
         return (
-          <div key={item.id} className="accordion-item info-accordion__item" data-open={expanded}>
+          <div key={item.id} className="accordion__item info-accordion__item" data-open={expanded}>
             <Heading className="info-accordion__heading">
               <button
                 type="button"
                 id={buttonId}
-                className="info-accordion__trigger"
+                className="accordion__trigger info-accordion__trigger"
                 aria-expanded={expanded}
                 aria-controls={panelId}
                 onClick={() => toggle(item.id)}
               >
-                <span>{item.title}</span>
-                <svg className="info-accordion__icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
-                  <path d="M5 7.5 10 12.5 15 7.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-                </svg>
+                {item.title}
               </button>
             </Heading>
             <div
               id={panelId}
               role="region"
               aria-labelledby={buttonId}
-              className="info-accordion__panel"
+              className="accordion__panel info-accordion__panel"
               hidden={!expanded}
             >
               <div className="info-accordion__content prose">{item.content}</div>

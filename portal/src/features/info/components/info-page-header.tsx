@@ -13,9 +13,9 @@ export interface InfoPageHeaderProps {
 export function InfoPageHeader({ eyebrow, title, lead, children }: InfoPageHeaderProps) {
   return (
     <header className="page-header info-hero">
-      {eyebrow ? <p className="info-hero__eyebrow">{eyebrow}</p> : null}
+      {eyebrow ? <p className="eyebrow info-hero__eyebrow">{eyebrow}</p> : null}
       <h1 className="info-hero__title">{title}</h1>
-      {lead ? <p className="info-hero__lead">{lead}</p> : null}
+      {lead ? <p className="page-header__lead info-hero__lead">{lead}</p> : null}
       {children}
     </header>
   );

@@ -26,7 +26,7 @@ export function LegalDocument({ title, lastUpdated, intro, sections, footer }: L
   }));
 
   return (
-    <div className="info-page container">
+    <div className="info-page page container">
       <InfoPageHeader eyebrow="Legal" title={title}>
         <p className="info-hero__meta">
           Last updated: <time dateTime={lastUpdated.iso}>{lastUpdated.label}</time>

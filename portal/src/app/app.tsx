@@ -1,0 +1,35 @@
+import { useEffect, useLayoutEffect } from 'react';
+import { useLocation } from 'wouter';
+import { initSession } from '../features/session/store';
+import { ErrorBoundary } from './error-boundary';
+import { AppRouter } from './router';
+import { Shell } from './shell/shell';
+
+/** spec 01 §2: pages animate on transition; each new page starts at the top. */
+function AnimatedRoutes() {
+  const [location] = useLocation();
+
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location]);
+
+  return (
+    <div key={location} className="page-transition">
+      <AppRouter />
+    </div>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    void initSession();
+  }, []);
+
+  return (
+    <ErrorBoundary>
+      <Shell>
+        <AnimatedRoutes />
+      </Shell>
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,25 @@
+import { PRICING } from '@scn/proto';
+
+/** '2025-12-31' as 'December 31, 2025', read in UTC so no time zone shifts the day. */
+export function formatLaunchEnd(isoDate: string): string {
+  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** spec 01 §1: access is complimentary through the end of the launch period. */
+export function LaunchBanner() {
+  return (
+    <div className="launch-banner" role="note" data-testid="launch-banner">
+      <div className="container launch-banner__inner">
+        <span className="launch-banner__badge">Launch period</span>
+        <span>
+          Access is complimentary through <strong>{formatLaunchEnd(PRICING.launchPeriodEnds)}</strong>.
+        </span>
+      </div>
+    </div>
+  );
+}
