@@ -1,3 +1,14 @@
+/**
+ * Run-time settings. The control plane writes them into index.html as <meta name="scn:*"> tags
+ * (so one build serves every deployment); the Vite variables are for `vite dev`.
+ */
+function meta(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  return document.querySelector<HTMLMetaElement>(`meta[name="scn:${name}"]`)?.content || null;
+}
+
 /** spec 01 §7: the API is the page origin (the control plane serves the portal). */
-export const API_BASE = import.meta.env.VITE_API_BASE ?? '';
-export const SUPPORT_EMAIL = import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@scn.network';
+export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+export const SUPPORT_EMAIL: string = meta('support-email') ?? import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@scn.network';
+export const PUBLIC_URL: string =
+  meta('public-url') ?? (typeof window === 'undefined' ? 'http://localhost:5050' : window.location.origin);

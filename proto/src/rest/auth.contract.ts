@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   emailSchema,
-  messageResponseSchema,
   requestBody,
   requiredString,
   userTypeSchema,

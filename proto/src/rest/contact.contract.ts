@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { emailSchema, requestBody, requiredString } from './common.contract';
 
 export const CONTACT_ROUTES = { send: '/api/contact' } as const;

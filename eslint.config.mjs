@@ -1,0 +1,66 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const portalFeatures = ['auth', 'session', 'cookie-consent', 'contact', 'economics', 'info'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**', 'proto/src/gen/**', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Nest injects by the runtime type of constructor parameters: those imports must stay values.
+    files: ['control-plane/src/**/*.ts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.db-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'],
+    languageOptions: { globals: { ...globals.jest } },
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['portal/**/*.{ts,tsx}', 'portal/test/**/*.mjs'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // bulletproof-react: app -> features -> shared; no feature imports another feature.
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...portalFeatures.map((feature) => ({
+              target: `./portal/src/features/${feature}`,
+              from: './portal/src/features',
+              except: [`./${feature}`],
+              message: 'Features must not import each other: compose them in src/app.',
+            })),
+            {
+              target: ['./portal/src/components', './portal/src/lib', './portal/src/config'],
+              from: ['./portal/src/features', './portal/src/app'],
+              message: 'Shared code must not depend on features or the app.',
+            },
+            { target: './portal/src/features', from: './portal/src/app', message: 'Features must not import the app.' },
+          ],
+        },
+      ],
+      'import/no-cycle': 'error',
+    },
+  },
+  prettier,
+);
