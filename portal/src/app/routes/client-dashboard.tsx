@@ -31,12 +31,16 @@ function ClientDashboard() {
           </Link>
         </div>
       </header>
-      <section className="card coming-soon" aria-labelledby="client-soon-title" data-testid="coming-soon">
+      <section
+        className="card coming-soon"
+        aria-labelledby="client-soon-title"
+        data-testid="coming-soon"
+      >
         <span className="badge badge--info">Coming soon</span>
         <h2 id="client-soon-title">Your wallet and subscriptions are on their way</h2>
         <p>
-          Your account is ready. The SSL wallet, deposits and subscription management arrive with the
-          next releases; nothing is charged in the meantime.
+          Your account is ready. The SSL wallet, deposits and subscription management arrive with
+          the next releases; nothing is charged in the meantime.
         </p>
         <ul className="check-list">
           <li>Wallet balance, deposits and transaction history</li>

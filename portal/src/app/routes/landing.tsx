@@ -15,10 +15,18 @@ export function LandingRoute() {
 
   const heroActions = !user ? (
     <>
-      <Button variant="primary" size="lg" onClick={() => openAuth({ mode: 'register', userType: 'client' })}>
+      <Button
+        variant="primary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'client' })}
+      >
         Get Started as Client
       </Button>
-      <Button variant="secondary" size="lg" onClick={() => openAuth({ mode: 'register', userType: 'node' })}>
+      <Button
+        variant="secondary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'node' })}
+      >
         Become a Node Operator
       </Button>
     </>
@@ -42,10 +50,18 @@ export function LandingRoute() {
     </Link>
   ) : (
     <>
-      <Button variant="primary" size="lg" onClick={() => openAuth({ mode: 'register', userType: 'client' })}>
+      <Button
+        variant="primary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'client' })}
+      >
         Sign Up as Client
       </Button>
-      <Button variant="secondary" size="lg" onClick={() => openAuth({ mode: 'register', userType: 'node' })}>
+      <Button
+        variant="secondary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'node' })}
+      >
         Become a Node Operator
       </Button>
     </>

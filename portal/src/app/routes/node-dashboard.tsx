@@ -31,12 +31,16 @@ function NodeDashboard() {
           </Link>
         </div>
       </header>
-      <section className="card coming-soon" aria-labelledby="node-soon-title" data-testid="coming-soon">
+      <section
+        className="card coming-soon"
+        aria-labelledby="node-soon-title"
+        data-testid="coming-soon"
+      >
         <span className="badge badge--info">Coming soon</span>
         <h2 id="node-soon-title">Your servers and earnings are on their way</h2>
         <p>
-          Your operator account is ready. Adding servers, the setup wizard, health monitoring and the
-          node wallet arrive with the next releases.
+          Your operator account is ready. Adding servers, the setup wizard, health monitoring and
+          the node wallet arrive with the next releases.
         </p>
         <ul className="check-list">
           <li>Add servers and follow their uptime, reliability and connections</li>

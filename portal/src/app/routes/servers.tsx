@@ -16,9 +16,33 @@ export function ServersRoute() {
         </p>
       </header>
       <div className="empty-state card" data-testid="servers-empty">
-        <svg className="empty-state__icon" viewBox="0 0 48 48" width="56" height="56" aria-hidden="true">
-          <rect x="8" y="9" width="32" height="12" rx="3" fill="none" stroke="currentColor" strokeWidth="2" />
-          <rect x="8" y="27" width="32" height="12" rx="3" fill="none" stroke="currentColor" strokeWidth="2" />
+        <svg
+          className="empty-state__icon"
+          viewBox="0 0 48 48"
+          width="56"
+          height="56"
+          aria-hidden="true"
+        >
+          <rect
+            x="8"
+            y="9"
+            width="32"
+            height="12"
+            rx="3"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          />
+          <rect
+            x="8"
+            y="27"
+            width="32"
+            height="12"
+            rx="3"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          />
           <circle cx="14" cy="15" r="1.8" fill="currentColor" />
           <circle cx="14" cy="33" r="1.8" fill="currentColor" />
         </svg>

@@ -23,7 +23,11 @@ export function BrandMark({ size = 32 }: { size?: number }) {
       <circle cx="10.5" cy="11" r="1.6" fill="var(--color-primary)" />
       <circle cx="21.5" cy="11" r="1.6" fill="var(--color-primary)" />
       <circle cx="16" cy="22" r="1.6" fill="var(--color-accent)" />
-      <path d="M11.7 12l2.6 1.8M20.3 12l-2.6 1.8M16 17.6v2.8" stroke="var(--color-text-muted)" strokeWidth="1.2" />
+      <path
+        d="M11.7 12l2.6 1.8M20.3 12l-2.6 1.8M16 17.6v2.8"
+        stroke="var(--color-text-muted)"
+        strokeWidth="1.2"
+      />
     </svg>
   );
 }

@@ -29,7 +29,9 @@ export function Footer() {
             <BrandMark size={28} />
             <span>SCN</span>
           </div>
-          <p className="footer__blurb">Secure Connection Network connecting node operators with clients</p>
+          <p className="footer__blurb">
+            Secure Connection Network connecting node operators with clients
+          </p>
           <p className="footer__support">
             Support:{' '}
             <a href={`mailto:${SUPPORT_EMAIL}`} data-testid="support-email">

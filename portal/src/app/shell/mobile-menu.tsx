@@ -41,7 +41,10 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
             <p className="mobile-menu__user">
               Signed in as <strong>{user.email}</strong>
             </p>
-            <Link href={dashboardPathFor(user.userType)} className={buttonClass({ variant: 'primary', block: true })}>
+            <Link
+              href={dashboardPathFor(user.userType)}
+              className={buttonClass({ variant: 'primary', block: true })}
+            >
               Dashboard
             </Link>
             <Button

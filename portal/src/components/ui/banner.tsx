@@ -17,9 +17,17 @@ export function Banner({ tone, children, className, 'data-testid': testId }: Ban
       className={['banner', `banner--${tone}`, className ?? ''].filter(Boolean).join(' ')}
       data-testid={testId}
     >
-      <span className="banner__icon" aria-hidden="true">
-        {tone === 'error' ? '!' : tone === 'success' ? '✓' : 'i'}
-      </span>
+      {/* Drawn, not typed: the banner's text content stays exactly the message. */}
+      <svg className="banner__icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+        <circle cx="10" cy="10" r="10" />
+        {tone === 'success' ? (
+          <path d="M6 10.5l2.5 2.5L14 7.5" />
+        ) : tone === 'error' || tone === 'warning' ? (
+          <path d="M10 5.5v5.5M10 14.2v.3" />
+        ) : (
+          <path d="M10 9v5.5M10 5.8v.3" />
+        )}
+      </svg>
       <span className="banner__text">{children}</span>
     </div>
   );

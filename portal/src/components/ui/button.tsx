@@ -11,8 +11,19 @@ export interface ButtonStyleOptions {
 }
 
 /** The class list of a button, for links that must look like one (wouter <Link>, <a>). */
-export function buttonClass({ variant = 'primary', size = 'md', block = false, className }: ButtonStyleOptions = {}): string {
-  return ['btn', `btn--${variant}`, size === 'md' ? '' : `btn--${size}`, block ? 'btn--block' : '', className ?? '']
+export function buttonClass({
+  variant = 'primary',
+  size = 'md',
+  block = false,
+  className,
+}: ButtonStyleOptions = {}): string {
+  return [
+    'btn',
+    `btn--${variant}`,
+    size === 'md' ? '' : `btn--${size}`,
+    block ? 'btn--block' : '',
+    className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -20,5 +31,7 @@ export function buttonClass({ variant = 'primary', size = 'md', block = false, c
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>, ButtonStyleOptions {}
 
 export function Button({ variant, size, block, className, type = 'button', ...rest }: ButtonProps) {
-  return <button type={type} className={buttonClass({ variant, size, block, className })} {...rest} />;
+  return (
+    <button type={type} className={buttonClass({ variant, size, block, className })} {...rest} />
+  );
 }

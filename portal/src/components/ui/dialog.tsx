@@ -172,9 +172,19 @@ export function Dialog({
               </p>
             )}
           </div>
-          <button type="button" className="dialog__close" aria-label="Close dialog" onClick={onClose}>
+          <button
+            type="button"
+            className="dialog__close"
+            aria-label="Close dialog"
+            onClick={onClose}
+          >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              <path
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
             </svg>
           </button>
         </div>

@@ -8,7 +8,8 @@ import { logoutRequest } from './api/logout';
 import { verifySession } from './api/verify-session';
 
 /** spec 01 §3: the session user, merged with profile fields once the profile is fetched. */
-export type SessionUserRecord = SessionUser & Partial<Pick<Profile, 'name' | 'createdAt' | 'termsAcceptedAt'>>;
+export type SessionUserRecord = SessionUser &
+  Partial<Pick<Profile, 'name' | 'createdAt' | 'termsAcceptedAt'>>;
 
 export interface SessionState {
   user: SessionUserRecord | null;

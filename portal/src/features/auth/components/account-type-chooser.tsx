@@ -18,9 +18,25 @@ const OPTIONS: Option[] = [
     description: 'Use network services provided by node operators',
     icon: (
       <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
-        <rect x="3" y="4" width="18" height="12" rx="2" fill="none" stroke="currentColor" strokeWidth="1.7" />
+        <rect
+          x="3"
+          y="4"
+          width="18"
+          height="12"
+          rx="2"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+        />
         <path d="M8 20h8M12 16v4" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" />
-        <path d="M9 10.5l2 2 4-4" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M9 10.5l2 2 4-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
     ),
   },
@@ -30,8 +46,26 @@ const OPTIONS: Option[] = [
     description: 'Provide network services and earn income',
     icon: (
       <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
-        <rect x="3" y="3.5" width="18" height="7" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.7" />
-        <rect x="3" y="13.5" width="18" height="7" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.7" />
+        <rect
+          x="3"
+          y="3.5"
+          width="18"
+          height="7"
+          rx="1.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+        />
+        <rect
+          x="3"
+          y="13.5"
+          width="18"
+          height="7"
+          rx="1.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+        />
         <circle cx="7" cy="7" r="1" fill="currentColor" />
         <circle cx="7" cy="17" r="1" fill="currentColor" />
         <path d="M11 7h6M11 17h6" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" />
@@ -43,7 +77,12 @@ const OPTIONS: Option[] = [
 export function AccountTypeChooser() {
   const { view } = useAuthFlow();
   return (
-    <Dialog open={view === 'chooser'} onClose={closeAuth} title="Select Your Account Type" size="sm">
+    <Dialog
+      open={view === 'chooser'}
+      onClose={closeAuth}
+      title="Select Your Account Type"
+      size="sm"
+    >
       <div className="choice-list">
         {OPTIONS.map((option) => (
           <button
@@ -64,8 +103,20 @@ export function AccountTypeChooser() {
                 {option.description}
               </span>
             </span>
-            <svg className="choice__arrow" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-              <path d="M7.5 5l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+            <svg
+              className="choice__arrow"
+              viewBox="0 0 20 20"
+              width="18"
+              height="18"
+              aria-hidden="true"
+            >
+              <path
+                d="M7.5 5l5 5-5 5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinecap="round"
+              />
             </svg>
           </button>
         ))}

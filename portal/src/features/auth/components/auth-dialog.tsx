@@ -150,7 +150,13 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
 
   /** Register-mode submit only validates and opens the terms dialog (spec 01 §4). */
   const onRegisterSubmit = () => {
-    const parsed = registerRequestSchema.safeParse({ email, password, userType, code, captchaToken: null });
+    const parsed = registerRequestSchema.safeParse({
+      email,
+      password,
+      userType,
+      code,
+      captchaToken: null,
+    });
     if (!parsed.success) {
       setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
       return;

@@ -99,7 +99,10 @@ export function PasswordResetDialog() {
     if (!parsed.success) {
       // The schema puts the e-mail first; after the spec's checks the password length leads.
       const passwordIssue = parsed.error.issues.find((issue) => issue.path[0] === 'newPassword');
-      return setNotice({ tone: 'error', text: passwordIssue?.message ?? firstIssueMessage(parsed.error) });
+      return setNotice({
+        tone: 'error',
+        text: passwordIssue?.message ?? firstIssueMessage(parsed.error),
+      });
     }
     setPending(true);
     setNotice(null);
@@ -111,7 +114,8 @@ export function PasswordResetDialog() {
     } catch (error) {
       setNotice({
         tone: 'error',
-        text: error instanceof ApiError && error.message ? error.message : 'Failed to reset password',
+        text:
+          error instanceof ApiError && error.message ? error.message : 'Failed to reset password',
       });
     } finally {
       setPending(false);

@@ -78,7 +78,11 @@ function TermsForm({ pending, onCancel, onAccept }: Omit<TermsDialogProps, 'open
       <p className="muted">
         Please review the summaries below. Creating an account requires accepting both documents.
       </p>
-      <div className="terms-summary" tabIndex={0} aria-label="Summary of the Terms of Service and Protection Policy">
+      <div
+        className="terms-summary"
+        tabIndex={0}
+        aria-label="Summary of the Terms of Service and Protection Policy"
+      >
         <h3>Terms of Service</h3>
         <ul>
           {TERMS_SUMMARY.map((item) => (

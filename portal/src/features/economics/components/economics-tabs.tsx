@@ -63,7 +63,8 @@ export function EconomicsTabs() {
           hidden={selected !== index}
           tabIndex={0}
         >
-          <Panel />
+          {/* Only the selected panel is mounted, so its text exists once in the page. */}
+          {selected === index ? <Panel /> : null}
         </div>
       ))}
     </div>

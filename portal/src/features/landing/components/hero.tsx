@@ -16,8 +16,8 @@ export function Hero({ actions }: HeroProps) {
             Stay Connected. <span className="hero__accent">Stay Invisible.</span>
           </h1>
           <p className="hero__lead">
-            A marketplace of independent node operators providing private, encrypted connections that
-            resist deep packet inspection, with a strict no-logs policy on our side.
+            A marketplace of independent node operators providing private, encrypted connections
+            that resist deep packet inspection, with a strict no-logs policy on our side.
           </p>
           <div className="hero__actions" data-testid="hero-cta">
             {actions}

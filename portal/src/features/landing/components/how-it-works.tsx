@@ -5,7 +5,10 @@ const STEPS = [
     title: 'Two user types',
     icon: '01',
     text: 'Clients use network services; node operators run the servers that provide them and earn SSL, the network’s internal credit, for doing so.',
-    points: ['Client: connect through operators’ servers', 'Node Operator: provide capacity and earn income'],
+    points: [
+      'Client: connect through operators’ servers',
+      'Node Operator: provide capacity and earn income',
+    ],
   },
   {
     title: 'Node operations',
@@ -17,7 +20,10 @@ const STEPS = [
     title: 'Client access',
     icon: '03',
     text: `Clients pick servers from the market, subscribe for ${PRICING.monthlyPerServerSsl} SSL per server per month and connect with a connection string or QR code.`,
-    points: ['Choose servers by country, ping and reliability', 'Import one link into your client app'],
+    points: [
+      'Choose servers by country, ping and reliability',
+      'Import one link into your client app',
+    ],
   },
 ];
 
@@ -29,7 +35,8 @@ export function HowItWorks() {
           <p className="eyebrow">The network</p>
           <h2 id="how-title">How It Works</h2>
           <p className="section__lead">
-            One marketplace, two sides: people who need an open connection and people who provide it.
+            One marketplace, two sides: people who need an open connection and people who provide
+            it.
           </p>
         </div>
         <div className="grid grid--3">

@@ -17,7 +17,8 @@ export function LaunchBanner() {
       <div className="container launch-banner__inner">
         <span className="launch-banner__badge">Launch period</span>
         <span>
-          Access is complimentary through <strong>{formatLaunchEnd(PRICING.launchPeriodEnds)}</strong>.
+          Access is complimentary through{' '}
+          <strong>{formatLaunchEnd(PRICING.launchPeriodEnds)}</strong>.
         </span>
       </div>
     </div>

@@ -17,7 +17,9 @@ function onCircle(radius: number, angleDeg: number): Point {
   return { x: CENTER.x + radius * Math.cos(angle), y: CENTER.y + radius * Math.sin(angle) };
 }
 
-const NODES = Array.from({ length: NODE_COUNT }, (_, index) => onCircle(NODE_RADIUS, -90 + (360 / NODE_COUNT) * index));
+const NODES = Array.from({ length: NODE_COUNT }, (_, index) =>
+  onCircle(NODE_RADIUS, -90 + (360 / NODE_COUNT) * index),
+);
 const CLIENTS = NODES.flatMap((_, index) => {
   const base = -90 + (360 / NODE_COUNT) * index;
   return [onCircle(CLIENT_RADIUS, base - 13), onCircle(CLIENT_RADIUS, base + 13)].map((point) => ({
@@ -46,7 +48,13 @@ export function NodeDiagram() {
         </radialGradient>
       </defs>
 
-      <circle className="node-diagram__halo" cx={CENTER.x} cy={CENTER.y} r="92" fill="url(#nd-core)" />
+      <circle
+        className="node-diagram__halo"
+        cx={CENTER.x}
+        cy={CENTER.y}
+        r="92"
+        fill="url(#nd-core)"
+      />
       <circle
         className="node-diagram__orbit"
         cx={CENTER.x}
@@ -54,13 +62,7 @@ export function NodeDiagram() {
         r={NODE_RADIUS}
         fill="none"
       />
-      <circle
-        className="node-diagram__ring"
-        cx={CENTER.x}
-        cy={CENTER.y}
-        r="58"
-        fill="none"
-      />
+      <circle className="node-diagram__ring" cx={CENTER.x} cy={CENTER.y} r="58" fill="none" />
 
       {CLIENTS.map(({ point, node }, index) => {
         const target = NODES[node] ?? CENTER;
@@ -108,11 +110,33 @@ export function NodeDiagram() {
       ))}
 
       {NODES.map((node, index) => (
-        <g key={`node-${index}`} className="node-diagram__node" transform={`translate(${fixed(node.x)} ${fixed(node.y)})`}>
-          <circle className="node-diagram__node-pulse" style={{ animationDelay: `${index * 0.45}s` }} r="17" />
+        <g
+          key={`node-${index}`}
+          className="node-diagram__node"
+          transform={`translate(${fixed(node.x)} ${fixed(node.y)})`}
+        >
+          <circle
+            className="node-diagram__node-pulse"
+            style={{ animationDelay: `${index * 0.45}s` }}
+            r="17"
+          />
           <circle className="node-diagram__node-body" r="17" />
-          <rect x="-7.5" y="-7" width="15" height="5.5" rx="1.2" className="node-diagram__node-icon" />
-          <rect x="-7.5" y="1.5" width="15" height="5.5" rx="1.2" className="node-diagram__node-icon" />
+          <rect
+            x="-7.5"
+            y="-7"
+            width="15"
+            height="5.5"
+            rx="1.2"
+            className="node-diagram__node-icon"
+          />
+          <rect
+            x="-7.5"
+            y="1.5"
+            width="15"
+            height="5.5"
+            rx="1.2"
+            className="node-diagram__node-icon"
+          />
         </g>
       ))}
 

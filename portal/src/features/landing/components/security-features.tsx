@@ -4,7 +4,14 @@ import { paths } from '../../../config/paths';
 
 const icon = (d: string): ReactNode => (
   <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
-    <path d={d} fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" />
+    <path
+      d={d}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.7"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
   </svg>
 );
 

@@ -51,8 +51,20 @@ export function ProfileMenu() {
           {localPart.charAt(0).toUpperCase()}
         </span>
         <span className="profile-menu__name">{localPart}</span>
-        <svg className="profile-menu__chevron" viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
-          <path d="M5 7.5l5 5 5-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        <svg
+          className="profile-menu__chevron"
+          viewBox="0 0 20 20"
+          width="16"
+          height="16"
+          aria-hidden="true"
+        >
+          <path
+            d="M5 7.5l5 5 5-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+          />
         </svg>
       </button>
       {open && (
@@ -62,14 +74,14 @@ export function ProfileMenu() {
             <p className="profile-menu__email" data-testid="profile-email">
               {user.email}
             </p>
-            <p className="profile-menu__type">{user.userType === 'client' ? 'Client' : 'Node Operator'} account</p>
+            <p className="profile-menu__type">
+              {user.userType === 'client' ? 'Client' : 'Node Operator'} account
+            </p>
           </div>
           <div className="profile-menu__section">
             <p className="profile-menu__label">Account UUID</p>
             <div className="profile-menu__uuid">
-              <code data-testid="uuid-value">
-                {user.uuid}
-              </code>
+              <code data-testid="uuid-value">{user.uuid}</code>
               <CopyButton text={user.uuid} data-testid="copy-uuid" />
             </div>
           </div>

@@ -1,0 +1,74 @@
+// Starts the built control plane on a free loopback port for a benchmark, with its own data
+// folder (embedded PostgreSQL unless DATABASE_URL is set) and the mail outbox.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, chmodSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startControlPlane(env = {}) {
+  const entry = join(root, 'control-plane', 'dist', 'main.js');
+  if (!existsSync(entry)) throw new Error('Build first: npm run build');
+  const dataDir = mkdtempSync(join(tmpdir(), 'scn-bench-'));
+  chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`control plane exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('control plane did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    dataDir,
+    /** The latest 6-digit code mailed to `email` (mail goes to DATA_DIR/outbox). */
+    codeFor(email) {
+      const dir = join(dataDir, 'outbox');
+      const file = readdirSync(dir).filter((f) => f.includes(email)).sort().pop();
+      if (!file) throw new Error(`no mail for ${email}`);
+      const match = /\b(\d{6})\b/.exec(readFileSync(join(dir, file), 'utf8').split('\n\n').slice(1).join('\n'));
+      if (!match) throw new Error('no code in the mail');
+      return match[1];
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
