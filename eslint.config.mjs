@@ -9,15 +9,30 @@ import tseslint from 'typescript-eslint';
 const portalFeatures = ['auth', 'session', 'cookie-consent', 'contact', 'economics', 'info'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.nx/**', '**/coverage/**', 'proto/src/gen/**', '.data/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.nx/**',
+      '**/coverage/**',
+      'proto/src/gen/**',
+      '.data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
     },
@@ -55,7 +70,11 @@ export default tseslint.config(
               from: ['./portal/src/features', './portal/src/app'],
               message: 'Shared code must not depend on features or the app.',
             },
-            { target: './portal/src/features', from: './portal/src/app', message: 'Features must not import the app.' },
+            {
+              target: './portal/src/features',
+              from: './portal/src/app',
+              message: 'Features must not import the app.',
+            },
           ],
         },
       ],

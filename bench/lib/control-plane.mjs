@@ -59,9 +59,14 @@ export async function startControlPlane(env = {}) {
     /** The latest 6-digit code mailed to `email` (mail goes to DATA_DIR/outbox). */
     codeFor(email) {
       const dir = join(dataDir, 'outbox');
-      const file = readdirSync(dir).filter((f) => f.includes(email)).sort().pop();
+      const file = readdirSync(dir)
+        .filter((f) => f.includes(email))
+        .sort()
+        .pop();
       if (!file) throw new Error(`no mail for ${email}`);
-      const match = /\b(\d{6})\b/.exec(readFileSync(join(dir, file), 'utf8').split('\n\n').slice(1).join('\n'));
+      const match = /\b(\d{6})\b/.exec(
+        readFileSync(join(dir, file), 'utf8').split('\n\n').slice(1).join('\n'),
+      );
       if (!match) throw new Error('no code in the mail');
       return match[1];
     },

@@ -2,7 +2,14 @@
 // until `total` requests are done. Returns latency percentiles and throughput.
 import { Agent, request } from 'node:http';
 
-export async function load({ url, method = 'GET', headers = {}, body, concurrency = 50, total = 5000 }) {
+export async function load({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  concurrency = 50,
+  total = 5000,
+}) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latencies = [];
@@ -48,7 +55,8 @@ export async function load({ url, method = 'GET', headers = {}, body, concurrenc
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   return {
     requests: latencies.length,
     failures,

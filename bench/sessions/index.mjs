@@ -8,34 +8,60 @@ const cp = await startControlPlane();
 try {
   const email = `bench.${Date.now()}@example.com`;
   const post = (path, body) =>
-    fetch(`${cp.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${cp.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   await post('/api/auth/generate-code', { email, userType: 'client' });
   const registered = await (
-    await post('/api/auth/register', { email, password: 'bench password', userType: 'client', code: cp.codeFor(email) })
+    await post('/api/auth/register', {
+      email,
+      password: 'bench password',
+      userType: 'client',
+      code: cp.codeFor(email),
+    })
   ).json();
   const auth = { authorization: `Bearer ${registered.token}` };
 
   await load({ url: `${cp.base}/api/auth/verify-session`, headers: auth, total: 1000 }); // warm-up
-  const session = await load({ url: `${cp.base}/api/auth/verify-session`, headers: auth, total: 10_000 });
+  const session = await load({
+    url: `${cp.base}/api/auth/verify-session`,
+    headers: auth,
+    total: 10_000,
+  });
   const health = await load({ url: `${cp.base}/healthz`, total: 10_000 });
 
   const logins = [];
   for (let i = 0; i < 8; i += 1) {
     const started = performance.now();
-    const res = await post('/api/auth/login', { email, password: 'bench password', userType: 'client' });
+    const res = await post('/api/auth/login', {
+      email,
+      password: 'bench password',
+      userType: 'client',
+    });
     if (!res.ok) throw new Error(`login failed: ${res.status}`);
     logins.push(performance.now() - started);
   }
   logins.sort((a, b) => a - b);
 
-  console.log('call                          concurrency  requests  failures     req/s   p50 ms   p99 ms');
-  for (const [name, r] of [['GET /api/auth/verify-session', session], ['GET /healthz', health]]) {
+  console.log(
+    'call                          concurrency  requests  failures     req/s   p50 ms   p99 ms',
+  );
+  for (const [name, r] of [
+    ['GET /api/auth/verify-session', session],
+    ['GET /healthz', health],
+  ]) {
     console.log(
       `${name.padEnd(30)}${'50'.padStart(11)}${String(r.requests).padStart(10)}${String(r.failures).padStart(10)}${String(r.rps).padStart(10)}${r.p50.padStart(9)}${r.p99.padStart(9)}`,
     );
   }
-  console.log(`POST /api/auth/login (argon2id, sequential): median ${logins[4].toFixed(1)} ms over ${logins.length}`);
-  console.log(`verify-session / healthz throughput ratio: ${(session.rps / health.rps).toFixed(2)}`);
+  console.log(
+    `POST /api/auth/login (argon2id, sequential): median ${logins[4].toFixed(1)} ms over ${logins.length}`,
+  );
+  console.log(
+    `verify-session / healthz throughput ratio: ${(session.rps / health.rps).toFixed(2)}`,
+  );
 } finally {
   await cp.stop();
 }

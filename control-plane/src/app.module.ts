@@ -32,7 +32,9 @@ export class AppModule {
           pinoHttp: {
             level: config.logLevel,
             redact: { paths: LOG_REDACT, censor: '[redacted]' },
-            transport: config.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+            transport: config.logPretty
+              ? { target: 'pino-pretty', options: { singleLine: true } }
+              : undefined,
             // The query string may carry secrets later (subscription links): log the path only.
             serializers: {
               req: (req: { method: string; url: string; id: unknown }) => ({

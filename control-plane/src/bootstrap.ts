@@ -15,11 +15,17 @@ import { servePortal } from './portal/serve-portal';
 export const BODY_LIMIT = '100kb';
 
 /** Builds the HTTP application (REST API, OpenAPI, portal) without listening. */
-export async function createApp(config: AppConfig, databaseUrl: string): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, databaseUrl),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+    },
+  );
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');

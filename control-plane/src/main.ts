@@ -6,12 +6,16 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedde
 import { runMigrations } from './database/migrate';
 
 function log(message: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: message, ...fields })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ level: 30, time: Date.now(), msg: message, ...fields })}\n`,
+  );
 }
 
 async function openDatabase(config: AppConfig): Promise<EmbeddedDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
-  log('DATABASE_URL is not set: starting the embedded PostgreSQL', { dir: join(config.dataDir, 'postgres') });
+  log('DATABASE_URL is not set: starting the embedded PostgreSQL', {
+    dir: join(config.dataDir, 'postgres'),
+  });
   return startEmbeddedPostgres({
     databaseDir: join(config.dataDir, 'postgres'),
     port: config.embeddedPgPort,
@@ -52,6 +56,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

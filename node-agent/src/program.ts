@@ -7,7 +7,9 @@ import { version } from '../package.json';
  */
 export function buildProgram(): Command {
   return new Command('scn-agent')
-    .description('SCN node agent: runs the proxy core on this VPS and reports to the SCN control plane')
+    .description(
+      'SCN node agent: runs the proxy core on this VPS and reports to the SCN control plane',
+    )
     .version(version, '-v, --version', 'print the agent version')
     .showHelpAfterError()
     .exitOverride();

@@ -46,10 +46,50 @@ export interface VpsTier {
 
 /** spec 01 §9: operator VPS tiers of the setup wizard. */
 export const VPS_TIERS: readonly VpsTier[] = [
-  { id: 'tier1', name: '1 Core / 1GB RAM', vcpu: 1, ramGb: 1, ssdGb: 25, maxClients: 10, monthlyEarningsSsl: 350, usdValue: '$12.25', recommended: false },
-  { id: 'tier2', name: '2 Cores / 2GB RAM', vcpu: 2, ramGb: 2, ssdGb: 50, maxClients: 25, monthlyEarningsSsl: 875, usdValue: '$30.63', recommended: true },
-  { id: 'tier3', name: '4 Cores / 4GB RAM', vcpu: 4, ramGb: 4, ssdGb: 80, maxClients: 60, monthlyEarningsSsl: 2100, usdValue: '$73.50', recommended: false },
-  { id: 'tier4', name: '8 Cores / 8GB RAM', vcpu: 8, ramGb: 8, ssdGb: 160, maxClients: 140, monthlyEarningsSsl: 4900, usdValue: '$171.50', recommended: false },
+  {
+    id: 'tier1',
+    name: '1 Core / 1GB RAM',
+    vcpu: 1,
+    ramGb: 1,
+    ssdGb: 25,
+    maxClients: 10,
+    monthlyEarningsSsl: 350,
+    usdValue: '$12.25',
+    recommended: false,
+  },
+  {
+    id: 'tier2',
+    name: '2 Cores / 2GB RAM',
+    vcpu: 2,
+    ramGb: 2,
+    ssdGb: 50,
+    maxClients: 25,
+    monthlyEarningsSsl: 875,
+    usdValue: '$30.63',
+    recommended: true,
+  },
+  {
+    id: 'tier3',
+    name: '4 Cores / 4GB RAM',
+    vcpu: 4,
+    ramGb: 4,
+    ssdGb: 80,
+    maxClients: 60,
+    monthlyEarningsSsl: 2100,
+    usdValue: '$73.50',
+    recommended: false,
+  },
+  {
+    id: 'tier4',
+    name: '8 Cores / 8GB RAM',
+    vcpu: 8,
+    ramGb: 8,
+    ssdGb: 160,
+    maxClients: 140,
+    monthlyEarningsSsl: 4900,
+    usdValue: '$171.50',
+    recommended: false,
+  },
 ];
 
 export interface CoreRewardTier {
@@ -64,10 +104,42 @@ export interface CoreRewardTier {
 
 /** spec 02 §9: reward tiers by core count. */
 export const CORE_REWARD_TIERS: readonly CoreRewardTier[] = [
-  { cores: '4-6', minCores: 4, maxCores: 6, multiplier: 1, monthlySsl: 1000, allowedClients: 100, minMbps: 100 },
-  { cores: '8-12', minCores: 8, maxCores: 12, multiplier: 1.4, monthlySsl: 1400, allowedClients: 400, minMbps: 400 },
-  { cores: '14-18', minCores: 14, maxCores: 18, multiplier: 1.8, monthlySsl: 1800, allowedClients: 800, minMbps: 800 },
-  { cores: '20+', minCores: 20, maxCores: null, multiplier: 2.2, monthlySsl: 2200, allowedClients: 1200, minMbps: 1200 },
+  {
+    cores: '4-6',
+    minCores: 4,
+    maxCores: 6,
+    multiplier: 1,
+    monthlySsl: 1000,
+    allowedClients: 100,
+    minMbps: 100,
+  },
+  {
+    cores: '8-12',
+    minCores: 8,
+    maxCores: 12,
+    multiplier: 1.4,
+    monthlySsl: 1400,
+    allowedClients: 400,
+    minMbps: 400,
+  },
+  {
+    cores: '14-18',
+    minCores: 14,
+    maxCores: 18,
+    multiplier: 1.8,
+    monthlySsl: 1800,
+    allowedClients: 800,
+    minMbps: 800,
+  },
+  {
+    cores: '20+',
+    minCores: 20,
+    maxCores: null,
+    multiplier: 2.2,
+    monthlySsl: 2200,
+    allowedClients: 1200,
+    minMbps: 1200,
+  },
 ];
 
 export const ECONOMICS = {
@@ -103,4 +175,9 @@ export const PROMOTION_PLANS = [
 export const PROMOTION_CAP_SSL = 4000;
 
 /** spec 01 §9: share-and-earn. */
-export const SHARE_REWARD = { normalSsl: 0.1, primeTimeSsl: 1, cooldownDays: 7, pendingHours: 24 } as const;
+export const SHARE_REWARD = {
+  normalSsl: 0.1,
+  primeTimeSsl: 1,
+  cooldownDays: 7,
+  pendingHours: 24,
+} as const;

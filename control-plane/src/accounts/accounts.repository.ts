@@ -6,7 +6,10 @@ import { queryRows } from '../common/sql';
 import { AccountEntity } from './entities/account.entity';
 import { TermsAcceptanceEntity } from './entities/terms-acceptance.entity';
 
-export type NewAccount = Pick<AccountEntity, 'uuid' | 'email' | 'userType' | 'passwordHash' | 'name'>;
+export type NewAccount = Pick<
+  AccountEntity,
+  'uuid' | 'email' | 'userType' | 'passwordHash' | 'name'
+>;
 export type NewTermsAcceptance = Omit<TermsAcceptanceEntity, 'id' | 'acceptedAt' | 'account'>;
 
 /** The only DB access for accounts and their terms acceptances. */
@@ -33,7 +36,11 @@ export class AccountsRepository {
     return rows.length === 1;
   }
 
-  async updatePasswordHash(manager: EntityManager, uuid: string, passwordHash: string): Promise<void> {
+  async updatePasswordHash(
+    manager: EntityManager,
+    uuid: string,
+    passwordHash: string,
+  ): Promise<void> {
     await manager.getRepository(AccountEntity).update({ uuid }, { passwordHash });
   }
 

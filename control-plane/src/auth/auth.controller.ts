@@ -1,4 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AUTH_MESSAGES,
@@ -46,8 +58,14 @@ export class AuthController {
   @Post('api/auth/generate-code')
   @HttpCode(200)
   @ApiOperation({ summary: 'E-mail a 6-digit registration code (10 minutes, 5 attempts)' })
-  async generateCode(@Body() body: GenerateCodeDto, @Req() request: Request): Promise<MessageResponse> {
-    return { success: true, message: await this.auth.sendRegistrationCode(body, clientIp(request)) };
+  async generateCode(
+    @Body() body: GenerateCodeDto,
+    @Req() request: Request,
+  ): Promise<MessageResponse> {
+    return {
+      success: true,
+      message: await this.auth.sendRegistrationCode(body, clientIp(request)),
+    };
   }
 
   @Post('api/auth/register')
@@ -79,7 +97,10 @@ export class AuthController {
   @Post('api/auth/logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke the current session server-side' })
-  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
+  async logout(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MessageResponse> {
     const token = sessionTokenOf(request);
     if (token) await this.sessions.revoke(token);
     clearSessionCookie(response, request, this.config);
@@ -91,7 +112,11 @@ export class AuthController {
   @ApiOperation({ summary: 'Check the session; 401 when it is missing, expired or revoked' })
   verifySession(@CurrentSession() session: ActiveSession): VerifySessionResponse {
     const { uuid, email, userType } = session.account;
-    return { success: true, user: { uuid, email, userType }, expiresAt: session.expiresAt.toISOString() };
+    return {
+      success: true,
+      user: { uuid, email, userType },
+      expiresAt: session.expiresAt.toISOString(),
+    };
   }
 
   @Get('api/auth/profile/:uuid')
@@ -111,27 +136,41 @@ export class AuthController {
   @Post('api/auth/forgot-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'E-mail a reset code if the account exists; always the same answer' })
-  async forgotPassword(@Body() body: ForgotPasswordDto, @Req() request: Request): Promise<MessageResponse> {
-    return { success: true, message: await this.auth.requestPasswordReset(body, clientIp(request)) };
+  async forgotPassword(
+    @Body() body: ForgotPasswordDto,
+    @Req() request: Request,
+  ): Promise<MessageResponse> {
+    return {
+      success: true,
+      message: await this.auth.requestPasswordReset(body, clientIp(request)),
+    };
   }
 
   @Post('api/auth/reset-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a new password with the e-mailed code; signs out every session' })
-  async resetPassword(@Body() body: ResetPasswordDto, @Req() request: Request): Promise<MessageResponse> {
+  async resetPassword(
+    @Body() body: ResetPasswordDto,
+    @Req() request: Request,
+  ): Promise<MessageResponse> {
     return { success: true, message: await this.auth.resetPassword(body, clientIp(request)) };
   }
 
   @Post('api/auth/terms/accept')
   @HttpCode(201)
   @UseGuards(SessionGuard)
-  @ApiOperation({ summary: 'Record acceptance of the terms and protection policy (IP from the request)' })
+  @ApiOperation({
+    summary: 'Record acceptance of the terms and protection policy (IP from the request)',
+  })
   async acceptTerms(
     @Body() body: TermsAcceptDto,
     @Req() request: Request,
     @CurrentSession() session: ActiveSession,
   ): Promise<MessageResponse> {
-    return { success: true, message: await this.profiles.acceptTerms(session, body, contextOf(request)) };
+    return {
+      success: true,
+      message: await this.profiles.acceptTerms(session, body, contextOf(request)),
+    };
   }
 
   @Get('api/terms/status')

@@ -23,7 +23,10 @@ const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
   too_many_code_attempts: { kind: 'rate_limited', message: AUTH_MESSAGES.tooManyCodeAttempts },
   account_exists: { kind: 'conflict', message: AUTH_MESSAGES.accountExists },
   terms_not_accepted: { kind: 'invalid', message: AUTH_MESSAGES.termsMustBeAccepted },
-  mail_failed: { kind: 'unavailable', message: 'Failed to send verification code. Please try again later.' },
+  mail_failed: {
+    kind: 'unavailable',
+    message: 'Failed to send verification code. Please try again later.',
+  },
 };
 
 export class AuthException extends DomainException {

@@ -3,7 +3,12 @@ import type { OutgoingMail } from '../mail/mail.service';
 
 const ACCOUNT_LABEL: Record<UserType, string> = { client: 'Client', node: 'Node Operator' };
 
-export function verificationCodeMail(to: string, userType: UserType, code: string, publicUrl: string): OutgoingMail {
+export function verificationCodeMail(
+  to: string,
+  userType: UserType,
+  code: string,
+  publicUrl: string,
+): OutgoingMail {
   return {
     to,
     subject: 'Your SCN verification code',
@@ -19,7 +24,12 @@ export function verificationCodeMail(to: string, userType: UserType, code: strin
   };
 }
 
-export function passwordResetMail(to: string, userType: UserType, code: string, publicUrl: string): OutgoingMail {
+export function passwordResetMail(
+  to: string,
+  userType: UserType,
+  code: string,
+  publicUrl: string,
+): OutgoingMail {
   return {
     to,
     subject: 'Your SCN password reset code',

@@ -44,8 +44,17 @@ export class AuthRepository {
    * Counts one attempt against the target's code and returns it. The count is committed on its
    * own, before the code is compared, so parallel guesses cannot exceed the attempt limit.
    */
-  async recordCodeAttempt(target: { email: string; userType: UserType; purpose: CodePurpose }): Promise<CodeAttempt | null> {
-    const rows = await queryRows<{ id: string; code_hash: string; attempts: number; expired: boolean }>(
+  async recordCodeAttempt(target: {
+    email: string;
+    userType: UserType;
+    purpose: CodePurpose;
+  }): Promise<CodeAttempt | null> {
+    const rows = await queryRows<{
+      id: string;
+      code_hash: string;
+      attempts: number;
+      expired: boolean;
+    }>(
       this.dataSource,
       `UPDATE verification_codes SET attempts = attempts + 1
        WHERE email = $1 AND user_type = $2 AND purpose = $3
@@ -53,7 +62,14 @@ export class AuthRepository {
       [target.email, target.userType, target.purpose],
     );
     const row = rows[0];
-    return row ? { id: String(row.id), codeHash: row.code_hash, attempts: row.attempts, expired: row.expired } : null;
+    return row
+      ? {
+          id: String(row.id),
+          codeHash: row.code_hash,
+          attempts: row.attempts,
+          expired: row.expired,
+        }
+      : null;
   }
 
   /** Consumes the code inside the caller's transaction; false if another request consumed it first. */
@@ -68,7 +84,10 @@ export class AuthRepository {
 
   async insertSession(
     manager: EntityManager,
-    session: Pick<SessionEntity, 'id' | 'tokenHash' | 'accountUuid' | 'expiresAt' | 'ipAddress' | 'userAgent'>,
+    session: Pick<
+      SessionEntity,
+      'id' | 'tokenHash' | 'accountUuid' | 'expiresAt' | 'ipAddress' | 'userAgent'
+    >,
   ): Promise<void> {
     await manager.getRepository(SessionEntity).insert(session);
   }
@@ -94,8 +113,9 @@ export class AuthRepository {
   }
 
   async revokeAllSessions(manager: EntityManager, accountUuid: string): Promise<void> {
-    await manager.query(`UPDATE sessions SET revoked_at = now() WHERE account_uuid = $1 AND revoked_at IS NULL`, [
-      accountUuid,
-    ]);
+    await manager.query(
+      `UPDATE sessions SET revoked_at = now() WHERE account_uuid = $1 AND revoked_at IS NULL`,
+      [accountUuid],
+    );
   }
 }

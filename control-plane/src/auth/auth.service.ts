@@ -51,7 +51,9 @@ export class AuthService {
     }
     const code = await this.codes.issue({ ...request, purpose: 'register' });
     try {
-      await this.mail.send(verificationCodeMail(request.email, request.userType, code, this.config.publicUrl));
+      await this.mail.send(
+        verificationCodeMail(request.email, request.userType, code, this.config.publicUrl),
+      );
     } catch (error) {
       this.logger.error({ err: error }, 'Sending the verification code failed');
       throw new AuthException('mail_failed');
@@ -61,7 +63,11 @@ export class AuthService {
 
   async register(request: RegisterRequest, context: SessionContext): Promise<AuthResult> {
     await this.rateLimits.consume(RATE_LIMITS.register(context.ipAddress, request.email));
-    const target = { email: request.email, userType: request.userType, purpose: 'register' as const };
+    const target = {
+      email: request.email,
+      userType: request.userType,
+      purpose: 'register' as const,
+    };
     const check = await this.codes.check(target, request.code);
     if (check.outcome === 'too_many_attempts') throw new AuthException('too_many_code_attempts');
     if (check.outcome === 'invalid') throw new AuthException('invalid_code');
@@ -79,7 +85,8 @@ export class AuthService {
       if (!(await this.repository.deleteCode(manager, check.id, check.codeHash))) {
         throw new AuthException('invalid_code');
       }
-      if (!(await this.accounts.insert(manager, account))) throw new AuthException('account_exists');
+      if (!(await this.accounts.insert(manager, account)))
+        throw new AuthException('account_exists');
       return this.sessions.create(manager, account.uuid, context);
     });
     return { session, response: this.authResponse(account, session, AUTH_MESSAGES.registered) };
@@ -93,7 +100,10 @@ export class AuthService {
     const session = await this.dataSource.transaction((manager) =>
       this.sessions.create(manager, account.uuid, context),
     );
-    return { session, response: this.authResponse(account, session, AUTH_MESSAGES.loginSuccessful) };
+    return {
+      session,
+      response: this.authResponse(account, session, AUTH_MESSAGES.loginSuccessful),
+    };
   }
 
   /**
@@ -134,8 +144,14 @@ export class AuthService {
   private async sendResetCode(request: ForgotPasswordRequest): Promise<void> {
     const account = await this.accounts.findByLogin(request.email, request.userType);
     if (!account) return;
-    const code = await this.codes.issue({ email: account.email, userType: account.userType, purpose: 'reset' });
-    await this.mail.send(passwordResetMail(account.email, account.userType, code, this.config.publicUrl));
+    const code = await this.codes.issue({
+      email: account.email,
+      userType: account.userType,
+      purpose: 'reset',
+    });
+    await this.mail.send(
+      passwordResetMail(account.email, account.userType, code, this.config.publicUrl),
+    );
   }
 
   private authResponse(

@@ -34,7 +34,11 @@ export class ProfileService {
    * Records an acceptance for the session's own account. Identity and address come from the
    * session and the request; a body naming another account is refused.
    */
-  async acceptTerms(session: ActiveSession, record: TermsAcceptRequest, context: SessionContext): Promise<string> {
+  async acceptTerms(
+    session: ActiveSession,
+    record: TermsAcceptRequest,
+    context: SessionContext,
+  ): Promise<string> {
     const { account } = session;
     if (record.uuid !== undefined && record.uuid.toLowerCase() !== account.uuid) {
       throw new AuthException('access_denied');
@@ -42,7 +46,8 @@ export class ProfileService {
     if (record.userType !== undefined && record.userType !== account.userType) {
       throw new AuthException('access_denied');
     }
-    if (!record.acceptedTerms || !record.acceptedPrivacy) throw new AuthException('terms_not_accepted');
+    if (!record.acceptedTerms || !record.acceptedPrivacy)
+      throw new AuthException('terms_not_accepted');
     await this.accounts.insertTermsAcceptance({
       accountUuid: account.uuid,
       termsVersion: record.termsVersion,
@@ -58,7 +63,8 @@ export class ProfileService {
 
   async termsStatus(session: ActiveSession): Promise<TermsStatusResponse> {
     const latest = await this.accounts.latestTermsAcceptance(session.account.uuid);
-    const current = latest?.termsVersion === TERMS_VERSION && latest.privacyVersion === PRIVACY_VERSION;
+    const current =
+      latest?.termsVersion === TERMS_VERSION && latest.privacyVersion === PRIVACY_VERSION;
     return {
       success: true,
       accepted: Boolean(current),

@@ -18,7 +18,10 @@ export function setSessionCookie(
   config: AppConfig,
   session: { token: string; expiresAt: Date },
 ): void {
-  response.cookie(SESSION_COOKIE, session.token, { ...cookieOptions(config, request), expires: session.expiresAt });
+  response.cookie(SESSION_COOKIE, session.token, {
+    ...cookieOptions(config, request),
+    expires: session.expiresAt,
+  });
 }
 
 export function clearSessionCookie(response: Response, request: Request, config: AppConfig): void {

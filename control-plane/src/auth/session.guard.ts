@@ -46,8 +46,10 @@ export class OwnsAccountGuard implements CanActivate {
 }
 
 /** The session that SessionGuard authenticated. */
-export const CurrentSession = createParamDecorator((_: unknown, context: ExecutionContext): ActiveSession => {
-  const session = context.switchToHttp().getRequest<AuthenticatedRequest>().authSession;
-  if (!session) throw new AuthException('not_logged_in');
-  return session;
-});
+export const CurrentSession = createParamDecorator(
+  (_: unknown, context: ExecutionContext): ActiveSession => {
+    const session = context.switchToHttp().getRequest<AuthenticatedRequest>().authSession;
+    if (!session) throw new AuthException('not_logged_in');
+    return session;
+  },
+);

@@ -27,7 +27,11 @@ export class SessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(manager: EntityManager, accountUuid: string, context: SessionContext): Promise<IssuedSession> {
+  async create(
+    manager: EntityManager,
+    accountUuid: string,
+    context: SessionContext,
+  ): Promise<IssuedSession> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.config.sessionTtlSeconds * 1000);
     await this.repository.insertSession(manager, {

@@ -15,7 +15,9 @@ function setup() {
       return { id: '1', codeHash: row.hash, attempts: row.attempts, expired: row.expired };
     }),
   } as unknown as AuthRepository;
-  const service = new VerificationCodeService(repository, { appSecret: 's'.repeat(32) } as AppConfig);
+  const service = new VerificationCodeService(repository, {
+    appSecret: 's'.repeat(32),
+  } as AppConfig);
   return { service, stored };
 }
 

@@ -1,4 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import type { ErrorResponse } from '@scn/proto';
 import type { Response } from 'express';
 import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
@@ -11,7 +18,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const { status, message, retryAfter } = this.describe(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (status >= 500)
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     const body: ErrorResponse = { success: false, message };
     response.status(status).json(body);

@@ -6,5 +6,8 @@ import { DomainException } from './domain.exception';
 /** Validates every DTO-typed body, query and param against its zod contract from @scn/proto. */
 export const ContractValidationPipe = createZodValidationPipe({
   createValidationException: (error: unknown) =>
-    new DomainException('invalid', error instanceof ZodError ? firstIssueMessage(error) : 'Invalid request'),
+    new DomainException(
+      'invalid',
+      error instanceof ZodError ? firstIssueMessage(error) : 'Invalid request',
+    ),
 });

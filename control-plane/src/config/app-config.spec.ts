@@ -30,11 +30,17 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, 'PORT="eighty": must be a number'],
     [{ PORT: '70000' }, 'PORT="70000": must be between 1 and 65535'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL=(hidden)'],
-    [{ PUBLIC_URL: 'localhost:5050' }, 'PUBLIC_URL="localhost:5050": must start with http:// or https://'],
+    [
+      { PUBLIC_URL: 'localhost:5050' },
+      'PUBLIC_URL="localhost:5050": must start with http:// or https://',
+    ],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL="not a url": must be a URL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL=(hidden): must start with smtp:// or smtps://'],
     [{ SUPPORT_EMAIL: 'nobody' }, 'SUPPORT_EMAIL="nobody": must be an e-mail address'],
-    [{ SESSION_TTL: 'forever' }, 'SESSION_TTL="forever": must be a duration like 3600, 30m, 12h or 7d'],
+    [
+      { SESSION_TTL: 'forever' },
+      'SESSION_TTL="forever": must be a duration like 3600, 30m, 12h or 7d',
+    ],
     [{ SESSION_TTL: '10s' }, 'SESSION_TTL="10s": must be between 300s and 7776000s'],
     [{ MAIL_FROM: 'no at sign' }, 'MAIL_FROM="no at sign"'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET=(hidden): must be at least 32 characters'],
@@ -45,7 +51,9 @@ describe('loadConfig', () => {
   });
 
   it('should require APP_SECRET in production', () => {
-    expect(() => loadConfig({ DATA_DIR: base.DATA_DIR, NODE_ENV: 'production' })).toThrow(/APP_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: base.DATA_DIR, NODE_ENV: 'production' })).toThrow(
+      /APP_SECRET/,
+    );
   });
 
   it('should never echo a sensitive value', () => {

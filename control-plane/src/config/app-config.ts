@@ -47,7 +47,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? 'environment');
-        const value = ENV_VARS[name as EnvName]?.sensitive ? '(hidden)' : JSON.stringify(raw[name as EnvName]);
+        const value = ENV_VARS[name as EnvName]?.sensitive
+          ? '(hidden)'
+          : JSON.stringify(raw[name as EnvName]);
         return `${name}=${value}: ${issue.message}`;
       }),
     );
@@ -56,7 +58,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? join(REPO_ROOT, '.data'));
 
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
-    throw new ConfigError(['APP_SECRET: is required when NODE_ENV=production (at least 32 characters)']);
+    throw new ConfigError([
+      'APP_SECRET: is required when NODE_ENV=production (at least 32 characters)',
+    ]);
   }
 
   return {

@@ -17,7 +17,10 @@ const url = (protocols: readonly string[]) =>
 
 const mailbox = z
   .string()
-  .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, 'must be an e-mail address, e.g. "SCN <no-reply@example.com>"');
+  .regex(
+    /^([^<>]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/,
+    'must be an e-mail address, e.g. "SCN <no-reply@example.com>"',
+  );
 
 const duration = (min: number, max: number) =>
   z.string().transform((value, ctx) => {
@@ -42,22 +45,86 @@ const bool = z
  * configuration table is this list. `sensitive` values are never logged.
  */
 export const ENV_VARS = {
-  NODE_ENV: { schema: z.enum(['development', 'production', 'test']).default('development'), doc: 'development, production or test', sensitive: false },
-  PORT: { schema: port.default(5050), doc: 'HTTP port of the REST API, portal and realtime gateway', sensitive: false },
-  HOST: { schema: z.string().min(1).default('0.0.0.0'), doc: 'Interface to listen on', sensitive: false },
-  PUBLIC_URL: { schema: url(['http', 'https']).default('http://localhost:5050'), doc: 'Public origin of the portal; links in e-mails and the install command use it; https turns on Secure cookies and HSTS', sensitive: false },
-  DATABASE_URL: { schema: url(['postgres', 'postgresql']).optional(), doc: 'PostgreSQL connection string; when unset an embedded PostgreSQL is started with its data under DATA_DIR/postgres', sensitive: true },
-  DATA_DIR: { schema: z.string().min(1).optional(), doc: 'Local state: embedded database, mail outbox, generated secret (default: <repo>/.data)', sensitive: false },
-  EMBEDDED_PG_PORT: { schema: port.default(54329), doc: 'Port of the embedded PostgreSQL (only without DATABASE_URL)', sensitive: false },
-  SMTP_URL: { schema: url(['smtp', 'smtps']).optional(), doc: 'SMTP server for outgoing mail (smtp://user:pass@host:587); when unset mail is written to DATA_DIR/outbox and printed to the terminal', sensitive: true },
-  MAIL_FROM: { schema: mailbox.default('SCN <no-reply@scn.network>'), doc: 'Sender of outgoing mail', sensitive: false },
-  SUPPORT_EMAIL: { schema: z.string().email('must be an e-mail address').default('support@scn.network'), doc: 'Support mailbox: shown in the portal, receives contact-form messages', sensitive: false },
-  SESSION_TTL: { schema: duration(300, 90 * 86400).default(7 * 86400), doc: 'Lifetime of a login session (seconds, or 30m, 12h, 7d)', sensitive: false },
-  APP_SECRET: { schema: z.string().min(32, 'must be at least 32 characters').optional(), doc: 'Server secret that keys the hashes of e-mailed codes; required in production, generated into DATA_DIR/app-secret otherwise', sensitive: true },
-  TRUST_PROXY: { schema: z.string().default('loopback'), doc: 'Which proxies may set X-Forwarded-For (Express "trust proxy": false, true, a hop count, or addresses/CIDRs)', sensitive: false },
-  LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), doc: 'Log level of the structured (pino) logs', sensitive: false },
-  PORTAL_DIST: { schema: z.string().min(1).optional(), doc: 'Folder of the built portal (default: portal/dist of the repo)', sensitive: false },
-  LOG_PRETTY: { schema: bool.optional(), doc: 'Human-readable logs (default: on in development on a terminal)', sensitive: false },
+  NODE_ENV: {
+    schema: z.enum(['development', 'production', 'test']).default('development'),
+    doc: 'development, production or test',
+    sensitive: false,
+  },
+  PORT: {
+    schema: port.default(5050),
+    doc: 'HTTP port of the REST API, portal and realtime gateway',
+    sensitive: false,
+  },
+  HOST: {
+    schema: z.string().min(1).default('0.0.0.0'),
+    doc: 'Interface to listen on',
+    sensitive: false,
+  },
+  PUBLIC_URL: {
+    schema: url(['http', 'https']).default('http://localhost:5050'),
+    doc: 'Public origin of the portal; links in e-mails and the install command use it; https turns on Secure cookies and HSTS',
+    sensitive: false,
+  },
+  DATABASE_URL: {
+    schema: url(['postgres', 'postgresql']).optional(),
+    doc: 'PostgreSQL connection string; when unset an embedded PostgreSQL is started with its data under DATA_DIR/postgres',
+    sensitive: true,
+  },
+  DATA_DIR: {
+    schema: z.string().min(1).optional(),
+    doc: 'Local state: embedded database, mail outbox, generated secret (default: <repo>/.data)',
+    sensitive: false,
+  },
+  EMBEDDED_PG_PORT: {
+    schema: port.default(54329),
+    doc: 'Port of the embedded PostgreSQL (only without DATABASE_URL)',
+    sensitive: false,
+  },
+  SMTP_URL: {
+    schema: url(['smtp', 'smtps']).optional(),
+    doc: 'SMTP server for outgoing mail (smtp://user:pass@host:587); when unset mail is written to DATA_DIR/outbox and printed to the terminal',
+    sensitive: true,
+  },
+  MAIL_FROM: {
+    schema: mailbox.default('SCN <no-reply@scn.network>'),
+    doc: 'Sender of outgoing mail',
+    sensitive: false,
+  },
+  SUPPORT_EMAIL: {
+    schema: z.string().email('must be an e-mail address').default('support@scn.network'),
+    doc: 'Support mailbox: shown in the portal, receives contact-form messages',
+    sensitive: false,
+  },
+  SESSION_TTL: {
+    schema: duration(300, 90 * 86400).default(7 * 86400),
+    doc: 'Lifetime of a login session (seconds, or 30m, 12h, 7d)',
+    sensitive: false,
+  },
+  APP_SECRET: {
+    schema: z.string().min(32, 'must be at least 32 characters').optional(),
+    doc: 'Server secret that keys the hashes of e-mailed codes; required in production, generated into DATA_DIR/app-secret otherwise',
+    sensitive: true,
+  },
+  TRUST_PROXY: {
+    schema: z.string().default('loopback'),
+    doc: 'Which proxies may set X-Forwarded-For (Express "trust proxy": false, true, a hop count, or addresses/CIDRs)',
+    sensitive: false,
+  },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    doc: 'Log level of the structured (pino) logs',
+    sensitive: false,
+  },
+  PORTAL_DIST: {
+    schema: z.string().min(1).optional(),
+    doc: 'Folder of the built portal (default: portal/dist of the repo)',
+    sensitive: false,
+  },
+  LOG_PRETTY: {
+    schema: bool.optional(),
+    doc: 'Human-readable logs (default: on in development on a terminal)',
+    sensitive: false,
+  },
 } as const;
 
 export type EnvName = keyof typeof ENV_VARS;

@@ -32,7 +32,10 @@ export class ContactService {
       await this.repository.markMailed(stored.id);
     } catch (error) {
       // Kept with mailed_at NULL: support reads unsent messages from the table.
-      this.logger.error({ err: error, contactMessageId: stored.id }, 'Mailing a contact message failed');
+      this.logger.error(
+        { err: error, contactMessageId: stored.id },
+        'Mailing a contact message failed',
+      );
     }
     return CONTACT_MESSAGES.sent;
   }

@@ -18,4 +18,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
 }
 
 /** For the TypeORM CLI (`migration:generate`): DATABASE_URL must be set. */
-export default new DataSource(dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://localhost/scn'));
+export default new DataSource(
+  dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://localhost/scn'),
+);

@@ -30,7 +30,9 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       await dataSource.undoLastMigration();
-      const tables = await dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`);
+      const tables = await dataSource.query(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
+      );
       expect(tables).toEqual([]);
     } finally {
       await dataSource.destroy();

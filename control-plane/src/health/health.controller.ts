@@ -16,6 +16,11 @@ export class HealthController {
     } catch {
       throw new HttpException({ message: 'Database unreachable' }, HttpStatus.SERVICE_UNAVAILABLE);
     }
-    return { success: true, status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()) };
+    return {
+      success: true,
+      status: 'ok',
+      database: 'ok',
+      uptimeSeconds: Math.round(process.uptime()),
+    };
   }
 }

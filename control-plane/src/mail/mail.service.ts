@@ -45,7 +45,10 @@ export class MailService implements OnModuleDestroy {
     });
     if (this.outboxDir) {
       const file = this.writeToOutbox(mail.to, info.message);
-      this.logger.log({ file, subject: mail.subject }, 'Mail written to the outbox (SMTP_URL is not set)');
+      this.logger.log(
+        { file, subject: mail.subject },
+        'Mail written to the outbox (SMTP_URL is not set)',
+      );
       if (this.config.nodeEnv !== 'production') printToTerminal(mail, file);
     } else {
       this.logger.log({ messageId: info.messageId, subject: mail.subject }, 'Mail sent');

@@ -5,7 +5,21 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AppConfig } from '../config/app-config';
 
 /** Paths the portal never owns: they go to the API (and 404 there as JSON). */
-const API_PREFIXES = ['/api/', '/api', '/data/', '/socket.io', '/healthz', '/install.sh', '/sub/', '/admin-servers', '/wallet/', '/clients/', '/nodes/', '/solana/', '/servers/'];
+const API_PREFIXES = [
+  '/api/',
+  '/api',
+  '/data/',
+  '/socket.io',
+  '/healthz',
+  '/install.sh',
+  '/sub/',
+  '/admin-servers',
+  '/wallet/',
+  '/clients/',
+  '/nodes/',
+  '/solana/',
+  '/servers/',
+];
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -28,16 +42,24 @@ export function servePortal(app: NestExpressApplication, config: AppConfig): voi
 
   app.use(
     '/assets',
-    express.static(join(config.portalDist, 'assets'), { immutable: true, maxAge: '365d', fallthrough: true }),
+    express.static(join(config.portalDist, 'assets'), {
+      immutable: true,
+      maxAge: '365d',
+      fallthrough: true,
+    }),
   );
   app.use(express.static(config.portalDist, { index: false, maxAge: '1h' }));
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (API_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(prefix))) return next();
+    if (API_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(prefix)))
+      return next();
     if (req.path !== '/' && !req.accepts('html')) return next();
     if (!index) {
-      res.status(503).type('text/plain').send('The portal is not built yet: run `npm run build` in the repository.');
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The portal is not built yet: run `npm run build` in the repository.');
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');

@@ -33,5 +33,7 @@ export const RATE_LIMITS = {
     { bucket: `reset:ip:${ip}`, limit: 30, windowSeconds: HOUR },
     { bucket: `reset:email:${email}`, limit: 10, windowSeconds: HOUR },
   ],
-  contact: (ip: string): RateLimitRule[] => [{ bucket: `contact:ip:${ip}`, limit: 5, windowSeconds: HOUR }],
+  contact: (ip: string): RateLimitRule[] => [
+    { bucket: `contact:ip:${ip}`, limit: 5, windowSeconds: HOUR },
+  ],
 } as const;

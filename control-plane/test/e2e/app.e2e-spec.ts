@@ -7,7 +7,10 @@ let t: TestApp;
 beforeAll(async () => {
   const portal = mkdtempSync(join(tmpdir(), 'scn-portal-'));
   mkdirSync(join(portal, 'assets'));
-  writeFileSync(join(portal, 'index.html'), '<!doctype html><html><head><title>SCN</title></head><body>portal</body></html>');
+  writeFileSync(
+    join(portal, 'index.html'),
+    '<!doctype html><html><head><title>SCN</title></head><body>portal</body></html>',
+  );
   writeFileSync(join(portal, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await startTestApp({ PORTAL_DIST: portal, SUPPORT_EMAIL: 'help@scn.test' });
 });
@@ -51,11 +54,22 @@ describe('the HTTP application', () => {
   it('should describe the REST API in OpenAPI at /api/docs', async () => {
     const json = await t.http().get('/api/docs-json').expect(200);
     const paths = Object.keys(json.body.paths as Record<string, unknown>);
-    expect(paths).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/contact', '/api/auth/profile/{uuid}']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/auth/login',
+        '/api/auth/register',
+        '/api/contact',
+        '/api/auth/profile/{uuid}',
+      ]),
+    );
     const login = json.body.paths['/api/auth/login'].post;
     expect(JSON.stringify(login.requestBody)).toContain('LoginDto');
     const schema = json.body.components.schemas.LoginDto;
-    expect(Object.keys(schema.properties as Record<string, unknown>).sort()).toEqual(['email', 'password', 'userType']);
+    expect(Object.keys(schema.properties as Record<string, unknown>).sort()).toEqual([
+      'email',
+      'password',
+      'userType',
+    ]);
     await t.http().get('/api/docs').expect(200);
   });
 });

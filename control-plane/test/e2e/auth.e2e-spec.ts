@@ -9,11 +9,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = async (table: string, where = 'true', params: unknown[] = []) =>
-  Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params))[0]?.n);
+  Number(
+    (
+      await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params)
+    )[0]?.n,
+  );
 
 async function sendCode(email: string, userType: 'client' | 'node' = 'client', ip = freshIp()) {
   const since = t.smtp.mails.length;
-  await t.http().post('/api/auth/generate-code').set('X-Forwarded-For', ip).send({ email, userType }).expect(200);
+  await t
+    .http()
+    .post('/api/auth/generate-code')
+    .set('X-Forwarded-For', ip)
+    .send({ email, userType })
+    .expect(200);
   return t.smtp.codeFor(email, since);
 }
 
@@ -24,7 +33,11 @@ function register(body: Record<string, unknown>, ip = freshIp()) {
 describe('registration', () => {
   it('should e-mail a 6-digit code and store only its hash when a code is requested', async () => {
     const email = uniqueEmail();
-    const res = await t.http().post('/api/auth/generate-code').send({ email, userType: 'client' }).expect(200);
+    const res = await t
+      .http()
+      .post('/api/auth/generate-code')
+      .send({ email, userType: 'client' })
+      .expect(200);
     expect(res.body).toEqual({ success: true, message: AUTH_MESSAGES.codeSent });
     const code = await t.smtp.codeFor(email);
     expect(code).toMatch(/^\d{6}$/);
@@ -41,8 +54,19 @@ describe('registration', () => {
   it('should create the account, a session and an httpOnly SameSite cookie when the code is right', async () => {
     const email = uniqueEmail();
     const code = await sendCode(email, 'node');
-    const res = await register({ email, password: 'longenough1', userType: 'node', code, captchaToken: null }).expect(201);
-    expect(res.body).toMatchObject({ success: true, email, userType: 'node', message: AUTH_MESSAGES.registered });
+    const res = await register({
+      email,
+      password: 'longenough1',
+      userType: 'node',
+      code,
+      captchaToken: null,
+    }).expect(201);
+    expect(res.body).toMatchObject({
+      success: true,
+      email,
+      userType: 'node',
+      message: AUTH_MESSAGES.registered,
+    });
     expect(res.body.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = (res.headers['set-cookie'] as unknown as string[])[0] ?? '';
@@ -71,7 +95,12 @@ describe('registration', () => {
     const email = uniqueEmail();
     const code = await sendCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
-    const res = await register({ email, password: 'longenough1', userType: 'client', code: wrong }).expect(400);
+    const res = await register({
+      email,
+      password: 'longenough1',
+      userType: 'client',
+      code: wrong,
+    }).expect(400);
     expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.invalidCode });
     expect(await count('accounts', 'email = $1', [email])).toBe(0);
     expect(await count('sessions')).toBeGreaterThanOrEqual(0);
@@ -82,9 +111,13 @@ describe('registration', () => {
     const code = await sendCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
-      await register({ email, password: 'longenough1', userType: 'client', code: wrong }).expect(400);
+      await register({ email, password: 'longenough1', userType: 'client', code: wrong }).expect(
+        400,
+      );
     }
-    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(429);
+    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(
+      429,
+    );
     expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.tooManyCodeAttempts });
     expect(await count('accounts', 'email = $1', [email])).toBe(0);
   });
@@ -94,7 +127,9 @@ describe('registration', () => {
     const code = await sendCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i += 1) {
-      await register({ email, password: 'longenough1', userType: 'client', code: wrong }).expect(400);
+      await register({ email, password: 'longenough1', userType: 'client', code: wrong }).expect(
+        400,
+      );
     }
     await register({ email, password: 'longenough1', userType: 'client', code }).expect(201);
   });
@@ -102,8 +137,13 @@ describe('registration', () => {
   it('should refuse an expired code', async () => {
     const email = uniqueEmail();
     const code = await sendCode(email);
-    await t.db.query(`UPDATE verification_codes SET expires_at = now() - interval '1 second' WHERE email = $1`, [email]);
-    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(400);
+    await t.db.query(
+      `UPDATE verification_codes SET expires_at = now() - interval '1 second' WHERE email = $1`,
+      [email],
+    );
+    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(
+      400,
+    );
     expect(res.body.message).toBe(AUTH_MESSAGES.invalidCode);
     expect(await count('accounts', 'email = $1', [email])).toBe(0);
   });
@@ -114,16 +154,22 @@ describe('registration', () => {
     const second = await sendCode(email);
     expect(await count('verification_codes', 'email = $1', [email])).toBe(1);
     if (first !== second) {
-      await register({ email, password: 'longenough1', userType: 'client', code: first }).expect(400);
+      await register({ email, password: 'longenough1', userType: 'client', code: first }).expect(
+        400,
+      );
     }
-    await register({ email, password: 'longenough1', userType: 'client', code: second }).expect(201);
+    await register({ email, password: 'longenough1', userType: 'client', code: second }).expect(
+      201,
+    );
   });
 
   it('should use a code only once', async () => {
     const email = uniqueEmail();
     const code = await sendCode(email);
     await register({ email, password: 'longenough1', userType: 'client', code }).expect(201);
-    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(400);
+    const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(
+      400,
+    );
     expect(res.body.message).toBe(AUTH_MESSAGES.invalidCode);
   });
 
@@ -146,7 +192,12 @@ describe('registration', () => {
   it('should rate-limit code requests per e-mail with 429 and Retry-After', async () => {
     const email = uniqueEmail();
     for (let i = 0; i < 5; i += 1) {
-      await t.http().post('/api/auth/generate-code').set('X-Forwarded-For', freshIp()).send({ email, userType: 'client' }).expect(200);
+      await t
+        .http()
+        .post('/api/auth/generate-code')
+        .set('X-Forwarded-For', freshIp())
+        .send({ email, userType: 'client' })
+        .expect(200);
     }
     const res = await t
       .http()
@@ -162,9 +213,19 @@ describe('registration', () => {
   it('should rate-limit code requests per IP', async () => {
     const ip = freshIp();
     for (let i = 0; i < 20; i += 1) {
-      await t.http().post('/api/auth/generate-code').set('X-Forwarded-For', ip).send({ email: uniqueEmail(), userType: 'client' }).expect(200);
+      await t
+        .http()
+        .post('/api/auth/generate-code')
+        .set('X-Forwarded-For', ip)
+        .send({ email: uniqueEmail(), userType: 'client' })
+        .expect(200);
     }
-    await t.http().post('/api/auth/generate-code').set('X-Forwarded-For', ip).send({ email: uniqueEmail(), userType: 'client' }).expect(429);
+    await t
+      .http()
+      .post('/api/auth/generate-code')
+      .set('X-Forwarded-For', ip)
+      .send({ email: uniqueEmail(), userType: 'client' })
+      .expect(429);
   });
 });
 
@@ -177,7 +238,12 @@ describe('login, sessions and logout', () => {
       .set('X-Forwarded-For', freshIp())
       .send({ email: account.email, password: account.password, userType: account.userType })
       .expect(200);
-    expect(res.body).toMatchObject({ success: true, uuid: account.uuid, email: account.email, message: AUTH_MESSAGES.loginSuccessful });
+    expect(res.body).toMatchObject({
+      success: true,
+      uuid: account.uuid,
+      email: account.email,
+      message: AUTH_MESSAGES.loginSuccessful,
+    });
     const cookie = (res.headers['set-cookie'] as unknown as string[])[0] ?? '';
     expect(cookie).toContain(`scn_session=${res.body.token}`);
   });
@@ -187,7 +253,11 @@ describe('login, sessions and logout', () => {
     await t
       .http()
       .post('/api/auth/login')
-      .send({ email: `  ${account.email.toUpperCase()} `, password: account.password, userType: account.userType })
+      .send({
+        email: `  ${account.email.toUpperCase()} `,
+        password: account.password,
+        userType: account.userType,
+      })
       .expect(200);
   });
 
@@ -199,7 +269,12 @@ describe('login, sessions and logout', () => {
       { email: account.email, password: account.password, userType: 'node' },
     ];
     for (const body of attempts) {
-      const res = await t.http().post('/api/auth/login').set('X-Forwarded-For', freshIp()).send(body).expect(401);
+      const res = await t
+        .http()
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', freshIp())
+        .send(body)
+        .expect(401);
       expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.invalidCredentials });
     }
   });
@@ -207,7 +282,12 @@ describe('login, sessions and logout', () => {
   it('should rate-limit login per e-mail', async () => {
     const account = await registerAccount(t);
     for (let i = 0; i < 10; i += 1) {
-      await t.http().post('/api/auth/login').set('X-Forwarded-For', freshIp()).send({ email: account.email, password: 'nope-nope', userType: 'client' }).expect(401);
+      await t
+        .http()
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', freshIp())
+        .send({ email: account.email, password: 'nope-nope', userType: 'client' })
+        .expect(401);
     }
     const res = await t
       .http()
@@ -220,32 +300,60 @@ describe('login, sessions and logout', () => {
 
   it('should verify a session by bearer token and by cookie', async () => {
     const account = await registerAccount(t);
-    const byBearer = await t.http().get('/api/auth/verify-session').set('Authorization', `Bearer ${account.token}`).expect(200);
-    expect(byBearer.body).toMatchObject({ success: true, user: { uuid: account.uuid, email: account.email, userType: 'client' } });
+    const byBearer = await t
+      .http()
+      .get('/api/auth/verify-session')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(200);
+    expect(byBearer.body).toMatchObject({
+      success: true,
+      user: { uuid: account.uuid, email: account.email, userType: 'client' },
+    });
     await t.http().get('/api/auth/verify-session').set('Cookie', account.cookie).expect(200);
   });
 
   it('should answer 401 without a session and with a forged token', async () => {
     const none = await t.http().get('/api/auth/verify-session').expect(401);
     expect(none.body).toEqual({ success: false, message: AUTH_MESSAGES.notLoggedIn });
-    const forged = await t.http().get('/api/auth/verify-session').set('Authorization', `Bearer ${'A'.repeat(43)}`).expect(401);
+    const forged = await t
+      .http()
+      .get('/api/auth/verify-session')
+      .set('Authorization', `Bearer ${'A'.repeat(43)}`)
+      .expect(401);
     expect(forged.body).toEqual({ success: false, message: AUTH_MESSAGES.sessionInvalid });
   });
 
   it('should revoke the session server-side on logout', async () => {
     const account = await registerAccount(t);
-    const res = await t.http().post('/api/auth/logout').set('Authorization', `Bearer ${account.token}`).expect(200);
+    const res = await t
+      .http()
+      .post('/api/auth/logout')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(200);
     expect(res.body).toEqual({ success: true, message: AUTH_MESSAGES.loggedOut });
     expect((res.headers['set-cookie'] as unknown as string[])[0]).toMatch(/scn_session=;/);
-    await t.http().get('/api/auth/verify-session').set('Authorization', `Bearer ${account.token}`).expect(401);
+    await t
+      .http()
+      .get('/api/auth/verify-session')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(401);
     await t.http().get('/api/auth/verify-session').set('Cookie', account.cookie).expect(401);
-    expect(await count('sessions', 'account_uuid = $1 AND revoked_at IS NOT NULL', [account.uuid])).toBe(1);
+    expect(
+      await count('sessions', 'account_uuid = $1 AND revoked_at IS NOT NULL', [account.uuid]),
+    ).toBe(1);
   });
 
   it('should refuse an expired session', async () => {
     const account = await registerAccount(t);
-    await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE account_uuid = $1`, [account.uuid]);
-    await t.http().get('/api/auth/verify-session').set('Authorization', `Bearer ${account.token}`).expect(401);
+    await t.db.query(
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE account_uuid = $1`,
+      [account.uuid],
+    );
+    await t
+      .http()
+      .get('/api/auth/verify-session')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(401);
   });
 
   it('should answer logout without a session with success', async () => {
@@ -256,28 +364,50 @@ describe('login, sessions and logout', () => {
 describe('profile', () => {
   it("should return the session's own profile", async () => {
     const account = await registerAccount(t, { userType: 'node' });
-    const res = await t.http().get(`/api/auth/profile/${account.uuid}?userType=node`).set('Authorization', `Bearer ${account.token}`).expect(200);
+    const res = await t
+      .http()
+      .get(`/api/auth/profile/${account.uuid}?userType=node`)
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(200);
     expect(res.body).toMatchObject({
       success: true,
-      user: { uuid: account.uuid, email: account.email, userType: 'node', name: account.email.split('@')[0], termsAcceptedAt: null },
+      user: {
+        uuid: account.uuid,
+        email: account.email,
+        userType: 'node',
+        name: account.email.split('@')[0],
+        termsAcceptedAt: null,
+      },
     });
   });
 
   it("should answer 403 for another account's uuid", async () => {
     const me = await registerAccount(t);
     const other = await registerAccount(t);
-    const res = await t.http().get(`/api/auth/profile/${other.uuid}`).set('Authorization', `Bearer ${me.token}`).expect(403);
+    const res = await t
+      .http()
+      .get(`/api/auth/profile/${other.uuid}`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .expect(403);
     expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.accessDenied });
   });
 
   it('should answer 403 when the userType is not the session account type', async () => {
     const me = await registerAccount(t, { userType: 'client' });
-    await t.http().get(`/api/auth/profile/${me.uuid}?userType=node`).set('Authorization', `Bearer ${me.token}`).expect(403);
+    await t
+      .http()
+      .get(`/api/auth/profile/${me.uuid}?userType=node`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .expect(403);
   });
 
   it('should answer 400 for an unknown userType and 401 without a session', async () => {
     const me = await registerAccount(t);
-    const bad = await t.http().get(`/api/auth/profile/${me.uuid}?userType=admin`).set('Authorization', `Bearer ${me.token}`).expect(400);
+    const bad = await t
+      .http()
+      .get(`/api/auth/profile/${me.uuid}?userType=admin`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .expect(400);
     expect(bad.body.message).toBe('userType must be "client" or "node"');
     const res = await t.http().get(`/api/auth/profile/${me.uuid}`).expect(401);
     expect(res.body).toEqual({ success: false, message: 'User not logged in' });
@@ -286,7 +416,12 @@ describe('profile', () => {
 
 describe('password reset', () => {
   async function forgot(email: string, userType = 'client') {
-    return t.http().post('/api/auth/forgot-password').set('X-Forwarded-For', freshIp()).send({ email, userType }).expect(200);
+    return t
+      .http()
+      .post('/api/auth/forgot-password')
+      .set('X-Forwarded-For', freshIp())
+      .send({ email, userType })
+      .expect(200);
   }
 
   it('should answer the same for known and unknown e-mails and mail only the known', async () => {
@@ -313,9 +448,21 @@ describe('password reset', () => {
       .send({ email: account.email, code, newPassword: 'brand new secret', userType: 'client' })
       .expect(200);
     expect(res.body).toEqual({ success: true, message: AUTH_MESSAGES.passwordReset });
-    await t.http().get('/api/auth/verify-session').set('Authorization', `Bearer ${account.token}`).expect(401);
-    await t.http().post('/api/auth/login').send({ email: account.email, password: account.password, userType: 'client' }).expect(401);
-    await t.http().post('/api/auth/login').send({ email: account.email, password: 'brand new secret', userType: 'client' }).expect(200);
+    await t
+      .http()
+      .get('/api/auth/verify-session')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(401);
+    await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: account.email, password: account.password, userType: 'client' })
+      .expect(401);
+    await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: account.email, password: 'brand new secret', userType: 'client' })
+      .expect(200);
     // single use
     await t
       .http()
@@ -328,10 +475,19 @@ describe('password reset', () => {
     const email = uniqueEmail();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ email, newPassword: 'longenough', userType: 'client' }, AUTH_MESSAGES.resetCodeRequired],
-      [{ email, code: '', newPassword: 'longenough', userType: 'client' }, AUTH_MESSAGES.resetCodeRequired],
+      [
+        { email, code: '', newPassword: 'longenough', userType: 'client' },
+        AUTH_MESSAGES.resetCodeRequired,
+      ],
       [{ email, code: '123456', userType: 'client' }, AUTH_MESSAGES.newPasswordRequired],
-      [{ email, code: '123456', newPassword: 'short', userType: 'client' }, AUTH_MESSAGES.passwordTooShort],
-      [{ email, code: '12345', newPassword: 'longenough', userType: 'client' }, AUTH_MESSAGES.codeFormat],
+      [
+        { email, code: '123456', newPassword: 'short', userType: 'client' },
+        AUTH_MESSAGES.passwordTooShort,
+      ],
+      [
+        { email, code: '12345', newPassword: 'longenough', userType: 'client' },
+        AUTH_MESSAGES.codeFormat,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await t.http().post('/api/auth/reset-password').send(body).expect(400);
@@ -348,17 +504,31 @@ describe('password reset', () => {
     const res = await t
       .http()
       .post('/api/auth/reset-password')
-      .send({ email: account.email, code: wrong, newPassword: 'brand new secret', userType: 'client' })
+      .send({
+        email: account.email,
+        code: wrong,
+        newPassword: 'brand new secret',
+        userType: 'client',
+      })
       .expect(400);
     expect(res.body.message).toBe(AUTH_MESSAGES.invalidResetCode);
-    await t.http().post('/api/auth/login').send({ email: account.email, password: account.password, userType: 'client' }).expect(200);
+    await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: account.email, password: account.password, userType: 'client' })
+      .expect(200);
   });
 
   it('should refuse a reset for an account that does not exist', async () => {
     const res = await t
       .http()
       .post('/api/auth/reset-password')
-      .send({ email: uniqueEmail(), code: '123456', newPassword: 'brand new secret', userType: 'client' })
+      .send({
+        email: uniqueEmail(),
+        code: '123456',
+        newPassword: 'brand new secret',
+        userType: 'client',
+      })
       .expect(400);
     expect(res.body.message).toBe(AUTH_MESSAGES.invalidResetCode);
   });
@@ -366,15 +536,30 @@ describe('password reset', () => {
   it('should rate-limit forgot-password per e-mail', async () => {
     const email = uniqueEmail();
     for (let i = 0; i < 5; i += 1) await forgot(email);
-    await t.http().post('/api/auth/forgot-password').set('X-Forwarded-For', freshIp()).send({ email, userType: 'client' }).expect(429);
+    await t
+      .http()
+      .post('/api/auth/forgot-password')
+      .set('X-Forwarded-For', freshIp())
+      .send({ email, userType: 'client' })
+      .expect(429);
   });
 
   it('should rate-limit reset-password per e-mail', async () => {
     const email = uniqueEmail();
     for (let i = 0; i < 10; i += 1) {
-      await t.http().post('/api/auth/reset-password').set('X-Forwarded-For', freshIp()).send({ email, code: '123456', newPassword: 'longenough', userType: 'client' }).expect(400);
+      await t
+        .http()
+        .post('/api/auth/reset-password')
+        .set('X-Forwarded-For', freshIp())
+        .send({ email, code: '123456', newPassword: 'longenough', userType: 'client' })
+        .expect(400);
     }
-    await t.http().post('/api/auth/reset-password').set('X-Forwarded-For', freshIp()).send({ email, code: '123456', newPassword: 'longenough', userType: 'client' }).expect(429);
+    await t
+      .http()
+      .post('/api/auth/reset-password')
+      .set('X-Forwarded-For', freshIp())
+      .send({ email, code: '123456', newPassword: 'longenough', userType: 'client' })
+      .expect(429);
   });
 });
 
@@ -387,7 +572,12 @@ describe('terms acceptance', () => {
     ipAddress: '6.6.6.6',
     userAgent: 'jest',
     browserInfo: { browser: 'Chrome', os: 'Linux', screenResolution: '1280x800' },
-    location: { city: 'Unknown', region: 'Unknown', country: 'Unknown', coords: { lat: null, lng: null } },
+    location: {
+      city: 'Unknown',
+      region: 'Unknown',
+      country: 'Unknown',
+      coords: { lat: null, lng: null },
+    },
     termsVersion: '1.0',
     privacyVersion: '1.0',
     ...overrides,
@@ -408,9 +598,22 @@ describe('terms acceptance', () => {
       [account.uuid],
     );
     expect(row).toEqual({ ip_address: '203.0.113.7', terms_version: '1.0' });
-    const status = await t.http().get('/api/terms/status').set('Authorization', `Bearer ${account.token}`).expect(200);
-    expect(status.body).toMatchObject({ success: true, accepted: true, termsVersion: '1.0', currentTermsVersion: '1.0' });
-    const profile = await t.http().get(`/api/auth/profile/${account.uuid}`).set('Authorization', `Bearer ${account.token}`).expect(200);
+    const status = await t
+      .http()
+      .get('/api/terms/status')
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(200);
+    expect(status.body).toMatchObject({
+      success: true,
+      accepted: true,
+      termsVersion: '1.0',
+      currentTermsVersion: '1.0',
+    });
+    const profile = await t
+      .http()
+      .get(`/api/auth/profile/${account.uuid}`)
+      .set('Authorization', `Bearer ${account.token}`)
+      .expect(200);
     expect(profile.body.user.termsAcceptedAt).not.toBeNull();
   });
 
@@ -418,12 +621,32 @@ describe('terms acceptance', () => {
     const account = await registerAccount(t);
     const other = await registerAccount(t);
     const auth = { Authorization: `Bearer ${account.token}` };
-    const unticked = await t.http().post('/api/auth/terms/accept').set(auth).send(record({ acceptedPrivacy: false })).expect(400);
+    const unticked = await t
+      .http()
+      .post('/api/auth/terms/accept')
+      .set(auth)
+      .send(record({ acceptedPrivacy: false }))
+      .expect(400);
     expect(unticked.body.message).toBe(AUTH_MESSAGES.termsMustBeAccepted);
-    const old = await t.http().post('/api/auth/terms/accept').set(auth).send(record({ termsVersion: '0.9' })).expect(400);
+    const old = await t
+      .http()
+      .post('/api/auth/terms/accept')
+      .set(auth)
+      .send(record({ termsVersion: '0.9' }))
+      .expect(400);
     expect(old.body.message).toBe(AUTH_MESSAGES.termsVersionMismatch);
-    await t.http().post('/api/auth/terms/accept').set(auth).send(record({ uuid: other.uuid })).expect(403);
-    await t.http().post('/api/auth/terms/accept').set(auth).send(record({ userType: 'node' })).expect(403);
+    await t
+      .http()
+      .post('/api/auth/terms/accept')
+      .set(auth)
+      .send(record({ uuid: other.uuid }))
+      .expect(403);
+    await t
+      .http()
+      .post('/api/auth/terms/accept')
+      .set(auth)
+      .send(record({ userType: 'node' }))
+      .expect(403);
     await t.http().post('/api/auth/terms/accept').send(record()).expect(401);
     await t.http().get('/api/terms/status').expect(401);
     expect(await count('terms_acceptances', 'account_uuid = $1', [account.uuid])).toBe(0);
@@ -435,35 +658,62 @@ describe('terms acceptance', () => {
 describe('bad input', () => {
   const endpoints: Array<[string, Record<string, unknown>]> = [
     ['/api/auth/generate-code', { email: 'a@b.co', userType: 'client' }],
-    ['/api/auth/register', { email: 'a@b.co', password: 'longenough', userType: 'client', code: '123456' }],
+    [
+      '/api/auth/register',
+      { email: 'a@b.co', password: 'longenough', userType: 'client', code: '123456' },
+    ],
     ['/api/auth/login', { email: 'a@b.co', password: 'longenough', userType: 'client' }],
     ['/api/auth/forgot-password', { email: 'a@b.co', userType: 'client' }],
-    ['/api/auth/reset-password', { email: 'a@b.co', code: '123456', newPassword: 'longenough', userType: 'client' }],
+    [
+      '/api/auth/reset-password',
+      { email: 'a@b.co', code: '123456', newPassword: 'longenough', userType: 'client' },
+    ],
     ['/api/contact', { email: 'a@b.co', subject: 'Hi', message: 'Hello' }],
   ];
 
   it.each(endpoints)('should reject unknown fields on %s', async (path, body) => {
-    const res = await t.http().post(path).send({ ...body, isAdmin: true }).expect(400);
+    const res = await t
+      .http()
+      .post(path)
+      .send({ ...body, isAdmin: true })
+      .expect(400);
     expect(res.body).toEqual({ success: false, message: 'Unknown field: isAdmin' });
   });
 
   it.each(endpoints)('should reject a malformed e-mail on %s', async (path, body) => {
-    const res = await t.http().post(path).send({ ...body, email: 'not-an-email' }).expect(400);
+    const res = await t
+      .http()
+      .post(path)
+      .send({ ...body, email: 'not-an-email' })
+      .expect(400);
     expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.emailInvalid });
   });
 
   it.each(endpoints)('should reject a mistyped e-mail on %s', async (path, body) => {
-    const res = await t.http().post(path).send({ ...body, email: 12345 }).expect(400);
+    const res = await t
+      .http()
+      .post(path)
+      .send({ ...body, email: 12345 })
+      .expect(400);
     expect(res.body).toEqual({ success: false, message: 'email must be a string' });
   });
 
   it.each(endpoints)('should reject a body over 100 kB on %s with 413', async (path, body) => {
-    const res = await t.http().post(path).send({ ...body, padding: 'x'.repeat(101 * 1024) }).expect(413);
+    const res = await t
+      .http()
+      .post(path)
+      .send({ ...body, padding: 'x'.repeat(101 * 1024) })
+      .expect(413);
     expect(res.body).toEqual({ success: false, message: 'Request body too large (limit 100 kB)' });
   });
 
   it.each(endpoints)('should reject malformed JSON and a non-object body on %s', async (path) => {
-    const malformed = await t.http().post(path).set('Content-Type', 'application/json').send('{"email":').expect(400);
+    const malformed = await t
+      .http()
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .send('{"email":')
+      .expect(400);
     expect(malformed.body).toEqual({ success: false, message: 'Malformed JSON in request body' });
     const array = await t.http().post(path).send([1, 2]).expect(400);
     expect(array.body).toEqual({ success: false, message: 'Request body must be a JSON object' });
@@ -474,15 +724,47 @@ describe('bad input', () => {
   it('should give the spec messages for missing fields', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['/api/auth/login', { userType: 'client' }, AUTH_MESSAGES.emailAndPasswordRequired],
-      ['/api/auth/login', { email: 'a@b.co', userType: 'client' }, AUTH_MESSAGES.emailAndPasswordRequired],
-      ['/api/auth/login', { email: '', password: 'x', userType: 'client' }, AUTH_MESSAGES.emailAndPasswordRequired],
+      [
+        '/api/auth/login',
+        { email: 'a@b.co', userType: 'client' },
+        AUTH_MESSAGES.emailAndPasswordRequired,
+      ],
+      [
+        '/api/auth/login',
+        { email: '', password: 'x', userType: 'client' },
+        AUTH_MESSAGES.emailAndPasswordRequired,
+      ],
       ['/api/auth/login', { email: 'a@b.co', password: 'x' }, 'userType is required'],
-      ['/api/auth/login', { email: 'a@b.co', password: 'x', userType: 'admin' }, 'userType must be "client" or "node"'],
-      ['/api/auth/register', { email: 'a@b.co', userType: 'client', code: '123456' }, AUTH_MESSAGES.emailAndPasswordRequired],
-      ['/api/auth/register', { email: 'a@b.co', password: 'longenough', userType: 'client' }, AUTH_MESSAGES.codeRequired],
-      ['/api/auth/register', { email: 'a@b.co', password: 'longenough', userType: 'client', code: 123456 }, 'code must be a string'],
-      ['/api/auth/register', { email: 'a@b.co', password: 'longenough', userType: 'client', code: '12ab56' }, AUTH_MESSAGES.codeFormat],
-      ['/api/auth/register', { email: 'a@b.co', password: 'short', userType: 'client', code: '123456' }, AUTH_MESSAGES.passwordTooShort],
+      [
+        '/api/auth/login',
+        { email: 'a@b.co', password: 'x', userType: 'admin' },
+        'userType must be "client" or "node"',
+      ],
+      [
+        '/api/auth/register',
+        { email: 'a@b.co', userType: 'client', code: '123456' },
+        AUTH_MESSAGES.emailAndPasswordRequired,
+      ],
+      [
+        '/api/auth/register',
+        { email: 'a@b.co', password: 'longenough', userType: 'client' },
+        AUTH_MESSAGES.codeRequired,
+      ],
+      [
+        '/api/auth/register',
+        { email: 'a@b.co', password: 'longenough', userType: 'client', code: 123456 },
+        'code must be a string',
+      ],
+      [
+        '/api/auth/register',
+        { email: 'a@b.co', password: 'longenough', userType: 'client', code: '12ab56' },
+        AUTH_MESSAGES.codeFormat,
+      ],
+      [
+        '/api/auth/register',
+        { email: 'a@b.co', password: 'short', userType: 'client', code: '123456' },
+        AUTH_MESSAGES.passwordTooShort,
+      ],
       ['/api/auth/generate-code', { userType: 'client' }, AUTH_MESSAGES.emailRequired],
       ['/api/auth/forgot-password', { email: '', userType: 'client' }, AUTH_MESSAGES.emailRequired],
       ['/api/contact', { email: 'a@b.co', message: 'Hello' }, 'Subject is required'],
@@ -491,7 +773,11 @@ describe('bad input', () => {
     ];
     for (const [path, body, message] of cases) {
       const res = await t.http().post(path).set('X-Forwarded-For', freshIp()).send(body);
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { success: false, message } });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { success: false, message },
+      });
     }
     expect(await count('accounts', 'email = $1', ['a@b.co'])).toBe(0);
     expect(await count('verification_codes', 'email = $1', ['a@b.co'])).toBe(0);

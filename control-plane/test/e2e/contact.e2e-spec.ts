@@ -15,14 +15,22 @@ describe('POST /api/contact', () => {
       .http()
       .post('/api/contact')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: 'Visitor@Example.com', subject: 'Cannot connect', message: 'My v2rayNG says timeout.' })
+      .send({
+        email: 'Visitor@Example.com',
+        subject: 'Cannot connect',
+        message: 'My v2rayNG says timeout.',
+      })
       .expect(201);
     expect(res.body).toEqual({ success: true, message: CONTACT_MESSAGES.sent });
     const mail = await t.smtp.waitFor('support@scn.test', { since });
     expect(mail.subject).toMatch(/^\[SCN support #\d+\] Cannot connect$/);
     expect(mail.replyTo).toContain('visitor@example.com');
     expect(mail.text).toContain('My v2rayNG says timeout.');
-    const rows = await t.db.query<{ email: string; mailed_at: Date | null; account_uuid: string | null }>(
+    const rows = await t.db.query<{
+      email: string;
+      mailed_at: Date | null;
+      account_uuid: string | null;
+    }>(
       `SELECT email, mailed_at, account_uuid FROM contact_messages WHERE subject = 'Cannot connect'`,
     );
     expect(rows).toHaveLength(1);
@@ -51,22 +59,41 @@ describe('POST /api/contact', () => {
       .post('/api/contact')
       .send({ email: 'a@b.co', subject: 's'.repeat(201), message: 'x' })
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: 'Subject must be at most 200 characters long' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Subject must be at most 200 characters long',
+    });
   });
 
   it('should rate-limit per IP', async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i += 1) {
-      await t.http().post('/api/contact').set('X-Forwarded-For', ip).send({ email: 'a@b.co', subject: `s${i}`, message: 'm' }).expect(201);
+      await t
+        .http()
+        .post('/api/contact')
+        .set('X-Forwarded-For', ip)
+        .send({ email: 'a@b.co', subject: `s${i}`, message: 'm' })
+        .expect(201);
     }
-    await t.http().post('/api/contact').set('X-Forwarded-For', ip).send({ email: 'a@b.co', subject: 's', message: 'm' }).expect(429);
+    await t
+      .http()
+      .post('/api/contact')
+      .set('X-Forwarded-For', ip)
+      .send({ email: 'a@b.co', subject: 's', message: 'm' })
+      .expect(429);
   });
 
   it('should keep the message when the mail server is down', async () => {
     const down = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
     try {
-      await down.http().post('/api/contact').send({ email: 'a@b.co', subject: 'Kept', message: 'm' }).expect(201);
-      const rows = await down.db.query<{ mailed_at: Date | null }>(`SELECT mailed_at FROM contact_messages WHERE subject = 'Kept'`);
+      await down
+        .http()
+        .post('/api/contact')
+        .send({ email: 'a@b.co', subject: 'Kept', message: 'm' })
+        .expect(201);
+      const rows = await down.db.query<{ mailed_at: Date | null }>(
+        `SELECT mailed_at FROM contact_messages WHERE subject = 'Kept'`,
+      );
       expect(rows).toEqual([{ mailed_at: null }]);
     } finally {
       await down.close();

@@ -17,7 +17,12 @@ export async function registerAccount(
   const password = options.password ?? 'correct horse battery';
   const ip = freshIp();
   const since = t.smtp.mails.length;
-  await t.http().post('/api/auth/generate-code').set('X-Forwarded-For', ip).send({ email, userType }).expect(200);
+  await t
+    .http()
+    .post('/api/auth/generate-code')
+    .set('X-Forwarded-For', ip)
+    .send({ email, userType })
+    .expect(200);
   const code = await t.smtp.codeFor(email, since);
   const response = await t
     .http()

@@ -20,7 +20,11 @@ export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'scn-test-pg-'));
   chmodSync(dir, 0o755); // as root, postgres runs as its own user and must reach the folder
   const port = 55000 + (process.pid % 5000);
-  globalThis.__SCN_TEST_PG__ = await startEmbeddedPostgres({ databaseDir: join(dir, 'data'), port, database: 'postgres' });
+  globalThis.__SCN_TEST_PG__ = await startEmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    database: 'postgres',
+  });
   process.env.SCN_TEST_ADMIN_URL = globalThis.__SCN_TEST_PG__.url;
   process.stdout.write(`\n[tests] embedded PostgreSQL on port ${port} (DATABASE_URL not set)\n`);
 }

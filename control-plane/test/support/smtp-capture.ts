@@ -24,7 +24,9 @@ export class SmtpCapture {
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
-            const to = [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
+            const to = [parsed.to ?? []]
+              .flat()
+              .flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
             this.mails.push({
               to,
               from: parsed.from?.text ?? '',
@@ -52,7 +54,10 @@ export class SmtpCapture {
   }
 
   /** Waits for the next mail to `to` that arrived after `since` mails. */
-  async waitFor(to: string, options: { since?: number; timeoutMs?: number } = {}): Promise<CapturedMail> {
+  async waitFor(
+    to: string,
+    options: { since?: number; timeoutMs?: number } = {},
+  ): Promise<CapturedMail> {
     const deadline = Date.now() + (options.timeoutMs ?? 5000);
     const since = options.since ?? 0;
     for (;;) {

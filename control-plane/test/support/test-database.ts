@@ -4,7 +4,8 @@ import { runMigrations } from '../../src/database/migrate';
 
 function adminUrl(): string {
   const url = process.env.SCN_TEST_ADMIN_URL;
-  if (!url) throw new Error('SCN_TEST_ADMIN_URL is not set: run the tests through jest (global setup)');
+  if (!url)
+    throw new Error('SCN_TEST_ADMIN_URL is not set: run the tests through jest (global setup)');
   return url;
 }
 

@@ -9,6 +9,8 @@ function meta(name: string): string | null {
 
 /** spec 01 §7: the API is the page origin (the control plane serves the portal). */
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
-export const SUPPORT_EMAIL: string = meta('support-email') ?? import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@scn.network';
+export const SUPPORT_EMAIL: string =
+  meta('support-email') ?? import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@scn.network';
 export const PUBLIC_URL: string =
-  meta('public-url') ?? (typeof window === 'undefined' ? 'http://localhost:5050' : window.location.origin);
+  meta('public-url') ??
+  (typeof window === 'undefined' ? 'http://localhost:5050' : window.location.origin);

@@ -25,7 +25,11 @@ export interface RequestOptions {
  * One call to the control plane. Sends the session cookie and, when stored, the bearer token
  * (spec 01 §7). Resolves with the parsed JSON body; rejects with ApiError on any failure.
  */
-export async function apiRequest<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+export async function apiRequest<T>(
+  method: Method,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = localStorage.getItem(STORAGE_KEYS.token);
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -42,12 +46,21 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(options.fallbackMessage ?? 'Network error. Please check your connection.', 0);
+    throw new ApiError(
+      options.fallbackMessage ?? 'Network error. Please check your connection.',
+      0,
+    );
   }
 
-  const payload = (await response.json().catch(() => null)) as { success?: boolean; message?: string } | null;
+  const payload = (await response.json().catch(() => null)) as {
+    success?: boolean;
+    message?: string;
+  } | null;
   if (!response.ok || payload?.success === false) {
-    throw new ApiError(payload?.message ?? options.fallbackMessage ?? `Request failed (${response.status})`, response.status);
+    throw new ApiError(
+      payload?.message ?? options.fallbackMessage ?? `Request failed (${response.status})`,
+      response.status,
+    );
   }
   return payload as T;
 }

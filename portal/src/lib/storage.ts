@@ -1,5 +1,9 @@
 /** Browser storage keys of spec 01 §9. */
-export const STORAGE_KEYS = { user: 'user', token: 'token', cookieConsent: 'cookieConsent' } as const;
+export const STORAGE_KEYS = {
+  user: 'user',
+  token: 'token',
+  cookieConsent: 'cookieConsent',
+} as const;
 
 export function readJson<T>(key: string): T | null {
   try {

@@ -7,7 +7,10 @@ import {
   termsAcceptRequestSchema,
 } from '../index';
 
-function messageOf(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, value: unknown) {
+function messageOf(
+  schema: { safeParse(v: unknown): { success: boolean; error?: unknown } },
+  value: unknown,
+) {
   const result = schema.safeParse(value);
   if (result.success) return null;
   return firstIssueMessage(result.error as Parameters<typeof firstIssueMessage>[0]);
@@ -15,7 +18,11 @@ function messageOf(schema: { safeParse(v: unknown): { success: boolean; error?: 
 
 describe('auth contract', () => {
   it('should normalise the e-mail to trimmed lower case', () => {
-    const parsed = loginRequestSchema.parse({ email: '  Ann@Example.COM ', password: 'x', userType: 'client' });
+    const parsed = loginRequestSchema.parse({
+      email: '  Ann@Example.COM ',
+      password: 'x',
+      userType: 'client',
+    });
     expect(parsed.email).toBe('ann@example.com');
   });
 
@@ -32,12 +39,18 @@ describe('auth contract', () => {
 
   it('should check reset fields in the spec order: code, new password, length', () => {
     const base = { email: 'a@b.co', userType: 'client' };
-    expect(messageOf(resetPasswordRequestSchema, { ...base })).toBe(AUTH_MESSAGES.resetCodeRequired);
-    expect(messageOf(resetPasswordRequestSchema, { ...base, code: '123456' })).toBe(AUTH_MESSAGES.newPasswordRequired);
-    expect(messageOf(resetPasswordRequestSchema, { ...base, code: '123456', newPassword: '1234567' })).toBe(
-      AUTH_MESSAGES.passwordTooShort,
+    expect(messageOf(resetPasswordRequestSchema, { ...base })).toBe(
+      AUTH_MESSAGES.resetCodeRequired,
     );
-    expect(messageOf(resetPasswordRequestSchema, { ...base, code: '123456', newPassword: '12345678' })).toBeNull();
+    expect(messageOf(resetPasswordRequestSchema, { ...base, code: '123456' })).toBe(
+      AUTH_MESSAGES.newPasswordRequired,
+    );
+    expect(
+      messageOf(resetPasswordRequestSchema, { ...base, code: '123456', newPassword: '1234567' }),
+    ).toBe(AUTH_MESSAGES.passwordTooShort);
+    expect(
+      messageOf(resetPasswordRequestSchema, { ...base, code: '123456', newPassword: '12345678' }),
+    ).toBeNull();
   });
 
   it('should accept the dialog payload with a null captcha token', () => {
@@ -53,7 +66,12 @@ describe('auth contract', () => {
   });
 
   it('should require the current terms and privacy versions', () => {
-    const record = { acceptedTerms: true, acceptedPrivacy: true, termsVersion: '1.0', privacyVersion: '1.0' };
+    const record = {
+      acceptedTerms: true,
+      acceptedPrivacy: true,
+      termsVersion: '1.0',
+      privacyVersion: '1.0',
+    };
     expect(messageOf(termsAcceptRequestSchema, record)).toBeNull();
     expect(messageOf(termsAcceptRequestSchema, { ...record, privacyVersion: '2.0' })).toBe(
       AUTH_MESSAGES.termsVersionMismatch,

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  emailSchema,
-  requestBody,
-  requiredString,
-  userTypeSchema,
-} from './common.contract';
+import { emailSchema, requestBody, requiredString, userTypeSchema } from './common.contract';
 
 export const AUTH_ROUTES = {
   generateCode: '/api/auth/generate-code',
@@ -186,9 +181,7 @@ export const termsAcceptRequestSchema = requestBody({
       city: shortText(128).optional(),
       region: shortText(128).optional(),
       country: shortText(128).optional(),
-      coords: z
-        .strictObject({ lat: z.number().nullable(), lng: z.number().nullable() })
-        .optional(),
+      coords: z.strictObject({ lat: z.number().nullable(), lng: z.number().nullable() }).optional(),
     })
     .optional(),
   termsVersion: z.literal(TERMS_VERSION, { error: AUTH_MESSAGES.termsVersionMismatch }),
@@ -206,4 +199,3 @@ export const termsStatusResponseSchema = z.object({
   currentPrivacyVersion: z.literal(PRIVACY_VERSION),
 });
 export type TermsStatusResponse = z.infer<typeof termsStatusResponseSchema>;
-

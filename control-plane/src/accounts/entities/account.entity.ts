@@ -1,5 +1,13 @@
 import type { UserType } from '@scn/proto';
-import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
 
 /** An account is (email, userType): one person may hold a client and a node account. */
 @Entity({ name: 'accounts' })

@@ -25,11 +25,23 @@ const recommendedTier = VPS_TIERS.find((tier) => tier.recommended) ?? VPS_TIERS[
 
 /** Import steps for the common VLESS apps. Menus differ slightly between app versions. */
 const CLIENT_APPS = [
-  ['v2rayN', 'Windows', 'Copy the connection string, then in the server list press Ctrl+V (Import share links from clipboard).'],
+  [
+    'v2rayN',
+    'Windows',
+    'Copy the connection string, then in the server list press Ctrl+V (Import share links from clipboard).',
+  ],
   ['v2rayNG', 'Android', 'Tap +, then Import config from clipboard or Scan QR code.'],
-  ['Hiddify', 'Android, iOS, Windows, macOS, Linux', 'Tap New Profile, then Add from clipboard or Scan QR code.'],
+  [
+    'Hiddify',
+    'Android, iOS, Windows, macOS, Linux',
+    'Tap New Profile, then Add from clipboard or Scan QR code.',
+  ],
   ['Streisand', 'iOS, macOS', 'Tap +, then paste from the clipboard or scan the QR code.'],
-  ['NekoBox', 'Android, Windows, Linux', 'Use + (or Program > Add profile from clipboard) or scan the QR code.'],
+  [
+    'NekoBox',
+    'Android, Windows, Linux',
+    'Use + (or Program > Add profile from clipboard) or scan the QR code.',
+  ],
 ] as const;
 
 interface Problem {
@@ -70,9 +82,10 @@ const TROUBLESHOOTING: readonly Problem[] = [
     title: 'My node does not appear on the dashboard',
     fixes: [
       <>
-        Wait 2-3 minutes after the installer finishes, then run <code>scn-agent status</code> on the server.
+        Wait 2-3 minutes after the installer finishes, then run <code>scn-agent status</code> on the
+        server.
       </>,
-      'Check that your provider\'s firewall (security group) allows ports 22, 80, 443 and 10000-65535.',
+      "Check that your provider's firewall (security group) allows ports 22, 80, 443 and 10000-65535.",
       'Confirm you used the token from your own setup wizard; generate a new script and re-run it if unsure.',
     ],
   },
@@ -80,8 +93,8 @@ const TROUBLESHOOTING: readonly Problem[] = [
     title: 'My reliability keeps dropping',
     fixes: [
       <>
-        Reliability falls when health reports go stale. Run <code>scn-agent status</code> and make sure the
-        agent is running and the server has a stable connection.
+        Reliability falls when health reports go stale. Run <code>scn-agent status</code> and make
+        sure the agent is running and the server has a stable connection.
       </>,
       `Below ${ECONOMICS.hideBelowReliabilityPercent}% the server is hidden and rewards frozen; you have ${ECONOMICS.recoveryDays} days to recover.`,
     ],
@@ -115,15 +128,15 @@ export function DocumentationRoute() {
         <div className="info-layout__main prose">
           <InfoSection id="overview" title="How SCN works">
             <p>
-              The Secure Connection Network is a marketplace. <strong>Node operators</strong> run VLESS proxy
-              servers on their own machines or VPSs and earn SSL credits. <strong>Clients</strong> spend SSL
-              on subscriptions to the servers they pick and connect with a standard VLESS app. The control
-              plane tracks every server's health and reliability, so the market shows which servers are
-              dependable.
+              The Secure Connection Network is a marketplace. <strong>Node operators</strong> run
+              VLESS proxy servers on their own machines or VPSs and earn SSL credits.{' '}
+              <strong>Clients</strong> spend SSL on subscriptions to the servers they pick and
+              connect with a standard VLESS app. The control plane tracks every server's health and
+              reliability, so the market shows which servers are dependable.
             </p>
             <p>
-              Pricing and rewards are detailed on the <Link href={paths.economics}>Service Economics</Link>{' '}
-              page.
+              Pricing and rewards are detailed on the{' '}
+              <Link href={paths.economics}>Service Economics</Link> page.
             </p>
           </InfoSection>
 
@@ -132,46 +145,48 @@ export function DocumentationRoute() {
               <li>
                 <h3>Create an account</h3>
                 <p>
-                  Choose <em>Get Started</em>, pick the <strong>Client</strong> account type and register
-                  with your email and a password.
+                  Choose <em>Get Started</em>, pick the <strong>Client</strong> account type and
+                  register with your email and a password.
                 </p>
               </li>
               <li>
                 <h3>Add SSL to your wallet</h3>
                 <p>
-                  In your client dashboard, open <em>Your Wallet</em> and deposit SOL. It is converted to SSL
-                  (by default {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per SOL). Card deposits are
-                  not available yet. Access is complimentary during the launch period, through December 31,
-                  2025.
+                  In your client dashboard, open <em>Your Wallet</em> and deposit SOL. It is
+                  converted to SSL (by default {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per
+                  SOL). Card deposits are not available yet. Access is complimentary during the
+                  launch period, through December 31, 2025.
                 </p>
               </li>
               <li>
                 <h3>Pick your servers</h3>
                 <p>
-                  Open the <Link href={paths.servers}>server market</Link>. Servers are listed by reliability
-                  and ping; choose one or more close to you with high reliability (green is 90% or more).
+                  Open the <Link href={paths.servers}>server market</Link>. Servers are listed by
+                  reliability and ping; choose one or more close to you with high reliability (green
+                  is 90% or more).
                 </p>
               </li>
               <li>
                 <h3>Subscribe</h3>
                 <p>
                   Choose monthly ({PRICING.monthlyPerServerSsl} SSL per server for{' '}
-                  {PRICING.monthlyValidityDays} days) or hourly ({PRICING.hourlyPerServerSsl} SSL per hour,{' '}
-                  {PRICING.hourlyBlockHours} hours paid upfront) billing and confirm.
+                  {PRICING.monthlyValidityDays} days) or hourly ({PRICING.hourlyPerServerSsl} SSL
+                  per hour, {PRICING.hourlyBlockHours} hours paid upfront) billing and confirm.
                 </p>
               </li>
               <li>
                 <h3>Import the connection</h3>
                 <p>
-                  Your dashboard shows a QR code and a VLESS connection string for each server. Scan the code
-                  with your phone, or copy the string and import it into your app (see below).
+                  Your dashboard shows a QR code and a VLESS connection string for each server. Scan
+                  the code with your phone, or copy the string and import it into your app (see
+                  below).
                 </p>
               </li>
               <li>
                 <h3>Connect</h3>
                 <p>
-                  Select the imported server in your app and connect. For multi-server subscriptions, import
-                  each server so you can switch if one becomes unreachable.
+                  Select the imported server in your app and connect. For multi-server
+                  subscriptions, import each server so you can switch if one becomes unreachable.
                 </p>
               </li>
             </ol>
@@ -179,9 +194,9 @@ export function DocumentationRoute() {
 
           <InfoSection id="client-apps" title="Client apps">
             <p>
-              Any app that supports VLESS works. On Windows and macOS you can also download the SCN client from
-              your dashboard (<em>Download Client App</em>); verify the SHA-256 checksum shown next to each
-              download.
+              Any app that supports VLESS works. On Windows and macOS you can also download the SCN
+              client from your dashboard (<em>Download Client App</em>); verify the SHA-256 checksum
+              shown next to each download.
             </p>
             <DataTable
               caption="Importing a connection into common apps"
@@ -197,41 +212,50 @@ export function DocumentationRoute() {
             <h3>Requirements</h3>
             <ul>
               <li>Ubuntu or Debian, with root access (the installer must run as root).</li>
-              <li>Ports 22, 80, 443 and 10000-65535 reachable; the installer opens them on the host firewall.</li>
+              <li>
+                Ports 22, 80, 443 and 10000-65535 reachable; the installer opens them on the host
+                firewall.
+              </li>
               <li>At least 100 Mbps each way, latency under 50 ms, unlimited data.</li>
               <li>No static IP, port forwarding or router changes needed.</li>
             </ul>
 
             <h3>Choose a tier</h3>
             <p>
-              The setup wizard offers four VPS tiers. The tier sets how many clients your node accepts and its
-              base earnings.
+              The setup wizard offers four VPS tiers. The tier sets how many clients your node
+              accepts and its base earnings.
             </p>
             <VpsTierTable />
 
             <h3>Install</h3>
             <ol>
               <li>
-                Sign in as a node operator, open your <Link href={paths.nodeDashboard}>node dashboard</Link> and
-                start the VPS setup wizard.
+                Sign in as a node operator, open your{' '}
+                <Link href={paths.nodeDashboard}>node dashboard</Link> and start the VPS setup
+                wizard.
               </li>
-              <li>Choose your tier and select <em>Generate Setup Script</em>.</li>
-              <li>Copy the generated command, which contains your personal token, and run it on the server:</li>
+              <li>
+                Choose your tier and select <em>Generate Setup Script</em>.
+              </li>
+              <li>
+                Copy the generated command, which contains your personal token, and run it on the
+                server:
+              </li>
             </ol>
             <CodeBlock code={installCommand} />
             <p>
-              Replace <code>{'<YOUR_NODE_TOKEN>'}</code> with the token from the wizard and the tier with the
-              one you chose (<code>{VPS_TIERS.map((tier) => tier.id).join(', ')}</code>). Installation takes
-              about 5 minutes. The agent installs the Xray core, configures the firewall, enables automatic
-              updates and starts reporting health every 60 seconds.
+              Replace <code>{'<YOUR_NODE_TOKEN>'}</code> with the token from the wizard and the tier
+              with the one you chose (<code>{VPS_TIERS.map((tier) => tier.id).join(', ')}</code>).
+              Installation takes about 5 minutes. The agent installs the Xray core, configures the
+              firewall, enables automatic updates and starts reporting health every 60 seconds.
             </p>
 
             <h3>Verify</h3>
             <p>Check that the agent is running and connected:</p>
             <CodeBlock code="scn-agent status" />
             <p>
-              Your server appears on the node dashboard within 2 to 3 minutes, with its uptime, connections,
-              reliability and ping.
+              Your server appears on the node dashboard within 2 to 3 minutes, with its uptime,
+              connections, reliability and ping.
             </p>
           </InfoSection>
 
@@ -239,42 +263,45 @@ export function DocumentationRoute() {
             <ul>
               <li>
                 <strong>Monthly:</strong> {PRICING.monthlyPerServerSsl} SSL per server for{' '}
-                {PRICING.monthlyValidityDays} days. One free {PRICING.monthlyFreePauseDays}-day pause every{' '}
-                {PRICING.monthlyFreePauseEveryMonths} months.
+                {PRICING.monthlyValidityDays} days. One free {PRICING.monthlyFreePauseDays}-day
+                pause every {PRICING.monthlyFreePauseEveryMonths} months.
               </li>
               <li>
-                <strong>Hourly:</strong> {PRICING.hourlyPerServerSsl} SSL per hour, paid upfront in blocks of{' '}
-                {PRICING.hourlyBlockHours} hours per server. Up to {PRICING.hourlyPausesPerDay} pauses a day of
-                up to {PRICING.hourlyPauseMaxHours} hours each. The dashboard counts down the hours left.
+                <strong>Hourly:</strong> {PRICING.hourlyPerServerSsl} SSL per hour, paid upfront in
+                blocks of {PRICING.hourlyBlockHours} hours per server. Up to{' '}
+                {PRICING.hourlyPausesPerDay} pauses a day of up to {PRICING.hourlyPauseMaxHours}{' '}
+                hours each. The dashboard counts down the hours left.
               </li>
               <li>
-                <strong>Changing billing type</strong> costs {PRICING.monthlyPerServerSsl} SSL per server,
-                with no refund of remaining time.
+                <strong>Changing billing type</strong> costs {PRICING.monthlyPerServerSsl} SSL per
+                server, with no refund of remaining time.
               </li>
               <li>
-                <strong>Operators</strong> earn {PRICING.operatorRewardSsl} SSL per client; rewards are frozen
-                for {PRICING.operatorRewardFrozenDays} days, and a {ECONOMICS.withdrawalProtocolFeePercent}%
-                protocol contribution applies on withdrawal.
+                <strong>Operators</strong> earn {PRICING.operatorRewardSsl} SSL per client; rewards
+                are frozen for {PRICING.operatorRewardFrozenDays} days, and a{' '}
+                {ECONOMICS.withdrawalProtocolFeePercent}% protocol contribution applies on
+                withdrawal.
               </li>
             </ul>
             <p>
-              Worked examples for both sides are on the <Link href={paths.economics}>Service Economics</Link>{' '}
-              page.
+              Worked examples for both sides are on the{' '}
+              <Link href={paths.economics}>Service Economics</Link> page.
             </p>
           </InfoSection>
 
           <InfoSection id="reliability" title="Reliability">
             <p>
-              Every node reports its health every minute. Each check that finds the server reachable with a
-              fresh report raises reliability by 2 points, up to 100. Stale reports lower it: after 1 hour the
-              server counts as unavailable, and after 96 hours without a report reliability drops to 0. A
-              server counts as available at {ECONOMICS.availableAtReliability}% or more.
+              Every node reports its health every minute. Each check that finds the server reachable
+              with a fresh report raises reliability by 2 points, up to 100. Stale reports lower it:
+              after 1 hour the server counts as unavailable, and after 96 hours without a report
+              reliability drops to 0. A server counts as available at{' '}
+              {ECONOMICS.availableAtReliability}% or more.
             </p>
             <p>
               Rewards are slashed by 2% for every 1% of reliability lost. Below{' '}
-              {ECONOMICS.hideBelowReliabilityPercent}% a server is hidden from the network and its rewards are
-              frozen; if it does not recover within {ECONOMICS.recoveryDays} days, the node is banned and the
-              frozen rewards are cancelled.
+              {ECONOMICS.hideBelowReliabilityPercent}% a server is hidden from the network and its
+              rewards are frozen; if it does not recover within {ECONOMICS.recoveryDays} days, the
+              node is banned and the frozen rewards are cancelled.
             </p>
           </InfoSection>
 
@@ -295,9 +322,9 @@ export function DocumentationRoute() {
 
           <InfoSection id="help" title="Getting help">
             <p>
-              Check the <Link href={paths.faqs}>FAQs</Link> for quick answers, or reach the team through the{' '}
-              <Link href={paths.support}>Support</Link> page. Include the output of <code>scn-agent status</code>{' '}
-              for node issues.
+              Check the <Link href={paths.faqs}>FAQs</Link> for quick answers, or reach the team
+              through the <Link href={paths.support}>Support</Link> page. Include the output of{' '}
+              <code>scn-agent status</code> for node issues.
             </p>
           </InfoSection>
         </div>

@@ -1,10 +1,4 @@
-import {
-  DEFAULT_SSL_PER_SOL,
-  ECONOMICS,
-  PRICING,
-  SSL_USD_PRICE_TEXT,
-  VPS_TIERS,
-} from '@scn/proto';
+import { DEFAULT_SSL_PER_SOL, ECONOMICS, PRICING, SSL_USD_PRICE_TEXT, VPS_TIERS } from '@scn/proto';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
@@ -38,9 +32,10 @@ const CATEGORIES: readonly FaqCategory[] = [
         'what-is-scn',
         'What is the Secure Connection Network?',
         <p>
-          SCN is a marketplace for secure, censorship-resistant network access. Independent node operators
-          run VLESS proxy servers and earn SSL credits; clients spend SSL on subscriptions to the servers
-          they choose and connect with a connection string or QR code in a standard client app.
+          SCN is a marketplace for secure, censorship-resistant network access. Independent node
+          operators run VLESS proxy servers and earn SSL credits; clients spend SSL on subscriptions
+          to the servers they choose and connect with a connection string or QR code in a standard
+          client app.
         </p>,
       ),
       faq(
@@ -48,12 +43,14 @@ const CATEGORIES: readonly FaqCategory[] = [
         'What is SSL?',
         <>
           <p>
-            SSL is the network's internal service credit. Its service rate is {SSL_USD_PRICE_TEXT} per SSL,
-            so a one-server monthly subscription of {PRICING.monthlyPerServerSsl} SSL corresponds to $0.35.
+            SSL is the network's internal service credit. Its service rate is {SSL_USD_PRICE_TEXT}{' '}
+            per SSL, so a one-server monthly subscription of {PRICING.monthlyPerServerSsl} SSL
+            corresponds to $0.35.
           </p>
           <p>
-            SSL tokens are non-tradable internal credits, not cryptocurrency, securities or investments.
-            They have no value outside the network and cannot be exchanged for fiat or other assets.
+            SSL tokens are non-tradable internal credits, not cryptocurrency, securities or
+            investments. They have no value outside the network and cannot be exchanged for fiat or
+            other assets.
           </p>
         </>,
       ),
@@ -61,26 +58,27 @@ const CATEGORIES: readonly FaqCategory[] = [
         'account-types',
         'What is the difference between a client and a node operator?',
         <p>
-          Clients use the network: they hold a wallet, buy subscriptions and connect. Node operators provide
-          the network: they run servers, monitor their health and earn SSL for every client they serve. You
-          choose your account type when you sign up.
+          Clients use the network: they hold a wallet, buy subscriptions and connect. Node operators
+          provide the network: they run servers, monitor their health and earn SSL for every client
+          they serve. You choose your account type when you sign up.
         </p>,
       ),
       faq(
         'free-launch',
         'Is access free at the moment?',
         <p>
-          Yes. During the launch period access is complimentary through December 31, 2025. After that the
-          standard rates on the <Link href={paths.economics}>Service Economics</Link> page apply.
+          Yes. During the launch period access is complimentary through December 31, 2025. After
+          that the standard rates on the <Link href={paths.economics}>Service Economics</Link> page
+          apply.
         </p>,
       ),
       faq(
         'logs',
         'Does SCN keep logs of what I do?',
         <p>
-          SCN follows a no-logs policy: we do not record browsing history, destinations, traffic content,
-          IP addresses or session information. Node operators are independent and may log differently; they
-          are required to disclose their practices. See our{' '}
+          SCN follows a no-logs policy: we do not record browsing history, destinations, traffic
+          content, IP addresses or session information. Node operators are independent and may log
+          differently; they are required to disclose their practices. See our{' '}
           <Link href={paths.privacyPolicy}>Protection Policy</Link>.
         </p>,
       ),
@@ -94,21 +92,22 @@ const CATEGORIES: readonly FaqCategory[] = [
         'operator-requirements',
         'What do I need to run a node?',
         <p>
-          A server or VPS running Ubuntu or Debian, root access, and a network connection of at least 100
-          Mbps each way with latency under 50 ms and unlimited data. The installer opens ports 22, 80, 443
-          and 10000-65535. You do not need a static IP, port forwarding or router changes. We recommend 8+
-          cores at 3.0+ GHz, 16+ GB RAM and a 500+ GB SSD for the higher reward tiers.
+          A server or VPS running Ubuntu or Debian, root access, and a network connection of at
+          least 100 Mbps each way with latency under 50 ms and unlimited data. The installer opens
+          ports 22, 80, 443 and 10000-65535. You do not need a static IP, port forwarding or router
+          changes. We recommend 8+ cores at 3.0+ GHz, 16+ GB RAM and a 500+ GB SSD for the higher
+          reward tiers.
         </p>,
       ),
       faq(
         'operator-earnings',
         'How much can a node earn?',
         <p>
-          Node income is the base reward for your tier, plus {PRICING.operatorRewardSsl} SSL per subscribed
-          client, plus any ad bonus. The setup wizard's tiers range from {firstTier?.monthlyEarningsSsl} SSL
-          a month ({firstTier?.usdValue}) for a {firstTier?.name} VPS to{' '}
-          {lastTier?.monthlyEarningsSsl.toLocaleString('en-US')} SSL ({lastTier?.usdValue}) for{' '}
-          {lastTier?.name}. A worked example is on the{' '}
+          Node income is the base reward for your tier, plus {PRICING.operatorRewardSsl} SSL per
+          subscribed client, plus any ad bonus. The setup wizard's tiers range from{' '}
+          {firstTier?.monthlyEarningsSsl} SSL a month ({firstTier?.usdValue}) for a{' '}
+          {firstTier?.name} VPS to {lastTier?.monthlyEarningsSsl.toLocaleString('en-US')} SSL (
+          {lastTier?.usdValue}) for {lastTier?.name}. A worked example is on the{' '}
           <Link href={`${paths.economics}#node-operators`}>economics page</Link>.
         </p>,
       ),
@@ -116,19 +115,20 @@ const CATEGORIES: readonly FaqCategory[] = [
         'operator-setup-time',
         'How long does setup take?',
         <p>
-          Installation takes about 5 minutes with the one-line installer from the setup wizard in your node
-          dashboard. The server then appears on your dashboard within 2 to 3 minutes. Step-by-step
-          instructions are in the <Link href={paths.documentation}>documentation</Link>.
+          Installation takes about 5 minutes with the one-line installer from the setup wizard in
+          your node dashboard. The server then appears on your dashboard within 2 to 3 minutes.
+          Step-by-step instructions are in the <Link href={paths.documentation}>documentation</Link>
+          .
         </p>,
       ),
       faq(
         'operator-reliability',
         'What happens if my server goes offline?',
         <p>
-          Reliability drops while health reports are stale, and rewards are slashed by 2% for every 1% of
-          reliability lost. Below {ECONOMICS.hideBelowReliabilityPercent}% the server is hidden from the
-          network and its rewards are frozen. You then have {ECONOMICS.recoveryDays} days to recover; if you
-          do not, the node is banned and the frozen rewards are cancelled.
+          Reliability drops while health reports are stale, and rewards are slashed by 2% for every
+          1% of reliability lost. Below {ECONOMICS.hideBelowReliabilityPercent}% the server is
+          hidden from the network and its rewards are frozen. You then have {ECONOMICS.recoveryDays}{' '}
+          days to recover; if you do not, the node is banned and the frozen rewards are cancelled.
         </p>,
       ),
       faq(
@@ -144,10 +144,10 @@ const CATEGORIES: readonly FaqCategory[] = [
         'operator-hardware-age',
         'Do rewards change as my hardware ages?',
         <p>
-          After {ECONOMICS.hardwareAgeYears} years without an upgrade, rewards and allowed clients are cut by{' '}
-          {ECONOMICS.hardwareAgeCutPercent}%, unless you met the staking requirements: staking{' '}
-          {ECONOMICS.stakingShareByYear.join('%, ')}% of monthly earnings in years 1 to 4. Staked SSL earns{' '}
-          {ECONOMICS.stakingApyPercent}% APY.
+          After {ECONOMICS.hardwareAgeYears} years without an upgrade, rewards and allowed clients
+          are cut by {ECONOMICS.hardwareAgeCutPercent}%, unless you met the staking requirements:
+          staking {ECONOMICS.stakingShareByYear.join('%, ')}% of monthly earnings in years 1 to 4.
+          Staked SSL earns {ECONOMICS.stakingApyPercent}% APY.
         </p>,
       ),
     ],
@@ -161,18 +161,19 @@ const CATEGORIES: readonly FaqCategory[] = [
         'How do I connect?',
         <p>
           Sign up as a client, add funds, pick one or more servers in the{' '}
-          <Link href={paths.servers}>server market</Link> and subscribe. Your dashboard then shows a QR code
-          and a VLESS connection string for each server; scan or paste it into a client app such as v2rayN,
-          v2rayNG, Hiddify, Streisand or NekoBox.
+          <Link href={paths.servers}>server market</Link> and subscribe. Your dashboard then shows a
+          QR code and a VLESS connection string for each server; scan or paste it into a client app
+          such as v2rayN, v2rayNG, Hiddify, Streisand or NekoBox.
         </p>,
       ),
       faq(
         'client-billing',
         'What is the difference between monthly and hourly billing?',
         <p>
-          Monthly billing costs {PRICING.monthlyPerServerSsl} SSL per server for {PRICING.monthlyValidityDays}{' '}
-          days. Hourly billing costs {PRICING.hourlyPerServerSsl} SSL per hour, paid upfront in blocks of{' '}
-          {PRICING.hourlyBlockHours} hours ({PRICING.monthlyPerServerSsl} SSL) per server.
+          Monthly billing costs {PRICING.monthlyPerServerSsl} SSL per server for{' '}
+          {PRICING.monthlyValidityDays} days. Hourly billing costs {PRICING.hourlyPerServerSsl} SSL
+          per hour, paid upfront in blocks of {PRICING.hourlyBlockHours} hours (
+          {PRICING.monthlyPerServerSsl} SSL) per server.
         </p>,
       ),
       faq(
@@ -181,17 +182,18 @@ const CATEGORIES: readonly FaqCategory[] = [
         <p>
           Yes. Hourly subscriptions can be paused {PRICING.hourlyPausesPerDay} times a day for up to{' '}
           {PRICING.hourlyPauseMaxHours} hours each. Monthly subscriptions include one free{' '}
-          {PRICING.monthlyFreePauseDays}-day pause every {PRICING.monthlyFreePauseEveryMonths} months.
-          Reactivating needs enough SSL in your wallet.
+          {PRICING.monthlyFreePauseDays}-day pause every {PRICING.monthlyFreePauseEveryMonths}{' '}
+          months. Reactivating needs enough SSL in your wallet.
         </p>,
       ),
       faq(
         'client-change-type',
         'Can I switch between monthly and hourly?',
         <p>
-          Yes, from your dashboard. A switch costs {PRICING.monthlyPerServerSsl} SSL per server, paid
-          upfront, and the remaining time on the old plan is not refunded. If your balance cannot cover it,
-          the subscription is paused automatically and you are told how much is needed.
+          Yes, from your dashboard. A switch costs {PRICING.monthlyPerServerSsl} SSL per server,
+          paid upfront, and the remaining time on the old plan is not refunded. If your balance
+          cannot cover it, the subscription is paused automatically and you are told how much is
+          needed.
         </p>,
       ),
       faq(
@@ -199,17 +201,17 @@ const CATEGORIES: readonly FaqCategory[] = [
         'How do I add funds?',
         <p>
           Deposit SOL to your wallet from your dashboard; it is converted to SSL (by default{' '}
-          {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per SOL when no live rate is available). Card
-          deposits are not available yet. You can also earn SSL by sharing promotional posts.
+          {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per SOL when no live rate is available).
+          Card deposits are not available yet. You can also earn SSL by sharing promotional posts.
         </p>,
       ),
       faq(
         'client-apps',
         'Which devices are supported?',
         <p>
-          The client dashboard offers downloads for Windows 10/11 (x64) and macOS (Apple Silicon and Intel),
-          each with a SHA-256 checksum to verify. On iOS and Android, use a third-party VLESS app such as
-          Streisand, v2rayNG or Hiddify for now.
+          The client dashboard offers downloads for Windows 10/11 (x64) and macOS (Apple Silicon and
+          Intel), each with a SHA-256 checksum to verify. On iOS and Android, use a third-party
+          VLESS app such as Streisand, v2rayNG or Hiddify for now.
         </p>,
       ),
     ],
@@ -222,19 +224,20 @@ const CATEGORIES: readonly FaqCategory[] = [
         'tech-protocol',
         'Which protocol does SCN use?',
         <p>
-          Servers run the Xray core with the VLESS protocol over TLS 1.3 or REALITY. VLESS is a lightweight
-          proxy protocol; TLS and REALITY make the connection look like ordinary HTTPS traffic to an
-          observer. See the <Link href={paths.security}>Security</Link> page for the full stack.
+          Servers run the Xray core with the VLESS protocol over TLS 1.3 or REALITY. VLESS is a
+          lightweight proxy protocol; TLS and REALITY make the connection look like ordinary HTTPS
+          traffic to an observer. See the <Link href={paths.security}>Security</Link> page for the
+          full stack.
         </p>,
       ),
       faq(
         'tech-dpi',
         'Can my network provider tell that I am using SCN?',
         <p>
-          SCN is built to resist deep packet inspection: traffic is encrypted end to end and shaped like
-          standard web traffic on common ports, so it does not carry an obvious proxy fingerprint. No tool
-          can promise to be undetectable everywhere, which is why the network relies on many independent
-          servers rather than a few well-known ones.
+          SCN is built to resist deep packet inspection: traffic is encrypted end to end and shaped
+          like standard web traffic on common ports, so it does not carry an obvious proxy
+          fingerprint. No tool can promise to be undetectable everywhere, which is why the network
+          relies on many independent servers rather than a few well-known ones.
         </p>,
       ),
       faq(
@@ -252,17 +255,18 @@ const CATEGORIES: readonly FaqCategory[] = [
         'tech-multi-server',
         'How do multi-server subscriptions work?',
         <p>
-          A subscription can cover several servers. The QR dialog steps through them with previous and next
-          arrows, and you can import each one, so your app can switch if a server becomes unreachable.
+          A subscription can cover several servers. The QR dialog steps through them with previous
+          and next arrows, and you can import each one, so your app can switch if a server becomes
+          unreachable.
         </p>,
       ),
       faq(
         'tech-ports',
         'Which ports does a node use?',
         <p>
-          The installer opens SSH (22), HTTP (80), HTTPS (443) and the range 10000-65535. Each machine keeps
-          a persistent, machine-specific proxy port; conflicts are resolved on the server side, and ports can
-          be regenerated in an emergency.
+          The installer opens SSH (22), HTTP (80), HTTPS (443) and the range 10000-65535. Each
+          machine keeps a persistent, machine-specific proxy port; conflicts are resolved on the
+          server side, and ports can be regenerated in an emergency.
         </p>,
       ),
     ],
@@ -275,16 +279,16 @@ const CATEGORIES: readonly FaqCategory[] = [
         'support-contact',
         'How do I contact support?',
         <p>
-          Use the Contact Support form on the <Link href={paths.support}>Support</Link> page or email{' '}
-          <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+          Use the Contact Support form on the <Link href={paths.support}>Support</Link> page or
+          email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
         </p>,
       ),
       faq(
         'support-times',
         'How quickly will I get an answer?',
         <p>
-          Email support replies within 24-48 hours. We aim to answer general questions within 2 hours,
-          technical issues within 4 hours and account issues within 24 hours.
+          Email support replies within 24-48 hours. We aim to answer general questions within 2
+          hours, technical issues within 4 hours and account issues within 24 hours.
         </p>,
       ),
       faq(
@@ -299,9 +303,9 @@ const CATEGORIES: readonly FaqCategory[] = [
         'support-details',
         'What should I include in a support request?',
         <p>
-          Your account email, whether you are a client or a node operator, the subscription or server name,
-          what you expected and what happened, and any error message you saw. For node issues, the output of{' '}
-          <code>scn-agent status</code> helps a lot.
+          Your account email, whether you are a client or a node operator, the subscription or
+          server name, what you expected and what happened, and any error message you saw. For node
+          issues, the output of <code>scn-agent status</code> helps a lot.
         </p>,
       ),
     ],
@@ -329,7 +333,12 @@ export function FaqsRoute() {
 
       <div className="faq-categories">
         {CATEGORIES.map((category) => (
-          <section key={category.id} id={category.id} className="faq-category" aria-labelledby={`${category.id}-title`}>
+          <section
+            key={category.id}
+            id={category.id}
+            className="faq-category"
+            aria-labelledby={`${category.id}-title`}
+          >
             <h2 id={`${category.id}-title`} className="faq-category__title">
               {category.title}
             </h2>

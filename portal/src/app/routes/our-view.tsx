@@ -62,9 +62,15 @@ export function OurViewRoute() {
       />
 
       <div className="info-stats" aria-label="Key figures">
-        <Stat value={`~${formatMillions(TOTAL_RESTRICTED_USERS)}`} label="users in restricted countries" />
+        <Stat
+          value={`~${formatMillions(TOTAL_RESTRICTED_USERS)}`}
+          label="users in restricted countries"
+        />
         <Stat value={formatNumber(RESTRICTED_COUNTRIES.length)} label="countries analysed" />
-        <Stat value={formatMillions(TARGET_USERS)} label={`users at a ${TARGET_SHARE_PERCENT}% target`} />
+        <Stat
+          value={formatMillions(TARGET_USERS)}
+          label={`users at a ${TARGET_SHARE_PERCENT}% target`}
+        />
         <Stat value="~20,000" label="servers to serve them" />
       </div>
 
@@ -83,18 +89,25 @@ export function OurViewRoute() {
               captionHidden
               head={['Country', 'Region', 'Estimated users', 'Share']}
               numeric={[2, 3]}
+              hideOnNarrow={[1]}
               rows={RESTRICTED_COUNTRIES.map((entry) => [
                 entry.country,
                 entry.region,
                 formatMillions(entry.estimatedUsers),
                 `${formatNumber((entry.estimatedUsers / TOTAL_RESTRICTED_USERS) * 100, 1)}%`,
               ])}
-              foot={['Total', `${RESTRICTED_COUNTRIES.length} countries`, formatMillions(TOTAL_RESTRICTED_USERS), '100%']}
+              foot={[
+                'Total',
+                `${RESTRICTED_COUNTRIES.length} countries`,
+                formatMillions(TOTAL_RESTRICTED_USERS),
+                '100%',
+              ]}
             />
             <p className="info-note">
-              Figures are our rounded estimates, not measurements. Usage changes quickly with new blocks,
-              shutdowns and elections; the total of about {formatMillions(TOTAL_RESTRICTED_USERS)} is the
-              planning baseline for the rest of this page.
+              Figures are our rounded estimates, not measurements. Usage changes quickly with new
+              blocks, shutdowns and elections; the total of about{' '}
+              {formatMillions(TOTAL_RESTRICTED_USERS)} is the planning baseline for the rest of this
+              page.
             </p>
           </InfoSection>
 
@@ -106,8 +119,16 @@ export function OurViewRoute() {
             <DataTable
               caption="Planned capacity by tier"
               captionHidden
-              head={['Tier', 'Cores', 'Users per server', 'Share of users', 'Users served', 'Servers needed']}
+              head={[
+                'Tier',
+                'Cores',
+                'Users per server',
+                'Share of users',
+                'Users served',
+                'Servers needed',
+              ]}
               numeric={[2, 3, 4, 5]}
+              hideOnNarrow={[1]}
               rows={TIER_PLAN.map((tier) => [
                 tier.label,
                 tier.cores,
@@ -116,14 +137,21 @@ export function OurViewRoute() {
                 formatNumber(tier.users),
                 formatNumber(tier.servers),
               ])}
-              foot={['Total', '', '', '100%', formatNumber(TARGET_USERS), formatNumber(BASE_SERVERS)]}
+              foot={[
+                'Total',
+                '',
+                '',
+                '100%',
+                formatNumber(TARGET_USERS),
+                formatNumber(BASE_SERVERS),
+              ]}
             />
             <p className="info-note">
               {laptopTier
                 ? `The laptop tier carries ${laptopTier.userSharePercent}% of users at ${laptopTier.usersPerServer} users per machine: a modern ${laptopTier.cores}-core laptop on a home connection is enough, with no static IP, port forwarding or router changes. `
                 : null}
-              Larger machines take the rest, so a few well-connected servers anchor each region while many
-              small ones make it impossible to block.
+              Larger machines take the rest, so a few well-connected servers anchor each region
+              while many small ones make it impossible to block.
             </p>
           </InfoSection>
 
@@ -156,10 +184,10 @@ export function OurViewRoute() {
               </li>
             </ol>
             <p className="info-prose-block">
-              Servers are never run at their full client allowance: blocks, outages and peaks happen. With{' '}
-              {REDUNDANCY_PERCENT.min}-{REDUNDANCY_PERCENT.max}% spare capacity the network needs about 20,000
-              servers, a number that independent operators can reach far faster than any single company could
-              build and defend data centres.
+              Servers are never run at their full client allowance: blocks, outages and peaks
+              happen. With {REDUNDANCY_PERCENT.min}-{REDUNDANCY_PERCENT.max}% spare capacity the
+              network needs about 20,000 servers, a number that independent operators can reach far
+              faster than any single company could build and defend data centres.
             </p>
           </InfoSection>
 
@@ -176,7 +204,8 @@ export function OurViewRoute() {
                   <article key={region} className="card info-card">
                     <h3 className="info-card__title">{region}</h3>
                     <p className="info-card__meta">
-                      {countries.map((entry) => entry.country).join(', ')} · ~{formatMillions(users)} users
+                      {countries.map((entry) => entry.country).join(', ')} · ~
+                      {formatMillions(users)} users
                     </p>
                     <p className="info-card__text">{REGION_ADVICE[region]}</p>
                   </article>
@@ -191,13 +220,17 @@ export function OurViewRoute() {
                 <h3 className="info-card__title">Revenue</h3>
                 <ul className="check-list info-checklist">
                   <li>
-                    At the {TARGET_SHARE_PERCENT}% target, one server each at {PRICING.monthlyPerServerSsl} SSL a
-                    month means {formatMillions(monthlyClientSpendSsl)} SSL ({formatUsdOfSsl(monthlyClientSpendSsl)})
-                    of client spend every month.
+                    At the {TARGET_SHARE_PERCENT}% target, one server each at{' '}
+                    {PRICING.monthlyPerServerSsl} SSL a month means{' '}
+                    {formatMillions(monthlyClientSpendSsl)} SSL (
+                    {formatUsdOfSsl(monthlyClientSpendSsl)}) of client spend every month.
                   </li>
-                  <li>100% of client payments go to node operators, on top of their base rewards.</li>
                   <li>
-                    Prices stay low for the people who need access most: {PRICING.monthlyPerServerSsl} SSL is{' '}
+                    100% of client payments go to node operators, on top of their base rewards.
+                  </li>
+                  <li>
+                    Prices stay low for the people who need access most:{' '}
+                    {PRICING.monthlyPerServerSsl} SSL is{' '}
                     {formatUsdOfSsl(PRICING.monthlyPerServerSsl)} a month per server.
                   </li>
                 </ul>
@@ -205,9 +238,14 @@ export function OurViewRoute() {
               <article className="card info-card">
                 <h3 className="info-card__title">Adoption</h3>
                 <ul className="check-list info-checklist">
-                  <li>A node installs with one command in about 5 minutes and appears within 2-3 minutes.</li>
+                  <li>
+                    A node installs with one command in about 5 minutes and appears within 2-3
+                    minutes.
+                  </li>
                   <li>Clients use the VLESS apps they already know; a QR code is all it takes.</li>
-                  <li>Access is complimentary during the launch period, through December 31, 2025.</li>
+                  <li>
+                    Access is complimentary during the launch period, through December 31, 2025.
+                  </li>
                   <li>Share-and-earn rewards turn users into the network's own marketing.</li>
                 </ul>
               </article>

@@ -19,23 +19,23 @@ const SECTIONS: readonly LegalSection[] = [
             <strong>Email address</strong>, used to identify your account and to contact you.
           </li>
           <li>
-            <strong>Account credentials</strong>. Passwords are stored only as salted hashes; we never store
-            them in readable form.
+            <strong>Account credentials</strong>. Passwords are stored only as salted hashes; we
+            never store them in readable form.
           </li>
           <li>
-            <strong>Payment information</strong>. Deposits are handled by third-party payment processors and
-            blockchain networks. We record the amounts credited to your wallet, not your card or bank
-            details.
+            <strong>Payment information</strong>. Deposits are handled by third-party payment
+            processors and blockchain networks. We record the amounts credited to your wallet, not
+            your card or bank details.
           </li>
           <li>
-            <strong>Communication preferences</strong>, such as whether you want product updates and your
-            cookie choices.
+            <strong>Communication preferences</strong>, such as whether you want product updates and
+            your cookie choices.
           </li>
         </ul>
         <p>
-          For node operators we also keep the server details you submit (name, address, port, connection
-          string) and the operational health metrics your node reports: uptime, connection counts, ping and
-          reliability.
+          For node operators we also keep the server details you submit (name, address, port,
+          connection string) and the operational health metrics your node reports: uptime,
+          connection counts, ping and reliability.
         </p>
       </>
     ),
@@ -55,9 +55,9 @@ const SECTIONS: readonly LegalSection[] = [
         </ul>
         <p>
           <strong>Node operators are independent.</strong> The servers in the marketplace are run by
-          independent operators, who may log differently from us. Operators must disclose their logging and
-          retention practices, and we ask every operator to keep no traffic logs. Choose servers whose
-          practices you are comfortable with.
+          independent operators, who may log differently from us. Operators must disclose their
+          logging and retention practices, and we ask every operator to keep no traffic logs. Choose
+          servers whose practices you are comfortable with.
         </p>
       </>
     ),
@@ -88,20 +88,21 @@ const SECTIONS: readonly LegalSection[] = [
         <p>We share information only when it is necessary:</p>
         <ul>
           <li>
-            <strong>Service providers</strong> such as payment processors and email delivery services, bound
-            to use it only on our behalf;
+            <strong>Service providers</strong> such as payment processors and email delivery
+            services, bound to use it only on our behalf;
           </li>
           <li>
-            <strong>Legal requirements</strong>, when we must respond to a valid legal request. Because we
-            keep no activity logs, we have no browsing or connection records to hand over;
+            <strong>Legal requirements</strong>, when we must respond to a valid legal request.
+            Because we keep no activity logs, we have no browsing or connection records to hand
+            over;
           </li>
           <li>
-            <strong>Protection of rights and safety</strong>, to investigate fraud or protect users and the
-            network;
+            <strong>Protection of rights and safety</strong>, to investigate fraud or protect users
+            and the network;
           </li>
           <li>
-            <strong>Business transfers</strong>, if the service is reorganised or transferred, under the same
-            protections.
+            <strong>Business transfers</strong>, if the service is reorganised or transferred, under
+            the same protections.
           </li>
         </ul>
         <p>Node operators do not receive your email address or account details.</p>
@@ -114,13 +115,15 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          To protect clients and operators we use automated detection of suspicious activity, for example
-          unusual deposit, subscription or withdrawal patterns and misreported server information.
+          To protect clients and operators we use automated detection of suspicious activity, for
+          example unusual deposit, subscription or withdrawal patterns and misreported server
+          information.
         </p>
         <p>
-          When something looks wrong we may place a temporary hold on the affected balance, subscription or
-          withdrawal while it is reviewed. Holds are lifted once the activity is confirmed as legitimate;
-          confirmed fraud is handled under our <Link href={paths.terms}>Terms of Service</Link>.
+          When something looks wrong we may place a temporary hold on the affected balance,
+          subscription or withdrawal while it is reviewed. Holds are lifted once the activity is
+          confirmed as legitimate; confirmed fraud is handled under our{' '}
+          <Link href={paths.terms}>Terms of Service</Link>.
         </p>
       </>
     ),
@@ -131,9 +134,9 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <p>
         Account data is transmitted over TLS, passwords are hashed, access to production systems is
-        restricted and monitored, and sensitive values are redacted from operational logs. No system is
-        perfectly secure, but we design ours so that the little we hold is well protected, and so that
-        what we never collect cannot leak.
+        restricted and monitored, and sensitive values are redacted from operational logs. No system
+        is perfectly secure, but we design ours so that the little we hold is well protected, and so
+        that what we never collect cannot leak.
       </p>
     ),
   },
@@ -164,8 +167,9 @@ const SECTIONS: readonly LegalSection[] = [
           </li>
         </ul>
         <p>
-          To exercise any of these rights, contact us at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
-          We answer within the time the law requires.
+          To exercise any of these rights, contact us at{' '}
+          <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>. We answer within the time the law
+          requires.
         </p>
       </>
     ),
@@ -175,8 +179,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Changes to This Policy',
     body: (
       <p>
-        We may update this policy as the service evolves. The date at the top shows the latest version. For
-        material changes we will notify you by email or through the portal before they take effect.
+        We may update this policy as the service evolves. The date at the top shows the latest
+        version. For material changes we will notify you by email or through the portal before they
+        take effect.
       </p>
     ),
   },
@@ -186,8 +191,8 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <p>
         If you find a vulnerability or suspect a security incident, please email{' '}
-        <a href={`mailto:${SECURITY_EMAIL}`}>{SECURITY_EMAIL}</a>. Security issues are handled 24/7. Please
-        give us a reasonable time to fix an issue before disclosing it publicly.
+        <a href={`mailto:${SECURITY_EMAIL}`}>{SECURITY_EMAIL}</a>. Security issues are handled 24/7.
+        Please give us a reasonable time to fix an issue before disclosing it publicly.
       </p>
     ),
   },
@@ -202,16 +207,16 @@ export function PrivacyPolicyRoute() {
       lastUpdated={LEGAL_LAST_UPDATED}
       intro={
         <p>
-          This policy explains what information the Secure Connection Network ("SCN", "we") collects, what it
-          deliberately does not collect, and how we protect what we hold. It applies to the portal and to the
-          services we provide to clients and node operators.
+          This policy explains what information the Secure Connection Network ("SCN", "we")
+          collects, what it deliberately does not collect, and how we protect what we hold. It
+          applies to the portal and to the services we provide to clients and node operators.
         </p>
       }
       sections={SECTIONS}
       footer={
         <p>
-          Questions about this policy? Visit our <Link href={paths.support}>Support</Link> page or email{' '}
-          <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+          Questions about this policy? Visit our <Link href={paths.support}>Support</Link> page or
+          email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
         </p>
       }
     />

@@ -101,16 +101,18 @@ export function SecurityRoute() {
           >
             <div className="info-grid info-grid--3">
               <FeatureCard title="TLS 1.3 on every tunnel">
-                Connections between your device and a node use TLS 1.3 with ephemeral key exchange, giving
-                forward secrecy: recorded traffic cannot be decrypted later even if a key leaks.
+                Connections between your device and a node use TLS 1.3 with ephemeral key exchange,
+                giving forward secrecy: recorded traffic cannot be decrypted later even if a key
+                leaks.
               </FeatureCard>
               <FeatureCard title="Per-client authentication">
-                Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node serves
-                only clients holding a valid, active subscription.
+                Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node
+                serves only clients holding a valid, active subscription.
               </FeatureCard>
               <FeatureCard title="Encrypted control channels">
-                The portal, the control plane and node agents talk only over encrypted, authenticated
-                connections. Credentials and wallet operations never travel in the clear.
+                The portal, the control plane and node agents talk only over encrypted,
+                authenticated connections. Credentials and wallet operations never travel in the
+                clear.
               </FeatureCard>
             </div>
           </InfoSection>
@@ -138,14 +140,14 @@ export function SecurityRoute() {
           >
             <div className="info-grid info-grid--2">
               <FeatureCard title="DPI protection">
-                REALITY borrows the TLS handshake of a real, popular website, so a censor probing the server
-                sees a legitimate site rather than a proxy. There are no protocol signatures, fixed headers or
-                tell-tale packet sizes for DPI rules to match.
+                REALITY borrows the TLS handshake of a real, popular website, so a censor probing
+                the server sees a legitimate site rather than a proxy. There are no protocol
+                signatures, fixed headers or tell-tale packet sizes for DPI rules to match.
               </FeatureCard>
               <FeatureCard title="Traffic obfuscation">
-                Traffic runs on standard HTTPS ports and high ports with the timing and shape of normal web
-                browsing. A growing pool of independent residential and cloud servers makes it impractical to
-                block the network by address range.
+                Traffic runs on standard HTTPS ports and high ports with the timing and shape of
+                normal web browsing. A growing pool of independent residential and cloud servers
+                makes it impractical to block the network by address range.
               </FeatureCard>
             </div>
           </InfoSection>
@@ -171,14 +173,14 @@ export function SecurityRoute() {
           >
             <div className="info-grid info-grid--2">
               <FeatureCard title="Data redaction">
-                Tokens, passwords, connection strings and wallet secrets are redacted before anything reaches
-                an operational log or error report. Support staff see what they need to help you, nothing
-                more.
+                Tokens, passwords, connection strings and wallet secrets are redacted before
+                anything reaches an operational log or error report. Support staff see what they
+                need to help you, nothing more.
               </FeatureCard>
               <FeatureCard title="Selective logging">
-                We record only operational health: uptime, connection counts, ping and reliability per server.
-                We do not log browsing history, destinations, traffic content, IP addresses or sessions.
-                Independent node operators must disclose their own practices.
+                We record only operational health: uptime, connection counts, ping and reliability
+                per server. We do not log browsing history, destinations, traffic content, IP
+                addresses or sessions. Independent node operators must disclose their own practices.
               </FeatureCard>
             </div>
           </InfoSection>
@@ -190,41 +192,46 @@ export function SecurityRoute() {
           >
             <ul className="check-list info-checklist">
               <li>
-                <strong>Persistent, machine-specific ports.</strong> Each node gets a port derived for that
-                machine and keeps it across restarts and updates, so your connection string keeps working.
+                <strong>Persistent, machine-specific ports.</strong> Each node gets a port derived
+                for that machine and keeps it across restarts and updates, so your connection string
+                keeps working.
               </li>
               <li>
-                <strong>Emergency regeneration.</strong> If a port is blocked or attacked, a new one can be
-                generated immediately and subscriptions receive the updated connection string.
+                <strong>Emergency regeneration.</strong> If a port is blocked or attacked, a new one
+                can be generated immediately and subscriptions receive the updated connection
+                string.
               </li>
               <li>
-                <strong>Server-side conflict resolution.</strong> The control plane checks every assignment,
-                so two services on the same host never fight over a port.
+                <strong>Server-side conflict resolution.</strong> The control plane checks every
+                assignment, so two services on the same host never fight over a port.
               </li>
             </ul>
           </InfoSection>
 
-          <InfoSection
-            id="forecasting"
-            title="Forecasting"
-            intro="Reacting before users notice."
-          >
+          <InfoSection id="forecasting" title="Forecasting" intro="Reacting before users notice.">
             <p className="info-prose-block">
-              Health reports arrive from every node each minute. Trends in reliability, connection counts and
-              latency let us forecast capacity shortages and failing servers before they happen: clients are
-              steered toward healthy nodes, operators are warned when reliability starts to slip, and regions
-              that are running short of capacity are flagged for new servers.
+              Health reports arrive from every node each minute. Trends in reliability, connection
+              counts and latency let us forecast capacity shortages and failing servers before they
+              happen: clients are steered toward healthy nodes, operators are warned when
+              reliability starts to slip, and regions that are running short of capacity are flagged
+              for new servers.
             </p>
           </InfoSection>
 
-          <section id="status" className="security-status" role="status" aria-labelledby="status-heading">
+          <section
+            id="status"
+            className="security-status"
+            role="status"
+            aria-labelledby="status-heading"
+          >
             <span className="security-status__pulse" aria-hidden="true" />
             <div>
               <h2 id="status-heading" className="security-status__title">
                 All systems protected
               </h2>
               <p className="security-status__text">
-                Encryption, DPI protection, active defences and monitoring are running across the network.
+                Encryption, DPI protection, active defences and monitoring are running across the
+                network.
               </p>
             </div>
           </section>

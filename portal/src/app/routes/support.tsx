@@ -52,7 +52,10 @@ export function SupportRoute() {
       />
 
       <div className="support-grid">
-        <article className="support-card support-card--primary" aria-labelledby="support-email-title">
+        <article
+          className="support-card support-card--primary"
+          aria-labelledby="support-email-title"
+        >
           <div className="support-card__icon" aria-hidden="true">
             <svg viewBox="0 0 24 24" focusable="false">
               <path
@@ -63,7 +66,8 @@ export function SupportRoute() {
           </div>
           <h2 id="support-email-title">Email Support</h2>
           <p>
-            Send us a message and a member of the team will reply by email. Response time: 24-48 hours.
+            Send us a message and a member of the team will reply by email. Response time: 24-48
+            hours.
           </p>
           <Button onClick={() => setContactOpen(true)} data-testid="open-contact-support">
             Contact Support

@@ -62,8 +62,12 @@ export interface DialogProps {
   'data-testid'?: string;
 }
 
-export function Dialog({
-  open,
+export function Dialog(props: DialogProps) {
+  // The layer is mounted only while open, so each opening starts from a clean slate.
+  return props.open ? <DialogLayer {...props} /> : null;
+}
+
+function DialogLayer({
   onClose,
   title,
   children,
@@ -73,7 +77,11 @@ export function Dialog({
   className,
   'data-testid': testId,
 }: DialogProps) {
-  const [container, setContainer] = useState<HTMLElement | null>(null);
+  const [container] = useState(() => {
+    const element = document.createElement('div');
+    element.className = 'dialog-root';
+    return element;
+  });
   const panelRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   const titleId = useId();
@@ -84,17 +92,13 @@ export function Dialog({
   });
 
   useLayoutEffect(() => {
-    if (!open) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const element = document.createElement('div');
-    element.className = 'dialog-root';
-    document.body.appendChild(element);
-    openStack.push(element);
+    document.body.appendChild(container);
+    openStack.push(container);
     syncBackground();
-    setContainer(element);
 
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || openStack[openStack.length - 1] !== element) return;
+      if (event.key !== 'Escape' || openStack[openStack.length - 1] !== container) return;
       event.preventDefault();
       onCloseRef.current();
     };
@@ -102,17 +106,17 @@ export function Dialog({
 
     return () => {
       document.removeEventListener('keydown', onKeyDown);
-      openStack.splice(openStack.indexOf(element), 1);
-      element.remove();
+      const index = openStack.indexOf(container);
+      if (index >= 0) openStack.splice(index, 1);
+      container.remove();
       syncBackground();
-      setContainer(null);
       if (previous?.isConnected && !previous.closest('[inert]')) previous.focus();
     };
-  }, [open]);
+  }, [container]);
 
   useEffect(() => {
     const panel = panelRef.current;
-    if (!container || !panel) return;
+    if (!panel) return;
     const first =
       panel.querySelector<HTMLElement>('[data-autofocus]') ??
       panel.querySelector<HTMLElement>(
@@ -121,9 +125,7 @@ export function Dialog({
       focusables(panel).find((el) => !el.classList.contains('dialog__close')) ??
       panel;
     first.focus();
-  }, [container]);
-
-  if (!open || !container) return null;
+  }, []);
 
   const onPanelKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Tab' || !panelRef.current) return;

@@ -29,7 +29,11 @@ export const RESTRICTED_COUNTRIES: readonly RestrictedCountry[] = [
   { country: 'Egypt', region: 'Middle East & North Africa', estimatedUsers: 6_000_000 },
   { country: 'Saudi Arabia', region: 'Middle East & North Africa', estimatedUsers: 5_500_000 },
   { country: 'Myanmar', region: 'South & Southeast Asia', estimatedUsers: 4_000_000 },
-  { country: 'United Arab Emirates', region: 'Middle East & North Africa', estimatedUsers: 3_000_000 },
+  {
+    country: 'United Arab Emirates',
+    region: 'Middle East & North Africa',
+    estimatedUsers: 3_000_000,
+  },
   { country: 'Uzbekistan', region: 'Eastern Europe & Central Asia', estimatedUsers: 3_000_000 },
   { country: 'Venezuela', region: 'Latin America & Caribbean', estimatedUsers: 2_500_000 },
   { country: 'Belarus', region: 'Eastern Europe & Central Asia', estimatedUsers: 2_000_000 },
@@ -54,7 +58,12 @@ export const REDUNDANCY_PERCENT = { min: 30, max: 50 } as const;
 
 /** spec 02 §9: share of target users served by each core tier (100/400/800/1,200 users). */
 const TIER_USER_SHARE_PERCENT = [40, 30, 20, 10] as const;
-const TIER_LABELS = ['Laptop', 'Desktop / workstation', 'Small server', 'Dedicated server'] as const;
+const TIER_LABELS = [
+  'Laptop',
+  'Desktop / workstation',
+  'Small server',
+  'Dedicated server',
+] as const;
 
 export interface TierPlan {
   label: string;

@@ -21,7 +21,11 @@ export interface ContactSupportModalProps {
  * The Dialog gives role="dialog", aria-modal, the title as its label, Escape to close and
  * focus on the first field.
  */
-export function ContactSupportModal({ open, onClose, defaultEmail = '' }: ContactSupportModalProps) {
+export function ContactSupportModal({
+  open,
+  onClose,
+  defaultEmail = '',
+}: ContactSupportModalProps) {
   return (
     <Dialog
       open={open}
@@ -77,7 +81,8 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
       await sendContact(parsed.data);
       setStatus({ kind: 'sent', message: CONTACT_MESSAGES.sent });
     } catch (error) {
-      const text = error instanceof ApiError && error.message ? error.message : CONTACT_FAILED_MESSAGE;
+      const text =
+        error instanceof ApiError && error.message ? error.message : CONTACT_FAILED_MESSAGE;
       setStatus({ kind: 'error', message: text });
     }
   };
@@ -89,7 +94,9 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
     <>
       <form className="form contact-form" onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
-          <label className="field__label" htmlFor={`${id}-email`}>Email</label>
+          <label className="field__label" htmlFor={`${id}-email`}>
+            Email
+          </label>
           <input
             id={`${id}-email`}
             className="input"
@@ -104,7 +111,9 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
           />
         </div>
         <div className="field">
-          <label className="field__label" htmlFor={`${id}-subject`}>Subject</label>
+          <label className="field__label" htmlFor={`${id}-subject`}>
+            Subject
+          </label>
           <input
             id={`${id}-subject`}
             className="input"
@@ -119,7 +128,9 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
           />
         </div>
         <div className="field">
-          <label className="field__label" htmlFor={`${id}-message`}>Message</label>
+          <label className="field__label" htmlFor={`${id}-message`}>
+            Message
+          </label>
           <textarea
             id={`${id}-message`}
             className="input"

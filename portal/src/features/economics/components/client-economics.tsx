@@ -25,15 +25,15 @@ export function ClientEconomics() {
   return (
     <div className="econ-panel">
       <div className="econ-callout" role="note">
-        <strong>Launch period:</strong> access is complimentary through {LAUNCH_END_TEXT}. The prices
-        below are the standard rates that apply afterwards.
+        <strong>Launch period:</strong> access is complimentary through {LAUNCH_END_TEXT}. The
+        prices below are the standard rates that apply afterwards.
       </div>
 
       <section className="econ-block" aria-labelledby="econ-client-price">
         <h2 id="econ-client-price">The SSL credit</h2>
         <p className="econ-block__lead">
-          Everything on the network is priced in SSL, an internal service credit. You add SSL to your
-          wallet once and spend it on subscriptions to the servers you choose.
+          Everything on the network is priced in SSL, an internal service credit. You add SSL to
+          your wallet once and spend it on subscriptions to the servers you choose.
         </p>
         <div className="econ-stats">
           <div className="econ-stat">
@@ -68,16 +68,20 @@ export function ClientEconomics() {
           <article className="card econ-card">
             <h3>Monthly</h3>
             <p className="econ-card__price">
-              {formatSsl(PRICING.monthlyPerServerSsl)} <span>per server / {PRICING.monthlyValidityDays} days</span>
+              {formatSsl(PRICING.monthlyPerServerSsl)}{' '}
+              <span>per server / {PRICING.monthlyValidityDays} days</span>
             </p>
             <ul className="econ-list">
-              <li>Cost grows linearly: each extra server adds {formatSsl(PRICING.monthlyPerServerSsl)}.</li>
+              <li>
+                Cost grows linearly: each extra server adds {formatSsl(PRICING.monthlyPerServerSsl)}
+                .
+              </li>
               <li>
                 Valid for {PRICING.monthlyValidityDays} days from purchase, whatever your usage.
               </li>
               <li>
-                One free {PRICING.monthlyFreePauseDays}-day pause every {PRICING.monthlyFreePauseEveryMonths}{' '}
-                months.
+                One free {PRICING.monthlyFreePauseDays}-day pause every{' '}
+                {PRICING.monthlyFreePauseEveryMonths} months.
               </li>
             </ul>
           </article>
@@ -93,8 +97,8 @@ export function ClientEconomics() {
               </li>
               <li>Your dashboard counts down the hours left, refreshed every minute.</li>
               <li>
-                Up to {PRICING.hourlyPausesPerDay} pauses a day, each up to {PRICING.hourlyPauseMaxHours}{' '}
-                hours.
+                Up to {PRICING.hourlyPausesPerDay} pauses a day, each up to{' '}
+                {PRICING.hourlyPauseMaxHours} hours.
               </li>
             </ul>
           </article>
@@ -108,9 +112,9 @@ export function ClientEconomics() {
             <h3>Changing billing type</h3>
             <p>
               Switching a subscription between monthly and hourly costs{' '}
-              {formatSsl(PRICING.monthlyPerServerSsl)} per server, paid upfront. Remaining time on the
-              old plan is not refunded. If your wallet cannot cover the change, the subscription is paused
-              automatically and you are shown the available and required balance.
+              {formatSsl(PRICING.monthlyPerServerSsl)} per server, paid upfront. Remaining time on
+              the old plan is not refunded. If your wallet cannot cover the change, the subscription
+              is paused automatically and you are shown the available and required balance.
             </p>
           </article>
           <article className="card econ-card">
@@ -118,16 +122,16 @@ export function ClientEconomics() {
             <p>
               Hourly subscriptions can be paused {PRICING.hourlyPausesPerDay} times a day for up to{' '}
               {PRICING.hourlyPauseMaxHours} hours each. Monthly subscriptions include one free{' '}
-              {PRICING.monthlyFreePauseDays}-day pause every {PRICING.monthlyFreePauseEveryMonths} months.
-              Reactivating a paused subscription needs enough balance in your wallet.
+              {PRICING.monthlyFreePauseDays}-day pause every {PRICING.monthlyFreePauseEveryMonths}{' '}
+              months. Reactivating a paused subscription needs enough balance in your wallet.
             </p>
           </article>
           <article className="card econ-card">
             <h3>Premium servers</h3>
             <p>
-              Premium servers cost {formatSsl(PRICING.premiumPerServerSsl)} each, the same as any other
-              server, and are added to your subscription total at that price. A subscription total is
-              always the number of servers times {formatSsl(PRICING.monthlyPerServerSsl)}.
+              Premium servers cost {formatSsl(PRICING.premiumPerServerSsl)} each, the same as any
+              other server, and are added to your subscription total at that price. A subscription
+              total is always the number of servers times {formatSsl(PRICING.monthlyPerServerSsl)}.
             </p>
           </article>
         </div>
@@ -140,22 +144,28 @@ export function ClientEconomics() {
         </p>
         <ClientCostTable />
         <p className="econ-fineprint">
-          A {PRICING.hourlyBlockHours}-hour block costs the same as a {PRICING.monthlyValidityDays}-day month.
-          Hourly billing suits short or occasional use with its daily pauses; monthly billing suits an
-          always-on connection.
+          A {PRICING.hourlyBlockHours}-hour block costs the same as a {PRICING.monthlyValidityDays}
+          -day month. Hourly billing suits short or occasional use with its daily pauses; monthly
+          billing suits an always-on connection.
         </p>
       </section>
 
       <section className="econ-block" aria-labelledby="econ-client-flow">
         <h2 id="econ-client-flow">Where your payment goes</h2>
         <ul className="econ-list">
-          <li>100% of what clients pay for subscriptions goes to the node operators running the servers.</li>
           <li>
-            You can also earn SSL by sharing promotional posts: {formatSsl(SHARE_REWARD.normalSsl, 1)}{' '}
-            normally, {formatSsl(SHARE_REWARD.primeTimeSsl, 1)} at prime time, once per platform every{' '}
+            100% of what clients pay for subscriptions goes to the node operators running the
+            servers.
+          </li>
+          <li>
+            You can also earn SSL by sharing promotional posts:{' '}
+            {formatSsl(SHARE_REWARD.normalSsl, 1)} normally,{' '}
+            {formatSsl(SHARE_REWARD.primeTimeSsl, 1)} at prime time, once per platform every{' '}
             {SHARE_REWARD.cooldownDays} days.
           </li>
-          <li>Wallet balances are shown with their USD equivalent so you always know what you hold.</li>
+          <li>
+            Wallet balances are shown with their USD equivalent so you always know what you hold.
+          </li>
         </ul>
       </section>
 

@@ -9,11 +9,27 @@ export interface DataTableProps {
   foot?: readonly ReactNode[];
   /** Columns (by index) holding numbers, right-aligned. */
   numeric?: readonly number[];
+  /** Secondary columns (by index) dropped on narrow screens to keep the figures in view. */
+  hideOnNarrow?: readonly number[];
 }
 
 /** A scrollable data table; the first cell of each row is its row header. */
-export function DataTable({ caption, captionHidden, head, rows, foot, numeric = [] }: DataTableProps) {
-  const align = (column: number) => (numeric.includes(column) ? 'is-numeric' : undefined);
+export function DataTable({
+  caption,
+  captionHidden,
+  head,
+  rows,
+  foot,
+  numeric = [],
+  hideOnNarrow = [],
+}: DataTableProps) {
+  const align = (column: number) =>
+    [
+      numeric.includes(column) ? 'is-numeric' : '',
+      hideOnNarrow.includes(column) ? 'is-secondary' : '',
+    ]
+      .filter(Boolean)
+      .join(' ') || undefined;
   return (
     <div className="table-wrap info-table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table className="table info-table">

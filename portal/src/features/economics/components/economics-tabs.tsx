@@ -33,7 +33,12 @@ export function EconomicsTabs() {
 
   return (
     <div className="econ-tabs">
-      <div className="tabs econ-tabs__list" role="tablist" aria-label="Service economics" onKeyDown={onKeyDown}>
+      <div
+        className="tabs econ-tabs__list"
+        role="tablist"
+        aria-label="Service economics"
+        onKeyDown={onKeyDown}
+      >
         {TABS.map((tab, index) => (
           <button
             key={tab.hash}

@@ -1,4 +1,10 @@
-import { ECONOMICS, PRICING, PROMOTION_CAP_SSL, PROMOTION_PLANS, SSL_USD_PRICE_TEXT } from '@scn/proto';
+import {
+  ECONOMICS,
+  PRICING,
+  PROMOTION_CAP_SSL,
+  PROMOTION_PLANS,
+  SSL_USD_PRICE_TEXT,
+} from '@scn/proto';
 import { formatNumber, formatSsl, formatUsdOfSsl } from '../economics-format';
 import {
   EXAMPLE_MONTH,
@@ -16,7 +22,11 @@ import { VpsTierTable } from './vps-tier-table';
 /** The "For Node Operators" tab of the economics page (spec 02 §4 and §9, spec 01 §9). */
 export function OperatorEconomics() {
   const subscriptions = EXAMPLE_MONTH.clients * PRICING.operatorRewardSsl;
-  const total = nodeIncomeSsl(EXAMPLE_MONTH.baseRewardSsl, EXAMPLE_MONTH.clients, EXAMPLE_MONTH.adBonusSsl);
+  const total = nodeIncomeSsl(
+    EXAMPLE_MONTH.baseRewardSsl,
+    EXAMPLE_MONTH.clients,
+    EXAMPLE_MONTH.adBonusSsl,
+  );
   const stake = (total * EXAMPLE_MONTH.stakeSharePercent) / 100;
   const stakeIncome = monthlyStakeIncomeSsl(stake);
 
@@ -25,8 +35,9 @@ export function OperatorEconomics() {
       <section className="econ-block" aria-labelledby="econ-op-income">
         <h2 id="econ-op-income">How a node earns</h2>
         <p className="econ-block__lead">
-          A node earns a base reward for the capacity it offers, {formatSsl(PRICING.operatorRewardSsl)} for
-          every client subscribed to it, and a bonus for promoting the network.
+          A node earns a base reward for the capacity it offers,{' '}
+          {formatSsl(PRICING.operatorRewardSsl)} for every client subscribed to it, and a bonus for
+          promoting the network.
         </p>
         <div className="econ-formula" aria-label="Node income formula">
           <span className="econ-formula__term">Node income</span>
@@ -42,13 +53,13 @@ export function OperatorEconomics() {
             <strong>Base reward</strong> depends on the hardware tier (tables below).
           </li>
           <li>
-            <strong>Client income:</strong> {formatSsl(PRICING.operatorRewardSsl)} per subscribed client per
-            month. 100% of client payments go to node operators.
+            <strong>Client income:</strong> {formatSsl(PRICING.operatorRewardSsl)} per subscribed
+            client per month. 100% of client payments go to node operators.
           </li>
           <li>
             <strong>Ad bonus:</strong> {formatSsl(ECONOMICS.adRewardSsl.min, 1)} to{' '}
-            {formatSsl(ECONOMICS.adRewardSsl.max, 1)} per qualified post or placement, depending on region,
-            at peak hours (7-10 pm daily).
+            {formatSsl(ECONOMICS.adRewardSsl.max, 1)} per qualified post or placement, depending on
+            region, at peak hours (7-10 pm daily).
           </li>
         </ul>
       </section>
@@ -78,28 +89,36 @@ export function OperatorEconomics() {
           head={['Source', 'SSL', 'USD']}
           numeric={[1, 2]}
           rows={[
-            ['Base reward', formatNumber(EXAMPLE_MONTH.baseRewardSsl), formatUsdOfSsl(EXAMPLE_MONTH.baseRewardSsl)],
+            [
+              'Base reward',
+              formatNumber(EXAMPLE_MONTH.baseRewardSsl),
+              formatUsdOfSsl(EXAMPLE_MONTH.baseRewardSsl),
+            ],
             [
               `Subscriptions (${EXAMPLE_MONTH.clients} × ${PRICING.operatorRewardSsl})`,
               formatNumber(subscriptions),
               formatUsdOfSsl(subscriptions),
             ],
-            ['Ad bonus', formatNumber(EXAMPLE_MONTH.adBonusSsl), formatUsdOfSsl(EXAMPLE_MONTH.adBonusSsl)],
+            [
+              'Ad bonus',
+              formatNumber(EXAMPLE_MONTH.adBonusSsl),
+              formatUsdOfSsl(EXAMPLE_MONTH.adBonusSsl),
+            ],
           ]}
           foot={['Total', formatNumber(total), formatUsdOfSsl(total)]}
         />
         <p className="econ-fineprint">
           Staking {EXAMPLE_MONTH.stakeSharePercent}% of that month ({formatSsl(stake)}) at{' '}
-          {ECONOMICS.stakingApyPercent}% APY adds about {formatSsl(stakeIncome, 1)} per month. USD values
-          use the {SSL_USD_PRICE_TEXT} service rate.
+          {ECONOMICS.stakingApyPercent}% APY adds about {formatSsl(stakeIncome, 1)} per month. USD
+          values use the {SSL_USD_PRICE_TEXT} service rate.
         </p>
       </section>
 
       <section className="econ-block" aria-labelledby="econ-op-reliability">
         <h2 id="econ-op-reliability">Reliability and slashing</h2>
         <p className="econ-block__lead">
-          Clients depend on your server being up. Rewards are slashed as reliability falls: every 1% of
-          reliability lost costs 2% of rewards, so 50% reliability means a 100% slash.
+          Clients depend on your server being up. Rewards are slashed as reliability falls: every 1%
+          of reliability lost costs 2% of rewards, so 50% reliability means a 100% slash.
         </p>
         <div className="econ-formula" aria-label="Slashing formula">
           <span className="econ-formula__term">slash %</span>
@@ -116,7 +135,10 @@ export function OperatorEconomics() {
           <article className="card econ-card">
             <h3>How reliability is scored</h3>
             <ul className="econ-list">
-              <li>Each check that finds your server reachable with a fresh health report adds 2 points, up to 100.</li>
+              <li>
+                Each check that finds your server reachable with a fresh health report adds 2
+                points, up to 100.
+              </li>
               <li>A health report older than 1 hour makes the server unavailable.</li>
               <li>1 to 24 hours stale: minus 5 per full hour, at most 20.</li>
               <li>24 to 96 hours stale: minus (hours over 24) × 10 + 20.</li>
@@ -130,8 +152,8 @@ export function OperatorEconomics() {
               <li>At 100%: no slashing.</li>
               <li>Below 100%: rewards drop by the slashing formula.</li>
               <li>
-                Below {ECONOMICS.hideBelowReliabilityPercent}%: the server is hidden from the network and its
-                rewards are frozen.
+                Below {ECONOMICS.hideBelowReliabilityPercent}%: the server is hidden from the
+                network and its rewards are frozen.
               </li>
               <li>You have {ECONOMICS.recoveryDays} days to recover reliability.</li>
               <li>Not recovered in time: the node is banned and frozen rewards are cancelled.</li>
@@ -144,15 +166,16 @@ export function OperatorEconomics() {
         <h2 id="econ-op-staking">Staking and halving protection</h2>
         <p className="econ-block__lead">
           Staked SSL earns {ECONOMICS.stakingApyPercent}% APY (monthly income = stake ×{' '}
-          {ECONOMICS.stakingApyPercent}% / 12). Staking a growing share of your monthly earnings also
-          protects a node against the hardware-age halving, and stakers get priority when clients are
-          assigned to nodes at capacity.
+          {ECONOMICS.stakingApyPercent}% / 12). Staking a growing share of your monthly earnings
+          also protects a node against the hardware-age halving, and stakers get priority when
+          clients are assigned to nodes at capacity.
         </p>
         <StakingScheduleTable />
         <p className="econ-fineprint">
-          After {ECONOMICS.hardwareAgeYears} years without a hardware upgrade, rewards and allowed clients are
-          cut by {ECONOMICS.hardwareAgeCutPercent}% unless the staking requirements above were met. Rewards
-          are reviewed over a {ECONOMICS.rewardCycleMonths}-month adjustment cycle.
+          After {ECONOMICS.hardwareAgeYears} years without a hardware upgrade, rewards and allowed
+          clients are cut by {ECONOMICS.hardwareAgeCutPercent}% unless the staking requirements
+          above were met. Rewards are reviewed over a {ECONOMICS.rewardCycleMonths}-month adjustment
+          cycle.
         </p>
       </section>
 
@@ -178,8 +201,8 @@ export function OperatorEconomics() {
         </div>
         <ul className="econ-list">
           <li>
-            {ECONOMICS.operatorRewardPoolPercent}% of the network's credits form the reward pool for node
-            operators.
+            {ECONOMICS.operatorRewardPoolPercent}% of the network's credits form the reward pool for
+            node operators.
           </li>
           <li>
             Withdrawals go to an external Solana address of your choice; the{' '}
@@ -187,9 +210,9 @@ export function OperatorEconomics() {
           </li>
           <li>
             Operators can promote their servers in the market:{' '}
-            {PROMOTION_PLANS.map((plan) => `${plan.name} ${plan.days} days for ${formatNumber(plan.costSsl)} SSL`).join(
-              ', ',
-            )}
+            {PROMOTION_PLANS.map(
+              (plan) => `${plan.name} ${plan.days} days for ${formatNumber(plan.costSsl)} SSL`,
+            ).join(', ')}
             , up to {formatNumber(PROMOTION_CAP_SSL)} SSL in total.
           </li>
           <li>Coming later: extra pause days, token burns and seasonal competitions.</li>
@@ -199,9 +222,15 @@ export function OperatorEconomics() {
       <section className="econ-block" aria-labelledby="econ-op-hardware">
         <h2 id="econ-op-hardware">Recommended hardware and network</h2>
         <div className="econ-grid econ-grid--4">
-          <RequirementCard title="Recommended hardware" items={OPERATOR_REQUIREMENTS.recommendedHardware} />
+          <RequirementCard
+            title="Recommended hardware"
+            items={OPERATOR_REQUIREMENTS.recommendedHardware}
+          />
           <RequirementCard title="Minimum network" items={OPERATOR_REQUIREMENTS.minimumNetwork} />
-          <RequirementCard title="Recommended network" items={OPERATOR_REQUIREMENTS.recommendedNetwork} />
+          <RequirementCard
+            title="Recommended network"
+            items={OPERATOR_REQUIREMENTS.recommendedNetwork}
+          />
           <RequirementCard title="Not needed" items={OPERATOR_REQUIREMENTS.notNeeded} />
         </div>
       </section>

@@ -22,7 +22,10 @@ export function SlashingTable() {
         `${reliability}%`,
         `${formatNumber(slashPercent(reliability))}%`,
         `${formatNumber(rewardAfterSlash(EXAMPLE_BASE_SSL, reliability))} SSL`,
-        <span key="status" className={`econ-status econ-status--${reliability >= 100 ? 'ok' : reliability >= ECONOMICS.hideBelowReliabilityPercent ? 'warn' : 'bad'}`}>
+        <span
+          key="status"
+          className={`econ-status econ-status--${reliability >= 100 ? 'ok' : reliability >= ECONOMICS.hideBelowReliabilityPercent ? 'warn' : 'bad'}`}
+        >
           {statusOf(reliability)}
         </span>,
       ])}

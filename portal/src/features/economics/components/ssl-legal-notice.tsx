@@ -8,10 +8,11 @@ export function SslLegalNotice() {
         Legal notice: SSL tokens
       </h3>
       <p>
-        SSL tokens are non-tradable internal credits used only to pay for and reward services inside the
-        Secure Connection Network. They are not cryptocurrency, securities or investments. They have no
-        value outside the network and cannot be exchanged for fiat currency or any other asset. The{' '}
-        {SSL_USD_PRICE_TEXT} per SSL figure is a service rate for pricing, not a market price.
+        SSL tokens are non-tradable internal credits used only to pay for and reward services inside
+        the Secure Connection Network. They are not cryptocurrency, securities or investments. They
+        have no value outside the network and cannot be exchanged for fiat currency or any other
+        asset. The {SSL_USD_PRICE_TEXT} per SSL figure is a service rate for pricing, not a market
+        price.
       </p>
     </aside>
   );

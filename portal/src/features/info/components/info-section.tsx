@@ -13,7 +13,11 @@ export interface InfoSectionProps {
 export function InfoSection({ id, title, intro, children, className }: InfoSectionProps) {
   const headingId = `${id}-heading`;
   return (
-    <section id={id} className={`info-section${className ? ` ${className}` : ''}`} aria-labelledby={headingId}>
+    <section
+      id={id}
+      className={`info-section${className ? ` ${className}` : ''}`}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId} className="info-section__title">
         {title}
       </h2>

@@ -58,4 +58,3 @@ export function LegalDocument({ title, lastUpdated, intro, sections, footer }: L
     </div>
   );
 }
-

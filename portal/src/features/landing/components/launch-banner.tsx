@@ -10,8 +10,14 @@ export function formatLaunchEnd(isoDate: string): string {
   });
 }
 
-/** spec 01 §1: access is complimentary through the end of the launch period. */
+/** True until the end (UTC) of the launch period's last day. */
+export function isLaunchPeriod(isoDate: string, now = new Date()): boolean {
+  return now.getTime() < new Date(`${isoDate}T23:59:59.999Z`).getTime();
+}
+
+/** spec 01 §1: access is complimentary through the end of the launch period; gone after it. */
 export function LaunchBanner() {
+  if (!isLaunchPeriod(PRICING.launchPeriodEnds)) return null;
   return (
     <div className="launch-banner" role="note" data-testid="launch-banner">
       <div className="container launch-banner__inner">

@@ -1,0 +1,28 @@
+/** Browser suite: real Chromium (Debian's /usr/bin/chromium) against a real control plane. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/test/e2e'],
+  testRegex: process.env.SCN_SCREENSHOTS
+    ? 'screenshots\\.e2e-spec\\.ts$'
+    : '(?<!screenshots)\\.e2e-spec\\.ts$',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
+  // The control plane's own test setup: embedded PostgreSQL unless DATABASE_URL is set.
+  globalSetup: '<rootDir>/../control-plane/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 1,
+};
