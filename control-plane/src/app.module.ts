@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
+import { LoggerModule, type Params } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/app-config';
@@ -21,32 +23,37 @@ export const LOG_REDACT = [
   'token',
 ];
 
+function loggerParams(config: AppConfig, logStream?: Writable): Params {
+  const options = {
+    level: config.logLevel,
+    redact: { paths: LOG_REDACT, censor: '[redacted]' },
+    transport:
+      config.logPretty && !logStream
+        ? { target: 'pino-pretty', options: { singleLine: true } }
+        : undefined,
+    // The query string may carry secrets later (subscription links): log the path only.
+    serializers: {
+      req: (req: { method: string; url: string; id: unknown }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' },
+  };
+  return { pinoHttp: logStream ? [options, logStream] : options };
+}
+
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  /** `logStream` replaces stdout as the log destination (tests read what would be logged). */
+  static forRoot(config: AppConfig, databaseUrl: string, logStream?: Writable): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            redact: { paths: LOG_REDACT, censor: '[redacted]' },
-            transport: config.logPretty
-              ? { target: 'pino-pretty', options: { singleLine: true } }
-              : undefined,
-            // The query string may carry secrets later (subscription links): log the path only.
-            serializers: {
-              req: (req: { method: string; url: string; id: unknown }) => ({
-                id: req.id,
-                method: req.method,
-                path: req.url.split('?')[0],
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            autoLogging: { ignore: (req) => req.url === '/healthz' },
-          },
-        }),
+        LoggerModule.forRoot(loggerParams(config, logStream)),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         MailModule,
         AccountsModule,

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
@@ -18,9 +19,10 @@ export const BODY_LIMIT = '100kb';
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
+  options: { logStream?: Writable } = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, databaseUrl),
+    AppModule.forRoot(config, databaseUrl, options.logStream),
     {
       bodyParser: false,
       bufferLogs: true,

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -18,7 +19,10 @@ export interface TestApp {
 }
 
 /** The real application on a fresh database, with a real SMTP server on loopback. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logStream?: Writable } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const smtp = await SmtpCapture.start();
   const config = loadConfig({
@@ -32,7 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     DATA_DIR: mkdtempSync(join(tmpdir(), 'scn-test-data-')),
     ...env,
   });
-  const app = await createApp(config, db.url);
+  const app = await createApp(config, db.url, options);
   await app.init();
   const server = app.getHttpServer();
   return {
