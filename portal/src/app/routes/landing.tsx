@@ -14,22 +14,7 @@ export function LandingRoute() {
   const { user } = useSession();
 
   const heroActions = !user ? (
-    <>
-      <Button
-        variant="primary"
-        size="lg"
-        onClick={() => openAuth({ mode: 'register', userType: 'client' })}
-      >
-        Get Started as Client
-      </Button>
-      <Button
-        variant="secondary"
-        size="lg"
-        onClick={() => openAuth({ mode: 'register', userType: 'node' })}
-      >
-        Become a Node Operator
-      </Button>
-    </>
+    <SignUpButtons clientLabel="Get Started as Client" />
   ) : user.userType === 'client' ? (
     <Link href={paths.servers} className={buttonClass({ size: 'lg' })}>
       Browse Servers
@@ -49,22 +34,7 @@ export function LandingRoute() {
       Go to Dashboard
     </Link>
   ) : (
-    <>
-      <Button
-        variant="primary"
-        size="lg"
-        onClick={() => openAuth({ mode: 'register', userType: 'client' })}
-      >
-        Sign Up as Client
-      </Button>
-      <Button
-        variant="secondary"
-        size="lg"
-        onClick={() => openAuth({ mode: 'register', userType: 'node' })}
-      >
-        Become a Node Operator
-      </Button>
-    </>
+    <SignUpButtons clientLabel="Sign Up as Client" />
   );
 
   return (
@@ -75,5 +45,27 @@ export function LandingRoute() {
       <SecurityFeatures />
       <FinalCta actions={finalActions} />
     </div>
+  );
+}
+
+/** The two sign-up calls to action of a signed-out visitor (spec 01 §2 "Landing page"). */
+function SignUpButtons({ clientLabel }: { clientLabel: string }) {
+  return (
+    <>
+      <Button
+        variant="primary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'client' })}
+      >
+        {clientLabel}
+      </Button>
+      <Button
+        variant="secondary"
+        size="lg"
+        onClick={() => openAuth({ mode: 'register', userType: 'node' })}
+      >
+        Become a Node Operator
+      </Button>
+    </>
   );
 }
