@@ -19,6 +19,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Message to use when the server gives none (the spec's fallbacks, e.g. 'Login failed'). */
   fallbackMessage?: string;
+  /** Bearer token to send instead of the stored one (logout clears storage before calling). */
+  token?: string | null;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function apiRequest<T>(
   options: RequestOptions = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = localStorage.getItem(STORAGE_KEYS.token);
+  const token = options.token ?? localStorage.getItem(STORAGE_KEYS.token);
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 

@@ -12,6 +12,7 @@ import {
   revokeToken,
   seedStorage,
   sessionEntries,
+  tokenIsLive,
   uniqueEmail,
   waitForText,
 } from './support/portal';
@@ -143,6 +144,13 @@ async function completeSignUp(page: Page, userType: UserType, email: string): Pr
   );
   expect(terms).toEqual([{ ip_address: '127.0.0.1', terms_version: '1.0' }]);
 
+  // The profile (with the terms acceptance) is merged into the stored user after the session
+  // check, in the background: wait for it rather than race it.
+  await page.waitForFunction(
+    () =>
+      (JSON.parse(window.localStorage.getItem('user') ?? 'null') as { termsAcceptedAt?: unknown })
+        ?.termsAcceptedAt,
+  );
   const stored = await readStorage(page);
   expect(stored.token).toEqual(expect.any(String));
   expect(JSON.parse(stored.user ?? 'null')).toEqual({
@@ -193,9 +201,9 @@ describe('registration', () => {
     const terms = page.getByRole('dialog', { name: 'Terms & Policies' });
     await terms.getByRole('button', { name: 'Cancel' }).click();
     await terms.waitFor({ state: 'detached' });
-    expect(await waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.registrationCancelled)).toBe(
-      AUTH_MESSAGES.registrationCancelled,
-    );
+    expect(
+      await waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.registrationCancelled),
+    ).toBe(AUTH_MESSAGES.registrationCancelled);
     expect(await dialog.isVisible()).toBe(true);
     expect(await accountRows(email)).toHaveLength(0);
     expect((await readStorage(page)).user).toBeNull();
@@ -233,7 +241,8 @@ describe('sign in and out', () => {
     await page.getByRole('heading', { level: 1, name: 'Client Dashboard' }).waitFor();
 
     const trigger = page.getByTestId('profile-menu');
-    expect((await trigger.innerText()).trim()).toBe(account.email.split('@')[0]);
+    // The trigger shows the part of the e-mail before the @ (after the avatar's initial).
+    expect(await trigger.innerText()).toMatch(new RegExp(`${account.email.split('@')[0]}$`));
     await trigger.click();
     const dropdown = page.getByTestId('profile-dropdown');
     await dropdown.waitFor();
@@ -248,11 +257,19 @@ describe('sign in and out', () => {
     await dropdown.waitFor({ state: 'detached' });
 
     await trigger.click();
+    const serverLogout = page.waitForResponse((response) =>
+      response.url().endsWith('/api/auth/logout'),
+    );
     await dropdown.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${stack.baseUrl}/`);
     await topBarButton(page, 'Log In').waitFor();
     expect(await readStorage(page)).toMatchObject({ user: null, token: null });
-    await page.getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' }).waitFor();
+    await page
+      .getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' })
+      .waitFor();
+    // The server revoked the session too (spec 01 §4: logout calls the server).
+    await serverLogout;
+    expect(await tokenIsLive(stack, account.token)).toBe(false);
 
     // Log In opens the auth flow in login mode (spec 01 §2); without a type the chooser first.
     await topBarButton(page, 'Log In').click();

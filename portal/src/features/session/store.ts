@@ -83,9 +83,12 @@ export function signIn(result: SignInResult): void {
  * failure (spec 01 §4). Navigation is the caller's business (Sign out goes to '/').
  */
 export async function logout(): Promise<void> {
+  // Read before clearing: without it the server call would carry no bearer token and a
+  // session without the cookie (API on another origin) would stay live server-side.
+  const token = sessionStore.token ?? localStorage.getItem(STORAGE_KEYS.token);
   clearLocalSession();
   try {
-    await logoutRequest();
+    await logoutRequest(token);
   } catch {
     // spec 01 §4: a failed server logout is ignored; the local session is already gone.
   }

@@ -93,6 +93,14 @@ export async function revokeToken(stack: Stack, token: string): Promise<void> {
   if (result.status !== 200) throw new Error(`logout answered ${result.status}`);
 }
 
+/** Whether the server still accepts a bearer token (GET /api/auth/verify-session). */
+export async function tokenIsLive(stack: Stack, token: string): Promise<boolean> {
+  const response = await fetch(`${stack.baseUrl}${AUTH_ROUTES.verifySession}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return response.status === 200;
+}
+
 /** The cookie-consent record the banner writes, pre-set so the banner never covers content. */
 export const ACCEPTED_COOKIES = {
   essential: true,

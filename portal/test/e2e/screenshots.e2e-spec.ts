@@ -1,0 +1,136 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DESKTOP, MOBILE, launchBrowser, newContext } from './support/browser';
+import {
+  type Account,
+  WAIT_MS,
+  collectProblems,
+  cookieEntries,
+  registerAccount,
+  seedStorage,
+  sessionEntries,
+} from './support/portal';
+import { type Stack, startStack } from './support/stack';
+
+/**
+ * `npm run screenshots` (SCN_SCREENSHOTS=1): every route at 1280 and 390 px wide, full page,
+ * into docs/screenshots/<name>-desktop.png and <name>-mobile.png.
+ */
+
+const OUT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+
+let stack: Stack;
+let browser: Browser;
+const accounts: Partial<Record<'client' | 'node', Account>> = {};
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  mkdirSync(OUT_DIR, { recursive: true });
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  accounts.client = await registerAccount(stack, 'client', { email: 'ada@example.com' });
+  accounts.node = await registerAccount(stack, 'node', { email: 'grace@example.com' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+interface Shot {
+  name: string;
+  path: string;
+  /** The h1 that shows the page is rendered. */
+  heading: string;
+  as?: 'client' | 'node';
+  /** Extra steps before the picture (open a dialog, ...). */
+  prepare?: (page: Page) => Promise<void>;
+  /**
+   * Only the viewport: a modal's fixed backdrop covers the viewport, so a full-page picture
+   * would show the rest of the page undimmed, which no visitor ever sees.
+   */
+  viewportOnly?: boolean;
+}
+
+const SHOTS: Shot[] = [
+  { name: 'landing', path: '/', heading: 'Stay Connected. Stay Invisible.' },
+  { name: 'servers', path: '/servers', heading: 'Network Servers' },
+  { name: 'security', path: '/security', heading: 'Security & Protection' },
+  { name: 'our-view', path: '/our-view', heading: 'Our View' },
+  { name: 'economics-clients', path: '/economics#clients', heading: 'Service Economics' },
+  {
+    name: 'economics-node-operators',
+    path: '/economics#node-operators',
+    heading: 'Service Economics',
+  },
+  { name: 'documentation', path: '/documentation', heading: 'Documentation' },
+  { name: 'faqs', path: '/faqs', heading: 'Frequently Asked Questions' },
+  { name: 'support', path: '/support', heading: 'Support Center' },
+  { name: 'privacy-policy', path: '/privacy-policy', heading: 'Protection Policy' },
+  { name: 'terms', path: '/terms', heading: 'Terms of Service' },
+  { name: 'not-found', path: '/no/such/page', heading: 'Page not found' },
+  {
+    name: 'client-dashboard',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+  },
+  { name: 'node-dashboard', path: '/node-dashboard', heading: 'Node Dashboard', as: 'node' },
+  {
+    name: 'auth-dialog',
+    path: '/',
+    heading: 'Stay Connected. Stay Invisible.',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Get Started as Client' }).click();
+      await page.getByRole('dialog', { name: 'Sign Up as Client' }).waitFor();
+    },
+  },
+];
+
+const VIEWPORTS = [
+  { label: 'desktop', viewport: DESKTOP },
+  { label: 'mobile', viewport: MOBILE },
+] as const;
+
+async function capture(shot: Shot, label: string, viewport: typeof DESKTOP): Promise<string> {
+  const context = await newContext(browser, stack.baseUrl, viewport);
+  contexts.push(context);
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
+  const account = shot.as ? accounts[shot.as] : undefined;
+  await seedStorage(context, {
+    ...cookieEntries(),
+    ...(account ? sessionEntries(account) : {}),
+  });
+  const page = await context.newPage();
+  const problems = collectProblems(page);
+  await page.goto(shot.path, { waitUntil: 'networkidle' });
+  await page.getByRole('heading', { level: 1, name: shot.heading }).waitFor();
+  if (account) await page.getByTestId('profile-menu').waitFor({ state: 'attached' });
+  await shot.prepare?.(page);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  // No page may scroll sideways, at any width (wide tables scroll inside their own region).
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+  const file = join(OUT_DIR, `${shot.name}-${label}.png`);
+  await page.screenshot({ path: file, fullPage: !shot.viewportOnly, animations: 'disabled' });
+  expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
+  return file;
+}
+
+describe('screenshots', () => {
+  it.each(SHOTS.map((shot) => [shot.name, shot] as const))('%s', async (_name, shot) => {
+    for (const { label, viewport } of VIEWPORTS) {
+      const file = await capture(shot, label, viewport);
+      expect(statSync(file).size).toBeGreaterThan(5_000);
+    }
+  });
+});
