@@ -53,7 +53,16 @@ export async function startEmbeddedPostgres(options: {
     await pg.initialise();
   }
   removeStalePidFile(options.databaseDir);
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (error) {
+    // The package rejects with nothing useful; say what to check instead.
+    throw new Error(
+      `The embedded PostgreSQL did not start (data ${options.databaseDir}, port ${options.port}` +
+        `${error ? `: ${String(error)}` : ''}). Is another instance using that folder or port? ` +
+        'Stop it, set EMBEDDED_PG_PORT, or point DATABASE_URL at a PostgreSQL server.',
+    );
+  }
 
   const database = options.database ?? 'scn';
   try {

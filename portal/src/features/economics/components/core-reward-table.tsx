@@ -9,6 +9,8 @@ export function CoreRewardTable() {
       caption="Core reward tiers"
       head={['CPU cores', 'Multiplier', 'Base reward / month', 'Allowed clients', 'Min. bandwidth']}
       numeric={[1, 2, 3, 4]}
+      // On phones the multiplier (implied by the reward) and bandwidth give way to the money.
+      hideOnNarrow={[1, 4]}
       rows={CORE_REWARD_TIERS.map((tier) => [
         tier.cores,
         `${formatNumber(tier.multiplier, 1)}x`,

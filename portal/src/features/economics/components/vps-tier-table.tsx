@@ -9,6 +9,8 @@ export function VpsTierTable() {
       caption="VPS tiers of the node setup wizard"
       head={['Tier', 'Specs', 'Max clients', 'Earnings / month', 'USD value']}
       numeric={[2, 3, 4]}
+      // The tier name already says cores and RAM: phones drop the full specs column.
+      hideOnNarrow={[1]}
       rows={VPS_TIERS.map((tier) => [
         <span className="econ-tier-name" key="name">
           {tier.name}
