@@ -1,0 +1,51 @@
+// Original file: scn/agent/v1/agent.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { ClientSet as _scn_agent_v1_ClientSet, ClientSet__Output as _scn_agent_v1_ClientSet__Output } from '../../../scn/agent/v1/ClientSet';
+import type { EnrollRequest as _scn_agent_v1_EnrollRequest, EnrollRequest__Output as _scn_agent_v1_EnrollRequest__Output } from '../../../scn/agent/v1/EnrollRequest';
+import type { EnrollResponse as _scn_agent_v1_EnrollResponse, EnrollResponse__Output as _scn_agent_v1_EnrollResponse__Output } from '../../../scn/agent/v1/EnrollResponse';
+import type { ReportRequest as _scn_agent_v1_ReportRequest, ReportRequest__Output as _scn_agent_v1_ReportRequest__Output } from '../../../scn/agent/v1/ReportRequest';
+import type { ReportResponse as _scn_agent_v1_ReportResponse, ReportResponse__Output as _scn_agent_v1_ReportResponse__Output } from '../../../scn/agent/v1/ReportResponse';
+import type { WatchClientsRequest as _scn_agent_v1_WatchClientsRequest, WatchClientsRequest__Output as _scn_agent_v1_WatchClientsRequest__Output } from '../../../scn/agent/v1/WatchClientsRequest';
+
+export interface AgentServiceClient extends grpc.Client {
+  Enroll(argument: _scn_agent_v1_EnrollRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  Enroll(argument: _scn_agent_v1_EnrollRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  Enroll(argument: _scn_agent_v1_EnrollRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  Enroll(argument: _scn_agent_v1_EnrollRequest, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  enroll(argument: _scn_agent_v1_EnrollRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  enroll(argument: _scn_agent_v1_EnrollRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  enroll(argument: _scn_agent_v1_EnrollRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  enroll(argument: _scn_agent_v1_EnrollRequest, callback: grpc.requestCallback<_scn_agent_v1_EnrollResponse__Output>): grpc.ClientUnaryCall;
+  
+  Report(argument: _scn_agent_v1_ReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  Report(argument: _scn_agent_v1_ReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  Report(argument: _scn_agent_v1_ReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  Report(argument: _scn_agent_v1_ReportRequest, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  report(argument: _scn_agent_v1_ReportRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  report(argument: _scn_agent_v1_ReportRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  report(argument: _scn_agent_v1_ReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  report(argument: _scn_agent_v1_ReportRequest, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
+  
+  WatchClients(argument: _scn_agent_v1_WatchClientsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
+  WatchClients(argument: _scn_agent_v1_WatchClientsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
+  watchClients(argument: _scn_agent_v1_WatchClientsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
+  watchClients(argument: _scn_agent_v1_WatchClientsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
+  
+}
+
+export interface AgentServiceHandlers extends grpc.UntypedServiceImplementation {
+  Enroll: grpc.handleUnaryCall<_scn_agent_v1_EnrollRequest__Output, _scn_agent_v1_EnrollResponse>;
+  
+  Report: grpc.handleUnaryCall<_scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse>;
+  
+  WatchClients: grpc.handleServerStreamingCall<_scn_agent_v1_WatchClientsRequest__Output, _scn_agent_v1_ClientSet>;
+  
+}
+
+export interface AgentServiceDefinition extends grpc.ServiceDefinition {
+  Enroll: MethodDefinition<_scn_agent_v1_EnrollRequest, _scn_agent_v1_EnrollResponse, _scn_agent_v1_EnrollRequest__Output, _scn_agent_v1_EnrollResponse__Output>
+  Report: MethodDefinition<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse, _scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse__Output>
+  WatchClients: MethodDefinition<_scn_agent_v1_WatchClientsRequest, _scn_agent_v1_ClientSet, _scn_agent_v1_WatchClientsRequest__Output, _scn_agent_v1_ClientSet__Output>
+}

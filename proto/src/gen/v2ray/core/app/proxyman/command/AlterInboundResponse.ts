@@ -1,0 +1,8 @@
+// Original file: v2ray/core/app/proxyman/command/command.proto
+
+
+export interface AlterInboundResponse {
+}
+
+export interface AlterInboundResponse__Output {
+}
