@@ -8,7 +8,7 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // The contract is consumed from source, so the portal and the server never drift.
-    alias: { '@scn/proto': fileURLToPath(new URL('../proto/src/index.ts', import.meta.url)) },
+    alias: { '@scn/proto': fileURLToPath(new URL('../proto/src/browser.ts', import.meta.url)) },
   },
   server: {
     port: 5173,

@@ -1,7 +1,5 @@
-export * from './rest/common.contract';
-export * from './rest/auth.contract';
-export * from './rest/contact.contract';
-export * from './economics';
+// Everything: the browser-safe contract, plus the gRPC contract (Node only).
+export * from './browser';
 export * from './grpc';
 
 // Generated from the .proto files by `npm run gen` (src/gen is committed; never edit it).

@@ -1,0 +1,8 @@
+/**
+ * The browser-safe part of the contract: REST schemas, messages and business constants.
+ * The portal imports only this (its `@scn/proto` alias points here); the gRPC part needs Node.
+ */
+export * from './rest/common.contract';
+export * from './rest/auth.contract';
+export * from './rest/contact.contract';
+export * from './economics';
