@@ -1,64 +1,25 @@
 import { AUTH_MESSAGES, type UserType } from '@scn/proto';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, newContext } from './support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { MOBILE } from './support/browser';
 import {
-  type Account,
   PASSWORD,
-  WAIT_MS,
   apiLoginStatus,
-  cookieEntries,
   readStorage,
   registerAccount,
   revokeToken,
-  seedStorage,
-  sessionEntries,
   tokenIsLive,
   uniqueEmail,
   waitForText,
 } from './support/portal';
-import { type Stack, startStack } from './support/stack';
+import { browserSuite } from './support/suite';
 
 /**
  * Accounts in the browser (spec 01 §2 Shell, chooser, auth, reset and terms dialogs; §4 Session,
  * Registration, Login, Password reset; §8 messages; spec 02 §2 dashboard access rules).
  */
 
-let stack: Stack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-interface OpenOptions {
-  viewport?: typeof DESKTOP;
-  account?: Account;
-  /** Pre-accept cookies so the banner stays out of the way (default true). */
-  cookies?: boolean;
-}
-
-/** A fresh context (own storage) and page; optionally signed in by seeding localStorage. */
-async function openPage(options: OpenOptions = {}): Promise<Page> {
-  const context = await newContext(browser, stack.baseUrl, options.viewport ?? DESKTOP);
-  contexts.push(context);
-  context.setDefaultTimeout(WAIT_MS);
-  context.setDefaultNavigationTimeout(WAIT_MS);
-  await seedStorage(context, {
-    ...(options.cookies === false ? {} : cookieEntries()),
-    ...(options.account ? sessionEntries(options.account) : {}),
-  });
-  return context.newPage();
-}
+const suite = browserSuite();
+const { openPage } = suite;
 
 const typeLabel = (userType: UserType) => (userType === 'client' ? 'Client' : 'Node Operator');
 
@@ -71,7 +32,7 @@ function topBarButton(page: Page, name: 'Log In' | 'Sign Up'): Locator {
 }
 
 async function accountRows(email: string, userType?: UserType) {
-  return stack.db.query<{ uuid: string; user_type: string }>(
+  return suite.stack.db.query<{ uuid: string; user_type: string }>(
     `SELECT uuid, user_type FROM accounts WHERE email = $1${userType ? ' AND user_type = $2' : ''}`,
     userType ? [email, userType] : [email],
   );
@@ -88,13 +49,13 @@ async function fillRegistration(
   await dialog.getByLabel('Password').fill(PASSWORD);
   let value = '123456';
   if (code) {
-    const since = stack.smtp.mails.length;
+    const since = suite.stack.smtp.mails.length;
     await dialog.getByRole('button', { name: 'Send Code' }).click();
     await dialog.getByRole('button', { name: 'Code Sent' }).waitFor();
     expect(await waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.codeSent)).toBe(
       AUTH_MESSAGES.codeSent,
     );
-    value = code(await stack.smtp.codeFor(email, since));
+    value = code(await suite.stack.smtp.codeFor(email, since));
   }
   await dialog.getByLabel('Verification Code').fill(value);
   await dialog.getByRole('button', { name: 'Sign Up', exact: true }).click();
@@ -130,7 +91,7 @@ async function completeSignUp(page: Page, userType: UserType, email: string): Pr
 
   // A full-page redirect after 1.5 s to the dashboard of the account type.
   const dashboard = userType === 'client' ? '/client-dashboard' : '/node-dashboard';
-  await page.waitForURL(`${stack.baseUrl}${dashboard}`);
+  await page.waitForURL(`${suite.stack.baseUrl}${dashboard}`);
   const heading = userType === 'client' ? 'Client Dashboard' : 'Node Dashboard';
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   expect(await page.getByTestId('dashboard-email').innerText()).toBe(email);
@@ -138,7 +99,7 @@ async function completeSignUp(page: Page, userType: UserType, email: string): Pr
   const accounts = await accountRows(email);
   expect(accounts).toHaveLength(1);
   expect(accounts[0]!.user_type).toBe(userType);
-  const terms = await stack.db.query<{ ip_address: string; terms_version: string }>(
+  const terms = await suite.stack.db.query<{ ip_address: string; terms_version: string }>(
     'SELECT ip_address, terms_version FROM terms_acceptances WHERE account_uuid = $1',
     [accounts[0]!.uuid],
   );
@@ -228,14 +189,14 @@ describe('registration', () => {
     expect(await dialog.getByRole('button', { name: 'Sign Up', exact: true }).isEnabled()).toBe(
       true,
     );
-    expect(page.url()).toBe(`${stack.baseUrl}/`);
+    expect(page.url()).toBe(`${suite.stack.baseUrl}/`);
     expect(await accountRows(email)).toHaveLength(0);
   });
 });
 
 describe('sign in and out', () => {
   it('the profile menu shows the account, Sign out clears the session, Log In signs back in', async () => {
-    const account = await registerAccount(stack, 'client');
+    const account = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account });
     await page.goto('/client-dashboard');
     await page.getByRole('heading', { level: 1, name: 'Client Dashboard' }).waitFor();
@@ -261,7 +222,7 @@ describe('sign in and out', () => {
       response.url().endsWith('/api/auth/logout'),
     );
     await dropdown.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${suite.stack.baseUrl}/`);
     await topBarButton(page, 'Log In').waitFor();
     expect(await readStorage(page)).toMatchObject({ user: null, token: null });
     await page
@@ -269,7 +230,7 @@ describe('sign in and out', () => {
       .waitFor();
     // The server revoked the session too (spec 01 §4: logout calls the server).
     await serverLogout;
-    expect(await tokenIsLive(stack, account.token)).toBe(false);
+    expect(await tokenIsLive(suite.stack, account.token)).toBe(false);
 
     // Log In opens the auth flow in login mode (spec 01 §2); without a type the chooser first.
     await topBarButton(page, 'Log In').click();
@@ -308,7 +269,7 @@ describe('sign in and out', () => {
   });
 
   it('resets a forgotten password with the e-mailed code and signs in with the new one', async () => {
-    const account = await registerAccount(stack, 'node');
+    const account = await registerAccount(suite.stack, 'node');
     const newPassword = 'a brand new passphrase';
     const page = await openPage();
     await page.goto('/');
@@ -326,12 +287,12 @@ describe('sign in and out', () => {
     await signIn.waitFor({ state: 'detached' });
     // The e-mail is carried over from the sign-in dialog.
     expect(await reset.getByLabel('Email').inputValue()).toBe(account.email);
-    const since = stack.smtp.mails.length;
+    const since = suite.stack.smtp.mails.length;
     await reset.getByRole('button', { name: 'Send Reset Code' }).click();
     expect(await waitForText(page.getByTestId('reset-message'), AUTH_MESSAGES.forgotPassword)).toBe(
       AUTH_MESSAGES.forgotPassword,
     );
-    const code = await stack.smtp.codeFor(account.email, since);
+    const code = await suite.stack.smtp.codeFor(account.email, since);
 
     const codeField = reset.getByLabel('Reset Code');
     expect(await codeField.getAttribute('placeholder')).toBe('Enter 6-digit code');
@@ -343,7 +304,7 @@ describe('sign in and out', () => {
       await waitForText(page.getByTestId('reset-message'), AUTH_MESSAGES.passwordsDoNotMatch),
     ).toBe(AUTH_MESSAGES.passwordsDoNotMatch);
     // Nothing was sent: the old password still works.
-    expect(await apiLoginStatus(stack, account.email, account.password, 'node')).toBe(200);
+    expect(await apiLoginStatus(suite.stack, account.email, account.password, 'node')).toBe(200);
 
     await reset.getByLabel('Confirm New Password').fill(newPassword);
     await reset.getByRole('button', { name: 'Reset Password' }).click();
@@ -356,7 +317,7 @@ describe('sign in and out', () => {
     await signInAgain.waitFor();
     await reset.waitFor({ state: 'detached' });
     expect(await signInAgain.getByLabel('Email').inputValue()).toBe(account.email);
-    expect(await apiLoginStatus(stack, account.email, account.password, 'node')).toBe(401);
+    expect(await apiLoginStatus(suite.stack, account.email, account.password, 'node')).toBe(401);
 
     await signInAgain.getByLabel('Password').fill(newPassword);
     await signInAgain.getByRole('button', { name: 'Sign In', exact: true }).click();
@@ -374,17 +335,17 @@ describe('sign in and out', () => {
 
 describe('session', () => {
   it('a stored session the server no longer accepts is logged out on reload', async () => {
-    const account = await registerAccount(stack, 'client');
+    const account = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account });
     await page.goto('/client-dashboard');
     await page.getByRole('heading', { level: 1, name: 'Client Dashboard' }).waitFor();
     await page.getByTestId('profile-menu').waitFor();
 
-    await revokeToken(stack, account.token);
+    await revokeToken(suite.stack, account.token);
     await page.reload();
 
     // The guard sends the now signed-out visitor home; storage is cleared.
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${suite.stack.baseUrl}/`);
     await topBarButton(page, 'Log In').waitFor();
     expect(await page.getByTestId('profile-menu').count()).toBe(0);
     expect(await readStorage(page)).toMatchObject({ user: null, token: null });
@@ -393,19 +354,19 @@ describe('session', () => {
 
 describe('dashboard guards', () => {
   it('a client visiting /node-dashboard lands on /client-dashboard', async () => {
-    const account = await registerAccount(stack, 'client');
+    const account = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account });
     await page.goto('/node-dashboard');
-    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
+    await page.waitForURL(`${suite.stack.baseUrl}/client-dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Client Dashboard' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Node Dashboard' }).count()).toBe(0);
   });
 
   it('a node operator visiting /client-dashboard lands on /node-dashboard', async () => {
-    const account = await registerAccount(stack, 'node');
+    const account = await registerAccount(suite.stack, 'node');
     const page = await openPage({ account });
     await page.goto('/client-dashboard');
-    await page.waitForURL(`${stack.baseUrl}/node-dashboard`);
+    await page.waitForURL(`${suite.stack.baseUrl}/node-dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Node Dashboard' }).waitFor();
     expect(await page.getByTestId('dashboard-email').innerText()).toBe(account.email);
   });
@@ -415,7 +376,7 @@ describe('dashboard guards', () => {
     async (path) => {
       const page = await openPage();
       await page.goto(path);
-      await page.waitForURL(`${stack.baseUrl}/`);
+      await page.waitForURL(`${suite.stack.baseUrl}/`);
       await page
         .getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' })
         .waitFor();
@@ -426,7 +387,7 @@ describe('dashboard guards', () => {
 
 describe('mobile', () => {
   it('the menu toggle opens the links, Dashboard and Sign out at 390 px', async () => {
-    const account = await registerAccount(stack, 'client');
+    const account = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account, viewport: MOBILE });
     await page.goto('/');
     await page.getByTestId('profile-menu').waitFor({ state: 'attached' });
@@ -450,13 +411,13 @@ describe('mobile', () => {
     expect(await nav.innerText()).toContain(account.email);
 
     await nav.getByRole('link', { name: 'Dashboard' }).click();
-    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
+    await page.waitForURL(`${suite.stack.baseUrl}/client-dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Client Dashboard' }).waitFor();
     await menu.waitFor({ state: 'detached' });
 
     await toggle.click();
     await nav.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${suite.stack.baseUrl}/`);
     await menu.waitFor({ state: 'detached' });
     expect(await readStorage(page)).toMatchObject({ user: null, token: null });
 

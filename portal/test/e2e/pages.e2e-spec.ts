@@ -1,48 +1,21 @@
 import { CONTACT_MESSAGES, AUTH_MESSAGES } from '@scn/proto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext } from './support/browser';
+import type { Page } from 'playwright-core';
 import {
-  WAIT_MS,
   collectProblems,
-  cookieEntries,
   nextFrames,
   readStorage,
-  seedStorage,
   uniqueEmail,
   waitForText,
 } from './support/portal';
-import { type Stack, startStack } from './support/stack';
+import { browserSuite } from './support/suite';
 
 /**
  * Public pages (spec 01 §2 Shell, cookie banner, landing; spec 02 §2 info pages, not-found,
  * economics tabs, contact modal).
  */
 
-let stack: Stack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function openPage(options: { cookies?: boolean } = {}): Promise<Page> {
-  const context = await newContext(browser, stack.baseUrl, DESKTOP);
-  contexts.push(context);
-  context.setDefaultTimeout(WAIT_MS);
-  context.setDefaultNavigationTimeout(WAIT_MS);
-  if (options.cookies !== false) await seedStorage(context, cookieEntries());
-  return context.newPage();
-}
+const suite = browserSuite();
+const { openPage } = suite;
 
 /** Every public route and its h1 (spec 01 §2, spec 02 §2). */
 const PUBLIC_ROUTES: ReadonlyArray<[string, string]> = [
@@ -86,7 +59,7 @@ describe('public routes', () => {
     const home = page.getByRole('main').getByRole('link', { name: 'Back to Home' });
     expect(await home.getAttribute('href')).toBe('/');
     await home.click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${suite.stack.baseUrl}/`);
     await page
       .getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' })
       .waitFor();
@@ -242,19 +215,19 @@ describe('contact support modal', () => {
     await modal.getByLabel('Email').fill(email);
     await modal.getByLabel('Subject').fill(subject);
     await modal.getByLabel('Message').fill(message);
-    const since = stack.smtp.mails.length;
+    const since = suite.stack.smtp.mails.length;
     await modal.getByRole('button', { name: 'Send Message' }).click();
     expect(await waitForText(page.getByTestId('contact-success'), CONTACT_MESSAGES.sent)).toBe(
       CONTACT_MESSAGES.sent,
     );
     expect(await page.getByTestId('contact-error').count()).toBe(0);
 
-    const mail = await stack.smtp.waitFor('support@scn.test', { since });
+    const mail = await suite.stack.smtp.waitFor('support@scn.test', { since });
     expect(mail.subject).toContain(subject);
     expect(mail.replyTo).toContain(email);
     expect(mail.text).toContain(message);
 
-    const rows = await stack.db.query<{ email: string; message: string; ip_address: string }>(
+    const rows = await suite.stack.db.query<{ email: string; message: string; ip_address: string }>(
       'SELECT email, message, ip_address FROM contact_messages WHERE subject = $1',
       [subject],
     );

@@ -1,17 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, newContext } from './support/browser';
-import {
-  type Account,
-  WAIT_MS,
-  collectProblems,
-  cookieEntries,
-  registerAccount,
-  seedStorage,
-  sessionEntries,
-} from './support/portal';
-import { type Stack, startStack } from './support/stack';
+import type { Page } from 'playwright-core';
+import { DESKTOP, MOBILE } from './support/browser';
+import { type Account, collectProblems, registerAccount } from './support/portal';
+import { browserSuite } from './support/suite';
 
 /**
  * `npm run screenshots` (SCN_SCREENSHOTS=1): every route at 1280 and 390 px wide, full page,
@@ -20,25 +12,13 @@ import { type Stack, startStack } from './support/stack';
 
 const OUT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
 
-let stack: Stack;
-let browser: Browser;
+const suite = browserSuite();
 const accounts: Partial<Record<'client' | 'node', Account>> = {};
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   mkdirSync(OUT_DIR, { recursive: true });
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-  accounts.client = await registerAccount(stack, 'client', { email: 'ada@example.com' });
-  accounts.node = await registerAccount(stack, 'node', { email: 'grace@example.com' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
+  accounts.client = await registerAccount(suite.stack, 'client', { email: 'ada@example.com' });
+  accounts.node = await registerAccount(suite.stack, 'node', { email: 'grace@example.com' });
 });
 
 interface Shot {
@@ -98,16 +78,8 @@ const VIEWPORTS = [
 ] as const;
 
 async function capture(shot: Shot, label: string, viewport: typeof DESKTOP): Promise<string> {
-  const context = await newContext(browser, stack.baseUrl, viewport);
-  contexts.push(context);
-  context.setDefaultTimeout(WAIT_MS);
-  context.setDefaultNavigationTimeout(WAIT_MS);
   const account = shot.as ? accounts[shot.as] : undefined;
-  await seedStorage(context, {
-    ...cookieEntries(),
-    ...(account ? sessionEntries(account) : {}),
-  });
-  const page = await context.newPage();
+  const page = await suite.openPage({ viewport, account });
   const problems = collectProblems(page);
   await page.goto(shot.path, { waitUntil: 'networkidle' });
   await page.getByRole('heading', { level: 1, name: shot.heading }).waitFor();
