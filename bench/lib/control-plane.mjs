@@ -36,6 +36,8 @@ export async function startControlPlane(env = {}) {
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
+      GRPC_PORT: '0',
+      GRPC_HOST: '127.0.0.1',
       EMBEDDED_PG_PORT: String(await freePort()),
       ...env,
     },

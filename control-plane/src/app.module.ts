@@ -5,12 +5,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule, type Params } from 'nestjs-pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
+import type { Clock } from './common/clock';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactModule } from './contact/contact.module';
 import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
+import { NodesModule } from './nodes/nodes.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
 export const LOG_REDACT = [
@@ -45,20 +47,27 @@ function loggerParams(config: AppConfig, logStream?: Writable): Params {
   return { pinoHttp: logStream ? [options, logStream] : options };
 }
 
+export interface AppOptions {
+  /** Replaces stdout as the log destination (tests read what would be logged). */
+  logStream?: Writable;
+  /** The domain's clock (tests move time). */
+  clock?: Clock;
+}
+
 @Module({})
 export class AppModule {
-  /** `logStream` replaces stdout as the log destination (tests read what would be logged). */
-  static forRoot(config: AppConfig, databaseUrl: string, logStream?: Writable): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string, options: AppOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config, logStream)),
+        ConfigModule.forRoot(config, options.clock),
+        LoggerModule.forRoot(loggerParams(config, options.logStream)),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         MailModule,
         AccountsModule,
         AuthModule,
         ContactModule,
+        NodesModule,
       ],
       controllers: [HealthController],
     };

@@ -1,11 +1,10 @@
-import type { Writable } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { AppModule, type AppOptions } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { ContractValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
@@ -19,10 +18,10 @@ export const BODY_LIMIT = '100kb';
 export async function createApp(
   config: AppConfig,
   databaseUrl: string,
-  options: { logStream?: Writable } = {},
+  options: AppOptions = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, databaseUrl, options.logStream),
+    AppModule.forRoot(config, databaseUrl, options),
     {
       bodyParser: false,
       bufferLogs: true,

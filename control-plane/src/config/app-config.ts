@@ -23,6 +23,11 @@ export interface AppConfig {
   logPretty: boolean;
   portalDist: string;
   secureCookies: boolean;
+  /** null: no agent gRPC server (GRPC_PORT=off). */
+  grpcPort: number | null;
+  grpcHost: string;
+  grpcTlsCert: string | undefined;
+  grpcTlsKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +62,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR ?? join(REPO_ROOT, '.data'));
 
+  if (Boolean(env.GRPC_TLS_CERT) !== Boolean(env.GRPC_TLS_KEY)) {
+    throw new ConfigError([
+      'GRPC_TLS_CERT and GRPC_TLS_KEY: set both (TLS) or neither (plaintext)',
+    ]);
+  }
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     throw new ConfigError([
       'APP_SECRET: is required when NODE_ENV=production (at least 32 characters)',
@@ -81,6 +91,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logPretty: env.LOG_PRETTY ?? (env.NODE_ENV === 'development' && Boolean(process.stdout.isTTY)),
     portalDist: resolve(env.PORTAL_DIST ?? join(REPO_ROOT, 'portal', 'dist')),
     secureCookies: env.PUBLIC_URL.startsWith('https://'),
+    grpcPort: env.GRPC_PORT,
+    grpcHost: env.GRPC_HOST,
+    grpcTlsCert: env.GRPC_TLS_CERT,
+    grpcTlsKey: env.GRPC_TLS_KEY,
   };
 }
 

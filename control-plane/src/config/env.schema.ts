@@ -120,6 +120,37 @@ export const ENV_VARS = {
     doc: 'Folder of the built portal (default: portal/dist of the repo)',
     sensitive: false,
   },
+  GRPC_PORT: {
+    schema: z
+      .string()
+      .transform((value, ctx) => {
+        if (value === 'off') return null;
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n > 65535) {
+          ctx.addIssue({ code: 'custom', message: 'must be a port (0-65535) or off' });
+          return z.NEVER;
+        }
+        return n;
+      })
+      .default(5051),
+    doc: 'Port of the agent gRPC server (0: any free port; off: no gRPC server)',
+    sensitive: false,
+  },
+  GRPC_HOST: {
+    schema: z.string().min(1).default('0.0.0.0'),
+    doc: 'Interface of the agent gRPC server',
+    sensitive: false,
+  },
+  GRPC_TLS_CERT: {
+    schema: z.string().min(1).optional(),
+    doc: 'PEM certificate chain for the agent gRPC server (with GRPC_TLS_KEY: TLS; without: plaintext)',
+    sensitive: false,
+  },
+  GRPC_TLS_KEY: {
+    schema: z.string().min(1).optional(),
+    doc: 'PEM private key for the agent gRPC server',
+    sensitive: true,
+  },
   LOG_PRETTY: {
     schema: bool.optional(),
     doc: 'Human-readable logs (default: on in development on a terminal)',

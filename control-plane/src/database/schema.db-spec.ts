@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { dataSourceOptions } from './data-source';
 import { runMigrations } from './migrate';
+import { MIGRATIONS } from './migrations';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -25,11 +26,11 @@ describe('migrations', () => {
     expect(await runMigrations(db.url)).toEqual([]);
   });
 
-  it('should revert cleanly', async () => {
+  it('should revert every migration cleanly and apply them again', async () => {
     const dataSource = new DataSource(dataSourceOptions(db.url));
     await dataSource.initialize();
     try {
-      await dataSource.undoLastMigration();
+      for (let i = 0; i < MIGRATIONS.length; i += 1) await dataSource.undoLastMigration();
       const tables = await dataSource.query(
         `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'`,
       );
@@ -37,6 +38,6 @@ describe('migrations', () => {
     } finally {
       await dataSource.destroy();
     }
-    expect(await runMigrations(db.url)).toHaveLength(1);
+    expect(await runMigrations(db.url)).toHaveLength(MIGRATIONS.length);
   });
 });

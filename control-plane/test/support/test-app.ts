@@ -1,9 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync } from 'node:fs';
-import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import type { AppOptions } from '../../src/app.module';
 import { createApp } from '../../src/bootstrap';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
 import { SmtpCapture } from './smtp-capture';
@@ -21,7 +21,7 @@ export interface TestApp {
 /** The real application on a fresh database, with a real SMTP server on loopback. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { logStream?: Writable } = {},
+  options: AppOptions = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const smtp = await SmtpCapture.start();
@@ -34,6 +34,8 @@ export async function startTestApp(
     MAIL_FROM: 'SCN <no-reply@scn.test>',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'scn-test-data-')),
+    GRPC_PORT: '0',
+    GRPC_HOST: '127.0.0.1',
     ...env,
   });
   const app = await createApp(config, db.url, options);

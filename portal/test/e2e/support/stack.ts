@@ -57,6 +57,8 @@ export async function startStack(): Promise<Stack> {
       SUPPORT_EMAIL: 'support@scn.test',
       APP_SECRET: 'browser-secret-browser-secret-browser-00',
       DATA_DIR: dataDir,
+      GRPC_PORT: '0',
+      GRPC_HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  AGENT_METADATA,
+  AGENT_PROTO_PATH,
+  type AgentProtoGrpcType,
+  type AgentServiceHandlers,
+  GRPC_LOADER_OPTIONS,
+} from '@scn/proto';
+import { DomainException, type ErrorKind } from '../common/domain.exception';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { ClientSetNotifier } from '../nodes/client-set.notifier';
+import type { ClientSet } from '../nodes/nodes.repository';
+import { NodesService, REPORT_INTERVAL_MS } from '../nodes/nodes.service';
+import type { ServerEntity } from '../nodes/entities/server.entity';
+import {
+  describeIssue,
+  enrollRequestSchema,
+  reportRequestSchema,
+  TIER_BY_PROTO,
+  watchClientsRequestSchema,
+} from './agent-messages';
+
+const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
+  invalid: grpc.status.INVALID_ARGUMENT,
+  unauthenticated: grpc.status.UNAUTHENTICATED,
+  forbidden: grpc.status.PERMISSION_DENIED,
+  not_found: grpc.status.NOT_FOUND,
+  conflict: grpc.status.ALREADY_EXISTS,
+  payment_required: grpc.status.FAILED_PRECONDITION,
+  too_large: grpc.status.RESOURCE_EXHAUSTED,
+  rate_limited: grpc.status.RESOURCE_EXHAUSTED,
+  unavailable: grpc.status.UNAVAILABLE,
+};
+
+const PROTO_TIER = { tier1: 'TIER_1', tier2: 'TIER_2', tier3: 'TIER_3', tier4: 'TIER_4' } as const;
+
+class GrpcFailure extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceError> {
+  if (error instanceof GrpcFailure) return { code: error.code, details: error.message };
+  if (error instanceof DomainException)
+    return { code: STATUS_BY_KIND[error.kind], details: error.message };
+  logger.error({ err: error }, 'Agent call failed');
+  return { code: grpc.status.INTERNAL, details: 'Internal error' };
+}
+
+/**
+ * The agent-facing gRPC server (issue 3): Enroll, Report and the WatchClients push stream.
+ * Malformed messages get INVALID_ARGUMENT, bad credentials UNAUTHENTICATED, another node's id
+ * PERMISSION_DENIED; none of them changes state.
+ */
+@Injectable()
+export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AgentGrpcServer');
+  private server: grpc.Server | null = null;
+  private boundPort = 0;
+
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly notifier: ClientSetNotifier,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The port actually bound (GRPC_PORT=0 picks a free one, for tests). */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.grpcPort === null) return;
+    const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
+    const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
+    const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+    server.addService(proto.scn.agent.v1.AgentService.service, this.handlers());
+    const credentials =
+      this.config.grpcTlsCert && this.config.grpcTlsKey
+        ? grpc.ServerCredentials.createSsl(null, [
+            {
+              cert_chain: readFileSync(this.config.grpcTlsCert),
+              private_key: readFileSync(this.config.grpcTlsKey),
+            },
+          ])
+        : grpc.ServerCredentials.createInsecure();
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(
+        `${this.config.grpcHost}:${this.config.grpcPort}`,
+        credentials,
+        (error, port) => (error ? reject(error) : resolve(port)),
+      ),
+    );
+    this.server = server;
+    this.logger.log(
+      { port: this.boundPort, tls: Boolean(this.config.grpcTlsCert) },
+      this.config.grpcTlsCert
+        ? 'Agent gRPC server listening (TLS)'
+        : 'Agent gRPC server listening (plaintext: set GRPC_TLS_CERT and GRPC_TLS_KEY in production)',
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, 2000);
+      server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private async authenticate(metadata: grpc.Metadata): Promise<ServerEntity> {
+    const nodeId = metadata.get(AGENT_METADATA.nodeId)[0];
+    const authorization = metadata.get(AGENT_METADATA.authorization)[0];
+    const bearer =
+      typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+    if (typeof nodeId !== 'string' || !bearer) {
+      throw new GrpcFailure(
+        grpc.status.UNAUTHENTICATED,
+        `Missing ${AGENT_METADATA.nodeId} or bearer credential`,
+      );
+    }
+    return this.nodes.authenticate(nodeId, bearer);
+  }
+
+  private handlers(): AgentServiceHandlers {
+    return {
+      Enroll: (call, callback) => {
+        const parsed = enrollRequestSchema.safeParse(call.request);
+        if (!parsed.success) {
+          callback({ code: grpc.status.INVALID_ARGUMENT, details: describeIssue(parsed.error) });
+          return;
+        }
+        const { enrollmentToken, tier, agentVersion, hardware } = parsed.data;
+        this.nodes
+          .enroll({ enrollmentToken, tier: TIER_BY_PROTO[tier], agentVersion, hardware: hardware! })
+          .then(
+            (enrollment) =>
+              callback(null, {
+                nodeId: enrollment.nodeId,
+                nodeSecret: enrollment.nodeSecret,
+                reportIntervalMs: REPORT_INTERVAL_MS,
+                tier: PROTO_TIER[enrollment.tier],
+              }),
+            (error: unknown) => callback(toServiceError(error, this.logger)),
+          );
+      },
+
+      Report: (call, callback) => {
+        this.authenticate(call.metadata)
+          .then(async (server) => {
+            const parsed = reportRequestSchema.safeParse(call.request);
+            if (!parsed.success)
+              throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
+            const view = await this.nodes.report(server, parsed.data);
+            callback(null, {
+              accepted: true,
+              serverTimeMs: String(Date.now()),
+              reliability: view.reliability,
+              available: view.available,
+              nextReportIntervalMs: REPORT_INTERVAL_MS,
+            });
+          })
+          .catch((error: unknown) => callback(toServiceError(error, this.logger)));
+      },
+
+      WatchClients: (call) => {
+        let closed = false;
+        let lastSent = -1n;
+        let unsubscribe: () => void = () => undefined;
+        const fail = (error: unknown) => {
+          if (closed) return;
+          closed = true;
+          unsubscribe();
+          // grpc-js ends a server stream with a status when the error is emitted on the call.
+          call.emit('error', toServiceError(error, this.logger));
+        };
+        const push = async (serverId: string) => {
+          const set: ClientSet | null = await this.nodes.clientSet(serverId);
+          if (closed) return;
+          if (!set) throw new GrpcFailure(grpc.status.NOT_FOUND, 'This node was deleted');
+          const version = BigInt(set.version);
+          if (version > lastSent) {
+            lastSent = version;
+            call.write({ version: set.version, clientUuids: set.clientUuids });
+          }
+        };
+        call.on('cancelled', () => {
+          closed = true;
+          unsubscribe();
+        });
+        this.authenticate(call.metadata)
+          .then(async (server) => {
+            const parsed = watchClientsRequestSchema.safeParse(call.request);
+            if (!parsed.success)
+              throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
+            lastSent = BigInt(parsed.data.knownVersion);
+            unsubscribe = this.notifier.subscribe(
+              server.id,
+              () => void push(server.id).catch(fail),
+            );
+            // The full set at once when the node's copy is older (or it has none): a reconnect converges.
+            await push(server.id);
+          })
+          .catch(fail);
+      },
+    };
+  }
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/**
+ * What the control plane accepts from an agent, checked on top of protobuf decoding (which only
+ * guarantees types). A message that fails gets INVALID_ARGUMENT and changes nothing.
+ */
+
+const uint64 = z.string().regex(/^\d{1,20}$/, 'must be an unsigned integer');
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+// A DNS name or an IPv4/IPv6 address: what a client will dial.
+const host = z
+  .string()
+  .min(1, 'is required')
+  .max(253)
+  .regex(
+    /^(\[?[0-9a-fA-F:.]+\]?|[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)$/,
+    'must be a host name or IP address',
+  );
+
+export const TIER_BY_PROTO = {
+  TIER_1: 'tier1',
+  TIER_2: 'tier2',
+  TIER_3: 'tier3',
+  TIER_4: 'tier4',
+} as const;
+
+export const hardwareSchema = z.object({
+  os: text(64),
+  osRelease: text(64),
+  arch: text(32),
+  cpuCores: z.number().int().min(1, 'cpuCores must be at least 1').max(4096),
+  cpuModel: text(128),
+  cpuGhz: z.number().min(0).max(20),
+  ramBytes: uint64,
+  diskBytes: uint64,
+});
+export type Hardware = z.infer<typeof hardwareSchema>;
+
+export const enrollRequestSchema = z.object({
+  enrollmentToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'enrollmentToken is malformed'),
+  tier: z.enum(['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4'], {
+    error: 'tier must be TIER_1 to TIER_4',
+  }),
+  agentVersion: text(32).min(1, 'agentVersion is required'),
+  hardware: hardwareSchema.nullable().refine((h) => h !== null, 'hardware is required'),
+});
+
+const uuid = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+
+export const reportRequestSchema = z.object({
+  agentVersion: text(32).min(1, 'agentVersion is required'),
+  hardware: hardwareSchema.nullable(),
+  uptimeSeconds: uint64,
+  proxyCore: z
+    .object({
+      state: z.enum([
+        'PROXY_CORE_STATE_UNSPECIFIED',
+        'PROXY_CORE_STATE_RUNNING',
+        'PROXY_CORE_STATE_STOPPED',
+        'PROXY_CORE_STATE_RESTARTING',
+        'PROXY_CORE_STATE_FAILED',
+        'PROXY_CORE_STATE_ABSENT',
+      ]),
+      name: text(16),
+      version: text(32),
+      restartCount: z.number().int().min(0),
+    })
+    .nullable(),
+  activeClients: z.number().int().min(0).max(100_000),
+  clientCountFailed: z.boolean(),
+  clientTraffic: z
+    .array(z.object({ clientUuid: uuid, uplinkBytes: uint64, downlinkBytes: uint64 }))
+    .max(10_000, 'clientTraffic has too many entries'),
+  pingMs: z.number().int().min(0).max(60_000),
+  publicHost: host,
+  publicPort: z
+    .number()
+    .int()
+    .min(1, 'publicPort must be 1-65535')
+    .max(65535, 'publicPort must be 1-65535'),
+  inbound: z
+    .object({
+      security: z.enum(['none', 'tls', 'reality'], {
+        error: 'inbound.security must be none, tls or reality',
+      }),
+      sni: text(253),
+      fp: text(32),
+      pbk: text(128),
+      sid: text(32),
+      flow: text(64),
+      network: z.enum(['tcp', 'ws', 'grpc', 'http', 'kcp', 'quic'], {
+        error: 'inbound.network is not supported',
+      }),
+    })
+    .nullable()
+    .refine((i) => i !== null, 'inbound is required'),
+  appliedClientSetVersion: uint64,
+});
+export type ValidReport = z.infer<typeof reportRequestSchema>;
+
+export const watchClientsRequestSchema = z.object({ knownVersion: uint64 });
+
+/** The first problem, as `field: message`, for the INVALID_ARGUMENT details. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid message';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

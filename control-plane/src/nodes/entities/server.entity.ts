@@ -1,0 +1,109 @@
+import type { VpsTierId } from '@scn/proto';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { AccountEntity } from '../../accounts/entities/account.entity';
+
+export type ServerSource = 'agent' | 'manual';
+
+/**
+ * A VLESS server of an operator: enrolled by the agent (reports every 60 s) or added by hand
+ * with a VLESS string (probed by the control plane). Reliability fields follow
+ * reliability/reliability.ts: the score at the last report plus the clock.
+ */
+@Entity({ name: 'servers' })
+@Index('ix_servers_owner', ['ownerUuid'])
+@Check('ck_servers_source', `"source" IN ('agent', 'manual')`)
+export class ServerEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'owner_uuid', type: 'uuid' })
+  ownerUuid: string;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'owner_uuid', foreignKeyConstraintName: 'fk_servers_owner' })
+  owner?: AccountEntity;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 10 })
+  source: ServerSource;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  tier: VpsTierId | null;
+
+  /** SHA-256 of the node's secret credential (agent servers only). */
+  @Column({ name: 'secret_hash', type: 'char', length: 64, nullable: true })
+  secretHash: string | null;
+
+  @Column({ type: 'varchar', length: 253, nullable: true })
+  host: string | null;
+
+  @Column({ type: 'int', nullable: true })
+  port: number | null;
+
+  /** The VLESS inbound parameters: security, sni, fp, pbk, sid, flow, network. */
+  @Column({ type: 'jsonb' })
+  inbound: Record<string, string>;
+
+  /** For manual servers: the VLESS string the operator pasted. */
+  @Column({ name: 'vless_string', type: 'text', nullable: true })
+  vlessString: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  hardware: Record<string, string | number> | null;
+
+  @Column({ name: 'agent_version', type: 'varchar', length: 32, nullable: true })
+  agentVersion: string | null;
+
+  @Column({ name: 'core_state', type: 'varchar', length: 16, nullable: true })
+  coreState: string | null;
+
+  @Column({ name: 'active_clients', type: 'int', default: 0 })
+  activeClients: number;
+
+  @Column({ name: 'ping_ms', type: 'int', nullable: true })
+  pingMs: number | null;
+
+  @Column({ name: 'uptime_seconds', type: 'bigint', default: 0 })
+  uptimeSeconds: string;
+
+  @Column({ name: 'reliability_at_report', type: 'smallint', default: 100 })
+  reliabilityAtReport: number;
+
+  @Column({ name: 'last_report_at', type: 'timestamptz', nullable: true })
+  lastReportAt: Date | null;
+
+  @Column({ name: 'last_credited_at', type: 'timestamptz', nullable: true })
+  lastCreditedAt: Date | null;
+
+  @Column({ name: 'below_threshold_since', type: 'timestamptz', nullable: true })
+  belowThresholdSince: Date | null;
+
+  @Column({ name: 'banned_at', type: 'timestamptz', nullable: true })
+  bannedAt: Date | null;
+
+  /** Version of the allowed client set; bumped on every change, pushed to the node. */
+  @Column({ name: 'client_set_version', type: 'bigint', default: 0 })
+  clientSetVersion: string;
+
+  /** The version the node last said it applied. */
+  @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })
+  appliedClientSetVersion: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

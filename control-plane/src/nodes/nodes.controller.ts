@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  type EnrollmentTokenResponse,
+  enrollmentTokenRequestSchema,
+  type MessageResponse,
+  type NodeServer,
+  type NodeServersResponse,
+} from '@scn/proto';
+import { createZodDto } from 'nestjs-zod';
+import type { ActiveSession } from '../auth/auth.repository';
+import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import type { ServerEntity } from './entities/server.entity';
+import { NodesException } from './nodes.exception';
+import { NodesRepository } from './nodes.repository';
+import { NodesService } from './nodes.service';
+
+export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchema) {}
+
+@ApiTags('nodes')
+@Controller()
+@UseGuards(SessionGuard)
+export class NodesController {
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly repository: NodesRepository,
+  ) {}
+
+  @Post('api/nodes/enrollment-tokens')
+  @HttpCode(201)
+  @ApiOperation({
+    summary:
+      'Setup wizard: a one-time enrollment token (24 h, bound to the tier) and the install command',
+  })
+  async createEnrollmentToken(
+    @Body() body: EnrollmentTokenDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<EnrollmentTokenResponse> {
+    const issued = await this.nodes.createEnrollmentToken(session, body.tier);
+    return { success: true, ...issued, expiresAt: issued.expiresAt.toISOString() };
+  }
+
+  @Get('nodes/servers/:uuid')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: "The operator's own servers with their computed health" })
+  async servers(@Param('uuid') uuid: string): Promise<NodeServersResponse> {
+    const servers = await this.repository.listOwnedServers(uuid);
+    return { success: true, servers: servers.map((s) => this.toNodeServer(s)) };
+  }
+
+  @Delete('nodes/server/:uuid/:serverId')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Delete one of your servers (its agent is refused from then on)' })
+  async delete(
+    @Param('uuid') uuid: string,
+    @Param('serverId') serverId: string,
+  ): Promise<MessageResponse> {
+    if (
+      !/^[0-9a-f-]{36}$/i.test(serverId) ||
+      !(await this.repository.deleteOwnedServer(uuid, serverId.toLowerCase()))
+    ) {
+      throw new NodesException('server_not_found');
+    }
+    return { success: true, message: 'Server deleted' };
+  }
+
+  private toNodeServer(server: ServerEntity): NodeServer {
+    const view = this.nodes.view(server);
+    return {
+      id: server.id,
+      name: server.name,
+      source: server.source,
+      tier: server.tier,
+      host: server.host,
+      port: server.port,
+      // spec 01 §9: uptime is shown in hours.
+      uptime: Math.floor(Number(server.uptimeSeconds) / 3600),
+      connections: server.activeClients,
+      reliability: view.reliability,
+      available: view.available,
+      hidden: view.hidden,
+      banned: view.banned,
+      ping: server.pingMs,
+      coreState: server.coreState,
+      lastHealthUpdate: server.lastReportAt?.toISOString() ?? null,
+      created: server.createdAt.toISOString(),
+    };
+  }
+}

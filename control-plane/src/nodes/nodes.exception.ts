@@ -1,0 +1,36 @@
+import { DomainException, type ErrorKind } from '../common/domain.exception';
+
+export type NodesErrorCode =
+  | 'not_a_node_account'
+  | 'enrollment_token_invalid'
+  | 'tier_mismatch'
+  | 'hardware_below_tier'
+  | 'node_unauthenticated'
+  | 'node_mismatch'
+  | 'server_not_found';
+
+const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
+  not_a_node_account: { kind: 'forbidden', message: 'Only node operator accounts can add servers' },
+  enrollment_token_invalid: {
+    kind: 'unauthenticated',
+    message: 'Enrollment token is invalid, expired or already used. Generate a new setup script.',
+  },
+  tier_mismatch: {
+    kind: 'invalid',
+    message: 'The tier does not match the tier chosen in the setup wizard',
+  },
+  hardware_below_tier: { kind: 'invalid', message: 'This machine does not meet the chosen tier' },
+  node_unauthenticated: {
+    kind: 'unauthenticated',
+    message: 'Unknown node or wrong node credential',
+  },
+  node_mismatch: { kind: 'forbidden', message: 'A node can only report for itself' },
+  server_not_found: { kind: 'not_found', message: 'Server not found' },
+};
+
+export class NodesException extends DomainException {
+  constructor(readonly code: NodesErrorCode) {
+    const { kind, message } = ERRORS[code];
+    super(kind, message);
+  }
+}

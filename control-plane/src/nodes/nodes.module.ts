@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { AgentGrpcServer } from '../grpc/agent-grpc.server';
+import { ClientSetNotifier } from './client-set.notifier';
+import { NodesController } from './nodes.controller';
+import { NodesRepository } from './nodes.repository';
+import { NodesService } from './nodes.service';
+
+/** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
+@Module({
+  imports: [AuthModule],
+  controllers: [NodesController],
+  providers: [NodesRepository, NodesService, ClientSetNotifier, AgentGrpcServer],
+  exports: [NodesService],
+})
+export class NodesModule {}

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../common/sql';
+import { EnrollmentTokenEntity } from './entities/enrollment-token.entity';
+import { ServerEntity } from './entities/server.entity';
+
+/** The channel on which every replica hears that a server's allowed client set changed. */
+export const CLIENT_SET_CHANNEL = 'scn_client_sets';
+
+export interface ClientSet {
+  version: string;
+  clientUuids: string[];
+}
+
+/** The only DB access for servers, enrollment tokens and allowed client sets. */
+@Injectable()
+export class NodesRepository {
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+
+  async insertEnrollmentToken(
+    token: Omit<EnrollmentTokenEntity, 'createdAt' | 'owner' | 'usedAt' | 'serverId'>,
+  ): Promise<void> {
+    await this.dataSource
+      .getRepository(EnrollmentTokenEntity)
+      .insert({ ...token, usedAt: null, serverId: null });
+  }
+
+  /** Marks the token used, inside the caller's transaction; null if unknown, used or expired. */
+  async consumeEnrollmentToken(
+    manager: EntityManager,
+    tokenHash: string,
+    now: Date,
+  ): Promise<EnrollmentTokenEntity | null> {
+    const rows = await queryRows<{
+      id: string;
+      owner_uuid: string;
+      tier: EnrollmentTokenEntity['tier'];
+    }>(
+      manager,
+      `UPDATE enrollment_tokens SET used_at = $2
+       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+       RETURNING id, owner_uuid, tier`,
+      [tokenHash, now],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { id: row.id, ownerUuid: row.owner_uuid, tier: row.tier } as EnrollmentTokenEntity;
+  }
+
+  async linkTokenToServer(
+    manager: EntityManager,
+    tokenId: string,
+    serverId: string,
+  ): Promise<void> {
+    await manager.getRepository(EnrollmentTokenEntity).update({ id: tokenId }, { serverId });
+  }
+
+  async insertServer(
+    manager: EntityManager,
+    server: Partial<ServerEntity> & Pick<ServerEntity, 'id' | 'ownerUuid' | 'name' | 'source'>,
+  ): Promise<void> {
+    await manager.getRepository(ServerEntity).insert(server);
+  }
+
+  findServer(id: string): Promise<ServerEntity | null> {
+    return this.dataSource.getRepository(ServerEntity).findOneBy({ id });
+  }
+
+  /** Owner-scoped read: another operator's server is simply not found. */
+  findOwnedServer(ownerUuid: string, id: string): Promise<ServerEntity | null> {
+    return this.dataSource.getRepository(ServerEntity).findOneBy({ id, ownerUuid });
+  }
+
+  listOwnedServers(ownerUuid: string): Promise<ServerEntity[]> {
+    return this.dataSource
+      .getRepository(ServerEntity)
+      .find({ where: { ownerUuid }, order: { createdAt: 'ASC' } });
+  }
+
+  async deleteOwnedServer(ownerUuid: string, id: string): Promise<boolean> {
+    const result = await this.dataSource.getRepository(ServerEntity).delete({ id, ownerUuid });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async updateServer(id: string, changes: Partial<ServerEntity>): Promise<void> {
+    await this.dataSource.getRepository(ServerEntity).update({ id }, changes);
+  }
+
+  /** Servers that report to us and are not banned: the reliability sweep settles them. */
+  listAgentServersForSweep(): Promise<ServerEntity[]> {
+    return this.dataSource
+      .getRepository(ServerEntity)
+      .createQueryBuilder('s')
+      .where(`s.source = 'agent'`)
+      .andWhere('s.banned_at IS NULL')
+      .getMany();
+  }
+
+  async clientSet(serverId: string): Promise<ClientSet | null> {
+    const rows = await queryRows<{ version: string; uuids: string[] | null }>(
+      this.dataSource,
+      `SELECT s.client_set_version::text AS version,
+              array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids
+       FROM servers s LEFT JOIN server_clients c ON c.server_id = s.id
+       WHERE s.id = $1 GROUP BY s.id`,
+      [serverId],
+    );
+    const row = rows[0];
+    return row ? { version: row.version, clientUuids: row.uuids ?? [] } : null;
+  }
+
+  /**
+   * Replaces the allowed set and bumps its version in one transaction; the notification is
+   * delivered to every replica when it commits.
+   */
+  async replaceClientSet(serverId: string, clientUuids: readonly string[]): Promise<string> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await queryRows<{ version: string }>(
+        manager,
+        `UPDATE servers SET client_set_version = client_set_version + 1 WHERE id = $1 RETURNING client_set_version::text AS version`,
+        [serverId],
+      );
+      const version = rows[0]?.version;
+      if (version === undefined) throw new Error(`server ${serverId} does not exist`);
+      await manager.query(`DELETE FROM server_clients WHERE server_id = $1`, [serverId]);
+      if (clientUuids.length > 0) {
+        await manager.query(
+          `INSERT INTO server_clients (server_id, client_uuid) SELECT $1, unnest($2::uuid[])`,
+          [serverId, [...new Set(clientUuids)]],
+        );
+      }
+      await manager.query(`SELECT pg_notify($1, $2)`, [CLIENT_SET_CHANNEL, serverId]);
+      return version;
+    });
+  }
+}

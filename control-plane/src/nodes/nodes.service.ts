@@ -1,0 +1,222 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { VPS_TIERS, type VpsTierId } from '@scn/proto';
+import type { ActiveSession } from '../auth/auth.repository';
+import { CLOCK, type Clock } from '../common/clock';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { Hardware, ValidReport } from '../grpc/agent-messages';
+import {
+  applyReport,
+  initialReliability,
+  type ReliabilityState,
+  type ReliabilityView,
+  type ReportQuality,
+  settleThreshold,
+  viewReliability,
+} from '../reliability/reliability';
+import type { ServerEntity } from './entities/server.entity';
+import { NodesException } from './nodes.exception';
+import { type ClientSet, NodesRepository } from './nodes.repository';
+
+/** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
+export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
+export const REPORT_INTERVAL_MS = 60_000;
+const GIB = 1024 ** 3;
+
+export interface IssuedEnrollmentToken {
+  token: string;
+  tier: VpsTierId;
+  expiresAt: Date;
+  installCommand: string;
+}
+
+export interface Enrollment {
+  nodeId: string;
+  nodeSecret: string;
+  tier: VpsTierId;
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** The reliability fields of a server row, as the engine's state. */
+export function reliabilityStateOf(server: ServerEntity): ReliabilityState {
+  return {
+    reliabilityAtReport: server.reliabilityAtReport,
+    lastReportAt: server.lastReportAt,
+    lastCreditedAt: server.lastCreditedAt,
+    belowThresholdSince: server.belowThresholdSince,
+    bannedAt: server.bannedAt,
+  };
+}
+
+function reliabilityColumns(state: ReliabilityState): Partial<ServerEntity> {
+  return {
+    reliabilityAtReport: state.reliabilityAtReport,
+    lastReportAt: state.lastReportAt,
+    lastCreditedAt: state.lastCreditedAt,
+    belowThresholdSince: state.belowThresholdSince,
+    bannedAt: state.bannedAt,
+  };
+}
+
+/**
+ * Whether the hardware meets the tier (spec 01 §9): cores and RAM at least the tier's; RAM may
+ * fall short by 10% because the kernel reserves some of what the provider sells as "1 GB".
+ */
+export function meetsTier(hardware: Hardware, tierId: VpsTierId): boolean {
+  const tier = VPS_TIERS.find((t) => t.id === tierId);
+  if (!tier) return false;
+  const ramGib = Number(hardware.ramBytes) / GIB;
+  return hardware.cpuCores >= tier.vcpu && ramGib >= tier.ramGb * 0.9;
+}
+
+/** Operator servers: enrollment, authentication of agents, reports, owner-scoped reads. */
+@Injectable()
+export class NodesService {
+  constructor(
+    private readonly repository: NodesRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async createEnrollmentToken(
+    session: ActiveSession,
+    tier: VpsTierId,
+  ): Promise<IssuedEnrollmentToken> {
+    if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.clock.now().getTime() + ENROLLMENT_TOKEN_TTL_MS);
+    await this.repository.insertEnrollmentToken({
+      id: randomUUID(),
+      tokenHash: sha256(token),
+      ownerUuid: session.account.uuid,
+      tier,
+      expiresAt,
+    });
+    return {
+      token,
+      tier,
+      expiresAt,
+      installCommand: `curl -fsSL ${this.config.publicUrl}/install.sh | sudo bash -s -- --token ${token} --tier ${tier}`,
+    };
+  }
+
+  /** Exchanges a one-time token for the node's id and secret; the token is spent atomically. */
+  async enroll(request: {
+    enrollmentToken: string;
+    tier: VpsTierId;
+    agentVersion: string;
+    hardware: Hardware;
+  }): Promise<Enrollment> {
+    const now = this.clock.now();
+    const secret = randomBytes(32).toString('base64url');
+    return this.repository.dataSource.transaction(async (manager) => {
+      const token = await this.repository.consumeEnrollmentToken(
+        manager,
+        sha256(request.enrollmentToken),
+        now,
+      );
+      if (!token) throw new NodesException('enrollment_token_invalid');
+      if (token.tier !== request.tier) throw new NodesException('tier_mismatch');
+      if (!meetsTier(request.hardware, token.tier)) throw new NodesException('hardware_below_tier');
+      const id = randomUUID();
+      const nodeSecret = `${id}.${secret}`;
+      const state = initialReliability(now);
+      await this.repository.insertServer(manager, {
+        id,
+        ownerUuid: token.ownerUuid,
+        name: `Node ${id.slice(0, 8)}`,
+        source: 'agent',
+        tier: token.tier,
+        secretHash: sha256(nodeSecret),
+        inbound: {},
+        hardware: request.hardware,
+        agentVersion: request.agentVersion,
+        ...reliabilityColumns(state),
+      });
+      await this.repository.linkTokenToServer(manager, token.id, id);
+      return { nodeId: id, nodeSecret, tier: token.tier };
+    });
+  }
+
+  /**
+   * The node a call comes from. The secret names its node (`<id>.<random>`), so a valid secret
+   * sent with another node's id is told apart from a wrong secret.
+   */
+  async authenticate(claimedNodeId: string, bearer: string): Promise<ServerEntity> {
+    const ownId = bearer.split('.')[0] ?? '';
+    if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
+    const server = await this.repository.findServer(ownId);
+    const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
+    const given = Buffer.from(sha256(bearer), 'hex');
+    if (!server || !expected || !timingSafeEqual(expected, given))
+      throw new NodesException('node_unauthenticated');
+    if (claimedNodeId !== server.id) throw new NodesException('node_mismatch');
+    return server;
+  }
+
+  /** Applies a validated report from an authenticated node and returns its reliability now. */
+  async report(server: ServerEntity, report: ValidReport): Promise<ReliabilityView> {
+    const now = this.clock.now();
+    const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
+    const inbound = report.inbound!;
+    await this.repository.updateServer(server.id, {
+      ...reliabilityColumns(state),
+      host: report.publicHost,
+      port: report.publicPort,
+      inbound: { ...inbound },
+      hardware: report.hardware ?? server.hardware,
+      agentVersion: report.agentVersion,
+      coreState: report.proxyCore?.state.replace('PROXY_CORE_STATE_', '').toLowerCase() ?? null,
+      activeClients: report.clientCountFailed ? server.activeClients : report.activeClients,
+      pingMs: report.pingMs,
+      uptimeSeconds: report.uptimeSeconds,
+      appliedClientSetVersion: report.appliedClientSetVersion,
+    });
+    return viewReliability(state, now);
+  }
+
+  /** Moves the 95%/14-day lifecycle on for every reporting server (idempotent per run). */
+  async sweepReliability(): Promise<number> {
+    const now = this.clock.now();
+    let changed = 0;
+    for (const server of await this.repository.listAgentServersForSweep()) {
+      const before = reliabilityStateOf(server);
+      const after = settleThreshold(before, now);
+      if (after !== before) {
+        changed += 1;
+        await this.repository.updateServer(server.id, reliabilityColumns(after));
+      }
+    }
+    return changed;
+  }
+
+  view(server: ServerEntity): ReliabilityView {
+    return viewReliability(reliabilityStateOf(server), this.clock.now());
+  }
+
+  clientSet(serverId: string): Promise<ClientSet | null> {
+    return this.repository.clientSet(serverId);
+  }
+
+  /** Sets the client UUIDs allowed on a server and pushes them to the node (issue 4 calls this). */
+  setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string> {
+    return this.repository.replaceClientSet(serverId, clientUuids);
+  }
+
+  /**
+   * spec 02 §4: a report whose client count failed costs 10; one whose numbers cannot be true
+   * (more active clients than the tier allows, or than the counters it sent) costs 5.
+   */
+  private qualityOf(server: ServerEntity, report: ValidReport): ReportQuality {
+    if (report.clientCountFailed) return 'client_count_failed';
+    const capacity = VPS_TIERS.find((t) => t.id === server.tier)?.maxClients ?? Infinity;
+    // Active clients are those whose counters moved, so they cannot outnumber the counters sent.
+    const tooManyActive =
+      report.clientTraffic.length > 0 && report.activeClients > report.clientTraffic.length;
+    return report.activeClients > capacity || tooManyActive ? 'malformed' : 'ok';
+  }
+}

@@ -1,0 +1,382 @@
+import * as grpc from '@grpc/grpc-js';
+import type { AgentServiceClient, ReportRequest } from '@scn/proto';
+import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
+import { NodesService } from '../../src/nodes/nodes.service';
+import { registerAccount } from '../support/accounts';
+import {
+  agentClient,
+  enroll,
+  nodeMetadata,
+  report,
+  statusOf,
+  watch,
+} from '../support/agent-client';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+let now = new Date('2026-11-01T00:00:00Z');
+const clock = { now: () => now };
+const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+
+let t: TestApp;
+let client: AgentServiceClient;
+beforeAll(async () => {
+  t = await startTestApp({}, { clock });
+  client = agentClient(t.app.get(AgentGrpcServer).port);
+});
+afterAll(async () => {
+  client.close();
+  await t.close();
+});
+
+const hardware = {
+  os: 'linux',
+  osRelease: 'Debian 12',
+  arch: 'x64',
+  cpuCores: 2,
+  cpuModel: 'Test CPU',
+  cpuGhz: 2.5,
+  ramBytes: String(2 * 1024 ** 3),
+  diskBytes: String(50 * 1024 ** 3),
+};
+
+function goodReport(overrides: Partial<ReportRequest> = {}): ReportRequest {
+  return {
+    agentVersion: '0.1.0',
+    hardware,
+    uptimeSeconds: '7200',
+    proxyCore: {
+      state: 'PROXY_CORE_STATE_RUNNING',
+      name: 'v2ray',
+      version: '4.34.0',
+      restartCount: 0,
+    },
+    activeClients: 1,
+    clientCountFailed: false,
+    clientTraffic: [
+      {
+        clientUuid: '11111111-1111-4111-8111-111111111111',
+        uplinkBytes: '10',
+        downlinkBytes: '20',
+      },
+    ],
+    pingMs: 12,
+    publicHost: 'node1.example.net',
+    publicPort: 443,
+    inbound: {
+      security: 'tls',
+      sni: 'node1.example.net',
+      fp: 'chrome',
+      pbk: '',
+      sid: '',
+      flow: '',
+      network: 'tcp',
+    },
+    appliedClientSetVersion: '0',
+    ...overrides,
+  };
+}
+
+async function operatorWithToken(tier = 'tier2') {
+  const operator = await registerAccount(t, { userType: 'node' });
+  const res = await t
+    .http()
+    .post('/api/nodes/enrollment-tokens')
+    .set('Authorization', `Bearer ${operator.token}`)
+    .send({ tier })
+    .expect(201);
+  return {
+    operator,
+    token: res.body.token as string,
+    installCommand: res.body.installCommand as string,
+  };
+}
+
+async function enrolledNode() {
+  const { operator, token } = await operatorWithToken();
+  const node = await enroll(client, {
+    enrollmentToken: token,
+    tier: 'TIER_2',
+    agentVersion: '0.1.0',
+    hardware,
+  });
+  return { operator, node, metadata: nodeMetadata(node.nodeId, node.nodeSecret) };
+}
+
+async function serversOf(operator: { uuid: string; token: string }) {
+  const res = await t
+    .http()
+    .get(`/nodes/servers/${operator.uuid}`)
+    .set('Authorization', `Bearer ${operator.token}`)
+    .expect(200);
+  return res.body.servers as Array<Record<string, unknown>>;
+}
+
+describe('enrollment tokens (setup wizard)', () => {
+  it('should give a node operator a one-line install command with a token bound to the tier', async () => {
+    const { token, installCommand } = await operatorWithToken('tier3');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(installCommand).toBe(
+      `curl -fsSL ${t.config.publicUrl}/install.sh | sudo bash -s -- --token ${token} --tier tier3`,
+    );
+  });
+
+  it('should refuse clients, a missing tier and signed-out callers', async () => {
+    const client1 = await registerAccount(t, { userType: 'client' });
+    const auth = { Authorization: `Bearer ${client1.token}` };
+    const forbidden = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set(auth)
+      .send({ tier: 'tier1' })
+      .expect(403);
+    expect(forbidden.body.message).toBe('Only node operator accounts can add servers');
+    const operator = await registerAccount(t, { userType: 'node' });
+    const missing = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({})
+      .expect(400);
+    expect(missing.body.message).toBe('Please select a VPS tier');
+    await t.http().post('/api/nodes/enrollment-tokens').send({ tier: 'tier1' }).expect(401);
+  });
+});
+
+describe('Enroll', () => {
+  it('should exchange the token for a node id and a secret that names the node', async () => {
+    const { node } = await enrolledNode();
+    expect(node.nodeId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(node.nodeSecret.startsWith(`${node.nodeId}.`)).toBe(true);
+    expect(node.reportIntervalMs).toBe(60_000);
+    expect(node.tier).toBe('TIER_2');
+    const [row] = await t.db.query<{ secret_hash: string }>(
+      'SELECT secret_hash FROM servers WHERE id = $1',
+      [node.nodeId],
+    );
+    expect(row?.secret_hash).not.toContain(node.nodeSecret);
+  });
+
+  it('should use a token only once', async () => {
+    const { token } = await operatorWithToken();
+    const request = {
+      enrollmentToken: token,
+      tier: 'TIER_2' as const,
+      agentVersion: '0.1.0',
+      hardware,
+    };
+    await enroll(client, request);
+    expect(await statusOf(enroll(client, request))).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('should refuse an expired token', async () => {
+    const { token } = await operatorWithToken();
+    advance(24 * HOUR + 1);
+    expect(
+      await statusOf(
+        enroll(client, { enrollmentToken: token, tier: 'TIER_2', agentVersion: '0.1.0', hardware }),
+      ),
+    ).toBe(grpc.status.UNAUTHENTICATED);
+  });
+
+  it('should refuse another tier or too small a machine and keep the token usable', async () => {
+    const { token } = await operatorWithToken('tier2');
+    const before = await t.db.query('SELECT count(*)::int AS n FROM servers');
+    expect(
+      await statusOf(
+        enroll(client, { enrollmentToken: token, tier: 'TIER_3', agentVersion: '0.1.0', hardware }),
+      ),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+    const tiny = { ...hardware, cpuCores: 1, ramBytes: String(1024 ** 3) };
+    expect(
+      await statusOf(
+        enroll(client, {
+          enrollmentToken: token,
+          tier: 'TIER_2',
+          agentVersion: '0.1.0',
+          hardware: tiny,
+        }),
+      ),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM servers')).toEqual(before);
+    await enroll(client, {
+      enrollmentToken: token,
+      tier: 'TIER_2',
+      agentVersion: '0.1.0',
+      hardware,
+    });
+  });
+
+  it('should answer INVALID_ARGUMENT to malformed enrollments', async () => {
+    expect(
+      await statusOf(
+        enroll(client, {
+          enrollmentToken: 'short',
+          tier: 'TIER_2',
+          agentVersion: '0.1.0',
+          hardware,
+        }),
+      ),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(
+      await statusOf(
+        enroll(client, { enrollmentToken: 'A'.repeat(43), tier: 'TIER_2', agentVersion: '0.1.0' }),
+      ),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+  });
+});
+
+describe('Report', () => {
+  it('should store the report and raise reliability by 2 per report at the 60 s pace', async () => {
+    const { operator, node, metadata } = await enrolledNode();
+    await t.db.query('UPDATE servers SET reliability_at_report = 50 WHERE id = $1', [node.nodeId]);
+    let last = await report(client, metadata, goodReport());
+    for (let i = 0; i < 4; i += 1) {
+      advance(MIN);
+      last = await report(client, metadata, goodReport());
+    }
+    expect(last).toMatchObject({
+      accepted: true,
+      reliability: 60,
+      available: true,
+      nextReportIntervalMs: 60_000,
+    });
+    const [server] = await serversOf(operator);
+    expect(server).toMatchObject({
+      id: node.nodeId,
+      host: 'node1.example.net',
+      port: 443,
+      uptime: 2,
+      connections: 1,
+      reliability: 60,
+      ping: 12,
+      coreState: 'running',
+      available: true,
+      hidden: true, // below 95
+    });
+  });
+
+  it('should take 10 when client counting failed and 5 for an impossible client count', async () => {
+    const { node, metadata } = await enrolledNode();
+    await t.db.query('UPDATE servers SET reliability_at_report = 80 WHERE id = $1', [node.nodeId]);
+    advance(MIN);
+    expect(
+      (await report(client, metadata, goodReport({ clientCountFailed: true }))).reliability,
+    ).toBe(70);
+    advance(MIN);
+    expect((await report(client, metadata, goodReport({ activeClients: 5 }))).reliability).toBe(65);
+  });
+
+  it('should decay a node that stops reporting, with nobody watching', async () => {
+    const { operator, metadata } = await enrolledNode();
+    await report(client, metadata, goodReport());
+    advance(3 * HOUR + 5 * MIN);
+    const [server] = await serversOf(operator);
+    expect(server).toMatchObject({ reliability: 85, available: false, hidden: true });
+    const sweeps = await t.app.get(NodesService).sweepReliability();
+    expect(sweeps).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should answer UNAUTHENTICATED, PERMISSION_DENIED and INVALID_ARGUMENT without changing anything', async () => {
+    const a = await enrolledNode();
+    const b = await enrolledNode();
+    const snapshot = () =>
+      t.db.query(
+        'SELECT reliability_at_report, last_report_at, host, updated_at FROM servers WHERE id IN ($1, $2) ORDER BY id',
+        [a.node.nodeId, b.node.nodeId],
+      );
+    const before = await snapshot();
+    advance(MIN);
+    expect(
+      await statusOf(
+        report(client, nodeMetadata(a.node.nodeId, `${a.node.nodeId}.wrong`), goodReport()),
+      ),
+    ).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await statusOf(report(client, new grpc.Metadata(), goodReport()))).toBe(
+      grpc.status.UNAUTHENTICATED,
+    );
+    expect(
+      await statusOf(report(client, nodeMetadata(b.node.nodeId, a.node.nodeSecret), goodReport())),
+    ).toBe(grpc.status.PERMISSION_DENIED);
+    expect(await statusOf(report(client, a.metadata, goodReport({ publicPort: 0 })))).toBe(
+      grpc.status.INVALID_ARGUMENT,
+    );
+    expect(
+      await statusOf(report(client, a.metadata, goodReport({ publicHost: 'not a host!' }))),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(
+      await statusOf(
+        report(
+          client,
+          a.metadata,
+          goodReport({
+            clientTraffic: [{ clientUuid: 'x', uplinkBytes: '1', downlinkBytes: '1' }],
+          }),
+        ),
+      ),
+    ).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('should refuse a deleted node', async () => {
+    const { operator, node, metadata } = await enrolledNode();
+    await t
+      .http()
+      .delete(`/nodes/server/${operator.uuid}/${node.nodeId}`)
+      .set('Authorization', `Bearer ${operator.token}`)
+      .expect(200);
+    expect(await statusOf(report(client, metadata, goodReport()))).toBe(
+      grpc.status.UNAUTHENTICATED,
+    );
+  });
+});
+
+describe('node dashboard calls', () => {
+  it("should answer 403 for another operator's servers and 404 for a server that is not yours", async () => {
+    const a = await enrolledNode();
+    const b = await enrolledNode();
+    await t
+      .http()
+      .get(`/nodes/servers/${b.operator.uuid}`)
+      .set('Authorization', `Bearer ${a.operator.token}`)
+      .expect(403);
+    await t
+      .http()
+      .delete(`/nodes/server/${a.operator.uuid}/${b.node.nodeId}`)
+      .set('Authorization', `Bearer ${a.operator.token}`)
+      .expect(404);
+    expect(await serversOf(b.operator)).toHaveLength(1);
+  });
+});
+
+describe('WatchClients', () => {
+  it('should push the full allowed set on every change, in version order', async () => {
+    const { node, metadata } = await enrolledNode();
+    const stream = watch(client, metadata);
+    const nodes = t.app.get(NodesService);
+    const u1 = '11111111-1111-4111-8111-111111111111';
+    const u2 = '22222222-2222-4222-8222-222222222222';
+    await new Promise((r) => setTimeout(r, 100));
+    await nodes.setAllowedClients(node.nodeId, [u2, u1]);
+    await stream.waitFor(() => stream.sets.length === 1);
+    expect(stream.sets[0]).toEqual({ version: '1', clientUuids: [u1, u2] });
+    await nodes.setAllowedClients(node.nodeId, [u2]);
+    await stream.waitFor(() => stream.sets.length === 2);
+    expect(stream.sets[1]).toEqual({ version: '2', clientUuids: [u2] });
+    stream.cancel();
+
+    // A node that reconnects gets the current set at once.
+    const again = watch(client, metadata, '1');
+    await again.waitFor(() => again.sets.length === 1);
+    expect(again.sets[0]).toEqual({ version: '2', clientUuids: [u2] });
+    again.cancel();
+  });
+
+  it('should refuse a stream with bad credentials', async () => {
+    const { node } = await enrolledNode();
+    const stream = watch(client, nodeMetadata(node.nodeId, `${node.nodeId}.nope`));
+    await stream.waitFor(() => stream.failure !== null);
+    expect(stream.failure?.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+});

@@ -1,0 +1,88 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import {
+  AGENT_METADATA,
+  AGENT_PROTO_PATH,
+  type AgentProtoGrpcType,
+  type AgentServiceClient,
+  type ClientSet__Output,
+  type EnrollRequest,
+  type EnrollResponse__Output,
+  GRPC_LOADER_OPTIONS,
+  type ReportRequest,
+  type ReportResponse__Output,
+} from '@scn/proto';
+
+/** A real gRPC client of the agent service, as the agent builds it. */
+export function agentClient(port: number): AgentServiceClient {
+  const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
+  const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
+  return new proto.scn.agent.v1.AgentService(
+    `127.0.0.1:${port}`,
+    grpc.credentials.createInsecure(),
+  );
+}
+
+export function nodeMetadata(nodeId: string, secret: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set(AGENT_METADATA.nodeId, nodeId);
+  metadata.set(AGENT_METADATA.authorization, `Bearer ${secret}`);
+  return metadata;
+}
+
+export function enroll(
+  client: AgentServiceClient,
+  request: EnrollRequest,
+): Promise<EnrollResponse__Output> {
+  return new Promise((resolve, reject) =>
+    client.Enroll(request, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    ),
+  );
+}
+
+export function report(
+  client: AgentServiceClient,
+  metadata: grpc.Metadata,
+  request: ReportRequest,
+): Promise<ReportResponse__Output> {
+  return new Promise((resolve, reject) =>
+    client.Report(request, metadata, (error, response) =>
+      error || !response ? reject(error) : resolve(response),
+    ),
+  );
+}
+
+/** The gRPC status code a promise fails with. */
+export async function statusOf(promise: Promise<unknown>): Promise<grpc.status | 'ok'> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return (error as grpc.ServiceError).code;
+  }
+}
+
+/** Collects the ClientSets of a WatchClients stream. */
+export function watch(client: AgentServiceClient, metadata: grpc.Metadata, knownVersion = '0') {
+  const sets: ClientSet__Output[] = [];
+  let failure: grpc.ServiceError | null = null;
+  const call = client.WatchClients({ knownVersion }, metadata);
+  call.on('data', (set: ClientSet__Output) => sets.push(set));
+  call.on('error', (error: grpc.ServiceError) => (failure = error));
+  return {
+    sets,
+    get failure() {
+      return failure;
+    },
+    cancel: () => call.cancel(),
+    async waitFor(predicate: () => boolean, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > deadline)
+          throw new Error(`stream condition not met; sets: ${JSON.stringify(sets)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
