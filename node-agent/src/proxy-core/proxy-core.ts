@@ -1,0 +1,72 @@
+import type { ProxyCoreKind } from '@scn/proto';
+
+/**
+ * The agent's view of the proxy core (Xray in production, Debian's v2ray in tests): the daemon
+ * and the reporter use only this interface; `v2ray-core.ts` implements it for both cores.
+ */
+
+export type ProxyCoreState = 'running' | 'stopped' | 'restarting' | 'failed' | 'absent';
+
+/** The VLESS inbound the core serves; reported so the control plane can build client links. */
+export interface VlessInboundSettings {
+  /** Public port clients connect to. */
+  port: number;
+  /** Address the inbound listens on; default '0.0.0.0' (tests use loopback). */
+  listen?: string;
+  /** 'none' | 'tls' | 'reality' (REALITY only on Xray: v2ray serves it as plaintext). */
+  security: 'none' | 'tls' | 'reality';
+  network: 'tcp' | 'ws' | 'grpc';
+  sni?: string;
+  fp?: string;
+  pbk?: string;
+  sid?: string;
+  flow?: string;
+  /** TLS certificate and key files, for security 'tls'. */
+  certificateFile?: string;
+  keyFile?: string;
+  /** REALITY private key and short ids, for security 'reality' (Xray only). */
+  realityPrivateKey?: string;
+  /** REALITY camouflage target (`host:port`); default `<sni>:443`. */
+  realityDest?: string;
+}
+
+export interface ProxyCoreOptions {
+  kind: ProxyCoreKind;
+  /** Path of the core binary (`xray` or `v2ray`). */
+  binary: string;
+  /** Folder for the generated config file and logs (0700). */
+  workDir: string;
+  inbound: VlessInboundSettings;
+  /** Loopback port of the core's gRPC API (HandlerService, StatsService). */
+  apiPort: number;
+  /**
+   * Let clients reach private and loopback addresses through the node (default false: a client
+   * could otherwise reach the operator's LAN). Only loopback tests set it. The core's own API
+   * port is blocked either way.
+   */
+  allowPrivateDestinations?: boolean;
+}
+
+export interface ClientTrafficCounters {
+  clientUuid: string;
+  uplinkBytes: bigint;
+  downlinkBytes: bigint;
+}
+
+export interface ProxyCoreStatus {
+  state: ProxyCoreState;
+  kind: ProxyCoreKind;
+  version: string;
+  restartCount: number;
+}
+
+export interface ProxyCore {
+  /** Writes the config (with the full allowed set), starts the core and supervises it. */
+  start(allowedUuids: readonly string[]): Promise<void>;
+  stop(): Promise<void>;
+  /** Makes the core's users exactly `allowedUuids` (adds and removes through the API). */
+  reconcile(allowedUuids: readonly string[]): Promise<void>;
+  /** Per-client traffic counters since the core started. */
+  traffic(): Promise<ClientTrafficCounters[]>;
+  status(): ProxyCoreStatus;
+}

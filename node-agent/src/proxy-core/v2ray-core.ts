@@ -1,0 +1,374 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { CoreApiClient } from './core-api';
+import {
+  buildCoreConfig,
+  normalizeClientUuids,
+  VLESS_INBOUND_TAG,
+  writeCoreConfig,
+} from './core-config';
+import { ProxyCoreException } from './proxy-core.exception';
+import type {
+  ClientTrafficCounters,
+  ProxyCore,
+  ProxyCoreOptions,
+  ProxyCoreState,
+  ProxyCoreStatus,
+} from './proxy-core';
+
+const execFileAsync = promisify(execFile);
+
+export interface V2rayCoreTimings {
+  /** How long a start may take until the API answers. */
+  readyTimeoutMs: number;
+  /** First restart delay after a crash; doubles per consecutive crash up to the maximum. */
+  restartInitialDelayMs: number;
+  restartMaxDelayMs: number;
+  /** A core that ran this long counts as healthy again: the next crash restarts quickly. */
+  stableAfterMs: number;
+  /** How long stop() waits after SIGTERM before it sends SIGKILL. */
+  stopTimeoutMs: number;
+}
+
+export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
+  readyTimeoutMs: 10_000,
+  restartInitialDelayMs: 500,
+  restartMaxDelayMs: 30_000,
+  stableAfterMs: 60_000,
+  stopTimeoutMs: 5_000,
+};
+
+/** Lines of the core's output kept for error messages. */
+const OUTPUT_TAIL_LINES = 40;
+
+/**
+ * Parses `v2ray -version` ("V2Ray 4.34.0 (user) ...") and `xray version` ("Xray 1.8.4 (Xray,
+ * Penetrates Everything.) ..."); '' when the output has neither.
+ */
+export function parseCoreVersion(output: string): string {
+  return /^(?:V2Ray|Xray)\s+v?(\S+)/im.exec(output)?.[1] ?? '';
+}
+
+/**
+ * Runs and supervises the proxy core (v2ray 4.34 or Xray: same config schema and API) and keeps
+ * its VLESS users equal to the allowed set.
+ *
+ * Users added through the API vanish when the core restarts, so the allowed set is kept in two
+ * places: the config file (rewritten on every change) and, after every start, the API.
+ */
+export class V2rayCore implements ProxyCore {
+  private readonly timings: V2rayCoreTimings;
+  private state: ProxyCoreState = 'stopped';
+  private version = '';
+  private restartCount = 0;
+  /** What the control plane wants. */
+  private desired: string[] = [];
+  /** What the running core has, as far as the agent knows. */
+  private applied = new Set<string>();
+  private child: ChildProcess | undefined;
+  private api: CoreApiClient | undefined;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restartDelayMs: number;
+  private startedAt = 0;
+  private outputTail: string[] = [];
+  /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly options: ProxyCoreOptions,
+    timings: Partial<V2rayCoreTimings> = {},
+  ) {
+    this.timings = { ...DEFAULT_V2RAY_CORE_TIMINGS, ...timings };
+    this.restartDelayMs = this.timings.restartInitialDelayMs;
+  }
+
+  /**
+   * Starts the core with the allowed set and supervises it. Resolves with state 'absent' (and
+   * nothing running) when the binary does not exist; rejects, with state 'failed', when the
+   * core exits or its API stays silent.
+   */
+  async start(allowedUuids: readonly string[]): Promise<void> {
+    const desired = normalizeClientUuids(allowedUuids);
+    return this.serialized(async () => {
+      this.desired = desired;
+      this.stopping = false;
+      // Already supervised: a second start only changes the set (the restart applies it).
+      if (this.state === 'running' || this.state === 'restarting') {
+        await this.writeConfig();
+        if (this.state === 'running') await this.applyDesired();
+        return;
+      }
+      if (!(await this.binaryExists())) {
+        this.state = 'absent';
+        return;
+      }
+      this.version = await this.readVersion();
+      try {
+        await this.launch();
+      } catch (error) {
+        this.state = 'failed';
+        throw error;
+      }
+    });
+  }
+
+  /** Terminates the core (SIGTERM, then SIGKILL) and waits for it to exit. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    return this.serialized(async () => {
+      clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      await this.terminateChild();
+      if (this.state !== 'absent') this.state = 'stopped';
+    });
+  }
+
+  /**
+   * Makes the core's users exactly `allowedUuids`. The config file is rewritten first, so a crash
+   * at any point restarts the core with the new set. While the core is not running only the
+   * desired set changes: the next start applies it.
+   */
+  async reconcile(allowedUuids: readonly string[]): Promise<void> {
+    const desired = normalizeClientUuids(allowedUuids);
+    return this.serialized(async () => {
+      this.desired = desired;
+      if (this.state === 'absent') return;
+      await this.writeConfig();
+      if (this.state === 'running') await this.applyDesired();
+    });
+  }
+
+  /** Per-client counters since the core (re)started; empty while it is not running. */
+  async traffic(): Promise<ClientTrafficCounters[]> {
+    if (this.state !== 'running' || !this.api) return [];
+    return this.api.userTraffic(false);
+  }
+
+  status(): ProxyCoreStatus {
+    return {
+      state: this.state,
+      kind: this.options.kind,
+      version: this.version,
+      restartCount: this.restartCount,
+    };
+  }
+
+  /** The core's process id while it runs (doctor, tests). */
+  pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last lines the core printed, for error reports. */
+  recentOutput(): string {
+    return this.outputTail.join('\n');
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async binaryExists(): Promise<boolean> {
+    try {
+      await access(this.options.binary, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async readVersion(): Promise<string> {
+    // v2ray 4.34 has only the -version flag (a bare `version` argument starts the core reading
+    // its config from stdin); Xray has only the `version` command.
+    const args = this.options.kind === 'v2ray' ? ['-version'] : ['version'];
+    try {
+      const { stdout } = await execFileAsync(this.options.binary, args, { timeout: 5000 });
+      return parseCoreVersion(stdout);
+    } catch {
+      return '';
+    }
+  }
+
+  private async writeConfig(): Promise<string> {
+    const config = buildCoreConfig({
+      kind: this.options.kind,
+      inbound: this.options.inbound,
+      apiPort: this.options.apiPort,
+      allowedUuids: this.desired,
+      allowPrivateDestinations: this.options.allowPrivateDestinations,
+    });
+    return writeCoreConfig(this.options.workDir, config);
+  }
+
+  /** Writes the config, spawns the core, waits for its API and applies the full allowed set. */
+  private async launch(): Promise<void> {
+    const configFile = await this.writeConfig();
+    const args =
+      this.options.kind === 'v2ray' ? ['-config', configFile] : ['run', '-config', configFile];
+    this.outputTail = [];
+    const child = spawn(this.options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.onChildExit(child, code, signal);
+        resolve();
+      });
+      // A failed spawn emits 'error' and possibly no 'exit'.
+      child.once('error', (error) => {
+        this.keepOutput(Buffer.from(String(error)));
+        resolve();
+      });
+    });
+
+    this.api?.close();
+    const api = new CoreApiClient({ kind: this.options.kind, apiPort: this.options.apiPort });
+    this.api = api;
+    try {
+      await this.waitUntilReady(api, exited);
+      // The config already lists the allowed users; re-adding them through the API confirms the
+      // core really has them (an existing user counts as success).
+      this.applied = new Set(this.desired);
+      await this.applyDesired(true);
+    } catch (error) {
+      await this.terminateChild();
+      throw error;
+    }
+    this.startedAt = Date.now();
+    this.state = 'running';
+  }
+
+  private async waitUntilReady(api: CoreApiClient, exited: Promise<void>): Promise<void> {
+    const deadline = Date.now() + this.timings.readyTimeoutMs;
+    let hasExited = false;
+    void exited.then(() => (hasExited = true));
+    for (;;) {
+      if (hasExited) {
+        throw new ProxyCoreException(
+          'core_exited',
+          `The ${this.options.kind} core exited while starting:\n${this.recentOutput()}`,
+        );
+      }
+      try {
+        await api.ping();
+        return;
+      } catch {
+        if (Date.now() > deadline) {
+          throw new ProxyCoreException(
+            'core_not_ready',
+            `The ${this.options.kind} core's API on 127.0.0.1:${this.options.apiPort} did not ` +
+              `answer within ${this.timings.readyTimeoutMs} ms:\n${this.recentOutput()}`,
+          );
+        }
+        await delay(100);
+      }
+    }
+  }
+
+  /**
+   * Diffs the desired set against `applied` and applies the difference; `all` re-adds every
+   * desired user. Every success updates `applied` at once, so after a failure the next
+   * reconcile retries exactly what is missing.
+   */
+  private async applyDesired(all = false): Promise<void> {
+    const api = this.api;
+    if (!api) return;
+    const desired = new Set(this.desired);
+    const toAdd = this.desired.filter((uuid) => all || !this.applied.has(uuid));
+    const toRemove = [...this.applied].filter((uuid) => !desired.has(uuid));
+    const failures: string[] = [];
+    for (const uuid of toAdd) {
+      try {
+        await api.addUser(VLESS_INBOUND_TAG, uuid, this.options.inbound.flow ?? '');
+        this.applied.add(uuid);
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    for (const uuid of toRemove) {
+      try {
+        await api.removeUser(VLESS_INBOUND_TAG, uuid);
+        this.applied.delete(uuid);
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (failures.length > 0) {
+      throw new ProxyCoreException(
+        'core_api_failed',
+        `${failures.length} user change(s) failed: ${failures[0]}`,
+      );
+    }
+  }
+
+  private onChildExit(
+    child: ChildProcess,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    // An exit while starting is handled by launch(); an exit while stopping is expected.
+    if (this.stopping || this.state !== 'running') return;
+    this.keepOutput(Buffer.from(`core exited (code ${code}, signal ${signal})`));
+    this.state = 'restarting';
+    this.restartCount += 1;
+    if (Date.now() - this.startedAt >= this.timings.stableAfterMs) {
+      this.restartDelayMs = this.timings.restartInitialDelayMs;
+    }
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    const wait = this.restartDelayMs;
+    this.restartDelayMs = Math.min(this.restartDelayMs * 2, this.timings.restartMaxDelayMs);
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void this.serialized(async () => {
+        if (this.stopping) return;
+        try {
+          await this.launch();
+        } catch {
+          // Still down: keep trying, ever more slowly; status() reports 'restarting' meanwhile.
+          if (!this.stopping) this.scheduleRestart();
+        }
+      });
+    }, wait);
+  }
+
+  private async terminateChild(): Promise<void> {
+    const child = this.child;
+    this.api?.close();
+    this.api = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.child = undefined;
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), this.timings.stopTimeoutMs);
+    await exited;
+    clearTimeout(timer);
+    this.child = undefined;
+  }
+
+  private keepOutput(chunk: Buffer): void {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      this.outputTail.push(line);
+    }
+    this.outputTail.splice(0, Math.max(0, this.outputTail.length - OUTPUT_TAIL_LINES));
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
