@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
 import { ClientSetNotifier } from './client-set.notifier';
+import { InstallerController } from './installer.controller';
 import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
@@ -9,7 +10,7 @@ import { NodesService } from './nodes.service';
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
   imports: [AuthModule],
-  controllers: [NodesController],
+  controllers: [NodesController, InstallerController],
   providers: [NodesRepository, NodesService, ClientSetNotifier, AgentGrpcServer],
   exports: [NodesService],
 })

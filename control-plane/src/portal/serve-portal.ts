@@ -12,6 +12,7 @@ const API_PREFIXES = [
   '/socket.io',
   '/healthz',
   '/install.sh',
+  '/downloads/',
   '/sub/',
   '/admin-servers',
   '/wallet/',

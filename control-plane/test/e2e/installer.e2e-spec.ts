@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let script = '';
+beforeAll(async () => {
+  t = await startTestApp({ GRPC_PORT: '5999' });
+  script = (await t.http().get('/install.sh').expect(200)).text;
+});
+afterAll(() => t.close());
+
+/** A throwaway root with a Debian os-release, so nothing outside it is touched. */
+function fakeRoot(osId = 'debian'): string {
+  const root = mkdtempSync(join(tmpdir(), 'scn-install-'));
+  mkdirSync(join(root, 'etc'));
+  writeFileSync(join(root, 'etc', 'os-release'), `ID=${osId}\nVERSION_ID="12"\n`);
+  return root;
+}
+
+function install(args: string[], options: { root?: string; asUser?: boolean } = {}) {
+  const root = options.root ?? fakeRoot();
+  const command = options.asUser ? 'setpriv' : 'bash';
+  const commandArgs = options.asUser
+    ? ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-s', '--', ...args]
+    : ['-s', '--', ...args];
+  const result = spawnSync(command, commandArgs, {
+    input: script,
+    env: { PATH: process.env.PATH, SCN_PREFIX: root },
+    encoding: 'utf8',
+  });
+  return { status: result.status, out: `${result.stdout}${result.stderr}`, root };
+}
+
+const TOKEN = 'A'.repeat(43);
+
+describe('GET /install.sh', () => {
+  it('should serve the installer with this control plane’s addresses filled in', async () => {
+    const res = await t.http().get('/install.sh').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/x-shellscript/);
+    expect(res.text.startsWith('#!/usr/bin/env bash')).toBe(true);
+    expect(res.text).toContain(`SCN_URL="\${SCN_URL:-${t.config.publicUrl}}"`);
+    expect(res.text).toContain('GRPC_TARGET="${SCN_GRPC_TARGET:-localhost:5999}"');
+    expect(res.text).not.toContain('__SCN_');
+  });
+
+  it('should pass shellcheck', () => {
+    const shellcheck = spawnSync('shellcheck', ['-'], { input: script, encoding: 'utf8' });
+    if (shellcheck.error) {
+      console.log('shellcheck is not installed (apt-get install shellcheck): check skipped');
+      return;
+    }
+    expect(shellcheck.stdout + shellcheck.stderr).toBe('');
+    expect(shellcheck.status).toBe(0);
+  });
+
+  it('should answer 404 JSON for the agent bundle when it is not built, never the portal', async () => {
+    if (existsSync(join(__dirname, '..', '..', '..', 'node-agent', 'dist-bundle', 'scn-agent.tgz')))
+      return;
+    const res = await t
+      .http()
+      .get('/downloads/scn-agent.tgz')
+      .set('Accept', 'text/html')
+      .expect(404);
+    expect(res.body).toEqual({ success: false, message: 'Not found' });
+  });
+});
+
+describe('install.sh --dry-run', () => {
+  it('should print the whole plan and change nothing', () => {
+    const { status, out, root } = install([
+      '--dry-run',
+      '--token',
+      TOKEN,
+      '--tier',
+      'tier2',
+      '--core',
+      'v2ray',
+      '--public-host',
+      'node.example.net',
+    ]);
+    expect(out).toContain('tier tier2, core v2ray, dry run');
+    expect(out).toContain(`[dry-run] curl -fsSL ${t.config.publicUrl}/downloads/scn-agent.tgz`);
+    expect(out).toContain('[dry-run] apt-get install -y -qq v2ray');
+    expect(out).toMatch(
+      /\[dry-run\] \S+\/usr\/local\/bin\/scn-agent enroll --server localhost:5999 --token A{43} --tier tier2/,
+    );
+    expect(out).toContain('--public-host node.example.net');
+    expect(out).toContain('ExecStart=/usr/local/bin/scn-agent run --config');
+    expect(out).toContain('NoNewPrivileges=yes');
+    expect(out).toContain('[dry-run] systemctl enable scn-agent');
+    expect(status).toBe(0);
+    expect(readdirSync(root).sort()).toEqual(['etc']);
+    expect(readdirSync(join(root, 'etc'))).toEqual(['os-release']);
+  });
+
+  it('should skip the systemd unit with --no-systemd', () => {
+    const { status, out } = install([
+      '--dry-run',
+      '--token',
+      TOKEN,
+      '--tier',
+      'tier1',
+      '--core',
+      'v2ray',
+      '--no-systemd',
+    ]);
+    expect(status).toBe(0);
+    expect(out).not.toContain('systemctl');
+  });
+});
+
+describe('install.sh refusals', () => {
+  it.each([
+    [
+      ['--token', TOKEN, '--tier', 'tier9'],
+      "--tier must be tier1, tier2, tier3 or tier4 (got 'tier9')",
+    ],
+    [['--tier', 'tier2'], '--token is required: copy the command from the setup wizard'],
+    [
+      ['--token', TOKEN, '--tier', 'tier2', '--public-port', '70000'],
+      '--public-port must be 1-65535',
+    ],
+    [
+      ['--token', TOKEN, '--tier', 'tier2', '--core', 'nginx'],
+      "--core must be xray, v2ray or an absolute path (got 'nginx')",
+    ],
+    [['--bogus'], 'unknown option: --bogus'],
+  ])('should refuse %j with a clear message', (args, message) => {
+    const { status, out } = install(['--dry-run', ...args]);
+    expect(status).toBe(1);
+    expect(out).toContain(message);
+  });
+
+  it('should refuse a distribution other than Debian or Ubuntu', () => {
+    const { status, out } = install(['--dry-run', '--token', TOKEN, '--tier', 'tier2'], {
+      root: fakeRoot('fedora'),
+    });
+    expect(status).toBe(1);
+    expect(out).toContain('only Debian and Ubuntu are supported (found: fedora');
+  });
+
+  it('should refuse to run without root', () => {
+    const root = fakeRoot();
+    spawnSync('chmod', ['-R', 'a+rX', root]);
+    const { status, out } = install(['--token', TOKEN, '--tier', 'tier2'], { root, asUser: true });
+    expect(status).toBe(1);
+    expect(out).toContain('must run as root');
+  });
+});

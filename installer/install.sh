@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# SCN node installer: installs scn-agent and the proxy core on a Debian/Ubuntu VPS, enrolls the
+# node with its one-time token and starts it under systemd. Served by the control plane at
+# /install.sh with its own address filled in:
+#
+#   curl -fsSL https://scn.example/install.sh | sudo bash -s -- --token TOKEN --tier tier2
+#
+# Running it again upgrades in place (the node keeps its identity). --dry-run prints the plan.
+set -euo pipefail
+
+SCN_URL="${SCN_URL:-__SCN_PUBLIC_URL__}"
+GRPC_TARGET="${SCN_GRPC_TARGET:-__SCN_GRPC_TARGET__}"
+PREFIX="${SCN_PREFIX:-}"
+INSTALL_DIR="$PREFIX/opt/scn-agent"
+CONFIG_DIR="$PREFIX/etc/scn-agent"
+CONFIG_FILE="$CONFIG_DIR/config.json"
+UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent.service"
+XRAY_VERSION="${SCN_XRAY_VERSION:-v25.10.15}"
+
+token=""
+tier=""
+core="xray"
+public_host=""
+public_port="443"
+dry_run=0
+use_systemd=1
+insecure=0
+
+usage() {
+  cat <<USAGE
+Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
+
+  --token TOKEN        one-time enrollment token from the SCN setup wizard (24 h, single use)
+  --tier TIER          the VPS tier chosen in the wizard
+  --core xray|v2ray|PATH
+                       proxy core: Xray from its official release (default), Debian's v2ray
+                       package, or the path of a core binary you provide
+  --public-host HOST   address clients dial (default: this machine's public IP)
+  --public-port PORT   VLESS port (default 443)
+  --server URL         control plane (default $SCN_URL)
+  --insecure           plaintext gRPC to a non-loopback control plane (testing only)
+  --no-systemd         install and enroll, but do not write or start the systemd unit
+  --dry-run            print what would be done, change nothing
+  -h, --help           this help
+USAGE
+}
+
+die() {
+  echo "install.sh: $*" >&2
+  exit 1
+}
+
+say() { echo "==> $*"; }
+
+# Runs a command, or prints it under --dry-run.
+run() {
+  if ((dry_run)); then
+    printf '[dry-run]'
+    printf ' %q' "$@"
+    printf '\n'
+  else
+    "$@"
+  fi
+}
+
+# Writes stdin to a file with a mode, or prints the file under --dry-run.
+write_file() {
+  local path=$1 mode=$2 content
+  content=$(cat)
+  if ((dry_run)); then
+    echo "[dry-run] write $path (mode $mode):"
+    while IFS= read -r line; do echo "    $line"; done <<<"$content"
+  else
+    install -D -m "$mode" /dev/null "$path"
+    printf '%s\n' "$content" >"$path"
+  fi
+}
+
+while (($#)); do
+  case $1 in
+    --token) token=${2:-}; shift 2 ;;
+    --tier) tier=${2:-}; shift 2 ;;
+    --core) core=${2:-}; shift 2 ;;
+    --public-host) public_host=${2:-}; shift 2 ;;
+    --public-port) public_port=${2:-}; shift 2 ;;
+    --server) SCN_URL=${2:-}; shift 2 ;;
+    --insecure) insecure=1; shift ;;
+    --no-systemd) use_systemd=0; shift ;;
+    --dry-run) dry_run=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+done
+
+# --- checks -----------------------------------------------------------------------------------
+[[ $tier =~ ^tier[1-4]$ ]] || die "--tier must be tier1, tier2, tier3 or tier4 (got '${tier}')"
+if ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); then
+  die "--public-port must be 1-65535"
+fi
+[[ $SCN_URL =~ ^https?:// ]] || die "--server must be an http(s) URL (got '${SCN_URL}')"
+if [[ ! -f $CONFIG_FILE ]]; then
+  [[ $token =~ ^[A-Za-z0-9_-]{43}$ ]] || die "--token is required: copy the command from the setup wizard"
+fi
+if ((!dry_run)) && [[ $(id -u) -ne 0 ]]; then
+  die "must run as root: curl -fsSL $SCN_URL/install.sh | sudo bash -s -- --token ... --tier ..."
+fi
+os_id=""
+if [[ -r $PREFIX/etc/os-release ]]; then
+  # shellcheck disable=SC1091
+  os_id=$(. "$PREFIX/etc/os-release" && echo "${ID:-} ${ID_LIKE:-}")
+fi
+[[ $os_id =~ (debian|ubuntu) ]] || die "only Debian and Ubuntu are supported (found: ${os_id:-unknown})"
+
+say "SCN node installer: control plane $SCN_URL, tier $tier, core $core$( ((dry_run)) && echo ', dry run')"
+
+# --- Node.js ----------------------------------------------------------------------------------
+if ! command -v node >/dev/null 2>&1 || (($(node -p 'process.versions.node.split(".")[0]') < 18)); then
+  say "Installing Node.js from the distribution"
+  run apt-get update -qq
+  run apt-get install -y -qq nodejs
+fi
+
+# --- the agent ----------------------------------------------------------------------------------
+say "Installing scn-agent into $INSTALL_DIR (upgrades in place)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run curl -fsSL "$SCN_URL/downloads/scn-agent.tgz" -o "$tmp/scn-agent.tgz"
+run install -d -m 0755 "$INSTALL_DIR"
+run tar -xzf "$tmp/scn-agent.tgz" -C "$INSTALL_DIR"
+write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
+#!/bin/sh
+exec node "$INSTALL_DIR/bin/scn-agent.js" "\$@"
+WRAPPER
+
+# --- the proxy core -------------------------------------------------------------------------
+case $core in
+  xray)
+    core_kind=xray
+    core_binary="$INSTALL_DIR/core/xray"
+    say "Installing Xray $XRAY_VERSION from its official release"
+    arch=$(uname -m)
+    case $arch in
+      x86_64) asset=Xray-linux-64.zip ;;
+      aarch64) asset=Xray-linux-arm64-v8a.zip ;;
+      *) die "no Xray release for $arch: use --core PATH" ;;
+    esac
+    command -v unzip >/dev/null 2>&1 || run apt-get install -y -qq unzip
+    run curl -fsSL "https://github.com/XTLS/Xray-core/releases/download/$XRAY_VERSION/$asset" -o "$tmp/xray.zip"
+    run install -d -m 0755 "$INSTALL_DIR/core"
+    run unzip -o -q "$tmp/xray.zip" xray -d "$INSTALL_DIR/core"
+    run chmod 0755 "$core_binary"
+    ;;
+  v2ray)
+    core_kind=v2ray
+    core_binary=/usr/bin/v2ray
+    say "Installing Debian's v2ray package"
+    run apt-get install -y -qq v2ray
+    ;;
+  /*)
+    [[ -x $core || $dry_run -eq 1 ]] || die "--core $core is not an executable file"
+    core_binary=$core
+    core_kind=xray
+    [[ $(basename "$core") == v2ray* ]] && core_kind=v2ray
+    ;;
+  *) die "--core must be xray, v2ray or an absolute path (got '$core')" ;;
+esac
+
+# --- firewall ---------------------------------------------------------------------------------
+# spec 02 §2: ports 22, 80, 443 and 10000-65535.
+if command -v ufw >/dev/null 2>&1 && ufw status 2>/dev/null | grep -q 'Status: active'; then
+  say "Opening ports in ufw"
+  for rule in 22/tcp 80/tcp 443/tcp 10000:65535/tcp 10000:65535/udp; do run ufw allow "$rule"; done
+elif command -v firewall-cmd >/dev/null 2>&1 && firewall-cmd --state >/dev/null 2>&1; then
+  say "Opening ports in firewalld"
+  for port in 22/tcp 80/tcp 443/tcp 10000-65535/tcp 10000-65535/udp; do run firewall-cmd --permanent --add-port="$port"; done
+  run firewall-cmd --reload
+fi
+
+# --- enrollment -------------------------------------------------------------------------------
+if [[ -f $CONFIG_FILE ]]; then
+  say "Already enrolled ($CONFIG_FILE kept): upgrade only"
+else
+  say "Enrolling this node"
+  args=(enroll --server "$GRPC_TARGET" --token "$token" --tier "$tier" --config "$CONFIG_FILE"
+    --public-port "$public_port" --core "$core_kind" --core-binary "$core_binary")
+  [[ -n $public_host ]] && args+=(--public-host "$public_host")
+  ((insecure)) && args+=(--insecure)
+  run install -d -m 0700 "$CONFIG_DIR"
+  run "$PREFIX/usr/local/bin/scn-agent" "${args[@]}"
+fi
+
+# --- systemd ----------------------------------------------------------------------------------
+if ((use_systemd)); then
+  say "Writing the systemd unit and starting scn-agent"
+  write_file "$UNIT_FILE" 0644 <<UNIT
+[Unit]
+Description=SCN node agent (proxy core supervisor and reporter)
+Documentation=$SCN_URL/documentation
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart=/usr/local/bin/scn-agent run --config $CONFIG_FILE
+Restart=always
+RestartSec=5
+# The VLESS port may be below 1024; nothing else is privileged.
+AmbientCapabilities=CAP_NET_BIND_SERVICE
+CapabilityBoundingSet=CAP_NET_BIND_SERVICE
+NoNewPrivileges=yes
+DynamicUser=no
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectControlGroups=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+SystemCallArchitectures=native
+ReadWritePaths=$CONFIG_DIR
+LimitNOFILE=1048576
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+  run systemctl daemon-reload
+  run systemctl enable scn-agent
+  run systemctl restart scn-agent
+  say "Done. The node appears on your dashboard within 2-3 minutes. Check it with: scn-agent status"
+else
+  say "Done (no systemd): start it with: scn-agent run --config $CONFIG_FILE"
+fi
