@@ -13,6 +13,7 @@ import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { NodesModule } from './nodes/nodes.module';
+import { RealtimeModule } from './realtime/realtime.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
 export const LOG_REDACT = [
@@ -64,6 +65,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config, options.logStream)),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         MailModule,
+        RealtimeModule,
         AccountsModule,
         AuthModule,
         ContactModule,

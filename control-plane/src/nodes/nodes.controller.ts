@@ -57,7 +57,7 @@ export class NodesController {
   ): Promise<MessageResponse> {
     if (
       !/^[0-9a-f-]{36}$/i.test(serverId) ||
-      !(await this.repository.deleteOwnedServer(uuid, serverId.toLowerCase()))
+      !(await this.nodes.deleteServer(uuid, serverId.toLowerCase()))
     ) {
       throw new NodesException('server_not_found');
     }

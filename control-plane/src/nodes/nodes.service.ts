@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Hardware, ValidReport } from '../grpc/agent-messages';
+import { RealtimeGateway } from '../realtime/realtime.gateway';
 import {
   applyReport,
   initialReliability,
@@ -80,6 +81,7 @@ export class NodesService {
     private readonly repository: NodesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly realtime: RealtimeGateway,
   ) {}
 
   async createEnrollmentToken(
@@ -113,7 +115,7 @@ export class NodesService {
   }): Promise<Enrollment> {
     const now = this.clock.now();
     const secret = randomBytes(32).toString('base64url');
-    return this.repository.dataSource.transaction(async (manager) => {
+    const enrollment = await this.repository.dataSource.transaction(async (manager) => {
       const token = await this.repository.consumeEnrollmentToken(
         manager,
         sha256(request.enrollmentToken),
@@ -140,6 +142,15 @@ export class NodesService {
       await this.repository.linkTokenToServer(manager, token.id, id);
       return { nodeId: id, nodeSecret, tier: token.tier };
     });
+    this.realtime.serverListUpdated('added');
+    return enrollment;
+  }
+
+  /** Deletes an operator's own server; its agent is refused from then on. */
+  async deleteServer(ownerUuid: string, serverId: string): Promise<boolean> {
+    const deleted = await this.repository.deleteOwnedServer(ownerUuid, serverId);
+    if (deleted) this.realtime.serverListUpdated('removed');
+    return deleted;
   }
 
   /**
@@ -161,6 +172,7 @@ export class NodesService {
   /** Applies a validated report from an authenticated node and returns its reliability now. */
   async report(server: ServerEntity, report: ValidReport): Promise<ReliabilityView> {
     const now = this.clock.now();
+    const before = viewReliability(reliabilityStateOf(server), now);
     const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
     const inbound = report.inbound!;
     await this.repository.updateServer(server.id, {
@@ -176,7 +188,11 @@ export class NodesService {
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
     });
-    return viewReliability(state, now);
+    const after = viewReliability(state, now);
+    if (before.available !== after.available || before.hidden !== after.hidden) {
+      this.realtime.serverListUpdated('availability');
+    }
+    return after;
   }
 
   /** Moves the 95%/14-day lifecycle on for every reporting server (idempotent per run). */
@@ -191,6 +207,7 @@ export class NodesService {
         await this.repository.updateServer(server.id, reliabilityColumns(after));
       }
     }
+    if (changed > 0) this.realtime.serverListUpdated('availability');
     return changed;
   }
 

@@ -1,0 +1,70 @@
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
+import { registerAccount } from '../support/accounts';
+import { agentClient, enroll } from '../support/agent-client';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let socket: Socket;
+const events: Array<{ reason: string }> = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.listen(0, '127.0.0.1');
+  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
+  socket.on('server-list-updated', (event: { reason: string }) => events.push(event));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+});
+afterAll(async () => {
+  socket.close();
+  await t.close();
+});
+
+async function until(predicate: () => boolean) {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`no event; got ${JSON.stringify(events)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('server-list-updated', () => {
+  it('should be emitted when a server appears and when it disappears', async () => {
+    const operator = await registerAccount(t, { userType: 'node' });
+    const { body } = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({ tier: 'tier1' })
+      .expect(201);
+    const client = agentClient(t.app.get(AgentGrpcServer).port);
+    const node = await enroll(client, {
+      enrollmentToken: body.token,
+      tier: 'TIER_1',
+      agentVersion: '0.1.0',
+      hardware: {
+        os: 'linux',
+        osRelease: '12',
+        arch: 'x64',
+        cpuCores: 1,
+        cpuModel: 'x',
+        cpuGhz: 2,
+        ramBytes: String(1024 ** 3),
+        diskBytes: '1',
+      },
+    });
+    client.close();
+    await until(() => events.some((e) => e.reason === 'added'));
+    await t
+      .http()
+      .delete(`/nodes/server/${operator.uuid}/${node.nodeId}`)
+      .set('Authorization', `Bearer ${operator.token}`)
+      .expect(200);
+    await until(() => events.some((e) => e.reason === 'removed'));
+  });
+});
