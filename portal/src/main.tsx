@@ -5,6 +5,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import './styles/landing.css';
 import './styles/pages.css';
+import './styles/node-dashboard.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');

@@ -1,8 +1,10 @@
-/** Browser storage keys of spec 01 §9. */
+/** Browser storage keys of spec 01 §9 (and spec 02 §2). */
 export const STORAGE_KEYS = {
   user: 'user',
   token: 'token',
   cookieConsent: 'cookieConsent',
+  /** spec 02 §2: whether the node dashboard's Quick Setup section is open. */
+  quickSetupOpen: 'quickSetupOpen',
 } as const;
 
 export function readJson<T>(key: string): T | null {

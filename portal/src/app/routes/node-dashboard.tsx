@@ -1,32 +1,45 @@
+import { Link } from 'wouter';
+import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
-import { DashboardPlaceholder } from './dashboard-placeholder';
+import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
+import { RequireAccount } from '../../features/session/components/require-account';
+import { useSession } from '../../features/session/store';
 
 /** /node-dashboard (spec 02 §2): only for an authenticated node operator. */
 export function NodeDashboardRoute() {
   return (
-    <DashboardPlaceholder
-      userType="node"
-      eyebrow="Node Operator account"
-      title="Node Dashboard"
-      soonTitle="Your servers and earnings are on their way"
-      soonText="Your operator account is ready. Adding servers, the setup wizard, health monitoring and the node wallet arrive with the next releases."
-      soonItems={[
-        'Add servers and follow their uptime, reliability and connections',
-        'Guided VPS setup script',
-        'Node wallet with rewards and withdrawals',
-      ]}
-      links={[
-        {
-          href: paths.servers,
-          title: 'Server market',
-          text: 'See how servers appear to clients in the market.',
-        },
-        {
-          href: `${paths.economics}#node-operators`,
-          title: 'Rewards for operators',
-          text: 'Rewards, reliability, slashing and staking explained.',
-        },
-      ]}
-    />
+    <RequireAccount userType="node">
+      <NodeDashboardPage />
+    </RequireAccount>
+  );
+}
+
+function NodeDashboardPage() {
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <div className="container page dashboard">
+      <header className="page-header page-header--split">
+        <div>
+          <p className="eyebrow">Node Operator account</p>
+          <h1>Node Dashboard</h1>
+          <p className="page-header__lead">
+            Welcome, <strong data-testid="dashboard-email">{user.email}</strong>
+          </p>
+        </div>
+        <div className="page-header__actions">
+          <Link
+            href={`${paths.economics}#node-operators`}
+            className={buttonClass({ variant: 'secondary' })}
+          >
+            Operator Rewards
+          </Link>
+          <Link href={paths.servers} className={buttonClass({ variant: 'ghost' })}>
+            Server Market
+          </Link>
+        </div>
+      </header>
+      <NodeDashboard ownerUuid={user.uuid} />
+    </div>
   );
 }

@@ -1,0 +1,104 @@
+import type { NodeServer } from '@scn/proto';
+import { VPS_TIERS } from '@scn/proto';
+import { Button } from '../../../components/ui/button';
+import {
+  formatAddress,
+  formatDateTime,
+  formatRelative,
+  formatUptime,
+  pingTone,
+  reliabilityTone,
+} from '../server-format';
+
+export interface ServerCardProps {
+  server: NodeServer;
+  now: number;
+  onDelete: (server: NodeServer) => void;
+}
+
+/** One server of the node dashboard with every field of spec 02 §2 the control plane knows. */
+export function ServerCard({ server, now, onDelete }: ServerCardProps) {
+  const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
+  const titleId = `server-${server.id}-name`;
+  return (
+    <article
+      className="card node-server"
+      aria-labelledby={titleId}
+      data-testid="server-card"
+      data-server-id={server.id}
+    >
+      <header className="node-server__header">
+        <div>
+          <h3 id={titleId} className="node-server__name">
+            {server.name}
+          </h3>
+          <p className="node-server__address small muted" data-testid="server-address">
+            {formatAddress(server.host, server.port)}
+          </p>
+        </div>
+        <div className="node-server__badges" data-testid="server-badges">
+          {server.banned ? (
+            <span className="badge badge--danger">Banned</span>
+          ) : server.available ? (
+            <span className="badge badge--success">Available</span>
+          ) : (
+            <span className="badge badge--danger">Unavailable</span>
+          )}
+          {server.hidden && !server.banned && (
+            <span className="badge badge--warning" title="Reliability under 95%">
+              Hidden
+            </span>
+          )}
+        </div>
+      </header>
+      <dl className="node-server__stats">
+        <div>
+          <dt>Reliability</dt>
+          <dd
+            className={`node-tone node-tone--${reliabilityTone(server.reliability)}`}
+            data-testid="server-reliability"
+          >
+            {server.reliability}%
+          </dd>
+        </div>
+        <div>
+          <dt>Uptime</dt>
+          <dd data-testid="server-uptime">{formatUptime(server.uptime)}</dd>
+        </div>
+        <div>
+          <dt>Connections</dt>
+          <dd data-testid="server-connections">{server.connections}</dd>
+        </div>
+        <div>
+          <dt>Ping</dt>
+          <dd
+            className={
+              server.ping === null ? 'muted' : `node-tone node-tone--${pingTone(server.ping)}`
+            }
+          >
+            {server.ping === null ? 'n/a' : `${server.ping} ms`}
+          </dd>
+        </div>
+        <div>
+          <dt>Last health update</dt>
+          <dd title={server.lastHealthUpdate ? formatDateTime(server.lastHealthUpdate) : undefined}>
+            {formatRelative(server.lastHealthUpdate, now)}
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(server.created)}</dd>
+        </div>
+      </dl>
+      <footer className="node-server__footer">
+        <span className="small muted">
+          {tier ? tier.name : 'Manual server'}
+          {server.coreState ? ` · proxy core ${server.coreState.toLowerCase()}` : ''}
+        </span>
+        <Button variant="danger" size="sm" onClick={() => onDelete(server)}>
+          Delete
+        </Button>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,84 @@
+import type { NodeServer } from '@scn/proto';
+import { useEffect, useState } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
+import { DeleteServerDialog } from './delete-server-dialog';
+import { ServerCard } from './server-card';
+
+export interface ServerListProps {
+  ownerUuid: string;
+  onOpenWizard: () => void;
+}
+
+/** spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. */
+export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
+  const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
+  const [deleting, setDeleting] = useState<NodeServer | null>(null);
+
+  useEffect(() => {
+    void loadServers(ownerUuid);
+    const timer = window.setInterval(() => void loadServers(ownerUuid), REFRESH_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [ownerUuid]);
+
+  // Relative times are measured at the last refresh (set whenever the list is shown).
+  const now = lastRefreshedAt ?? 0;
+
+  return (
+    <section className="node-servers" aria-labelledby="node-servers-title">
+      <div className="node-servers__header">
+        <h2 id="node-servers-title">Your Servers</h2>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => void loadServers(ownerUuid)}
+          disabled={refreshing}
+          data-testid="refresh-servers"
+        >
+          {refreshing ? 'Refreshing...' : 'Refresh'}
+        </Button>
+      </div>
+
+      {status === 'loading' || status === 'idle' ? (
+        <div className="page-loading" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" />
+          <span>Loading your servers...</span>
+        </div>
+      ) : status === 'error' ? (
+        <div className="stack">
+          <Banner tone="error" data-testid="servers-error">
+            {error}
+          </Banner>
+          <div>
+            <Button variant="secondary" onClick={() => void loadServers(ownerUuid)}>
+              Try Again
+            </Button>
+          </div>
+        </div>
+      ) : servers.length === 0 ? (
+        <div className="card empty-state" data-testid="servers-empty">
+          <h3>No servers yet</h3>
+          <p className="muted">
+            Set up a VPS with the wizard: it appears here 2 to 3 minutes after the install.
+          </p>
+          <Button variant="primary" onClick={onOpenWizard}>
+            Set Up a VPS Node
+          </Button>
+        </div>
+      ) : (
+        <div className="node-servers__grid" data-testid="server-list">
+          {servers.map((server) => (
+            <ServerCard key={server.id} server={server} now={now} onDelete={setDeleting} />
+          ))}
+        </div>
+      )}
+
+      <DeleteServerDialog
+        ownerUuid={ownerUuid}
+        server={deleting}
+        onClose={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** Display rules of the node dashboard's server list (spec 01 §9 "Display", spec 02 §4). */
+
+/** spec 01 §9: uptime in hours shows 'New' when 0, else 'Xd Yh'. */
+export function formatUptime(hours: number): string {
+  const whole = Math.max(0, Math.floor(hours));
+  if (whole === 0) return 'New';
+  return `${Math.floor(whole / 24)}d ${whole % 24}h`;
+}
+
+export type Tone = 'success' | 'warning' | 'danger';
+
+/** spec 02 §4: green at 90 or more, yellow at 70 or more, otherwise red. */
+export function reliabilityTone(reliability: number): Tone {
+  if (reliability >= 90) return 'success';
+  if (reliability >= 70) return 'warning';
+  return 'danger';
+}
+
+/** spec 01 §9: ping green under 50 ms, yellow under 100 ms, else red. */
+export function pingTone(ping: number): Tone {
+  if (ping < 50) return 'success';
+  if (ping < 100) return 'warning';
+  return 'danger';
+}
+
+export function formatAddress(host: string | null, port: number | null): string {
+  if (!host) return 'Waiting for the first report';
+  return port === null ? host : `${host}:${port}`;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago"; 'Never' without a date. */
+export function formatRelative(iso: string | null, now: number = Date.now()): string {
+  if (!iso) return 'Never';
+  const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
+  if (!Number.isFinite(seconds)) return 'Unknown';
+  if (seconds < 60) return 'just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}

@@ -1,0 +1,154 @@
+import type { NodeServer } from '@scn/proto';
+import { proxy, useSnapshot } from 'valtio';
+import { ApiError } from '../../lib/api-client';
+import { STORAGE_KEYS } from '../../lib/storage';
+import { deleteServer } from './api/delete-server';
+import { getServers } from './api/get-servers';
+
+/** spec 02 §4: a change of this many reliability points between refreshes gets a toast. */
+export const RELIABILITY_TOAST_POINTS = 10;
+/** spec 02 §9: the periodic server update. */
+export const REFRESH_INTERVAL_MS = 60_000;
+const TOAST_MS = 6_000;
+
+export interface Toast {
+  id: number;
+  tone: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+export interface NodesState {
+  /** The operator whose servers are held; another account starts from scratch. */
+  ownerUuid: string | null;
+  servers: NodeServer[];
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+  refreshing: boolean;
+  lastRefreshedAt: number | null;
+  toasts: Toast[];
+  quickSetupOpen: boolean;
+}
+
+export const nodesStore = proxy<NodesState>({
+  ownerUuid: null,
+  servers: [],
+  status: 'idle',
+  error: null,
+  refreshing: false,
+  lastRefreshedAt: null,
+  toasts: [],
+  quickSetupOpen: localStorage.getItem(STORAGE_KEYS.quickSetupOpen) === 'true',
+});
+
+export function useNodes() {
+  return useSnapshot(nodesStore);
+}
+
+let toastSeq = 0;
+
+export function pushToast(tone: Toast['tone'], text: string): void {
+  toastSeq += 1;
+  const id = toastSeq;
+  nodesStore.toasts.push({ id, tone, text });
+  window.setTimeout(() => dismissToast(id), TOAST_MS);
+}
+
+export function dismissToast(id: number): void {
+  nodesStore.toasts = nodesStore.toasts.filter((toast) => toast.id !== id);
+}
+
+/** spec 02 §2: Quick Setup is collapsed by default and the choice is remembered locally. */
+export function setQuickSetupOpen(open: boolean): void {
+  nodesStore.quickSetupOpen = open;
+  localStorage.setItem(STORAGE_KEYS.quickSetupOpen, String(open));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'Unknown error';
+}
+
+/** spec 02 §3: duplicates by id are removed when listed. */
+function uniqueById(servers: readonly NodeServer[]): NodeServer[] {
+  const seen = new Set<string>();
+  return servers.filter((server) => !seen.has(server.id) && seen.add(server.id) !== undefined);
+}
+
+function announceReliabilityChanges(before: readonly NodeServer[], after: readonly NodeServer[]) {
+  const previous = new Map(before.map((server) => [server.id, server.reliability]));
+  for (const server of after) {
+    const old = previous.get(server.id);
+    if (old === undefined || Math.abs(server.reliability - old) < RELIABILITY_TOAST_POINTS) {
+      continue;
+    }
+    const direction = server.reliability > old ? 'rose' : 'dropped';
+    pushToast(
+      server.reliability > old ? 'info' : 'warning',
+      `Reliability of ${server.name} ${direction} from ${old}% to ${server.reliability}%`,
+    );
+  }
+}
+
+let inFlight: Promise<void> | null = null;
+let generation = 0;
+
+/**
+ * Loads the operator's servers. A refresh while one is running joins it (spec 02 §4: servers
+ * already updating are skipped). The first load shows its error in place; a failed later refresh
+ * keeps the list and shows a toast (spec 02 §8).
+ */
+export function loadServers(ownerUuid: string): Promise<void> {
+  if (nodesStore.ownerUuid !== ownerUuid) {
+    Object.assign(nodesStore, {
+      ownerUuid,
+      servers: [],
+      status: 'idle',
+      error: null,
+      lastRefreshedAt: null,
+    });
+    inFlight = null;
+  }
+  if (inFlight) return inFlight;
+  generation += 1;
+  const mine = generation;
+  inFlight = (async () => {
+    const initial = nodesStore.status !== 'ready';
+    if (initial) nodesStore.status = 'loading';
+    nodesStore.refreshing = true;
+    try {
+      const { servers } = await getServers(ownerUuid);
+      if (nodesStore.ownerUuid !== ownerUuid) return;
+      const next = uniqueById(servers);
+      if (!initial) announceReliabilityChanges(nodesStore.servers, next);
+      Object.assign(nodesStore, {
+        servers: next,
+        status: 'ready',
+        error: null,
+        lastRefreshedAt: Date.now(),
+      });
+    } catch (error) {
+      if (nodesStore.ownerUuid !== ownerUuid) return;
+      if (initial) {
+        nodesStore.status = 'error';
+        nodesStore.error = messageOf(error);
+      } else {
+        pushToast('error', `Failed to refresh server: ${messageOf(error)}`);
+      }
+    } finally {
+      if (generation === mine) {
+        nodesStore.refreshing = false;
+        inFlight = null;
+      }
+    }
+  })();
+  return inFlight;
+}
+
+/** Deletes a server and drops it from the list; rejects with the server's message. */
+export async function removeServer(ownerUuid: string, serverId: string): Promise<void> {
+  try {
+    await deleteServer(ownerUuid, serverId);
+  } catch (error) {
+    throw new Error(error instanceof ApiError ? error.message : 'Failed to delete server');
+  }
+  nodesStore.servers = nodesStore.servers.filter((server) => server.id !== serverId);
+}
