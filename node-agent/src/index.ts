@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { CommanderError } from 'commander';
+import { handleError } from './errors';
 import { buildProgram } from './program';
 
+// The only process.exit of the agent: commands return or throw, this maps the outcome.
 buildProgram()
   .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    if (error instanceof CommanderError) process.exit(error.exitCode);
-    process.stderr.write(`scn-agent: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
+  .then(
+    () => process.exit(0),
+    (error: unknown) => process.exit(handleError(error, (text) => void process.stderr.write(text))),
+  );

@@ -1,16 +1,25 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
+import { processIo, type CommandIo } from './commands/context';
+import { registerDoctor } from './commands/doctor';
+import { registerEnroll } from './commands/enroll';
+import { registerRun } from './commands/run';
+import { registerStatus } from './commands/status';
 
-/**
- * The `scn-agent` command line. Its commands (enroll, run, status, doctor) arrive with the
- * operator-journey release; this is the entry point they attach to.
- */
-export function buildProgram(): Command {
-  return new Command('scn-agent')
+/** The `scn-agent` command line: enroll, run, status, doctor. */
+export function buildProgram(io: CommandIo = processIo): Command {
+  const program = new Command('scn-agent')
     .description(
       'SCN node agent: runs the proxy core on this VPS and reports to the SCN control plane',
     )
     .version(version, '-v, --version', 'print the agent version')
     .showHelpAfterError()
     .exitOverride();
+  registerEnroll(program, io);
+  registerRun(program, io);
+  registerStatus(program, io);
+  registerDoctor(program, io);
+  // Subcommands inherit exitOverride only when it is set before they are added; set it on each.
+  for (const command of program.commands) command.exitOverride().showHelpAfterError();
+  return program;
 }

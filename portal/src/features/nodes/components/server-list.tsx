@@ -2,6 +2,7 @@ import type { NodeServer } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { onRealtime } from '../../../lib/realtime';
 import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard } from './server-card';
@@ -19,7 +20,12 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
   useEffect(() => {
     void loadServers(ownerUuid);
     const timer = window.setInterval(() => void loadServers(ownerUuid), REFRESH_INTERVAL_MS);
-    return () => window.clearInterval(timer);
+    // A server appeared, changed availability or disappeared: refetch at once.
+    const unsubscribe = onRealtime('server-list-updated', () => void loadServers(ownerUuid));
+    return () => {
+      window.clearInterval(timer);
+      unsubscribe();
+    };
   }, [ownerUuid]);
 
   // Relative times are measured at the last refresh (set whenever the list is shown).

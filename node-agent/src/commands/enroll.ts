@@ -1,0 +1,200 @@
+import { access } from 'node:fs/promises';
+import os from 'node:os';
+import type { Command } from 'commander';
+import type { Tier } from '@scn/proto';
+import { z } from 'zod';
+import { type AgentConfigInput, resolveConfigPath, writeAgentConfig } from '../config/agent-config';
+import { AgentError } from '../errors';
+import {
+  type ControlPlaneConnection,
+  ControlPlaneClient,
+  describeGrpcError,
+  isLoopback,
+  parseHostPort,
+} from '../grpc/control-plane-client';
+import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
+import { checkTier, tierCapacity } from '../system/tier';
+import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
+
+const TIER_TO_PROTO = {
+  tier1: 'TIER_1',
+  tier2: 'TIER_2',
+  tier3: 'TIER_3',
+  tier4: 'TIER_4',
+} as const;
+const TIER_FROM_PROTO: Record<string, keyof typeof TIER_TO_PROTO> = {
+  TIER_1: 'tier1',
+  TIER_2: 'tier2',
+  TIER_3: 'tier3',
+  TIER_4: 'tier4',
+};
+
+const DEFAULT_CORE_BINARY = { xray: '/usr/local/bin/xray', v2ray: '/usr/bin/v2ray' } as const;
+
+export const enrollFlagsSchema = z.object({
+  server: z
+    .string({ error: 'is required (the control plane gRPC address, host:port)' })
+    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. scn.example.com:50051'),
+  token: z
+    .string({ error: 'is required (the one-time token from the setup wizard)' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 43-character token from the setup wizard'),
+  tier: z.enum(['tier1', 'tier2', 'tier3', 'tier4'], {
+    error: 'must be tier1, tier2, tier3 or tier4',
+  }),
+  publicHost: z
+    .string()
+    .regex(
+      /^(\[?[0-9a-fA-F:.]+\]?|[a-zA-Z0-9]([a-zA-Z0-9.-]{0,251}[a-zA-Z0-9])?)$/,
+      'must be a host name or IP address',
+    )
+    .optional(),
+  publicPort: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(1, 'must be 1-65535')
+    .max(65535, 'must be 1-65535')
+    .default(443),
+  insecure: z.boolean().default(false),
+  caFile: z.string().min(1).optional(),
+  core: z.enum(['xray', 'v2ray'], { error: 'must be xray or v2ray' }).default('xray'),
+  coreBinary: z.string().min(1).optional(),
+  coreApiPort: z.coerce.number().int().min(1).max(65535).default(10085),
+  config: z.string().optional(),
+  force: z.boolean().default(false),
+});
+/** Raw flags as commander (or a caller) gives them: validated by enrollFlagsSchema. */
+export type EnrollFlags = Partial<Record<keyof z.input<typeof enrollFlagsSchema>, unknown>>;
+
+export interface EnrollDeps {
+  io?: CommandIo;
+  hardware?: () => Promise<HardwareSummary>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface EnrollResult {
+  configPath: string;
+  nodeId: string;
+  tier: string;
+}
+
+/** The first non-internal IPv4 address: on a typical VPS that is the public one. */
+function guessPublicHost(): string | undefined {
+  for (const addresses of Object.values(os.networkInterfaces())) {
+    for (const address of addresses ?? []) {
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+  }
+  return undefined;
+}
+
+/** `scn-agent enroll`: exchanges the one-time token for the node's credential and writes the config. */
+export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Promise<EnrollResult> {
+  const io = deps.io ?? processIo;
+  const flags = parseFlags(enrollFlagsSchema, rawFlags);
+  const configPath = resolveConfigPath(flags.config, deps.env);
+  if (
+    !flags.force &&
+    (await access(configPath).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    throw new AgentError(`this node is already enrolled (${configPath} exists)`, {
+      hint: 'pass --force to enroll again with a new token (the old node id stops working)',
+    });
+  }
+  const publicHost = flags.publicHost ?? guessPublicHost();
+  if (!publicHost) {
+    throw new AgentError("cannot tell this machine's public address", {
+      exitCode: 2,
+      hint: 'pass --public-host <host name or IP clients connect to>',
+    });
+  }
+
+  const hardware = await (deps.hardware ?? readHardware)();
+  const check = checkTier(hardware, flags.tier);
+  if (!check.ok) {
+    throw new AgentError(`refusing to enroll: ${check.reason}`, {
+      hint: 'pick a lower tier in the setup wizard (and use its new token), or resize the VPS',
+    });
+  }
+
+  const host = parseHostPort(flags.server)!.host;
+  const connection: ControlPlaneConnection = {
+    target: flags.server,
+    // The local control plane (development, demo nodes) speaks plaintext on loopback.
+    tls: flags.caFile !== undefined || (!flags.insecure && !isLoopback(host)),
+    caFile: flags.caFile,
+    insecure: flags.insecure,
+  };
+  const client = new ControlPlaneClient(connection);
+  let response;
+  try {
+    response = await client.enroll({
+      enrollmentToken: flags.token,
+      tier: TIER_TO_PROTO[flags.tier] as Tier,
+      agentVersion: AGENT_VERSION,
+      hardware: toProtoHardware(hardware),
+    });
+  } catch (error) {
+    throw describeGrpcError(error, 'enrollment failed');
+  } finally {
+    client.close();
+  }
+
+  const tier = TIER_FROM_PROTO[response.tier] ?? flags.tier;
+  const config: AgentConfigInput = {
+    controlPlane: flags.server,
+    tls: connection.tls,
+    insecure: flags.insecure,
+    caFile: flags.caFile,
+    nodeId: response.nodeId,
+    nodeSecret: response.nodeSecret,
+    tier,
+    publicHost,
+    publicPort: flags.publicPort,
+    core: {
+      kind: flags.core,
+      binary: flags.coreBinary ?? DEFAULT_CORE_BINARY[flags.core],
+      apiPort: flags.coreApiPort,
+      workDir: '/var/lib/scn-agent/core',
+    },
+    inbound: { security: 'none', network: 'tcp' },
+    reportIntervalMs: response.reportIntervalMs || 60_000,
+    appliedClientSetVersion: '0',
+    allowedClients: [],
+  };
+  await writeAgentConfig(configPath, config);
+  io.out(
+    `Enrolled node ${response.nodeId} (${tier}, up to ${tierCapacity(tier) ?? '?'} clients).\n` +
+      `Config written to ${configPath} (mode 0600). Start the agent: scn-agent run\n`,
+  );
+  return { configPath, nodeId: response.nodeId, tier };
+}
+
+export function registerEnroll(program: Command, io: CommandIo = processIo): void {
+  program
+    .command('enroll')
+    .description("exchange a one-time enrollment token for this node's credential")
+    .option('--server <host:port>', 'control plane gRPC address')
+    .option('--token <token>', 'one-time token from the setup wizard')
+    .option('--tier <tier>', 'tier1 | tier2 | tier3 | tier4', 'tier2')
+    .option(
+      '--public-host <host>',
+      'host name or IP clients connect to (default: first public IPv4)',
+    )
+    .option('--public-port <port>', 'port clients connect to', '443')
+    .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')
+    .option('--ca-file <path>', 'CA certificate of the control plane (implies TLS)')
+    .option('--core <kind>', 'proxy core: xray | v2ray', 'xray')
+    .option('--core-binary <path>', 'path of the core binary')
+    .option('--core-api-port <port>', 'loopback port of the core API', '10085')
+    .option(
+      '--config <path>',
+      'config file (default $SCN_AGENT_CONFIG or /etc/scn-agent/config.json)',
+    )
+    .option('--force', 'enroll again even when a config exists')
+    .action(async (flags: EnrollFlags) => {
+      await enroll(flags, { io });
+    });
+}

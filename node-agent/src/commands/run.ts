@@ -1,0 +1,190 @@
+import { access, constants } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { ClientSet__Output } from '@scn/proto';
+import { z } from 'zod';
+import {
+  type AgentConfig,
+  AgentConfigStore,
+  readAgentConfig,
+  resolveConfigPath,
+} from '../config/agent-config';
+import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
+import type { ProxyCore } from '../proxy-core/proxy-core';
+import { Reporter } from '../reporter/reporter';
+import { type HardwareSummary, readHardware } from '../system/hardware';
+import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
+
+export const runFlagsSchema = z.object({
+  config: z.string().optional(),
+  /** Run without a proxy core (demo nodes): reported as ABSENT. */
+  core: z.boolean().default(true),
+});
+export type RunFlags = z.input<typeof runFlagsSchema>;
+
+/** The one place that builds the real core; loaded lazily so status/doctor never load it. */
+export async function createProxyCore(config: AgentConfig): Promise<ProxyCore> {
+  const { V2rayCore } = await import('./../proxy-core/v2ray-core');
+  return new V2rayCore({
+    kind: config.core.kind,
+    binary: config.core.binary,
+    workDir: config.core.workDir,
+    apiPort: config.core.apiPort,
+    inbound: { ...config.inbound, port: config.publicPort },
+  });
+}
+
+export interface DaemonDeps {
+  io?: CommandIo;
+  env?: NodeJS.ProcessEnv;
+  /** null: no core. Default: the real core when its binary exists, else none. */
+  coreFactory?: (config: AgentConfig) => Promise<ProxyCore | null>;
+  hardware?: () => Promise<HardwareSummary>;
+  /** Resolves when the daemon should stop. Default: SIGINT or SIGTERM. */
+  stopSignal?: Promise<unknown>;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const handler = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+      resolve(signal);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  });
+}
+
+async function defaultCoreFactory(config: AgentConfig, io: CommandIo): Promise<ProxyCore | null> {
+  const present = await access(config.core.binary, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!present) {
+    io.err(
+      `scn-agent: no proxy core at ${config.core.binary}: running without one (reported as absent)\n`,
+    );
+    return null;
+  }
+  return createProxyCore(config);
+}
+
+/**
+ * The running pieces of the daemon, separate from signal handling so tests can drive them: the
+ * core starts with the last applied set (users added through the API die with the core), the
+ * push stream reconciles, the reporter reports. Stopping the control plane side never stops the core.
+ */
+export class AgentDaemon {
+  private watch: ClientSetWatch | null = null;
+  private client: ControlPlaneClient | null = null;
+  readonly reporter: Reporter;
+
+  constructor(
+    readonly store: AgentConfigStore,
+    readonly core: ProxyCore | null,
+    private readonly io: CommandIo,
+    hardware: () => Promise<HardwareSummary>,
+  ) {
+    const config = store.current;
+    this.client = new ControlPlaneClient(
+      {
+        target: config.controlPlane,
+        tls: config.tls,
+        caFile: config.caFile,
+        insecure: config.insecure,
+      },
+      config,
+    );
+    this.reporter = new Reporter({
+      client: this.client,
+      store,
+      core,
+      agentVersion: AGENT_VERSION,
+      hardware,
+      log: (message) => io.err(`scn-agent: ${message}\n`),
+    });
+  }
+
+  async start(options: { report?: boolean } = {}): Promise<void> {
+    const config = this.store.current;
+    if (this.core) {
+      try {
+        await this.core.start(config.allowedClients);
+      } catch (error) {
+        // The core supervises itself; its state goes into the next report.
+        this.io.err(`scn-agent: proxy core did not start: ${(error as Error).message}\n`);
+      }
+    }
+    this.watch = this.client!.watchClients(
+      config.appliedClientSetVersion,
+      (set) => this.apply(set),
+      {
+        onError: (error, retryInMs) =>
+          this.io.err(
+            `scn-agent: client stream: ${error.message}; reconnecting in ${retryInMs} ms\n`,
+          ),
+      },
+    );
+    if (options.report !== false) this.reporter.start();
+  }
+
+  private async apply(set: ClientSet__Output): Promise<void> {
+    try {
+      if (this.core) await this.core.reconcile(set.clientUuids);
+      await this.store.update((config) => ({
+        ...config,
+        allowedClients: [...set.clientUuids],
+        appliedClientSetVersion: set.version,
+      }));
+      this.io.err(
+        `scn-agent: applied client set v${set.version} (${set.clientUuids.length} clients)\n`,
+      );
+    } catch (error) {
+      this.io.err(
+        `scn-agent: applying client set v${set.version} failed: ${(error as Error).message}\n`,
+      );
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.watch?.stop();
+    await this.reporter.stop();
+    this.client?.close();
+    this.client = null;
+    if (this.core) await this.core.stop();
+  }
+}
+
+/** `scn-agent run`: the daemon, until SIGINT/SIGTERM. */
+export async function run(rawFlags: RunFlags, deps: DaemonDeps = {}): Promise<void> {
+  const io = deps.io ?? processIo;
+  const flags = parseFlags(runFlagsSchema, rawFlags);
+  const configPath = resolveConfigPath(flags.config, deps.env);
+  const store = new AgentConfigStore(configPath, await readAgentConfig(configPath));
+  const core = flags.core
+    ? await (deps.coreFactory ?? ((c) => defaultCoreFactory(c, io)))(store.current)
+    : null;
+  const daemon = new AgentDaemon(store, core, io, deps.hardware ?? readHardware);
+  const stopSignal = deps.stopSignal ?? untilSignal();
+  await daemon.start();
+  io.err(
+    `scn-agent: node ${store.current.nodeId} running; reporting to ${store.current.controlPlane}\n`,
+  );
+  const signal = await stopSignal;
+  io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
+  await daemon.stop();
+}
+
+export function registerRun(program: Command, io: CommandIo = processIo): void {
+  program
+    .command('run')
+    .description('the daemon: runs the proxy core, applies client sets, reports every interval')
+    .option(
+      '--config <path>',
+      'config file (default $SCN_AGENT_CONFIG or /etc/scn-agent/config.json)',
+    )
+    .option('--no-core', 'run without a proxy core (demo nodes)')
+    .action(async (flags: RunFlags) => {
+      await run(flags, { io });
+    });
+}

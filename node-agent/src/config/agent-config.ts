@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { AgentError, EXIT_CODES } from '../errors';
+
+/**
+ * The agent's state file: the node's credential and everything `run`, `status` and `doctor`
+ * need. It holds the node secret, so it is written 0600 and refused when group/others can read it.
+ */
+
+export const DEFAULT_CONFIG_PATH = '/etc/scn-agent/config.json';
+export const CONFIG_ENV = 'SCN_AGENT_CONFIG';
+
+/** --config, else $SCN_AGENT_CONFIG, else the default. */
+export function resolveConfigPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(flag || env[CONFIG_ENV] || DEFAULT_CONFIG_PATH);
+}
+
+const tierId = z.enum(['tier1', 'tier2', 'tier3', 'tier4']);
+const port = z.number().int().min(1).max(65535);
+const uint64 = z.string().regex(/^\d{1,20}$/, 'must be a decimal unsigned integer');
+
+export const agentConfigSchema = z.object({
+  /** gRPC target of the control plane, `host:port`. */
+  controlPlane: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'),
+  tls: z.boolean(),
+  /** Plaintext to a non-loopback host was explicitly allowed (`enroll --insecure`). */
+  insecure: z.boolean().default(false),
+  caFile: z.string().min(1).optional(),
+  nodeId: z.string().uuid('must be a UUID'),
+  nodeSecret: z.string().min(1, 'is required'),
+  tier: tierId,
+  publicHost: z.string().min(1, 'is required').max(253),
+  publicPort: port,
+  core: z.object({
+    kind: z.enum(['xray', 'v2ray']),
+    binary: z.string().min(1),
+    apiPort: port,
+    workDir: z.string().min(1),
+  }),
+  inbound: z
+    .object({
+      security: z.enum(['none', 'tls', 'reality']),
+      network: z.enum(['tcp', 'ws', 'grpc']),
+      listen: z.string().optional(),
+      sni: z.string().optional(),
+      fp: z.string().optional(),
+      pbk: z.string().optional(),
+      sid: z.string().optional(),
+      flow: z.string().optional(),
+      certificateFile: z.string().optional(),
+      keyFile: z.string().optional(),
+      realityPrivateKey: z.string().optional(),
+      realityDest: z.string().optional(),
+    })
+    .default({ security: 'none', network: 'tcp' }),
+  reportIntervalMs: z.number().int().min(1000).max(3_600_000),
+  /** The last client set applied to the core, so a restart starts with it before the push arrives. */
+  appliedClientSetVersion: uint64.default('0'),
+  allowedClients: z.array(z.string()).default([]),
+  lastReport: z
+    .object({
+      /** When the attempt finished (ISO 8601, local clock). */
+      at: z.string(),
+      accepted: z.boolean(),
+      /** The control plane's answer; on a failed attempt, the last known values. */
+      reliability: z.number().nullable(),
+      available: z.boolean().nullable(),
+      error: z.string().nullable(),
+      activeClients: z.number().int().min(0).optional(),
+      proxyCoreState: z.string().optional(),
+      pingMs: z.number().optional(),
+      /** Local clock minus the control plane's (server_time_ms, corrected by half the RTT). */
+      clockSkewMs: z.number().optional(),
+    })
+    .optional(),
+});
+
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export type AgentConfigInput = z.input<typeof agentConfigSchema>;
+export type LastReportSummary = NonNullable<AgentConfig['lastReport']>;
+
+function configError(file: string, message: string, hint?: string, cause?: unknown): AgentError {
+  return new AgentError(`config ${file}: ${message}`, {
+    exitCode: EXIT_CODES.config,
+    hint,
+    cause,
+  });
+}
+
+/** Reads and validates the config; every failure names the file (and the field). Exit code 78. */
+export async function readAgentConfig(file: string): Promise<AgentConfig> {
+  let mode: number;
+  try {
+    mode = (await stat(file)).mode;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw configError(
+        file,
+        'not found',
+        'enroll this node first: scn-agent enroll --server HOST:PORT --token TOKEN',
+        error,
+      );
+    }
+    throw configError(file, `cannot be read (${(error as Error).message})`, undefined, error);
+  }
+  if ((mode & 0o077) !== 0) {
+    throw configError(
+      file,
+      `is readable by group or others (mode ${(mode & 0o777).toString(8)}); it holds the node secret`,
+      `chmod 600 ${file}`,
+    );
+  }
+  let raw: string;
+  try {
+    raw = await readFile(file, 'utf8');
+  } catch (error) {
+    throw configError(file, `cannot be read (${(error as Error).message})`, undefined, error);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw configError(file, `is not valid JSON (${(error as Error).message})`, undefined, error);
+  }
+  const parsed = agentConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || '(root)';
+    throw configError(
+      file,
+      `field "${field}": ${issue?.message ?? 'invalid'}`,
+      're-enroll with scn-agent enroll --force, or fix the field',
+    );
+  }
+  return parsed.data;
+}
+
+/** Writes the config atomically (temp file in the same folder, fsync, rename), mode 0600. */
+export async function writeAgentConfig(file: string, config: AgentConfigInput): Promise<void> {
+  const valid = agentConfigSchema.parse(config);
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(valid, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await chmod(temp, 0o600); // the umask cannot widen it, but be explicit about the promise
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The daemon's copy of the config: the reporter and the client-set watcher both update it, so
+ * writes are serialized and each one writes the latest whole state.
+ */
+export class AgentConfigStore {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly file: string,
+    private config: AgentConfig,
+  ) {}
+
+  get current(): AgentConfig {
+    return this.config;
+  }
+
+  update(change: (config: AgentConfig) => AgentConfig): Promise<void> {
+    this.config = change(this.config);
+    const snapshot = this.config;
+    // A failed write must not block the later ones: each writes the whole latest state.
+    const next = this.writing
+      .catch(() => undefined)
+      .then(() => writeAgentConfig(this.file, snapshot));
+    this.writing = next;
+    return next;
+  }
+}

@@ -1,0 +1,251 @@
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import {
+  AGENT_METADATA,
+  AGENT_PROTO_PATH,
+  type AgentProtoGrpcType,
+  type AgentServiceClient,
+  type ClientSet__Output,
+  type EnrollRequest,
+  type EnrollResponse__Output,
+  GRPC_LOADER_OPTIONS,
+  type ReportRequest,
+  type ReportResponse__Output,
+} from '@scn/proto';
+import { type BackoffOptions, backoffDelay, realTimers, type Timers } from '../backoff';
+import { AgentError, EXIT_CODES } from '../errors';
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/** `host:port` or `[v6]:port`; null when it is neither. */
+export function parseHostPort(target: string): HostPort | null {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:/[\]]+)):(\d{1,5})$/.exec(target);
+  if (!match) return null;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: (match[1] ?? match[2])!, port };
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host === '::1') return true;
+  return net.isIPv4(host) && host.startsWith('127.');
+}
+
+export interface ControlPlaneConnection {
+  /** `host:port` */
+  target: string;
+  tls: boolean;
+  caFile?: string;
+  /** Plaintext to a non-loopback host was explicitly asked for (--insecure). */
+  insecure?: boolean;
+}
+
+/** A node's credential, sent as metadata on every call but Enroll. */
+export interface NodeCredential {
+  nodeId: string;
+  nodeSecret: string;
+}
+
+export interface WatchOptions {
+  backoff?: BackoffOptions;
+  timers?: Timers;
+  /** Each stream failure, before the reconnect (for logs). */
+  onError?: (error: Error, retryInMs: number) => void;
+}
+
+export interface ClientSetWatch {
+  stop(): void;
+}
+
+const ENROLL_DEADLINE_MS = 15_000;
+const REPORT_DEADLINE_MS = 10_000;
+const WATCH_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };
+
+function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredentials {
+  const hostPort = parseHostPort(connection.target);
+  if (!hostPort) {
+    throw new AgentError(`control plane address "${connection.target}" must be host:port`, {
+      exitCode: EXIT_CODES.usage,
+    });
+  }
+  if (connection.tls) {
+    let rootCerts: Buffer | null = null;
+    if (connection.caFile) {
+      try {
+        rootCerts = readFileSync(connection.caFile);
+      } catch (error) {
+        throw new AgentError(
+          `cannot read CA file ${connection.caFile}: ${(error as Error).message}`,
+          {
+            exitCode: EXIT_CODES.config,
+            cause: error,
+          },
+        );
+      }
+    }
+    // null roots: grpc-js uses the system/bundled roots.
+    return grpc.credentials.createSsl(rootCerts);
+  }
+  if (!isLoopback(hostPort.host) && !connection.insecure) {
+    throw new AgentError(
+      `refusing plaintext gRPC to ${connection.target}: the node secret would cross the network unencrypted`,
+      {
+        exitCode: EXIT_CODES.usage,
+        hint: 'give the control plane a TLS certificate (GRPC_TLS_CERT/GRPC_TLS_KEY), or pass --insecure if you accept the risk',
+      },
+    );
+  }
+  return grpc.credentials.createInsecure();
+}
+
+function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['AgentService'] {
+  const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
+  const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
+  return proto.scn.agent.v1.AgentService;
+}
+
+/** The agent's side of scn.agent.v1.AgentService: promise wrappers with deadlines. */
+export class ControlPlaneClient {
+  readonly raw: AgentServiceClient;
+
+  constructor(
+    readonly connection: ControlPlaneConnection,
+    private readonly credential?: NodeCredential,
+  ) {
+    const AgentService = loadAgentService();
+    this.raw = new AgentService(connection.target, credentialsFor(connection), {
+      'grpc.keepalive_time_ms': 60_000,
+      'grpc.keepalive_timeout_ms': 20_000,
+    });
+  }
+
+  private metadata(): grpc.Metadata {
+    if (!this.credential) throw new Error('this client has no node credential: enroll first');
+    const metadata = new grpc.Metadata();
+    metadata.set(AGENT_METADATA.nodeId, this.credential.nodeId);
+    metadata.set(AGENT_METADATA.authorization, `Bearer ${this.credential.nodeSecret}`);
+    return metadata;
+  }
+
+  enroll(request: EnrollRequest, deadlineMs = ENROLL_DEADLINE_MS): Promise<EnrollResponse__Output> {
+    return new Promise((resolve, reject) =>
+      this.raw.Enroll(request, { deadline: Date.now() + deadlineMs }, (error, response) =>
+        error || !response
+          ? reject(error ?? new Error('empty Enroll response'))
+          : resolve(response),
+      ),
+    );
+  }
+
+  report(request: ReportRequest, deadlineMs = REPORT_DEADLINE_MS): Promise<ReportResponse__Output> {
+    return new Promise((resolve, reject) =>
+      this.raw.Report(
+        request,
+        this.metadata(),
+        { deadline: Date.now() + deadlineMs },
+        (error, response) =>
+          error || !response
+            ? reject(error ?? new Error('empty Report response'))
+            : resolve(response),
+      ),
+    );
+  }
+
+  /** Whether a channel to the control plane comes up within the deadline (no RPC is sent). */
+  checkConnectivity(timeoutMs = 3_000): Promise<{ reachable: boolean; error: string | null }> {
+    return new Promise((resolve) =>
+      this.raw.waitForReady(Date.now() + timeoutMs, (error) =>
+        resolve({ reachable: !error, error: error ? error.message : null }),
+      ),
+    );
+  }
+
+  /**
+   * Follows the WatchClients stream: calls `onSet` with each set newer than the last one seen and
+   * reconnects (exponential backoff with jitter) whenever the stream ends, until stop().
+   * `onSet` runs one at a time, in order.
+   */
+  watchClients(
+    knownVersion: string,
+    onSet: (set: ClientSet__Output) => Promise<void> | void,
+    options: WatchOptions = {},
+  ): ClientSetWatch {
+    const timers = options.timers ?? realTimers;
+    const backoff = options.backoff ?? WATCH_BACKOFF;
+    let known = BigInt(knownVersion);
+    let attempt = 0;
+    let stopped = false;
+    let call: grpc.ClientReadableStream<ClientSet__Output> | null = null;
+    let retry: unknown = null;
+    let applying: Promise<void> = Promise.resolve();
+
+    const reconnect = (error: Error) => {
+      if (stopped || retry !== null) return;
+      call = null;
+      const delay = backoffDelay(attempt, backoff);
+      attempt += 1;
+      options.onError?.(error, delay);
+      retry = timers.setTimeout(() => {
+        retry = null;
+        connect();
+      }, delay);
+    };
+
+    const connect = () => {
+      if (stopped) return;
+      const stream = this.raw.WatchClients({ knownVersion: known.toString() }, this.metadata());
+      call = stream;
+      stream.on('data', (set: ClientSet__Output) => {
+        attempt = 0;
+        const version = BigInt(set.version);
+        if (version <= known) return;
+        known = version;
+        applying = applying.then(() => onSet(set)).catch(() => undefined);
+      });
+      stream.on('error', (error: grpc.ServiceError) => {
+        if (stream !== call) return;
+        reconnect(error);
+      });
+      stream.on('end', () => {
+        if (stream !== call) return;
+        reconnect(new Error('WatchClients stream ended'));
+      });
+    };
+
+    connect();
+    return {
+      stop: () => {
+        stopped = true;
+        if (retry !== null) timers.clearTimeout(retry);
+        const current = call;
+        call = null;
+        current?.cancel();
+      },
+    };
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+}
+
+/** A gRPC failure as an operator-facing error (exit 69 when the control plane is unreachable). */
+export function describeGrpcError(error: unknown, action: string): AgentError {
+  const service = error as Partial<grpc.ServiceError>;
+  const code = service.code;
+  const details = service.details || (error instanceof Error ? error.message : String(error));
+  if (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED) {
+    return new AgentError(`${action}: control plane unreachable (${details})`, {
+      exitCode: EXIT_CODES.unavailable,
+      hint: 'check --server (host:port of the gRPC port), the firewall, and TLS vs --insecure',
+      cause: error,
+    });
+  }
+  const name = code === undefined ? 'error' : (grpc.status[code] ?? String(code));
+  return new AgentError(`${action}: ${name}: ${details}`, { cause: error });
+}

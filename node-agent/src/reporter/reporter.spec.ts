@@ -1,0 +1,225 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ReportRequest, ReportResponse__Output } from '@scn/proto';
+import type { Timers } from '../backoff';
+import { AgentConfigStore, agentConfigSchema } from '../config/agent-config';
+import { sampleConfig } from '../config/agent-config.fixture';
+import type { ClientTrafficCounters, ProxyCore } from '../proxy-core/proxy-core';
+import { Reporter, type ReportSender } from './reporter';
+
+const A = '11111111-1111-4111-8111-111111111111';
+const B = '22222222-2222-4222-8222-222222222222';
+
+const hardware = async () => ({
+  os: 'Debian',
+  osRelease: '6.1',
+  arch: 'x64',
+  cpuCores: 2,
+  cpuModel: 'test',
+  cpuGhz: 2,
+  ramBytes: 2 * 1024 ** 3,
+  diskBytes: 1024 ** 3,
+});
+
+function fakeCore(counters: () => ClientTrafficCounters[]): ProxyCore {
+  return {
+    start: async () => undefined,
+    stop: async () => undefined,
+    reconcile: async () => undefined,
+    traffic: async () => counters(),
+    status: () => ({ state: 'running', kind: 'v2ray', version: '4.34.0', restartCount: 0 }),
+  };
+}
+
+const ok: ReportResponse__Output = {
+  accepted: true,
+  serverTimeMs: '1000000',
+  reliability: 52,
+  available: true,
+  nextReportIntervalMs: 60_000,
+};
+
+async function store(): Promise<AgentConfigStore> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'scn-reporter-'));
+  return new AgentConfigStore(
+    path.join(dir, 'config.json'),
+    agentConfigSchema.parse(sampleConfig()),
+  );
+}
+
+/** Timers that only run when the test says so. */
+function manualTimers() {
+  const pending: Array<{ callback: () => void; ms: number }> = [];
+  const timers: Timers = {
+    setTimeout: (callback, ms) => {
+      const entry = { callback, ms };
+      pending.push(entry);
+      return entry;
+    },
+    clearTimeout: (handle) => {
+      const index = pending.indexOf(handle as (typeof pending)[number]);
+      if (index >= 0) pending.splice(index, 1);
+    },
+  };
+  return { timers, pending };
+}
+
+/** Waits (in real time: the reporter writes the config file) until a timer is scheduled. */
+async function nextTimer(pending: unknown[]): Promise<void> {
+  for (let i = 0; i < 200 && pending.length === 0; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('Reporter', () => {
+  it('should count as active only the clients whose counters moved since the previous report', async () => {
+    let counters: ClientTrafficCounters[] = [
+      { clientUuid: A, uplinkBytes: 100n, downlinkBytes: 1000n },
+      { clientUuid: B, uplinkBytes: 0n, downlinkBytes: 0n },
+    ];
+    const sent: ReportRequest[] = [];
+    const client: ReportSender = { report: async (r) => (sent.push(r), ok) };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: fakeCore(() => counters),
+      agentVersion: '0.1.0',
+      hardware,
+    });
+
+    await reporter.reportOnce();
+    expect(sent[0]).toMatchObject({
+      activeClients: 1,
+      clientCountFailed: false,
+      clientTraffic: [{ clientUuid: A, uplinkBytes: '100', downlinkBytes: '1000' }],
+      proxyCore: { state: 'PROXY_CORE_STATE_RUNNING', name: 'v2ray', version: '4.34.0' },
+    });
+
+    counters = [
+      { clientUuid: A, uplinkBytes: 100n, downlinkBytes: 1000n },
+      { clientUuid: B, uplinkBytes: 5n, downlinkBytes: 7n },
+    ];
+    await reporter.reportOnce();
+    expect(sent[1]).toMatchObject({
+      activeClients: 1,
+      clientTraffic: [{ clientUuid: B, uplinkBytes: '5', downlinkBytes: '7' }],
+    });
+
+    // The core restarted: counters start from zero again, and that is new traffic.
+    counters = [{ clientUuid: A, uplinkBytes: 10n, downlinkBytes: 0n }];
+    await reporter.reportOnce();
+    expect(sent[2]).toMatchObject({
+      activeClients: 1,
+      clientTraffic: [{ clientUuid: A, uplinkBytes: '10' }],
+    });
+  });
+
+  it('should keep traffic of a failed report for the next one', async () => {
+    const counters = [{ clientUuid: A, uplinkBytes: 100n, downlinkBytes: 0n }];
+    const sent: ReportRequest[] = [];
+    let fail = true;
+    const client: ReportSender = {
+      report: async (r) => {
+        sent.push(r);
+        if (fail)
+          throw Object.assign(new Error('down'), { code: 14, details: 'connection refused' });
+        return ok;
+      },
+    };
+    const s = await store();
+    const reporter = new Reporter({
+      client,
+      store: s,
+      core: fakeCore(() => counters),
+      agentVersion: '0.1.0',
+      hardware,
+    });
+    await expect(reporter.reportOnce()).rejects.toThrow('down');
+    expect(s.current.lastReport).toMatchObject({ accepted: false, error: 'connection refused' });
+    fail = false;
+    await reporter.reportOnce();
+    expect(sent[1]!.clientTraffic).toEqual([
+      { clientUuid: A, uplinkBytes: '100', downlinkBytes: '0' },
+    ]);
+    expect(s.current.lastReport).toMatchObject({
+      accepted: true,
+      reliability: 52,
+      available: true,
+      error: null,
+    });
+  });
+
+  it('should report client_count_failed when traffic() throws', async () => {
+    const sent: ReportRequest[] = [];
+    const core = fakeCore(() => {
+      throw new Error('core API unreachable');
+    });
+    const reporter = new Reporter({
+      client: { report: async (r) => (sent.push(r), ok) },
+      store: await store(),
+      core,
+      agentVersion: '0.1.0',
+      hardware,
+    });
+    await reporter.reportOnce();
+    expect(sent[0]).toMatchObject({ clientCountFailed: true, activeClients: 0, clientTraffic: [] });
+  });
+
+  it('should report an absent core without counting failure when there is no core', async () => {
+    const sent: ReportRequest[] = [];
+    const reporter = new Reporter({
+      client: { report: async (r) => (sent.push(r), ok) },
+      store: await store(),
+      core: null,
+      agentVersion: '0.1.0',
+      hardware,
+    });
+    await reporter.reportOnce();
+    expect(sent[0]).toMatchObject({
+      clientCountFailed: false,
+      proxyCore: { state: 'PROXY_CORE_STATE_ABSENT' },
+    });
+  });
+
+  it('should retry with capped exponential backoff and jitter, then return to the interval', async () => {
+    const { timers, pending } = manualTimers();
+    let failures = 4;
+    const client: ReportSender = {
+      report: async () => {
+        if (failures-- > 0) throw new Error('unavailable');
+        return ok;
+      },
+    };
+    const s = await store();
+    await s.update((c) => ({ ...c, reportIntervalMs: 20_000 }));
+    const reporter = new Reporter({
+      client,
+      store: s,
+      core: null,
+      agentVersion: '0.1.0',
+      hardware,
+      timers,
+      backoff: { initialMs: 5_000, maxMs: 300_000, random: () => 1 },
+    });
+    reporter.start();
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await nextTimer(pending);
+      const next = pending.shift()!;
+      delays.push(next.ms);
+      next.callback();
+    }
+    // 5 s, 10 s, then capped at the report interval (20 s, from the config); the success after the
+    // fourth failure resets to the interval the control plane asked for (60 s).
+    expect(delays).toEqual([5_000, 10_000, 20_000, 20_000, 60_000]);
+    await reporter.stop();
+  });
+
+  it('should jitter the retry delay between half and all of the backoff step', async () => {
+    const { backoffDelay } = await import('../backoff');
+    expect(backoffDelay(2, { initialMs: 1000, maxMs: 60_000, random: () => 0 })).toBe(2000);
+    expect(backoffDelay(2, { initialMs: 1000, maxMs: 60_000, random: () => 0.999 })).toBe(3998);
+    expect(backoffDelay(20, { initialMs: 1000, maxMs: 60_000, random: () => 1 })).toBe(60_000);
+  });
+});

@@ -1,0 +1,249 @@
+import os from 'node:os';
+import type {
+  ProxyCoreState as ProtoCoreState,
+  ReportRequest,
+  ReportResponse__Output,
+} from '@scn/proto';
+import {
+  type BackoffOptions,
+  backoffDelay,
+  type Clock,
+  realTimers,
+  systemClock,
+  type Timers,
+} from '../backoff';
+import type { AgentConfigStore, LastReportSummary } from '../config/agent-config';
+import type { ProxyCore, ProxyCoreState } from '../proxy-core/proxy-core';
+import { type HardwareSummary, toProtoHardware } from '../system/hardware';
+
+const CORE_STATE: Record<ProxyCoreState, ProtoCoreState> = {
+  running: 'PROXY_CORE_STATE_RUNNING',
+  stopped: 'PROXY_CORE_STATE_STOPPED',
+  restarting: 'PROXY_CORE_STATE_RESTARTING',
+  failed: 'PROXY_CORE_STATE_FAILED',
+  absent: 'PROXY_CORE_STATE_ABSENT',
+};
+
+export interface ReportSender {
+  report(request: ReportRequest): Promise<ReportResponse__Output>;
+}
+
+export interface ReporterOptions {
+  client: ReportSender;
+  store: AgentConfigStore;
+  /** null: no proxy core on this machine (reported as ABSENT). */
+  core: ProxyCore | null;
+  agentVersion: string;
+  hardware: () => Promise<HardwareSummary>;
+  uptimeSeconds?: () => number;
+  clock?: Clock;
+  timers?: Timers;
+  /** Retry delays after a failed report; the cap never exceeds the report interval. */
+  backoff?: BackoffOptions;
+  log?: (message: string) => void;
+}
+
+interface Counter {
+  up: bigint;
+  down: bigint;
+}
+
+/** One report, and what to remember once the control plane has it. */
+export interface PreparedReport {
+  request: ReportRequest;
+  activeClients: number;
+  commit(): void;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
+
+/**
+ * The periodic health report (spec 02 §4, §9). v2ray 4.34 has no online-user count, so "active
+ * clients" are the clients whose traffic counters moved since the previous report; the traffic
+ * sent is that movement. The baseline only advances once a report is accepted, so traffic
+ * measured while the control plane was down is still reported when it returns.
+ */
+export class Reporter {
+  private baseline = new Map<string, Counter>();
+  private lastPingMs = 0;
+  private failures = 0;
+  private timer: unknown = null;
+  private running = false;
+  private inFlight: Promise<void> | null = null;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+
+  constructor(private readonly options: ReporterOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? realTimers;
+  }
+
+  async prepare(): Promise<PreparedReport> {
+    const config = this.options.store.current;
+    const core = this.options.core;
+    const status = core?.status();
+    let clientCountFailed = false;
+    const moved: Array<{ clientUuid: string; up: bigint; down: bigint; total: Counter }> = [];
+    if (!core || status?.state === 'absent') {
+      // Nothing to count: no clients can be served, which is not a counting failure.
+    } else {
+      try {
+        for (const counter of await core.traffic()) {
+          const previous = this.baseline.get(counter.clientUuid) ?? { up: 0n, down: 0n };
+          // Counters restart at zero with the core: then everything counted is new.
+          const reset = counter.uplinkBytes < previous.up || counter.downlinkBytes < previous.down;
+          const up = reset ? counter.uplinkBytes : counter.uplinkBytes - previous.up;
+          const down = reset ? counter.downlinkBytes : counter.downlinkBytes - previous.down;
+          if (up > 0n || down > 0n) {
+            moved.push({
+              clientUuid: counter.clientUuid,
+              up,
+              down,
+              total: { up: counter.uplinkBytes, down: counter.downlinkBytes },
+            });
+          }
+        }
+      } catch (error) {
+        // spec 02 §4: the control plane scores a failed count -10; say so rather than guess.
+        clientCountFailed = true;
+        moved.length = 0;
+        this.options.log?.(`client count failed: ${(error as Error).message}`);
+      }
+    }
+    const hardware = await this.options.hardware();
+    const request: ReportRequest = {
+      agentVersion: this.options.agentVersion,
+      hardware: toProtoHardware(hardware),
+      uptimeSeconds: String(Math.floor(this.options.uptimeSeconds?.() ?? os.uptime())),
+      proxyCore: {
+        state: CORE_STATE[status?.state ?? 'absent'],
+        name: status?.kind ?? config.core.kind,
+        version: status?.version ?? '',
+        restartCount: status?.restartCount ?? 0,
+      },
+      activeClients: moved.length,
+      clientCountFailed,
+      clientTraffic: moved.map((m) => ({
+        clientUuid: m.clientUuid,
+        uplinkBytes: m.up.toString(),
+        downlinkBytes: m.down.toString(),
+      })),
+      pingMs: Math.min(60_000, Math.round(this.lastPingMs)),
+      publicHost: config.publicHost,
+      publicPort: config.publicPort,
+      inbound: {
+        security: config.inbound.security,
+        network: config.inbound.network,
+        sni: config.inbound.sni ?? '',
+        fp: config.inbound.fp ?? '',
+        pbk: config.inbound.pbk ?? '',
+        sid: config.inbound.sid ?? '',
+        flow: config.inbound.flow ?? '',
+      },
+      appliedClientSetVersion: config.appliedClientSetVersion,
+    };
+    return {
+      request,
+      activeClients: moved.length,
+      commit: () => {
+        for (const m of moved) this.baseline.set(m.clientUuid, m.total);
+      },
+    };
+  }
+
+  /** Sends one report and records the outcome in the config file; throws when it failed. */
+  async reportOnce(): Promise<ReportResponse__Output> {
+    const prepared = await this.prepare();
+    const started = this.clock.now();
+    const previous = this.options.store.current.lastReport;
+    const coreState = this.options.core?.status().state ?? 'absent';
+    try {
+      const response = await this.options.client.report(prepared.request);
+      const finished = this.clock.now();
+      this.lastPingMs = finished - started;
+      prepared.commit();
+      const summary: LastReportSummary = {
+        at: new Date(finished).toISOString(),
+        accepted: response.accepted,
+        reliability: response.reliability,
+        available: response.available,
+        error: null,
+        activeClients: prepared.activeClients,
+        proxyCoreState: coreState,
+        pingMs: this.lastPingMs,
+        clockSkewMs: Math.round(finished - this.lastPingMs / 2 - Number(response.serverTimeMs)),
+      };
+      await this.record(summary, response.nextReportIntervalMs);
+      return response;
+    } catch (error) {
+      const service = error as { details?: string; message?: string };
+      await this.record({
+        at: new Date(this.clock.now()).toISOString(),
+        accepted: false,
+        reliability: previous?.reliability ?? null,
+        available: previous?.available ?? null,
+        error: service.details || service.message || String(error),
+        activeClients: prepared.activeClients,
+        proxyCoreState: coreState,
+        clockSkewMs: previous?.clockSkewMs,
+      }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private record(summary: LastReportSummary, nextIntervalMs?: number): Promise<void> {
+    return this.options.store.update((config) => ({
+      ...config,
+      lastReport: summary,
+      reportIntervalMs:
+        nextIntervalMs && nextIntervalMs >= 1000 ? nextIntervalMs : config.reportIntervalMs,
+    }));
+  }
+
+  /** Delay before the next attempt: the interval after a success, capped backoff after failures. */
+  nextDelay(): number {
+    const interval = this.options.store.current.reportIntervalMs;
+    if (this.failures === 0) return interval;
+    const backoff = this.options.backoff ?? DEFAULT_BACKOFF;
+    return backoffDelay(this.failures - 1, {
+      ...backoff,
+      maxMs: Math.min(backoff.maxMs, interval),
+    });
+  }
+
+  /** Reports now, then every interval; failures retry with backoff. The core is never touched. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.tick();
+  }
+
+  private tick(): void {
+    this.timer = null;
+    if (!this.running) return;
+    this.inFlight = this.reportOnce()
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (error: unknown) => {
+          this.failures += 1;
+          const service = error as { details?: string; message?: string };
+          this.options.log?.(
+            `report failed (${service.details || service.message}); retry ${this.failures}`,
+          );
+        },
+      )
+      .finally(() => {
+        this.inFlight = null;
+        if (this.running) this.timer = this.timers.setTimeout(() => this.tick(), this.nextDelay());
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+}

@@ -1,0 +1,37 @@
+import { io, type Socket } from 'socket.io-client';
+import { API_BASE } from '../config/env';
+
+/** spec 01 §7, §9: the realtime events and the socket client's reconnection defaults. */
+export type RealtimeEvent = 'server-list-updated';
+
+let socket: Socket | null = null;
+let listeners = 0;
+
+function connect(): Socket {
+  socket ??= io(API_BASE || undefined, {
+    path: '/socket.io',
+    transports: ['websocket', 'polling'],
+    reconnection: true,
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 5000,
+    randomizationFactor: 0.5,
+    timeout: 20000,
+    reconnectionAttempts: Infinity,
+  });
+  return socket;
+}
+
+/** Calls `handler` on every `event`; the socket lives while anyone listens. Returns the unsubscribe. */
+export function onRealtime(event: RealtimeEvent, handler: () => void): () => void {
+  const current = connect();
+  listeners += 1;
+  current.on(event, handler);
+  return () => {
+    current.off(event, handler);
+    listeners -= 1;
+    if (listeners === 0) {
+      current.close();
+      socket = null;
+    }
+  };
+}
