@@ -12,6 +12,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/dist-bundle/**',
       '**/node_modules/**',
       '**/.nx/**',
       '**/coverage/**',
