@@ -6,12 +6,19 @@ import { InstallerController } from './installer.controller';
 import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
+import { ReliabilitySweepJob } from './reliability-sweep.job';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
   imports: [AuthModule],
   controllers: [NodesController, InstallerController],
-  providers: [NodesRepository, NodesService, ClientSetNotifier, AgentGrpcServer],
+  providers: [
+    NodesRepository,
+    NodesService,
+    ClientSetNotifier,
+    AgentGrpcServer,
+    ReliabilitySweepJob,
+  ],
   exports: [NodesService],
 })
 export class NodesModule {}

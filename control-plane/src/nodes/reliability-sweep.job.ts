@@ -1,0 +1,56 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../common/sql';
+import { NodesService } from './nodes.service';
+
+const SWEEP_INTERVAL_MS = 60_000;
+/** Shared by every replica: whoever holds it this minute runs the sweep. */
+const SWEEP_LOCK_ID = 4_202_612;
+
+/**
+ * Moves silent nodes through the 95%/14-day lifecycle once a minute (spec 02 §4). The sweep is
+ * idempotent, and a transaction-scoped advisory lock keeps two replicas from running it at once.
+ */
+@Injectable()
+export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ReliabilitySweepJob');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly nodes: NodesService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) =>
+        this.logger.error({ err: error }, 'Reliability sweep failed'),
+      );
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
+  runOnce(): Promise<number | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = await queryRows<{ locked: boolean }>(
+        manager,
+        'SELECT pg_try_advisory_xact_lock($1) AS locked',
+        [SWEEP_LOCK_ID],
+      );
+      if (!row?.locked) return null;
+      return this.nodes.sweepReliability();
+    });
+  }
+}
