@@ -220,6 +220,7 @@ LockPersonality=yes
 RestrictRealtime=yes
 RestrictNamespaces=yes
 SystemCallArchitectures=native
+StateDirectory=scn-agent
 ReadWritePaths=$CONFIG_DIR
 LimitNOFILE=1048576
 

@@ -1,24 +1,109 @@
 #!/usr/bin/env node
 // `npm start`: runs the built control plane (which serves the portal) with the repository's
 // defaults: embedded PostgreSQL under .data/ unless DATABASE_URL is set, mail to .data/outbox/
-// unless SMTP_URL is set. Signals are passed on so the database shuts down cleanly.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// unless SMTP_URL is set, and DEMO_NODES demo agents (default 3) so the market is not empty.
+// The demo agents are the real scn-agent, enrolled through the real gRPC path; where xray or
+// v2ray is on PATH they run it on loopback ports, otherwise they run without a proxy core.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'control-plane', 'dist', 'main.js');
-if (!existsSync(entry)) {
-  console.error('The control plane is not built: run `npm run build` (npm start does it for you).');
+const agentEntry = join(root, 'node-agent', 'dist', 'src', 'index.js');
+if (!existsSync(entry) || !existsSync(agentEntry)) {
+  console.error('Not built: run `npm run build` (npm start does it for you).');
   process.exit(1);
 }
 
-const child = spawn(process.execPath, [entry], {
-  stdio: 'inherit',
-  env: { NODE_ENV: 'development', ...process.env },
+const env = { NODE_ENV: 'development', DEMO_NODES: '3', ...process.env };
+const dataDir = env.DATA_DIR ?? join(root, '.data');
+const demoDir = join(dataDir, 'demo');
+const startedAt = Date.now();
+const children = [];
+
+const controlPlane = spawn(process.execPath, [entry], { stdio: 'inherit', env });
+children.push(controlPlane);
+controlPlane.on('exit', (code, signal) => {
+  for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
+  process.exit(code ?? (signal ? 1 : 0));
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => child.kill(signal));
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+function which(binary) {
+  const result = spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** The tokens the control plane wrote at this start (DEMO_NODES). */
+async function demoTokens() {
+  const file = join(demoDir, 'enrollment.json');
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (existsSync(file) && statSync(file).mtimeMs >= startedAt - 1000)
+      return JSON.parse(readFileSync(file, 'utf8'));
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return null;
+}
+
+async function startDemoNodes() {
+  if (Number(env.DEMO_NODES) === 0) return;
+  const enrollment = await demoTokens();
+  if (!enrollment) {
+    console.error('[demo] the control plane wrote no demo enrollment tokens; no demo nodes');
+    return;
+  }
+  const core = which('xray')
+    ? { kind: 'xray', binary: which('xray') }
+    : which('v2ray')
+      ? { kind: 'v2ray', binary: which('v2ray') }
+      : null;
+  console.log(
+    core
+      ? `[demo] ${enrollment.tokens.length} demo nodes with ${core.kind} (${core.binary}) on loopback`
+      : `[demo] ${enrollment.tokens.length} demo nodes WITHOUT a proxy core (install xray or v2ray for working connection strings)`,
+  );
+  mkdirSync(demoDir, { recursive: true, mode: 0o700 });
+  enrollment.tokens.forEach((token, i) => {
+    const config = join(demoDir, `agent-${i + 1}.json`);
+    if (!existsSync(config)) {
+      const args = [
+        'enroll',
+        '--server',
+        enrollment.grpcTarget,
+        '--token',
+        token,
+        '--tier',
+        enrollment.tier,
+        '--config',
+        config,
+      ];
+      args.push('--public-host', '127.0.0.1', '--public-port', String(20_001 + i));
+      args.push(
+        '--core-api-port',
+        String(21_001 + i),
+        '--core-work-dir',
+        join(demoDir, `core-${i + 1}`),
+      );
+      if (core) args.push('--core', core.kind, '--core-binary', core.binary);
+      const result = spawnSync(process.execPath, [agentEntry, ...args], { stdio: 'inherit' });
+      if (result.status !== 0) {
+        console.error(`[demo] enrolling demo node ${i + 1} failed`);
+        return;
+      }
+    }
+    const runArgs = ['run', '--config', config, ...(core ? [] : ['--no-core'])];
+    const agent = spawn(process.execPath, [agentEntry, ...runArgs], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(agent);
+  });
+}
+
+startDemoNodes().catch((error) => console.error('[demo]', error));

@@ -26,6 +26,7 @@ export interface AppConfig {
   /** null: no agent gRPC server (GRPC_PORT=off). */
   grpcPort: number | null;
   grpcHost: string;
+  demoNodes: number;
   grpcTlsCert: string | undefined;
   grpcTlsKey: string | undefined;
 }
@@ -93,6 +94,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: env.PUBLIC_URL.startsWith('https://'),
     grpcPort: env.GRPC_PORT,
     grpcHost: env.GRPC_HOST,
+    demoNodes: env.DEMO_NODES,
     grpcTlsCert: env.GRPC_TLS_CERT,
     grpcTlsKey: env.GRPC_TLS_KEY,
   };

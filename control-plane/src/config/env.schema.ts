@@ -136,6 +136,16 @@ export const ENV_VARS = {
     doc: 'Port of the agent gRPC server (0: any free port; off: no gRPC server)',
     sensitive: false,
   },
+  DEMO_NODES: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be 0-10')
+      .max(10, 'must be 0-10')
+      .default(0),
+    doc: 'Enrollment tokens for this many demo agents, written to DATA_DIR/demo/enrollment.json at start (npm start sets 3)',
+    sensitive: false,
+  },
   GRPC_HOST: {
     schema: z.string().min(1).default('0.0.0.0'),
     doc: 'Interface of the agent gRPC server',

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
+import { AccountsModule } from '../accounts/accounts.module';
 import { ClientSetNotifier } from './client-set.notifier';
+import { DemoNodesService } from './demo-nodes.service';
 import { InstallerController } from './installer.controller';
 import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
@@ -10,7 +12,7 @@ import { ReliabilitySweepJob } from './reliability-sweep.job';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, AccountsModule],
   controllers: [NodesController, InstallerController],
   providers: [
     NodesRepository,
@@ -18,6 +20,7 @@ import { ReliabilitySweepJob } from './reliability-sweep.job';
     ClientSetNotifier,
     AgentGrpcServer,
     ReliabilitySweepJob,
+    DemoNodesService,
   ],
   exports: [NodesService],
 })

@@ -7,6 +7,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Hardware, ValidReport } from '../grpc/agent-messages';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { queryRows } from '../common/sql';
+import type { EntityManager } from 'typeorm';
 import {
   applyReport,
   initialReliability,
@@ -17,6 +19,7 @@ import {
   viewReliability,
 } from '../reliability/reliability';
 import type { ServerEntity } from './entities/server.entity';
+import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
 import { type ClientSet, NodesRepository } from './nodes.repository';
 
@@ -130,7 +133,7 @@ export class NodesService {
       await this.repository.insertServer(manager, {
         id,
         ownerUuid: token.ownerUuid,
-        name: `Node ${id.slice(0, 8)}`,
+        name: await this.serverName(manager, token.ownerUuid, id),
         source: 'agent',
         tier: token.tier,
         secretHash: sha256(nodeSecret),
@@ -144,6 +147,18 @@ export class NodesService {
     });
     this.realtime.serverListUpdated('added');
     return enrollment;
+  }
+
+  /** Demo servers are named as such (issue 3 §5); others get a short name from their id. */
+  private async serverName(manager: EntityManager, ownerUuid: string, id: string): Promise<string> {
+    const [owner] = await queryRows<{ email: string; servers: number }>(
+      manager,
+      `SELECT a.email, (SELECT count(*)::int FROM servers s WHERE s.owner_uuid = a.uuid) AS servers
+       FROM accounts a WHERE a.uuid = $1`,
+      [ownerUuid],
+    );
+    if (owner?.email === DEMO_OPERATOR_EMAIL) return `Demo node ${owner.servers + 1}`;
+    return `Node ${id.slice(0, 8)}`;
   }
 
   /** Deletes an operator's own server; its agent is refused from then on. */

@@ -59,6 +59,7 @@ export const enrollFlagsSchema = z.object({
   core: z.enum(['xray', 'v2ray'], { error: 'must be xray or v2ray' }).default('xray'),
   coreBinary: z.string().min(1).optional(),
   coreApiPort: z.coerce.number().int().min(1).max(65535).default(10085),
+  coreWorkDir: z.string().min(1, 'must be a folder path').default('/var/lib/scn-agent/core'),
   config: z.string().optional(),
   force: z.boolean().default(false),
 });
@@ -157,7 +158,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
       kind: flags.core,
       binary: flags.coreBinary ?? DEFAULT_CORE_BINARY[flags.core],
       apiPort: flags.coreApiPort,
-      workDir: '/var/lib/scn-agent/core',
+      workDir: flags.coreWorkDir,
     },
     inbound: { security: 'none', network: 'tcp' },
     reportIntervalMs: response.reportIntervalMs || 60_000,
@@ -189,6 +190,11 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
     .option('--core <kind>', 'proxy core: xray | v2ray', 'xray')
     .option('--core-binary <path>', 'path of the core binary')
     .option('--core-api-port <port>', 'loopback port of the core API', '10085')
+    .option(
+      '--core-work-dir <path>',
+      "folder of the core's generated config",
+      '/var/lib/scn-agent/core',
+    )
     .option(
       '--config <path>',
       'config file (default $SCN_AGENT_CONFIG or /etc/scn-agent/config.json)',

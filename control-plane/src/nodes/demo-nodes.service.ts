@@ -1,0 +1,78 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import * as argon2 from 'argon2';
+import type { DataSource } from 'typeorm';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import type { ActiveSession } from '../auth/auth.repository';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AgentGrpcServer } from '../grpc/agent-grpc.server';
+import { DEMO_OPERATOR_EMAIL } from './demo-operator';
+import { grpcTarget } from './installer.controller';
+import { NodesService } from './nodes.service';
+
+/**
+ * `npm start` shows a live market: with DEMO_NODES set, the control plane issues that many
+ * enrollment tokens of a demo operator (who cannot sign in: random password) and writes them to
+ * DATA_DIR/demo/enrollment.json; scripts/start.mjs enrolls the real agent with them over gRPC.
+ */
+@Injectable()
+export class DemoNodesService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DemoNodesService');
+
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly accounts: AccountsRepository,
+    private readonly grpc: AgentGrpcServer,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.demoNodes === 0 || this.config.grpcPort === null) return;
+    const operator = await this.demoOperator();
+    const session = { id: 'demo', expiresAt: new Date(), account: operator } as ActiveSession;
+    const tokens = [];
+    for (let i = 0; i < this.config.demoNodes; i += 1) {
+      tokens.push((await this.nodes.createEnrollmentToken(session, 'tier1')).token);
+    }
+    const dir = join(this.config.dataDir, 'demo');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'enrollment.json');
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { grpcTarget: grpcTarget(this.config, this.grpc.port), tier: 'tier1', tokens },
+        null,
+        2,
+      ),
+      {
+        mode: 0o600,
+      },
+    );
+    this.logger.log({ file, count: tokens.length }, 'Demo enrollment tokens written');
+  }
+
+  private async demoOperator() {
+    const existing = await this.accounts.findByLogin(DEMO_OPERATOR_EMAIL, 'node');
+    if (existing) return existing;
+    const passwordHash = await argon2.hash(randomBytes(32).toString('base64url'), {
+      type: argon2.argon2id,
+    });
+    await this.dataSource.transaction((manager) =>
+      this.accounts.insert(manager, {
+        uuid: randomUUID(),
+        email: DEMO_OPERATOR_EMAIL,
+        userType: 'node',
+        passwordHash,
+        name: 'Demo operator',
+      }),
+    );
+    const created = await this.accounts.findByLogin(DEMO_OPERATOR_EMAIL, 'node');
+    if (!created) throw new Error('the demo operator could not be created');
+    return created;
+  }
+}
