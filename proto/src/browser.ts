@@ -6,4 +6,5 @@ export * from './rest/common.contract';
 export * from './rest/auth.contract';
 export * from './rest/contact.contract';
 export * from './rest/nodes.contract';
+export * from './rest/vless';
 export * from './economics';

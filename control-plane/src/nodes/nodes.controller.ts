@@ -6,9 +6,12 @@ import {
   type MessageResponse,
   type NodeServer,
   type NodeServersResponse,
+  UPLOAD_SERVER_MESSAGES,
+  uploadServerRequestSchema,
 } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
+import { AuthException } from '../auth/auth.exception';
 import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
 import type { ServerEntity } from './entities/server.entity';
 import { NodesException } from './nodes.exception';
@@ -16,6 +19,7 @@ import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
 
 export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchema) {}
+export class UploadServerDto extends createZodDto(uploadServerRequestSchema) {}
 
 @ApiTags('nodes')
 @Controller()
@@ -46,6 +50,31 @@ export class NodesController {
   async servers(@Param('uuid') uuid: string): Promise<NodeServersResponse> {
     const servers = await this.repository.listOwnedServers(uuid);
     return { success: true, servers: servers.map((s) => this.toNodeServer(s)) };
+  }
+
+  @Post('nodes/upload-server')
+  @HttpCode(201)
+  @ApiOperation({
+    summary:
+      'Add New Server: a server without our agent, from its VLESS string (probed every 60 s)',
+  })
+  async uploadServer(
+    @Body() body: UploadServerDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<MessageResponse & { server: NodeServer }> {
+    // The owner is in the body (spec 02 §7); it must be the session's own account.
+    if (body.uuid.toLowerCase() !== session.account.uuid) throw new AuthException('access_denied');
+    if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
+    const server = await this.nodes.uploadServer(
+      session.account.uuid,
+      body.serverInfo.vlessString,
+      body.serverInfo.name,
+    );
+    return {
+      success: true,
+      message: UPLOAD_SERVER_MESSAGES.uploaded,
+      server: this.toNodeServer(server),
+    };
   }
 
   @Delete('nodes/server/:uuid/:serverId')
@@ -84,6 +113,7 @@ export class NodesController {
       coreState: server.coreState,
       lastHealthUpdate: server.lastReportAt?.toISOString() ?? null,
       created: server.createdAt.toISOString(),
+      vlessString: server.vlessString,
     };
   }
 }

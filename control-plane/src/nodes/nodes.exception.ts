@@ -1,3 +1,4 @@
+import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import { DomainException, type ErrorKind } from '../common/domain.exception';
 
 export type NodesErrorCode =
@@ -7,7 +8,8 @@ export type NodesErrorCode =
   | 'hardware_below_tier'
   | 'node_unauthenticated'
   | 'node_mismatch'
-  | 'server_not_found';
+  | 'server_not_found'
+  | 'vless_invalid';
 
 const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
   not_a_node_account: { kind: 'forbidden', message: 'Only node operator accounts can add servers' },
@@ -26,6 +28,7 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
   },
   node_mismatch: { kind: 'forbidden', message: 'A node can only report for itself' },
   server_not_found: { kind: 'not_found', message: 'Server not found' },
+  vless_invalid: { kind: 'invalid', message: UPLOAD_SERVER_MESSAGES.vlessInvalid },
 };
 
 export class NodesException extends DomainException {

@@ -87,13 +87,22 @@ export class NodesRepository {
     await this.dataSource.getRepository(ServerEntity).update({ id }, changes);
   }
 
-  /** Servers that report to us and are not banned: the reliability sweep settles them. */
-  listAgentServersForSweep(): Promise<ServerEntity[]> {
+  /** Servers added by hand with a VLESS string and not banned: the control plane probes them. */
+  listManualServersForProbe(): Promise<ServerEntity[]> {
     return this.dataSource
       .getRepository(ServerEntity)
       .createQueryBuilder('s')
-      .where(`s.source = 'agent'`)
+      .where(`s.source = 'manual'`)
       .andWhere('s.banned_at IS NULL')
+      .getMany();
+  }
+
+  /** Servers not banned: the reliability sweep settles them. */
+  listServersForSweep(): Promise<ServerEntity[]> {
+    return this.dataSource
+      .getRepository(ServerEntity)
+      .createQueryBuilder('s')
+      .where('s.banned_at IS NULL')
       .getMany();
   }
 

@@ -6,16 +6,18 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../common/sql';
+import { runExclusive } from '../common/exclusive';
 import { NodesService } from './nodes.service';
+import { tcpProbe } from './tcp-probe';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute runs the sweep. */
 const SWEEP_LOCK_ID = 4_202_612;
 
 /**
- * Moves silent nodes through the 95%/14-day lifecycle once a minute (spec 02 §4). The sweep is
- * idempotent, and a transaction-scoped advisory lock keeps two replicas from running it at once.
+ * Once a minute (spec 02 §4): probes the manually added servers (host:port reachable counts as
+ * a fresh report), then moves silent nodes through the 95%/14-day lifecycle. Idempotent, and a
+ * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
 @Injectable()
 export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -43,13 +45,8 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
 
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [row] = await queryRows<{ locked: boolean }>(
-        manager,
-        'SELECT pg_try_advisory_xact_lock($1) AS locked',
-        [SWEEP_LOCK_ID],
-      );
-      if (!row?.locked) return null;
+    return runExclusive(this.dataSource, SWEEP_LOCK_ID, async () => {
+      await this.nodes.probeManualServers(tcpProbe);
       return this.nodes.sweepReliability();
     });
   }
