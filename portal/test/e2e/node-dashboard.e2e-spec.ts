@@ -151,4 +151,34 @@ describe('node dashboard', () => {
     const toast = page.getByTestId('toasts').getByText(/Reliability of Toast node dropped/);
     await toast.waitFor();
   });
+
+  it('adds a server from its VLESS string and shows its connection string', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const page = await openDashboard(account);
+    await page.getByRole('button', { name: 'Add New Server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Server' });
+    await dialog.getByRole('button', { name: 'Add Server' }).click();
+    await waitForText(dialog.getByTestId('add-server-error'), 'VLESS string is required');
+    await dialog.getByLabel('VLESS connection string').fill('vmess://nope');
+    await dialog.getByRole('button', { name: 'Add Server' }).click();
+    await waitForText(
+      dialog.getByTestId('add-server-error'),
+      'No valid VLESS connection string found',
+    );
+    const link =
+      'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@198.51.100.9:8443?security=tls&sni=box.example.net&type=tcp';
+    await dialog.getByLabel('VLESS connection string').fill(link);
+    await dialog.getByLabel('Server name (optional)').fill('Garage box');
+    await dialog.getByRole('button', { name: 'Add Server' }).click();
+    await waitForText(dialog.getByTestId('add-server-success'), 'Server uploaded successfully!');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Garage box').waitFor();
+    const shown = await page.getByTestId('server-vless').textContent();
+    expect(shown).toBe(`${link}#Garage%20box`);
+    const rows = await suite.stack.db.query<{ source: string; host: string; port: number }>(
+      'SELECT source, host, port FROM servers WHERE owner_uuid = $1',
+      [account.uuid],
+    );
+    expect(rows).toEqual([{ source: 'manual', host: '198.51.100.9', port: 8443 }]);
+  });
 });

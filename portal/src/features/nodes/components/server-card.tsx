@@ -1,6 +1,7 @@
 import type { NodeServer } from '@scn/proto';
 import { VPS_TIERS } from '@scn/proto';
 import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import {
   formatAddress,
   formatDateTime,
@@ -90,6 +91,12 @@ export function ServerCard({ server, now, onDelete }: ServerCardProps) {
           <dd>{formatDateTime(server.created)}</dd>
         </div>
       </dl>
+      {server.vlessString && (
+        <div className="node-server__link">
+          <code data-testid="server-vless">{server.vlessString}</code>
+          <CopyButton text={server.vlessString} />
+        </div>
+      )}
       <footer className="node-server__footer">
         <span className="small muted">
           {tier ? tier.name : 'Manual server'}

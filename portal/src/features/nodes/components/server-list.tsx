@@ -1,9 +1,10 @@
 import type { NodeServer } from '@scn/proto';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { onRealtime } from '../../../lib/realtime';
 import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
+import { AddServerDialog } from './add-server-dialog';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard } from './server-card';
 
@@ -16,6 +17,7 @@ export interface ServerListProps {
 export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
   const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
   const [deleting, setDeleting] = useState<NodeServer | null>(null);
+  const [adding, setAdding] = useState(false);
 
   useEffect(() => {
     void loadServers(ownerUuid);
@@ -28,6 +30,8 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
     };
   }, [ownerUuid]);
 
+  const closeAdd = useCallback(() => setAdding(false), []);
+
   // Relative times are measured at the last refresh (set whenever the list is shown).
   const now = lastRefreshedAt ?? 0;
 
@@ -35,6 +39,9 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
     <section className="node-servers" aria-labelledby="node-servers-title">
       <div className="node-servers__header">
         <h2 id="node-servers-title">Your Servers</h2>
+        <Button variant="secondary" size="sm" onClick={() => setAdding(true)}>
+          Add New Server
+        </Button>
         <Button
           variant="secondary"
           size="sm"
@@ -80,6 +87,7 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
         </div>
       )}
 
+      <AddServerDialog ownerUuid={ownerUuid} open={adding} onClose={closeAdd} />
       <DeleteServerDialog
         ownerUuid={ownerUuid}
         server={deleting}
