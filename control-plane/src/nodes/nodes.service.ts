@@ -212,6 +212,9 @@ export class NodesService {
     const after = viewReliability(state, now);
     if (before.available !== after.available || before.hidden !== after.hidden) {
       this.realtime.serverListUpdated('availability');
+    } else if (server.host !== report.publicHost || server.port !== report.publicPort) {
+      // The first report (or a move) gives the address clients dial: the market changes too.
+      this.realtime.serverListUpdated('address');
     }
     return after;
   }

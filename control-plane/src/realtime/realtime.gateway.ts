@@ -16,8 +16,8 @@ export class RealtimeGateway {
   @WebSocketServer()
   private server: Server | undefined;
 
-  /** A server appeared, changed availability or disappeared (issue 3 §3). */
-  serverListUpdated(reason: 'added' | 'availability' | 'removed'): void {
+  /** A server appeared, changed availability or address, or disappeared (issue 3 §3). */
+  serverListUpdated(reason: 'added' | 'availability' | 'address' | 'removed'): void {
     this.server?.emit(REALTIME_EVENTS.serverListUpdated, { reason, at: new Date().toISOString() });
     this.logger.debug({ reason }, 'server-list-updated');
   }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
-import { agentClient, enroll } from '../support/agent-client';
+import { agentClient, enroll, nodeMetadata, report } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -34,7 +34,7 @@ async function until(predicate: () => boolean) {
 }
 
 describe('server-list-updated', () => {
-  it('should be emitted when a server appears and when it disappears', async () => {
+  it('should be emitted when a server appears, reports its address, and disappears', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const { body } = await t
       .http()
@@ -58,8 +58,21 @@ describe('server-list-updated', () => {
         diskBytes: '1',
       },
     });
-    client.close();
     await until(() => events.some((e) => e.reason === 'added'));
+    await report(client, nodeMetadata(node.nodeId, node.nodeSecret), {
+      agentVersion: '0.1.0',
+      uptimeSeconds: '1',
+      activeClients: 0,
+      clientCountFailed: false,
+      clientTraffic: [],
+      pingMs: 5,
+      publicHost: '127.0.0.1',
+      publicPort: 20001,
+      inbound: { security: 'none', sni: '', fp: '', pbk: '', sid: '', flow: '', network: 'tcp' },
+      appliedClientSetVersion: '0',
+    });
+    client.close();
+    await until(() => events.some((e) => e.reason === 'address'));
     await t
       .http()
       .delete(`/nodes/server/${operator.uuid}/${node.nodeId}`)

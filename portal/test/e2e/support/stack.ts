@@ -15,6 +15,8 @@ const ROOT = join(__dirname, '..', '..', '..', '..');
 
 export interface Stack {
   baseUrl: string;
+  /** The control plane's agent gRPC port on 127.0.0.1 (plaintext on loopback). */
+  grpcPort: number;
   smtp: SmtpCapture;
   db: TestDatabase;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startStack(): Promise<Stack> {
   const db = await createTestDatabase();
   const smtp = await SmtpCapture.start();
   const port = await freePort();
+  const grpcPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'scn-browser-'));
   chmodSync(dataDir, 0o755);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -57,7 +60,7 @@ export async function startStack(): Promise<Stack> {
       SUPPORT_EMAIL: 'support@scn.test',
       APP_SECRET: 'browser-secret-browser-secret-browser-00',
       DATA_DIR: dataDir,
-      GRPC_PORT: '0',
+      GRPC_PORT: String(grpcPort),
       GRPC_HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -77,6 +80,7 @@ export async function startStack(): Promise<Stack> {
 
   return {
     baseUrl,
+    grpcPort,
     smtp,
     db,
     async stop() {
