@@ -20,13 +20,14 @@ export function freePort() {
   });
 }
 
-export async function startControlPlane(env = {}) {
+/** `nodeArgs`: extra node flags before the entry point (e.g. --cpu-prof). */
+export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
   const entry = join(root, 'control-plane', 'dist', 'main.js');
   if (!existsSync(entry)) throw new Error('Build first: npm run build');
   const dataDir = mkdtempSync(join(tmpdir(), 'scn-bench-'));
   chmodSync(dataDir, 0o755);
   const port = await freePort();
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -58,6 +59,8 @@ export async function startControlPlane(env = {}) {
   return {
     base,
     dataDir,
+    /** The control plane's process id (the embedded PostgreSQL runs below it). */
+    pid: child.pid,
     /** The latest 6-digit code mailed to `email` (mail goes to DATA_DIR/outbox). */
     codeFor(email) {
       const dir = join(dataDir, 'outbox');
