@@ -9,6 +9,7 @@ import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
+import { ReportWriter } from './report-writer';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
@@ -21,6 +22,7 @@ import { ReliabilitySweepJob } from './reliability-sweep.job';
     AgentGrpcServer,
     ReliabilitySweepJob,
     DemoNodesService,
+    ReportWriter,
   ],
   exports: [NodesService],
 })

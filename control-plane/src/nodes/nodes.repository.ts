@@ -13,6 +13,40 @@ export interface ClientSet {
   clientUuids: string[];
 }
 
+/** A `servers` row as the entity (what TypeORM's mapping would give, without its cost). */
+function serverFromRow(row: Record<string, unknown>): ServerEntity {
+  const entity = new ServerEntity();
+  const metadata: Array<[keyof ServerEntity, string]> = [
+    ['id', 'id'],
+    ['ownerUuid', 'owner_uuid'],
+    ['name', 'name'],
+    ['source', 'source'],
+    ['tier', 'tier'],
+    ['secretHash', 'secret_hash'],
+    ['host', 'host'],
+    ['port', 'port'],
+    ['inbound', 'inbound'],
+    ['vlessString', 'vless_string'],
+    ['hardware', 'hardware'],
+    ['agentVersion', 'agent_version'],
+    ['coreState', 'core_state'],
+    ['activeClients', 'active_clients'],
+    ['pingMs', 'ping_ms'],
+    ['uptimeSeconds', 'uptime_seconds'],
+    ['reliabilityAtReport', 'reliability_at_report'],
+    ['lastReportAt', 'last_report_at'],
+    ['lastCreditedAt', 'last_credited_at'],
+    ['belowThresholdSince', 'below_threshold_since'],
+    ['bannedAt', 'banned_at'],
+    ['clientSetVersion', 'client_set_version'],
+    ['appliedClientSetVersion', 'applied_client_set_version'],
+    ['createdAt', 'created_at'],
+    ['updatedAt', 'updated_at'],
+  ];
+  for (const [property, column] of metadata) Object.assign(entity, { [property]: row[column] });
+  return entity;
+}
+
 /** The only DB access for servers, enrollment tokens and allowed client sets. */
 @Injectable()
 export class NodesRepository {
@@ -63,8 +97,14 @@ export class NodesRepository {
     await manager.getRepository(ServerEntity).insert(server);
   }
 
-  findServer(id: string): Promise<ServerEntity | null> {
-    return this.dataSource.getRepository(ServerEntity).findOneBy({ id });
+  /** One server by id, in one plain query (the agent hot path: every report authenticates). */
+  async findServer(id: string): Promise<ServerEntity | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource,
+      `SELECT * FROM servers WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? serverFromRow(rows[0]) : null;
   }
 
   /** Owner-scoped read: another operator's server is simply not found. */

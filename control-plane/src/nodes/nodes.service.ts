@@ -28,6 +28,7 @@ import type { ServerEntity } from './entities/server.entity';
 import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
 import { type ClientSet, NodesRepository } from './nodes.repository';
+import { ReportWriter } from './report-writer';
 
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
 export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
@@ -62,7 +63,7 @@ export function reliabilityStateOf(server: ServerEntity): ReliabilityState {
   };
 }
 
-function reliabilityColumns(state: ReliabilityState): Partial<ServerEntity> {
+function reliabilityColumns(state: ReliabilityState): Pick<ServerEntity, keyof ReliabilityState> {
   return {
     reliabilityAtReport: state.reliabilityAtReport,
     lastReportAt: state.lastReportAt,
@@ -91,6 +92,7 @@ export class NodesService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly realtime: RealtimeGateway,
+    private readonly reports: ReportWriter,
   ) {}
 
   async createEnrollmentToken(
@@ -196,7 +198,7 @@ export class NodesService {
     const before = viewReliability(reliabilityStateOf(server), now);
     const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
     const inbound = report.inbound!;
-    await this.repository.updateServer(server.id, {
+    await this.reports.write(server.id, {
       ...reliabilityColumns(state),
       host: report.publicHost,
       port: report.publicPort,
