@@ -9,7 +9,7 @@ import {
   resolveConfigPath,
 } from '../config/agent-config';
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
-import type { ProxyCore } from '../proxy-core/proxy-core';
+import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
@@ -22,15 +22,20 @@ export const runFlagsSchema = z.object({
 export type RunFlags = z.input<typeof runFlagsSchema>;
 
 /** The one place that builds the real core; loaded lazily so status/doctor never load it. */
-export async function createProxyCore(config: AgentConfig): Promise<ProxyCore> {
-  const { V2rayCore } = await import('./../proxy-core/v2ray-core');
-  return new V2rayCore({
+/** The proxy core's options from the agent's config. */
+export function proxyCoreOptions(config: AgentConfig): ProxyCoreOptions {
+  return {
     kind: config.core.kind,
     binary: config.core.binary,
     workDir: config.core.workDir,
     apiPort: config.core.apiPort,
     inbound: { ...config.inbound, port: config.publicPort },
-  });
+  };
+}
+
+export async function createProxyCore(config: AgentConfig): Promise<ProxyCore> {
+  const { V2rayCore } = await import('./../proxy-core/v2ray-core');
+  return new V2rayCore(proxyCoreOptions(config));
 }
 
 export interface DaemonDeps {

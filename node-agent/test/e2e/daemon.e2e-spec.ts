@@ -4,9 +4,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NodeServersResponse } from '@scn/proto';
-import type request from 'supertest';
 import { enroll } from '../../src/commands/enroll';
-import { AgentDaemon } from '../../src/commands/run';
+import {
+  type ControlPlaneKit,
+  hasDatabase,
+  loadControlPlaneKit,
+  type NodesServiceShape,
+  type TestApp,
+} from './control-plane-kit';
+import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
 import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
 import { V2rayCore } from '../../src/proxy-core/v2ray-core';
 import { readHardware } from '../../src/system/hardware';
@@ -32,61 +38,19 @@ const CLIENT_UUID = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 const UNKNOWN_UUID = 'deadbeef-0000-4000-8000-00000000beef';
 
 const hasV2ray = existsSync(V2RAY);
-const hasDatabase = Boolean(process.env.SCN_TEST_ADMIN_URL);
 if (!hasV2ray) console.warn(`daemon e2e skipped: ${V2RAY} is missing (apt-get install v2ray)`);
 else if (!hasDatabase) console.warn('daemon e2e skipped: no PostgreSQL (SCN_TEST_ADMIN_URL unset)');
 const describeFullChain = hasV2ray && hasDatabase ? describe : describe.skip;
 
 /**
- * The control plane's test kit, loaded by path at run time (as in enroll-report.e2e-spec.ts: a
- * static import would pull its decorated sources into node-agent's type check).
- */
-interface TestApp {
-  app: { get<T>(token: unknown): T };
-  http(): ReturnType<typeof request>;
-  close(): Promise<void>;
-}
-interface ControlPlaneKit {
-  startTestApp(): Promise<TestApp>;
-  registerAccount(
-    t: TestApp,
-    options: { userType: 'node' },
-  ): Promise<{ uuid: string; token: string }>;
-  AgentGrpcServer: unknown;
-  NodesService: unknown;
-}
-interface NodesServiceShape {
-  setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string>;
-}
-const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
-async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
-  const load = (file: string) =>
-    import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [testApp, accounts, grpc, nodes] = await Promise.all([
-    load('test/support/test-app'),
-    load('test/support/accounts'),
-    load('src/grpc/agent-grpc.server'),
-    load('src/nodes/nodes.service'),
-  ]);
-  return { ...testApp, ...accounts, ...grpc, ...nodes } as unknown as ControlPlaneKit;
-}
-
-/**
- * The real core built from the enrolled config exactly as `createProxyCore` (run.ts) builds it,
+ * The real core built from the enrolled config with the options `createProxyCore` (run.ts) uses,
  * plus the one thing a loopback test needs: the page the client fetches is on 127.0.0.1, which
  * the node refuses by default. AgentDaemon takes its core as a constructor argument, so no
  * production option is needed for this.
  */
 function realCoreFor(config: AgentConfig): V2rayCore {
   return new V2rayCore(
-    {
-      kind: config.core.kind,
-      binary: config.core.binary,
-      workDir: config.core.workDir,
-      apiPort: config.core.apiPort,
-      inbound: { ...config.inbound, port: config.publicPort },
-      allowPrivateDestinations: true,
-    },
+    { ...proxyCoreOptions(config), allowPrivateDestinations: true },
     { stopTimeoutMs: 2000 },
   );
 }

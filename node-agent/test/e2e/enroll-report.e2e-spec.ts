@@ -2,7 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NodeServersResponse } from '@scn/proto';
-import type request from 'supertest';
+import {
+  type ControlPlaneKit,
+  hasDatabase,
+  loadControlPlaneKit,
+  type TestApp,
+} from './control-plane-kit';
 import { AgentDaemon } from '../../src/commands/run';
 import { collectStatus } from '../../src/commands/status';
 import { enroll } from '../../src/commands/enroll';
@@ -18,42 +23,10 @@ import { readHardware } from '../../src/system/hardware';
 
 /**
  * The agent against the real control plane over real gRPC on loopback. Needs the control
- * plane's PostgreSQL global setup: run with `jest -c jest.e2e.config.js`. Under the unit config
- * (no database) it is skipped, and the control plane is only loaded inside the suite.
+ * plane's PostgreSQL global setup (jest.config.js has it); without a database it is skipped, and
+ * the control plane is only loaded inside the suite.
  */
-const withDatabase = process.env.SCN_TEST_ADMIN_URL ? describe : describe.skip;
-
-/**
- * The control plane's test kit, loaded by path at run time: a static import would pull the
- * control plane's decorated sources into node-agent's type check (test/tsconfig.json), which
- * is not configured for them. These are the few shapes used here.
- */
-interface TestApp {
-  app: { get<T>(token: unknown): T };
-  http(): ReturnType<typeof request>;
-  close(): Promise<void>;
-}
-interface ControlPlaneKit {
-  startTestApp(): Promise<TestApp>;
-  registerAccount(
-    t: TestApp,
-    options: { userType: 'node' },
-  ): Promise<{ uuid: string; token: string }>;
-  AgentGrpcServer: unknown;
-  NodesService: unknown;
-}
-const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
-async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
-  const load = (file: string) =>
-    import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [testApp, accounts, grpc, nodes] = await Promise.all([
-    load('test/support/test-app'),
-    load('test/support/accounts'),
-    load('src/grpc/agent-grpc.server'),
-    load('src/nodes/nodes.service'),
-  ]);
-  return { ...testApp, ...accounts, ...grpc, ...nodes } as unknown as ControlPlaneKit;
-}
+const withDatabase = hasDatabase ? describe : describe.skip;
 
 /** An honest in-memory core: the allowed set is what start/reconcile made it. */
 class InMemoryCore implements ProxyCore {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTH_MESSAGES } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
 import { PASSWORD, collectProblems, uniqueEmail, waitForText } from './support/portal';
+import { freePort } from './support/stack';
 import { browserSuite } from './support/suite';
 
 /**
@@ -23,18 +23,6 @@ const ROOT = join(__dirname, '..', '..', '..');
 const AGENT = join(ROOT, 'node-agent', 'dist', 'src', 'index.js');
 const INSTALL_COMMAND =
   /^curl -fsSL http:\/\/127\.0\.0\.1:\d+\/install\.sh \| sudo bash -s -- --token ([A-Za-z0-9_-]{43}) --tier (tier1)$/;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface AgentProcess {
   child: ChildProcess;

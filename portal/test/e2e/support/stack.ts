@@ -22,7 +22,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

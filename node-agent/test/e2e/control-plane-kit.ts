@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type request from 'supertest';
+
+/**
+ * The control plane's test kit, loaded by path at run time: a static import would pull the
+ * control plane's decorated sources into node-agent's type check (test/tsconfig.json), which is
+ * not configured for them. These are the few shapes the agent's end-to-end specs use.
+ */
+export interface TestApp {
+  app: { get<T>(token: unknown): T };
+  http(): ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+export interface ControlPlaneKit {
+  startTestApp(): Promise<TestApp>;
+  registerAccount(
+    t: TestApp,
+    options: { userType: 'node' },
+  ): Promise<{ uuid: string; token: string }>;
+  AgentGrpcServer: unknown;
+  NodesService: unknown;
+}
+
+export interface NodesServiceShape {
+  setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string>;
+}
+
+/** Set by the control plane's jest global setup: without it there is no PostgreSQL. */
+export const hasDatabase = Boolean(process.env.SCN_TEST_ADMIN_URL);
+
+const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
+
+export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
+  const load = (file: string) =>
+    import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
+  const [testApp, accounts, grpc, nodes] = await Promise.all([
+    load('test/support/test-app'),
+    load('test/support/accounts'),
+    load('src/grpc/agent-grpc.server'),
+    load('src/nodes/nodes.service'),
+  ]);
+  return { ...testApp, ...accounts, ...grpc, ...nodes } as unknown as ControlPlaneKit;
+}
