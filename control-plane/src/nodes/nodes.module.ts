@@ -10,6 +10,7 @@ import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
 import { ReportWriter } from './report-writer';
+import { ServerReader } from './server-reader';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
@@ -23,6 +24,7 @@ import { ReportWriter } from './report-writer';
     ReliabilitySweepJob,
     DemoNodesService,
     ReportWriter,
+    ServerReader,
   ],
   exports: [NodesService],
 })

@@ -14,7 +14,7 @@ export interface ClientSet {
 }
 
 /** A `servers` row as the entity (what TypeORM's mapping would give, without its cost). */
-function serverFromRow(row: Record<string, unknown>): ServerEntity {
+export function serverFromRow(row: Record<string, unknown>): ServerEntity {
   const entity = new ServerEntity();
   const metadata: Array<[keyof ServerEntity, string]> = [
     ['id', 'id'],

@@ -29,6 +29,7 @@ import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
 import { type ClientSet, NodesRepository } from './nodes.repository';
 import { ReportWriter } from './report-writer';
+import { ServerReader } from './server-reader';
 
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
 export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
@@ -93,6 +94,7 @@ export class NodesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly realtime: RealtimeGateway,
     private readonly reports: ReportWriter,
+    private readonly servers: ServerReader,
   ) {}
 
   async createEnrollmentToken(
@@ -183,7 +185,7 @@ export class NodesService {
   async authenticate(claimedNodeId: string, bearer: string): Promise<ServerEntity> {
     const ownId = bearer.split('.')[0] ?? '';
     if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
-    const server = await this.repository.findServer(ownId);
+    const server = await this.servers.read(ownId);
     const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
     const given = Buffer.from(sha256(bearer), 'hex');
     if (!server || !expected || !timingSafeEqual(expected, given))
