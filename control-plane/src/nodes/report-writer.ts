@@ -27,19 +27,19 @@ interface Pending {
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
-/** How long a report may wait for others to share its write, and the most one write carries. */
-const FLUSH_AFTER_MS = 5;
+/** The most one write carries. */
 const MAX_BATCH = 1000;
 
 /**
- * Writes agent reports in batches: the reports that arrive within a few milliseconds become one
- * `UPDATE ... FROM unnest(...)`. A report is acknowledged only after its batch committed, so an
+ * Writes agent reports in batches: the reports that arrive while the previous batch is in the
+ * database become one `UPDATE ... FROM unnest(...)`. A report is acknowledged only after its batch committed, so an
  * accepted report is always persisted (bench/ingest: one round trip per report was the limit).
  */
 @Injectable()
 export class ReportWriter implements OnApplicationShutdown {
   private pending = new Map<string, Pending>();
-  private timer: NodeJS.Timeout | null = null;
+  private inFlight = false;
+  private scheduled = false;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -53,21 +53,37 @@ export class ReportWriter implements OnApplicationShutdown {
       } else {
         this.pending.set(serverId, { columns, waiters: [{ resolve, reject }] });
       }
-      if (this.pending.size >= MAX_BATCH) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+      this.schedule();
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.flush();
+    while (this.inFlight || this.pending.size > 0) {
+      if (!this.inFlight) await this.flush();
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * Group commit: with no batch in the database, the next one goes at the end of this tick;
+   * otherwise what arrives waits for the running batch and goes with the next. Low load gets
+   * no added latency, high load gets large batches.
+   */
+  private schedule(): void {
+    if (this.inFlight && this.pending.size < MAX_BATCH) return;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
   }
 
   private async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     const batch = this.pending;
     if (batch.size === 0) return;
     this.pending = new Map();
+    this.inFlight = true;
     const ids = [...batch.keys()];
     const rows = [...batch.values()].map((p) => p.columns);
     const column = <T>(pick: (c: ReportColumns) => T) => rows.map(pick);
@@ -108,6 +124,9 @@ export class ReportWriter implements OnApplicationShutdown {
       for (const entry of batch.values()) entry.waiters.forEach((w) => w.resolve());
     } catch (error) {
       for (const entry of batch.values()) entry.waiters.forEach((w) => w.reject(error));
+    } finally {
+      this.inFlight = false;
+      if (this.pending.size > 0) this.schedule();
     }
   }
 }
