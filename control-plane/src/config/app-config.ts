@@ -29,6 +29,10 @@ export interface AppConfig {
   demoNodes: number;
   grpcTlsCert: string | undefined;
   grpcTlsKey: string | undefined;
+  /** Lower-cased; its servers are premium (admin) servers. */
+  platformOperatorEmail: string | undefined;
+  /** Subscriptions are free until this instant (end of LAUNCH_PERIOD_ENDS, UTC). */
+  launchPeriodEndsAt: Date;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +101,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     demoNodes: env.DEMO_NODES,
     grpcTlsCert: env.GRPC_TLS_CERT,
     grpcTlsKey: env.GRPC_TLS_KEY,
+    platformOperatorEmail: env.PLATFORM_OPERATOR_EMAIL?.toLowerCase(),
+    launchPeriodEndsAt: new Date(`${env.LAUNCH_PERIOD_ENDS}T23:59:59.999Z`),
   };
 }
 

@@ -161,6 +161,20 @@ export const ENV_VARS = {
     doc: 'PEM private key for the agent gRPC server',
     sensitive: true,
   },
+  PLATFORM_OPERATOR_EMAIL: {
+    schema: mailbox.optional(),
+    doc: "E-mail of the platform's own operator account: its servers are the premium (admin) servers, and their subscription revenue goes to the platform, not to an operator reward",
+    sensitive: false,
+  },
+  LAUNCH_PERIOD_ENDS: {
+    schema: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2025-12-31')
+      .refine((v) => !Number.isNaN(Date.parse(`${v}T23:59:59.999Z`)), 'must be a real date')
+      .default('2025-12-31'),
+    doc: 'Last day (UTC) of the launch period, during which subscriptions are free (spec 01 §1)',
+    sensitive: false,
+  },
   LOG_PRETTY: {
     schema: bool.optional(),
     doc: 'Human-readable logs (default: on in development on a terminal)',

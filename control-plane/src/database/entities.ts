@@ -7,6 +7,10 @@ import { EnrollmentTokenEntity } from '../nodes/entities/enrollment-token.entity
 import { ServerClientEntity } from '../nodes/entities/server-client.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
 import { RateLimitHitEntity } from '../rate-limit/rate-limit-hit.entity';
+import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity';
+import { LedgerAccountEntity } from '../wallet/entities/ledger-account.entity';
+import { LedgerEntryEntity } from '../wallet/entities/ledger-entry.entity';
+import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.entity';
 
 export const ENTITIES = [
   AccountEntity,
@@ -18,4 +22,8 @@ export const ENTITIES = [
   ServerEntity,
   EnrollmentTokenEntity,
   ServerClientEntity,
+  LedgerAccountEntity,
+  LedgerTransactionEntity,
+  LedgerEntryEntity,
+  IdempotencyKeyEntity,
 ] as const;

@@ -39,6 +39,14 @@ export class ServerEntity {
   @Column({ type: 'varchar', length: 10 })
   source: ServerSource;
 
+  /** ISO 3166-1 alpha-2, upper case; set by the operator (enrollment flag or Node Configuration). */
+  @Column({ type: 'char', length: 2, nullable: true })
+  country: string | null;
+
+  /** Free text shown on the market card, e.g. "Frankfurt". */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  location: string | null;
+
   @Column({ type: 'varchar', length: 8, nullable: true })
   tier: VpsTierId | null;
 

@@ -1,0 +1,59 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * spec 01 §3 transaction types: deposit, withdrawal, subscription, subscription_reward,
+ * monthly_reward; plus the movements our server makes itself.
+ */
+export type LedgerTransactionType =
+  | 'deposit'
+  | 'withdrawal'
+  | 'subscription'
+  | 'subscription_reward'
+  | 'monthly_reward'
+  | 'billing_change'
+  | 'activation'
+  | 'promotion'
+  | 'social_reward'
+  | 'test_deposit';
+
+/**
+ * One movement of money: a set of entries (ledger_entries) that sums to zero, checked by a
+ * deferred constraint trigger at commit. Never updated or deleted.
+ */
+@Entity({ name: 'ledger_transactions' })
+@Index('ix_ledger_transactions_subscription', ['subscriptionId'])
+export class LedgerTransactionEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  type: LedgerTransactionType;
+
+  /** The account (user) whose action caused it, if any. */
+  @Column({ name: 'initiator_uuid', type: 'uuid', nullable: true })
+  initiatorUuid: string | null;
+
+  @Column({ name: 'subscription_id', type: 'uuid', nullable: true })
+  subscriptionId: string | null;
+
+  @Column({ name: 'server_count', type: 'int', nullable: true })
+  serverCount: number | null;
+
+  /** spec 01 §7 pay-subscription: duration '1month'; hourly blocks say '100hours'. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  duration: string | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  description: string | null;
+
+  /** What makes a movement happen once (e.g. a deposit's on-chain signature, a billing period). */
+  @Index('uq_ledger_transactions_external_ref', {
+    unique: true,
+    where: '"external_ref" IS NOT NULL',
+  })
+  @Column({ name: 'external_ref', type: 'varchar', length: 200, nullable: true })
+  externalRef: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
