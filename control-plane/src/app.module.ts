@@ -14,6 +14,7 @@ import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { WalletModule } from './wallet/wallet.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
 export const LOG_REDACT = [
@@ -70,6 +71,7 @@ export class AppModule {
         AuthModule,
         ContactModule,
         NodesModule,
+        WalletModule,
       ],
       controllers: [HealthController],
     };

@@ -17,20 +17,26 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, message, retryAfter } = this.describe(exception);
+    const { status, message, retryAfter, details } = this.describe(exception);
     if (status >= 500)
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
-    const body: ErrorResponse = { success: false, message };
+    const body: ErrorResponse = { ...details, success: false, message };
     response.status(status).json(body);
   }
 
-  private describe(exception: unknown): { status: number; message: string; retryAfter?: number } {
+  private describe(exception: unknown): {
+    status: number;
+    message: string;
+    retryAfter?: number;
+    details?: Record<string, string | number | boolean>;
+  } {
     if (exception instanceof DomainException) {
       return {
         status: HTTP_STATUS_BY_KIND[exception.kind],
         message: exception.message,
         retryAfter: exception.retryAfterSeconds,
+        details: exception.details,
       };
     }
     if (exception instanceof HttpException) {

@@ -8,6 +8,8 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payment_required'
+  | 'gone'
+  | 'unprocessable'
   | 'too_large'
   | 'rate_limited'
   | 'unavailable';
@@ -19,6 +21,8 @@ export const HTTP_STATUS_BY_KIND: Record<ErrorKind, HttpStatus> = {
   not_found: HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   payment_required: HttpStatus.PAYMENT_REQUIRED,
+  gone: HttpStatus.GONE,
+  unprocessable: HttpStatus.UNPROCESSABLE_ENTITY,
   too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   rate_limited: HttpStatus.TOO_MANY_REQUESTS,
   unavailable: HttpStatus.SERVICE_UNAVAILABLE,
@@ -30,6 +34,8 @@ export class DomainException extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly retryAfterSeconds?: number,
+    /** Extra fields of the error body, e.g. a 402's balance and required amount. */
+    readonly details?: Record<string, string | number | boolean>,
   ) {
     super(message);
     this.name = new.target.name;

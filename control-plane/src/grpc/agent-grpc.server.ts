@@ -37,6 +37,8 @@ const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
   not_found: grpc.status.NOT_FOUND,
   conflict: grpc.status.ALREADY_EXISTS,
   payment_required: grpc.status.FAILED_PRECONDITION,
+  gone: grpc.status.UNIMPLEMENTED,
+  unprocessable: grpc.status.FAILED_PRECONDITION,
   too_large: grpc.status.RESOURCE_EXHAUSTED,
   rate_limited: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
@@ -152,9 +154,16 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           callback({ code: grpc.status.INVALID_ARGUMENT, details: describeIssue(parsed.error) });
           return;
         }
-        const { enrollmentToken, tier, agentVersion, hardware } = parsed.data;
+        const { enrollmentToken, tier, agentVersion, hardware, country, location } = parsed.data;
         this.nodes
-          .enroll({ enrollmentToken, tier: TIER_BY_PROTO[tier], agentVersion, hardware: hardware! })
+          .enroll({
+            enrollmentToken,
+            tier: TIER_BY_PROTO[tier],
+            agentVersion,
+            hardware: hardware!,
+            country,
+            location,
+          })
           .then(
             (enrollment) =>
               callback(null, {

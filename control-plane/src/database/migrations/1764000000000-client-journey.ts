@@ -49,7 +49,9 @@ export class ClientJourney1764000000000 implements MigrationInterface {
 
     await queryRunner.query(`CREATE FUNCTION ledger_apply_entry() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE ledger_accounts SET balance_micro = balance_micro + NEW.amount_micro WHERE id = NEW.account_id;
+  -- System accounts are summed when read: updating their row would serialise every payment.
+  UPDATE ledger_accounts SET balance_micro = balance_micro + NEW.amount_micro
+  WHERE id = NEW.account_id AND kind IN ('client_wallet', 'node_wallet');
   RETURN NEW;
 END $$`);
     await queryRunner.query(

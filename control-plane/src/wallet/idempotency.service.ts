@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { queryRows } from '../common/sql';
+import { LedgerService } from './ledger.service';
+import { WalletException } from './wallet.exception';
+
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export interface IdempotentResult<T> {
+  body: T;
+  /** True when this is the stored answer of an earlier request with the same key. */
+  replayed: boolean;
+}
+
+/**
+ * `Idempotency-Key` for payment calls. The key is claimed by an INSERT in the same database
+ * transaction as the payment and stored with its answer at commit: a replay (even one sent
+ * while the first is still running: its INSERT waits for the first to commit) returns the
+ * first answer and moves nothing. A payment that fails rolls its key back, so the client may
+ * retry it after fixing the cause (e.g. a deposit after "insufficient balance").
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(private readonly ledger: LedgerService) {}
+
+  async once<T>(
+    ownerUuid: string,
+    key: string | undefined,
+    request: { route: string; body: unknown },
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<IdempotentResult<T>> {
+    if (key === undefined) return { body: await this.ledger.transaction(work), replayed: false };
+    if (!KEY_PATTERN.test(key)) throw new WalletException('idempotency_key_invalid');
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([request.route, request.body]))
+      .digest('hex');
+
+    const outcome = await this.ledger.transaction(async (manager) => {
+      const claimed = await queryRows<{ key: string }>(
+        manager,
+        `INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
+         VALUES ($1, $2, $3, 0, 'null') ON CONFLICT DO NOTHING RETURNING key`,
+        [ownerUuid, key, requestHash],
+      );
+      if (claimed.length === 0) return { claimed: false as const };
+      const body = await work(manager);
+      await manager.query(
+        `UPDATE idempotency_keys SET status_code = 200, response = $3 WHERE owner_uuid = $1 AND key = $2`,
+        [ownerUuid, key, JSON.stringify(body)],
+      );
+      return { claimed: true as const, body };
+    });
+    if (outcome.claimed) return { body: outcome.body, replayed: false };
+
+    const stored = await queryRows<{ request_hash: string; response: T }>(
+      this.ledger.dataSource,
+      `SELECT request_hash, response FROM idempotency_keys WHERE owner_uuid = $1 AND key = $2`,
+      [ownerUuid, key],
+    );
+    const first = stored[0];
+    if (!first || first.request_hash !== requestHash) {
+      throw new WalletException('idempotency_key_reused');
+    }
+    return { body: first.response, replayed: true };
+  }
+}

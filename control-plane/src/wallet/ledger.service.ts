@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
+import { WalletException } from './wallet.exception';
+import { SYSTEM_OWNER, WalletRepository } from './wallet.repository';
+
+export type WalletKind = 'client_wallet' | 'node_wallet';
+export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn';
+
+/** Which account an amount moves on: a user's wallet, or one of the system accounts. */
+export type AccountRef = { wallet: WalletKind; ownerUuid: string } | { system: SystemAccountKind };
+
+export interface Posting {
+  account: AccountRef;
+  /** Signed micro-SSL: negative debits, positive credits. Never zero. */
+  amountMicro: bigint;
+  /** spec 01 §9: operator rewards are frozen 60 days. */
+  frozenUntil?: Date | null;
+}
+
+export interface PostRequest {
+  type: LedgerTransactionType;
+  postings: readonly Posting[];
+  initiatorUuid?: string | null;
+  subscriptionId?: string | null;
+  serverCount?: number | null;
+  duration?: string | null;
+  description?: string | null;
+  /** What makes this movement happen once (an on-chain signature, a billing period). */
+  externalRef?: string | null;
+}
+
+/**
+ * The only writer of the ledger. Every movement is one transaction whose postings sum to zero,
+ * written inside the caller's database transaction together with the thing it pays for, so
+ * there is no state in which money moved and the purchase did not happen (or the reverse).
+ *
+ * Overspending is prevented twice: `post` locks every wallet it debits and refuses with
+ * insufficient_balance (402, with balance and required) before writing; and a CHECK on the
+ * wallet row makes the database refuse a negative balance even if a caller did not lock.
+ */
+@Injectable()
+export class LedgerService {
+  constructor(private readonly repository: WalletRepository) {}
+
+  get dataSource() {
+    return this.repository.dataSource;
+  }
+
+  /** Runs `work` in one database transaction (READ COMMITTED with row locks). */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repository.dataSource.transaction(work);
+  }
+
+  /**
+   * Locks the wallet (creating it if missing) until the transaction ends and returns its
+   * balance: read the balance this way before deciding anything that depends on it.
+   */
+  lockWallet(
+    manager: EntityManager,
+    wallet: WalletKind,
+    ownerUuid: string,
+  ): Promise<{ id: string; balanceMicro: bigint }> {
+    return this.repository.lockAccount(manager, wallet, ownerUuid);
+  }
+
+  /** Creates the wallet if missing; returns its id. */
+  ensureWallet(wallet: WalletKind, ownerUuid: string): Promise<string> {
+    return this.repository.ensureAccount(this.repository.dataSource, wallet, ownerUuid);
+  }
+
+  /** Writes one balanced movement inside `manager`'s transaction; returns its id. */
+  async post(manager: EntityManager, request: PostRequest): Promise<string> {
+    if (request.postings.length < 2) throw new Error('a ledger transaction needs two postings');
+    let sum = 0n;
+    for (const posting of request.postings) {
+      if (posting.amountMicro === 0n) throw new Error('a ledger posting cannot be zero');
+      sum += posting.amountMicro;
+    }
+    if (sum !== 0n) throw new Error(`ledger postings must sum to zero (sum ${sum})`);
+
+    // Debited wallets first, locked in account order, so that the balance check below is
+    // exact and two payments cannot both spend the same balance.
+    const debits = new Map<string, { ownerUuid: string; wallet: WalletKind; amount: bigint }>();
+    for (const { account, amountMicro } of request.postings) {
+      if (amountMicro > 0n || !('wallet' in account)) continue;
+      const key = `${account.wallet}:${account.ownerUuid}`;
+      const entry = debits.get(key) ?? { ...account, amount: 0n };
+      entry.amount += -amountMicro;
+      debits.set(key, entry);
+    }
+    for (const key of [...debits.keys()].sort()) {
+      const debit = debits.get(key)!;
+      const locked = await this.repository.lockAccount(manager, debit.wallet, debit.ownerUuid);
+      if (locked.balanceMicro < debit.amount) {
+        throw new WalletException('insufficient_balance', {
+          balanceMicro: locked.balanceMicro,
+          requiredMicro: debit.amount,
+        });
+      }
+    }
+
+    const entries = [];
+    for (const posting of request.postings) {
+      const { account } = posting;
+      const accountId =
+        'wallet' in account
+          ? await this.repository.ensureAccount(manager, account.wallet, account.ownerUuid)
+          : await this.repository.ensureAccount(manager, account.system, SYSTEM_OWNER);
+      entries.push({
+        accountId,
+        amountMicro: posting.amountMicro,
+        frozenUntil: posting.frozenUntil ?? null,
+      });
+    }
+    return this.repository.insertTransaction(
+      manager,
+      {
+        type: request.type,
+        initiatorUuid: request.initiatorUuid ?? null,
+        subscriptionId: request.subscriptionId ?? null,
+        serverCount: request.serverCount ?? null,
+        duration: request.duration ?? null,
+        description: request.description ?? null,
+        externalRef: request.externalRef ?? null,
+      },
+      entries,
+    );
+  }
+}

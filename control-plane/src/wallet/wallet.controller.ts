@@ -1,0 +1,102 @@
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  type MessageResponse,
+  type WalletResponse,
+  type WalletSettingsResponse,
+  walletQuerySchema,
+} from '@scn/proto';
+import { createZodDto } from 'nestjs-zod';
+import type { ActiveSession } from '../auth/auth.repository';
+import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import { WalletException } from './wallet.exception';
+import { WalletService } from './wallet.service';
+
+export class WalletQueryDto extends createZodDto(walletQuerySchema) {}
+
+/** spec 01 §7 / spec 02 §7 wallet calls. Amounts are computed here, never taken from a client. */
+@ApiTags('wallet')
+@Controller()
+@UseGuards(SessionGuard)
+export class WalletController {
+  constructor(private readonly wallets: WalletService) {}
+
+  @Get('wallet/client/:uuid')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Client wallet: balance and transactions (newest first, paged)' })
+  async clientWallet(
+    @Param('uuid') uuid: string,
+    @Query() query: WalletQueryDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<WalletResponse> {
+    this.wallets.assertType(session, 'client');
+    return { success: true, data: await this.wallets.view(uuid.toLowerCase(), 'client', query) };
+  }
+
+  @Get('wallet/node/:uuid')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Node wallet: balance, frozen rewards (60 days) and transactions' })
+  async nodeWallet(
+    @Param('uuid') uuid: string,
+    @Query() query: WalletQueryDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<WalletResponse> {
+    this.wallets.assertType(session, 'node');
+    return { success: true, data: await this.wallets.view(uuid.toLowerCase(), 'node', query) };
+  }
+
+  @Post('wallet/create-client-wallet')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Creates the session's client wallet if it has none (idempotent)" })
+  async createClientWallet(@CurrentSession() session: ActiveSession): Promise<MessageResponse> {
+    await this.wallets.create(session, 'client');
+    return { success: true, message: 'Wallet ready' };
+  }
+
+  @Post('wallet/create-node-wallet')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Creates the session's node wallet if it has none (idempotent)" })
+  async createNodeWallet(@CurrentSession() session: ActiveSession): Promise<MessageResponse> {
+    await this.wallets.create(session, 'node');
+    return { success: true, message: 'Wallet ready' };
+  }
+
+  @Get('wallet/settings')
+  @ApiOperation({ summary: 'Prices, reward and launch-period settings (all computed here)' })
+  settings(): WalletSettingsResponse {
+    return { success: true, settings: this.wallets.settings() };
+  }
+
+  @Post('wallet/client/:uuid/pay-subscription')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({
+    summary:
+      'Refused (410): the old client named the amount; POST /api/clients/create-subscription prices and pays in one transaction',
+  })
+  paySubscription(): never {
+    throw new WalletException('pay_through_subscription');
+  }
+
+  @Post('wallet/node/:uuid/withdraw')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Suspended (spec 01 §5: the Withdraw button is always disabled)' })
+  withdraw(): never {
+    throw new WalletException('withdrawals_suspended');
+  }
+
+  @Post('api/wallet/node/:uuid/reward')
+  @ApiOperation({
+    summary: 'Refused (403): operator rewards are paid by the server as part of each purchase',
+  })
+  nodeReward(): never {
+    throw new WalletException('rewards_are_server_side');
+  }
+
+  @Post('wallet/add-social-reward')
+  @ApiOperation({
+    summary: 'Refused (403): share rewards are paid by the server after the share is verified',
+  })
+  socialReward(): never {
+    throw new WalletException('rewards_are_server_side');
+  }
+}

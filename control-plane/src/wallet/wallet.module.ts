@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { IdempotencyService } from './idempotency.service';
+import { LedgerService } from './ledger.service';
+import { WalletController } from './wallet.controller';
+import { WalletRepository } from './wallet.repository';
+import { WalletService } from './wallet.service';
+
+/** Wallets and the ledger. Other domains move money only through LedgerService. */
+@Module({
+  imports: [AuthModule],
+  controllers: [WalletController],
+  providers: [WalletRepository, LedgerService, WalletService, IdempotencyService],
+  exports: [LedgerService, IdempotencyService, WalletService],
+})
+export class WalletModule {}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { queryRows } from '../common/sql';
+import type { LedgerAccountKind } from './entities/ledger-account.entity';
+import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
+
+/** The owner of the system accounts (one per kind): the nil UUID. */
+export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
+
+export interface LockedAccount {
+  id: string;
+  balanceMicro: bigint;
+}
+
+export interface TransactionRow {
+  id: string;
+  type: LedgerTransactionType;
+  amountMicro: string;
+  createdAt: Date;
+  subscriptionId: string | null;
+  serverCount: number | null;
+  duration: string | null;
+  description: string | null;
+  frozenUntil: Date | null;
+  entryId: string;
+}
+
+export interface NewTransaction {
+  type: LedgerTransactionType;
+  initiatorUuid: string | null;
+  subscriptionId: string | null;
+  serverCount: number | null;
+  duration: string | null;
+  description: string | null;
+  externalRef: string | null;
+}
+
+/** The only SQL of the ledger. Writers take the caller's transaction (EntityManager). */
+@Injectable()
+export class WalletRepository {
+  constructor(readonly dataSource: DataSource) {}
+
+  /**
+   * Creates the account if missing and returns its id, without locking an existing row (the
+   * system accounts are shared by every payment).
+   */
+  async ensureAccount(
+    db: EntityManager | DataSource,
+    kind: LedgerAccountKind,
+    ownerUuid: string,
+  ): Promise<string> {
+    const existing = await this.findAccountId(db, kind, ownerUuid);
+    if (existing) return existing;
+    const inserted = await queryRows<{ id: string }>(
+      db,
+      `INSERT INTO ledger_accounts (id, kind, owner_uuid) VALUES ($1, $2, $3)
+       ON CONFLICT (kind, owner_uuid) DO NOTHING RETURNING id`,
+      [randomUUID(), kind, ownerUuid],
+    );
+    // Lost a race with a concurrent creator: its row is committed (the insert waited for it).
+    return inserted[0]?.id ?? (await this.findAccountId(db, kind, ownerUuid))!;
+  }
+
+  /** Creates if missing, then locks the row until the caller's transaction ends. */
+  async lockAccount(
+    manager: EntityManager,
+    kind: LedgerAccountKind,
+    ownerUuid: string,
+  ): Promise<LockedAccount> {
+    const id = await this.findAccountId(manager, kind, ownerUuid);
+    const accountId = id ?? (await this.ensureAccount(manager, kind, ownerUuid));
+    const rows = await queryRows<{ balance_micro: string }>(
+      manager,
+      `SELECT balance_micro FROM ledger_accounts WHERE id = $1 FOR UPDATE`,
+      [accountId],
+    );
+    return { id: accountId, balanceMicro: BigInt(rows[0]!.balance_micro) };
+  }
+
+  async findAccountId(
+    db: EntityManager | DataSource,
+    kind: LedgerAccountKind,
+    ownerUuid: string,
+  ): Promise<string | null> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      `SELECT id FROM ledger_accounts WHERE kind = $1 AND owner_uuid = $2`,
+      [kind, ownerUuid],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async balance(accountId: string): Promise<bigint> {
+    const rows = await queryRows<{ balance_micro: string }>(
+      this.dataSource,
+      `SELECT balance_micro FROM ledger_accounts WHERE id = $1`,
+      [accountId],
+    );
+    return BigInt(rows[0]?.balance_micro ?? '0');
+  }
+
+  /**
+   * Inserts a transaction and its entries. Entries go in account-id order so that concurrent
+   * transactions lock the wallets they touch in one global order (no deadlocks); the balance
+   * trigger updates each wallet in the same statement.
+   */
+  async insertTransaction(
+    manager: EntityManager,
+    transaction: NewTransaction,
+    entries: readonly { accountId: string; amountMicro: bigint; frozenUntil: Date | null }[],
+  ): Promise<string> {
+    const id = randomUUID();
+    await manager.query(
+      `INSERT INTO ledger_transactions
+         (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        id,
+        transaction.type,
+        transaction.initiatorUuid,
+        transaction.subscriptionId,
+        transaction.serverCount,
+        transaction.duration,
+        transaction.description,
+        transaction.externalRef,
+      ],
+    );
+    const sorted = [...entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
+    await manager.query(
+      `INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
+       SELECT $1, e.account_id, e.amount_micro, e.frozen_until
+       FROM unnest($2::uuid[], $3::bigint[], $4::timestamptz[])
+         WITH ORDINALITY AS e(account_id, amount_micro, frozen_until, n)
+       ORDER BY e.n`,
+      [
+        id,
+        sorted.map((e) => e.accountId),
+        sorted.map((e) => e.amountMicro.toString()),
+        sorted.map((e) => e.frozenUntil?.toISOString() ?? null),
+      ],
+    );
+    return id;
+  }
+
+  /** A wallet's entries, newest first, with their transaction. */
+  async listEntries(
+    accountId: string,
+    limit: number,
+    beforeEntryId?: string,
+  ): Promise<TransactionRow[]> {
+    const rows = await queryRows<{
+      id: string;
+      type: LedgerTransactionType;
+      amount_micro: string;
+      created_at: Date;
+      subscription_id: string | null;
+      server_count: number | null;
+      duration: string | null;
+      description: string | null;
+      frozen_until: Date | null;
+      entry_id: string;
+    }>(
+      this.dataSource,
+      `SELECT t.id, t.type, e.amount_micro, e.created_at, t.subscription_id, t.server_count,
+              t.duration, t.description, e.frozen_until, e.id AS entry_id
+       FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
+       WHERE e.account_id = $1 AND ($2::bigint IS NULL OR e.id < $2::bigint)
+       ORDER BY e.id DESC
+       LIMIT $3`,
+      [accountId, beforeEntryId ?? null, limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      amountMicro: r.amount_micro,
+      createdAt: r.created_at,
+      subscriptionId: r.subscription_id,
+      serverCount: r.server_count,
+      duration: r.duration,
+      description: r.description,
+      frozenUntil: r.frozen_until,
+      entryId: r.entry_id,
+    }));
+  }
+
+  /** spec 02 §3: frozen amounts that have not expired yet. */
+  async frozenLots(
+    accountId: string,
+    now: Date,
+  ): Promise<{ amountMicro: bigint; frozenUntil: Date }[]> {
+    const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
+      this.dataSource,
+      `SELECT amount_micro, frozen_until FROM ledger_entries
+       WHERE account_id = $1 AND frozen_until > $2 AND amount_micro > 0
+       ORDER BY frozen_until`,
+      [accountId, now],
+    );
+    return rows.map((r) => ({ amountMicro: BigInt(r.amount_micro), frozenUntil: r.frozen_until }));
+  }
+
+  /** Every account whose stored balance differs from the sum of its entries (should be none). */
+  async balanceMismatches(): Promise<{ id: string; stored: string; summed: string }[]> {
+    return queryRows(
+      this.dataSource,
+      `SELECT a.id, a.balance_micro::text AS stored, COALESCE(s.total, 0)::text AS summed
+       FROM ledger_accounts a
+       LEFT JOIN (SELECT account_id, sum(amount_micro) AS total FROM ledger_entries GROUP BY account_id) s
+         ON s.account_id = a.id
+       WHERE a.kind IN ('client_wallet', 'node_wallet') AND a.balance_micro <> COALESCE(s.total, 0)`,
+    );
+  }
+
+  /** The sum of every entry of the ledger (must be zero). */
+  async totalOfAllEntries(): Promise<bigint> {
+    const rows = await queryRows<{ total: string }>(
+      this.dataSource,
+      `SELECT COALESCE(sum(amount_micro), 0)::text AS total FROM ledger_entries`,
+    );
+    return BigInt(rows[0]!.total);
+  }
+}

@@ -1,0 +1,107 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type WalletData,
+  type WalletSettingsResponse,
+  PRICING,
+  SSL_USD_PRICE_TEXT,
+  sslToMicro,
+} from '@scn/proto';
+import type { ActiveSession } from '../auth/auth.repository';
+import { CLOCK, type Clock } from '../common/clock';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import type { WalletKind } from './ledger.service';
+import { LedgerService } from './ledger.service';
+import { WalletException } from './wallet.exception';
+import { WalletRepository } from './wallet.repository';
+
+export type WalletType = 'client' | 'node';
+
+const KIND_OF: Record<WalletType, WalletKind> = { client: 'client_wallet', node: 'node_wallet' };
+
+/** Wallet reads and the rules of who may see or create which wallet. */
+@Injectable()
+export class WalletService {
+  constructor(
+    private readonly repository: WalletRepository,
+    private readonly ledger: LedgerService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** spec 01 §3: client and node wallets are separate; each account has the one of its type. */
+  assertType(session: ActiveSession, type: WalletType): void {
+    if (session.account.userType !== type) throw new WalletException('wrong_wallet_type');
+  }
+
+  async create(session: ActiveSession, type: WalletType): Promise<void> {
+    this.assertType(session, type);
+    await this.ledger.ensureWallet(KIND_OF[type], session.account.uuid);
+  }
+
+  /** The wallet of an account; an account without one yet sees an empty wallet (no write). */
+  async view(
+    ownerUuid: string,
+    type: WalletType,
+    page: { limit: number; before?: string },
+  ): Promise<WalletData> {
+    const now = this.clock.now();
+    const accountId = await this.repository.findAccountId(
+      this.repository.dataSource,
+      KIND_OF[type],
+      ownerUuid,
+    );
+    const [balance, rows, lots] = accountId
+      ? await Promise.all([
+          this.repository.balance(accountId),
+          this.repository.listEntries(accountId, page.limit + 1, page.before),
+          type === 'node' ? this.repository.frozenLots(accountId, now) : Promise.resolve([]),
+        ])
+      : [0n, [], []];
+    const frozen = lots.reduce((sum, lot) => sum + lot.amountMicro, 0n);
+    // A frozen reward may already be partly spent on promotions: never show more than is held.
+    const frozenShown = frozen > balance ? balance : frozen;
+    return {
+      walletType: type,
+      balanceMicro: balance.toString(),
+      frozenAmountMicro: frozenShown.toString(),
+      frozenAmounts: lots.map((lot) => ({
+        amountMicro: lot.amountMicro.toString(),
+        frozenUntil: lot.frozenUntil.toISOString(),
+      })),
+      availableMicro: (balance - frozenShown).toString(),
+      walletAddress: null,
+      transactions: rows.slice(0, page.limit).map((row) => ({
+        id: row.entryId,
+        type: row.type,
+        amountMicro: row.amountMicro,
+        timestamp: row.createdAt.toISOString(),
+        subscriptionId: row.subscriptionId,
+        serverCount: row.serverCount,
+        duration: row.duration,
+        description: row.description,
+        frozenUntil: row.frozenUntil?.toISOString() ?? null,
+      })),
+      hasMore: rows.length > page.limit,
+      lastUpdated: now.toISOString(),
+    };
+  }
+
+  settings(): WalletSettingsResponse['settings'] {
+    // spec 02 §9: 0.1 SSL an hour = 10 SSL per 100-hour block.
+    const hourlyMicro = sslToMicro(PRICING.monthlyPerServerSsl) / BigInt(PRICING.hourlyBlockHours);
+    return {
+      sslUsdPrice: SSL_USD_PRICE_TEXT,
+      monthlyPerServerMicro: sslToMicro(PRICING.monthlyPerServerSsl).toString(),
+      premiumPerServerMicro: sslToMicro(PRICING.premiumPerServerSsl).toString(),
+      hourlyPerServerMicro: hourlyMicro.toString(),
+      hourlyBlockHours: PRICING.hourlyBlockHours,
+      operatorRewardMicro: sslToMicro(PRICING.operatorRewardSsl).toString(),
+      operatorRewardFrozenDays: PRICING.operatorRewardFrozenDays,
+      launchPeriodEndsAt: this.config.launchPeriodEndsAt.toISOString(),
+      launchPeriodActive: this.clock.now() <= this.config.launchPeriodEndsAt,
+      withdrawalsEnabled: false,
+      depositsEnabled: false,
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/** spec 01 §7 and spec 02 §7: wallet calls (owner-checked on every `{uuid}`). */
+export const WALLET_ROUTES = {
+  clientWallet: (uuid: string) => `/wallet/client/${encodeURIComponent(uuid)}`,
+  nodeWallet: (uuid: string) => `/wallet/node/${encodeURIComponent(uuid)}`,
+  createClientWallet: '/wallet/create-client-wallet',
+  createNodeWallet: '/wallet/create-node-wallet',
+  settings: '/wallet/settings',
+  /** Refused here: the old client named the amount; purchases go through create-subscription. */
+  paySubscription: (uuid: string) => `/wallet/client/${encodeURIComponent(uuid)}/pay-subscription`,
+  /** Suspended (spec 01 §5: the Withdraw button is always disabled). */
+  withdraw: (uuid: string) => `/wallet/node/${encodeURIComponent(uuid)}/withdraw`,
+  /** Refused here: rewards are server-side effects of the verified event. */
+  nodeReward: (uuid: string) => `/api/wallet/node/${encodeURIComponent(uuid)}/reward`,
+  socialReward: '/wallet/add-social-reward',
+} as const;
+
+export const WALLET_MESSAGES = {
+  fetchFailed: 'Failed to fetch wallet data',
+  createFailed: 'Failed to create wallet',
+  paymentFailed: 'Failed to process payment',
+  withdrawalFailed: 'Failed to process withdrawal',
+  settingsFailed: 'Failed to fetch wallet settings',
+  rewardFailed: 'Failed to reward node operator',
+  withdrawalsSuspended: 'Withdrawals are suspended',
+  /** spec 01 §5. */
+  insufficientBalance: (priceSsl: string, balanceSsl: string) =>
+    `Insufficient balance. You need ${priceSsl} SSL but have ${balanceSsl} SSL.`,
+  payThroughSubscription:
+    'Payments are taken by create-subscription, which computes the price on the server',
+  rewardsAreServerSide:
+    'Rewards are paid by the server when the event that earns them is verified; they cannot be requested',
+} as const;
+
+/** spec 01 §3 transaction types, plus the server's own; any other type shows its raw name. */
+export const TRANSACTION_TYPES = [
+  'deposit',
+  'withdrawal',
+  'subscription',
+  'subscription_reward',
+  'monthly_reward',
+  'billing_change',
+  'activation',
+  'promotion',
+  'social_reward',
+  'test_deposit',
+] as const;
+
+/** Amounts are integer micro-SSL as decimal strings (signed: positive green +, negative red). */
+const microString = z.string().regex(/^-?\d+$/);
+
+export const walletTransactionSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  amountMicro: microString,
+  timestamp: z.string(),
+  subscriptionId: z.string().nullable(),
+  serverCount: z.number().nullable(),
+  duration: z.string().nullable(),
+  description: z.string().nullable(),
+  /** Node wallets: an operator reward that cannot be withdrawn before this instant. */
+  frozenUntil: z.string().nullable(),
+});
+export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
+
+export const walletDataSchema = z.object({
+  walletType: z.enum(['client', 'node']),
+  balanceMicro: microString,
+  /** Node wallets: the part of the balance still frozen (spec 02 §3: not yet expired only). */
+  frozenAmountMicro: microString,
+  frozenAmounts: z.array(z.object({ amountMicro: microString, frozenUntil: z.string() })),
+  /** Balance minus frozen: what a withdrawal could take. */
+  availableMicro: microString,
+  /** The deposit address of the network (spec 01 §3 walletAddress); null until deposits exist. */
+  walletAddress: z.string().nullable(),
+  transactions: z.array(walletTransactionSchema),
+  /** Older transactions exist: ask again with `?before=<last id>`. */
+  hasMore: z.boolean(),
+  lastUpdated: z.string(),
+});
+export type WalletData = z.infer<typeof walletDataSchema>;
+
+export const walletResponseSchema = z.object({ success: z.literal(true), data: walletDataSchema });
+export type WalletResponse = z.infer<typeof walletResponseSchema>;
+
+/** `?limit=` (1-200, default 50) and `?before=` (a transaction id) page the transactions. */
+export const walletQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be between 1 and 200')
+    .max(200, 'limit must be between 1 and 200')
+    .default(50),
+  before: z
+    .string()
+    .regex(/^\d{1,19}$/, 'before must be a transaction id')
+    .optional(),
+  /** spec 01 §7: the portal adds a cache-busting timestamp. */
+  t: z.string().max(32).optional(),
+  timestamp: z.string().max(32).optional(),
+});
+export type WalletQuery = z.infer<typeof walletQuerySchema>;
+
+export const walletSettingsResponseSchema = z.object({
+  success: z.literal(true),
+  settings: z.object({
+    sslUsdPrice: z.string(),
+    monthlyPerServerMicro: microString,
+    premiumPerServerMicro: microString,
+    hourlyPerServerMicro: microString,
+    hourlyBlockHours: z.number(),
+    operatorRewardMicro: microString,
+    operatorRewardFrozenDays: z.number(),
+    launchPeriodEndsAt: z.string(),
+    /** True while subscriptions are free (launch period). */
+    launchPeriodActive: z.boolean(),
+    withdrawalsEnabled: z.boolean(),
+    depositsEnabled: z.boolean(),
+  }),
+});
+export type WalletSettingsResponse = z.infer<typeof walletSettingsResponseSchema>;
