@@ -1,5 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createApp } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config/app-config';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, report } from '../support/agent-client';
@@ -81,3 +84,62 @@ describe('server-list-updated', () => {
     await until(() => events.some((e) => e.reason === 'removed'));
   });
 });
+
+describe('several replicas', () => {
+  let replica: NestExpressApplication;
+  let replicaSocket: Socket;
+  const heard: Array<{ reason: string }> = [];
+
+  beforeAll(async () => {
+    // A second control plane on the same database, as a second replica behind a balancer.
+    const config = loadConfig({ ...process.env, ...envOf(t), GRPC_PORT: 'off' });
+    replica = await createApp(config, t.db.url);
+    await replica.listen(0, '127.0.0.1');
+    const { port } = replica.getHttpServer().address() as AddressInfo;
+    replicaSocket = io(`http://127.0.0.1:${port}`, {
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    replicaSocket.on('server-list-updated', (event: { reason: string }) => heard.push(event));
+    await new Promise<void>((resolve, reject) => {
+      replicaSocket.once('connect', () => resolve());
+      replicaSocket.once('connect_error', reject);
+    });
+  });
+  afterAll(async () => {
+    replicaSocket.close();
+    await replica.close();
+  });
+
+  it('should reach the browsers of every replica, not only the one that made the change', async () => {
+    const operator = await registerAccount(t, { userType: 'node' });
+    await t
+      .http()
+      .post('/nodes/upload-server')
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({
+        uuid: operator.uuid,
+        serverInfo: {
+          vlessString: 'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@127.0.0.1:9?type=tcp',
+        },
+      })
+      .expect(201);
+    const deadline = Date.now() + 5000;
+    while (!heard.some((e) => e.reason === 'added')) {
+      if (Date.now() > deadline) throw new Error(`replica heard nothing: ${JSON.stringify(heard)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+});
+
+/** The environment the test app was configured from (the replica must share its database and secret). */
+function envOf(app: TestApp): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: app.db.url,
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    APP_SECRET: app.config.appSecret,
+    DATA_DIR: app.config.dataDir,
+  };
+}
