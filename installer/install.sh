@@ -25,6 +25,9 @@ public_port="443"
 dry_run=0
 use_systemd=1
 insecure=0
+ca_file=""
+country=""
+location=""
 
 usage() {
   cat <<USAGE
@@ -38,6 +41,10 @@ Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
   --public-host HOST   address clients dial (default: this machine's public IP)
   --public-port PORT   VLESS port (default 443)
   --server URL         control plane (default $SCN_URL)
+  --ca-file PATH       CA certificate of the control plane, when a private CA issued it
+                       (copied to $CONFIG_DIR/ca.pem for the agent)
+  --country CC         where this server is, for the market: ISO 3166-1 alpha-2 (DE, US, ...)
+  --location TEXT      city or data centre for the market (one line, up to 100 characters)
   --insecure           plaintext gRPC to a non-loopback control plane (testing only)
   --no-systemd         install and enroll, but do not write or start the systemd unit
   --dry-run            print what would be done, change nothing
@@ -84,6 +91,9 @@ while (($#)); do
     --public-host) public_host=${2:-}; shift 2 ;;
     --public-port) public_port=${2:-}; shift 2 ;;
     --server) SCN_URL=${2:-}; shift 2 ;;
+    --ca-file) ca_file=${2:-}; shift 2 ;;
+    --country) country=${2:-}; shift 2 ;;
+    --location) location=${2:-}; shift 2 ;;
     --insecure) insecure=1; shift ;;
     --no-systemd) use_systemd=0; shift ;;
     --dry-run) dry_run=1; shift ;;
@@ -98,6 +108,9 @@ if ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)
   die "--public-port must be 1-65535"
 fi
 [[ $SCN_URL =~ ^https?:// ]] || die "--server must be an http(s) URL (got '${SCN_URL}')"
+[[ -z $ca_file || -r $ca_file ]] || die "--ca-file $ca_file is not a readable file"
+# The agent checks country and location in full when it enrolls; catch the obvious early.
+[[ -z $country || $country =~ ^[A-Za-z]{2}$ ]] || die "--country must be a two-letter ISO 3166-1 code such as DE or US (got '${country}')"
 if [[ ! -f $CONFIG_FILE ]]; then
   [[ $token =~ ^[A-Za-z0-9_-]{43}$ ]] || die "--token is required: copy the command from the setup wizard"
 fi
@@ -177,6 +190,12 @@ elif command -v firewall-cmd >/dev/null 2>&1 && firewall-cmd --state >/dev/null 
 fi
 
 # --- enrollment -------------------------------------------------------------------------------
+if [[ -n $ca_file ]]; then
+  # The unit runs with ProtectHome: the agent must find the CA outside /root and /home. Copied on
+  # upgrades too, so re-running with a new CA file rotates it.
+  run install -d -m 0700 "$CONFIG_DIR"
+  run install -m 0644 "$ca_file" "$CONFIG_DIR/ca.pem"
+fi
 if [[ -f $CONFIG_FILE ]]; then
   say "Already enrolled ($CONFIG_FILE kept): upgrade only"
 else
@@ -184,7 +203,10 @@ else
   args=(enroll --server "$GRPC_TARGET" --token "$token" --tier "$tier" --config "$CONFIG_FILE"
     --public-port "$public_port" --core "$core_kind" --core-binary "$core_binary")
   [[ -n $public_host ]] && args+=(--public-host "$public_host")
+  [[ -n $country ]] && args+=(--country "$country")
+  [[ -n $location ]] && args+=(--location "$location")
   ((insecure)) && args+=(--insecure)
+  [[ -n $ca_file ]] && args+=(--ca-file "$CONFIG_DIR/ca.pem")
   run install -d -m 0700 "$CONFIG_DIR"
   run "$PREFIX/usr/local/bin/scn-agent" "${args[@]}"
 fi

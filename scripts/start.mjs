@@ -85,6 +85,9 @@ async function startDemoNodes() {
         config,
       ];
       args.push('--public-host', '127.0.0.1', '--public-port', String(20_001 + i));
+      // Distinct places (from the control plane's DEMO_PLACES) so the market looks like one.
+      const place = enrollment.places?.[i];
+      if (place) args.push('--country', place.country, '--location', place.location);
       args.push(
         '--core-api-port',
         String(21_001 + i),

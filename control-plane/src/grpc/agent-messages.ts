@@ -1,3 +1,4 @@
+import { isCountryCode, SERVER_SETTINGS_MESSAGES, serverLocationSchema } from '@scn/proto';
 import { z } from 'zod';
 
 /**
@@ -43,6 +44,14 @@ export const enrollRequestSchema = z.object({
   }),
   agentVersion: text(32).min(1, 'agentVersion is required'),
   hardware: hardwareSchema.nullable().refine((h) => h !== null, 'hardware is required'),
+  // Optional in practice: proto3 gives '' when the agent (or an older one) sent none.
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((code) => code === '' || isCountryCode(code), SERVER_SETTINGS_MESSAGES.countryInvalid)
+    .transform((code) => code || null),
+  location: serverLocationSchema.transform((text) => text || null),
 });
 
 const uuid = z

@@ -12,7 +12,22 @@ import { APP_CONFIG } from '../config/config.module';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
 import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { grpcTarget } from './installer.controller';
+import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
+
+/** Where the demo nodes say they are, so the market looks like a real one (in turn). */
+export const DEMO_PLACES: ReadonlyArray<{ country: string; location: string }> = [
+  { country: 'DE', location: 'Frankfurt' },
+  { country: 'NL', location: 'Amsterdam' },
+  { country: 'SG', location: 'Singapore' },
+  { country: 'US', location: 'New York' },
+  { country: 'JP', location: 'Tokyo' },
+  { country: 'FI', location: 'Helsinki' },
+];
+
+export function demoPlace(index: number): { country: string; location: string } {
+  return DEMO_PLACES[index % DEMO_PLACES.length]!;
+}
 
 /**
  * `npm start` shows a live market: with DEMO_NODES set, the control plane issues that many
@@ -25,6 +40,7 @@ export class DemoNodesService implements OnApplicationBootstrap {
 
   constructor(
     private readonly nodes: NodesService,
+    private readonly repository: NodesRepository,
     private readonly accounts: AccountsRepository,
     private readonly grpc: AgentGrpcServer,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -34,6 +50,7 @@ export class DemoNodesService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.demoNodes === 0 || this.config.grpcPort === null) return;
     const operator = await this.demoOperator();
+    await this.placeExistingDemoNodes(operator.uuid);
     const session = { id: 'demo', expiresAt: new Date(), account: operator } as ActiveSession;
     const tokens = [];
     for (let i = 0; i < this.config.demoNodes; i += 1) {
@@ -45,7 +62,13 @@ export class DemoNodesService implements OnApplicationBootstrap {
     writeFileSync(
       file,
       JSON.stringify(
-        { grpcTarget: grpcTarget(this.config, this.grpc.port), tier: 'tier1', tokens },
+        {
+          grpcTarget: grpcTarget(this.config, this.grpc.port),
+          tier: 'tier1',
+          tokens,
+          // scripts/start.mjs enrolls demo node i with --country/--location of places[i].
+          places: tokens.map((_, i) => demoPlace(i)),
+        },
         null,
         2,
       ),
@@ -54,6 +77,15 @@ export class DemoNodesService implements OnApplicationBootstrap {
       },
     );
     this.logger.log({ file, count: tokens.length }, 'Demo enrollment tokens written');
+  }
+
+  /** Demo nodes enrolled before they had a place get one (what `enroll --country` gives new ones). */
+  private async placeExistingDemoNodes(operatorUuid: string): Promise<void> {
+    const servers = await this.repository.listOwnedServers(operatorUuid);
+    for (const [i, server] of servers.entries()) {
+      if (server.country !== null) continue;
+      await this.repository.updateOwnedServer(operatorUuid, server.id, demoPlace(i));
+    }
   }
 
   private async demoOperator() {

@@ -1,13 +1,29 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type EnrollmentTokenResponse,
   enrollmentTokenRequestSchema,
   type MessageResponse,
   type NodeServer,
+  type NodeServerDetails,
+  type NodeServerDetailsResponse,
   type NodeServersResponse,
+  SERVER_SETTINGS_MESSAGES,
+  type UpdateServerResponse,
+  updateServerRequestSchema,
   UPLOAD_SERVER_MESSAGES,
   uploadServerRequestSchema,
+  VPS_TIERS,
 } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
@@ -20,6 +36,24 @@ import { NodesService } from './nodes.service';
 
 export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchema) {}
 export class UploadServerDto extends createZodDto(uploadServerRequestSchema) {}
+export class UpdateServerDto extends createZodDto(updateServerRequestSchema) {}
+
+/** A server id from the path; anything but a UUID cannot name a server, so it is not found. */
+function serverIdOf(serverId: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(serverId)) {
+    throw new NodesException('server_not_found');
+  }
+  return serverId.toLowerCase();
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function count(value: unknown): number {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+}
 
 @ApiTags('nodes')
 @Controller()
@@ -77,6 +111,39 @@ export class NodesController {
     };
   }
 
+  @Get('nodes/server/:uuid/:serverId')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({
+    summary:
+      'Node Configuration: one of your servers with its agent, proxy core, inbound and hardware',
+  })
+  async server(
+    @Param('uuid') uuid: string,
+    @Param('serverId') serverId: string,
+  ): Promise<NodeServerDetailsResponse> {
+    const server = await this.nodes.ownedServer(uuid.toLowerCase(), serverIdOf(serverId));
+    return { success: true, server: await this.toNodeServerDetails(server) };
+  }
+
+  @Patch('nodes/server/:uuid/:serverId')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({
+    summary:
+      'Node Configuration: rename one of your servers or set its country (ISO 3166-1 alpha-2) and location',
+  })
+  async update(
+    @Param('uuid') uuid: string,
+    @Param('serverId') serverId: string,
+    @Body() body: UpdateServerDto,
+  ): Promise<UpdateServerResponse> {
+    const server = await this.nodes.updateServer(uuid.toLowerCase(), serverIdOf(serverId), body);
+    return {
+      success: true,
+      message: SERVER_SETTINGS_MESSAGES.updated,
+      server: await this.toNodeServerDetails(server),
+    };
+  }
+
   @Delete('nodes/server/:uuid/:serverId')
   @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Delete one of your servers (its agent is refused from then on)' })
@@ -114,6 +181,47 @@ export class NodesController {
       lastHealthUpdate: server.lastReportAt?.toISOString() ?? null,
       created: server.createdAt.toISOString(),
       vlessString: server.vlessString,
+      country: server.country?.trim() || null,
+      location: server.location,
+    };
+  }
+
+  private async toNodeServerDetails(server: ServerEntity): Promise<NodeServerDetails> {
+    const inbound = server.inbound;
+    const hardware = server.hardware;
+    return {
+      ...this.toNodeServer(server),
+      maxClients: VPS_TIERS.find((tier) => tier.id === server.tier)?.maxClients ?? null,
+      agentVersion: server.agentVersion,
+      // An agent node has no inbound until its first report.
+      inbound:
+        inbound && typeof inbound.security === 'string'
+          ? {
+              security: inbound.security,
+              sni: text(inbound.sni),
+              fp: text(inbound.fp),
+              pbk: text(inbound.pbk),
+              sid: text(inbound.sid),
+              flow: text(inbound.flow),
+              type: text(inbound.network) || 'tcp',
+            }
+          : null,
+      hardware: hardware
+        ? {
+            os: text(hardware.os),
+            osRelease: text(hardware.osRelease),
+            arch: text(hardware.arch),
+            cpuCores: count(hardware.cpuCores),
+            cpuModel: text(hardware.cpuModel),
+            cpuGhz: count(hardware.cpuGhz),
+            ramBytes: count(hardware.ramBytes),
+            diskBytes: count(hardware.diskBytes),
+          }
+        : null,
+      allowedClients: await this.nodes.allowedClientCount(server.id),
+      clientSetVersion: String(server.clientSetVersion),
+      appliedClientSetVersion: String(server.appliedClientSetVersion),
+      updated: server.updatedAt.toISOString(),
     };
   }
 }

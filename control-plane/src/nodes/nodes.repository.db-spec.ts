@@ -45,6 +45,25 @@ describe('NodesRepository.findServer', () => {
   });
 });
 
+describe('NodesRepository.updateOwnedServer', () => {
+  it("should change only the owner's server and only the given columns", async () => {
+    const id = await insertServer();
+    const [{ owner_uuid: owner } = { owner_uuid: '' }] = await db.query<{ owner_uuid: string }>(
+      'SELECT owner_uuid FROM servers WHERE id = $1',
+      [id],
+    );
+    const repository = new NodesRepository(dataSource);
+    expect(await repository.updateOwnedServer(randomUUID(), id, { name: 'Stolen' })).toBe(false);
+    expect(await repository.updateOwnedServer(owner, randomUUID(), { name: 'Ghost' })).toBe(false);
+    expect(await repository.updateOwnedServer(owner, id, { country: 'NL', location: 'Ams' })).toBe(
+      true,
+    );
+    expect(
+      await db.query('SELECT name, country, location, host FROM servers WHERE id = $1', [id]),
+    ).toEqual([{ name: 'n', country: 'NL', location: 'Ams', host: 'h.example' }]);
+  });
+});
+
 describe('ReportWriter', () => {
   it('should persist a burst of reports in batches, each acknowledged only once written', async () => {
     const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));

@@ -96,6 +96,38 @@ describe('install.sh --dry-run', () => {
     expect(readdirSync(join(root, 'etc'))).toEqual(['os-release']);
   });
 
+  it('should pass the place and a private CA to the agent, the CA copied where the unit can read it', () => {
+    const root = fakeRoot();
+    writeFileSync(join(root, 'ca.pem'), 'CA\n');
+    const { status, out } = install(
+      [
+        '--dry-run',
+        '--token',
+        TOKEN,
+        '--tier',
+        'tier2',
+        '--core',
+        'v2ray',
+        '--country',
+        'de',
+        '--location',
+        'Frankfurt, Hetzner FSN1',
+        '--ca-file',
+        join(root, 'ca.pem'),
+      ],
+      { root },
+    );
+    expect(status).toBe(0);
+    expect(out).toContain(
+      `[dry-run] install -m 0644 ${join(root, 'ca.pem')} ${root}/etc/scn-agent/ca.pem`,
+    );
+    expect(out).toMatch(
+      /scn-agent enroll .* --country de --location Frankfurt\\,\\ Hetzner\\ FSN1 --ca-file \S+\/etc\/scn-agent\/ca\.pem/,
+    );
+    // Nothing was copied in a dry run.
+    expect(existsSync(join(root, 'etc', 'scn-agent'))).toBe(false);
+  });
+
   it('should skip the systemd unit with --no-systemd', () => {
     const { status, out } = install([
       '--dry-run',
@@ -126,6 +158,14 @@ describe('install.sh refusals', () => {
     [
       ['--token', TOKEN, '--tier', 'tier2', '--core', 'nginx'],
       "--core must be xray, v2ray or an absolute path (got 'nginx')",
+    ],
+    [
+      ['--token', TOKEN, '--tier', 'tier2', '--country', 'Germany'],
+      "--country must be a two-letter ISO 3166-1 code such as DE or US (got 'Germany')",
+    ],
+    [
+      ['--token', TOKEN, '--tier', 'tier2', '--ca-file', '/nonexistent/ca.pem'],
+      '--ca-file /nonexistent/ca.pem is not a readable file',
     ],
     [['--bogus'], 'unknown option: --bogus'],
   ])('should refuse %j with a clear message', (args, message) => {

@@ -1,6 +1,16 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import {
+  AGENT_PROTO_PATH,
+  type AgentProtoGrpcType,
+  type AgentServiceHandlers,
+  type EnrollRequest__Output,
+  GRPC_LOADER_OPTIONS,
+  SERVER_SETTINGS_MESSAGES,
+} from '@scn/proto';
 import { AgentError } from '../errors';
 import { buildProgram } from '../program';
 import { enroll, type EnrollFlags } from './enroll';
@@ -82,5 +92,89 @@ describe('enroll flags', () => {
     await expect(
       program.parseAsync(['node', 'scn-agent', 'enroll', '--server', 'nope', '--token', TOKEN]),
     ).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--server/) });
+  });
+});
+
+/** A bare AgentService on loopback that answers Enroll and keeps what it was sent. */
+async function fakeControlPlane(): Promise<{
+  target: string;
+  requests: EnrollRequest__Output[];
+  close(): void;
+}> {
+  const proto = grpc.loadPackageDefinition(
+    protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS),
+  ) as unknown as AgentProtoGrpcType;
+  const requests: EnrollRequest__Output[] = [];
+  const server = new grpc.Server();
+  const handlers: AgentServiceHandlers = {
+    Enroll: (call, callback) => {
+      requests.push(call.request);
+      callback(null, {
+        nodeId: '3f6c1a52-8d1e-4c59-9a0b-6b1f2f0c7e11',
+        nodeSecret: 'secret',
+        reportIntervalMs: 60_000,
+        tier: call.request.tier,
+      });
+    },
+    Report: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
+    WatchClients: (call) => call.end(),
+  };
+  server.addService(proto.scn.agent.v1.AgentService.service, handlers);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { target: `127.0.0.1:${port}`, requests, close: () => server.forceShutdown() };
+}
+
+describe('enroll --country / --location', () => {
+  it.each([
+    [{ country: 'Germany' }, `--country: ${SERVER_SETTINGS_MESSAGES.countryInvalid}`],
+    [{ country: 'XK' }, `--country: ${SERVER_SETTINGS_MESSAGES.countryInvalid}`],
+    [{ location: 'x'.repeat(101) }, `--location: ${SERVER_SETTINGS_MESSAGES.locationTooLong}`],
+    [{ location: 'line one\nline two' }, `--location: ${SERVER_SETTINGS_MESSAGES.locationInvalid}`],
+  ])('should exit 2 before contacting anyone when given %j', async (flags, message) => {
+    const error = await enrollError({
+      server: '127.0.0.1:1',
+      token: TOKEN,
+      tier: 'tier2',
+      ...flags,
+    });
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(message);
+  });
+
+  it('should send the upper-cased country and the trimmed location with the enrollment', async () => {
+    const controlPlane = await fakeControlPlane();
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-'));
+    let out = '';
+    try {
+      const program = buildProgram({ out: (text) => (out += text), err: () => undefined });
+      // prettier-ignore
+      await program.parseAsync([
+        'node', 'scn-agent', 'enroll', '--server', controlPlane.target, '--token', TOKEN,
+        '--public-host', '203.0.113.7', '--config', path.join(dir, 'config.json'),
+        '--country', 'de', '--location', '  Frankfurt, Hetzner FSN1 ',
+      ]);
+      await enroll(
+        {
+          server: controlPlane.target,
+          token: TOKEN,
+          tier: 'tier2',
+          publicHost: '203.0.113.7',
+          config: path.join(dir, 'again.json'),
+        },
+        { io, hardware: strongHardware },
+      );
+    } finally {
+      controlPlane.close();
+    }
+    expect(controlPlane.requests.map(({ country, location }) => ({ country, location }))).toEqual([
+      { country: 'DE', location: 'Frankfurt, Hetzner FSN1' },
+      // Without the flags: proto3's empty strings, "not given".
+      { country: '', location: '' },
+    ]);
+    expect(out).toContain('Frankfurt, Hetzner FSN1, DE');
   });
 });

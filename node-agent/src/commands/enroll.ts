@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
-import type { Tier } from '@scn/proto';
+import { serverCountrySchema, serverLocationSchema, type Tier } from '@scn/proto';
 import { z } from 'zod';
 import { type AgentConfigInput, resolveConfigPath, writeAgentConfig } from '../config/agent-config';
 import { AgentError } from '../errors';
@@ -62,6 +63,10 @@ export const enrollFlagsSchema = z.object({
   coreWorkDir: z.string().min(1, 'must be a folder path').default('/var/lib/scn-agent/core'),
   config: z.string().optional(),
   force: z.boolean().default(false),
+  /** Where the server is, for the market (ISO 3166-1 alpha-2; `de` is taken as `DE`). */
+  country: serverCountrySchema.optional(),
+  /** Free text on one line, at most 100 characters, e.g. "Frankfurt, Hetzner FSN1". */
+  location: serverLocationSchema.optional(),
 });
 /** Raw flags as commander (or a caller) gives them: validated by enrollFlagsSchema. */
 export type EnrollFlags = Partial<Record<keyof z.input<typeof enrollFlagsSchema>, unknown>>;
@@ -125,7 +130,8 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     target: flags.server,
     // The local control plane (development, demo nodes) speaks plaintext on loopback.
     tls: flags.caFile !== undefined || (!flags.insecure && !isLoopback(host)),
-    caFile: flags.caFile,
+    // Absolute: the daemon runs from another folder (systemd: /) and reads it from the config.
+    caFile: flags.caFile === undefined ? undefined : path.resolve(flags.caFile),
     insecure: flags.insecure,
   };
   const client = new ControlPlaneClient(connection);
@@ -136,9 +142,11 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
       tier: TIER_TO_PROTO[flags.tier] as Tier,
       agentVersion: AGENT_VERSION,
       hardware: toProtoHardware(hardware),
+      country: flags.country ?? '',
+      location: flags.location ?? '',
     });
   } catch (error) {
-    throw describeGrpcError(error, 'enrollment failed');
+    throw describeGrpcError(error, 'enrollment failed', connection);
   } finally {
     client.close();
   }
@@ -148,7 +156,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     controlPlane: flags.server,
     tls: connection.tls,
     insecure: flags.insecure,
-    caFile: flags.caFile,
+    caFile: connection.caFile,
     nodeId: response.nodeId,
     nodeSecret: response.nodeSecret,
     tier,
@@ -166,8 +174,10 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     allowedClients: [],
   };
   await writeAgentConfig(configPath, config);
+  const place = [flags.location, flags.country].filter(Boolean).join(', ');
   io.out(
-    `Enrolled node ${response.nodeId} (${tier}, up to ${tierCapacity(tier) ?? '?'} clients).\n` +
+    `Enrolled node ${response.nodeId} (${tier}, up to ${tierCapacity(tier) ?? '?'} clients` +
+      `${place ? `, ${place}` : ''}).\n` +
       `Config written to ${configPath} (mode 0600). Start the agent: scn-agent run\n`,
   );
   return { configPath, nodeId: response.nodeId, tier };
@@ -199,6 +209,8 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
       '--config <path>',
       'config file (default $SCN_AGENT_CONFIG or /etc/scn-agent/config.json)',
     )
+    .option('--country <code>', 'country of this server for the market, ISO 3166-1 alpha-2 (DE)')
+    .option('--location <text>', 'where this server is, for the market (e.g. "Frankfurt")')
     .option('--force', 'enroll again even when a config exists')
     .action(async (flags: EnrollFlags) => {
       await enroll(flags, { io });

@@ -1,6 +1,5 @@
 import { access, constants } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { ClientSet__Output } from '@scn/proto';
 import { z } from 'zod';
 import {
   type AgentConfig,
@@ -9,6 +8,7 @@ import {
   resolveConfigPath,
 } from '../config/agent-config';
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
+import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
@@ -83,6 +83,8 @@ export class AgentDaemon {
   private watch: ClientSetWatch | null = null;
   private client: ControlPlaneClient | null = null;
   readonly reporter: Reporter;
+  /** Applies pushed sets to the core, retrying a failed one until it takes or is superseded. */
+  readonly applier: ClientSetApplier;
 
   constructor(
     readonly store: AgentConfigStore,
@@ -108,6 +110,11 @@ export class AgentDaemon {
       hardware,
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
+    this.applier = new ClientSetApplier({
+      core,
+      store,
+      log: (message) => io.err(`scn-agent: ${message}\n`),
+    });
   }
 
   async start(options: { report?: boolean } = {}): Promise<void> {
@@ -122,7 +129,7 @@ export class AgentDaemon {
     }
     this.watch = this.client!.watchClients(
       config.appliedClientSetVersion,
-      (set) => this.apply(set),
+      (set) => this.applier.offer(set),
       {
         onError: (error, retryInMs) =>
           this.io.err(
@@ -133,26 +140,9 @@ export class AgentDaemon {
     if (options.report !== false) this.reporter.start();
   }
 
-  private async apply(set: ClientSet__Output): Promise<void> {
-    try {
-      if (this.core) await this.core.reconcile(set.clientUuids);
-      await this.store.update((config) => ({
-        ...config,
-        allowedClients: [...set.clientUuids],
-        appliedClientSetVersion: set.version,
-      }));
-      this.io.err(
-        `scn-agent: applied client set v${set.version} (${set.clientUuids.length} clients)\n`,
-      );
-    } catch (error) {
-      this.io.err(
-        `scn-agent: applying client set v${set.version} failed: ${(error as Error).message}\n`,
-      );
-    }
-  }
-
   async stop(): Promise<void> {
     this.watch?.stop();
+    await this.applier.stop();
     await this.reporter.stop();
     this.client?.close();
     this.client = null;

@@ -1,5 +1,7 @@
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import {
@@ -66,6 +68,41 @@ const ENROLL_DEADLINE_MS = 15_000;
 const REPORT_DEADLINE_MS = 10_000;
 const WATCH_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
+
+/**
+ * The CA certificates the agent trusts for the control plane (`--ca-file`): PEM, one or more.
+ * Checked here because grpc-js ignores a file it cannot parse and then only reports that the
+ * server's certificate cannot be verified, which sends the operator looking in the wrong place.
+ */
+export function readCaFile(file: string): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+  } catch (error) {
+    throw new AgentError(`cannot read CA file ${file}: ${(error as Error).message}`, {
+      exitCode: EXIT_CODES.config,
+      cause: error,
+    });
+  }
+  const blocks = pem.toString('latin1').match(PEM_CERTIFICATE) ?? [];
+  const notCertificate = (block: string) => {
+    try {
+      new X509Certificate(block);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  if (blocks.length === 0 || blocks.some(notCertificate)) {
+    throw new AgentError(`CA file ${file} does not hold a PEM certificate`, {
+      exitCode: EXIT_CODES.config,
+      hint: 'pass the PEM file of the CA that issued the control plane certificate (-----BEGIN CERTIFICATE-----)',
+    });
+  }
+  return pem;
+}
+
 function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredentials {
   const hostPort = parseHostPort(connection.target);
   if (!hostPort) {
@@ -74,22 +111,8 @@ function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredent
     });
   }
   if (connection.tls) {
-    let rootCerts: Buffer | null = null;
-    if (connection.caFile) {
-      try {
-        rootCerts = readFileSync(connection.caFile);
-      } catch (error) {
-        throw new AgentError(
-          `cannot read CA file ${connection.caFile}: ${(error as Error).message}`,
-          {
-            exitCode: EXIT_CODES.config,
-            cause: error,
-          },
-        );
-      }
-    }
     // null roots: grpc-js uses the system/bundled roots.
-    return grpc.credentials.createSsl(rootCerts);
+    return grpc.credentials.createSsl(connection.caFile ? readCaFile(connection.caFile) : null);
   }
   if (!isLoopback(hostPort.host) && !connection.insecure) {
     throw new AgentError(
@@ -156,13 +179,21 @@ export class ControlPlaneClient {
     );
   }
 
-  /** Whether a channel to the control plane comes up within the deadline (no RPC is sent). */
-  checkConnectivity(timeoutMs = 3_000): Promise<{ reachable: boolean; error: string | null }> {
-    return new Promise((resolve) =>
-      this.raw.waitForReady(Date.now() + timeoutMs, (error) =>
-        resolve({ reachable: !error, error: error ? error.message : null }),
-      ),
+  /**
+   * Whether a channel to the control plane comes up within the deadline (no RPC is sent). When
+   * a TLS channel does not, a bare handshake tells why (e.g. the certificate is not trusted).
+   */
+  async checkConnectivity(
+    timeoutMs = 3_000,
+  ): Promise<{ reachable: boolean; error: string | null }> {
+    const error = await new Promise<Error | undefined>((resolve) =>
+      this.raw.waitForReady(Date.now() + timeoutMs, (failure) => resolve(failure)),
     );
+    if (!error) return { reachable: true, error: null };
+    const handshake = this.connection.tls
+      ? await tlsHandshakeError(this.connection, Math.min(timeoutMs, 3_000))
+      : null;
+    return { reachable: false, error: handshake ? `TLS: ${handshake}` : error.message };
   }
 
   /**
@@ -234,15 +265,97 @@ export class ControlPlaneClient {
   }
 }
 
-/** A gRPC failure as an operator-facing error (exit 69 when the control plane is unreachable). */
-export function describeGrpcError(error: unknown, action: string): AgentError {
+/**
+ * Why a TLS handshake with the control plane fails (node's words, e.g. "unable to verify the
+ * first certificate"), or null when it succeeds: grpc-js's own errors may not say.
+ */
+export function tlsHandshakeError(
+  connection: ControlPlaneConnection,
+  timeoutMs = 3_000,
+): Promise<string | null> {
+  const target = parseHostPort(connection.target);
+  if (!target) return Promise.resolve('the address is not host:port');
+  let ca: Buffer | undefined;
+  try {
+    ca = connection.caFile ? readCaFile(connection.caFile) : undefined;
+  } catch (error) {
+    return Promise.resolve((error as Error).message);
+  }
+  return new Promise((resolve) => {
+    const socket = tls.connect({
+      host: target.host,
+      port: target.port,
+      ca,
+      servername: net.isIP(target.host) ? undefined : target.host,
+      ALPNProtocols: ['h2'],
+    });
+    const done = (result: string | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done(`no TLS handshake within ${timeoutMs} ms`), timeoutMs);
+    socket.once('secureConnect', () => done(null));
+    socket.once('error', (error) => done(error.message));
+  });
+}
+
+/** Node's words for a certificate the agent does not trust, as grpc-js passes them on. */
+const TLS_TRUST_FAILURE =
+  /certificate|self[- ]signed|Hostname\/IP does not match|unable to get (local )?issuer/i;
+
+/** grpc-js appends "Resolution note: " even when it has none. */
+function cleanDetails(details: string): string {
+  return details.replace(/\.?\s*Resolution note:\s*$/, '').trim();
+}
+
+/**
+ * A gRPC failure as an operator-facing error: exit 69 when the control plane is unreachable;
+ * a certificate the agent does not trust is named as such (it is not a network problem, and
+ * retrying will not help), with the CA file it was checked against.
+ */
+export function describeGrpcError(
+  error: unknown,
+  action: string,
+  connection?: ControlPlaneConnection,
+): AgentError {
   const service = error as Partial<grpc.ServiceError>;
   const code = service.code;
-  const details = service.details || (error instanceof Error ? error.message : String(error));
+  const details = cleanDetails(
+    service.details || (error instanceof Error ? error.message : String(error)),
+  );
+  if (
+    connection?.tls &&
+    (code === grpc.status.UNAVAILABLE || code === undefined) &&
+    TLS_TRUST_FAILURE.test(details)
+  ) {
+    const reason = details.replace(/^.*Last error: (Error: )?/, '');
+    const host = parseHostPort(connection.target)?.host ?? connection.target;
+    const hostMismatch = /does not match/i.test(reason);
+    return new AgentError(
+      hostMismatch
+        ? `${action}: the control plane's TLS certificate is not valid for ${host} (${reason})`
+        : `${action}: the control plane's TLS certificate is not trusted (${reason})` +
+            (connection.caFile
+              ? `: it was not issued by a CA in ${connection.caFile}`
+              : ': it was not issued by a CA this machine trusts'),
+      {
+        hint: hostMismatch
+          ? 'use in --server a host name (or IP) that the control plane certificate lists'
+          : connection.caFile
+            ? 'pass --ca-file the CA certificate that issued the control plane certificate (GRPC_TLS_CERT)'
+            : 'if the control plane certificate comes from a private CA, pass --ca-file <that CA certificate>',
+        cause: error,
+      },
+    );
+  }
   if (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED) {
     return new AgentError(`${action}: control plane unreachable (${details})`, {
       exitCode: EXIT_CODES.unavailable,
-      hint: 'check --server (host:port of the gRPC port), the firewall, and TLS vs --insecure',
+      hint:
+        connection && !connection.tls
+          ? 'check --server (host:port of the gRPC port) and the firewall; a control plane with a TLS certificate (GRPC_TLS_CERT) needs --ca-file <its CA> (or, with a public CA, a non-loopback --server)'
+          : 'check --server (host:port of the gRPC port), the firewall, and TLS vs --insecure',
       cause: error,
     });
   }

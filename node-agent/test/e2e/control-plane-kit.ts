@@ -9,11 +9,14 @@ import type request from 'supertest';
 export interface TestApp {
   app: { get<T>(token: unknown): T };
   http(): ReturnType<typeof request>;
+  /** The test's own database. */
+  db: { query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> };
   close(): Promise<void>;
 }
 
 export interface ControlPlaneKit {
-  startTestApp(): Promise<TestApp>;
+  /** `env` overrides the control plane's environment (e.g. GRPC_TLS_CERT, GRPC_TLS_KEY). */
+  startTestApp(env?: Record<string, string>): Promise<TestApp>;
   registerAccount(
     t: TestApp,
     options: { userType: 'node' },

@@ -81,9 +81,13 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
   let unknownSocksPort: number;
   let corePid: number | undefined;
   // SCN_E2E_VERBOSE=1 prints the agent's log lines.
+  const agentLog: string[] = [];
   const io = {
     out: () => undefined,
-    err: (text: string) => void (process.env.SCN_E2E_VERBOSE && process.stderr.write(text)),
+    err: (text: string) => {
+      agentLog.push(text);
+      if (process.env.SCN_E2E_VERBOSE) process.stderr.write(text);
+    },
   };
 
   const fetchAs = (socksPort: number) => socksHttpGet(socksPort, httpServer.port, 1500);
@@ -218,6 +222,45 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
     await expect(fetchAs(clientSocksPort)).rejects.toThrow();
     await expect(fetchAs(unknownSocksPort)).rejects.toThrow();
   });
+
+  it('should retry a set the core API refused and apply it once the API answers again', async () => {
+    const pid = core.pid()!;
+    const appliedBefore = daemon!.store.current.appliedClientSetVersion;
+    // A frozen core: its API port accepts connections but answers nothing (calls time out).
+    process.kill(pid, 'SIGSTOP');
+    let version: string;
+    try {
+      version = await nodes.setAllowedClients(config.nodeId, [CLIENT_UUID]);
+      await eventually(async () => {
+        if (!agentLog.some((line) => line.includes(`applying client set v${version} failed`)))
+          throw new Error('no failed apply yet');
+      }, 15_000);
+      expect(daemon!.applier.pendingVersion).toBe(version);
+      // Not applied, so not reported as applied.
+      expect(daemon!.store.current.appliedClientSetVersion).toBe(appliedBefore);
+      expect((await daemon!.reporter.prepare()).request.appliedClientSetVersion).toBe(
+        appliedBefore,
+      );
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+
+    // No new push, no reconnect: the agent's own retry lets the client in.
+    const result = await eventually(() => fetchAs(clientSocksPort), 20_000, 200);
+    expect(result).toEqual({ status: 200, body: BODY });
+    // Recorded right after the core took it (once the config file is written).
+    await eventually(async () => {
+      if (daemon!.applier.pendingVersion !== null) throw new Error('still pending');
+    }, 5000);
+    expect(daemon!.store.current.appliedClientSetVersion).toBe(version);
+    expect((await readAgentConfig(daemon!.store.file)).appliedClientSetVersion).toBe(version);
+    await daemon!.reporter.reportOnce();
+    const rows = await t.db.query<{ applied: string }>(
+      'SELECT applied_client_set_version::text AS applied FROM servers WHERE id = $1',
+      [config.nodeId],
+    );
+    expect(rows).toEqual([{ applied: version }]);
+  }, 60_000);
 
   it('should leave no v2ray process behind when the daemon and the client stop', async () => {
     const clientPid = client?.pid;

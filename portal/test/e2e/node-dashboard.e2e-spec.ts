@@ -34,14 +34,16 @@ async function insertServer(ownerUuid: string, name: string): Promise<string> {
 }
 
 describe('node dashboard', () => {
-  it('shows the empty list, the wallet placeholder and the Node Dashboard header', async () => {
+  it('shows the empty list, the node wallet and the Node Dashboard header', async () => {
     const account = await registerAccount(suite.stack, 'node');
     const page = await openDashboard(account);
     const problems = collectProblems(page);
 
     expect(await page.getByTestId('dashboard-email').innerText()).toBe(account.email);
     await page.getByRole('heading', { name: 'No servers yet' }).waitFor();
-    expect(await page.getByTestId('node-wallet').innerText()).toContain('No wallet data available');
+    expect(
+      await waitForText(page.getByTestId('node-wallet').getByTestId('wallet-balance'), '0.00'),
+    ).toBe('0.00');
     expect(problems.pageErrors).toEqual([]);
   });
 
@@ -180,5 +182,132 @@ describe('node dashboard', () => {
       [account.uuid],
     );
     expect(rows).toEqual([{ source: 'manual', host: '198.51.100.9', port: 8443 }]);
+  });
+
+  it('Node Configuration shows the server as the control plane knows it and saves name, country and location', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const serverId = await insertServer(account.uuid, 'Frankfurt 1');
+    await suite.stack.db.query(
+      `UPDATE servers SET country = 'DE', location = 'Frankfurt', agent_version = '0.1.0',
+         core_state = 'running', client_set_version = 3, applied_client_set_version = 2,
+         inbound = $2::jsonb, hardware = $3::jsonb WHERE id = $1`,
+      [
+        serverId,
+        JSON.stringify({
+          security: 'reality',
+          sni: 'www.example.com',
+          fp: 'chrome',
+          pbk: 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw',
+          sid: '6ba85179e30d4fc2',
+          flow: 'xtls-rprx-vision',
+          network: 'tcp',
+        }),
+        JSON.stringify({
+          os: 'Debian GNU/Linux 12 (bookworm)',
+          osRelease: '6.1.0-18-amd64',
+          arch: 'x64',
+          cpuCores: 2,
+          cpuModel: 'AMD EPYC 7B13',
+          cpuGhz: 2.45,
+          ramBytes: String(2 * 1024 ** 3),
+          diskBytes: String(40 * 1024 ** 3),
+        }),
+      ],
+    );
+    const page = await openDashboard(account);
+    const problems = collectProblems(page);
+    const card = page.getByTestId('server-card');
+    expect(await card.getByTestId('server-place').innerText()).toBe('Frankfurt, Germany');
+
+    await card.getByRole('button', { name: 'Configure Frankfurt 1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Node Configuration' });
+    await dialog.getByTestId('node-config-facts').waitFor();
+    expect(await dialog.getByTestId('node-config-id').innerText()).toContain(serverId);
+    expect(await dialog.getByTestId('node-config-tier').innerText()).toBe(
+      'Tier 2 (2 Cores / 2GB RAM) · up to 25 clients',
+    );
+    expect(await dialog.getByTestId('node-config-address').innerText()).toBe('203.0.113.7:443');
+    expect(await dialog.getByTestId('node-config-agent-version').innerText()).toBe('0.1.0');
+    expect(await dialog.getByTestId('node-config-core').innerText()).toBe('running');
+    expect(await dialog.getByTestId('node-config-clients').innerText()).toBe('0 of 25');
+    expect(await dialog.getByTestId('node-config-client-set').innerText()).toBe(
+      'v3 pushed, v2 applied: the node is catching up',
+    );
+    const inbound = await dialog.getByTestId('node-config-inbound').innerText();
+    for (const value of [
+      'reality',
+      'www.example.com',
+      'chrome',
+      '6ba85179e30d4fc2',
+      'xtls-rprx-vision',
+      'tcp',
+    ]) {
+      expect(inbound).toContain(value);
+    }
+    const hardware = await dialog.getByTestId('node-config-hardware').innerText();
+    expect(hardware).toContain('Debian GNU/Linux 12 (bookworm)');
+    expect(hardware).toContain('2 cores · AMD EPYC 7B13 · 2.45 GHz');
+    expect(hardware).toContain('2 GiB');
+    expect(hardware).toContain('40 GiB');
+
+    // The form starts from the saved settings; nothing changed, nothing to save.
+    const name = dialog.getByLabel('Name');
+    const country = dialog.getByLabel('Country');
+    const location = dialog.getByLabel('Location');
+    expect(await name.inputValue()).toBe('Frankfurt 1');
+    expect(await country.inputValue()).toBe('DE');
+    expect(await location.inputValue()).toBe('Frankfurt');
+    const save = dialog.getByRole('button', { name: 'Save Changes' });
+    expect(await save.isDisabled()).toBe(true);
+
+    // A blank name is refused beside the field, and nothing is sent.
+    await name.fill('   ');
+    await save.click();
+    await waitForText(dialog.getByTestId('node-config-name-error'), 'Name is required');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+
+    await name.fill('Helsinki 1');
+    await country.selectOption('FI');
+    await location.fill('Helsinki, Hetzner HEL1');
+    await save.click();
+    await waitForText(dialog.getByTestId('node-config-saved'), 'Server settings saved');
+    expect(await save.isDisabled()).toBe(true);
+    expect(await dialog.locator('.dialog__description').innerText()).toBe('Helsinki 1');
+    const [row] = await suite.stack.db.query<{ name: string; country: string; location: string }>(
+      'SELECT name, country, location FROM servers WHERE id = $1',
+      [serverId],
+    );
+    expect(row).toEqual({ name: 'Helsinki 1', country: 'FI', location: 'Helsinki, Hetzner HEL1' });
+    // The card behind the dialog (inert and hidden from the accessibility tree) shows it at once.
+    expect(
+      await card.getByRole('heading', { name: 'Helsinki 1', includeHidden: true }).count(),
+    ).toBe(1);
+    expect(await card.getByTestId('server-place').innerText()).toBe(
+      'Helsinki, Hetzner HEL1, Finland',
+    );
+
+    // Clearing the country and location is a change too.
+    await country.selectOption('');
+    await location.fill('');
+    await save.click();
+    await waitForText(dialog.getByTestId('node-config-saved'), 'Server settings saved');
+    expect(
+      await suite.stack.db.query('SELECT country, location FROM servers WHERE id = $1', [serverId]),
+    ).toEqual([{ country: null, location: null }]);
+    expect(await card.getByTestId('server-place').count()).toBe(0);
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Reopened, it reads the saved settings again; a server gone meanwhile gets the server's word.
+    await card.getByRole('button', { name: 'Configure Helsinki 1' }).click();
+    await dialog.getByTestId('node-config-facts').waitFor();
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Helsinki 1');
+    expect(await dialog.getByLabel('Country').inputValue()).toBe('');
+    await suite.stack.db.query('DELETE FROM servers WHERE id = $1', [serverId]);
+    await dialog.getByLabel('Name').fill('Gone');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await waitForText(dialog.getByTestId('node-config-error'), 'Server not found');
+    expect(problems.pageErrors).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from '../countries';
 import { requestBody } from './common.contract';
 
 export const NODES_ROUTES = {
@@ -53,8 +54,127 @@ export const nodeServerSchema = z.object({
   created: z.string(),
   /** Manually added servers: the operator's own link (without client credentials for agent nodes). */
   vlessString: z.string().nullable(),
+  /** ISO 3166-1 alpha-2, upper-case; null until the operator says where the server is. */
+  country: z.string().nullable(),
+  /** Free text such as "Frankfurt, Hetzner FSN1"; null when not given. */
+  location: z.string().nullable(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
+
+/**
+ * Node Configuration (spec 02 §2): everything the control plane knows about one server, for its
+ * owner. The inbound parameters are those of the connection string (`type` is the transport).
+ */
+export const nodeServerDetailsSchema = nodeServerSchema.extend({
+  /** The tier's client capacity (spec 01 §9); null for manually added servers. */
+  maxClients: z.number().nullable(),
+  agentVersion: z.string().nullable(),
+  inbound: z
+    .object({
+      security: z.string(),
+      sni: z.string(),
+      fp: z.string(),
+      pbk: z.string(),
+      sid: z.string(),
+      flow: z.string(),
+      type: z.string(),
+    })
+    .nullable(),
+  hardware: z
+    .object({
+      os: z.string(),
+      osRelease: z.string(),
+      arch: z.string(),
+      cpuCores: z.number(),
+      cpuModel: z.string(),
+      cpuGhz: z.number(),
+      ramBytes: z.number(),
+      diskBytes: z.number(),
+    })
+    .nullable(),
+  /** Client UUIDs allowed on the server now (what the control plane pushes). */
+  allowedClients: z.number(),
+  /** The allowed set's version the control plane pushes, and the one the node last applied. */
+  clientSetVersion: z.string(),
+  appliedClientSetVersion: z.string(),
+  updated: z.string(),
+});
+export type NodeServerDetails = z.infer<typeof nodeServerDetailsSchema>;
+
+export const nodeServerDetailsResponseSchema = z.object({
+  success: z.literal(true),
+  server: nodeServerDetailsSchema,
+});
+export type NodeServerDetailsResponse = z.infer<typeof nodeServerDetailsResponseSchema>;
+
+export const SERVER_SETTINGS_MESSAGES = {
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name must be at most 100 characters long',
+  nameInvalid: 'Name must be plain text on one line',
+  countryInvalid: 'Country must be a two-letter ISO 3166-1 code such as DE or US',
+  locationTooLong: 'Location must be at most 100 characters long',
+  locationInvalid: 'Location must be plain text on one line',
+  nothingToUpdate: 'Nothing to update: send name, country or location',
+  updated: 'Server settings saved',
+} as const;
+
+export const SERVER_NAME_MAX = 100;
+export const SERVER_LOCATION_MAX = 100;
+
+/** C0 and C1 control characters (newlines, tabs, escapes): never part of a one-line label. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A server's country: ISO 3166-1 alpha-2. Surrounding blanks and lower case are forgiven
+ * (`de` is stored as `DE`); anything that is not an assigned code is refused.
+ */
+export const serverCountrySchema = z
+  .string({ error: SERVER_SETTINGS_MESSAGES.countryInvalid })
+  .trim()
+  .toUpperCase()
+  .refine(isCountryCode, SERVER_SETTINGS_MESSAGES.countryInvalid);
+
+/** A server's location: free text on one line, at most 100 characters; '' means none. */
+export const serverLocationSchema = z
+  .string({ error: 'Location must be a string' })
+  .trim()
+  .max(SERVER_LOCATION_MAX, SERVER_SETTINGS_MESSAGES.locationTooLong)
+  .refine((text) => !CONTROL_CHARACTERS.test(text), SERVER_SETTINGS_MESSAGES.locationInvalid);
+
+export const serverNameSchema = z
+  .string({ error: 'Name must be a string' })
+  .trim()
+  .min(1, SERVER_SETTINGS_MESSAGES.nameRequired)
+  .max(SERVER_NAME_MAX, SERVER_SETTINGS_MESSAGES.nameTooLong)
+  .refine((text) => !CONTROL_CHARACTERS.test(text), SERVER_SETTINGS_MESSAGES.nameInvalid);
+
+/**
+ * Node Configuration: the owner renames a server or says where it is. Absent fields stay as
+ * they are; `null` (or an empty location) clears country or location.
+ */
+export const updateServerRequestSchema = requestBody({
+  name: serverNameSchema.optional(),
+  country: serverCountrySchema.nullable().optional(),
+  location: serverLocationSchema
+    .nullable()
+    .optional()
+    .transform((text) => (text === '' ? null : text)),
+}).refine(
+  (body) => body.name !== undefined || body.country !== undefined || body.location !== undefined,
+  SERVER_SETTINGS_MESSAGES.nothingToUpdate,
+);
+/** What the portal sends. */
+export type UpdateServerRequest = z.input<typeof updateServerRequestSchema>;
+/** What the control plane gets after validation (trimmed, upper-cased, '' as null). */
+export type UpdateServerChanges = z.output<typeof updateServerRequestSchema>;
+
+export const updateServerResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  server: nodeServerDetailsSchema,
+});
+export type UpdateServerResponse = z.infer<typeof updateServerResponseSchema>;
 
 export const nodeServersResponseSchema = z.object({
   success: z.literal(true),

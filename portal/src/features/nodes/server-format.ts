@@ -47,3 +47,35 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
+
+let regionNames: Intl.DisplayNames | null = null;
+
+/** "Germany" for DE (the browser's English region names); the code itself when it has none. */
+export function countryName(code: string): string {
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Where a server is, for its card: "Frankfurt, Germany", "Germany", "Frankfurt" or null. */
+export function formatPlace(country: string | null, location: string | null): string | null {
+  const parts = [location, country ? countryName(country) : null].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** 2147483648 -> "2 GiB", 1610612736 -> "1.5 GiB". */
+export function formatBytes(bytes: number): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const rounded = value >= 10 || unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${rounded} ${UNITS[unit]}`;
+}

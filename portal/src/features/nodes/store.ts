@@ -1,9 +1,10 @@
-import type { NodeServer } from '@scn/proto';
+import type { NodeServer, NodeServerDetails, UpdateServerRequest } from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api-client';
 import { STORAGE_KEYS } from '../../lib/storage';
 import { deleteServer } from './api/delete-server';
 import { getServers } from './api/get-servers';
+import { updateServer } from './api/update-server';
 
 /** spec 02 §4: a change of this many reliability points between refreshes gets a toast. */
 export const RELIABILITY_TOAST_POINTS = 10;
@@ -151,4 +152,30 @@ export async function removeServer(ownerUuid: string, serverId: string): Promise
     throw new Error(error instanceof ApiError ? error.message : 'Failed to delete server');
   }
   nodesStore.servers = nodesStore.servers.filter((server) => server.id !== serverId);
+}
+
+/**
+ * Node Configuration: saves the changed settings and shows them in the list at once (the
+ * realtime event refetches too). Resolves with the server as saved; rejects with the server's
+ * message (e.g. the field that was refused).
+ */
+export async function saveServerSettings(
+  ownerUuid: string,
+  serverId: string,
+  changes: UpdateServerRequest,
+): Promise<NodeServerDetails> {
+  let saved: NodeServerDetails;
+  try {
+    ({ server: saved } = await updateServer(ownerUuid, serverId, changes));
+  } catch (error) {
+    throw new Error(
+      error instanceof ApiError ? error.message : 'Failed to save the server settings',
+    );
+  }
+  if (nodesStore.ownerUuid === ownerUuid) {
+    const listed = nodesStore.servers.find((server) => server.id === serverId);
+    if (listed)
+      Object.assign(listed, { name: saved.name, country: saved.country, location: saved.location });
+  }
+  return saved;
 }

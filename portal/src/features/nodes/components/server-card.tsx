@@ -5,6 +5,7 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import {
   formatAddress,
   formatDateTime,
+  formatPlace,
   formatRelative,
   formatUptime,
   pingTone,
@@ -15,11 +16,13 @@ export interface ServerCardProps {
   server: NodeServer;
   now: number;
   onDelete: (server: NodeServer) => void;
+  onConfigure: (server: NodeServer) => void;
 }
 
 /** One server of the node dashboard with every field of spec 02 §2 the control plane knows. */
-export function ServerCard({ server, now, onDelete }: ServerCardProps) {
+export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardProps) {
   const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
+  const place = formatPlace(server.country, server.location);
   const titleId = `server-${server.id}-name`;
   return (
     <article
@@ -36,6 +39,11 @@ export function ServerCard({ server, now, onDelete }: ServerCardProps) {
           <p className="node-server__address small muted" data-testid="server-address">
             {formatAddress(server.host, server.port)}
           </p>
+          {place && (
+            <p className="node-server__place small muted" data-testid="server-place">
+              {place}
+            </p>
+          )}
         </div>
         <div className="node-server__badges" data-testid="server-badges">
           {server.banned ? (
@@ -102,9 +110,19 @@ export function ServerCard({ server, now, onDelete }: ServerCardProps) {
           {tier ? tier.name : 'Manual server'}
           {server.coreState ? ` · proxy core ${server.coreState.toLowerCase()}` : ''}
         </span>
-        <Button variant="danger" size="sm" onClick={() => onDelete(server)}>
-          Delete
-        </Button>
+        <span className="node-server__actions">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => onConfigure(server)}
+            aria-label={`Configure ${server.name}`}
+          >
+            Configure
+          </Button>
+          <Button variant="danger" size="sm" onClick={() => onDelete(server)}>
+            Delete
+          </Button>
+        </span>
       </footer>
     </article>
   );

@@ -6,6 +6,7 @@ import { onRealtime } from '../../../lib/realtime';
 import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
 import { AddServerDialog } from './add-server-dialog';
 import { DeleteServerDialog } from './delete-server-dialog';
+import { NodeConfigDialog } from './node-config-dialog';
 import { ServerCard } from './server-card';
 
 export interface ServerListProps {
@@ -17,6 +18,11 @@ export interface ServerListProps {
 export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
   const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
   const [deleting, setDeleting] = useState<NodeServer | null>(null);
+  const [configuring, setConfiguring] = useState<NodeServer | null>(null);
+  // The listed row as it is now (a save renames it); the one it was opened from once it is gone.
+  const configured = configuring
+    ? (servers.find((server) => server.id === configuring.id) ?? configuring)
+    : null;
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
@@ -82,12 +88,23 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
       ) : (
         <div className="node-servers__grid" data-testid="server-list">
           {servers.map((server) => (
-            <ServerCard key={server.id} server={server} now={now} onDelete={setDeleting} />
+            <ServerCard
+              key={server.id}
+              server={server}
+              now={now}
+              onDelete={setDeleting}
+              onConfigure={setConfiguring}
+            />
           ))}
         </div>
       )}
 
       <AddServerDialog ownerUuid={ownerUuid} open={adding} onClose={closeAdd} />
+      <NodeConfigDialog
+        ownerUuid={ownerUuid}
+        server={configured}
+        onClose={() => setConfiguring(null)}
+      />
       <DeleteServerDialog
         ownerUuid={ownerUuid}
         server={deleting}

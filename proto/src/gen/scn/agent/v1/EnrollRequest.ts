@@ -8,6 +8,8 @@ export interface EnrollRequest {
   'tier'?: (_scn_agent_v1_Tier);
   'agentVersion'?: (string);
   'hardware'?: (_scn_agent_v1_HardwareSummary | null);
+  'country'?: (string);
+  'location'?: (string);
 }
 
 export interface EnrollRequest__Output {
@@ -15,4 +17,6 @@ export interface EnrollRequest__Output {
   'tier': (_scn_agent_v1_Tier__Output);
   'agentVersion': (string);
   'hardware': (_scn_agent_v1_HardwareSummary__Output | null);
+  'country': (string);
+  'location': (string);
 }
