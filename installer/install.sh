@@ -140,9 +140,10 @@ trap 'rm -rf "$tmp"' EXIT
 run curl -fsSL "$SCN_URL/downloads/scn-agent.tgz" -o "$tmp/scn-agent.tgz"
 run install -d -m 0755 "$INSTALL_DIR"
 run tar -xzf "$tmp/scn-agent.tgz" -C "$INSTALL_DIR"
+# Flags and malloc settings: node-agent/src/node-flags.ts (a small idle daemon on a 1 GB VPS).
 write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
 #!/bin/sh
-exec node "$INSTALL_DIR/bin/scn-agent.js" "\$@"
+exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 "$INSTALL_DIR/bin/scn-agent.js" "\$@"
 WRAPPER
 
 # --- the proxy core -------------------------------------------------------------------------

@@ -7,11 +7,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'control-plane', 'dist', 'main.js');
 const agentEntry = join(root, 'node-agent', 'dist', 'src', 'index.js');
+// The flags the installer's launcher runs the agent with (node-agent/src/node-flags.ts).
+const { AGENT_NODE_ENV, AGENT_NODE_FLAGS } = createRequire(import.meta.url)(
+  join(root, 'node-agent', 'dist', 'src', 'node-flags.js'),
+);
 if (!existsSync(entry) || !existsSync(agentEntry)) {
   console.error('Not built: run `npm run build` (npm start does it for you).');
   process.exit(1);
@@ -102,8 +107,9 @@ async function startDemoNodes() {
       }
     }
     const runArgs = ['run', '--config', config, ...(core ? [] : ['--no-core'])];
-    const agent = spawn(process.execPath, [agentEntry, ...runArgs], {
+    const agent = spawn(process.execPath, [...AGENT_NODE_FLAGS, agentEntry, ...runArgs], {
       stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, ...AGENT_NODE_ENV },
     });
     children.push(agent);
   });

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
+import { buildAgentFile } from '../../node-agent/scripts/build-agent-file.mjs';
 import { cpuMs, descendants, machineCpuMs, rssBytes } from '../lib/proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,6 +26,7 @@ const { AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS } = require('@scn/proto');
 const { ControlPlaneClient } = require('../../node-agent/dist/src/grpc/control-plane-client.js');
 const { readHardware, toProtoHardware } = require('../../node-agent/dist/src/system/hardware.js');
 const { AGENT_VERSION } = require('../../node-agent/dist/src/commands/context.js');
+const { AGENT_NODE_ENV, AGENT_NODE_FLAGS } = require('../../node-agent/dist/src/node-flags.js');
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const NODES = env('INGEST_NODES', 2000);
@@ -251,15 +253,7 @@ async function bundleAgent() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'scn-bench-bundle-'));
   const outfile = join(dir, 'bin', 'scn-agent.js');
-  await esbuild.build({
-    entryPoints: [join(root, 'node-agent', 'src', 'index.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node18',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
+  await buildAgentFile(esbuild, outfile);
   cpSync(join(root, 'proto', 'scn'), join(dir, 'scn'), { recursive: true });
   return outfile;
 }
@@ -293,9 +287,12 @@ async function measureAgent(grpcTarget, newToken, entry) {
     writeFileSync(config, JSON.stringify({ ...parsed, reportIntervalMs: AGENT_INTERVAL_MS }), {
       mode: 0o600,
     });
-    const agent = spawn(process.execPath, [entry, 'run', '--config', config, '--no-core'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    // As installed: the launcher's flags (node-agent/src/node-flags.ts).
+    const agent = spawn(
+      process.execPath,
+      [...AGENT_NODE_FLAGS, entry, 'run', '--config', config, '--no-core'],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...AGENT_NODE_ENV } },
+    );
     let stderr = '';
     agent.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise((r) => agent.once('exit', r));

@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import * as esbuild from 'esbuild';
+import { buildAgentFile } from './build-agent-file.mjs';
 
 const agentDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(agentDir, '..', 'proto');
@@ -15,18 +16,7 @@ const stage = join(outDir, 'scn-agent');
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(join(stage, 'bin'), { recursive: true });
-await build({
-  entryPoints: [join(agentDir, 'src', 'index.ts')],
-  outfile: join(stage, 'bin', 'scn-agent.js'),
-  bundle: true,
-  platform: 'node',
-  target: 'node18',
-  format: 'cjs',
-  minify: false,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await buildAgentFile(esbuild, join(stage, 'bin', 'scn-agent.js'));
 for (const tree of ['scn', 'v2ray', 'xray'])
   cpSync(join(protoDir, tree), join(stage, tree), { recursive: true });
 execFileSync('tar', ['-czf', join(outDir, 'scn-agent.tgz'), '-C', stage, '.']);

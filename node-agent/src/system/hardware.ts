@@ -1,5 +1,8 @@
 import type { HardwareSummary as ProtoHardwareSummary } from '@scn/proto';
-import si from 'systeminformation';
+import { cpu } from 'systeminformation/lib/cpu';
+import { fsSize } from 'systeminformation/lib/filesystem';
+import { mem } from 'systeminformation/lib/memory';
+import { osInfo } from 'systeminformation/lib/osinfo';
 
 /** What the agent measures about its machine (sent at enrollment and in every report). */
 export interface HardwareSummary {
@@ -35,7 +38,12 @@ export interface HardwareSource {
 // The control plane's limits (control-plane/src/grpc/agent-messages.ts hardwareSchema).
 const clip = (text: string, max: number) => text.trim().replace(/\s+/g, ' ').slice(0, max);
 
-export async function readHardware(source: HardwareSource = si): Promise<HardwareSummary> {
+/** systeminformation, its four modules only (see systeminformation-parts.d.ts). */
+const systemInformation: HardwareSource = { osInfo, cpu, mem, fsSize };
+
+export async function readHardware(
+  source: HardwareSource = systemInformation,
+): Promise<HardwareSummary> {
   const [os, cpu, mem, disks] = await Promise.all([
     source.osInfo(),
     source.cpu(),
