@@ -6,7 +6,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const portalFeatures = ['auth', 'session', 'cookie-consent', 'contact', 'economics', 'info'];
+const portalFeatures = [
+  'auth',
+  'session',
+  'cookie-consent',
+  'contact',
+  'economics',
+  'info',
+  'market',
+  'subscriptions',
+  'wallet',
+];
 
 export default tseslint.config(
   {
@@ -42,6 +52,22 @@ export default tseslint.config(
     // Nest injects by the runtime type of constructor parameters: those imports must stay values.
     files: ['control-plane/src/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    // The agent runs with --lite-mode (node-agent/src/node-flags.ts): no WebAssembly, so no
+    // fetch (undici parses HTTP with wasm). Use node:http.
+    files: ['node-agent/src/**/*.ts'],
+    ignores: ['node-agent/src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'fetch',
+          message: 'The agent runs without WebAssembly (--lite-mode): use node:http.',
+        },
+        { name: 'WebAssembly', message: 'The agent runs with --lite-mode: no WebAssembly.' },
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', '**/*.db-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts'],

@@ -13,6 +13,7 @@ const API_PREFIXES = [
   '/healthz',
   '/install.sh',
   '/downloads/',
+  '/checksums/',
   '/sub/',
   '/admin-servers',
   '/wallet/',
@@ -21,6 +22,10 @@ const API_PREFIXES = [
   '/solana/',
   '/servers/',
 ];
+
+function isApiPath(path: string): boolean {
+  return API_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix));
+}
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -49,12 +54,15 @@ export function servePortal(app: NestExpressApplication, config: AppConfig): voi
       fallthrough: true,
     }),
   );
-  app.use(express.static(config.portalDist, { index: false, maxAge: '1h' }));
+  // API paths never name a portal file: skip the file-system lookup (a stat per API call).
+  const portalFiles = express.static(config.portalDist, { index: false, maxAge: '1h' });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    isApiPath(req.path) ? next() : portalFiles(req, res, next),
+  );
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (API_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(prefix)))
-      return next();
+    if (isApiPath(req.path)) return next();
     if (req.path !== '/' && !req.accepts('html')) return next();
     if (!index) {
       res

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { depositSsl } from '../../../control-plane/test/support/ledger';
 import { DESKTOP, MOBILE } from './support/browser';
 import { type Account, collectProblems, registerAccount } from './support/portal';
 import { browserSuite } from './support/suite';
@@ -19,6 +20,8 @@ beforeAll(async () => {
   mkdirSync(OUT_DIR, { recursive: true });
   accounts.client = await registerAccount(suite.stack, 'client', { email: 'ada@example.com' });
   accounts.node = await registerAccount(suite.stack, 'node', { email: 'grace@example.com' });
+  // A real ledger deposit, so the wallet panel shows a balance and a transaction.
+  await depositSsl(suite.stack.db.url, accounts.client.uuid, 45);
 });
 
 interface Shot {
@@ -60,6 +63,18 @@ const SHOTS: Shot[] = [
     as: 'client',
   },
   { name: 'node-dashboard', path: '/node-dashboard', heading: 'Node Dashboard', as: 'node' },
+  {
+    name: 'download-apps-dialog',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'Download Client App' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Download Client App' });
+      await dialog.getByTestId('checksum').first().filter({ hasNotText: 'Calculating' }).waitFor();
+    },
+  },
   {
     name: 'auth-dialog',
     path: '/',

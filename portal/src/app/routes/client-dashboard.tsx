@@ -1,32 +1,106 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
-import { DashboardPlaceholder } from './dashboard-placeholder';
+import { onRealtime } from '../../lib/realtime';
+import { RequireAccount } from '../../features/session/components/require-account';
+import { useSession } from '../../features/session/store';
+import { ClientSubscriptions } from '../../features/subscriptions/components/client-subscriptions';
+import { DownloadAppsDialog } from '../../features/subscriptions/components/download-apps-dialog';
+import { loadSubscriptions } from '../../features/subscriptions/store';
+import { WalletPanel } from '../../features/wallet/components/wallet-panel';
+import { loadWallet } from '../../features/wallet/store';
 
 /** /client-dashboard (spec 02 §2): only for an authenticated client. */
 export function ClientDashboardRoute() {
   return (
-    <DashboardPlaceholder
-      userType="client"
-      eyebrow="Client account"
-      title="Client Dashboard"
-      soonTitle="Your wallet and subscriptions are on their way"
-      soonText="Your account is ready. The SSL wallet, deposits and subscription management arrive with the next releases; nothing is charged in the meantime."
-      soonItems={[
-        'Wallet balance, deposits and transaction history',
-        'Active and paused subscriptions with connection strings and QR codes',
-        'Client app downloads',
-      ]}
-      links={[
-        {
-          href: paths.servers,
-          title: 'Server market',
-          text: 'See the network’s servers and what each one offers.',
-        },
-        {
-          href: `${paths.economics}#clients`,
-          title: 'Pricing for clients',
-          text: 'How SSL credits, subscriptions and billing work.',
-        },
-      ]}
-    />
+    <RequireAccount userType="client">
+      <ClientDashboardPage />
+    </RequireAccount>
+  );
+}
+
+/** spec 02 §2: the navigation state the dashboard may be opened with (from a purchase). */
+export interface ClientDashboardNavigationState {
+  newSubscriptionId: string | null;
+  showSubscriptionId: string | null;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : null;
+}
+
+/** Reads history.state defensively: anything could have put something there. */
+export function readNavigationState(state: unknown): ClientDashboardNavigationState {
+  if (!state || typeof state !== 'object')
+    return { newSubscriptionId: null, showSubscriptionId: null };
+  const record = state as Record<string, unknown>;
+  const show = record.showSubscription;
+  return {
+    newSubscriptionId: text(record.newSubscriptionId),
+    showSubscriptionId:
+      show && typeof show === 'object'
+        ? text((show as Record<string, unknown>).subscriptionId)
+        : null,
+  };
+}
+
+function ClientDashboardPage() {
+  const { user } = useSession();
+  const uuid = user?.uuid ?? null;
+  // Acted on once: a reload or a return through history must not reopen the modal.
+  const [navigation] = useState(() => readNavigationState(window.history.state));
+  const [downloadsOpen, setDownloadsOpen] = useState(false);
+
+  useEffect(() => {
+    if (!navigation.newSubscriptionId && !navigation.showSubscriptionId) return;
+    const state = { ...(window.history.state as Record<string, unknown>) };
+    delete state.newSubscriptionId;
+    delete state.showSubscription;
+    window.history.replaceState(state, '');
+  }, [navigation]);
+
+  const reloadWallet = useCallback(() => {
+    if (uuid) void loadWallet('client', uuid);
+  }, [uuid]);
+
+  // spec 02 §7: 'server-list-updated' reloads the subscriptions and the wallet.
+  useEffect(() => {
+    if (!uuid) return;
+    return onRealtime('server-list-updated', () => {
+      void loadSubscriptions(uuid);
+      void loadWallet('client', uuid);
+    });
+  }, [uuid]);
+
+  if (!user || !uuid) return null;
+  return (
+    <div className="container page dashboard client-dashboard">
+      <header className="page-header page-header--split">
+        <div>
+          <p className="eyebrow">Client account</p>
+          <h1>Client Dashboard</h1>
+          <p className="page-header__lead">
+            Welcome, <strong data-testid="dashboard-email">{user.email}</strong>
+          </p>
+        </div>
+        <div className="page-header__actions">
+          <Button variant="secondary" onClick={() => setDownloadsOpen(true)}>
+            Download Client App
+          </Button>
+          <Link href={paths.servers} className={buttonClass({ variant: 'primary' })}>
+            Browse Servers
+          </Link>
+        </div>
+      </header>
+      <WalletPanel type="client" ownerUuid={uuid} title="Your Wallet" />
+      <ClientSubscriptions
+        ownerUuid={uuid}
+        highlightId={navigation.newSubscriptionId}
+        showQrFor={navigation.showSubscriptionId}
+        onBalanceChanged={reloadWallet}
+      />
+      <DownloadAppsDialog open={downloadsOpen} onClose={() => setDownloadsOpen(false)} />
+    </div>
   );
 }

@@ -1,9 +1,13 @@
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
+import { WalletPanel } from '../../features/wallet/components/wallet-panel';
+import { loadWallet } from '../../features/wallet/store';
+import { onRealtime } from '../../lib/realtime';
 
 /** /node-dashboard (spec 02 §2): only for an authenticated node operator. */
 export function NodeDashboardRoute() {
@@ -14,8 +18,39 @@ export function NodeDashboardRoute() {
   );
 }
 
+/**
+ * spec 02 §2: the node dashboard may be opened with navigation state asking to scroll to the
+ * wallet section (`scrollToWallet`), and spec 01 §2 "Add SSL to Balance" asks for the deposit
+ * view (`openDeposit`).
+ */
+function readWalletRequest(state: unknown): { scroll: boolean; deposit: boolean } {
+  if (!state || typeof state !== 'object') return { scroll: false, deposit: false };
+  const record = state as Record<string, unknown>;
+  const deposit = record.openDeposit === true;
+  return { scroll: deposit || record.scrollToWallet === true, deposit };
+}
+
 function NodeDashboardPage() {
   const { user } = useSession();
+  const uuid = user?.uuid ?? null;
+  const [walletRequest] = useState(() => readWalletRequest(window.history.state));
+  const walletRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!walletRequest.scroll) return;
+    walletRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    const state = { ...(window.history.state as Record<string, unknown>) };
+    delete state.scrollToWallet;
+    delete state.openDeposit;
+    window.history.replaceState(state, '');
+  }, [walletRequest]);
+
+  // A sale credits the operator (frozen): the events that refresh the servers refresh the wallet.
+  useEffect(() => {
+    if (!uuid) return;
+    return onRealtime('server-list-updated', () => void loadWallet('node', uuid));
+  }, [uuid]);
+
   if (!user) return null;
   return (
     <div className="container page dashboard">
@@ -39,7 +74,19 @@ function NodeDashboardPage() {
           </Link>
         </div>
       </header>
-      <NodeDashboard ownerUuid={user.uuid} />
+      <NodeDashboard
+        ownerUuid={user.uuid}
+        wallet={
+          <div ref={walletRef} className="node-dashboard__wallet">
+            <WalletPanel
+              type="node"
+              ownerUuid={user.uuid}
+              title="Node Wallet"
+              depositOpenInitially={walletRequest.deposit}
+            />
+          </div>
+        }
+      />
     </div>
   );
 }

@@ -1,17 +1,22 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { QuickSetup } from './quick-setup';
 import { ServerList } from './server-list';
 import { SetupWizardDialog } from './setup-wizard-dialog';
 import { ToastRegion } from './toast-region';
-import { WalletPlaceholder } from './wallet-placeholder';
+
+export interface NodeDashboardProps {
+  ownerUuid: string;
+  /** The wallet section (the wallet feature's panel, composed by the app). */
+  wallet: ReactNode;
+}
 
 /** spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers. */
-export function NodeDashboard({ ownerUuid }: { ownerUuid: string }) {
+export function NodeDashboard({ ownerUuid, wallet }: NodeDashboardProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
   const openWizard = () => setWizardOpen(true);
   return (
     <div className="node-dashboard">
-      <WalletPlaceholder />
+      {wallet}
       <QuickSetup onOpenWizard={openWizard} />
       <ServerList ownerUuid={ownerUuid} onOpenWizard={openWizard} />
       <SetupWizardDialog open={wizardOpen} onClose={() => setWizardOpen(false)} />

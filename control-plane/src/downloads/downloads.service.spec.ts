@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLIENT_PLATFORMS, DOWNLOADS_MESSAGES } from '@scn/proto';
+import clientApps from './client-apps.json';
+import { DownloadsService } from './downloads.service';
+
+const dir = mkdtempSync(join(tmpdir(), 'scn-downloads-'));
+const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
+
+describe('DownloadsService', () => {
+  it('should give the real SHA-256 of the bundle, and a new one when the file changes', async () => {
+    const bundle = join(dir, 'scn-agent.tgz');
+    writeFileSync(bundle, 'first build');
+    const service = new DownloadsService(bundle, clientApps);
+    expect(await service.serverChecksum()).toEqual({
+      fileName: 'scn-agent.tgz',
+      url: '/downloads/scn-agent.tgz',
+      algorithm: 'sha256',
+      checksum: sha256('first build'),
+      sizeBytes: 11,
+    });
+
+    writeFileSync(bundle, 'second build!');
+    utimesSync(bundle, new Date(), new Date(Date.now() + 5_000));
+    expect((await service.serverChecksum()).checksum).toBe(sha256('second build!'));
+  });
+
+  it('should answer not found when the bundle is not built', async () => {
+    const service = new DownloadsService(join(dir, 'missing.tgz'), clientApps);
+    await expect(service.serverChecksum()).rejects.toMatchObject({
+      kind: 'not_found',
+      message: DOWNLOADS_MESSAGES.agentBundleMissing,
+    });
+  });
+
+  it('should list every desktop platform of the picker from the manifest', () => {
+    const service = new DownloadsService(join(dir, 'missing.tgz'), clientApps);
+    expect(Object.keys(service.clientChecksums()).sort()).toEqual([...CLIENT_PLATFORMS].sort());
+  });
+
+  it('should refuse to start with a manifest that lacks a platform or has a bad checksum', () => {
+    const { 'macos-intel': _dropped, ...withoutIntel } = clientApps;
+    expect(() => new DownloadsService('x', withoutIntel)).toThrow(/client-apps.json is invalid/);
+    const badChecksum = {
+      ...clientApps,
+      'windows-x64': { ...clientApps['windows-x64'], checksum: 'not-a-hash' },
+    };
+    expect(() => new DownloadsService('x', badChecksum)).toThrow(/64 lowercase hex digits/);
+  });
+});

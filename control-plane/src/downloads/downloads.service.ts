@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type ClientChecksums,
+  DOWNLOADS_ROUTES,
+  type ServerChecksumResponse,
+  clientChecksumsSchema,
+} from '@scn/proto';
+import { DownloadsException } from './downloads.exception';
+
+/** Where the agent bundle lives (the installer controller serves the same file). */
+export const AGENT_BUNDLE_FILE = Symbol('AGENT_BUNDLE_FILE');
+/** The manifest of recommended desktop client apps (data, see client-apps.json). */
+export const CLIENT_APPS_MANIFEST = Symbol('CLIENT_APPS_MANIFEST');
+
+type ServerChecksum = ServerChecksumResponse['data'];
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * spec 02 §7 checksums. The client apps are third-party VLESS clients, so their checksums are
+ * the ones their publishers' package manifests give, pinned in client-apps.json and checked
+ * against the contract when the module loads; nothing about them is computed here. The server
+ * checksum is the real SHA-256 of the agent bundle this control plane serves.
+ */
+@Injectable()
+export class DownloadsService {
+  private readonly clientApps: ClientChecksums;
+  /** The bundle's hash, reused while the file's size and modification time stay the same. */
+  private cached: { key: string; value: Promise<ServerChecksum> } | null = null;
+
+  constructor(
+    @Inject(AGENT_BUNDLE_FILE) private readonly bundlePath: string,
+    @Inject(CLIENT_APPS_MANIFEST) manifest: unknown,
+  ) {
+    const parsed = clientChecksumsSchema.safeParse(manifest);
+    if (!parsed.success) {
+      throw new Error(`client-apps.json is invalid: ${parsed.error.issues[0]?.message}`);
+    }
+    this.clientApps = parsed.data;
+  }
+
+  clientChecksums(): ClientChecksums {
+    return this.clientApps;
+  }
+
+  async serverChecksum(): Promise<ServerChecksum> {
+    const info = await stat(this.bundlePath).catch(() => null);
+    if (!info?.isFile()) throw new DownloadsException('agent_bundle_missing');
+    const key = `${info.size}:${info.mtimeMs}`;
+    let entry = this.cached;
+    if (entry?.key !== key) {
+      const value = sha256Of(this.bundlePath).then((checksum) => ({
+        fileName: basename(this.bundlePath),
+        url: DOWNLOADS_ROUTES.agentBundle,
+        algorithm: 'sha256' as const,
+        checksum,
+        sizeBytes: info.size,
+      }));
+      entry = { key, value };
+      this.cached = entry;
+      // A failed read (the file replaced mid-hash) is not remembered.
+      value.catch(() => {
+        if (this.cached?.value === value) this.cached = null;
+      });
+    }
+    try {
+      return await entry.value;
+    } catch {
+      throw new DownloadsException('agent_bundle_missing');
+    }
+  }
+}

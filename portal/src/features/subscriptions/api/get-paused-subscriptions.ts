@@ -1,0 +1,9 @@
+import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
+import { api } from '../../../lib/api-client';
+
+/** GET /api/clients/paused-subscriptions/{uuid} (spec 02 §7; expired ones are listed here too). */
+export function getPausedSubscriptions(ownerUuid: string): Promise<SubscriptionsResponse> {
+  return api.get<SubscriptionsResponse>(SUBSCRIPTION_ROUTES.paused(ownerUuid), {
+    fallbackMessage: 'Failed to load paused subscriptions',
+  });
+}

@@ -1,0 +1,95 @@
+import { PRICING, formatSsl, sslToMicro } from '@scn/proto';
+import { useState } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { type SubscriptionView, changeType } from '../store';
+
+export interface ChangeTypeDialogProps {
+  ownerUuid: string;
+  subscription: SubscriptionView | null;
+  onClose: () => void;
+  /** The change moved money (or paused the subscription): the wallet should reload. */
+  onBalanceChanged: () => void;
+}
+
+/**
+ * spec 02 §4, §9: switching between monthly and hourly billing costs 10 SSL per server upfront,
+ * with no refund of the remaining time. The server prices it; this shows what it will ask.
+ */
+export function ChangeTypeDialog({
+  ownerUuid,
+  subscription,
+  onClose,
+  onBalanceChanged,
+}: ChangeTypeDialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const next = subscription?.billingCycle === 'hourly' ? 'monthly' : 'hourly';
+  const perServer = sslToMicro(PRICING.monthlyPerServerSsl);
+  const total = perServer * BigInt(subscription?.serverCount ?? 0);
+
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+
+  const confirm = async () => {
+    if (!subscription) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await changeType(ownerUuid, subscription.id, next);
+      onBalanceChanged();
+      setBusy(false);
+      onClose();
+    } catch (failure) {
+      setBusy(false);
+      setError(failure instanceof Error ? failure.message : 'Failed to change the billing type');
+    }
+  };
+
+  return (
+    <Dialog
+      open={subscription !== null}
+      onClose={close}
+      title="Change Billing Type"
+      size="sm"
+      data-testid="change-type-dialog"
+    >
+      <p>
+        Switch <strong>{subscription?.name}</strong> to <strong>{next}</strong> billing?
+      </p>
+      <ul className="check-list small">
+        <li>
+          It costs {formatSsl(perServer)} SSL per server
+          {subscription && subscription.serverCount > 1
+            ? `, ${formatSsl(total)} SSL for its ${subscription.serverCount} servers,`
+            : ''}{' '}
+          paid now.
+        </li>
+        <li>The time left on the current billing is not refunded.</li>
+        <li>
+          {next === 'hourly'
+            ? `Hourly billing runs in blocks of ${PRICING.hourlyBlockHours} hours at 0.1 SSL per server per hour.`
+            : `Monthly billing runs for ${PRICING.monthlyValidityDays} days at a time.`}
+        </li>
+        <li>If your balance is short, the subscription is paused until you activate it.</li>
+      </ul>
+      {error && (
+        <Banner tone="error" data-testid="change-type-error">
+          {error}
+        </Banner>
+      )}
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={close} disabled={busy} data-autofocus>
+          Cancel
+        </Button>
+        <Button variant="primary" onClick={() => void confirm()} disabled={busy}>
+          {busy ? 'Changing...' : `Switch to ${next}`}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,192 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { Banner } from '../../../components/ui/banner';
+import { Button, buttonClass } from '../../../components/ui/button';
+import { paths } from '../../../config/paths';
+import {
+  type SubscriptionView,
+  dismissNotice,
+  loadSubscriptions,
+  subscriptionsStore,
+  useSubscriptions,
+} from '../store';
+import { ChangeTypeDialog } from './change-type-dialog';
+import { DeleteSubscriptionDialog } from './delete-subscription-dialog';
+import { SubscriptionCard } from './subscription-card';
+import { SubscriptionQrDialog } from './subscription-qr-dialog';
+
+/** spec 02 §9: a new subscription's card is highlighted for 3 s. */
+export const HIGHLIGHT_MS = 3_000;
+
+export interface ClientSubscriptionsProps {
+  ownerUuid: string;
+  /** spec 02 §2 navigation state newSubscriptionId: scroll to that card and highlight it. */
+  highlightId?: string | null;
+  /** spec 02 §2 navigation state showSubscription: open the QR modal of that subscription. */
+  showQrFor?: string | null;
+  /** An action moved money: the wallet should reload. */
+  onBalanceChanged: () => void;
+}
+
+/** The Active and Paused Subscriptions sections of the client dashboard (spec 02 §2). */
+export function ClientSubscriptions({
+  ownerUuid,
+  highlightId = null,
+  showQrFor = null,
+  onBalanceChanged,
+}: ClientSubscriptionsProps) {
+  const {
+    active,
+    paused,
+    status,
+    error,
+    busy,
+    notice,
+    loads,
+    ownerUuid: heldFor,
+  } = useSubscriptions();
+  const [qrFor, setQrFor] = useState<SubscriptionView | null>(null);
+  const [qrMissing, setQrMissing] = useState(false);
+  const [changing, setChanging] = useState<SubscriptionView | null>(null);
+  const [deleting, setDeleting] = useState<SubscriptionView | null>(null);
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  // Navigation state is acted on once, when the lists that hold the subscription have loaded.
+  const [pendingQr, setPendingQr] = useState(showQrFor);
+  const [pendingHighlight, setPendingHighlight] = useState(highlightId);
+  // Lists held from an earlier visit may predate the new subscription: wait for this visit's load.
+  const [loadsAtMount] = useState(() => subscriptionsStore.loads);
+
+  useEffect(() => {
+    void loadSubscriptions(ownerUuid);
+  }, [ownerUuid]);
+
+  const ready = status === 'ready' && heldFor === ownerUuid;
+  if (ready && loads > loadsAtMount && (pendingQr || pendingHighlight)) {
+    const all = [...active, ...paused];
+    if (pendingQr) {
+      const found = all.find((item) => item.id === pendingQr) ?? null;
+      setPendingQr(null);
+      if (found) setQrFor(found);
+      else setQrMissing(true);
+    }
+    if (pendingHighlight) {
+      setPendingHighlight(null);
+      if (all.some((item) => item.id === pendingHighlight)) setHighlighted(pendingHighlight);
+    }
+  }
+
+  // spec 02 §2: scroll to the new card, and let its highlight fade after 3 s.
+  useEffect(() => {
+    if (!highlighted) return;
+    document
+      .querySelector<HTMLElement>(
+        `[data-testid="subscription-card"][data-subscription-id="${CSS.escape(highlighted)}"]`,
+      )
+      ?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    const timer = window.setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => window.clearTimeout(timer);
+  }, [highlighted]);
+
+  const card = (subscription: SubscriptionView) => (
+    <SubscriptionCard
+      key={subscription.id}
+      ownerUuid={ownerUuid}
+      subscription={subscription}
+      busy={busy[subscription.id]}
+      highlighted={highlighted === subscription.id}
+      onShowQr={setQrFor}
+      onChangeType={setChanging}
+      onDelete={setDeleting}
+      onBalanceChanged={onBalanceChanged}
+    />
+  );
+
+  return (
+    <div className="client-subscriptions">
+      {notice && (
+        <div className="client-subscriptions__notice">
+          <Banner tone={notice.tone} data-testid="subscription-notice">
+            {notice.text}
+          </Banner>
+          <button
+            type="button"
+            className="client-subscriptions__dismiss"
+            aria-label="Dismiss message"
+            onClick={dismissNotice}
+          >
+            ×
+          </button>
+        </div>
+      )}
+
+      <section aria-labelledby="active-subscriptions-title" data-testid="active-subscriptions">
+        <h2 id="active-subscriptions-title">Active Subscriptions</h2>
+        {status === 'error' ? (
+          <div className="stack">
+            <Banner tone="error" data-testid="subscriptions-error">
+              {error}
+            </Banner>
+            <div>
+              <Button variant="secondary" onClick={() => void loadSubscriptions(ownerUuid)}>
+                Try Again
+              </Button>
+            </div>
+          </div>
+        ) : !ready ? (
+          <div className="client-subscriptions__loading" role="status" aria-live="polite">
+            <span className="spinner" aria-hidden="true" />
+            <span>Loading your subscriptions...</span>
+          </div>
+        ) : active.length > 0 ? (
+          <div className="client-subscriptions__grid">{active.map(card)}</div>
+        ) : paused.length > 0 ? (
+          <div className="card empty-state" data-testid="subscriptions-paused-only">
+            <h3>No active subscriptions</h3>
+            <p className="muted">
+              All your subscriptions are paused. Activate one below to connect again.
+            </p>
+          </div>
+        ) : (
+          <div className="card empty-state" data-testid="subscriptions-empty">
+            <h3>No subscriptions yet</h3>
+            <p className="muted">
+              Pick one or more servers in the market and pay in SSL: your connection links and QR
+              codes appear here.
+            </p>
+            <Link href={paths.servers} className={buttonClass({ variant: 'primary' })}>
+              Browse Servers
+            </Link>
+          </div>
+        )}
+      </section>
+
+      {ready && paused.length > 0 && (
+        <section aria-labelledby="paused-subscriptions-title" data-testid="paused-subscriptions">
+          <h2 id="paused-subscriptions-title">Paused Subscriptions</h2>
+          <div className="client-subscriptions__grid">{paused.map(card)}</div>
+        </section>
+      )}
+
+      <SubscriptionQrDialog
+        ownerUuid={ownerUuid}
+        subscription={qrFor}
+        missing={qrMissing}
+        onClose={() => {
+          setQrFor(null);
+          setQrMissing(false);
+        }}
+      />
+      <ChangeTypeDialog
+        ownerUuid={ownerUuid}
+        subscription={changing}
+        onClose={() => setChanging(null)}
+        onBalanceChanged={onBalanceChanged}
+      />
+      <DeleteSubscriptionDialog
+        ownerUuid={ownerUuid}
+        subscription={deleting}
+        onClose={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

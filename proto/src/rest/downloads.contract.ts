@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** spec 02 §7: the checksum calls of both dashboards (public; the portal waits at most 5 s). */
+export const DOWNLOADS_ROUTES = {
+  clientChecksums: '/checksums/client',
+  serverChecksum: '/checksums/server',
+  /** The agent bundle the installer downloads (its checksum is serverChecksum's). */
+  agentBundle: '/downloads/scn-agent.tgz',
+} as const;
+
+/** spec 02 §9: checksums timeout 5 s. */
+export const CHECKSUMS_TIMEOUT_MS = 5_000;
+
+/** spec 02 §2: the desktop platforms of the Download Client App picker. */
+export const CLIENT_PLATFORMS = ['windows-x64', 'macos-arm64', 'macos-intel'] as const;
+export type ClientPlatform = (typeof CLIENT_PLATFORMS)[number];
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'checksum must be 64 lowercase hex digits');
+
+/**
+ * One desktop client app: the recommended third-party VLESS client for the platform, pinned to a
+ * release, with the SHA-256 its publisher's package manifest gives (spec 02 §3 "Client checksum
+ * entries keyed by platform, each with a checksum").
+ */
+export const clientAppSchema = z.strictObject({
+  app: z.string().min(1),
+  version: z.string().min(1),
+  /** What the picker shows under the platform, e.g. "Windows 10/11". */
+  label: z.string().min(1),
+  url: z.url({ protocol: /^https$/ }),
+  fileName: z.string().min(1),
+  algorithm: z.literal('sha256'),
+  checksum: sha256Hex,
+  /** Where the checksum was published (the package manifest it was copied from). */
+  source: z.url({ protocol: /^https$/ }),
+});
+export type ClientApp = z.infer<typeof clientAppSchema>;
+
+export const clientChecksumsSchema = z.strictObject({
+  'windows-x64': clientAppSchema,
+  'macos-arm64': clientAppSchema,
+  'macos-intel': clientAppSchema,
+});
+export type ClientChecksums = z.infer<typeof clientChecksumsSchema>;
+
+export const clientChecksumsResponseSchema = z.object({
+  success: z.literal(true),
+  data: clientChecksumsSchema,
+});
+export type ClientChecksumsResponse = z.infer<typeof clientChecksumsResponseSchema>;
+
+export const serverChecksumResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    fileName: z.string(),
+    url: z.string(),
+    algorithm: z.literal('sha256'),
+    checksum: sha256Hex,
+    sizeBytes: z.number().int().nonnegative(),
+  }),
+});
+export type ServerChecksumResponse = z.infer<typeof serverChecksumResponseSchema>;
+
+export const DOWNLOADS_MESSAGES = {
+  agentBundleMissing: 'The agent bundle is not available on this control plane',
+} as const;
