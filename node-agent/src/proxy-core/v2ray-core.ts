@@ -9,7 +9,7 @@ import {
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
-import { ProxyCoreException } from './proxy-core.exception';
+import { type ProxyCoreErrorCode, ProxyCoreException } from './proxy-core.exception';
 import type {
   ClientTrafficCounters,
   ProxyCore,
@@ -110,6 +110,12 @@ export class V2rayCore implements ProxyCore {
         await this.launch();
       } catch (error) {
         this.state = 'failed';
+        // A core that crashed or stayed silent on its first start is retried like one that
+        // died later (a port still held by the old core, a slow disk); a config refused by our
+        // own checks (REALITY on v2ray, a missing key) would fail the same way every time.
+        if (!(error instanceof ProxyCoreException && CONFIG_ERRORS.has(error.code))) {
+          this.scheduleRestart();
+        }
         throw error;
       }
     });
@@ -368,6 +374,15 @@ export class V2rayCore implements ProxyCore {
     this.outputTail.splice(0, Math.max(0, this.outputTail.length - OUTPUT_TAIL_LINES));
   }
 }
+
+/** Refusals of the configuration itself: retrying cannot help. */
+const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
+  'reality_needs_xray',
+  'reality_needs_private_key',
+  'reality_needs_sni',
+  'tls_needs_certificate',
+  'invalid_client_uuid',
+]);
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

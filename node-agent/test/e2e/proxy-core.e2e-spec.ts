@@ -1,6 +1,6 @@
 import { type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreApiClient } from '../../src/proxy-core/core-api';
@@ -137,4 +137,47 @@ describeWithV2ray('V2rayCore with a real v2ray 4.34 on loopback', () => {
       api.close();
     }
   });
+});
+
+describeWithV2ray('V2rayCore when the core fails on its first start', () => {
+  let workDir: string;
+  let core: V2rayCore | undefined;
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-proxy-core-first-'));
+  });
+  afterAll(async () => {
+    await core?.stop();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('should keep retrying and run once the core can start', async () => {
+    // A core that crashes on its first run (say, the old one still holds the port), then works.
+    const marker = path.join(workDir, 'crashed-once');
+    const binary = path.join(workDir, 'flaky-v2ray');
+    await writeFile(
+      binary,
+      [
+        '#!/bin/sh',
+        `[ "$1" = "-version" ] && exec ${V2RAY} -version`,
+        `if [ ! -e '${marker}' ]; then touch '${marker}'; echo 'first start fails' >&2; exit 1; fi`,
+        `exec ${V2RAY} "$@"`,
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    core = new V2rayCore(
+      {
+        kind: 'v2ray',
+        binary,
+        workDir: path.join(workDir, 'core'),
+        apiPort: await freePort(),
+        inbound: { port: await freePort(), listen: '127.0.0.1', security: 'none', network: 'tcp' },
+      },
+      { restartInitialDelayMs: 200 },
+    );
+    await expect(core.start([ALLOWED_UUID])).rejects.toThrow();
+    expect(core.status().state).toBe('failed');
+    await eventually(async () => expect(core!.status().state).toBe('running'), 15_000);
+    expect(existsSync(marker)).toBe(true);
+  }, 30_000);
 });
