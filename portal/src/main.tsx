@@ -6,6 +6,9 @@ import './styles/base.css';
 import './styles/landing.css';
 import './styles/pages.css';
 import './styles/node-dashboard.css';
+import './styles/wallet.css';
+import './styles/client-dashboard.css';
+import './styles/market.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');

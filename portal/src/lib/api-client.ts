@@ -21,6 +21,8 @@ export interface RequestOptions {
   fallbackMessage?: string;
   /** Bearer token to send instead of the stored one (logout clears storage before calling). */
   token?: string | null;
+  /** Extra request headers, e.g. `Idempotency-Key` on payment calls. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function apiRequest<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const token = options.token ?? localStorage.getItem(STORAGE_KEYS.token);
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -71,5 +73,7 @@ export const api = {
   get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     apiRequest<T>('POST', path, { ...options, body: body ?? {} }),
+  patch: <T>(path: string, body: unknown, options?: RequestOptions) =>
+    apiRequest<T>('PATCH', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, options),
 };

@@ -1,11 +1,36 @@
-import { Link } from 'wouter';
+import type { SubscriptionCreationResponse } from '@scn/proto';
+import { useMemo } from 'react';
+import { useLocation } from 'wouter';
 import { paths } from '../../config/paths';
+import { openAuth } from '../../features/auth/store';
+import { ServerMarket } from '../../features/market/components/server-market';
+import { useSession } from '../../features/session/store';
 
 /**
- * /servers (spec 01 §2 "Server market"). The market itself arrives with the next release; until
- * then the page says so honestly instead of showing made-up servers.
+ * spec 02 §2: the client dashboard reads this navigation state: it highlights the new
+ * subscription and opens its QR modal.
  */
+export interface NewSubscriptionState {
+  newSubscriptionId: string;
+  showSubscription: { subscriptionId: string; timestamp: number };
+}
+
+/** /servers (spec 01 §2 "Server market"): public; selecting and buying need a client account. */
 export function ServersRoute() {
+  const { user } = useSession();
+  const [, navigate] = useLocation();
+  const uuid = user?.uuid;
+  const userType = user?.userType;
+  const viewer = useMemo(() => (uuid && userType ? { uuid, userType } : null), [uuid, userType]);
+
+  const viewSubscription = (result: SubscriptionCreationResponse) => {
+    const state: NewSubscriptionState = {
+      newSubscriptionId: result.subscriptionId,
+      showSubscription: { subscriptionId: result.subscriptionId, timestamp: Date.now() },
+    };
+    navigate(paths.clientDashboard, { state });
+  };
+
   return (
     <div className="container page">
       <header className="page-header">
@@ -15,45 +40,11 @@ export function ServersRoute() {
           Servers run by independent node operators, ranked by reliability and ping.
         </p>
       </header>
-      <div className="empty-state card" data-testid="servers-empty">
-        <svg
-          className="empty-state__icon"
-          viewBox="0 0 48 48"
-          width="56"
-          height="56"
-          aria-hidden="true"
-        >
-          <rect
-            x="8"
-            y="9"
-            width="32"
-            height="12"
-            rx="3"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          />
-          <rect
-            x="8"
-            y="27"
-            width="32"
-            height="12"
-            rx="3"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          />
-          <circle cx="14" cy="15" r="1.8" fill="currentColor" />
-          <circle cx="14" cy="33" r="1.8" fill="currentColor" />
-        </svg>
-        <h2>No servers found</h2>
-        <p>Try adjusting your search filters to find more servers.</p>
-        <p className="muted small">
-          The server market opens with the next release. Meanwhile, read how{' '}
-          <Link href={paths.economics}>service economics</Link> work or how we approach{' '}
-          <Link href={paths.security}>security</Link>.
-        </p>
-      </div>
+      <ServerMarket
+        viewer={viewer}
+        onSignIn={() => openAuth({ userType: 'client' })}
+        onViewSubscription={viewSubscription}
+      />
     </div>
   );
 }

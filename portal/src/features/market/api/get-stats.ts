@@ -1,0 +1,10 @@
+import { MARKET_ROUTES, type MarketStatsResponse } from '@scn/proto';
+import { api } from '../../../lib/api-client';
+
+/** spec 01 §7 `GET /data/stats`: the four stat tiles. */
+export function getStats(signal?: AbortSignal): Promise<MarketStatsResponse> {
+  return api.get<MarketStatsResponse>(MARKET_ROUTES.stats, {
+    signal,
+    fallbackMessage: 'Failed to load server statistics',
+  });
+}

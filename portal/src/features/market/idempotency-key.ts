@@ -1,0 +1,15 @@
+/**
+ * A fresh Idempotency-Key (a v4 UUID) for one Payment Confirmation. crypto.randomUUID exists only
+ * in secure contexts; a control plane served over plain HTTP on a LAN address falls back to
+ * getRandomValues, which every context has.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function' && window.isSecureContext) {
+    return crypto.randomUUID();
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,203 @@
+import {
+  CONNECT_COOLDOWN_SECONDS,
+  WALLET_MESSAGES,
+  formatSsl,
+  sslText,
+  toMicro,
+  type MarketServer,
+  type UserType,
+} from '@scn/proto';
+
+/**
+ * The market's display and selection rules (spec 01 §4 "Server disabled", "Connect cooldown",
+ * §5 purchasing, §9 "Display"). Pure functions of their arguments, so they are unit-tested.
+ */
+
+/** Who looks at the market: null for a signed-out visitor. */
+export interface MarketViewer {
+  uuid: string;
+  userType: UserType;
+}
+
+export type Tone = 'success' | 'warning' | 'danger';
+
+/** spec 01 §9: uptime in hours shows 'New' when 0, else 'Xd Yh'. */
+export function formatUptime(hours: number): string {
+  const whole = Number.isFinite(hours) ? Math.max(0, Math.floor(hours)) : 0;
+  if (whole === 0) return 'New';
+  return `${Math.floor(whole / 24)}d ${whole % 24}h`;
+}
+
+/** spec 01 §9: reliability green at 90 or more, yellow at 70 or more, else red. */
+export function reliabilityTone(reliability: number): Tone {
+  if (reliability >= 90) return 'success';
+  if (reliability >= 70) return 'warning';
+  return 'danger';
+}
+
+/** spec 01 §9: ping green under 50 ms, yellow under 100 ms, else red. */
+export function pingTone(ping: number): Tone {
+  if (ping < 50) return 'success';
+  if (ping < 100) return 'warning';
+  return 'danger';
+}
+
+/**
+ * spec 01 §4 "Server disabled": no available slots, isDisabled, the connect control off, or
+ * status unavailable/offline.
+ */
+export function isServerDisabled(
+  server: Pick<MarketServer, 'isDisabled' | 'controls' | 'availableUuids' | 'status'>,
+): boolean {
+  return (
+    server.isDisabled ||
+    !server.controls.connectButton ||
+    server.availableUuids <= 0 ||
+    server.status === 'unavailable' ||
+    server.status === 'offline'
+  );
+}
+
+/**
+ * spec 01 §4: admin servers show 100%; an unavailable, stale or connect-off server shows 0;
+ * spec 01 §9: 100 when unknown.
+ */
+export function displayReliability(
+  server: Pick<
+    MarketServer,
+    'isAdminServer' | 'unavailable' | 'isStale' | 'controls' | 'reliability'
+  >,
+): number {
+  if (server.isAdminServer) return 100;
+  if (server.unavailable || server.isStale || !server.controls.connectButton) return 0;
+  return Number.isFinite(server.reliability) ? Math.round(server.reliability) : 100;
+}
+
+/** spec 01 §6: a node operator owns a server when its uuid is nodeUUID, userUuid or authUuid. */
+export function isOwnServer(
+  server: Pick<MarketServer, 'nodeUUID' | 'userUuid' | 'authUuid'>,
+  viewer: MarketViewer | null,
+): boolean {
+  if (!viewer || viewer.userType !== 'node') return false;
+  const uuid = viewer.uuid.toLowerCase();
+  return [server.nodeUUID, server.userUuid, server.authUuid].some(
+    (owner) => owner.toLowerCase() === uuid,
+  );
+}
+
+/** What a card needs to know about its server's state for the viewer. */
+export interface CardState {
+  selected: boolean;
+  /** Seconds left of the connect cooldown; undefined when the server is not processing. */
+  processingSeconds: number | undefined;
+}
+
+/**
+ * spec 01 §2 "Server card": the client's Connect button label, in the spec's order of
+ * precedence: Already Subscribed, Unavailable, the cooldown, Selected, Connect.
+ */
+export function connectLabel(
+  server: Pick<
+    MarketServer,
+    'isSubscribed' | 'isDisabled' | 'controls' | 'availableUuids' | 'status'
+  >,
+  state: CardState,
+): string {
+  if (server.isSubscribed) return 'Already Subscribed';
+  if (isServerDisabled(server)) return 'Unavailable';
+  if (state.processingSeconds !== undefined) {
+    return `Available for subscription in ${cooldownSeconds(state.processingSeconds)}s`;
+  }
+  if (state.selected) return 'Selected';
+  return 'Connect';
+}
+
+/** spec 01 §2: n is the remaining processing time, default 60. */
+export function cooldownSeconds(remaining: number | undefined): number {
+  if (remaining === undefined || !Number.isFinite(remaining)) return CONNECT_COOLDOWN_SECONDS;
+  return Math.max(0, Math.ceil(remaining));
+}
+
+/**
+ * spec 01 §2, §4: a click toggles the selection only for a signed-in client, and never on a
+ * processing, disabled or already subscribed server.
+ */
+export function canToggleSelection(
+  server: Pick<
+    MarketServer,
+    'isSubscribed' | 'isDisabled' | 'controls' | 'availableUuids' | 'status'
+  >,
+  state: CardState,
+  viewer: MarketViewer | null,
+): boolean {
+  if (!viewer || viewer.userType !== 'client') return false;
+  if (server.isSubscribed || isServerDisabled(server)) return false;
+  return state.processingSeconds === undefined;
+}
+
+/**
+ * spec 01 §4 "Connect cooldown": selecting a non-admin server marks it processing; premium
+ * servers bypass it, and a deselection never starts one.
+ */
+export function needsCooldown(server: Pick<MarketServer, 'isAdminServer'>, selecting: boolean) {
+  return selecting && !server.isAdminServer;
+}
+
+/** spec 01 §9: card animations stagger 0.05 s each, capped at 0.6 s. */
+export function staggerDelaySeconds(index: number): number {
+  return Math.min(Math.max(0, index) * 0.05, 0.6);
+}
+
+/** spec 01 §9: the back-to-top button appears after more than 300 px of scrolling. */
+export const BACK_TO_TOP_THRESHOLD_PX = 300;
+
+export function showBackToTop(scrollY: number): boolean {
+  return scrollY > BACK_TO_TOP_THRESHOLD_PX;
+}
+
+/** A monthly price: 'Free' for 0, else 'x SSL' (exact, from micro-SSL). */
+export function priceLabel(priceMicro: string): string {
+  const micro = toMicro(priceMicro);
+  return micro === 0n ? 'Free' : `${sslText(micro)} SSL`;
+}
+
+/**
+ * The price shown before paying: the sum of the selected servers' listed prices (spec 01 §9:
+ * (regular + admin servers) x 10 SSL). Display only: the server prices the purchase itself.
+ */
+export function totalPriceMicro(servers: readonly { priceMicro: string }[]): bigint {
+  return servers.reduce((sum, server) => sum + toMicro(server.priceMicro), 0n);
+}
+
+/**
+ * spec 01 §5: Confirm Payment needs a balance of at least the price; the message names both
+ * with 2 decimals. Null when the balance covers it (or the subscription is free).
+ */
+export function insufficientBalanceMessage(
+  priceMicro: bigint,
+  balanceMicro: bigint,
+): string | null {
+  if (priceMicro <= 0n || balanceMicro >= priceMicro) return null;
+  return WALLET_MESSAGES.insufficientBalance(formatSsl(priceMicro), formatSsl(balanceMicro));
+}
+
+/** '{n} server(s) selected' (spec 01 §2 "Selection bar"). */
+export function selectionText(count: number): string {
+  return `${count} server${count === 1 ? '' : 's'} selected`;
+}
+
+/** spec 01 §2 pagination: every page up to 7, else the ends and a window around the current one. */
+export function pageItems(current: number, total: number): (number | 'gap')[] {
+  if (total <= 7) return Array.from({ length: total }, (_, i) => i + 1);
+  const pages = new Set([1, total, current - 1, current, current + 1]);
+  if (current <= 3) [2, 3, 4].forEach((page) => pages.add(page));
+  if (current >= total - 2) [total - 3, total - 2, total - 1].forEach((page) => pages.add(page));
+  const sorted = [...pages].filter((page) => page >= 1 && page <= total).sort((a, b) => a - b);
+  const items: (number | 'gap')[] = [];
+  for (const page of sorted) {
+    const previous = items[items.length - 1];
+    if (typeof previous === 'number' && page - previous > 1) items.push('gap');
+    items.push(page);
+  }
+  return items;
+}
