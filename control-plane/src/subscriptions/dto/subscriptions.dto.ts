@@ -1,0 +1,5 @@
+import { changeBillingTypeRequestSchema, createSubscriptionRequestSchema } from '@scn/proto';
+import { createZodDto } from 'nestjs-zod';
+
+export class CreateSubscriptionDto extends createZodDto(createSubscriptionRequestSchema) {}
+export class ChangeBillingTypeDto extends createZodDto(changeBillingTypeRequestSchema) {}

@@ -1,0 +1,57 @@
+import { inflateSync } from 'node:zlib';
+import QRCode from 'qrcode';
+import { QR_MAX_VERSION, qrDataUrl } from './qr-code';
+
+const LINK =
+  'vless://3f2b8c1e-1234-4abc-8def-0123456789ab@node.example.net:443?encryption=none&security=reality&sni=www.example.com&fp=chrome&pbk=Xs7d8fK2lq9Zp0aQw3E4rT5yU6iO7pA8sD9fG0hJ1kL&sid=6ba85179&flow=xtls-rprx-vision&type=tcp#Node%201';
+
+/** Reads our 1-bit greyscale PNG back: width and a dark(x, y) test. */
+function readPng(dataUrl: string) {
+  const png = Buffer.from(dataUrl.replace('data:image/png;base64,', ''), 'base64');
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const width = png.readUInt32BE(16);
+  const idat: Buffer[] = [];
+  for (let offset = 8; offset < png.length;) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('ascii', offset + 4, offset + 8);
+    if (type === 'IDAT') idat.push(png.subarray(offset + 8, offset + 8 + length));
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const rowBytes = Math.ceil(width / 8) + 1;
+  const dark = (x: number, y: number) =>
+    ((raw[y * rowBytes + 1 + (x >> 3)]! >> (7 - (x & 7))) & 1) === 0;
+  return { width, dark };
+}
+
+describe('qrDataUrl', () => {
+  it('should draw the level-L QR matrix of the text as a 180 px PNG', () => {
+    const image = qrDataUrl(LINK);
+    expect(image.qrTooComplex).toBe(false);
+    const { width, dark } = readPng(image.qrCode!);
+    expect(width).toBe(180);
+    const matrix = QRCode.create([{ data: Buffer.from(LINK), mode: 'byte' }], {
+      errorCorrectionLevel: 'L',
+    }).modules;
+    const total = matrix.size + 8;
+    const scale = width / total;
+    // The centre pixel of every module has the module's colour; the quiet zone is light.
+    for (let row = 0; row < matrix.size; row += 1) {
+      for (let col = 0; col < matrix.size; col += 1) {
+        const x = Math.floor((col + 4 + 0.5) * scale);
+        const y = Math.floor((row + 4 + 0.5) * scale);
+        expect(dark(x, y)).toBe(matrix.get(row, col) === 1);
+      }
+    }
+    expect(dark(1, 1)).toBe(false);
+  });
+
+  it('should report text that does not fit a scannable code as too complex', () => {
+    expect(qrDataUrl('x'.repeat(3000))).toEqual({ qrCode: null, qrTooComplex: true });
+    const tooDense = 'y'.repeat(1400);
+    expect(QRCode.create(tooDense, { errorCorrectionLevel: 'L' }).version).toBeGreaterThan(
+      QR_MAX_VERSION,
+    );
+    expect(qrDataUrl(tooDense)).toEqual({ qrCode: null, qrTooComplex: true });
+  });
+});

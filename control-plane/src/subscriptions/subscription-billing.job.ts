@@ -1,0 +1,49 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { runExclusive } from '../common/exclusive';
+import { type SettleResult, SubscriptionsService } from './subscriptions.service';
+
+const BILLING_INTERVAL_MS = 60_000;
+/** Shared by every replica: whoever holds it this minute settles the subscriptions. */
+const BILLING_LOCK_ID = 4_202_640;
+
+/**
+ * Once a minute: ends pauses that reached their limit, renews subscriptions whose paid time
+ * ended (hourly blocks and monthly periods) or expires them. Idempotent per period, and only one
+ * replica runs it at a time (advisory lock).
+ */
+@Injectable()
+export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SubscriptionBillingJob');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly subscriptions: SubscriptionsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) =>
+        this.logger.error({ err: error }, 'Subscription billing failed'),
+      );
+    }, BILLING_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Settles what is due unless another replica is doing it now (then null). */
+  runOnce(): Promise<SettleResult | null> {
+    return runExclusive(this.dataSource, BILLING_LOCK_ID, () => this.subscriptions.settleDue());
+  }
+}

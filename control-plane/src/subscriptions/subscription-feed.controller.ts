@@ -1,0 +1,40 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
+import type { Response } from 'express';
+import { SubscriptionsService } from './subscriptions.service';
+
+/**
+ * `GET /sub/<secret>`: the subscription URL that v2rayN, v2rayNG, Hiddify, Streisand and NekoBox
+ * import and refresh. No session: the unguessable secret is the key (the request logs mask it).
+ */
+@ApiTags('subscriptions')
+@Controller()
+export class SubscriptionFeedController {
+  constructor(private readonly subscriptions: SubscriptionsService) {}
+
+  @Get('sub/:secret')
+  @ApiOperation({ summary: 'Base64 list of the VLESS links of a subscription (404 when unknown)' })
+  async feed(@Param('secret') secret: string, @Res() response: Response): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    const feed = await this.subscriptions.feed(secret);
+    if (!feed) {
+      response.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    response.setHeader('Content-Disposition', 'attachment; filename="scn-subscription.txt"');
+    // The de facto headers of subscription apps: refresh interval (hours), title, and the
+    // paid-until time (no traffic quota: upload/download/total stay 0).
+    response.setHeader('profile-update-interval', String(SUBSCRIPTION_URL_UPDATE_HOURS));
+    response.setHeader(
+      'profile-title',
+      `base64:${Buffer.from(feed.title, 'utf8').toString('base64')}`,
+    );
+    response.setHeader(
+      'subscription-userinfo',
+      `upload=0; download=0; total=0; expire=${Math.floor(feed.expiresAt.getTime() / 1000)}`,
+    );
+    response.status(200).send(feed.content);
+  }
+}

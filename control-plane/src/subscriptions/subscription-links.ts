@@ -1,0 +1,87 @@
+import { buildVlessLink, parseVlessLink, type SubscriptionServer } from '@scn/proto';
+
+/** What a connection string needs from a `servers` row. */
+export interface LinkedServer {
+  id: string;
+  name: string;
+  source: 'agent' | 'manual';
+  host: string | null;
+  port: number | null;
+  /** The reported VLESS inbound: security, sni, fp, pbk, sid, flow, network. */
+  inbound: Record<string, string>;
+  /** Manually added servers: the operator's own link. */
+  vlessString: string | null;
+  country: string | null;
+  premium: boolean;
+}
+
+/**
+ * The connection string of one server for one subscription: the node's reported address and
+ * inbound parameters with the subscription's own uuid (which the node allows while the
+ * subscription is active). '' while the node has not reported where clients dial it.
+ *
+ * Manually added servers run without our agent, so no uuid can be provisioned on them: their
+ * link is the operator's own, as pasted (it cannot be revoked per subscription).
+ */
+export function connectionString(server: LinkedServer, vlessUuid: string): string {
+  if (server.source === 'manual') {
+    const link = server.vlessString ? parseVlessLink(server.vlessString) : null;
+    return link ? buildVlessLink({ ...link, name: server.name }) : '';
+  }
+  if (!server.host || !server.port) return '';
+  const inbound = server.inbound;
+  return buildVlessLink({
+    uuid: vlessUuid,
+    host: server.host,
+    port: server.port,
+    name: server.name,
+    params: {
+      encryption: 'none',
+      security: inbound.security || 'none',
+      sni: inbound.sni ?? '',
+      fp: inbound.fp ?? '',
+      pbk: inbound.pbk ?? '',
+      sid: inbound.sid ?? '',
+      flow: inbound.flow ?? '',
+      type: inbound.network || 'tcp',
+    },
+  });
+}
+
+export function subscriptionServers(
+  servers: readonly LinkedServer[],
+  vlessUuid: string,
+): SubscriptionServer[] {
+  return servers.map((server) => ({
+    id: server.id,
+    name: server.name,
+    vlessString: connectionString(server, vlessUuid),
+    host: server.host,
+    port: server.port,
+    country: server.country,
+    isAdminServer: server.premium,
+  }));
+}
+
+/** The uuid a connection string carries (the subscription's, or a manual server's own). */
+export function linkUuid(link: string, fallback: string): string {
+  return parseVlessLink(link)?.uuid ?? fallback;
+}
+
+/** `raw_<id>.txt`: one link per line (spec 02 §7). */
+export function rawFile(links: readonly string[]): string {
+  return links.filter(Boolean).join('\n') + '\n';
+}
+
+/**
+ * `group_<id>.txt` and `/sub/<secret>`: base64 of the newline-joined links, the format v2rayN,
+ * v2rayNG, Hiddify, Streisand and NekoBox import as a subscription.
+ */
+export function groupFile(links: readonly string[]): string {
+  return Buffer.from(links.filter(Boolean).join('\n'), 'utf8').toString('base64');
+}
+
+/** spec 02 §3 name: e.g. "Subscription (3 servers)". */
+export function subscriptionName(serverCount: number): string {
+  return `Subscription (${serverCount} server${serverCount === 1 ? '' : 's'})`;
+}

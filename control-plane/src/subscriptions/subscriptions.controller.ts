@@ -1,0 +1,182 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  type ChangeBillingTypeResponse,
+  type MessageResponse,
+  type RotateSubscriptionUrlResponse,
+  type SubscriptionActionResponse,
+  type SubscriptionCreationResponse,
+  type SubscriptionQrCodesResponse,
+  SUBSCRIPTION_MESSAGES,
+  type SubscriptionsResponse,
+} from '@scn/proto';
+import type { Response } from 'express';
+import type { ActiveSession } from '../auth/auth.repository';
+import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import { ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
+import { type SubscriptionFile, SubscriptionsService } from './subscriptions.service';
+
+/**
+ * spec 01 §7 and spec 02 §7 `clients/*` calls. Prices and rewards are computed by the service;
+ * every `{uuid}` path is the session's own account (OwnsAccountGuard), and an `{id}` that is not
+ * one of its subscriptions is 404.
+ */
+@ApiTags('subscriptions')
+@Controller()
+@UseGuards(SessionGuard)
+export class SubscriptionsController {
+  constructor(private readonly subscriptions: SubscriptionsService) {}
+
+  @Post(['api/clients/create-subscription', 'clients/create-subscription'])
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Buys a subscription to 1-50 servers in one transaction (price computed here; header Idempotency-Key makes it happen once)',
+  })
+  create(
+    @Body() body: CreateSubscriptionDto,
+    @CurrentSession() session: ActiveSession,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<SubscriptionCreationResponse> {
+    return this.subscriptions.create(session, body, idempotencyKey);
+  }
+
+  @Get('api/clients/subscriptions/:uuid')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Active subscriptions (spec 02 §3 fields)' })
+  async active(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
+    return {
+      success: true,
+      subscriptions: await this.subscriptions.listActive(uuid.toLowerCase()),
+    };
+  }
+
+  @Get('api/clients/paused-subscriptions/:uuid')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Paused and expired subscriptions (activate resumes either)' })
+  async paused(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
+    return {
+      success: true,
+      subscriptions: await this.subscriptions.listPaused(uuid.toLowerCase()),
+    };
+  }
+
+  @Post('api/clients/subscription/:uuid/:id/pause')
+  @UseGuards(OwnsAccountGuard)
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Pauses within the allowance (hourly: 2 per 24 h, up to 8 h each; monthly: 1 free 7-day pause per 6 months); 409 beyond it',
+  })
+  pause(@Param('uuid') uuid: string, @Param('id') id: string): Promise<SubscriptionActionResponse> {
+    return this.subscriptions.pause(uuid.toLowerCase(), id.toLowerCase());
+  }
+
+  @Post('api/clients/subscription/:uuid/:id/activate')
+  @UseGuards(OwnsAccountGuard)
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Resumes a pause for free; an expired or unpaid subscription pays one period (402 with balance and required when short)',
+  })
+  activate(
+    @Param('uuid') uuid: string,
+    @Param('id') id: string,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<SubscriptionActionResponse> {
+    return this.subscriptions.activate(uuid.toLowerCase(), id.toLowerCase(), idempotencyKey);
+  }
+
+  @Post('api/clients/subscription/:uuid/:id/change-type')
+  @UseGuards(OwnsAccountGuard)
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Changes the billing cycle for 10 SSL per server (a new period now, no refund); pauses the subscription when the wallet is short',
+  })
+  changeType(
+    @Param('uuid') uuid: string,
+    @Param('id') id: string,
+    @Body() body: ChangeBillingTypeDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<ChangeBillingTypeResponse> {
+    return this.subscriptions.changeType(
+      uuid.toLowerCase(),
+      id.toLowerCase(),
+      body.newBillingCycle,
+      idempotencyKey,
+    );
+  }
+
+  @Delete('api/clients/subscription/:uuid/:id')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'Deletes a subscription: its uuid leaves every node, its URL stops' })
+  async remove(@Param('uuid') uuid: string, @Param('id') id: string): Promise<MessageResponse> {
+    await this.subscriptions.remove(uuid.toLowerCase(), id.toLowerCase());
+    return { success: true, message: SUBSCRIPTION_MESSAGES.deleted };
+  }
+
+  @Get('api/clients/subscription/:uuid/:id/qr-codes')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'QR codes (PNG data URLs, 180 px, level L): group and per server' })
+  qrCodes(
+    @Param('uuid') uuid: string,
+    @Param('id') id: string,
+  ): Promise<SubscriptionQrCodesResponse> {
+    return this.subscriptions.qrCodesOf(uuid.toLowerCase(), id.toLowerCase());
+  }
+
+  @Post('api/clients/subscription/:uuid/:id/rotate-url')
+  @UseGuards(OwnsAccountGuard)
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Issues a new subscription URL; the old one answers 404' })
+  rotateUrl(
+    @Param('uuid') uuid: string,
+    @Param('id') id: string,
+  ): Promise<RotateSubscriptionUrlResponse> {
+    return this.subscriptions.rotateUrl(uuid.toLowerCase(), id.toLowerCase());
+  }
+
+  @Get('api/clients/download-subscription/:uuid/:fileName')
+  @UseGuards(OwnsAccountGuard)
+  @ApiOperation({ summary: 'group_<id>.txt (base64 link list) or raw_<id>.txt (one per line)' })
+  async download(
+    @Param('uuid') uuid: string,
+    @Param('fileName') fileName: string,
+    @Res() response: Response,
+  ): Promise<void> {
+    sendFile(response, await this.subscriptions.file(uuid.toLowerCase(), fileName));
+  }
+
+  @Get('clients/download-subscription/:subscriptionId/:fileName')
+  @ApiOperation({ summary: "The same files by subscription id (the session's own only)" })
+  async downloadById(
+    @Param('subscriptionId') subscriptionId: string,
+    @Param('fileName') fileName: string,
+    @CurrentSession() session: ActiveSession,
+    @Res() response: Response,
+  ): Promise<void> {
+    sendFile(
+      response,
+      await this.subscriptions.file(session.account.uuid, fileName, subscriptionId),
+    );
+  }
+}
+
+function sendFile(response: Response, file: SubscriptionFile): void {
+  response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  response.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);
+  response.setHeader('Cache-Control', 'no-store');
+  response.status(200).send(file.content);
+}

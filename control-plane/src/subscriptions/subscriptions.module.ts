@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { MarketModule } from '../market/market.module';
+import { NodesModule } from '../nodes/nodes.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { SubscriptionBillingJob } from './subscription-billing.job';
+import { SubscriptionFeedController } from './subscription-feed.controller';
+import { SubscriptionsController } from './subscriptions.controller';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsService } from './subscriptions.service';
+
+/** Client subscriptions: purchase, the subscription URL, pauses, billing changes, renewals. */
+@Module({
+  imports: [AuthModule, WalletModule, NodesModule, MarketModule],
+  controllers: [SubscriptionsController, SubscriptionFeedController],
+  providers: [SubscriptionsRepository, SubscriptionsService, SubscriptionBillingJob],
+  exports: [SubscriptionsService],
+})
+export class SubscriptionsModule {}

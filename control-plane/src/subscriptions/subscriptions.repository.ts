@@ -1,0 +1,348 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { BillingCycle, PauseReason, VpsTierId } from '@scn/proto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '../common/sql';
+import type { SubscriptionState } from './entities/subscription.entity';
+import type { LinkedServer } from './subscription-links';
+
+type Db = DataSource | EntityManager;
+
+/** A subscription row as the rules read it. */
+export interface SubscriptionRecord {
+  id: string;
+  ownerUuid: string;
+  vlessUuid: string;
+  status: SubscriptionState;
+  billingCycle: BillingCycle;
+  autoRenew: boolean;
+  periodIndex: number;
+  expiresAt: Date;
+  pausedAt: Date | null;
+  pauseEndsAt: Date | null;
+  pauseReason: PauseReason | null;
+  urlTokenHash: string | null;
+  urlTokenSealed: string | null;
+  createdAt: Date;
+}
+
+/** A server with what a purchase checks (availability, capacity) and what its link needs. */
+export interface SubscribableServer extends LinkedServer {
+  ownerUuid: string;
+  tier: VpsTierId | null;
+  coreState: string | null;
+  reliabilityAtReport: number;
+  lastReportAt: Date | null;
+  lastCreditedAt: Date | null;
+  belowThresholdSince: Date | null;
+  bannedAt: Date | null;
+}
+
+type SubscriptionChanges = Partial<
+  Pick<
+    SubscriptionRecord,
+    | 'status'
+    | 'billingCycle'
+    | 'periodIndex'
+    | 'expiresAt'
+    | 'pausedAt'
+    | 'pauseEndsAt'
+    | 'pauseReason'
+    | 'urlTokenHash'
+    | 'urlTokenSealed'
+  >
+> & { deletedAt?: Date | null };
+
+const COLUMN_OF: Record<keyof SubscriptionChanges, string> = {
+  status: 'status',
+  billingCycle: 'billing_cycle',
+  periodIndex: 'period_index',
+  expiresAt: 'expires_at',
+  pausedAt: 'paused_at',
+  pauseEndsAt: 'pause_ends_at',
+  pauseReason: 'pause_reason',
+  urlTokenHash: 'url_token_hash',
+  urlTokenSealed: 'url_token_sealed',
+  deletedAt: 'deleted_at',
+};
+
+function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
+  return {
+    id: row.id as string,
+    ownerUuid: row.owner_uuid as string,
+    vlessUuid: row.vless_uuid as string,
+    status: row.status as SubscriptionState,
+    billingCycle: row.billing_cycle as BillingCycle,
+    autoRenew: row.auto_renew as boolean,
+    periodIndex: row.period_index as number,
+    expiresAt: row.expires_at as Date,
+    pausedAt: row.paused_at as Date | null,
+    pauseEndsAt: row.pause_ends_at as Date | null,
+    pauseReason: row.pause_reason as PauseReason | null,
+    urlTokenHash: row.url_token_hash as string | null,
+    urlTokenSealed: row.url_token_sealed as string | null,
+    createdAt: row.created_at as Date,
+  };
+}
+
+const SERVER_COLUMNS = `s.id, s.owner_uuid, s.name, s.source, s.host, s.port, s.inbound, s.vless_string,
+  s.country, s.tier, s.core_state, s.reliability_at_report, s.last_report_at, s.last_credited_at,
+  s.below_threshold_since, s.banned_at, COALESCE(a.email = $2::text, false) AS premium`;
+
+function serverFromRow(row: Record<string, unknown>): SubscribableServer {
+  return {
+    id: row.id as string,
+    ownerUuid: row.owner_uuid as string,
+    name: row.name as string,
+    source: row.source as 'agent' | 'manual',
+    host: row.host as string | null,
+    port: row.port as number | null,
+    inbound: (row.inbound as Record<string, string> | null) ?? {},
+    vlessString: row.vless_string as string | null,
+    country: row.country as string | null,
+    premium: row.premium as boolean,
+    tier: row.tier as VpsTierId | null,
+    coreState: row.core_state as string | null,
+    reliabilityAtReport: row.reliability_at_report as number,
+    lastReportAt: row.last_report_at as Date | null,
+    lastCreditedAt: row.last_credited_at as Date | null,
+    belowThresholdSince: row.below_threshold_since as Date | null,
+    bannedAt: row.banned_at as Date | null,
+  };
+}
+
+/** The only DB access for subscriptions. Writers take the caller's transaction. */
+@Injectable()
+export class SubscriptionsRepository {
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+
+  /**
+   * Locks the servers (id order, so purchases cannot deadlock on them) until the transaction
+   * ends: the capacity check that follows then sees every committed client of theirs. Premium
+   * means owned by the platform operator account (`platformEmail`).
+   */
+  async lockServers(
+    manager: EntityManager,
+    serverIds: readonly string[],
+    platformEmail: string | null,
+  ): Promise<SubscribableServer[]> {
+    const rows = await queryRows<Record<string, unknown>>(
+      manager,
+      `SELECT ${SERVER_COLUMNS}
+       FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+       WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR NO KEY UPDATE OF s`,
+      [serverIds, platformEmail],
+    );
+    return rows.map(serverFromRow);
+  }
+
+  /**
+   * Slots taken on each server: client UUIDs allowed there now, plus subscriptions paused by
+   * their client (a pause keeps its place: it resumes by itself within 8 hours or 7 days).
+   * Run after lockServers, as its own statement, so it sees what committed while waiting.
+   */
+  async slotsTaken(
+    manager: EntityManager,
+    serverIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const rows = await queryRows<{ id: string; taken: number }>(
+      manager,
+      `SELECT t.id,
+              (SELECT count(*) FROM server_clients c WHERE c.server_id = t.id)::int
+            + (SELECT count(*) FROM subscription_servers ss
+                 JOIN subscriptions su ON su.id = ss.subscription_id
+               WHERE ss.server_id = t.id AND su.status = 'paused' AND su.pause_reason = 'user')::int
+              AS taken
+       FROM unnest($1::uuid[]) AS t(id)`,
+      [serverIds],
+    );
+    return new Map(rows.map((row) => [row.id, row.taken]));
+  }
+
+  /** The subscription and its servers (in the client's order), in one statement. */
+  async insertSubscription(
+    manager: EntityManager,
+    subscription: Omit<SubscriptionRecord, 'autoRenew' | 'createdAt'> & { createdAt: Date },
+    serverIds: readonly string[],
+  ): Promise<void> {
+    await manager.query(
+      `WITH inserted AS (
+         INSERT INTO subscriptions (id, owner_uuid, vless_uuid, status, billing_cycle, period_index,
+           expires_at, paused_at, pause_ends_at, pause_reason, url_token_hash, url_token_sealed,
+           created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+         RETURNING id
+       )
+       INSERT INTO subscription_servers (subscription_id, server_id, position)
+       SELECT inserted.id, t.server_id, t.n - 1
+       FROM inserted, unnest($14::uuid[]) WITH ORDINALITY AS t(server_id, n)`,
+      [
+        subscription.id,
+        subscription.ownerUuid,
+        subscription.vlessUuid,
+        subscription.status,
+        subscription.billingCycle,
+        subscription.periodIndex,
+        subscription.expiresAt,
+        subscription.pausedAt,
+        subscription.pauseEndsAt,
+        subscription.pauseReason,
+        subscription.urlTokenHash,
+        subscription.urlTokenSealed,
+        subscription.createdAt,
+        serverIds,
+      ],
+    );
+  }
+
+  /** Owner-scoped and locked until the transaction ends; deleted ones are not found. */
+  async lockOwned(
+    manager: EntityManager,
+    ownerUuid: string,
+    id: string,
+  ): Promise<SubscriptionRecord | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      manager,
+      `SELECT * FROM subscriptions
+       WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted' FOR UPDATE`,
+      [id, ownerUuid],
+    );
+    return rows[0] ? subscriptionFromRow(rows[0]) : null;
+  }
+
+  /** For the billing job: locked unless a client's call holds it now (then it waits a minute). */
+  async lockForJob(manager: EntityManager, id: string): Promise<SubscriptionRecord | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      manager,
+      `SELECT * FROM subscriptions WHERE id = $1 FOR UPDATE SKIP LOCKED`,
+      [id],
+    );
+    return rows[0] ? subscriptionFromRow(rows[0]) : null;
+  }
+
+  async findOwned(ownerUuid: string, id: string): Promise<SubscriptionRecord | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource,
+      `SELECT * FROM subscriptions WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted'`,
+      [id, ownerUuid],
+    );
+    return rows[0] ? subscriptionFromRow(rows[0]) : null;
+  }
+
+  async findByUrlHash(hash: string): Promise<SubscriptionRecord | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource,
+      `SELECT * FROM subscriptions WHERE url_token_hash = $1 AND status <> 'deleted'`,
+      [hash],
+    );
+    return rows[0] ? subscriptionFromRow(rows[0]) : null;
+  }
+
+  /** An account's subscriptions in the given states, newest first. */
+  async listOwned(
+    ownerUuid: string,
+    statuses: readonly SubscriptionState[],
+  ): Promise<SubscriptionRecord[]> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource,
+      `SELECT * FROM subscriptions WHERE owner_uuid = $1 AND status = ANY($2::text[])
+       ORDER BY created_at DESC, id`,
+      [ownerUuid, statuses],
+    );
+    return rows.map(subscriptionFromRow);
+  }
+
+  /** The servers of each subscription, in the client's order. */
+  async serversOf(
+    db: Db,
+    subscriptionIds: readonly string[],
+    platformEmail: string | null,
+  ): Promise<Map<string, SubscribableServer[]>> {
+    const result = new Map<string, SubscribableServer[]>(subscriptionIds.map((id) => [id, []]));
+    if (subscriptionIds.length === 0) return result;
+    const rows = await queryRows<Record<string, unknown>>(
+      db,
+      `SELECT ss.subscription_id, ${SERVER_COLUMNS}
+       FROM subscription_servers ss
+         JOIN servers s ON s.id = ss.server_id
+         JOIN accounts a ON a.uuid = s.owner_uuid
+       WHERE ss.subscription_id = ANY($1::uuid[])
+       ORDER BY ss.subscription_id, ss.position`,
+      [subscriptionIds, platformEmail],
+    );
+    for (const row of rows) result.get(row.subscription_id as string)?.push(serverFromRow(row));
+    return result;
+  }
+
+  async update(manager: EntityManager, id: string, changes: SubscriptionChanges): Promise<void> {
+    const entries = Object.entries(changes) as Array<[keyof SubscriptionChanges, unknown]>;
+    const sets = entries.map(([key], i) => `${COLUMN_OF[key]} = $${i + 2}`);
+    await manager.query(
+      `UPDATE subscriptions SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`,
+      [id, ...entries.map(([, value]) => value)],
+    );
+  }
+
+  /** Deleted subscriptions keep their row (the ledger names it), not their servers. */
+  async dropServers(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM subscription_servers WHERE subscription_id = $1`, [id]);
+  }
+
+  async insertPause(
+    manager: EntityManager,
+    pause: { id: string; subscriptionId: string; startedAt: Date; endsAt: Date },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO subscription_pauses (id, subscription_id, started_at, ends_at) VALUES ($1, $2, $3, $4)`,
+      [pause.id, pause.subscriptionId, pause.startedAt, pause.endsAt],
+    );
+  }
+
+  async closePause(manager: EntityManager, subscriptionId: string, resumedAt: Date): Promise<void> {
+    await manager.query(
+      `UPDATE subscription_pauses SET resumed_at = $2
+       WHERE subscription_id = $1 AND resumed_at IS NULL`,
+      [subscriptionId, resumedAt],
+    );
+  }
+
+  /** Start times of the client's pauses since `since`, per subscription. */
+  async pauseStarts(
+    db: Db,
+    subscriptionIds: readonly string[],
+    since: Date,
+  ): Promise<Map<string, Date[]>> {
+    const result = new Map<string, Date[]>(subscriptionIds.map((id) => [id, []]));
+    if (subscriptionIds.length === 0) return result;
+    const rows = await queryRows<{ subscription_id: string; started_at: Date }>(
+      db,
+      `SELECT subscription_id, started_at FROM subscription_pauses
+       WHERE subscription_id = ANY($1::uuid[]) AND started_at > $2`,
+      [subscriptionIds, since],
+    );
+    for (const row of rows) result.get(row.subscription_id)?.push(row.started_at);
+    return result;
+  }
+
+  /** Active subscriptions whose paid time has ended, after `afterId` (keyset paging). */
+  async dueForRenewal(now: Date, afterId: string, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM subscriptions
+       WHERE status = 'active' AND expires_at <= $1 AND id > $2 ORDER BY id LIMIT $3`,
+      [now, afterId, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Client pauses that have reached their end. */
+  async dueForResume(now: Date, afterId: string, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM subscriptions
+       WHERE status = 'paused' AND pause_ends_at <= $1 AND id > $2 ORDER BY id LIMIT $3`,
+      [now, afterId, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+}

@@ -1,0 +1,233 @@
+import { type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  decodeSubscriptionContent,
+  parseVlessLink,
+  type SubscriptionCreationResponse,
+} from '@scn/proto';
+import { enroll } from '../../src/commands/enroll';
+import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
+import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
+import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { readHardware } from '../../src/system/hardware';
+import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
+import {
+  eventually,
+  freePort,
+  killAndWait,
+  type LocalHttpServer,
+  socksHttpGet,
+  startHttpServer,
+} from './proxy-core.support';
+import { startClientFromLink } from './vless-link-client';
+
+/**
+ * issue 4 §5 "real connection": a client buys a subscription through the HTTP API; the real
+ * agent (AgentDaemon) provisions the real v2ray node from the pushed client set; a second v2ray,
+ * configured only from the connection string the purchase returned (and another only from the
+ * `/sub/` URL's content), fetches a page through the node. After delete, and after expiry by the
+ * billing job, the same clients are refused.
+ */
+const V2RAY = '/usr/bin/v2ray';
+const BODY = 'hello through a purchased subscription';
+const HOUR = 3_600_000;
+const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
+
+const hasV2ray = existsSync(V2RAY);
+if (!hasV2ray)
+  console.warn(`subscription e2e skipped: ${V2RAY} is missing (apt-get install v2ray)`);
+const describeFullChain = hasV2ray && hasDatabase ? describe : describe.skip;
+
+/** The parts of the control plane's test kit this spec needs beyond the shared kit. */
+interface SubscriptionKit {
+  startTestApp(env: Record<string, string>, options: { clock: { now(): Date } }): Promise<TestApp>;
+  registerAccount(
+    t: TestApp,
+    options: { userType: 'client' | 'node' },
+  ): Promise<{ uuid: string; token: string; cookie: string }>;
+  depositSsl(databaseUrl: string, ownerUuid: string, ssl: number): Promise<void>;
+  AgentGrpcServer: unknown;
+  SubscriptionBillingJob: unknown;
+}
+
+async function loadKit(): Promise<SubscriptionKit> {
+  const load = (file: string) =>
+    import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
+  const [shared, ledger, billing] = await Promise.all([
+    loadControlPlaneKit(),
+    load('test/support/ledger'),
+    load('src/subscriptions/subscription-billing.job'),
+  ]);
+  return { ...shared, ...ledger, ...billing } as unknown as SubscriptionKit;
+}
+
+describeFullChain('a purchased subscription through a real node', () => {
+  let kit: SubscriptionKit;
+  let t: TestApp & { db: { url: string } };
+  let offsetMs = 0;
+  const clock = { now: () => new Date(Date.now() + offsetMs) };
+  let workDir: string;
+  let httpServer: LocalHttpServer;
+  let config: AgentConfig;
+  let daemon: AgentDaemon | undefined;
+  let client: { uuid: string; cookie: string };
+  const clients: ChildProcess[] = [];
+  const io = { out: () => undefined, err: () => undefined };
+
+  const fetchThrough = (socksPort: number) => socksHttpGet(socksPort, httpServer.port, 1500);
+  const refusedEventually = (socksPort: number) =>
+    eventually(
+      () =>
+        fetchThrough(socksPort).then(
+          () => {
+            throw new Error(`a fetch through SOCKS port ${socksPort} still got through`);
+          },
+          () => undefined,
+        ),
+      5000,
+    );
+
+  /** Buys one period of the node and returns the answer (with the time it was sent). */
+  async function purchase(cycle: 'monthly' | 'hourly') {
+    const sentAt = Date.now();
+    const response = await t
+      .http()
+      .post('/api/clients/create-subscription')
+      .set('Cookie', client.cookie)
+      .set('Idempotency-Key', `e2e-${cycle}-${sentAt}`)
+      .send({ uuid: client.uuid, serverIds: [config.nodeId], billingCycle: cycle })
+      .expect(200);
+    return { sentAt, body: response.body as SubscriptionCreationResponse };
+  }
+
+  async function clientFrom(link: string, name: string): Promise<number> {
+    const socksPort = await freePort();
+    clients.push(await startClientFromLink(V2RAY, workDir, link, socksPort, name));
+    return socksPort;
+  }
+
+  beforeAll(async () => {
+    kit = await loadKit();
+    t = (await kit.startTestApp(
+      // Paid purchases: the launch period is over for this control plane.
+      { LAUNCH_PERIOD_ENDS: '2020-01-01' },
+      { clock },
+    )) as TestApp & { db: { url: string } };
+    const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
+    const operator = await kit.registerAccount(t, { userType: 'node' });
+    client = await kit.registerAccount(t, { userType: 'client' });
+    await kit.depositSsl(t.db.url, client.uuid, 20);
+    workDir = await mkdtemp(path.join(tmpdir(), 'scn-subscription-e2e-'));
+    httpServer = await startHttpServer(BODY);
+
+    const tokenResponse = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({ tier: 'tier1' })
+      .expect(201);
+    const configPath = path.join(workDir, 'agent', 'config.json');
+    await enroll(
+      {
+        server: `127.0.0.1:${grpcPort}`,
+        token: (tokenResponse.body as { token: string }).token,
+        tier: 'tier1',
+        publicHost: '127.0.0.1',
+        publicPort: String(await freePort()),
+        core: 'v2ray',
+        coreBinary: V2RAY,
+        coreApiPort: String(await freePort()),
+        coreWorkDir: path.join(workDir, 'core'),
+        config: configPath,
+      },
+      { io },
+    );
+    config = await readAgentConfig(configPath);
+    // The page is on 127.0.0.1, which a node refuses by default (see the daemon e2e).
+    const core = new V2rayCore(
+      { ...proxyCoreOptions(config), allowPrivateDestinations: true },
+      { stopTimeoutMs: 2000 },
+    );
+    daemon = new AgentDaemon(new AgentConfigStore(configPath, config), core, io, readHardware);
+    await daemon.start();
+    // The first report tells the control plane where clients dial the node.
+    await eventually(async () => {
+      if (!daemon!.store.current.lastReport) throw new Error('no first report yet');
+    }, 10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    try {
+      await daemon?.stop();
+      for (const child of clients) await killAndWait(child);
+      await httpServer?.close();
+      await t?.close();
+    } finally {
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    }
+  });
+
+  let monthly: SubscriptionCreationResponse;
+  let fromLinkPort: number;
+  let fromUrlPort: number;
+
+  it('should connect a client configured only from the returned connection string', async () => {
+    const { sentAt, body } = await purchase('monthly');
+    monthly = body;
+    expect(body.chargedMicro).toBe('10000000');
+    const link = parseVlessLink(body.vlessString)!;
+    expect(link).toMatchObject({
+      uuid: body.subscription.uuid,
+      host: '127.0.0.1',
+      port: config.publicPort,
+    });
+
+    fromLinkPort = await clientFrom(body.vlessString, 'from-link');
+    const result = await eventually(() => fetchThrough(fromLinkPort), 5000, 50);
+    const firstByteMs = Date.now() - sentAt;
+    expect(result).toEqual({ status: 200, body: BODY });
+    // issue 4 §5: within seconds (bench/purchase measures it; the target is under 2 s).
+    expect(firstByteMs).toBeLessThan(5000);
+    expect(daemon!.store.current.allowedClients).toEqual([body.subscription.uuid]);
+  });
+
+  it('should connect a client configured only from the subscription URL content', async () => {
+    const response = await t.http().get(new URL(monthly.subscriptionUrl).pathname).expect(200);
+    const links = decodeSubscriptionContent(response.text);
+    expect(links).toHaveLength(1);
+    fromUrlPort = await clientFrom(links![0]!, 'from-url');
+    const result = await eventually(() => fetchThrough(fromUrlPort), 5000, 50);
+    expect(result).toEqual({ status: 200, body: BODY });
+  });
+
+  it('should refuse both clients once the subscription is deleted', async () => {
+    await t
+      .http()
+      .delete(`/api/clients/subscription/${client.uuid}/${monthly.subscriptionId}`)
+      .set('Cookie', client.cookie)
+      .expect(200);
+    await refusedEventually(fromLinkPort);
+    await refusedEventually(fromUrlPort);
+    await expect(fetchThrough(fromLinkPort)).rejects.toThrow();
+    await t.http().get(new URL(monthly.subscriptionUrl).pathname).expect(404);
+  });
+
+  it('should refuse the client after the billing job expires an unpaid subscription', async () => {
+    const { body } = await purchase('hourly');
+    const port = await clientFrom(body.vlessString, 'hourly');
+    await eventually(() => fetchThrough(port), 5000, 50);
+
+    // 100 hours later the wallet (now empty) cannot pay the next block.
+    offsetMs += 101 * HOUR;
+    const job = t.app.get<{ runOnce(): Promise<{ expired: number } | null> }>(
+      kit.SubscriptionBillingJob,
+    );
+    expect(await job.runOnce()).toMatchObject({ expired: 1 });
+    await refusedEventually(port);
+    await expect(fetchThrough(port)).rejects.toThrow();
+    expect(daemon!.store.current.allowedClients).toEqual([]);
+  });
+});

@@ -1,0 +1,394 @@
+import { z } from 'zod';
+import { requestBody } from './common.contract';
+
+/**
+ * Subscriptions (spec 01 §2 Purchase modals, §3, §4 Purchase; spec 02 §2 Client dashboard, §3,
+ * §4 Subscription, §7). Every `{uuid}` path is the session's own account uuid (403 otherwise);
+ * an `{id}` that is not one of the account's subscriptions is 404.
+ *
+ * The server computes every price and reward: a purchase, a renewal, an activation and a
+ * billing change each debit the client and credit the operators (frozen 60 days) in one
+ * database transaction; there is no separate payment or reward call (spec 01 §4's "operator
+ * reward after purchase" is a server-side effect of the purchase).
+ */
+export const SUBSCRIPTION_ROUTES = {
+  /** The one atomic purchase the portal uses (also answered at `/clients/create-subscription`). */
+  create: '/api/clients/create-subscription',
+  createLegacy: '/clients/create-subscription',
+  active: (uuid: string) => `/api/clients/subscriptions/${encodeURIComponent(uuid)}`,
+  paused: (uuid: string) => `/api/clients/paused-subscriptions/${encodeURIComponent(uuid)}`,
+  subscription: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}`,
+  pause: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/pause`,
+  activate: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/activate`,
+  changeType: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/change-type`,
+  /** The QR codes of one subscription (group and per server), for the QR modal. */
+  qrCodes: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/qr-codes`,
+  /** Issues a new subscription URL; the old one answers 404 from then on. */
+  rotateUrl: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/rotate-url`,
+  /** spec 02 §7: text of a group (`group_<id>.txt`, base64) or raw (`raw_<id>.txt`) file. */
+  download: (uuid: string, fileName: string) =>
+    `/api/clients/download-subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(fileName)}`,
+  /** spec 01 §7: the same files by subscription id (session's own subscriptions only). */
+  downloadById: (subscriptionId: string, fileName: string) =>
+    `/clients/download-subscription/${encodeURIComponent(subscriptionId)}/${encodeURIComponent(fileName)}`,
+  /** Path prefix of subscription URLs (`/sub/<secret>`); no session, the secret is the key. */
+  subscriptionUrlPrefix: '/sub/',
+} as const;
+
+/** spec 01 §2 and spec 02 §7: the header that makes a purchase or a paid change happen once. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+export const BILLING_CYCLES = ['monthly', 'hourly'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+/** `paused` lists also hold `expired` subscriptions: activating one pays a new period. */
+export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Why a subscription is not running: the client paused it, or a payment it needed failed. */
+export const PAUSE_REASONS = ['user', 'insufficient_funds'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+/** A subscription covers 1 to 50 distinct servers. */
+export const SUBSCRIPTION_MAX_SERVERS = 50;
+/** spec 01 §9: QR size 180 px, error correction level L. */
+export const SUBSCRIPTION_QR_SIZE = 180;
+/** How often subscription apps should refresh the `/sub/` list (`profile-update-interval`, hours). */
+export const SUBSCRIPTION_URL_UPDATE_HOURS = 12;
+
+/** Group and raw file names (spec 02 §3: group files start with group_, raw group files with raw_). */
+export const subscriptionFileName = (subscriptionId: string) => `group_${subscriptionId}.txt`;
+export const subscriptionRawFileName = (subscriptionId: string) => `raw_${subscriptionId}.txt`;
+
+export const SUBSCRIPTION_MESSAGES = {
+  created: 'Subscription created successfully',
+  paused: 'Subscription paused',
+  activated: 'Subscription activated',
+  deleted: 'Subscription deleted successfully',
+  typeChanged: (cycle: BillingCycle) => `Billing type changed to ${cycle}`,
+  /** spec 02 §4: the automatic pause when a billing change cannot be paid. */
+  automaticallyPaused: (cycle: BillingCycle) =>
+    `Insufficient funds to change the billing type: the subscription was paused. Add SSL and activate it to resume with ${cycle} billing.`,
+  urlRotated: 'A new subscription URL was issued; the old one no longer works',
+  notFound: 'Subscription not found',
+  clientsOnly: 'Only client accounts can buy subscriptions',
+  uuidMismatch: 'uuid must be your account uuid',
+  uuidRequired: 'uuid is required',
+  serverIdsRequired: 'Select at least one server',
+  serverIdsTooMany: `A subscription can cover at most ${SUBSCRIPTION_MAX_SERVERS} servers`,
+  serverIdsDuplicate: 'serverIds must not name a server twice',
+  serverIdInvalid: 'Each server id must be a server id from the market',
+  billingCycleInvalid: 'billingCycle must be monthly or hourly',
+  newBillingCycleRequired: 'newBillingCycle is required',
+  newBillingCycleInvalid: 'newBillingCycle must be monthly or hourly',
+  serverNotFound: (id: string) => `Server ${id} was not found`,
+  serverUnavailable: (name: string) => `Server ${name} is not available for subscription`,
+  serverFull: (name: string) => `Server ${name} has no free client slots`,
+  sameBillingCycle: (cycle: BillingCycle) => `This subscription already uses ${cycle} billing`,
+  notActive: 'Only an active subscription can be paused or change its billing type',
+  notPaused: 'This subscription is not paused',
+  /** spec 02 §9: hourly subscriptions may pause twice a day, up to 8 hours each. */
+  hourlyPausesUsed: (nextAt: string) =>
+    `This hourly subscription has used its 2 pauses of the last 24 hours; the next pause is possible from ${nextAt}`,
+  /** spec 02 §9: monthly subscriptions get one free 7-day pause every 6 months. */
+  monthlyPauseUsed: (nextAt: string) =>
+    `This monthly subscription has used its free 7-day pause of the last 6 months; the next pause is possible from ${nextAt}`,
+  /** spec 02 §8: the 402 of activate. */
+  activateInsufficient: (balanceSsl: string, requiredSsl: string) =>
+    `Cannot activate subscription: Insufficient funds. Your balance: ${balanceSsl} SSL, Required: ${requiredSsl} SSL`,
+  fileNotFound: 'Subscription file not found',
+  /** spec 01 §5, §8. */
+  qrTooComplex: 'QR Code Too Complex',
+} as const;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const microString = z.string().regex(/^-?\d+$/);
+
+export const billingCycleSchema = z.enum(BILLING_CYCLES, {
+  error: SUBSCRIPTION_MESSAGES.billingCycleInvalid,
+});
+
+/**
+ * `POST /api/clients/create-subscription` (header `Idempotency-Key` recommended: a retry with the
+ * same key returns the first answer and pays nothing). spec 01 §7 also lists `paymentId` and
+ * `isFreeSubscription`: accepted for old clients and ignored, because the server prices and pays
+ * the purchase itself (free only while the launch period is on).
+ */
+export const createSubscriptionRequestSchema = requestBody({
+  uuid: z
+    .string({ error: SUBSCRIPTION_MESSAGES.uuidRequired })
+    .trim()
+    .regex(uuidPattern, SUBSCRIPTION_MESSAGES.uuidMismatch)
+    .toLowerCase(),
+  serverIds: z
+    .array(
+      z
+        .string({ error: SUBSCRIPTION_MESSAGES.serverIdInvalid })
+        .trim()
+        .regex(uuidPattern, SUBSCRIPTION_MESSAGES.serverIdInvalid)
+        .toLowerCase(),
+      { error: SUBSCRIPTION_MESSAGES.serverIdsRequired },
+    )
+    .min(1, SUBSCRIPTION_MESSAGES.serverIdsRequired)
+    .max(SUBSCRIPTION_MAX_SERVERS, SUBSCRIPTION_MESSAGES.serverIdsTooMany)
+    .refine((ids) => new Set(ids).size === ids.length, SUBSCRIPTION_MESSAGES.serverIdsDuplicate),
+  billingCycle: billingCycleSchema.default('monthly'),
+  paymentId: z.union([z.string().max(128), z.null()]).optional(),
+  isFreeSubscription: z.boolean().optional(),
+});
+/** What the portal sends. */
+export type CreateSubscriptionRequest = z.input<typeof createSubscriptionRequestSchema>;
+/** What the control plane gets after validation. */
+export type CreateSubscriptionInput = z.output<typeof createSubscriptionRequestSchema>;
+
+/** `POST .../change-type` (spec 02 §7: body newBillingCycle). */
+export const changeBillingTypeRequestSchema = requestBody({
+  newBillingCycle: z.enum(BILLING_CYCLES, {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined
+        ? SUBSCRIPTION_MESSAGES.newBillingCycleRequired
+        : SUBSCRIPTION_MESSAGES.newBillingCycleInvalid,
+  }),
+});
+export type ChangeBillingTypeRequest = z.infer<typeof changeBillingTypeRequestSchema>;
+
+/**
+ * One QR code: a PNG data URL (180 px, level L), or null with `qrTooComplex` when the text does
+ * not fit a QR code (spec 01 §8 'QR Code Too Complex': show the copy option instead).
+ */
+export const qrCodeFields = {
+  qrCode: z.string().nullable(),
+  qrTooComplex: z.boolean(),
+};
+
+/** spec 01 §3 serverQrCodes: one per server, for the subscription's own VLESS uuid. */
+export const serverQrCodeSchema = z.object({
+  /** The server's id (as on /data/servers). */
+  id: z.string(),
+  name: z.string(),
+  /** The subscription's VLESS uuid (the same on every server of the subscription). */
+  uuid: z.string(),
+  vlessString: z.string(),
+  ...qrCodeFields,
+});
+export type ServerQrCode = z.infer<typeof serverQrCodeSchema>;
+
+/** One server of a subscription with its connection string for this subscription. */
+export const subscriptionServerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** `vless://<subscription uuid>@<host>:<port>?...#<name>`; '' while the node has not reported its address. */
+  vlessString: z.string(),
+  host: z.string().nullable(),
+  port: z.number().nullable(),
+  /** ISO 3166-1 alpha-2, null when unknown. */
+  country: z.string().nullable(),
+  isAdminServer: z.boolean(),
+});
+export type SubscriptionServer = z.infer<typeof subscriptionServerSchema>;
+
+/**
+ * What a pause is still allowed (spec 02 §9). Hourly: 2 pauses in any 24 hours, each ending by
+ * itself after 8 hours. Monthly: 1 free pause in any 6 months, ending by itself after 7 days. A
+ * pause the allowance does not cover is refused with 409 (it is never charged); while paused, the
+ * paid time does not run (the expiration date moves by the paused time on resuming).
+ */
+export const pauseAllowanceSchema = z.object({
+  pausesLeft: z.number(),
+  /** 2 (hourly, per 24 hours) or 1 (monthly, per 6 months). */
+  pausesPerWindow: z.number(),
+  /** The longest a pause lasts before the subscription resumes by itself: 8 h or 7 days. */
+  maxPauseHours: z.number(),
+  /** When a used pause frees up again; null while pauses are left. */
+  nextPauseAvailableAt: z.string().nullable(),
+});
+export type PauseAllowance = z.infer<typeof pauseAllowanceSchema>;
+
+/** spec 02 §3 Subscription, as the active and paused lists return it. */
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  /** The subscription's own VLESS uuid (the client id every node allows while it is active). */
+  uuid: z.string(),
+  /** E.g. "Subscription (3 servers)". */
+  name: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  /** Creation time (ISO); `created` is the same value. */
+  timestamp: z.string(),
+  created: z.string(),
+  billingCycle: z.enum(BILLING_CYCLES),
+  /** SSL paid per period (30 days monthly, 100 hours hourly) for all servers; 0 in the launch period. */
+  billingAmount: z.number(),
+  billingAmountMicro: microString,
+  /** SSL per hour for all servers (spec 02 §9: 0.1 per server per hour). */
+  hourlyPrice: z.number(),
+  hourlyPriceMicro: microString,
+  /** End of the paid time (ISO). While paused: when it would end if resumed now. */
+  expirationDate: z.string(),
+  /** Whole hours of paid time left (spec 02 §4 countdown); both names carry the same value. */
+  remainingHours: z.number(),
+  hoursRemaining: z.number(),
+  /** Paid time left in seconds, for a precise hours:minutes countdown. */
+  remainingSeconds: z.number(),
+  serverCount: z.number(),
+  serverIds: z.array(z.string()),
+  servers: z.array(subscriptionServerSchema),
+  /** The first server's connection string; vlessLink, connectionString and vlessConnectionString are the same. */
+  vlessString: z.string(),
+  vlessStrings: z.array(z.string()),
+  vlessLink: z.string(),
+  connectionString: z.string(),
+  vlessConnectionString: z.string(),
+  /** `group_<id>.txt` (base64 of the links) and `raw_<id>.txt` (one link per line). */
+  fileName: z.string(),
+  rawFileName: z.string(),
+  groupFileUrl: z.string(),
+  rawFileUrl: z.string(),
+  /** `<PUBLIC_URL>/sub/<secret>`: what subscription apps import and refresh. */
+  subscriptionUrl: z.string(),
+  /** The QR codes of this subscription (GET, same session). */
+  qrCodesUrl: z.string(),
+  /** Renew at the end of each period when the balance allows (otherwise the subscription expires). */
+  autoRenew: z.boolean(),
+  /** ISO time of the current pause; null when active. */
+  pausedAt: z.string().nullable(),
+  /** When the current pause ends by itself (null when active or for unpaid/expired ones). */
+  pauseEndsAt: z.string().nullable(),
+  pauseReason: z.enum(PAUSE_REASONS).nullable(),
+  /** What activate will charge: 0 to resume a pause, a period's price for unpaid or expired ones. */
+  activationPrice: z.number(),
+  activationPriceMicro: microString,
+  pauseAllowance: pauseAllowanceSchema,
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionsResponseSchema = z.object({
+  success: z.literal(true),
+  subscriptions: z.array(subscriptionSchema),
+});
+export type SubscriptionsResponse = z.infer<typeof subscriptionsResponseSchema>;
+
+/** spec 01 §3 Subscription creation response, plus the subscription URL and what was charged. */
+export const subscriptionCreationResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscriptionId: z.string(),
+  serverCount: z.number(),
+  vlessString: z.string(),
+  vlessStrings: z.array(z.string()),
+  subscription: z.object({
+    id: z.string(),
+    uuid: z.string(),
+    serverIds: z.array(z.string()),
+    vlessString: z.string(),
+    vlessStrings: z.array(z.string()),
+    rawFileUrl: z.string(),
+    groupFileUrl: z.string(),
+    subscriptionUrl: z.string(),
+  }),
+  fileName: z.string(),
+  rawFileName: z.string(),
+  timestamp: z.string(),
+  /** The group QR encodes the subscription URL (every listed app imports it); null if too complex. */
+  groupQrCode: z.string().nullable(),
+  groupQrTooComplex: z.boolean(),
+  serverQrCodes: z.array(serverQrCodeSchema),
+  servers: z.array(subscriptionServerSchema),
+  serverIds: z.array(z.string()),
+  subscriptionUrl: z.string(),
+  billingCycle: z.enum(BILLING_CYCLES),
+  expirationDate: z.string(),
+  /** What this purchase took from the wallet (0 in the launch period), and the balance after it. */
+  charged: z.number(),
+  chargedMicro: microString,
+  balanceMicro: microString,
+  /** spec 01 §3 Payment response paymentId: the ledger transaction; null when nothing was charged. */
+  paymentId: z.string().nullable(),
+  /** The full list entry of the new subscription. */
+  details: subscriptionSchema,
+});
+export type SubscriptionCreationResponse = z.infer<typeof subscriptionCreationResponseSchema>;
+
+/** pause and activate answers. */
+export const subscriptionActionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: subscriptionSchema,
+  /** What the call took from the wallet (activate of an unpaid or expired subscription). */
+  chargedMicro: microString,
+  paymentId: z.string().nullable(),
+});
+export type SubscriptionActionResponse = z.infer<typeof subscriptionActionResponseSchema>;
+
+/**
+ * spec 02 §7 change-type answer. Paid (10 SSL per server, no refund): the new cycle starts a new
+ * paid period now. Short of funds: 200 with `automaticallyPaused` true, the subscription paused
+ * with the new cycle, and `availableBalance`/`requiredAmount` for the alert; activating it later
+ * pays that period.
+ */
+export const changeBillingTypeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: subscriptionSchema,
+  /** Balance after the call (SSL, 2 decimals as a number) and exactly in micro-SSL. */
+  walletBalance: z.number(),
+  walletBalanceMicro: microString,
+  automaticallyPaused: z.boolean(),
+  /** Present when automaticallyPaused: what the wallet holds and what the change needs (SSL). */
+  availableBalance: z.number().optional(),
+  requiredAmount: z.number().optional(),
+  chargedMicro: microString,
+  paymentId: z.string().nullable(),
+});
+export type ChangeBillingTypeResponse = z.infer<typeof changeBillingTypeResponseSchema>;
+
+export const subscriptionQrCodesResponseSchema = z.object({
+  success: z.literal(true),
+  subscriptionId: z.string(),
+  groupQrCode: z.string().nullable(),
+  groupQrTooComplex: z.boolean(),
+  serverQrCodes: z.array(serverQrCodeSchema),
+});
+export type SubscriptionQrCodesResponse = z.infer<typeof subscriptionQrCodesResponseSchema>;
+
+export const rotateSubscriptionUrlResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscriptionUrl: z.string(),
+});
+export type RotateSubscriptionUrlResponse = z.infer<typeof rotateSubscriptionUrlResponseSchema>;
+
+/**
+ * spec 02 §5: subscription content may be base64; decoded, only lines starting with `vless://`
+ * are kept (spec 01 §5). Returns the links, or null when the text is neither form.
+ */
+export function decodeSubscriptionContent(text: string): string[] | null {
+  const trimmed = text.trim();
+  const links = (body: string) =>
+    body
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line.toLowerCase().startsWith('vless://'));
+  if (trimmed.toLowerCase().startsWith('vless://')) return links(trimmed);
+  if (!/^[A-Za-z0-9+/=_-\s]+$/.test(trimmed)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeBase64(trimmed.replace(/\s+/g, ''));
+  } catch {
+    return null;
+  }
+  const found = links(decoded);
+  return found.length > 0 ? found : null;
+}
+
+function decodeBase64(text: string): string {
+  const normal = text.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(normal + '='.repeat((4 - (normal.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
