@@ -66,7 +66,7 @@ export class LedgerService {
 
   /** Creates the wallet if missing; returns its id. */
   ensureWallet(wallet: WalletKind, ownerUuid: string): Promise<string> {
-    return this.repository.ensureAccount(this.repository.dataSource, wallet, ownerUuid);
+    return this.repository.accountId(this.repository.dataSource, wallet, ownerUuid);
   }
 
   /** Writes one balanced movement inside `manager`'s transaction; returns its id. */
@@ -100,19 +100,16 @@ export class LedgerService {
       }
     }
 
-    const entries = [];
-    for (const posting of request.postings) {
-      const { account } = posting;
-      const accountId =
-        'wallet' in account
-          ? await this.repository.ensureAccount(manager, account.wallet, account.ownerUuid)
-          : await this.repository.ensureAccount(manager, account.system, SYSTEM_OWNER);
-      entries.push({
-        accountId,
-        amountMicro: posting.amountMicro,
-        frozenUntil: posting.frozenUntil ?? null,
-      });
-    }
+    const entries = await Promise.all(
+      request.postings.map(async ({ account, amountMicro, frozenUntil }) => ({
+        accountId:
+          'wallet' in account
+            ? await this.repository.accountId(manager, account.wallet, account.ownerUuid)
+            : await this.repository.accountId(manager, account.system, SYSTEM_OWNER),
+        amountMicro,
+        frozenUntil: frozenUntil ?? null,
+      })),
+    );
     return this.repository.insertTransaction(
       manager,
       {

@@ -8,6 +8,9 @@ import type { LedgerTransactionType } from './entities/ledger-transaction.entity
 /** The owner of the system accounts (one per kind): the nil UUID. */
 export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
 
+/** Enough for every wallet that pays or earns in a busy period; the oldest are forgotten. */
+const MAX_REMEMBERED_IDS = 100_000;
+
 export interface LockedAccount {
   id: string;
   balanceMicro: bigint;
@@ -42,34 +45,61 @@ export class WalletRepository {
   constructor(readonly dataSource: DataSource) {}
 
   /**
-   * Creates the account if missing and returns its id, without locking an existing row (the
-   * system accounts are shared by every payment).
+   * Account ids never change once created, so this replica remembers them (a bounded map of
+   * immutable facts: nothing two replicas could disagree on). Only committed rows are
+   * remembered: an account created by the caller's transaction (which may still roll back) is
+   * not, nor is one read while its creator's transaction was open.
    */
-  async ensureAccount(
+  private readonly ids = new Map<string, string>();
+
+  /** The id of the account, created (empty) in the caller's transaction if missing. */
+  async accountId(
     db: EntityManager | DataSource,
     kind: LedgerAccountKind,
     ownerUuid: string,
   ): Promise<string> {
-    const existing = await this.findAccountId(db, kind, ownerUuid);
-    if (existing) return existing;
-    const inserted = await queryRows<{ id: string }>(
-      db,
-      `INSERT INTO ledger_accounts (id, kind, owner_uuid) VALUES ($1, $2, $3)
-       ON CONFLICT (kind, owner_uuid) DO NOTHING RETURNING id`,
-      [randomUUID(), kind, ownerUuid],
-    );
-    // Lost a race with a concurrent creator: its row is committed (the insert waited for it).
-    return inserted[0]?.id ?? (await this.findAccountId(db, kind, ownerUuid))!;
+    const key = `${kind}:${ownerUuid}`;
+    const known = this.ids.get(key);
+    if (known) return known;
+    let found = await this.findWithOrigin(db, kind, ownerUuid);
+    if (!found) {
+      // ON CONFLICT DO NOTHING waits for a concurrent creator and then sees its committed row.
+      await db.query(
+        `INSERT INTO ledger_accounts (id, kind, owner_uuid) VALUES ($1, $2, $3)
+         ON CONFLICT (kind, owner_uuid) DO NOTHING`,
+        [randomUUID(), kind, ownerUuid],
+      );
+      found = (await this.findWithOrigin(db, kind, ownerUuid))!;
+    }
+    if (!found.ours) {
+      if (this.ids.size >= MAX_REMEMBERED_IDS) this.ids.delete(this.ids.keys().next().value!);
+      this.ids.set(key, found.id);
+    }
+    return found.id;
   }
 
-  /** Creates if missing, then locks the row until the caller's transaction ends. */
+  /** The account and whether the current transaction created it (then it is not committed). */
+  private async findWithOrigin(
+    db: EntityManager | DataSource,
+    kind: LedgerAccountKind,
+    ownerUuid: string,
+  ): Promise<{ id: string; ours: boolean } | null> {
+    const rows = await queryRows<{ id: string; ours: boolean }>(
+      db,
+      `SELECT id, xmin = pg_current_xact_id()::xid AS ours
+       FROM ledger_accounts WHERE kind = $1 AND owner_uuid = $2`,
+      [kind, ownerUuid],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Creates the account if missing, then locks its row until the caller's transaction ends. */
   async lockAccount(
     manager: EntityManager,
     kind: LedgerAccountKind,
     ownerUuid: string,
   ): Promise<LockedAccount> {
-    const id = await this.findAccountId(manager, kind, ownerUuid);
-    const accountId = id ?? (await this.ensureAccount(manager, kind, ownerUuid));
+    const accountId = await this.accountId(manager, kind, ownerUuid);
     const rows = await queryRows<{ balance_micro: string }>(
       manager,
       `SELECT balance_micro FROM ledger_accounts WHERE id = $1 FOR UPDATE`,
@@ -101,9 +131,9 @@ export class WalletRepository {
   }
 
   /**
-   * Inserts a transaction and its entries. Entries go in account-id order so that concurrent
-   * transactions lock the wallets they touch in one global order (no deadlocks); the balance
-   * trigger updates each wallet in the same statement.
+   * Inserts a transaction and its entries in one statement. Entries go in account-id order so
+   * that concurrent transactions lock the wallets they touch in one global order (no
+   * deadlocks); the balance trigger updates each wallet in the same statement.
    */
   async insertTransaction(
     manager: EntityManager,
@@ -111,10 +141,18 @@ export class WalletRepository {
     entries: readonly { accountId: string; amountMicro: bigint; frozenUntil: Date | null }[],
   ): Promise<string> {
     const id = randomUUID();
+    const sorted = [...entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
     await manager.query(
-      `INSERT INTO ledger_transactions
-         (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `WITH t AS (
+         INSERT INTO ledger_transactions
+           (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING id)
+       INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
+       SELECT t.id, e.account_id, e.amount_micro, e.frozen_until
+       FROM t, unnest($9::uuid[], $10::bigint[], $11::timestamptz[])
+         WITH ORDINALITY AS e(account_id, amount_micro, frozen_until, n)
+       ORDER BY e.n`,
       [
         id,
         transaction.type,
@@ -124,17 +162,6 @@ export class WalletRepository {
         transaction.duration,
         transaction.description,
         transaction.externalRef,
-      ],
-    );
-    const sorted = [...entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
-    await manager.query(
-      `INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
-       SELECT $1, e.account_id, e.amount_micro, e.frozen_until
-       FROM unnest($2::uuid[], $3::bigint[], $4::timestamptz[])
-         WITH ORDINALITY AS e(account_id, amount_micro, frozen_until, n)
-       ORDER BY e.n`,
-      [
-        id,
         sorted.map((e) => e.accountId),
         sorted.map((e) => e.amountMicro.toString()),
         sorted.map((e) => e.frozenUntil?.toISOString() ?? null),
