@@ -9,11 +9,14 @@ import type { Clock } from './common/clock';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContactModule } from './contact/contact.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { dataSourceOptions } from './database/data-source';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
+import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
@@ -26,6 +29,11 @@ export const LOG_REDACT = [
   'code',
   'token',
 ];
+
+/** Subscription URLs (`/sub/<secret>`) are keys by themselves: their secret is never logged. */
+export function maskSecretPath(path: string): string {
+  return path.replace(/^\/sub\/[^/]*/i, '/sub/[redacted]');
+}
 
 function loggerParams(config: AppConfig, logStream?: Writable): Params {
   const options = {
@@ -40,7 +48,7 @@ function loggerParams(config: AppConfig, logStream?: Writable): Params {
       req: (req: { method: string; url: string; id: unknown }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: maskSecretPath(req.url.split('?')[0] ?? ''),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
@@ -71,7 +79,10 @@ export class AppModule {
         AuthModule,
         ContactModule,
         NodesModule,
+        MarketModule,
         WalletModule,
+        SubscriptionsModule,
+        DownloadsModule,
       ],
       controllers: [HealthController],
     };

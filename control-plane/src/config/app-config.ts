@@ -33,6 +33,8 @@ export interface AppConfig {
   platformOperatorEmail: string | undefined;
   /** Subscriptions are free until this instant (end of LAUNCH_PERIOD_ENDS, UTC). */
   launchPeriodEndsAt: Date;
+  /** Market page cache lifetime in ms; 0: off. */
+  marketPageCacheMs: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +105,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     grpcTlsKey: env.GRPC_TLS_KEY,
     platformOperatorEmail: env.PLATFORM_OPERATOR_EMAIL?.toLowerCase(),
     launchPeriodEndsAt: new Date(`${env.LAUNCH_PERIOD_ENDS}T23:59:59.999Z`),
+    marketPageCacheMs: env.MARKET_PAGE_CACHE_MS,
   };
 }
 

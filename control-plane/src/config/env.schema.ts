@@ -175,6 +175,16 @@ export const ENV_VARS = {
     doc: 'Last day (UTC) of the launch period, during which subscriptions are free (spec 01 §1)',
     sensitive: false,
   },
+  MARKET_PAGE_CACHE_MS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be between 0 and 60000')
+      .max(60_000, 'must be between 0 and 60000')
+      .default(1000),
+    doc: 'How long a market page (GET /data/servers) may be reused while no server was added, removed, filled or disabled; ping, uptime and reliability may be that late (0: off)',
+    sensitive: false,
+  },
   LOG_PRETTY: {
     schema: bool.optional(),
     doc: 'Human-readable logs (default: on in development on a terminal)',

@@ -7,6 +7,13 @@ import { EnrollmentTokenEntity } from '../nodes/entities/enrollment-token.entity
 import { ServerClientEntity } from '../nodes/entities/server-client.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
 import { RateLimitHitEntity } from '../rate-limit/rate-limit-hit.entity';
+import { MarketCountEntity } from '../market/entities/market-count.entity';
+import { MarketListingEntity } from '../market/entities/market-listing.entity';
+import { MarketProcessingEntity } from '../market/entities/market-processing.entity';
+import { MarketSettingsEntity } from '../market/entities/market-settings.entity';
+import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
+import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
+import { SubscriptionEntity } from '../subscriptions/entities/subscription.entity';
 import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity';
 import { LedgerAccountEntity } from '../wallet/entities/ledger-account.entity';
 import { LedgerEntryEntity } from '../wallet/entities/ledger-entry.entity';
@@ -26,4 +33,11 @@ export const ENTITIES = [
   LedgerTransactionEntity,
   LedgerEntryEntity,
   IdempotencyKeyEntity,
+  MarketListingEntity,
+  MarketCountEntity,
+  MarketSettingsEntity,
+  MarketProcessingEntity,
+  SubscriptionEntity,
+  SubscriptionServerEntity,
+  SubscriptionPauseEntity,
 ] as const;

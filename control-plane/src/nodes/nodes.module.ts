@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
 import { AccountsModule } from '../accounts/accounts.module';
+import { MarketModule } from '../market/market.module';
 import { ClientSetNotifier } from './client-set.notifier';
 import { DemoNodesService } from './demo-nodes.service';
 import { InstallerController } from './installer.controller';
@@ -14,7 +15,7 @@ import { ServerReader } from './server-reader';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
-  imports: [AuthModule, AccountsModule],
+  imports: [AuthModule, AccountsModule, MarketModule],
   controllers: [NodesController, InstallerController],
   providers: [
     NodesRepository,

@@ -21,6 +21,8 @@ export function serverFromRow(row: Record<string, unknown>): ServerEntity {
     ['ownerUuid', 'owner_uuid'],
     ['name', 'name'],
     ['source', 'source'],
+    ['country', 'country'],
+    ['location', 'location'],
     ['tier', 'tier'],
     ['secretHash', 'secret_hash'],
     ['host', 'host'],
@@ -118,6 +120,31 @@ export class NodesRepository {
       .find({ where: { ownerUuid }, order: { createdAt: 'ASC' } });
   }
 
+  /**
+   * Changes an operator's own server; false when it is not theirs (or gone). Only the given
+   * fields are written, so a concurrent report's columns are left alone.
+   */
+  async updateOwnedServer(
+    ownerUuid: string,
+    id: string,
+    changes: Partial<Pick<ServerEntity, 'name' | 'country' | 'location'>>,
+  ): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(ServerEntity)
+      .update({ id, ownerUuid }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** How many client UUIDs are allowed on a server now. */
+  async countAllowedClients(serverId: string): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS n FROM server_clients WHERE server_id = $1`,
+      [serverId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   async deleteOwnedServer(ownerUuid: string, id: string): Promise<boolean> {
     const result = await this.dataSource.getRepository(ServerEntity).delete({ id, ownerUuid });
     return (result.affected ?? 0) > 0;
@@ -182,5 +209,70 @@ export class NodesRepository {
       await manager.query(`SELECT pg_notify($1, $2)`, [CLIENT_SET_CHANNEL, serverId]);
       return version;
     });
+  }
+
+  /**
+   * Allows one client UUID on several servers inside the caller's transaction (a purchase or an
+   * activation): the rows, the version bump and the notification commit or roll back with it,
+   * in one statement. Returns the servers whose set changed.
+   */
+  async addClients(
+    manager: EntityManager,
+    serverIds: readonly string[],
+    clientUuid: string,
+  ): Promise<string[]> {
+    if (serverIds.length === 0) return [];
+    return this.changeClients(
+      manager,
+      `INSERT INTO server_clients (server_id, client_uuid)
+       SELECT s, $2 FROM unnest($1::uuid[]) AS s ORDER BY s
+       ON CONFLICT DO NOTHING RETURNING server_id`,
+      serverIds,
+      clientUuid,
+    );
+  }
+
+  /** Takes one client UUID off several servers inside the caller's transaction. */
+  async removeClients(
+    manager: EntityManager,
+    serverIds: readonly string[],
+    clientUuid: string,
+  ): Promise<string[]> {
+    if (serverIds.length === 0) return [];
+    return this.changeClients(
+      manager,
+      `DELETE FROM server_clients WHERE server_id = ANY($1::uuid[]) AND client_uuid = $2
+       RETURNING server_id`,
+      serverIds,
+      clientUuid,
+    );
+  }
+
+  /**
+   * Runs `change` (returning server_id) and, for the servers it changed, bumps the set version
+   * (rows locked in id order, so concurrent callers cannot deadlock on them) and notifies every
+   * replica; PostgreSQL delivers NOTIFY only when the caller commits.
+   */
+  private async changeClients(
+    manager: EntityManager,
+    change: string,
+    serverIds: readonly string[],
+    clientUuid: string,
+  ): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `WITH changed AS (${change}),
+       locked AS (
+         SELECT id FROM servers WHERE id IN (SELECT server_id FROM changed)
+         ORDER BY id FOR NO KEY UPDATE
+       ),
+       bumped AS (
+         UPDATE servers s SET client_set_version = s.client_set_version + 1
+         FROM locked WHERE s.id = locked.id RETURNING s.id
+       )
+       SELECT id::text AS id, pg_notify($3, id::text) FROM bumped`,
+      [[...new Set(serverIds)], clientUuid, CLIENT_SET_CHANNEL],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   buildVlessLink,
   parseVlessLink,
+  type UpdateServerChanges,
   UPLOAD_SERVER_MESSAGES,
   VPS_TIERS,
   type VpsTierId,
@@ -125,6 +126,9 @@ export class NodesService {
     tier: VpsTierId;
     agentVersion: string;
     hardware: Hardware;
+    /** Where the server is (`scn-agent enroll --country --location`), validated by the caller. */
+    country?: string | null;
+    location?: string | null;
   }): Promise<Enrollment> {
     const now = this.clock.now();
     const secret = randomBytes(32).toString('base64url');
@@ -145,6 +149,8 @@ export class NodesService {
         ownerUuid: token.ownerUuid,
         name: await this.serverName(manager, token.ownerUuid, id),
         source: 'agent',
+        country: request.country ?? null,
+        location: request.location ?? null,
         tier: token.tier,
         secretHash: sha256(nodeSecret),
         inbound: {},
@@ -169,6 +175,37 @@ export class NodesService {
     );
     if (owner?.email === DEMO_OPERATOR_EMAIL) return `Demo node ${owner.servers + 1}`;
     return `Node ${id.slice(0, 8)}`;
+  }
+
+  /**
+   * Node Configuration: the owner renames a server or says where it is. Another operator's
+   * server is not found. The market shows name and country, so it hears about the change.
+   */
+  async updateServer(
+    ownerUuid: string,
+    serverId: string,
+    changes: UpdateServerChanges,
+  ): Promise<ServerEntity> {
+    const columns: Partial<Pick<ServerEntity, 'name' | 'country' | 'location'>> = {};
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.country !== undefined) columns.country = changes.country;
+    if (changes.location !== undefined) columns.location = changes.location;
+    if (!(await this.repository.updateOwnedServer(ownerUuid, serverId, columns))) {
+      throw new NodesException('server_not_found');
+    }
+    this.realtime.serverListUpdated('updated');
+    return this.ownedServer(ownerUuid, serverId);
+  }
+
+  /** One of the operator's own servers; another operator's is not found. */
+  async ownedServer(ownerUuid: string, serverId: string): Promise<ServerEntity> {
+    const server = await this.repository.findOwnedServer(ownerUuid, serverId);
+    if (!server) throw new NodesException('server_not_found');
+    return server;
+  }
+
+  allowedClientCount(serverId: string): Promise<number> {
+    return this.repository.countAllowedClients(serverId);
   }
 
   /** Deletes an operator's own server; its agent is refused from then on. */
@@ -326,6 +363,18 @@ export class NodesService {
   /** Sets the client UUIDs allowed on a server and pushes them to the node (issue 4 calls this). */
   setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string> {
     return this.repository.replaceClientSet(serverId, clientUuids);
+  }
+
+  /**
+   * Allows (or takes off) one subscription's UUID on its servers inside the caller's
+   * transaction; the nodes' WatchClients streams push the new sets when it commits.
+   */
+  addClients(manager: EntityManager, serverIds: readonly string[], clientUuid: string) {
+    return this.repository.addClients(manager, serverIds, clientUuid);
+  }
+
+  removeClients(manager: EntityManager, serverIds: readonly string[], clientUuid: string) {
+    return this.repository.removeClients(manager, serverIds, clientUuid);
   }
 
   /**

@@ -7,6 +7,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runExclusive } from '../common/exclusive';
+import { MarketRefresh } from '../market/market-refresh';
 import { NodesService } from './nodes.service';
 import { tcpProbe } from './tcp-probe';
 
@@ -16,7 +17,8 @@ const SWEEP_LOCK_ID = 4_202_612;
 
 /**
  * Once a minute (spec 02 §4): probes the manually added servers (host:port reachable counts as
- * a fresh report), then moves silent nodes through the 95%/14-day lifecycle. Idempotent, and a
+ * a fresh report), then moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
  * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
 @Injectable()
@@ -26,6 +28,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly nodes: NodesService,
+    private readonly market: MarketRefresh,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -47,7 +50,9 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   runOnce(): Promise<number | null> {
     return runExclusive(this.dataSource, SWEEP_LOCK_ID, async () => {
       await this.nodes.probeManualServers(tcpProbe);
-      return this.nodes.sweepReliability();
+      const changed = await this.nodes.sweepReliability();
+      await this.market.refresh();
+      return changed;
     });
   }
 }

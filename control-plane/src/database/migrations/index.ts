@@ -1,10 +1,14 @@
 import { Foundation1763800000000 } from './1763800000000-foundation';
 import { Nodes1763900000000 } from './1763900000000-nodes';
 import { ClientJourney1764000000000 } from './1764000000000-client-journey';
+import { Market1764000000100 } from './1764000000100-market';
+import { Subscriptions1764000000200 } from './1764000000200-subscriptions';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
   Foundation1763800000000,
   Nodes1763900000000,
   ClientJourney1764000000000,
+  Market1764000000100,
+  Subscriptions1764000000200,
 ] as const;

@@ -1,0 +1,242 @@
+// The server market at 100,000 listed servers: p50/p99 latency and requests/s of
+// `GET /data/servers` for the portal's typical queries at 50 concurrent clients, and the
+// PostgreSQL plan of each (EXPLAIN ANALYZE: the ordered scan must use the market indexes).
+//
+// Servers are generated inside PostgreSQL (one INSERT ... SELECT from generate_series), through
+// the same triggers as real writes, so market_listings and market_counts are built as in
+// production. Every query is measured twice: on a control plane with the page cache on (the
+// default) and on a second one, on the same database, with MARKET_PAGE_CACHE_MS=0.
+// MARKET_SERVERS, MARKET_REQUESTS and MARKET_CONCURRENCY override the defaults.
+import { createRequire } from 'node:module';
+import { freePort, startControlPlane } from '../lib/control-plane.mjs';
+import { load } from '../lib/load.mjs';
+import { cpuMs, descendants, machineCpuMs } from '../lib/proc.mjs';
+
+const require = createRequire(import.meta.url);
+const pg = require('pg');
+const { pageSql } = require('../../control-plane/dist/market/market-query.js');
+const { marketServersQuerySchema } = require('@scn/proto');
+
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const SERVERS = env('MARKET_SERVERS', 100_000);
+const REQUESTS = env('MARKET_REQUESTS', 5_000);
+const CONCURRENCY = env('MARKET_CONCURRENCY', 50);
+const TARGET_P99_MS = 50;
+
+const QUERIES = [
+  ['default (page 1)', ''],
+  ['page 37', 'page=37'],
+  ['search "frankfurt"', 'search=frankfurt'],
+  ['country DE', 'country=DE'],
+  ['sort ping asc', 'sort=ping&order=asc'],
+  ['sort price', 'sort=price'],
+  ['sort uptime desc, page 5', 'sort=uptime&order=desc&page=5'],
+  ['search host "edge-7"', 'search=edge-7'],
+];
+
+const COUNTRIES = [
+  'DE',
+  'US',
+  'NL',
+  'FR',
+  'GB',
+  'JP',
+  'SG',
+  'CA',
+  'SE',
+  'FI',
+  'PL',
+  'ES',
+  'IT',
+  'CH',
+  'AT',
+  'BR',
+  'IN',
+  'AU',
+  'KR',
+  'TR',
+];
+const CITIES = [
+  'Frankfurt',
+  'New York',
+  'Amsterdam',
+  'Paris',
+  'London',
+  'Tokyo',
+  'Singapore',
+  'Toronto',
+  'Stockholm',
+  'Helsinki',
+  'Warsaw',
+  'Madrid',
+  'Milan',
+  'Zurich',
+  'Vienna',
+  'Sao Paulo',
+  'Mumbai',
+  'Sydney',
+  'Seoul',
+  'Istanbul',
+];
+
+const pgPort = await freePort();
+const cp = await startControlPlane({ EMBEDDED_PG_PORT: String(pgPort) });
+const dbUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`;
+const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
+let uncached = null;
+try {
+  uncached = await startControlPlane({ DATABASE_URL: dbUrl, MARKET_PAGE_CACHE_MS: '0' });
+  const started = performance.now();
+  const [{ uuid: owner }] = (
+    await db.query(
+      `INSERT INTO accounts (uuid, email, user_type, password_hash, name)
+       VALUES (gen_random_uuid(), 'bench.market@example.com', 'node', 'x', 'bench') RETURNING uuid`,
+    )
+  ).rows;
+  // Mostly healthy servers with varied ping, uptime, reliability (95-100) and place; 2% full
+  // (tier1 with its 10 clients), 0.05% promoted.
+  await db.query(
+    `INSERT INTO servers (id, owner_uuid, name, source, tier, country, location, host, port, inbound,
+                          ping_ms, uptime_seconds, reliability_at_report, last_report_at, core_state, created_at)
+     SELECT gen_random_uuid(), $1, 'Node ' || i || ' ' || ($3::text[])[1 + i % 20], 'agent',
+            CASE WHEN i % 50 = 0 THEN 'tier1' ELSE (ARRAY['tier2','tier3','tier4'])[1 + i % 3] END,
+            ($2::text[])[1 + (i * 7) % 20], ($3::text[])[1 + (i * 7) % 20],
+            'n' || i || '.edge-' || (i % 10) || '.example', 443,
+            '{"security":"reality","sni":"www.example.com","fp":"chrome","pbk":"k","sid":"ab","flow":"xtls-rprx-vision","network":"tcp"}',
+            CASE WHEN i % 97 = 0 THEN NULL ELSE 5 + (i * 37) % 295 END,
+            ((i * 13) % 2000) * 3600 + i % 3600, 95 + i % 6, now(), 'running',
+            now() - i * interval '1 second'
+     FROM generate_series(1, $4::int) AS i`,
+    [owner, COUNTRIES, CITIES, SERVERS],
+  );
+  await db.query(
+    `INSERT INTO server_clients (server_id, client_uuid)
+     SELECT s.id, gen_random_uuid() FROM servers s CROSS JOIN generate_series(1, 10)
+     WHERE s.tier = 'tier1'`,
+  );
+  await db.query(
+    `UPDATE market_listings SET promoted_at = now() - (random() * interval '5 days'),
+       promoted_until = now() + interval '10 days', promoted = true
+     WHERE server_id IN (SELECT server_id FROM market_listings ORDER BY server_id LIMIT $1)`,
+    [Math.ceil(SERVERS / 2000)],
+  );
+  await db.query('VACUUM ANALYZE servers');
+  await db.query('VACUUM ANALYZE market_listings');
+  const [{ listed, disabled }] = (
+    await db.query(
+      `SELECT count(*) FILTER (WHERE listed)::int AS listed,
+              count(*) FILTER (WHERE listed AND disabled)::int AS disabled FROM market_listings`,
+    )
+  ).rows;
+  const seeded = (performance.now() - started) / 1000;
+  console.log(
+    `Seeded ${SERVERS.toLocaleString('en')} servers in ${seeded.toFixed(1)} s: ${listed.toLocaleString('en')} listed, ${disabled.toLocaleString('en')} of them full (disabled)`,
+  );
+
+  // The plan PostgreSQL picks for each query's one statement (page and count together).
+  console.log('\nPlans (EXPLAIN ANALYZE of the statement behind each query):');
+  for (const [name, qs] of QUERIES) {
+    const query = marketServersQuerySchema.parse(Object.fromEntries(new URLSearchParams(qs)));
+    const { sql, params } = pageSql(query);
+    const [plan] = (await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)).rows[0][
+      'QUERY PLAN'
+    ];
+    const scans = new Set();
+    const walk = (node) => {
+      if (
+        node['Relation Name'] === 'market_listings' ||
+        node['Relation Name'] === 'market_counts'
+      ) {
+        scans.add(
+          `${node['Node Type'].toLowerCase()}${node['Index Name'] ? ` ${node['Index Name']}` : ` ${node['Relation Name']}`}`,
+        );
+      }
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(plan.Plan);
+    console.log(
+      `  ${name.padEnd(28)} ${plan['Execution Time'].toFixed(2).padStart(7)} ms: ${[...scans].join(', ')}`,
+    );
+  }
+
+  // CPU time of the control plane and of PostgreSQL (its processes run below the control
+  // plane) per request, and what the rest of the machine used meanwhile: the machine is shared.
+  const measured = async (target, options) => {
+    // Per process, so a PostgreSQL process that exits meanwhile (autovacuum) is left out
+    // rather than subtracted.
+    const pgCpu = () => new Map(descendants(cp.pid).map((pid) => [pid, cpuMs(pid)]));
+    const pgBefore = pgCpu();
+    const before = { server: cpuMs(target.pid), machine: machineCpuMs(), at: performance.now() };
+    const loadPid = cpuMs(process.pid);
+    const restBefore = cpuMs(cp.pid);
+    const r = await load({ ...options, total: REQUESTS, concurrency: CONCURRENCY });
+    const server = cpuMs(target.pid) - before.server;
+    const postgres = [...pgCpu()].reduce(
+      (sum, [pid, ms]) => sum + ms - (pgBefore.get(pid) ?? 0),
+      0,
+    );
+    const self = cpuMs(process.pid) - loadPid;
+    const busy = machineCpuMs().busy - before.machine.busy;
+    const wall = performance.now() - before.at;
+    const rest = target === cp ? 0 : cpuMs(cp.pid) - restBefore;
+    const others = Math.max(0, busy - server - postgres - self - rest) / wall;
+    return {
+      ...r,
+      cpu: `${(server / r.requests).toFixed(2).padStart(8)}${(postgres / r.requests).toFixed(2).padStart(12)}  | ${others.toFixed(2).padStart(6)}`,
+    };
+  };
+  const row = (name, r, note = '') =>
+    console.log(
+      `${name.padEnd(28)}${String(r.requests).padStart(10)}${String(r.failures).padStart(10)}${String(r.rps).padStart(10)}${r.p50.padStart(9)}${r.p99.padStart(9)}   ${r.cpu}${note}`,
+    );
+  const header =
+    'query                         requests  failures     req/s   p50 ms   p99 ms   CPU ms/req: server  PostgreSQL  | others (cores)';
+  const urlOf = (qs, target = cp) => `${target.base}/data/servers${qs ? `?${qs}` : ''}`;
+
+  console.log(
+    `\nGET /data/servers, the same page for all ${CONCURRENCY} concurrent keep-alive clients (the market's many visitors), ${REQUESTS.toLocaleString('en')} requests each after a warm-up:`,
+  );
+  console.log(header);
+  let worstP99 = 0;
+  for (const [name, qs] of QUERIES) {
+    const url = urlOf(qs);
+    const check = await (await fetch(url)).json();
+    if (!check.success || check.servers.length === 0) throw new Error(`${name}: empty answer`);
+    await load({ url, total: 500, concurrency: CONCURRENCY });
+    const r = await measured(cp, { url });
+    worstP99 = Math.max(worstP99, Number(r.p99));
+    row(name, r, `   (${check.total.toLocaleString('en')} matches)`);
+  }
+
+  // The same queries with the page cache off (a second control plane on the same database,
+  // MARKET_PAGE_CACHE_MS=0): every request a database read.
+  console.log(
+    `\nThe same, page cache off (MARKET_PAGE_CACHE_MS=0: every request reads the database):`,
+  );
+  console.log(header);
+  let worstUncachedP99 = 0;
+  for (const [name, qs] of QUERIES) {
+    const url = urlOf(qs, uncached);
+    await load({ url, total: 500, concurrency: CONCURRENCY });
+    const r = await measured(uncached, { url });
+    worstUncachedP99 = Math.max(worstUncachedP99, Number(r.p99));
+    row(name, r);
+  }
+
+  console.log('\nReference calls:');
+  console.log(header);
+  for (const [name, path] of [
+    ['GET /data/stats', '/data/stats'],
+    ['GET /data/countries', '/data/countries'],
+    ['GET /healthz', '/healthz'],
+  ]) {
+    row(name, await measured(cp, { url: `${cp.base}${path}` }));
+  }
+  console.log(
+    `\nWorst p99 of /data/servers: ${worstP99.toFixed(2)} ms (target < ${TARGET_P99_MS} ms: ${worstP99 < TARGET_P99_MS ? 'met' : 'missed'}); with the page cache off: ${worstUncachedP99.toFixed(2)} ms`,
+  );
+} finally {
+  await db.end();
+  if (uncached) await uncached.stop();
+  await cp.stop();
+}

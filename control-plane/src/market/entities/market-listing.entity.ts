@@ -1,0 +1,109 @@
+import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { ServerEntity } from '../../nodes/entities/server.entity';
+
+/**
+ * A server as the market sorts and filters it (spec 01 §3, §4, §9): one row per server, kept
+ * by triggers in the same transaction as the write that changes it (see the market migration).
+ * Copies of server columns follow every servers write; `reliability` and `stale` are the
+ * clock-dependent values (a report sets them fresh, the minute sweep applies staleness decay);
+ * `listed` ... `sortReliability` are derived from the row by a BEFORE trigger. Never written by
+ * the application except `reliability`, `stale` (sweep) and the promotion columns.
+ */
+@Entity({ name: 'market_listings' })
+// The list orders of spec 01 §9, one per sort choice (partial, DESC keys: created by the migration).
+@Index('ix_market_listings_default', { synchronize: false })
+@Index('ix_market_listings_reliability_asc', { synchronize: false })
+@Index('ix_market_listings_ping_asc', { synchronize: false })
+@Index('ix_market_listings_ping_desc', { synchronize: false })
+@Index('ix_market_listings_uptime_desc', { synchronize: false })
+@Index('ix_market_listings_uptime_asc', { synchronize: false })
+@Index('ix_market_listings_country', { synchronize: false })
+@Index('ix_market_listings_search', { synchronize: false })
+@Index('ix_market_listings_premium', { synchronize: false })
+@Index('ix_market_listings_promoted_until', { synchronize: false })
+export class MarketListingEntity {
+  @PrimaryColumn({ name: 'server_id', type: 'uuid' })
+  serverId: string;
+
+  @OneToOne(() => ServerEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'server_id', foreignKeyConstraintName: 'fk_market_listings_server' })
+  server?: ServerEntity;
+
+  @Column({ type: 'char', length: 2, nullable: true })
+  country: string | null;
+
+  /** Name, location and host, lower case, one per line: what the search matches (trigram index). */
+  @Column({ name: 'search_text', type: 'text', default: '' })
+  searchText: string;
+
+  /** The reliability now (spec 02 §4), as of the last report or sweep. */
+  @Column({ type: 'smallint', default: 0 })
+  reliability: number;
+
+  /** spec 02 §4: no report for more than an hour (as of the last sweep). */
+  @Column({ type: 'boolean', default: true })
+  stale: boolean;
+
+  /** Copy of servers.last_report_at: the sweep's decay applies only if no report came since it read. */
+  @Column({ name: 'last_report_at', type: 'timestamptz', nullable: true })
+  lastReportAt: Date | null;
+
+  @Column({ name: 'ping_ms', type: 'int', nullable: true })
+  pingMs: number | null;
+
+  @Column({ name: 'uptime_hours', type: 'int', default: 0 })
+  uptimeHours: number;
+
+  /** Client UUIDs allowed on the server (server_clients rows), kept by a trigger. */
+  @Column({ name: 'allowed_clients', type: 'int', default: 0 })
+  allowedClients: number;
+
+  /** spec 01 §9: the tier's max clients; manually added servers count as tier1 (10). */
+  @Column({ type: 'int', default: 0 })
+  capacity: number;
+
+  /** Owned by the platform operator account (PLATFORM_OPERATOR_EMAIL): an admin server. */
+  @Column({ type: 'boolean', default: false })
+  premium: boolean;
+
+  @Column({ name: 'promoted_at', type: 'timestamptz', nullable: true })
+  promotedAt: Date | null;
+
+  @Column({ name: 'promoted_until', type: 'timestamptz', nullable: true })
+  promotedUntil: Date | null;
+
+  /** promoted_until is in the future (as of the last write or sweep). */
+  @Column({ type: 'boolean', default: false })
+  promoted: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  banned: boolean;
+
+  /** The server has said where clients dial it (host and port). */
+  @Column({ name: 'has_address', type: 'boolean', default: false })
+  hasAddress: boolean;
+
+  /** The agent reports its proxy core stopped, failed or absent. */
+  @Column({ name: 'core_down', type: 'boolean', default: false })
+  coreDown: boolean;
+
+  /** Derived: shown on the market (spec 02 §4: not banned, reliability 95 or more, has an address). */
+  @Column({ type: 'boolean', default: false })
+  listed: boolean;
+
+  /** Derived (spec 01 §4): no free slot, stale, reliability under 50, or core down. */
+  @Column({ type: 'boolean', default: true })
+  disabled: boolean;
+
+  /** Derived (spec 01 §9): 0 premium, 1 promoted, 2 other; +3 when disabled. */
+  @Column({ name: 'sort_group', type: 'smallint', default: 5 })
+  sortGroup: number;
+
+  /** Derived: promoted_at of a promoted (non-premium) server, else null. */
+  @Column({ name: 'sort_promoted_at', type: 'timestamptz', nullable: true })
+  sortPromotedAt: Date | null;
+
+  /** Derived (spec 01 §4): the reliability shown: 0 when disabled, 100 for premium servers. */
+  @Column({ name: 'sort_reliability', type: 'smallint', default: 0 })
+  sortReliability: number;
+}

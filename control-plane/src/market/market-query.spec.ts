@@ -1,0 +1,100 @@
+import {
+  containsPattern,
+  listingFilter,
+  orderBySql,
+  orderKeys,
+  pageSql,
+  totalPages,
+} from './market-query';
+
+describe('orderKeys', () => {
+  it('should put disabled last and promoted first before any chosen field (spec 01 §9)', () => {
+    for (const sort of [undefined, 'reliability', 'ping', 'uptime', 'price'] as const) {
+      for (const order of ['desc', 'asc'] as const) {
+        const keys = orderKeys(sort, order);
+        expect(keys.slice(0, 2)).toEqual([
+          { column: 'sort_group', direction: 'ASC' },
+          { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
+        ]);
+        expect(keys.at(-1)).toEqual({ column: 'server_id', direction: 'ASC' });
+      }
+    }
+  });
+
+  it('should default to reliability descending then ping ascending when no sort is chosen', () => {
+    expect(orderBySql(orderKeys(undefined))).toBe(
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+    );
+  });
+
+  it('should treat the lowest ping as best and an unmeasured ping as worst', () => {
+    expect(orderKeys('ping', 'desc')[2]).toEqual({
+      column: 'ping_ms',
+      direction: 'ASC',
+      nulls: 'LAST',
+    });
+    expect(orderKeys('ping', 'asc')[2]).toEqual({
+      column: 'ping_ms',
+      direction: 'DESC',
+      nulls: 'FIRST',
+    });
+  });
+
+  it('should put the highest reliability and uptime first when best first (desc)', () => {
+    expect(orderKeys('reliability', 'desc')[2]).toEqual({
+      column: 'sort_reliability',
+      direction: 'DESC',
+    });
+    expect(orderKeys('reliability', 'asc')[2]).toEqual({
+      column: 'sort_reliability',
+      direction: 'ASC',
+    });
+    expect(orderKeys('uptime', 'desc')[2]).toEqual({ column: 'uptime_hours', direction: 'DESC' });
+    expect(orderKeys('uptime', 'asc')[2]).toEqual({ column: 'uptime_hours', direction: 'ASC' });
+  });
+
+  it('should fall back to the default order for price, whose value is the same within a group', () => {
+    expect(orderKeys('price', 'asc')).toEqual(orderKeys(undefined));
+    expect(orderKeys('price', 'desc')).toEqual(orderKeys(undefined));
+  });
+});
+
+describe('listingFilter', () => {
+  it('should always filter on listed first, so the partial indexes apply', () => {
+    expect(listingFilter({})).toEqual({ where: 'listed', params: [] });
+    expect(listingFilter({ country: 'DE', search: 'fra' })).toEqual({
+      where: 'listed AND country = $1::bpchar AND search_text LIKE lower($2)',
+      params: ['DE', '%fra%'],
+    });
+  });
+
+  it("should take LIKE's wildcards in a search literally", () => {
+    expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+  });
+});
+
+describe('pageSql', () => {
+  it('should page with LIMIT and OFFSET after the filter parameters, reading nothing past the end', () => {
+    const { sql, params } = pageSql({ country: 'NL', page: 3, limit: 20 });
+    expect(params).toEqual(['NL', 20, 40]);
+    expect(sql).toContain('WHERE listed AND country = $1');
+    expect(sql).toContain('WHERE listed AND country = $1::bpchar AND $3 < (SELECT total FROM t)');
+    expect(sql).toContain('LIMIT $2 OFFSET $3');
+  });
+
+  it('should count from the counters without a search and the matches with one', () => {
+    expect(pageSql({ page: 1, limit: 20 }).sql).toContain('FROM market_counts');
+    expect(pageSql({ country: 'DE', page: 1, limit: 20 }).sql).toContain(
+      'FROM market_counts WHERE country = $1',
+    );
+    const search = pageSql({ search: 'x', page: 1, limit: 20 }).sql;
+    expect(search).toContain('WHERE listed AND search_text LIKE lower($1)');
+    expect(search).not.toContain('market_counts');
+  });
+
+  it('should count at least one page', () => {
+    expect(totalPages(0, 20)).toBe(1);
+    expect(totalPages(20, 20)).toBe(1);
+    expect(totalPages(21, 20)).toBe(2);
+  });
+});

@@ -1,0 +1,186 @@
+import type { MarketOrder, MarketSort } from '@scn/proto';
+
+/** What a page is asked for: the validated `MarketServersQuery` (or a test's subset of it). */
+export interface MarketFilter {
+  search?: string;
+  country?: string;
+}
+export interface MarketPageQuery extends MarketFilter {
+  sort?: MarketSort;
+  order?: MarketOrder;
+  page: number;
+  limit: number;
+}
+
+/**
+ * The market's order and filters (spec 01 §9) as SQL over `market_listings`. Pure, so the rules
+ * are unit-tested; every order here has an index of the same keys (market migration), which is
+ * what keeps a page an index scan at 100,000 servers.
+ */
+
+export interface OrderKey {
+  column:
+    | 'sort_group'
+    | 'sort_promoted_at'
+    | 'sort_reliability'
+    | 'ping_ms'
+    | 'uptime_hours'
+    | 'server_id';
+  direction: 'ASC' | 'DESC';
+  nulls?: 'FIRST' | 'LAST';
+}
+
+/**
+ * spec 01 §9: disabled servers last (sort_group 3..5), promoted first (0 premium, 1 promoted,
+ * 2 other), most recently promoted first.
+ */
+const PREFIX: readonly OrderKey[] = [
+  { column: 'sort_group', direction: 'ASC' },
+  { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
+];
+const RELIABILITY_BEST: OrderKey = { column: 'sort_reliability', direction: 'DESC' };
+const PING_BEST: OrderKey = { column: 'ping_ms', direction: 'ASC', nulls: 'LAST' };
+/** Worst ping first: the highest, and an unmeasured ping is the worst of all. */
+const PING_WORST: OrderKey = { column: 'ping_ms', direction: 'DESC', nulls: 'FIRST' };
+/** A stable tiebreak, so pages never overlap or skip. */
+const TIEBREAK: OrderKey = { column: 'server_id', direction: 'ASC' };
+
+/**
+ * The keys for a sort choice. `order` desc means Best First: the highest reliability and
+ * uptime, the lowest ping. Without a sort: reliability descending, then ping ascending.
+ * After the chosen field, ties fall back to that default order.
+ *
+ * Price: every listed server in a sort group costs the same (10 SSL, 0 in the launch period;
+ * premium servers, 10 SSL, form their own group ahead of the rest), so ordering by price
+ * changes nothing inside a group and the default order applies.
+ */
+export function orderKeys(sort: MarketSort | undefined, order: MarketOrder = 'desc'): OrderKey[] {
+  const best = order === 'desc';
+  let keys: OrderKey[];
+  switch (sort) {
+    case 'ping':
+      keys = [best ? PING_BEST : PING_WORST, RELIABILITY_BEST];
+      break;
+    case 'uptime':
+      keys = [
+        { column: 'uptime_hours', direction: best ? 'DESC' : 'ASC' },
+        RELIABILITY_BEST,
+        PING_BEST,
+      ];
+      break;
+    case 'reliability':
+      keys = [
+        best ? RELIABILITY_BEST : { column: 'sort_reliability', direction: 'ASC' },
+        PING_BEST,
+      ];
+      break;
+    default:
+      keys = [RELIABILITY_BEST, PING_BEST];
+  }
+  return [...PREFIX, ...keys, TIEBREAK];
+}
+
+export function orderBySql(keys: readonly OrderKey[], alias = ''): string {
+  const prefix = alias ? `${alias}.` : '';
+  return keys
+    .map((k) => `${prefix}${k.column} ${k.direction}${k.nulls ? ` NULLS ${k.nulls}` : ''}`)
+    .join(', ');
+}
+
+/** A LIKE pattern that matches `term` anywhere, with LIKE's wildcards in `term` taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface ListingFilter {
+  /** The WHERE clause over market_listings (always `listed` first: the indexes are partial). */
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * spec 01 §2: search by name, location or host (case-insensitive: the stored text and the
+ * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE);
+ * the country filter.
+ */
+export function listingFilter(query: MarketFilter): ListingFilter {
+  const clauses = ['listed'];
+  const params: unknown[] = [];
+  if (query.country) {
+    params.push(query.country);
+    // A bpchar parameter, so the comparison stays on the char(2) column and its index.
+    clauses.push(`country = $${params.length}::bpchar`);
+  }
+  if (query.search) {
+    params.push(containsPattern(query.search));
+    clauses.push(`search_text LIKE lower($${params.length})`);
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+export interface PageSql {
+  sql: string;
+  params: unknown[];
+}
+
+/** The listing columns one page needs (the ORDER BY keys among them). */
+const LISTING_COLUMNS = `server_id, country, reliability, stale, ping_ms, uptime_hours, allowed_clients,
+  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability`;
+
+/** The page's rows with what the card shows from servers, and the premium servers' numbers. */
+const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms, l.uptime_hours,
+  l.allowed_clients, l.capacity, l.premium, l.promoted, l.core_down, l.disabled, l.sort_group,
+  l.sort_promoted_at, l.sort_reliability, s.owner_uuid, s.name, s.location, s.host, s.port,
+  s.inbound, s.source, s.last_report_at, s.active_clients,
+  CASE WHEN l.premium THEN (
+    SELECT count(*)::int FROM market_listings p JOIN servers ps ON ps.id = p.server_id
+    WHERE p.premium AND (ps.created_at, ps.id) <= (s.created_at, s.id)
+  ) END AS premium_number`;
+
+/**
+ * One page and the number of matches, in one statement (one round trip):
+ * - Without a search the page is an ordered index scan that stops after the page, and the
+ *   count comes from `market_counts` (one row per country, kept exact by triggers). A page past
+ *   the end is not scanned at all (a one-time filter on the count).
+ * - With a search the matches are found once through the trigram index, counted, and the
+ *   page is the top of them: the cost follows the number of matches, not the market's size.
+ * The answer has at least one row, carrying `total`; a row without `server_id` means an empty
+ * page. LIMIT and OFFSET stay plain parameters, so the planner sees the page size.
+ */
+export function pageSql(query: MarketPageQuery): PageSql {
+  const filter = listingFilter(query);
+  const keys = orderKeys(query.sort, query.order);
+  const params = [...filter.params, query.limit, (query.page - 1) * query.limit];
+  const limit = `$${params.length - 1}`;
+  const offset = `$${params.length}`;
+  const page = (scan: string) => `SELECT ${PAGE_COLUMNS}
+      FROM (${scan} ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}) l
+      JOIN servers s ON s.id = l.server_id`;
+  const order = orderBySql(keys, 'p');
+  if (query.search) {
+    const sql = `WITH m AS MATERIALIZED (
+        SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where}
+      ), t AS (SELECT count(*)::int AS total FROM m)
+      SELECT t.total, p.* FROM t LEFT JOIN (
+        ${page(`SELECT ${LISTING_COLUMNS} FROM m`)}
+      ) p ON true
+      ORDER BY ${order}`;
+    return { sql, params };
+  }
+  const counted = query.country
+    ? `SELECT COALESCE(sum(listed), 0)::int AS total FROM market_counts WHERE country = $1`
+    : `SELECT COALESCE(sum(listed), 0)::int AS total FROM market_counts`;
+  const sql = `WITH t AS (${counted})
+    SELECT t.total, p.* FROM t LEFT JOIN (
+      ${page(
+        `SELECT ${LISTING_COLUMNS} FROM market_listings
+         WHERE ${filter.where} AND ${offset} < (SELECT total FROM t)`,
+      )}
+    ) p ON true
+    ORDER BY ${order}`;
+  return { sql, params };
+}
+
+export function totalPages(total: number, limit: number): number {
+  return Math.max(1, Math.ceil(total / limit));
+}

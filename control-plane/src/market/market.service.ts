@@ -1,0 +1,171 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AdminServersResponse,
+  CONNECT_COOLDOWN_SECONDS,
+  MARKET_MESSAGES,
+  type MarketCountriesResponse,
+  type MarketServersResponse,
+  type MarketStats,
+  type ProcessingServersResponse,
+  type ServerHealthResponse,
+} from '@scn/proto';
+import type { ActiveSession } from '../auth/auth.repository';
+import { AuthException } from '../auth/auth.exception';
+import { CLOCK, type Clock } from '../common/clock';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MarketPageCache } from './market-page-cache';
+import { type MarketPageQuery, totalPages } from './market-query';
+import { toMarketServer } from './market-view';
+import { MarketException } from './market.exception';
+import { MarketRepository } from './market.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A server id from a client: anything but a UUID cannot name a server, so it is not found. */
+export function serverIdOf(value: string): string {
+  if (!UUID.test(value)) throw new MarketException('server_not_found');
+  return value.toLowerCase();
+}
+
+/** The server market (spec 01 §2, §3, §4, §7, §9): listing, stats, cooldown, health. */
+@Injectable()
+export class MarketService {
+  private readonly pages: MarketPageCache<MarketServersResponse>;
+
+  constructor(
+    private readonly repository: MarketRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.pages = new MarketPageCache(config.marketPageCacheMs);
+  }
+
+  async servers(
+    query: MarketPageQuery,
+    // The session's client, for per-user fields. Whether it already subscribes to a server is
+    // the subscriptions domain's to say; until it exports that, isSubscribed is false. Such
+    // fields go on top of the cached page, which is the same for every visitor.
+    _session: ActiveSession | null,
+  ): Promise<MarketServersResponse> {
+    const key = JSON.stringify([
+      query.search ?? '',
+      query.country ?? '',
+      query.sort ?? '',
+      query.order ?? '',
+      query.page,
+      query.limit,
+    ]);
+    if (this.config.marketPageCacheMs === 0) return this.readPage(query);
+    return this.pages.read(key, await this.repository.version(), () => this.readPage(query));
+  }
+
+  private async readPage(query: MarketPageQuery): Promise<MarketServersResponse> {
+    const { total, rows } = await this.repository.page(query);
+    const context = {
+      now: this.clock.now(),
+      launchPeriodEndsAt: this.config.launchPeriodEndsAt,
+      subscribedServerIds: new Set<string>(),
+    };
+    return {
+      success: true,
+      servers: rows.map((row) => toMarketServer(row, context)),
+      totalPages: totalPages(total, query.limit),
+      total,
+      page: query.page,
+      limit: query.limit,
+    };
+  }
+
+  async countries(): Promise<MarketCountriesResponse> {
+    const rows = await this.repository.countries();
+    return {
+      success: true,
+      countries: rows.map((r) => r.country),
+      counts: Object.fromEntries(rows.map((r) => [r.country, r.listed])),
+    };
+  }
+
+  async stats(): Promise<MarketStats> {
+    const row = await this.repository.stats();
+    const listed = row.listed;
+    return {
+      totalServers: listed,
+      totalCountries: row.countries,
+      averageReliability:
+        listed > 0 ? Math.round((Number(row.reliability_sum) * 10) / listed) / 10 : 0,
+      averagePing: row.ping_count > 0 ? Math.round(Number(row.ping_sum) / row.ping_count) : 0,
+    };
+  }
+
+  async health(serverId: string): Promise<ServerHealthResponse> {
+    const row = await this.repository.listing(serverIdOf(serverId));
+    if (!row) throw new MarketException('server_not_found');
+    return {
+      success: true,
+      uptime: row.uptime_hours,
+      reliability: row.sort_reliability,
+      latency: row.ping_ms,
+      isStale: row.stale,
+      lastUpdated: row.last_report_at ? new Date(row.last_report_at).toISOString() : null,
+    };
+  }
+
+  /** The session's servers in their connect cooldown; none without a session. */
+  async processing(session: ActiveSession | null): Promise<ProcessingServersResponse> {
+    if (!session) return { success: true, processingServers: [], processingDetails: {} };
+    const now = this.clock.now();
+    const marks = await this.repository.processing(session.account.uuid, now);
+    return {
+      success: true,
+      processingServers: marks.map((m) => m.server_id),
+      processingDetails: Object.fromEntries(
+        marks.map((m) => [
+          m.server_id,
+          { remainingSeconds: Math.ceil((new Date(m.until).getTime() - now.getTime()) / 1000) },
+        ]),
+      ),
+    };
+  }
+
+  /**
+   * spec 01 §4 connect cooldown: a client's click on a non-admin server marks it processing
+   * for 60 s (kept in PostgreSQL, per client: a global mark would let anyone lock every server
+   * for everyone). Admin servers bypass it. Only a client account, and only for itself.
+   */
+  async markProcessing(
+    session: ActiveSession,
+    serverId: string,
+    clientUuid: string,
+  ): Promise<ProcessingServersResponse & { message: string }> {
+    if (session.account.userType !== 'client') throw new MarketException('clients_only');
+    if (clientUuid.toLowerCase() !== session.account.uuid) {
+      throw new AuthException('access_denied');
+    }
+    const listing = await this.repository.listing(serverIdOf(serverId));
+    if (!listing || !listing.listed) throw new MarketException('server_not_found');
+    if (listing.premium) {
+      return { ...(await this.processing(session)), message: MARKET_MESSAGES.premiumExempt };
+    }
+    if (listing.disabled) throw new MarketException('server_unavailable');
+    const now = this.clock.now();
+    await this.repository.markProcessing(
+      session.account.uuid,
+      listing.server_id,
+      new Date(now.getTime() + CONNECT_COOLDOWN_SECONDS * 1000),
+      now,
+    );
+    return { ...(await this.processing(session)), message: MARKET_MESSAGES.marked };
+  }
+
+  /** spec 01 §3 admin servers: the listed premium servers' free slots. */
+  async adminServers(): Promise<AdminServersResponse> {
+    const rows = await this.repository.premiumListings();
+    return rows.map((r) => ({
+      id: r.id,
+      ip: r.host ?? '',
+      availableUuids: r.free,
+      hasAvailable: r.free > 0,
+    }));
+  }
+}
