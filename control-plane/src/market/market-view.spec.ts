@@ -37,7 +37,6 @@ const row: ListingRow = {
 const context = {
   now: new Date('2026-11-20T12:00:30Z'),
   launchPeriodEndsAt: new Date('2025-12-31T23:59:59.999Z'),
-  subscribedServerIds: new Set<string>(),
 };
 
 describe('toMarketServer', () => {

@@ -12,7 +12,6 @@ import type { ListingRow } from './market.repository';
 export interface ViewContext {
   now: Date;
   launchPeriodEndsAt: Date;
-  subscribedServerIds: ReadonlySet<string>;
 }
 
 /** spec 01 §3 status: offline when stale, unavailable when below 50 or its core is down. */
@@ -91,6 +90,7 @@ export function toMarketServer(row: ListingRow, context: ViewContext): MarketSer
     flow: text(inbound.flow),
     type: text(inbound.network ?? inbound.type),
     activeConnections: row.active_clients,
-    isSubscribed: context.subscribedServerIds.has(row.server_id),
+    // Per client: MarketService sets it on top of the page shared by every visitor.
+    isSubscribed: false,
   };
 }

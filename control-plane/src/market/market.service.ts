@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   type AdminServersResponse,
   CONNECT_COOLDOWN_SECONDS,
@@ -19,6 +19,7 @@ import { type MarketPageQuery, totalPages } from './market-query';
 import { toMarketServer } from './market-view';
 import { MarketException } from './market.exception';
 import { MarketRepository } from './market.repository';
+import { SUBSCRIBED_SERVERS, type SubscribedServersReader } from './subscribed-servers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,17 +38,35 @@ export class MarketService {
     private readonly repository: MarketRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional()
+    @Inject(SUBSCRIBED_SERVERS)
+    private readonly subscribed: SubscribedServersReader | null = null,
   ) {
     this.pages = new MarketPageCache(config.marketPageCacheMs);
   }
 
   async servers(
     query: MarketPageQuery,
-    // The session's client, for per-user fields. Whether it already subscribes to a server is
-    // the subscriptions domain's to say; until it exports that, isSubscribed is false. Such
-    // fields go on top of the cached page, which is the same for every visitor.
-    _session: ActiveSession | null,
+    // The session's client, for per-user fields: they go on top of the cached page, which is
+    // the same for every visitor.
+    session: ActiveSession | null,
   ): Promise<MarketServersResponse> {
+    const page = await this.page(query);
+    if (!session || session.account.userType !== 'client' || !this.subscribed) return page;
+    const subscribed = await this.subscribed.subscribedAmong(
+      session.account.uuid,
+      page.servers.map((server) => server.id),
+    );
+    if (subscribed.size === 0) return page;
+    return {
+      ...page,
+      servers: page.servers.map((server) =>
+        subscribed.has(server.id) ? { ...server, isSubscribed: true } : server,
+      ),
+    };
+  }
+
+  private async page(query: MarketPageQuery): Promise<MarketServersResponse> {
     const key = JSON.stringify([
       query.search ?? '',
       query.country ?? '',
@@ -65,7 +84,6 @@ export class MarketService {
     const context = {
       now: this.clock.now(),
       launchPeriodEndsAt: this.config.launchPeriodEndsAt,
-      subscribedServerIds: new Set<string>(),
     };
     return {
       success: true,

@@ -159,6 +159,18 @@ export class SubscriptionsRepository {
     return new Map(rows.map((row) => [row.id, row.taken]));
   }
 
+  /** The ids among `serverIds` on which the owner has an active or paused subscription. */
+  async subscribedAmong(ownerUuid: string, serverIds: readonly string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ server_id: string }>(
+      this.dataSource,
+      `SELECT DISTINCT ss.server_id FROM subscription_servers ss
+       JOIN subscriptions su ON su.id = ss.subscription_id
+       WHERE su.owner_uuid = $1 AND su.status IN ('active', 'paused') AND ss.server_id = ANY($2::uuid[])`,
+      [ownerUuid, serverIds],
+    );
+    return new Set(rows.map((row) => row.server_id));
+  }
+
   /** The subscription and its servers (in the client's order), in one statement. */
   async insertSubscription(
     manager: EntityManager,

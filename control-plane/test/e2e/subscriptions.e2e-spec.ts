@@ -780,3 +780,23 @@ describe('realtime', () => {
     }
   });
 });
+
+describe('the market for a client with subscriptions', () => {
+  it('should mark the servers the client subscribes to, for that client only', async () => {
+    const buyer = await registerAccount(t, { userType: 'client' });
+    const [mine, notMine] = await servers(operatorA, 2);
+    await depositSsl(t.db.url, buyer.uuid, 10);
+    await buy(t, buyer, [mine!]).expect(200);
+    const flags = async (cookie?: string) => {
+      const request = t.http().get('/data/servers?limit=100');
+      const res = await (cookie ? request.set('Cookie', cookie) : request).expect(200);
+      const byId = new Map(
+        (res.body.servers as { id: string; isSubscribed: boolean }[]).map((s) => [s.id, s]),
+      );
+      return [byId.get(mine!)?.isSubscribed, byId.get(notMine!)?.isSubscribed];
+    };
+    expect(await flags(buyer.cookie)).toEqual([true, false]);
+    expect(await flags(other.cookie)).toEqual([false, false]);
+    expect(await flags()).toEqual([false, false]);
+  });
+});
