@@ -178,7 +178,7 @@ export class NodesRepository {
       this.dataSource,
       `SELECT s.client_set_version::text AS version,
               array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids
-       FROM servers s LEFT JOIN server_clients c ON c.server_id = s.id
+       FROM servers s LEFT JOIN server_clients c ON c.server_id = s.id AND c.enabled
        WHERE s.id = $1 GROUP BY s.id`,
       [serverId],
     );
@@ -253,6 +253,27 @@ export class NodesRepository {
    * (rows locked in id order, so concurrent callers cannot deadlock on them) and notifies every
    * replica; PostgreSQL delivers NOTIFY only when the caller commits.
    */
+  /**
+   * Keeps the client's places but takes its UUID out of (or back into) the sets pushed to the
+   * nodes: a paused subscription holds its slots without being able to connect.
+   */
+  async setClientsEnabled(
+    manager: EntityManager,
+    serverIds: readonly string[],
+    clientUuid: string,
+    enabled: boolean,
+  ): Promise<string[]> {
+    if (serverIds.length === 0) return [];
+    return this.changeClients(
+      manager,
+      `UPDATE server_clients SET enabled = ${enabled ? 'TRUE' : 'FALSE'}
+       WHERE server_id = ANY($1::uuid[]) AND client_uuid = $2 AND enabled = ${enabled ? 'FALSE' : 'TRUE'}
+       RETURNING server_id`,
+      serverIds,
+      clientUuid,
+    );
+  }
+
   private async changeClients(
     manager: EntityManager,
     change: string,

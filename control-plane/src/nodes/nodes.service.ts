@@ -377,6 +377,16 @@ export class NodesService {
     return this.repository.removeClients(manager, serverIds, clientUuid);
   }
 
+  /** Holds the client's slots but keeps it off the nodes (a paused subscription). */
+  disableClients(manager: EntityManager, serverIds: readonly string[], clientUuid: string) {
+    return this.repository.setClientsEnabled(manager, serverIds, clientUuid, false);
+  }
+
+  /** Lets a client that kept its slots back onto the nodes. */
+  enableClients(manager: EntityManager, serverIds: readonly string[], clientUuid: string) {
+    return this.repository.setClientsEnabled(manager, serverIds, clientUuid, true);
+  }
+
   /**
    * spec 02 §4: a report whose client count failed costs 10; one whose numbers cannot be true
    * (more active clients than the tier allows, or than the counters it sent) costs 5.

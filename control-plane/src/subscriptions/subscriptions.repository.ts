@@ -137,9 +137,10 @@ export class SubscriptionsRepository {
   }
 
   /**
-   * Slots taken on each server: client UUIDs allowed there now, plus subscriptions paused by
-   * their client (a pause keeps its place: it resumes by itself within 8 hours or 7 days).
-   * Run after lockServers, as its own statement, so it sees what committed while waiting.
+   * Slots taken on each server: every client place there, including those of subscriptions
+   * paused by their client (disabled: they keep their place, and resume by themselves within 8
+   * hours or 7 days). The market's free slots count the same rows. Run after lockServers, as
+   * its own statement, so it sees what committed while waiting.
    */
   async slotsTaken(
     manager: EntityManager,
@@ -147,12 +148,7 @@ export class SubscriptionsRepository {
   ): Promise<Map<string, number>> {
     const rows = await queryRows<{ id: string; taken: number }>(
       manager,
-      `SELECT t.id,
-              (SELECT count(*) FROM server_clients c WHERE c.server_id = t.id)::int
-            + (SELECT count(*) FROM subscription_servers ss
-                 JOIN subscriptions su ON su.id = ss.subscription_id
-               WHERE ss.server_id = t.id AND su.status = 'paused' AND su.pause_reason = 'user')::int
-              AS taken
+      `SELECT t.id, (SELECT count(*) FROM server_clients c WHERE c.server_id = t.id)::int AS taken
        FROM unnest($1::uuid[]) AS t(id)`,
       [serverIds],
     );

@@ -374,7 +374,8 @@ export class SubscriptionsService {
         };
         await this.repository.update(manager, id, changes);
         const servers = await this.serversFor(manager, id);
-        await this.nodes.removeClients(manager, ids(servers), record.vlessUuid);
+        // The paused subscription keeps its slots (it resumes by itself) but leaves the nodes.
+        await this.nodes.disableClients(manager, ids(servers), record.vlessUuid);
         const updated = { ...record, ...changes };
         return this.actionResponse(manager, SUBSCRIPTION_MESSAGES.paused, updated, servers, now);
       }),
@@ -699,7 +700,7 @@ export class SubscriptionsService {
     await this.repository.update(manager, record.id, changes);
     await this.repository.closePause(manager, record.id, resumedAt);
     const servers = await this.serversFor(manager, record.id);
-    await this.nodes.addClients(manager, ids(servers), record.vlessUuid);
+    await this.nodes.enableClients(manager, ids(servers), record.vlessUuid);
     return this.actionResponse(
       manager,
       message,

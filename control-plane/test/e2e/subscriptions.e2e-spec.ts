@@ -567,6 +567,17 @@ describe('pause, activate, delete and change-type', () => {
     const afterPause = await clientSetOf(t.db, ids[0]!);
     expect(afterPause.uuids).not.toContain(uuid);
     expect(afterPause.version).toBeGreaterThan(before.version);
+    // The paused subscription keeps its place: capacity (and the market's free slots) count it.
+    const places = await t.db.query<{ enabled: boolean }>(
+      `SELECT enabled FROM server_clients WHERE server_id = $1 AND client_uuid = $2`,
+      [ids[0], uuid],
+    );
+    expect(places).toEqual([{ enabled: false }]);
+    const [listing] = await t.db.query<{ allowed_clients: number }>(
+      `SELECT allowed_clients FROM market_listings WHERE server_id = $1`,
+      [ids[0]],
+    );
+    expect(listing?.allowed_clients).toBe(before.uuids.length);
     const list = await t
       .http()
       .get(`/api/clients/paused-subscriptions/${buyer.uuid}`)

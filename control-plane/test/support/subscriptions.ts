@@ -26,7 +26,7 @@ export async function platformRevenue(db: Queryable): Promise<bigint> {
   return BigInt(rows[0]?.total ?? '0');
 }
 
-/** The client UUIDs allowed on a server and its set version. */
+/** The client UUIDs the node lets in (enabled places) and the server's set version. */
 export async function clientSetOf(
   db: Queryable,
   serverId: string,
@@ -36,7 +36,7 @@ export async function clientSetOf(
     [serverId],
   );
   const rows = await db.query<{ client_uuid: string }>(
-    `SELECT client_uuid FROM server_clients WHERE server_id = $1 ORDER BY client_uuid`,
+    `SELECT client_uuid FROM server_clients WHERE server_id = $1 AND enabled ORDER BY client_uuid`,
     [serverId],
   );
   return { version: BigInt(server?.v ?? '0'), uuids: rows.map((r) => r.client_uuid) };

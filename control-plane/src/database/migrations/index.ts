@@ -3,6 +3,7 @@ import { Nodes1763900000000 } from './1763900000000-nodes';
 import { ClientJourney1764000000000 } from './1764000000000-client-journey';
 import { Market1764000000100 } from './1764000000100-market';
 import { Subscriptions1764000000200 } from './1764000000200-subscriptions';
+import { ClientSlots1764000000300 } from './1764000000300-client-slots';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ClientJourney1764000000000,
   Market1764000000100,
   Subscriptions1764000000200,
+  ClientSlots1764000000300,
 ] as const;

@@ -1,7 +1,11 @@
-import { CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ServerEntity } from './server.entity';
 
-/** A client UUID allowed on a server: the set the control plane pushes to the node. */
+/**
+ * A client's place on a server. Enabled places are the set the control plane pushes to the
+ * node; a disabled one (a subscription its client paused) keeps the slot, so the server's
+ * capacity counts every row, but the node does not let that UUID in.
+ */
 @Entity({ name: 'server_clients' })
 export class ServerClientEntity {
   @PrimaryColumn({ name: 'server_id', type: 'uuid' })
@@ -13,6 +17,9 @@ export class ServerClientEntity {
   @ManyToOne(() => ServerEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'server_id', foreignKeyConstraintName: 'fk_server_clients_server' })
   server?: ServerEntity;
+
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
