@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
 import { createSubscription } from '../api/create-subscription';
 import { getWalletBalance } from '../api/get-wallet-balance';
-import { newIdempotencyKey } from '../idempotency-key';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { insufficientBalanceMessage, priceLabel, totalPriceMicro } from '../market-rules';
 import type { SelectedServer } from '../store';
 import { CountryFlag } from './country-flag';

@@ -1,8 +1,5 @@
 import { PRICING, formatSsl, sslToMicro } from '@scn/proto';
-import { useState } from 'react';
-import { Banner } from '../../../components/ui/banner';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { type SubscriptionView, changeType } from '../store';
 
 export interface ChangeTypeDialogProps {
@@ -23,39 +20,25 @@ export function ChangeTypeDialog({
   onClose,
   onBalanceChanged,
 }: ChangeTypeDialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const next = subscription?.billingCycle === 'hourly' ? 'monthly' : 'hourly';
   const perServer = sslToMicro(PRICING.monthlyPerServerSsl);
   const total = perServer * BigInt(subscription?.serverCount ?? 0);
 
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-
   const confirm = async () => {
     if (!subscription) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await changeType(ownerUuid, subscription.id, next);
-      onBalanceChanged();
-      setBusy(false);
-      onClose();
-    } catch (failure) {
-      setBusy(false);
-      setError(failure instanceof Error ? failure.message : 'Failed to change the billing type');
-    }
+    await changeType(ownerUuid, subscription.id, next);
+    onBalanceChanged();
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={subscription !== null}
-      onClose={close}
       title="Change Billing Type"
-      size="sm"
+      confirmLabel={`Switch to ${next}`}
+      busyLabel="Changing..."
+      onConfirm={confirm}
+      onClose={onClose}
+      fallbackError="Failed to change the billing type"
       data-testid="change-type-dialog"
     >
       <p>
@@ -77,19 +60,6 @@ export function ChangeTypeDialog({
         </li>
         <li>If your balance is short, the subscription is paused until you activate it.</li>
       </ul>
-      {error && (
-        <Banner tone="error" data-testid="change-type-error">
-          {error}
-        </Banner>
-      )}
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={close} disabled={busy} data-autofocus>
-          Cancel
-        </Button>
-        <Button variant="primary" onClick={() => void confirm()} disabled={busy}>
-          {busy ? 'Changing...' : `Switch to ${next}`}
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
