@@ -28,7 +28,7 @@ import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { viewReliability } from '../reliability/reliability';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import type { LedgerTransactionType } from '../wallet/entities/ledger-transaction.entity';
-import { LedgerService } from '../wallet/ledger.service';
+import { LedgerService, walletKey } from '../wallet/ledger.service';
 import { qrDataUrl } from './qr-code';
 import {
   groupFile,
@@ -736,27 +736,28 @@ export class SubscriptionsService {
       return { paymentId: null, chargedMicro: 0n, balanceMicro: wallet.balanceMicro };
     }
     const duration = periodDuration(cycle);
-    const paymentId = await this.ledger.post(manager, {
-      type: request.type,
-      postings: [
-        { account: { wallet: 'client_wallet', ownerUuid }, amountMicro: -price },
-        { account: { system: 'platform_revenue' }, amountMicro: price },
-      ],
-      initiatorUuid: ownerUuid,
-      subscriptionId,
-      serverCount: servers.length,
-      duration,
-      description: request.description,
-      externalRef: request.externalRef ?? null,
-    });
     const frozenUntil = new Date(now.getTime() + OPERATOR_REWARD_FROZEN_MS);
-    for (const reward of operatorRewards(servers)) {
-      await this.ledger.post(manager, {
-        type: 'subscription_reward',
+    // The payment and every reward it pays, written together (one statement).
+    const { transactionIds, balancesAfterMicro } = await this.ledger.postAll(manager, [
+      {
+        type: request.type,
         postings: [
-          { account: { system: 'platform_revenue' }, amountMicro: -reward.amountMicro },
+          { account: { wallet: 'client_wallet', ownerUuid }, amountMicro: -price },
+          { account: { system: 'platform_revenue' }, amountMicro: price },
+        ],
+        initiatorUuid: ownerUuid,
+        subscriptionId,
+        serverCount: servers.length,
+        duration,
+        description: request.description,
+        externalRef: request.externalRef ?? null,
+      },
+      ...operatorRewards(servers).map((reward) => ({
+        type: 'subscription_reward' as const,
+        postings: [
+          { account: { system: 'platform_revenue' as const }, amountMicro: -reward.amountMicro },
           {
-            account: { wallet: 'node_wallet', ownerUuid: reward.ownerUuid },
+            account: { wallet: 'node_wallet' as const, ownerUuid: reward.ownerUuid },
             amountMicro: reward.amountMicro,
             frozenUntil,
           },
@@ -769,10 +770,13 @@ export class SubscriptionsService {
         externalRef: request.externalRef
           ? `${request.externalRef}:reward:${reward.ownerUuid}`
           : null,
-      });
-    }
-    const wallet = await this.ledger.lockWallet(manager, 'client_wallet', ownerUuid);
-    return { paymentId, chargedMicro: price, balanceMicro: wallet.balanceMicro };
+      })),
+    ]);
+    return {
+      paymentId: transactionIds[0]!,
+      chargedMicro: price,
+      balanceMicro: balancesAfterMicro.get(walletKey('client_wallet', ownerUuid))!,
+    };
   }
 
   /**

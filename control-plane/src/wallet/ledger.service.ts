@@ -7,6 +7,11 @@ import { SYSTEM_OWNER, WalletRepository } from './wallet.repository';
 export type WalletKind = 'client_wallet' | 'node_wallet';
 export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn';
 
+/** The key of a wallet in postAll's balances. */
+export function walletKey(wallet: WalletKind, ownerUuid: string): string {
+  return `${wallet}:${ownerUuid}`;
+}
+
 /** Which account an amount moves on: a user's wallet, or one of the system accounts. */
 export type AccountRef = { wallet: WalletKind; ownerUuid: string } | { system: SystemAccountKind };
 
@@ -71,24 +76,47 @@ export class LedgerService {
 
   /** Writes one balanced movement inside `manager`'s transaction; returns its id. */
   async post(manager: EntityManager, request: PostRequest): Promise<string> {
-    if (request.postings.length < 2) throw new Error('a ledger transaction needs two postings');
-    let sum = 0n;
-    for (const posting of request.postings) {
-      if (posting.amountMicro === 0n) throw new Error('a ledger posting cannot be zero');
-      sum += posting.amountMicro;
-    }
-    if (sum !== 0n) throw new Error(`ledger postings must sum to zero (sum ${sum})`);
+    const { transactionIds } = await this.postAll(manager, [request]);
+    return transactionIds[0]!;
+  }
 
-    // Debited wallets first, locked in account order, so that the balance check below is
-    // exact and two payments cannot both spend the same balance.
-    const debits = new Map<string, { ownerUuid: string; wallet: WalletKind; amount: bigint }>();
-    for (const { account, amountMicro } of request.postings) {
-      if (amountMicro > 0n || !('wallet' in account)) continue;
-      const key = `${account.wallet}:${account.ownerUuid}`;
-      const entry = debits.get(key) ?? { ...account, amount: 0n };
-      entry.amount += -amountMicro;
-      debits.set(key, entry);
+  /**
+   * Writes several balanced movements (e.g. a payment and the rewards it pays) inside
+   * `manager`'s transaction, in one statement. Each wallet debited by any of them is locked
+   * (in key order) and must cover its total debit; answers the ids and the balances of the
+   * debited wallets after the movements.
+   */
+  async postAll(
+    manager: EntityManager,
+    requests: readonly PostRequest[],
+  ): Promise<{ transactionIds: string[]; balancesAfterMicro: Map<string, bigint> }> {
+    for (const request of requests) {
+      if (request.postings.length < 2) throw new Error('a ledger transaction needs two postings');
+      let sum = 0n;
+      for (const posting of request.postings) {
+        if (posting.amountMicro === 0n) throw new Error('a ledger posting cannot be zero');
+        sum += posting.amountMicro;
+      }
+      if (sum !== 0n) throw new Error(`ledger postings must sum to zero (sum ${sum})`);
     }
+
+    // Debited wallets first, locked in key order, so that the balance check below is exact
+    // and two payments cannot both spend the same balance. Credits to a debited wallet in the
+    // same call do not count towards covering its debits.
+    const debits = new Map<string, { ownerUuid: string; wallet: WalletKind; amount: bigint }>();
+    const net = new Map<string, bigint>();
+    for (const request of requests) {
+      for (const { account, amountMicro } of request.postings) {
+        if (!('wallet' in account)) continue;
+        const key = walletKey(account.wallet, account.ownerUuid);
+        net.set(key, (net.get(key) ?? 0n) + amountMicro);
+        if (amountMicro > 0n) continue;
+        const entry = debits.get(key) ?? { ...account, amount: 0n };
+        entry.amount += -amountMicro;
+        debits.set(key, entry);
+      }
+    }
+    const balancesAfterMicro = new Map<string, bigint>();
     for (const key of [...debits.keys()].sort()) {
       const debit = debits.get(key)!;
       const locked = await this.repository.lockAccount(manager, debit.wallet, debit.ownerUuid);
@@ -98,30 +126,33 @@ export class LedgerService {
           requiredMicro: debit.amount,
         });
       }
+      balancesAfterMicro.set(key, locked.balanceMicro + net.get(key)!);
     }
 
-    const entries = await Promise.all(
-      request.postings.map(async ({ account, amountMicro, frozenUntil }) => ({
-        accountId:
-          'wallet' in account
-            ? await this.repository.accountId(manager, account.wallet, account.ownerUuid)
-            : await this.repository.accountId(manager, account.system, SYSTEM_OWNER),
-        amountMicro,
-        frozenUntil: frozenUntil ?? null,
+    const transactions = await Promise.all(
+      requests.map(async (request) => ({
+        transaction: {
+          type: request.type,
+          initiatorUuid: request.initiatorUuid ?? null,
+          subscriptionId: request.subscriptionId ?? null,
+          serverCount: request.serverCount ?? null,
+          duration: request.duration ?? null,
+          description: request.description ?? null,
+          externalRef: request.externalRef ?? null,
+        },
+        entries: await Promise.all(
+          request.postings.map(async ({ account, amountMicro, frozenUntil }) => ({
+            accountId:
+              'wallet' in account
+                ? await this.repository.accountId(manager, account.wallet, account.ownerUuid)
+                : await this.repository.accountId(manager, account.system, SYSTEM_OWNER),
+            amountMicro,
+            frozenUntil: frozenUntil ?? null,
+          })),
+        ),
       })),
     );
-    return this.repository.insertTransaction(
-      manager,
-      {
-        type: request.type,
-        initiatorUuid: request.initiatorUuid ?? null,
-        subscriptionId: request.subscriptionId ?? null,
-        serverCount: request.serverCount ?? null,
-        duration: request.duration ?? null,
-        description: request.description ?? null,
-        externalRef: request.externalRef ?? null,
-      },
-      entries,
-    );
+    const transactionIds = await this.repository.insertTransactions(manager, transactions);
+    return { transactionIds, balancesAfterMicro };
   }
 }

@@ -131,43 +131,54 @@ export class WalletRepository {
   }
 
   /**
-   * Inserts a transaction and its entries in one statement. Entries go in account-id order so
+   * Inserts transactions and their entries in one statement. Entries go in account-id order so
    * that concurrent transactions lock the wallets they touch in one global order (no
    * deadlocks); the balance trigger updates each wallet in the same statement.
    */
-  async insertTransaction(
+  async insertTransactions(
     manager: EntityManager,
-    transaction: NewTransaction,
-    entries: readonly { accountId: string; amountMicro: bigint; frozenUntil: Date | null }[],
-  ): Promise<string> {
-    const id = randomUUID();
-    const sorted = [...entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1));
+    transactions: readonly {
+      transaction: NewTransaction;
+      entries: readonly { accountId: string; amountMicro: bigint; frozenUntil: Date | null }[];
+    }[],
+  ): Promise<string[]> {
+    const ids = transactions.map(() => randomUUID());
+    const entries = transactions
+      .flatMap(({ entries: list }, i) =>
+        list.map((entry) => ({ ...entry, transactionId: ids[i]! })),
+      )
+      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
+    const column = <T>(pick: (t: NewTransaction) => T) =>
+      transactions.map(({ transaction }) => pick(transaction));
     await manager.query(
       `WITH t AS (
          INSERT INTO ledger_transactions
            (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::uuid[], $4::uuid[], $5::int[],
+                              $6::varchar[], $7::varchar[], $8::varchar[])
          RETURNING id)
        INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
-       SELECT t.id, e.account_id, e.amount_micro, e.frozen_until
-       FROM t, unnest($9::uuid[], $10::bigint[], $11::timestamptz[])
-         WITH ORDINALITY AS e(account_id, amount_micro, frozen_until, n)
+       SELECT e.transaction_id, e.account_id, e.amount_micro, e.frozen_until
+       FROM unnest($9::uuid[], $10::uuid[], $11::bigint[], $12::timestamptz[])
+         WITH ORDINALITY AS e(transaction_id, account_id, amount_micro, frozen_until, n)
+       JOIN t ON t.id = e.transaction_id
        ORDER BY e.n`,
       [
-        id,
-        transaction.type,
-        transaction.initiatorUuid,
-        transaction.subscriptionId,
-        transaction.serverCount,
-        transaction.duration,
-        transaction.description,
-        transaction.externalRef,
-        sorted.map((e) => e.accountId),
-        sorted.map((e) => e.amountMicro.toString()),
-        sorted.map((e) => e.frozenUntil?.toISOString() ?? null),
+        ids,
+        column((t) => t.type),
+        column((t) => t.initiatorUuid),
+        column((t) => t.subscriptionId),
+        column((t) => t.serverCount),
+        column((t) => t.duration),
+        column((t) => t.description),
+        column((t) => t.externalRef),
+        entries.map((e) => e.transactionId),
+        entries.map((e) => e.accountId),
+        entries.map((e) => e.amountMicro.toString()),
+        entries.map((e) => e.frozenUntil?.toISOString() ?? null),
       ],
     );
-    return id;
+    return ids;
   }
 
   /** A wallet's entries, newest first, with their transaction. */
