@@ -24,7 +24,7 @@ import {
 import type { Response } from 'express';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
-import { ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
+import { AutoRenewDto, ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
 import { type SubscriptionFile, SubscriptionsService } from './subscriptions.service';
 
 /**
@@ -117,6 +117,21 @@ export class SubscriptionsController {
       body.newBillingCycle,
       idempotencyKey,
     );
+  }
+
+  @Post('api/clients/subscription/:uuid/:id/auto-renew')
+  @UseGuards(OwnsAccountGuard)
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Turns renewal at the end of each period on or off (off: the subscription expires and leaves its nodes)',
+  })
+  setAutoRenew(
+    @Param('uuid') uuid: string,
+    @Param('id') id: string,
+    @Body() body: AutoRenewDto,
+  ): Promise<SubscriptionActionResponse> {
+    return this.subscriptions.setAutoRenew(uuid.toLowerCase(), id.toLowerCase(), body.autoRenew);
   }
 
   @Delete('api/clients/subscription/:uuid/:id')

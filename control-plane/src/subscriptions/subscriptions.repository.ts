@@ -50,6 +50,7 @@ type SubscriptionChanges = Partial<
     | 'pauseReason'
     | 'urlTokenHash'
     | 'urlTokenSealed'
+    | 'autoRenew'
   >
 > & { deletedAt?: Date | null };
 
@@ -64,6 +65,7 @@ const COLUMN_OF: Record<keyof SubscriptionChanges, string> = {
   urlTokenHash: 'url_token_hash',
   urlTokenSealed: 'url_token_sealed',
   deletedAt: 'deleted_at',
+  autoRenew: 'auto_renew',
 };
 
 function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {

@@ -568,6 +568,33 @@ export class SubscriptionsService {
   }
 
   /** A new subscription URL; the old one answers 404 from the commit on. */
+  /**
+   * spec 02 §3 autoRenew: whether the billing job renews the subscription at the end of its
+   * period (paying for it) or lets it expire there. Moves no money.
+   */
+  async setAutoRenew(
+    ownerUuid: string,
+    id: string,
+    autoRenew: boolean,
+  ): Promise<SubscriptionActionResponse> {
+    const now = this.clock.now();
+    const response = await this.ledger.transaction(async (manager) => {
+      const record = await this.lockOwned(manager, ownerUuid, id);
+      if (record.status === 'deleted') throw SubscriptionsException.of('not_found');
+      await this.repository.update(manager, id, { autoRenew });
+      const servers = await this.serversFor(manager, id);
+      return this.actionResponse(
+        manager,
+        autoRenew ? SUBSCRIPTION_MESSAGES.autoRenewOn : SUBSCRIPTION_MESSAGES.autoRenewOff,
+        { ...record, autoRenew },
+        servers,
+        now,
+      );
+    });
+    this.subscriptionsChanged();
+    return response;
+  }
+
   async rotateUrl(ownerUuid: string, id: string): Promise<RotateSubscriptionUrlResponse> {
     const url = this.urlSecrets.issue();
     await this.ledger.transaction(async (manager) => {

@@ -139,3 +139,49 @@ describe('SubscriptionBillingJob', () => {
     expect(await walletBalance(t.db, client.uuid)).toBe(10n * SSL);
   });
 });
+
+describe('auto-renew', () => {
+  it('should let a subscription with auto-renew off expire at the end of its period, unpaid', async () => {
+    const { client, id, server } = await subscribed('hourly', 50);
+    const start = now;
+    const off = await t
+      .http()
+      .post(`/api/clients/subscription/${client.uuid}/${id}/auto-renew`)
+      .set('Cookie', client.cookie)
+      .send({ autoRenew: false })
+      .expect(200);
+    expect(off.body.subscription.autoRenew).toBe(false);
+
+    now = new Date(start.getTime() + 100 * HOUR + 30_000);
+    await job().runOnce();
+    expect((await row(id)).status).toBe('expired');
+    expect((await clientSetOf(t.db, server)).uuids).toEqual([]);
+    expect(await walletBalance(t.db, client.uuid)).toBe(50n * SSL);
+    expect(await ledgerViolations(t.db.url)).toEqual([]);
+  });
+
+  it('should refuse a bad body and another client’s subscription', async () => {
+    const { client, id } = await subscribed('monthly', 0);
+    const other = await registerAccount(t, { userType: 'client' });
+    const path = `/api/clients/subscription/${client.uuid}/${id}/auto-renew`;
+    const bad = await t
+      .http()
+      .post(path)
+      .set('Cookie', client.cookie)
+      .send({ autoRenew: 'no' })
+      .expect(400);
+    expect(bad.body.message).toBe('autoRenew must be true or false');
+    await t.http().post(path).set('Cookie', other.cookie).send({ autoRenew: false }).expect(403);
+    await t
+      .http()
+      .post(`/api/clients/subscription/${other.uuid}/${id}/auto-renew`)
+      .set('Cookie', other.cookie)
+      .send({ autoRenew: false })
+      .expect(404);
+    const [stored] = await t.db.query<{ auto_renew: boolean }>(
+      `SELECT auto_renew FROM subscriptions WHERE id = $1`,
+      [id],
+    );
+    expect(stored).toEqual({ auto_renew: true });
+  });
+});

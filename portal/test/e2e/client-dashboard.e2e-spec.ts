@@ -272,6 +272,28 @@ describe('client dashboard', () => {
     );
     expect(await card.getByTestId('subscription-servers').innerText()).toContain('Amsterdam 1');
 
+    // Renewal off: the job will let it expire; the card says so and the server stored it.
+    expect(await card.getByTestId('auto-renew').isChecked()).toBe(true);
+    // The box follows the server: it changes once the answer is in.
+    await card.getByTestId('auto-renew').click();
+    await waitForText(page.getByTestId('subscription-notice'), 'will expire at the end');
+    await page.waitForFunction(
+      (id) =>
+        !(
+          document.querySelector(
+            `[data-subscription-id="${id}"] [data-testid="auto-renew"]`,
+          ) as HTMLInputElement | null
+        )?.checked,
+      hourly,
+    );
+    const [renew] = await suite.stack.db.query<{ auto_renew: boolean }>(
+      `SELECT auto_renew FROM subscriptions WHERE id = $1`,
+      [hourly],
+    );
+    expect(renew).toEqual({ auto_renew: false });
+    await card.getByTestId('auto-renew').click();
+    await waitForText(page.getByTestId('subscription-notice'), 'renews at the end');
+
     await card.getByRole('button', { name: 'Pause' }).click();
     await waitForText(page.getByTestId('subscription-notice'), 'Subscription paused');
     await page.getByTestId('subscriptions-paused-only').waitFor();

@@ -25,6 +25,9 @@ export const SUBSCRIPTION_ROUTES = {
     `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/activate`,
   changeType: (uuid: string, id: string) =>
     `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/change-type`,
+  /** Whether the billing job renews the subscription when its period ends. */
+  autoRenew: (uuid: string, id: string) =>
+    `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/auto-renew`,
   /** The QR codes of one subscription (group and per server), for the QR modal. */
   qrCodes: (uuid: string, id: string) =>
     `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/qr-codes`,
@@ -76,6 +79,8 @@ export const SUBSCRIPTION_MESSAGES = {
   automaticallyPaused: (cycle: BillingCycle) =>
     `Insufficient funds to change the billing type: the subscription was paused. Add SSL and activate it to resume with ${cycle} billing.`,
   urlRotated: 'A new subscription URL was issued; the old one no longer works',
+  autoRenewOn: 'The subscription renews at the end of each period',
+  autoRenewOff: 'The subscription will expire at the end of this period',
   notFound: 'Subscription not found',
   clientsOnly: 'Only client accounts can buy subscriptions',
   uuidMismatch: 'uuid must be your account uuid',
@@ -146,6 +151,12 @@ export const createSubscriptionRequestSchema = requestBody({
 export type CreateSubscriptionRequest = z.input<typeof createSubscriptionRequestSchema>;
 /** What the control plane gets after validation. */
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionRequestSchema>;
+
+/** `POST .../auto-renew`: renew at the end of each period (spec 02 §3 autoRenew), or let it expire. */
+export const autoRenewRequestSchema = requestBody({
+  autoRenew: z.boolean({ error: 'autoRenew must be true or false' }),
+});
+export type AutoRenewRequest = z.infer<typeof autoRenewRequestSchema>;
 
 /** `POST .../change-type` (spec 02 §7: body newBillingCycle). */
 export const changeBillingTypeRequestSchema = requestBody({

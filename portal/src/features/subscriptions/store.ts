@@ -14,11 +14,12 @@ import { deleteSubscription } from './api/delete-subscription';
 import { getActiveSubscriptions } from './api/get-active-subscriptions';
 import { getPausedSubscriptions } from './api/get-paused-subscriptions';
 import { pauseSubscription } from './api/pause-subscription';
+import { setAutoRenew } from './api/set-auto-renew';
 
 /** A subscription as components see it (a read-only snapshot of the store). */
 export type SubscriptionView = Snapshot<Subscription>;
 
-export type SubscriptionAction = 'pause' | 'activate' | 'delete' | 'change-type';
+export type SubscriptionAction = 'pause' | 'activate' | 'delete' | 'change-type' | 'auto-renew';
 
 export interface Notice {
   tone: 'error' | 'success' | 'warning';
@@ -130,6 +131,26 @@ export async function pause(ownerUuid: string, subscriptionId: string): Promise<
     subscriptionsStore.notice = {
       tone: 'error',
       text: `Failed to pause subscription: ${messageOf(error)}`,
+    };
+  }
+}
+
+/** spec 02 §3 autoRenew: renew at the end of each period (paid then), or let it expire. */
+export async function changeAutoRenew(
+  ownerUuid: string,
+  subscriptionId: string,
+  autoRenew: boolean,
+): Promise<void> {
+  subscriptionsStore.notice = null;
+  try {
+    const response = await run(ownerUuid, subscriptionId, 'auto-renew', () =>
+      setAutoRenew(ownerUuid, subscriptionId, autoRenew),
+    );
+    subscriptionsStore.notice = { tone: 'success', text: response.message };
+  } catch (error) {
+    subscriptionsStore.notice = {
+      tone: 'error',
+      text: `Failed to change renewal: ${messageOf(error)}`,
     };
   }
 }

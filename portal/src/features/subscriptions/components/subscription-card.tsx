@@ -2,7 +2,13 @@ import { formatSsl } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { COUNTDOWN_REFRESH_MS, countdownText, pausedCountdownText } from '../countdown';
-import { type SubscriptionAction, type SubscriptionView, activate, pause } from '../store';
+import {
+  type SubscriptionAction,
+  type SubscriptionView,
+  activate,
+  changeAutoRenew,
+  pause,
+} from '../store';
 
 export interface SubscriptionCardProps {
   ownerUuid: string;
@@ -182,6 +188,18 @@ export function SubscriptionCard({
             >
               {busy === 'change-type' ? 'Changing...' : `Switch to ${other}`}
             </Button>
+            <label className="subscription-card__renew">
+              <input
+                type="checkbox"
+                checked={subscription.autoRenew}
+                disabled={busy !== undefined}
+                onChange={(event) =>
+                  void changeAutoRenew(ownerUuid, subscription.id, event.target.checked)
+                }
+                data-testid="auto-renew"
+              />{' '}
+              Renew automatically
+            </label>
           </>
         ) : (
           <Button
