@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NodeServersResponse } from '@scn/proto';
-import { enroll } from '../../src/commands/enroll';
 import {
   type ControlPlaneKit,
   hasDatabase,
@@ -25,6 +24,7 @@ import {
   startHttpServer,
   startVlessClient,
 } from './proxy-core.support';
+import { enrollV2rayNode, V2RAY } from './v2ray-node';
 
 /**
  * The whole chain on loopback: the real control plane (in-process, real PostgreSQL, real gRPC),
@@ -32,7 +32,6 @@ import {
  * VLESS client. A client set pushed by the control plane lets the client through within seconds,
  * the next report counts it as active, and an empty set cuts it off again.
  */
-const V2RAY = '/usr/bin/v2ray';
 const BODY = 'hello through the enrolled node';
 const CLIENT_UUID = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 const UNKNOWN_UUID = 'deadbeef-0000-4000-8000-00000000beef';
@@ -113,31 +112,20 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-agent-daemon-e2e-'));
     httpServer = await startHttpServer(BODY);
 
-    const tokenResponse = await t
-      .http()
-      .post('/api/nodes/enrollment-tokens')
-      .set('Authorization', `Bearer ${operator.token}`)
-      .send({ tier: 'tier1' })
-      .expect(201);
-    const configPath = path.join(workDir, 'agent', 'config.json');
-    await enroll(
-      {
-        server: `127.0.0.1:${grpcPort}`,
-        token: (tokenResponse.body as { token: string }).token,
-        tier: 'tier1',
-        publicHost: '127.0.0.1',
-        publicPort: String(await freePort()),
-        core: 'v2ray',
-        coreBinary: V2RAY,
-        coreApiPort: String(await freePort()),
-        coreWorkDir: path.join(workDir, 'core'),
-        config: configPath,
-      },
-      { io },
-    );
-    config = await readAgentConfig(configPath);
+    const enrolled = await enrollV2rayNode(t, {
+      operatorToken: operator.token,
+      grpcPort,
+      workDir,
+      io,
+    });
+    config = enrolled.config;
     core = realCoreFor(config);
-    daemon = new AgentDaemon(new AgentConfigStore(configPath, config), core, io, readHardware);
+    daemon = new AgentDaemon(
+      new AgentConfigStore(enrolled.configPath, config),
+      core,
+      io,
+      readHardware,
+    );
     await daemon.start();
     corePid = core.pid();
     // The daemon reports once at start; wait for it so later reports do not overlap with it.

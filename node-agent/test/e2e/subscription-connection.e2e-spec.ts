@@ -8,9 +8,8 @@ import {
   parseVlessLink,
   type SubscriptionCreationResponse,
 } from '@scn/proto';
-import { enroll } from '../../src/commands/enroll';
 import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
-import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
+import { type AgentConfig, AgentConfigStore } from '../../src/config/agent-config';
 import { V2rayCore } from '../../src/proxy-core/v2ray-core';
 import { readHardware } from '../../src/system/hardware';
 import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
@@ -23,6 +22,7 @@ import {
   startHttpServer,
 } from './proxy-core.support';
 import { startClientFromLink } from './vless-link-client';
+import { enrollV2rayNode, V2RAY } from './v2ray-node';
 
 /**
  * issue 4 §5 "real connection": a client buys a subscription through the HTTP API; the real
@@ -31,7 +31,6 @@ import { startClientFromLink } from './vless-link-client';
  * `/sub/` URL's content), fetches a page through the node. After delete, and after expiry by the
  * billing job, the same clients are refused.
  */
-const V2RAY = '/usr/bin/v2ray';
 const BODY = 'hello through a purchased subscription';
 const HOUR = 3_600_000;
 const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
@@ -123,35 +122,24 @@ describeFullChain('a purchased subscription through a real node', () => {
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-subscription-e2e-'));
     httpServer = await startHttpServer(BODY);
 
-    const tokenResponse = await t
-      .http()
-      .post('/api/nodes/enrollment-tokens')
-      .set('Authorization', `Bearer ${operator.token}`)
-      .send({ tier: 'tier1' })
-      .expect(201);
-    const configPath = path.join(workDir, 'agent', 'config.json');
-    await enroll(
-      {
-        server: `127.0.0.1:${grpcPort}`,
-        token: (tokenResponse.body as { token: string }).token,
-        tier: 'tier1',
-        publicHost: '127.0.0.1',
-        publicPort: String(await freePort()),
-        core: 'v2ray',
-        coreBinary: V2RAY,
-        coreApiPort: String(await freePort()),
-        coreWorkDir: path.join(workDir, 'core'),
-        config: configPath,
-      },
-      { io },
-    );
-    config = await readAgentConfig(configPath);
+    const enrolled = await enrollV2rayNode(t, {
+      operatorToken: operator.token,
+      grpcPort,
+      workDir,
+      io,
+    });
+    config = enrolled.config;
     // The page is on 127.0.0.1, which a node refuses by default (see the daemon e2e).
     const core = new V2rayCore(
       { ...proxyCoreOptions(config), allowPrivateDestinations: true },
       { stopTimeoutMs: 2000 },
     );
-    daemon = new AgentDaemon(new AgentConfigStore(configPath, config), core, io, readHardware);
+    daemon = new AgentDaemon(
+      new AgentConfigStore(enrolled.configPath, config),
+      core,
+      io,
+      readHardware,
+    );
     await daemon.start();
     // The first report tells the control plane where clients dial the node.
     await eventually(async () => {
