@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AUTH_MESSAGES, SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
+import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
 import { depositSsl, ledgerViolations } from '../../../control-plane/test/support/ledger';
-import { PASSWORD, collectProblems, uniqueEmail, waitForText } from './support/portal';
+import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
@@ -67,25 +67,7 @@ describe('client journey', () => {
     const email = uniqueEmail('client-journey');
 
     // Sign up as a client from the landing page: code by SMTP, terms, the client dashboard.
-    await page.goto('/');
-    await page.getByRole('button', { name: 'Get Started as Client' }).first().click();
-    const signUp = page.getByRole('dialog', { name: 'Sign Up as Client' });
-    await signUp.getByLabel('Email').fill(email);
-    await signUp.getByLabel('Password').fill(PASSWORD);
-    const since = stack.smtp.mails.length;
-    await signUp.getByRole('button', { name: 'Send Code' }).click();
-    await signUp.getByRole('button', { name: 'Code Sent' }).waitFor();
-    await signUp.getByLabel('Verification Code').fill(await stack.smtp.codeFor(email, since));
-    await signUp.getByRole('button', { name: 'Sign Up', exact: true }).click();
-    const terms = page.getByRole('dialog', { name: 'Terms & Policies' });
-    await terms
-      .getByRole('checkbox', { name: 'I have read and agree to the Terms of Service' })
-      .check();
-    await terms
-      .getByRole('checkbox', { name: 'I have read and agree to the Protection Policy' })
-      .check();
-    await terms.getByRole('button', { name: 'Accept & Continue' }).click();
-    await waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.registrationSuccessTerms);
+    await signUpFromLanding(page, stack, 'client', email);
     await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
     const wallet = page.getByTestId('client-wallet');
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '0.00')).toBe('0.00');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTH_MESSAGES } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
-import { PASSWORD, collectProblems, uniqueEmail, waitForText } from './support/portal';
+import { collectProblems, signUpFromLanding, uniqueEmail } from './support/portal';
 import { freePort } from './support/stack';
 import { browserSuite } from './support/suite';
 
@@ -99,28 +99,9 @@ describe('operator journey', () => {
     const email = uniqueEmail('journey');
 
     // Sign up as Node Operator from the landing page: code by SMTP, terms, the node dashboard.
-    await page.goto('/');
-    await page.getByRole('button', { name: 'Become a Node Operator' }).first().click();
-    const signUp = page.getByRole('dialog', { name: 'Sign Up as Node Operator' });
-    await signUp.waitFor();
-    await signUp.getByLabel('Email').fill(email);
-    await signUp.getByLabel('Password').fill(PASSWORD);
-    const since = stack.smtp.mails.length;
-    await signUp.getByRole('button', { name: 'Send Code' }).click();
-    await signUp.getByRole('button', { name: 'Code Sent' }).waitFor();
-    await signUp.getByLabel('Verification Code').fill(await stack.smtp.codeFor(email, since));
-    await signUp.getByRole('button', { name: 'Sign Up', exact: true }).click();
-    const terms = page.getByRole('dialog', { name: 'Terms & Policies' });
-    await terms
-      .getByRole('checkbox', { name: 'I have read and agree to the Terms of Service' })
-      .check();
-    await terms
-      .getByRole('checkbox', { name: 'I have read and agree to the Protection Policy' })
-      .check();
-    await terms.getByRole('button', { name: 'Accept & Continue' }).click();
-    expect(
-      await waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.registrationSuccessTerms),
-    ).toBe(AUTH_MESSAGES.registrationSuccessTerms);
+    expect(await signUpFromLanding(page, stack, 'node', email)).toBe(
+      AUTH_MESSAGES.registrationSuccessTerms,
+    );
     await page.waitForURL(`${stack.baseUrl}/node-dashboard`);
     await page.getByRole('heading', { level: 1, name: 'Node Dashboard' }).waitFor();
     expect(await page.getByTestId('dashboard-email').innerText()).toBe(email);

@@ -1,4 +1,5 @@
 import {
+  AUTH_MESSAGES,
   AUTH_ROUTES,
   type AuthResponse,
   type MessageResponse,
@@ -200,4 +201,40 @@ export function nextFrames(page: Page, frames = 2): Promise<void> {
       }),
     frames,
   );
+}
+
+/**
+ * Signs up from the landing page as a person would: the landing button for the account type,
+ * e-mail and password, the code from the SMTP capture, both terms boxes, Accept & Continue.
+ * Answers the success message; the portal then redirects to the account type's dashboard.
+ */
+export async function signUpFromLanding(
+  page: Page,
+  stack: Stack,
+  userType: UserType,
+  email: string,
+): Promise<string> {
+  await page.goto('/');
+  const start = userType === 'node' ? 'Become a Node Operator' : 'Get Started as Client';
+  await page.getByRole('button', { name: start }).first().click();
+  const signUp = page.getByRole('dialog', {
+    name: `Sign Up as ${userType === 'node' ? 'Node Operator' : 'Client'}`,
+  });
+  await signUp.waitFor();
+  await signUp.getByLabel('Email').fill(email);
+  await signUp.getByLabel('Password').fill(PASSWORD);
+  const since = stack.smtp.mails.length;
+  await signUp.getByRole('button', { name: 'Send Code' }).click();
+  await signUp.getByRole('button', { name: 'Code Sent' }).waitFor();
+  await signUp.getByLabel('Verification Code').fill(await stack.smtp.codeFor(email, since));
+  await signUp.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  const terms = page.getByRole('dialog', { name: 'Terms & Policies' });
+  await terms
+    .getByRole('checkbox', { name: 'I have read and agree to the Terms of Service' })
+    .check();
+  await terms
+    .getByRole('checkbox', { name: 'I have read and agree to the Protection Policy' })
+    .check();
+  await terms.getByRole('button', { name: 'Accept & Continue' }).click();
+  return waitForText(page.getByTestId('auth-message'), AUTH_MESSAGES.registrationSuccessTerms);
 }
