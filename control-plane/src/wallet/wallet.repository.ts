@@ -236,25 +236,4 @@ export class WalletRepository {
     );
     return rows.map((r) => ({ amountMicro: BigInt(r.amount_micro), frozenUntil: r.frozen_until }));
   }
-
-  /** Every account whose stored balance differs from the sum of its entries (should be none). */
-  async balanceMismatches(): Promise<{ id: string; stored: string; summed: string }[]> {
-    return queryRows(
-      this.dataSource,
-      `SELECT a.id, a.balance_micro::text AS stored, COALESCE(s.total, 0)::text AS summed
-       FROM ledger_accounts a
-       LEFT JOIN (SELECT account_id, sum(amount_micro) AS total FROM ledger_entries GROUP BY account_id) s
-         ON s.account_id = a.id
-       WHERE a.kind IN ('client_wallet', 'node_wallet') AND a.balance_micro <> COALESCE(s.total, 0)`,
-    );
-  }
-
-  /** The sum of every entry of the ledger (must be zero). */
-  async totalOfAllEntries(): Promise<bigint> {
-    const rows = await queryRows<{ total: string }>(
-      this.dataSource,
-      `SELECT COALESCE(sum(amount_micro), 0)::text AS total FROM ledger_entries`,
-    );
-    return BigInt(rows[0]!.total);
-  }
 }
