@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Notification, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { PgListener } from '../common/pg-listener';
 import { CLIENT_SET_CHANNEL } from './nodes.repository';
 
 /**
@@ -13,53 +12,33 @@ import { CLIENT_SET_CHANNEL } from './nodes.repository';
  */
 @Injectable()
 export class ClientSetNotifier implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('ClientSetNotifier');
   private readonly events = new EventEmitter().setMaxListeners(0);
-  private connection: { client: PoolClient; release: () => void } | null = null;
-  private closing = false;
+  private readonly listener: PgListener;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.listen();
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.listener = new PgListener(
+      dataSource,
+      CLIENT_SET_CHANNEL,
+      {
+        notified: (serverId) => this.events.emit(serverId),
+        // Every stream re-reads its set after a reconnect: a notification may have been missed.
+        reconnected: () => this.events.eventNames().forEach((name) => this.events.emit(name)),
+      },
+      new Logger('ClientSetNotifier'),
+    );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.closing = true;
-    const connection = this.connection;
-    this.connection = null;
-    if (connection) {
-      await connection.client.query(`UNLISTEN ${CLIENT_SET_CHANNEL}`).catch(() => undefined);
-      connection.release();
-    }
+  onModuleInit(): Promise<void> {
+    return this.listener.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.listener.stop();
   }
 
   /** Calls `listener` whenever the set of `serverId` may have changed; returns the unsubscribe. */
   subscribe(serverId: string, listener: () => void): () => void {
     this.events.on(serverId, listener);
     return () => this.events.off(serverId, listener);
-  }
-
-  private async listen(): Promise<void> {
-    const driver = this.dataSource.driver as PostgresDriver;
-    const [client, release] = (await driver.obtainMasterConnection()) as [PoolClient, () => void];
-    client.on('notification', (message: Notification) => {
-      if (message.channel === CLIENT_SET_CHANNEL && message.payload)
-        this.events.emit(message.payload);
-    });
-    client.on('error', (error: Error) => {
-      if (this.closing) return;
-      this.logger.error({ err: error }, 'LISTEN connection lost; reconnecting');
-      this.connection = null;
-      release();
-      // Every stream re-reads its set after a reconnect: a notification may have been missed.
-      setTimeout(() => {
-        this.listen()
-          .then(() => this.events.eventNames().forEach((name) => this.events.emit(name)))
-          .catch((err: unknown) => this.logger.error({ err }, 'LISTEN reconnect failed'));
-      }, 1000);
-    });
-    await client.query(`LISTEN ${CLIENT_SET_CHANNEL}`);
-    this.connection = { client, release };
   }
 }

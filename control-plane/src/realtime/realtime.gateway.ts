@@ -1,10 +1,9 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
-import type { Notification, PoolClient } from 'pg';
 import type { Server } from 'socket.io';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { PgListener } from '../common/pg-listener';
 
 /** spec 01 §7: the realtime events the portal listens for. */
 export const REALTIME_EVENTS = { serverListUpdated: 'server-list-updated' } as const;
@@ -31,29 +30,40 @@ const COALESCE_MS = 100;
 @WebSocketGateway({ transports: ['polling', 'websocket'] })
 export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('RealtimeGateway');
-  private connection: { client: PoolClient; release: () => void } | null = null;
-  private closing = false;
+  private readonly listener: PgListener;
   private pending: { reasons: Set<string>; timer: NodeJS.Timeout } | null = null;
 
   @WebSocketServer()
   private server: Server | undefined;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.listener = new PgListener(
+      dataSource,
+      REALTIME_CHANNEL,
+      {
+        notified: (payload) => {
+          try {
+            const { reason } = JSON.parse(payload) as { reason: string };
+            this.deliver(reason);
+          } catch (err) {
+            this.logger.warn({ err }, 'ignored a malformed realtime notification');
+          }
+        },
+        // Events may have been missed meanwhile: tell the browsers to refetch once.
+        reconnected: () => this.deliver('updated'),
+      },
+      this.logger,
+    );
+  }
 
-  async onModuleInit(): Promise<void> {
-    await this.listen();
+  onModuleInit(): Promise<void> {
+    return this.listener.start();
   }
 
   /** Before TypeORM's pool ends (it waits for every held connection, this one included). */
   async onModuleDestroy(): Promise<void> {
-    this.closing = true;
     if (this.pending) clearTimeout(this.pending.timer);
-    const connection = this.connection;
-    this.connection = null;
-    if (connection) {
-      await connection.client.query(`UNLISTEN ${REALTIME_CHANNEL}`).catch(() => undefined);
-      connection.release();
-    }
+    await this.listener.stop();
   }
 
   /** A server appeared, changed availability, address, settings or subscribers, or disappeared. */
@@ -86,33 +96,5 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
     }, COALESCE_MS);
     timer.unref();
     this.pending = { reasons, timer };
-  }
-
-  private async listen(): Promise<void> {
-    const driver = this.dataSource.driver as PostgresDriver;
-    const [client, release] = (await driver.obtainMasterConnection()) as [PoolClient, () => void];
-    client.on('notification', (message: Notification) => {
-      if (message.channel !== REALTIME_CHANNEL || !message.payload) return;
-      try {
-        const { reason } = JSON.parse(message.payload) as { reason: string };
-        this.deliver(reason);
-      } catch (err) {
-        this.logger.warn({ err }, 'ignored a malformed realtime notification');
-      }
-    });
-    client.on('error', (error: Error) => {
-      if (this.closing) return;
-      this.logger.error({ err: error }, 'realtime LISTEN connection lost; reconnecting');
-      this.connection = null;
-      release();
-      setTimeout(() => {
-        this.listen()
-          // Events may have been missed meanwhile: tell the browsers to refetch once.
-          .then(() => this.deliver('updated'))
-          .catch((err: unknown) => this.logger.error({ err }, 'realtime LISTEN reconnect failed'));
-      }, 1000);
-    });
-    await client.query(`LISTEN ${REALTIME_CHANNEL}`);
-    this.connection = { client, release };
   }
 }
