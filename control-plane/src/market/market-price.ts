@@ -1,4 +1,5 @@
 import { MICRO_PER_SSL, PRICING } from '@scn/proto';
+import { launchPeriodActive } from '../common/launch-period';
 
 /**
  * The monthly price of one server as the market lists it, in micro-SSL (spec 01 §3, §9):
@@ -6,7 +7,7 @@ import { MICRO_PER_SSL, PRICING } from '@scn/proto';
  */
 export function listedPriceMicro(premium: boolean, now: Date, launchPeriodEndsAt: Date): bigint {
   if (premium) return BigInt(PRICING.premiumPerServerSsl) * MICRO_PER_SSL;
-  if (now.getTime() <= launchPeriodEndsAt.getTime()) return 0n;
+  if (launchPeriodActive(now, launchPeriodEndsAt)) return 0n;
   return BigInt(PRICING.monthlyPerServerSsl) * MICRO_PER_SSL;
 }
 

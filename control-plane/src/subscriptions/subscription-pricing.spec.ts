@@ -1,5 +1,5 @@
+import { launchPeriodActive } from '../common/launch-period';
 import {
-  launchPeriodActive,
   operatorRewards,
   pauseAllowance,
   periodMs,

@@ -19,11 +19,6 @@ export interface PricedServer {
   ownerUuid: string;
 }
 
-/** Free while now is on or before the last day of the launch period (spec 01 §1). */
-export function launchPeriodActive(now: Date, launchPeriodEndsAt: Date): boolean {
-  return now.getTime() <= launchPeriodEndsAt.getTime();
-}
-
 /** Length of one paid period: 30 days monthly, 100 hours hourly (spec 02 §9). */
 export function periodMs(cycle: BillingCycle): number {
   return cycle === 'monthly'

@@ -20,6 +20,7 @@ import {
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
+import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PremiumServers } from '../market/premium-servers';
@@ -39,7 +40,6 @@ import {
 } from './subscription-links';
 import {
   hourlyPriceMicro,
-  launchPeriodActive,
   OPERATOR_REWARD_FROZEN_MS,
   operatorRewards,
   PAUSE_RULES,

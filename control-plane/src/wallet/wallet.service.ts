@@ -8,6 +8,7 @@ import {
 } from '@scn/proto';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
+import { launchPeriodActive } from '../common/launch-period';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { WalletKind } from './ledger.service';
@@ -88,18 +89,17 @@ export class WalletService {
   }
 
   settings(): WalletSettingsResponse['settings'] {
-    // spec 02 §9: 0.1 SSL an hour = 10 SSL per 100-hour block.
-    const hourlyMicro = sslToMicro(PRICING.monthlyPerServerSsl) / BigInt(PRICING.hourlyBlockHours);
     return {
       sslUsdPrice: SSL_USD_PRICE_TEXT,
       monthlyPerServerMicro: sslToMicro(PRICING.monthlyPerServerSsl).toString(),
       premiumPerServerMicro: sslToMicro(PRICING.premiumPerServerSsl).toString(),
-      hourlyPerServerMicro: hourlyMicro.toString(),
+      // spec 02 §9: 0.1 SSL per server per hour.
+      hourlyPerServerMicro: sslToMicro(PRICING.hourlyPerServerSsl).toString(),
       hourlyBlockHours: PRICING.hourlyBlockHours,
       operatorRewardMicro: sslToMicro(PRICING.operatorRewardSsl).toString(),
       operatorRewardFrozenDays: PRICING.operatorRewardFrozenDays,
       launchPeriodEndsAt: this.config.launchPeriodEndsAt.toISOString(),
-      launchPeriodActive: this.clock.now() <= this.config.launchPeriodEndsAt,
+      launchPeriodActive: launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
       withdrawalsEnabled: false,
       depositsEnabled: false,
     };
