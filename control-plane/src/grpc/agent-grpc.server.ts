@@ -21,7 +21,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { ClientSetNotifier } from '../nodes/client-set.notifier';
 import type { ClientSet } from '../nodes/nodes.repository';
 import { NodesService, REPORT_INTERVAL_MS } from '../nodes/nodes.service';
-import type { ServerEntity } from '../nodes/entities/server.entity';
+import type { AgentServer } from '../nodes/server-reader';
 import {
   describeIssue,
   enrollRequestSchema,
@@ -132,7 +132,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  private async authenticate(metadata: grpc.Metadata): Promise<ServerEntity> {
+  private async authenticate(metadata: grpc.Metadata): Promise<AgentServer> {
     const nodeId = metadata.get(AGENT_METADATA.nodeId)[0];
     const authorization = metadata.get(AGENT_METADATA.authorization)[0];
     const bearer =

@@ -2,11 +2,31 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../common/sql';
+import { RELIABILITY, type ReliabilityState } from '../reliability/reliability';
 import { EnrollmentTokenEntity } from './entities/enrollment-token.entity';
 import { ServerEntity } from './entities/server.entity';
 
 /** The channel on which every replica hears that a server's allowed client set changed. */
 export const CLIENT_SET_CHANNEL = 'scn_client_sets';
+
+/**
+ * The reliability sweep skips servers that reported this long before the staleness threshold:
+ * a margin so that rounding or skew can only add candidates (see listServersForSweep).
+ */
+export const SWEEP_FRESH_MARGIN_MS = 5 * 60_000;
+
+/** A server the sweep reads: its reliability state, id, and `last_report_at` exactly as stored. */
+export interface SweepCandidate extends ReliabilityState {
+  id: string;
+  /** `last_report_at` as PostgreSQL's text (microseconds kept), to see a report that came since. */
+  lastReportText: string | null;
+}
+
+/** What the sweep writes for one server, with what it was computed from. */
+export type SweepSettlement = Pick<
+  SweepCandidate,
+  'id' | 'lastReportText' | 'reliabilityAtReport' | 'belowThresholdSince' | 'bannedAt'
+>;
 
 export interface ClientSet {
   version: string;
@@ -14,38 +34,40 @@ export interface ClientSet {
 }
 
 /** A `servers` row as the entity (what TypeORM's mapping would give, without its cost). */
+const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
+  ['id', 'id'],
+  ['ownerUuid', 'owner_uuid'],
+  ['name', 'name'],
+  ['source', 'source'],
+  ['country', 'country'],
+  ['location', 'location'],
+  ['tier', 'tier'],
+  ['secretHash', 'secret_hash'],
+  ['host', 'host'],
+  ['port', 'port'],
+  ['inbound', 'inbound'],
+  ['vlessString', 'vless_string'],
+  ['hardware', 'hardware'],
+  ['agentVersion', 'agent_version'],
+  ['coreState', 'core_state'],
+  ['activeClients', 'active_clients'],
+  ['pingMs', 'ping_ms'],
+  ['uptimeSeconds', 'uptime_seconds'],
+  ['reliabilityAtReport', 'reliability_at_report'],
+  ['lastReportAt', 'last_report_at'],
+  ['lastCreditedAt', 'last_credited_at'],
+  ['belowThresholdSince', 'below_threshold_since'],
+  ['bannedAt', 'banned_at'],
+  ['clientSetVersion', 'client_set_version'],
+  ['appliedClientSetVersion', 'applied_client_set_version'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+];
+
 export function serverFromRow(row: Record<string, unknown>): ServerEntity {
   const entity = new ServerEntity();
-  const metadata: Array<[keyof ServerEntity, string]> = [
-    ['id', 'id'],
-    ['ownerUuid', 'owner_uuid'],
-    ['name', 'name'],
-    ['source', 'source'],
-    ['country', 'country'],
-    ['location', 'location'],
-    ['tier', 'tier'],
-    ['secretHash', 'secret_hash'],
-    ['host', 'host'],
-    ['port', 'port'],
-    ['inbound', 'inbound'],
-    ['vlessString', 'vless_string'],
-    ['hardware', 'hardware'],
-    ['agentVersion', 'agent_version'],
-    ['coreState', 'core_state'],
-    ['activeClients', 'active_clients'],
-    ['pingMs', 'ping_ms'],
-    ['uptimeSeconds', 'uptime_seconds'],
-    ['reliabilityAtReport', 'reliability_at_report'],
-    ['lastReportAt', 'last_report_at'],
-    ['lastCreditedAt', 'last_credited_at'],
-    ['belowThresholdSince', 'below_threshold_since'],
-    ['bannedAt', 'banned_at'],
-    ['clientSetVersion', 'client_set_version'],
-    ['appliedClientSetVersion', 'applied_client_set_version'],
-    ['createdAt', 'created_at'],
-    ['updatedAt', 'updated_at'],
-  ];
-  for (const [property, column] of metadata) Object.assign(entity, { [property]: row[column] });
+  const fields = entity as unknown as Record<string, unknown>;
+  for (const [property, column] of SERVER_COLUMNS) fields[property] = row[column];
   return entity;
 }
 
@@ -164,13 +186,95 @@ export class NodesRepository {
       .getMany();
   }
 
-  /** Servers not banned: the reliability sweep settles them. */
-  listServersForSweep(): Promise<ServerEntity[]> {
-    return this.dataSource
-      .getRepository(ServerEntity)
-      .createQueryBuilder('s')
-      .where('s.banned_at IS NULL')
-      .getMany();
+  /**
+   * One page (keyset on id, after `afterId`) of the servers whose 95%/14-day lifecycle could move
+   * at `now`, with only the columns `settleThreshold` reads.
+   *
+   * Why skipping the others is safe: `settleThreshold` leaves a banned server alone, and leaves a
+   * server alone when `below_threshold_since` is null and `currentReliability` is at least
+   * `hideBelow`. A server that reported at most `staleAfterMs` ago has lost nothing to staleness
+   * (`stalenessPenalty` is 0), so its score is `reliability_at_report` (clamped to 0..100, which
+   * keeps a value >= 95 at or above 95); one that never reported scores 0. So a server that is
+   * not banned, has no `below_threshold_since`, `reliability_at_report >= hideBelow` and a
+   * report within `staleAfterMs` cannot change, and every other unbanned one is a candidate.
+   * The report window is narrowed by `SWEEP_FRESH_MARGIN_MS` (never widened), so clock skew or
+   * a timestamp rounded between PostgreSQL's microseconds and JavaScript's milliseconds can only
+   * add a candidate, never drop one.
+   */
+  async listServersForSweep(
+    now: Date,
+    afterId: string | null,
+    limit: number,
+  ): Promise<SweepCandidate[]> {
+    const reportedBefore = new Date(
+      now.getTime() - (RELIABILITY.staleAfterMs - SWEEP_FRESH_MARGIN_MS),
+    );
+    const rows = await queryRows<{
+      id: string;
+      reliability_at_report: number;
+      last_report_at: Date | null;
+      last_report_text: string | null;
+      last_credited_at: Date | null;
+      below_threshold_since: Date | null;
+    }>(
+      this.dataSource,
+      `SELECT id, reliability_at_report, last_report_at, last_report_at::text AS last_report_text,
+              last_credited_at, below_threshold_since
+       FROM servers
+       WHERE banned_at IS NULL AND ($2::uuid IS NULL OR id > $2::uuid)
+         AND (below_threshold_since IS NOT NULL OR reliability_at_report < $3
+              OR last_report_at IS NULL OR last_report_at < $1)
+       ORDER BY id LIMIT $4`,
+      [reportedBefore, afterId, RELIABILITY.hideBelow, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      lastReportText: row.last_report_text,
+      reliabilityAtReport: row.reliability_at_report,
+      lastReportAt: row.last_report_at,
+      lastCreditedAt: row.last_credited_at,
+      belowThresholdSince: row.below_threshold_since,
+      bannedAt: null,
+    }));
+  }
+
+  /**
+   * Writes what the sweep settled, in one statement: only the lifecycle columns
+   * `settleThreshold` can change (and `updated_at`, as `updateServer` does). A server is skipped
+   * when it was banned, or got a report (its `last_report_at` or score moved) since it was read,
+   * or while a report batch holds it: the next minute's sweep takes it up again. Rows are locked
+   * in id order without waiting, so the sweep cannot deadlock with report batches. Returns how
+   * many servers were written.
+   */
+  async settleServers(settlements: readonly SweepSettlement[]): Promise<number> {
+    if (settlements.length === 0) return 0;
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `WITH v AS (
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::smallint[], $4::timestamptz[], $5::timestamptz[])
+           AS v(id, last_report_at, reliability_at_report, below_since, banned_at)
+       ), locked AS (
+         SELECT s.id FROM servers s JOIN v ON v.id = s.id
+         WHERE s.banned_at IS NULL AND s.last_report_at IS NOT DISTINCT FROM v.last_report_at
+           AND s.reliability_at_report = v.reliability_at_report
+         ORDER BY s.id FOR NO KEY UPDATE OF s SKIP LOCKED
+       )
+       UPDATE servers AS s SET below_threshold_since = v.below_since, banned_at = v.banned_at,
+         updated_at = CURRENT_TIMESTAMP
+       FROM v JOIN locked ON locked.id = v.id
+       WHERE s.id = v.id AND s.banned_at IS NULL
+         AND s.last_report_at IS NOT DISTINCT FROM v.last_report_at
+         AND s.reliability_at_report = v.reliability_at_report
+       RETURNING s.id`,
+      [
+        settlements.map((u) => u.id),
+        settlements.map((u) => u.lastReportText),
+        settlements.map((u) => u.reliabilityAtReport),
+        settlements.map((u) => u.belowThresholdSince),
+        settlements.map((u) => u.bannedAt),
+      ],
+    );
+    return rows.length;
   }
 
   async clientSet(serverId: string): Promise<ClientSet | null> {

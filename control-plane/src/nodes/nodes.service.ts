@@ -28,13 +28,15 @@ import {
 import type { ServerEntity } from './entities/server.entity';
 import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
-import { type ClientSet, NodesRepository } from './nodes.repository';
+import { type ClientSet, NodesRepository, type SweepSettlement } from './nodes.repository';
 import { ReportWriter } from './report-writer';
-import { ServerReader } from './server-reader';
+import { type AgentServer, ServerReader } from './server-reader';
 
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
 export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
 export const REPORT_INTERVAL_MS = 60_000;
+/** Servers the reliability sweep reads, and writes in one statement, at a time. */
+export const SWEEP_PAGE_SIZE = 5_000;
 const GIB = 1024 ** 3;
 
 export interface IssuedEnrollmentToken {
@@ -55,7 +57,9 @@ function sha256(value: string): string {
 }
 
 /** The reliability fields of a server row, as the engine's state. */
-export function reliabilityStateOf(server: ServerEntity): ReliabilityState {
+export function reliabilityStateOf(
+  server: Pick<ServerEntity, keyof ReliabilityState>,
+): ReliabilityState {
   return {
     reliabilityAtReport: server.reliabilityAtReport,
     lastReportAt: server.lastReportAt,
@@ -219,7 +223,7 @@ export class NodesService {
    * The node a call comes from. The secret names its node (`<id>.<random>`), so a valid secret
    * sent with another node's id is told apart from a wrong secret.
    */
-  async authenticate(claimedNodeId: string, bearer: string): Promise<ServerEntity> {
+  async authenticate(claimedNodeId: string, bearer: string): Promise<AgentServer> {
     const ownId = bearer.split('.')[0] ?? '';
     if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
     const server = await this.servers.read(ownId);
@@ -232,7 +236,7 @@ export class NodesService {
   }
 
   /** Applies a validated report from an authenticated node and returns its reliability now. */
-  async report(server: ServerEntity, report: ValidReport): Promise<ReliabilityView> {
+  async report(server: AgentServer, report: ValidReport): Promise<ReliabilityView> {
     const now = this.clock.now();
     const before = viewReliability(reliabilityStateOf(server), now);
     const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
@@ -242,10 +246,10 @@ export class NodesService {
       host: report.publicHost,
       port: report.publicPort,
       inbound: { ...inbound },
-      hardware: report.hardware ?? server.hardware,
+      hardware: report.hardware ?? null,
       agentVersion: report.agentVersion,
       coreState: report.proxyCore?.state.replace('PROXY_CORE_STATE_', '').toLowerCase() ?? null,
-      activeClients: report.clientCountFailed ? server.activeClients : report.activeClients,
+      activeClients: report.clientCountFailed ? null : report.activeClients,
       pingMs: report.pingMs,
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
@@ -336,17 +340,34 @@ export class NodesService {
     return reachable;
   }
 
-  /** Moves the 95%/14-day lifecycle on for every reporting server (idempotent per run). */
-  async sweepReliability(): Promise<number> {
+  /**
+   * Moves the 95%/14-day lifecycle on for every server it could move for (idempotent per run):
+   * reads the candidates a page at a time and writes each page's changes in one statement, so
+   * memory and round trips stay bounded at any network size. Returns how many servers changed.
+   */
+  async sweepReliability(pageSize = SWEEP_PAGE_SIZE): Promise<number> {
     const now = this.clock.now();
     let changed = 0;
-    for (const server of await this.repository.listServersForSweep()) {
-      const before = reliabilityStateOf(server);
-      const after = settleThreshold(before, now);
-      if (after !== before) {
-        changed += 1;
-        await this.repository.updateServer(server.id, reliabilityColumns(after));
+    let afterId: string | null = null;
+    for (;;) {
+      const page = await this.repository.listServersForSweep(now, afterId, pageSize);
+      const settlements: SweepSettlement[] = [];
+      for (const before of page) {
+        const after = settleThreshold(before, now);
+        if (after !== before) {
+          settlements.push({
+            id: before.id,
+            lastReportText: before.lastReportText,
+            reliabilityAtReport: before.reliabilityAtReport,
+            belowThresholdSince: after.belowThresholdSince,
+            bannedAt: after.bannedAt,
+          });
+        }
       }
+      changed += await this.repository.settleServers(settlements);
+      const last = page[page.length - 1];
+      if (!last || page.length < pageSize) break;
+      afterId = last.id;
     }
     if (changed > 0) this.realtime.serverListUpdated('availability');
     return changed;
@@ -391,7 +412,7 @@ export class NodesService {
    * spec 02 §4: a report whose client count failed costs 10; one whose numbers cannot be true
    * (more active clients than the tier allows, or than the counters it sent) costs 5.
    */
-  private qualityOf(server: ServerEntity, report: ValidReport): ReportQuality {
+  private qualityOf(server: AgentServer, report: ValidReport): ReportQuality {
     if (report.clientCountFailed) return 'client_count_failed';
     const capacity = VPS_TIERS.find((t) => t.id === server.tier)?.maxClients ?? Infinity;
     // Active clients are those whose counters moved, so they cannot outnumber the counters sent.

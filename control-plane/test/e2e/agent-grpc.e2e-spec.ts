@@ -269,6 +269,26 @@ describe('Report', () => {
     expect((await report(client, metadata, goodReport({ activeClients: 5 }))).reliability).toBe(65);
   });
 
+  it('should keep the stored hardware and client count when a report does not give them', async () => {
+    const { node, metadata } = await enrolledNode();
+    const stored = async () =>
+      (
+        (await t.db.query('SELECT hardware, active_clients FROM servers WHERE id = $1', [
+          node.nodeId,
+        ])) as Array<{ hardware: { cpuCores: number } | null; active_clients: number }>
+      )[0];
+    await report(client, metadata, goodReport({ activeClients: 1 }));
+    advance(MIN);
+    await report(client, metadata, goodReport({ hardware: undefined, clientCountFailed: true }));
+    expect(await stored()).toMatchObject({
+      hardware: { cpuCores: hardware.cpuCores },
+      active_clients: 1,
+    });
+    advance(MIN);
+    await report(client, metadata, goodReport({ activeClients: 0 }));
+    expect((await stored())?.active_clients).toBe(0);
+  });
+
   it('should decay a node that stops reporting, with nobody watching', async () => {
     const { operator, metadata } = await enrolledNode();
     await report(client, metadata, goodReport());
