@@ -80,6 +80,8 @@ async function run({ target, channels, window, startAt, warmupMs, durationMs }) 
   // uptime_seconds carries a per-node sequence number: the database's value is then the count of
   // reports it stored for that node (one call per node in flight, so writes land in order).
   const acked = nodes.map(() => 0);
+  // As the agent does: each report carries the round-trip time of the node's previous report.
+  const lastPingMs = nodes.map(() => 0);
   const busy = nodes.map(() => false);
   await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
   const windowStart = startAt + warmupMs;
@@ -112,13 +114,15 @@ async function run({ target, channels, window, startAt, warmupMs, durationMs }) 
         continue;
       }
       busy[i] = true;
-      const body = { ...bodies[i], uptimeSeconds: String(acked[i] + 1) };
+      const body = { ...bodies[i], uptimeSeconds: String(acked[i] + 1), pingMs: lastPingMs[i] };
       const started = performance.now();
       const startedAt = Date.now();
       try {
         await clients[i].report(body);
         acked[i] += 1;
-        if (startedAt >= windowStart) latencies.push(performance.now() - started);
+        const elapsed = performance.now() - started;
+        lastPingMs[i] = Math.min(60_000, Math.round(elapsed));
+        if (startedAt >= windowStart) latencies.push(elapsed);
         const finishedAt = Date.now();
         if (finishedAt >= windowStart && finishedAt <= windowEnd) inWindow += 1;
       } catch (error) {

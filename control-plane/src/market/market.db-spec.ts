@@ -498,3 +498,61 @@ describe('market version and the page cache', () => {
     expect((await service.servers(query, null)).servers).toEqual([]);
   });
 });
+
+describe('agent reports and the listing', () => {
+  const MIN = 60_000;
+  const listing = async (id: string) =>
+    (
+      await db.query<{ ping_ms: number | null; reliability: number; stale: boolean; at: string }>(
+        `SELECT ping_ms, reliability, stale, last_report_at::text AS at, xmin::text AS version
+         FROM market_listings WHERE server_id = $1`,
+        [id],
+      )
+    )[0]!;
+  const report = (id: string, at: Date, set = '') =>
+    db.query(`UPDATE servers SET last_report_at = $2 ${set} WHERE id = $1`, [id, at]);
+
+  it('should leave the listing alone while a report changes nothing a page shows', async () => {
+    const owner = await insertAccount(db);
+    const [id] = await insertServers(db, [{ ownerUuid: owner, country: 'MT', pingMs: 40 }], now);
+    const first = await listing(id!);
+    // A minute later, the same score and a ping 3 ms off: nothing to show differently.
+    await report(id!, new Date(now.getTime() + MIN), ', ping_ms = 43');
+    expect(await listing(id!)).toEqual(first);
+    // A ping that moved by more than 5 ms and 10% is shown.
+    await report(id!, new Date(now.getTime() + 2 * MIN), ', ping_ms = 60');
+    expect(await listing(id!)).toMatchObject({ ping_ms: 60 });
+    // So is a score that moved.
+    await report(id!, new Date(now.getTime() + 3 * MIN), ', reliability_at_report = 97');
+    expect(await listing(id!)).toMatchObject({ reliability: 97 });
+    // And the listing's copy of the last report never trails by 5 minutes or more.
+    const copied = (await listing(id!)).at;
+    await report(id!, new Date(now.getTime() + 7 * MIN));
+    expect((await listing(id!)).at).toBe(copied);
+    await report(id!, new Date(now.getTime() + 8 * MIN));
+    expect((await listing(id!)).at).not.toBe(copied);
+  });
+
+  it("should decay from the server's own last report, not the listing's older copy", async () => {
+    const owner = await insertAccount(db);
+    const start = now;
+    const [id] = await insertServers(db, [{ ownerUuid: owner, country: 'CY' }], start);
+    // A report 4 minutes later leaves the listing's copy at the start.
+    await report(id!, new Date(start.getTime() + 4 * MIN));
+    try {
+      // 62 minutes after the start, but 58 after the last report: not stale yet.
+      now = new Date(start.getTime() + 62 * MIN);
+      await refresh.refresh();
+      expect(await listing(id!)).toMatchObject({ reliability: 100, stale: false });
+      // 65 minutes after the last report: stale.
+      now = new Date(start.getTime() + 69 * MIN);
+      await refresh.refresh();
+      expect(await listing(id!)).toMatchObject({ stale: true });
+      // A report brings it back at once.
+      await report(id!, now);
+      expect(await listing(id!)).toMatchObject({ reliability: 100, stale: false });
+    } finally {
+      now = start;
+    }
+  });
+});

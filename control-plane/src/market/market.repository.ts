@@ -52,8 +52,9 @@ export interface DecayCandidate {
   server_id: string;
   reliability: number;
   stale: boolean;
+  /** The server's last report, which the decay is computed from. */
   last_report_at: Date | null;
-  /** The same instant as PostgreSQL wrote it (microseconds), to compare against exactly. */
+  /** The listing's copy of it as PostgreSQL wrote it (microseconds): the write's guard. */
   last_report_text: string | null;
   reliability_at_report: number;
 }
@@ -217,10 +218,15 @@ export class MarketRepository {
   decayCandidates(staleBefore: Date): Promise<DecayCandidate[]> {
     return queryRows<DecayCandidate>(
       this.dataSource,
-      `SELECT l.server_id, l.reliability, l.stale, l.last_report_at,
+      // The listing's last_report_at may trail the server's by up to 5 minutes (reports leave
+      // the listing alone while it shows the same), so the decay is computed from the server's
+      // own last report. The listing's value is the guard: any report to a candidate (silent
+      // for over an hour) rewrites the listing, so a report since this read always moves it.
+      `SELECT l.server_id, l.reliability, l.stale, s.last_report_at,
               l.last_report_at::text AS last_report_text, s.reliability_at_report
        FROM market_listings l JOIN servers s ON s.id = l.server_id
-       WHERE (l.last_report_at IS NULL OR l.last_report_at < $1) AND (NOT l.stale OR l.reliability > 0)`,
+       WHERE (l.last_report_at IS NULL OR l.last_report_at < $1)
+         AND (s.last_report_at IS NULL OR s.last_report_at < $1) AND (NOT l.stale OR l.reliability > 0)`,
       [staleBefore],
     );
   }

@@ -4,6 +4,7 @@ import { ClientJourney1764000000000 } from './1764000000000-client-journey';
 import { Market1764000000100 } from './1764000000100-market';
 import { Subscriptions1764000000200 } from './1764000000200-subscriptions';
 import { ClientSlots1764000000300 } from './1764000000300-client-slots';
+import { MarketReportWrites1764000000400 } from './1764000000400-market-report-writes';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Market1764000000100,
   Subscriptions1764000000200,
   ClientSlots1764000000300,
+  MarketReportWrites1764000000400,
 ] as const;
