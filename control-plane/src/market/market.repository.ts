@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { queryRows } from '../common/sql';
+import { queryPrepared, queryRows } from '../common/sql';
 import { type MarketPageQuery, pageSql } from './market-query';
 
 /** A listed server as one page reads it (market_listings joined to servers). */
@@ -85,17 +82,11 @@ export class MarketRepository {
   }
 
   /**
-   * Runs a statement as a named prepared statement of its connection: PostgreSQL parses and
-   * analyses it once per connection instead of on every call (bench/market: PostgreSQL CPU per
-   * page 0.55-0.74 -> 0.39 ms). Only for the statements without a search: with a search the
-   * pattern decides the plan, and a generic plan must never be reused across patterns. The
-   * names are bounded (one per order and filter shape: at most 20).
+   * Page statements without a search are prepared (bench/market: PostgreSQL CPU per page
+   * 0.55-0.74 -> 0.39 ms); with a search the pattern decides the plan. At most 20 shapes.
    */
-  private async prepared<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const name = `market_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    const result = await pool.query({ name, text: sql, values: params });
-    return result.rows as T[];
+  private prepared<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return queryPrepared<T>(this.dataSource, sql, params);
   }
 
   /** The market version (market migration): moves at the commit of every change a page shows. */

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
 /**
@@ -108,7 +109,8 @@ export class ReportWriter implements OnApplicationShutdown {
       applied_version: c.appliedClientSetVersion,
     }));
     try {
-      await this.dataSource.query(
+      await queryPrepared(
+        this.dataSource,
         `UPDATE servers AS s SET
            reliability_at_report = v.reliability, last_report_at = v.last_report_at,
            last_credited_at = v.last_credited_at, below_threshold_since = v.below_since,
@@ -122,8 +124,10 @@ export class ReportWriter implements OnApplicationShutdown {
                 below_since timestamptz, banned_at timestamptz, host text, port int, inbound jsonb,
                 hardware jsonb, agent_version text, core_state text, active_clients int, ping_ms int,
                 uptime bigint, applied_version bigint)
-         WHERE s.id = v.id`,
-        [JSON.stringify(rows)],
+         WHERE s.id = v.id AND s.id = ANY($2::uuid[])`,
+        // The id list again as an array: the planner knows its length (it cannot see into the
+        // JSON) and probes the primary key instead of scanning servers for a small batch.
+        [JSON.stringify(rows), [...batch.keys()]],
       );
       for (const entry of batch.values()) entry.waiters.forEach((w) => w.resolve());
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../common/sql';
+import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
 /** What an agent call needs of its server: credential, tier, address and reliability state. */
@@ -85,7 +85,7 @@ export class ServerReader {
     this.inFlight = true;
     try {
       // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
-      const rows = await queryRows<AgentServerRow>(
+      const rows = await queryPrepared<AgentServerRow>(
         this.dataSource,
         `SELECT id, tier, secret_hash, host, port, reliability_at_report, ${epochMs('last_report_at')},
                 ${epochMs('last_credited_at')}, ${epochMs('below_threshold_since')}, ${epochMs('banned_at')}
