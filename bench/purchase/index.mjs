@@ -324,6 +324,7 @@ function v2rayClientConfig(link, socksPort) {
 }
 
 async function firstByte(cp, grpcPort, db) {
+  if (FIRST_BYTE_RUNS < 1) return { skipped: 'FIRST_BYTE_RUNS=0' };
   if (!existsSync(V2RAY)) return { skipped: `${V2RAY} is missing` };
   const agentDist = join(here, '..', '..', 'node-agent', 'dist', 'src');
   const { enroll } = require(join(agentDist, 'commands', 'enroll.js'));
@@ -537,12 +538,12 @@ try {
   const ok = {
     rate: run.rate >= TARGET.purchasesPerSecond,
     violations: checked.problems.length === TARGET.violations && run.statuses[200] === PURCHASES,
-    firstByte: first.skipped ? true : first.maxMs < TARGET.firstByteMs,
+    firstByte: first.skipped ? null : first.maxMs < TARGET.firstByteMs,
   };
   console.log(
     `targets: >= ${TARGET.purchasesPerSecond} purchases/s ${ok.rate ? 'met' : 'MISSED'}; ` +
       `zero violations and every purchase paid ${ok.violations ? 'met' : 'MISSED'}; ` +
-      `first byte under ${TARGET.firstByteMs} ms ${ok.firstByte ? 'met' : 'MISSED'}`,
+      `first byte under ${TARGET.firstByteMs} ms ${ok.firstByte === null ? 'not measured' : ok.firstByte ? 'met' : 'MISSED'}`,
   );
   failed = !ok.violations;
 } finally {

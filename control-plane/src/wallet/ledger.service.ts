@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
 import { WalletException } from './wallet.exception';
-import { SYSTEM_OWNER, WalletRepository } from './wallet.repository';
+import { type NewTransaction, SYSTEM_OWNER, WalletRepository } from './wallet.repository';
+
+type NewEntry = { accountId: string; amountMicro: bigint; frozenUntil: Date | null };
 
 export type WalletKind = 'client_wallet' | 'node_wallet';
 export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn';
@@ -129,8 +131,19 @@ export class LedgerService {
       balancesAfterMicro.set(key, locked.balanceMicro + net.get(key)!);
     }
 
-    const transactions = await Promise.all(
-      requests.map(async (request) => ({
+    // One query at a time on the transaction's connection (accountId reads only when an id is
+    // not remembered yet): a connection runs one statement at a time anyway.
+    const transactions: Array<{ transaction: NewTransaction; entries: NewEntry[] }> = [];
+    for (const request of requests) {
+      const entries: NewEntry[] = [];
+      for (const { account, amountMicro, frozenUntil } of request.postings) {
+        const accountId =
+          'wallet' in account
+            ? await this.repository.accountId(manager, account.wallet, account.ownerUuid)
+            : await this.repository.accountId(manager, account.system, SYSTEM_OWNER);
+        entries.push({ accountId, amountMicro, frozenUntil: frozenUntil ?? null });
+      }
+      transactions.push({
         transaction: {
           type: request.type,
           initiatorUuid: request.initiatorUuid ?? null,
@@ -140,18 +153,9 @@ export class LedgerService {
           description: request.description ?? null,
           externalRef: request.externalRef ?? null,
         },
-        entries: await Promise.all(
-          request.postings.map(async ({ account, amountMicro, frozenUntil }) => ({
-            accountId:
-              'wallet' in account
-                ? await this.repository.accountId(manager, account.wallet, account.ownerUuid)
-                : await this.repository.accountId(manager, account.system, SYSTEM_OWNER),
-            amountMicro,
-            frozenUntil: frozenUntil ?? null,
-          })),
-        ),
-      })),
-    );
+        entries,
+      });
+    }
     const transactionIds = await this.repository.insertTransactions(manager, transactions);
     return { transactionIds, balancesAfterMicro };
   }
