@@ -1,6 +1,7 @@
 import { inflateSync } from 'node:zlib';
+import { SUBSCRIPTION_QR_SIZE } from '@scn/proto';
 import QRCode from 'qrcode';
-import { QR_MAX_VERSION, qrDataUrl } from './qr-code';
+import { QR_MAX_VERSION, qrDataUrl, renderPng } from './qr-code';
 
 const LINK =
   'vless://3f2b8c1e-1234-4abc-8def-0123456789ab@node.example.net:443?encryption=none&security=reality&sni=www.example.com&fp=chrome&pbk=Xs7d8fK2lq9Zp0aQw3E4rT5yU6iO7pA8sD9fG0hJ1kL&sid=6ba85179&flow=xtls-rprx-vision&type=tcp#Node%201';
@@ -44,6 +45,34 @@ describe('qrDataUrl', () => {
       }
     }
     expect(dark(1, 1)).toBe(false);
+  });
+
+  it('should draw the PNG of the library default matrix when given 60 links of versions 1 to 25', () => {
+    // A seeded walk over lengths (mulberry32), so every run sees the same links.
+    let state = 99;
+    const random = () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const versions = new Set<number>();
+    const differences: string[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      let link = `${LINK}&n=${i}`;
+      const length = 10 + Math.floor(random() * 1240);
+      while (link.length < length) link += `&spx=%2F${Math.floor(random() * 2 ** 40).toString(36)}`;
+      link = link.slice(0, length);
+      const library = QRCode.create([{ data: Buffer.from(link), mode: 'byte' }], {
+        errorCorrectionLevel: 'L',
+      });
+      versions.add(library.version);
+      const expected = `data:image/png;base64,${renderPng(library.modules, SUBSCRIPTION_QR_SIZE).toString('base64')}`;
+      if (qrDataUrl(link).qrCode !== expected) differences.push(link);
+    }
+    expect(differences).toEqual([]);
+    expect(Math.min(...versions)).toBeLessThanOrEqual(2);
+    expect(Math.max(...versions)).toBe(QR_MAX_VERSION);
   });
 
   it('should report text that does not fit a scannable code as too complex', () => {

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { SUBSCRIPTION_QR_SIZE } from '@scn/proto';
 import QRCode from 'qrcode';
+import { applyBestMask } from './qr-mask';
 
 /**
  * Above this QR version (117 modules, 1.4 px per module at 180 px) a code is too dense to scan
@@ -26,18 +27,23 @@ export function qrDataUrl(text: string, size = SUBSCRIPTION_QR_SIZE): QrImage {
   try {
     // One byte-mode segment: the library's search for an optimal mix of modes costs twice the
     // rest of the encoding and saves nothing on a link (same version).
+    // Mask 0 fixed: the library's mask choice is 90% of its cost. applyBestMask makes the same
+    // choice on bit-packed lines, so the symbol is still the library's default one, bit for bit.
     qr = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], {
       errorCorrectionLevel: 'L',
+      maskPattern: 0,
     });
   } catch {
     return { qrCode: null, qrTooComplex: true };
   }
   if (qr.version > QR_MAX_VERSION) return { qrCode: null, qrTooComplex: true };
+  applyBestMask(qr);
   const png = renderPng(qr.modules, size);
   return { qrCode: `data:image/png;base64,${png.toString('base64')}`, qrTooComplex: false };
 }
 
-function renderPng(modules: QRCode.BitMatrix, size: number): Buffer {
+/** The symbol as a 1-bit greyscale PNG `size` px wide (or one px per module if larger). */
+export function renderPng(modules: QRCode.BitMatrix, size: number): Buffer {
   const count = modules.size;
   const total = count + 2 * MARGIN_MODULES;
   const width = Math.max(size, total);
@@ -48,13 +54,22 @@ function renderPng(modules: QRCode.BitMatrix, size: number): Buffer {
   for (let x = 0; x < width; x += 1) columnModule[x] = Math.floor(x / scale) - MARGIN_MODULES;
 
   const raw = Buffer.alloc((rowBytes + 1) * width, 0);
+  const stride = rowBytes + 1;
+  let previousModuleRow = Number.NaN;
   for (let y = 0; y < width; y += 1) {
-    const rowStart = y * (rowBytes + 1);
-    raw[rowStart] = 0; // filter: none
+    const rowStart = y * stride;
     const my = Math.floor(y / scale) - MARGIN_MODULES;
+    // Pixel rows of one module row are identical: draw the first, copy it for the rest.
+    if (my === previousModuleRow) {
+      raw.copy(raw, rowStart, rowStart - stride, rowStart);
+      continue;
+    }
+    previousModuleRow = my;
+    raw[rowStart] = 0; // filter: none
+    const inside = my >= 0 && my < count;
     for (let x = 0; x < width; x += 1) {
       const mx = columnModule[x]!;
-      const dark = my >= 0 && my < count && mx >= 0 && mx < count && modules.get(my, mx) === 1;
+      const dark = inside && mx >= 0 && mx < count && modules.get(my, mx) === 1;
       // 1-bit greyscale: 1 is white.
       if (!dark) raw[rowStart + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
     }
