@@ -132,7 +132,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  private async authenticate(metadata: grpc.Metadata): Promise<AgentServer> {
+  private async authenticate(
+    metadata: grpc.Metadata,
+    options: { fresh: boolean },
+  ): Promise<{ server: AgentServer; nodeId: string; bearer: string }> {
     const nodeId = metadata.get(AGENT_METADATA.nodeId)[0];
     const authorization = metadata.get(AGENT_METADATA.authorization)[0];
     const bearer =
@@ -143,7 +146,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         `Missing ${AGENT_METADATA.nodeId} or bearer credential`,
       );
     }
-    return this.nodes.authenticate(nodeId, bearer);
+    return { server: await this.nodes.authenticate(nodeId, bearer, options), nodeId, bearer };
   }
 
   private handlers(): AgentServiceHandlers {
@@ -177,12 +180,13 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       },
 
       Report: (call, callback) => {
-        this.authenticate(call.metadata)
-          .then(async (server) => {
+        // The remembered server may answer: the report's write checks the row version.
+        this.authenticate(call.metadata, { fresh: false })
+          .then(async ({ server, nodeId, bearer }) => {
             const parsed = reportRequestSchema.safeParse(call.request);
             if (!parsed.success)
               throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
-            const view = await this.nodes.report(server, parsed.data);
+            const view = await this.nodes.report(nodeId, bearer, server, parsed.data);
             callback(null, {
               accepted: true,
               serverTimeMs: String(Date.now()),
@@ -219,8 +223,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           closed = true;
           unsubscribe();
         });
-        this.authenticate(call.metadata)
-          .then(async (server) => {
+        this.authenticate(call.metadata, { fresh: true })
+          .then(async ({ server }) => {
             const parsed = watchClientsRequestSchema.safeParse(call.request);
             if (!parsed.success)
               throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));

@@ -9,6 +9,7 @@ export type NodesErrorCode =
   | 'node_unauthenticated'
   | 'node_mismatch'
   | 'server_not_found'
+  | 'report_conflict'
   | 'vless_invalid';
 
 const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
@@ -28,6 +29,10 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
   },
   node_mismatch: { kind: 'forbidden', message: 'A node can only report for itself' },
   server_not_found: { kind: 'not_found', message: 'Server not found' },
+  report_conflict: {
+    kind: 'unavailable',
+    message: 'The server kept changing while the report was written; send it again',
+  },
   vless_invalid: { kind: 'invalid', message: UPLOAD_SERVER_MESSAGES.vlessInvalid },
 };
 

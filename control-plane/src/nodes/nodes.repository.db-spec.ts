@@ -70,9 +70,10 @@ describe('ReportWriter', () => {
     const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));
     const writer = new ReportWriter(dataSource);
     const at = new Date('2026-11-01T00:00:00Z');
-    await Promise.all(
+    const versions = await versionsOf(ids);
+    const written = await Promise.all(
       ids.map((id, i) =>
-        writer.write(id, {
+        writer.write(id, versions.get(id)!, {
           reliabilityAtReport: i,
           lastReportAt: at,
           lastCreditedAt: at,
@@ -110,8 +111,65 @@ describe('ReportWriter', () => {
         inbound: { security: 'none' },
       }),
     );
+    // Each write answers the row's new version.
+    const after = await versionsOf(ids);
+    expect(written).toEqual(ids.map((id) => after.get(id)));
+    expect(written.every((version, i) => version !== versions.get(ids[i]!))).toBe(true);
+  });
+
+  it('should write nothing where the row changed since the report was computed', async () => {
+    const [changed, kept, gone] = await Promise.all([
+      insertServer(),
+      insertServer(),
+      insertServer(),
+    ]);
+    const versions = await versionsOf([changed!, kept!, gone!]);
+    await db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
+    await db.query('DELETE FROM servers WHERE id = $1', [gone]);
+    const writer = new ReportWriter(dataSource);
+    const columns = {
+      reliabilityAtReport: 42,
+      lastReportAt: new Date('2026-11-01T00:00:00Z'),
+      lastCreditedAt: null,
+      belowThresholdSince: null,
+      bannedAt: null,
+      host: 'h.example',
+      port: 443,
+      inbound: { security: 'none' },
+      hardware: null,
+      agentVersion: '0.1.0',
+      coreState: 'running',
+      activeClients: 0,
+      pingMs: 7,
+      uptimeSeconds: '1',
+      appliedClientSetVersion: '0',
+    };
+    const outcomes = await Promise.all(
+      [changed!, kept!, gone!].map((id) => writer.write(id, versions.get(id)!, columns)),
+    );
+    expect(outcomes[0]).toBeNull();
+    expect(outcomes[1]).toEqual(expect.any(String));
+    expect(outcomes[2]).toBeNull();
+    const rows = await db.query<{ id: string; reliability_at_report: number }>(
+      'SELECT id, reliability_at_report FROM servers WHERE id = ANY($1::uuid[])',
+      [[changed, kept]],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.reliability_at_report]))).toEqual(
+      new Map([
+        [changed, 100],
+        [kept, 42],
+      ]),
+    );
   });
 });
+
+async function versionsOf(ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; version: string }>(
+    'SELECT id, xmin::text AS version FROM servers WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.version]));
+}
 
 describe('NodesRepository sweep queries', () => {
   const MIN = 60_000;

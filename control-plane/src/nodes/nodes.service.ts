@@ -35,6 +35,8 @@ import { type AgentServer, ServerReader } from './server-reader';
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
 export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
 export const REPORT_INTERVAL_MS = 60_000;
+/** A report whose server keeps changing under it is refused after this many tries (UNAVAILABLE). */
+const REPORT_ATTEMPTS = 3;
 /** Servers the reliability sweep reads, and writes in one statement, at a time. */
 export const SWEEP_PAGE_SIZE = 5_000;
 const GIB = 1024 ** 3;
@@ -221,12 +223,18 @@ export class NodesService {
 
   /**
    * The node a call comes from. The secret names its node (`<id>.<random>`), so a valid secret
-   * sent with another node's id is told apart from a wrong secret.
+   * sent with another node's id is told apart from a wrong secret. `fresh: false` lets the copy
+   * this process remembered at its last report write answer: only for reports, whose write
+   * checks the row version (see report()).
    */
-  async authenticate(claimedNodeId: string, bearer: string): Promise<AgentServer> {
+  async authenticate(
+    claimedNodeId: string,
+    bearer: string,
+    { fresh }: { fresh: boolean } = { fresh: true },
+  ): Promise<AgentServer> {
     const ownId = bearer.split('.')[0] ?? '';
     if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
-    const server = await this.servers.read(ownId);
+    const server = await this.servers.read(ownId, { fresh });
     const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
     const given = Buffer.from(sha256(bearer), 'hex');
     if (!server || !expected || !timingSafeEqual(expected, given))
@@ -235,17 +243,40 @@ export class NodesService {
     return server;
   }
 
-  /** Applies a validated report from an authenticated node and returns its reliability now. */
-  async report(server: AgentServer, report: ValidReport): Promise<ReliabilityView> {
+  /**
+   * Applies a validated report from an authenticated node and returns its reliability now. The
+   * write applies only to the row version `server` was read at: when anyone else changed the
+   * row meanwhile (another replica, the sweep, a purchase, the dashboard, a deletion), the
+   * server is read again, the credential checked again and the report applied to what is there.
+   */
+  async report(
+    claimedNodeId: string,
+    bearer: string,
+    server: AgentServer,
+    report: ValidReport,
+  ): Promise<ReliabilityView> {
+    let current = server;
+    for (let attempt = 1; ; attempt += 1) {
+      const view = await this.applyReport(current, report);
+      if (view) return view;
+      if (attempt === REPORT_ATTEMPTS) throw new NodesException('report_conflict');
+      current = await this.authenticate(claimedNodeId, bearer, { fresh: true });
+    }
+  }
+
+  /** One attempt of report(): null when the row was no longer at `server.version`. */
+  private async applyReport(
+    server: AgentServer,
+    report: ValidReport,
+  ): Promise<ReliabilityView | null> {
     const now = this.clock.now();
     const before = viewReliability(reliabilityStateOf(server), now);
     const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
-    const inbound = report.inbound!;
-    await this.reports.write(server.id, {
+    const columns = {
       ...reliabilityColumns(state),
       host: report.publicHost,
       port: report.publicPort,
-      inbound: { ...inbound },
+      inbound: { ...report.inbound! },
       hardware: report.hardware ?? null,
       agentVersion: report.agentVersion,
       coreState: report.proxyCore?.state.replace('PROXY_CORE_STATE_', '').toLowerCase() ?? null,
@@ -253,6 +284,18 @@ export class NodesService {
       pingMs: report.pingMs,
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
+    };
+    const version = await this.reports.write(server.id, server.version, columns);
+    if (version === null) {
+      this.servers.forget(server.id);
+      return null;
+    }
+    this.servers.remember({
+      ...server,
+      ...reliabilityColumns(state),
+      host: columns.host,
+      port: columns.port,
+      version,
     });
     const after = viewReliability(state, now);
     if (before.available !== after.available || before.hidden !== after.hidden) {

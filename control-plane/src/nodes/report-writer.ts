@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
@@ -26,72 +27,43 @@ export type ReportColumns = Pick<
   | 'appliedClientSetVersion'
 > & { activeClients: number | null };
 
-interface Pending {
+interface ReportWrite {
+  /** The row version (`xmin`) the report was computed from. */
+  version: string;
   columns: ReportColumns;
-  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
-/** The most one write carries. */
-const MAX_BATCH = 1000;
-
 /**
- * Writes agent reports in batches: the reports that arrive while the previous batch is in the
- * database become one `UPDATE ... FROM unnest(...)`. A report is acknowledged only after its batch committed, so an
- * accepted report is always persisted (bench/ingest: one round trip per report was the limit).
+ * Writes agent reports in batches (group commit, KeyedBatcher): one `UPDATE` per batch. A report
+ * is acknowledged only after its batch committed, so an accepted report is always persisted.
+ *
+ * Each write applies only if the row is still at the version the report was computed from: the
+ * answer is the row's new version, or null when someone else changed (or deleted) the row
+ * meanwhile; the caller then reads it again and re-applies the report.
  */
 @Injectable()
 export class ReportWriter implements OnApplicationShutdown {
-  private pending = new Map<string, Pending>();
-  private inFlight = false;
-  private scheduled = false;
+  private readonly batcher = new KeyedBatcher<ReportWrite, string | null>(
+    (batch) => this.writeBatch(batch),
+    null,
+  );
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  write(serverId: string, columns: ReportColumns): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const entry = this.pending.get(serverId);
-      // Two reports of one node in one batch: the later one wins, both are acknowledged.
-      if (entry) {
-        entry.columns = columns;
-        entry.waiters.push({ resolve, reject });
-      } else {
-        this.pending.set(serverId, { columns, waiters: [{ resolve, reject }] });
-      }
-      this.schedule();
-    });
+  write(serverId: string, version: string, columns: ReportColumns): Promise<string | null> {
+    return this.batcher.submit(serverId, { version, columns });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    while (this.inFlight || this.pending.size > 0) {
-      if (!this.inFlight) await this.flush();
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.batcher.drain();
   }
 
-  /**
-   * Group commit: with no batch in the database, the next one goes at the end of this tick;
-   * otherwise what arrives waits for the running batch and goes with the next. Low load gets
-   * no added latency, high load gets large batches.
-   */
-  private schedule(): void {
-    if (this.inFlight && this.pending.size < MAX_BATCH) return;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    if (batch.size === 0) return;
-    this.pending = new Map();
-    this.inFlight = true;
+  private async writeBatch(batch: ReadonlyMap<string, ReportWrite>): Promise<Map<string, string>> {
     // One JSON document for the whole batch: a single native JSON.stringify instead of sixteen
     // text-escaped arrays (pg's array serialisation was the writer's largest cost).
-    const rows = [...batch].map(([id, { columns: c }]) => ({
+    const rows = [...batch].map(([id, { version, columns: c }]) => ({
       id,
+      version,
       reliability: c.reliabilityAtReport,
       last_report_at: c.lastReportAt,
       last_credited_at: c.lastCreditedAt,
@@ -108,33 +80,27 @@ export class ReportWriter implements OnApplicationShutdown {
       uptime: c.uptimeSeconds,
       applied_version: c.appliedClientSetVersion,
     }));
-    try {
-      await queryPrepared(
-        this.dataSource,
-        `UPDATE servers AS s SET
-           reliability_at_report = v.reliability, last_report_at = v.last_report_at,
-           last_credited_at = v.last_credited_at, below_threshold_since = v.below_since,
-           banned_at = v.banned_at, host = v.host, port = v.port, inbound = v.inbound,
-           hardware = COALESCE(v.hardware, s.hardware), agent_version = v.agent_version,
-           core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
-           ping_ms = v.ping_ms, uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
-           updated_at = now()
-         FROM json_to_recordset($1::json)
-           AS v(id uuid, reliability smallint, last_report_at timestamptz, last_credited_at timestamptz,
-                below_since timestamptz, banned_at timestamptz, host text, port int, inbound jsonb,
-                hardware jsonb, agent_version text, core_state text, active_clients int, ping_ms int,
-                uptime bigint, applied_version bigint)
-         WHERE s.id = v.id AND s.id = ANY($2::uuid[])`,
-        // The id list again as an array: the planner knows its length (it cannot see into the
-        // JSON) and probes the primary key instead of scanning servers for a small batch.
-        [JSON.stringify(rows), [...batch.keys()]],
-      );
-      for (const entry of batch.values()) entry.waiters.forEach((w) => w.resolve());
-    } catch (error) {
-      for (const entry of batch.values()) entry.waiters.forEach((w) => w.reject(error));
-    } finally {
-      this.inFlight = false;
-      if (this.pending.size > 0) this.schedule();
-    }
+    const written = await queryPrepared<{ id: string; version: string }>(
+      this.dataSource,
+      `UPDATE servers AS s SET
+         reliability_at_report = v.reliability, last_report_at = v.last_report_at,
+         last_credited_at = v.last_credited_at, below_threshold_since = v.below_since,
+         banned_at = v.banned_at, host = v.host, port = v.port, inbound = v.inbound,
+         hardware = COALESCE(v.hardware, s.hardware), agent_version = v.agent_version,
+         core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
+         ping_ms = v.ping_ms, uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
+         updated_at = now()
+       FROM json_to_recordset($1::json)
+         AS v(id uuid, version xid, reliability smallint, last_report_at timestamptz,
+              last_credited_at timestamptz, below_since timestamptz, banned_at timestamptz, host text,
+              port int, inbound jsonb, hardware jsonb, agent_version text, core_state text,
+              active_clients int, ping_ms int, uptime bigint, applied_version bigint)
+       WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
+       RETURNING s.id, s.xmin::text AS version`,
+      // The id list again as an array: the planner knows its length (it cannot see into the
+      // JSON) and probes the primary key instead of scanning servers for a small batch.
+      [JSON.stringify(rows), [...batch.keys()]],
+    );
+    return new Map(written.map((row) => [row.id, row.version]));
   }
 }

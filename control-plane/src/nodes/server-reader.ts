@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
-/** What an agent call needs of its server: credential, tier, address and reliability state. */
+/**
+ * What an agent call needs of its server: credential, tier, address and reliability state, and
+ * the row version it was read at (PostgreSQL's `xmin`, which every update of the row changes).
+ */
 export type AgentServer = Pick<
   ServerEntity,
   | 'id'
@@ -17,10 +21,11 @@ export type AgentServer = Pick<
   | 'lastCreditedAt'
   | 'belowThresholdSince'
   | 'bannedAt'
->;
+> & { version: string };
 
 interface AgentServerRow {
   id: string;
+  version: string;
   tier: ServerEntity['tier'];
   secret_hash: string | null;
   host: string | null;
@@ -36,76 +41,69 @@ interface AgentServerRow {
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
 const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
 
-const MAX_BATCH = 1000;
+/** Servers remembered per process (about 300 bytes each); the least recently used go first. */
+const MAX_REMEMBERED = 200_000;
 
 /**
- * Reads servers for agent calls in batches: the lookups that arrive while the previous batch is
- * in the database become one `SELECT ... WHERE id = ANY(...)`. Always a fresh read (no cache), so replicas and jobs that
- * changed a server are seen; only the round trips are shared.
+ * The servers of agent calls. A report normally needs no read: the server as this process last
+ * wrote it is remembered with its row version, and the report's write only applies if the row
+ * is still at that version (ReportWriter), so a change by anyone else (another replica, the
+ * sweep, a purchase, the dashboard, a deletion) makes the write miss and the report is read
+ * again and re-applied. Other reads go to the database, in batches: the lookups that arrive
+ * while a batch is in the database become one `SELECT ... WHERE id = ANY(...)`.
  */
 @Injectable()
 export class ServerReader {
-  private pending = new Map<
-    string,
-    Array<{ resolve: (server: AgentServer | null) => void; reject: (e: unknown) => void }>
-  >();
-  private inFlight = false;
-  private scheduled = false;
+  private readonly remembered = new Map<string, AgentServer>();
+  private readonly batcher: KeyedBatcher<null, AgentServer | null>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  read(id: string): Promise<AgentServer | null> {
-    return new Promise((resolve, reject) => {
-      const waiters = this.pending.get(id);
-      if (waiters) waiters.push({ resolve, reject });
-      else this.pending.set(id, [{ resolve, reject }]);
-      this.schedule();
-    });
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.batcher = new KeyedBatcher((batch) => this.readBatch([...batch.keys()]), null);
   }
 
-  /**
-   * Group commit: with no batch in the database, the next one goes at the end of this tick;
-   * otherwise what arrives waits for the running batch and goes with the next. Low load gets
-   * no added latency, high load gets large batches.
-   */
-  private schedule(): void {
-    if (this.inFlight && this.pending.size < MAX_BATCH) return;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    if (batch.size === 0) return;
-    this.pending = new Map();
-    this.inFlight = true;
-    try {
-      // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
-      const rows = await queryPrepared<AgentServerRow>(
-        this.dataSource,
-        `SELECT id, tier, secret_hash, host, port, reliability_at_report, ${epochMs('last_report_at')},
-                ${epochMs('last_credited_at')}, ${epochMs('below_threshold_since')}, ${epochMs('banned_at')}
-         FROM servers WHERE id = ANY($1::uuid[])`,
-        [[...batch.keys()]],
-      );
-      const byId = new Map(rows.map((row) => [row.id, agentServerFromRow(row)]));
-      for (const [id, waiters] of batch) waiters.forEach((w) => w.resolve(byId.get(id) ?? null));
-    } catch (error) {
-      for (const waiters of batch.values()) waiters.forEach((w) => w.reject(error));
-    } finally {
-      this.inFlight = false;
-      if (this.pending.size > 0) this.schedule();
+  /** The remembered server when `fresh` is false and there is one, else a database read. */
+  async read(id: string, { fresh }: { fresh: boolean }): Promise<AgentServer | null> {
+    if (!fresh) {
+      const known = this.remembered.get(id);
+      if (known) return known;
     }
+    const server = await this.batcher.submit(id, null);
+    if (server) this.remember(server);
+    else this.forget(id);
+    return server;
+  }
+
+  /** The server as it is now in the database, at `server.version` (after a write of ours). */
+  remember(server: AgentServer): void {
+    this.remembered.delete(server.id);
+    this.remembered.set(server.id, server);
+    if (this.remembered.size > MAX_REMEMBERED) {
+      this.remembered.delete(this.remembered.keys().next().value!);
+    }
+  }
+
+  forget(id: string): void {
+    this.remembered.delete(id);
+  }
+
+  private async readBatch(ids: string[]): Promise<Map<string, AgentServer>> {
+    // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
+    const rows = await queryPrepared<AgentServerRow>(
+      this.dataSource,
+      `SELECT id, xmin::text AS version, tier, secret_hash, host, port, reliability_at_report,
+              ${epochMs('last_report_at')}, ${epochMs('last_credited_at')},
+              ${epochMs('below_threshold_since')}, ${epochMs('banned_at')}
+       FROM servers WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, agentServerFromRow(row)]));
   }
 }
 
 function agentServerFromRow(row: AgentServerRow): AgentServer {
   return {
     id: row.id,
+    version: row.version,
     tier: row.tier,
     secretHash: row.secret_hash,
     host: row.host,

@@ -269,6 +269,17 @@ describe('Report', () => {
     expect((await report(client, metadata, goodReport({ activeClients: 5 }))).reliability).toBe(65);
   });
 
+  it('should apply a report to what others changed since its node last reported here', async () => {
+    const { node, metadata } = await enrolledNode();
+    expect((await report(client, metadata, goodReport())).reliability).toBe(100);
+    // Another replica, the sweep or a support fix changes the row meanwhile.
+    await t.db.query('UPDATE servers SET reliability_at_report = 50 WHERE id = $1', [node.nodeId]);
+    advance(MIN);
+    expect((await report(client, metadata, goodReport())).reliability).toBe(52);
+    advance(MIN);
+    expect((await report(client, metadata, goodReport())).reliability).toBe(54);
+  });
+
   it('should keep the stored hardware and client count when a report does not give them', async () => {
     const { node, metadata } = await enrolledNode();
     const stored = async () =>
@@ -348,8 +359,9 @@ describe('Report', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('should refuse a deleted node', async () => {
+  it('should refuse a deleted node, also one this control plane has just heard from', async () => {
     const { operator, node, metadata } = await enrolledNode();
+    await report(client, metadata, goodReport());
     await t
       .http()
       .delete(`/nodes/server/${operator.uuid}/${node.nodeId}`)
