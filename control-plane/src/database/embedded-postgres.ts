@@ -50,7 +50,18 @@ export async function startEmbeddedPostgres(options: {
   });
 
   if (!existsSync(join(options.databaseDir, 'PG_VERSION'))) {
-    await pg.initialise();
+    try {
+      await pg.initialise();
+    } catch (error) {
+      if (!/Permission denied/i.test(String(error))) throw error;
+      // As root, initdb runs as the `postgres` user, which must be able to reach the folder.
+      throw new Error(
+        `The embedded PostgreSQL cannot create its data in ${options.databaseDir}: as root it ` +
+          `runs as the '${USER}' user, which cannot reach that folder. Make every folder above it ` +
+          `reachable (e.g. chmod o+x on a private parent folder), pick another DATA_DIR, or set ` +
+          `DATABASE_URL. (${String(error).split('\n')[0]})`,
+      );
+    }
   }
   removeStalePidFile(options.databaseDir);
   try {
