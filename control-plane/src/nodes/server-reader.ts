@@ -41,8 +41,13 @@ interface AgentServerRow {
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
 const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
 
-/** Servers remembered per process (about 300 bytes each); the least recently used go first. */
-const MAX_REMEMBERED = 200_000;
+/**
+ * Servers remembered per process (about 450 bytes each: 135 MB at the limit). Nodes report in a
+ * cycle, so with more nodes than this on one replica the oldest would always be gone before its
+ * next report (every report then reads, as without the cache): sized for the 300,000 nodes the
+ * ingest target names; the least recently written go first.
+ */
+const MAX_REMEMBERED = 300_000;
 
 /**
  * The servers of agent calls. A report normally needs no read: the server as this process last
