@@ -121,7 +121,7 @@ async function run({ target, channels, window, startAt, warmupMs, durationMs }) 
         await clients[i].report(body);
         acked[i] += 1;
         const elapsed = performance.now() - started;
-        lastPingMs[i] = Math.min(60_000, Math.round(elapsed));
+        lastPingMs[i] = Math.min(60_000, Math.max(1, Math.round(elapsed)));
         if (startedAt >= windowStart) latencies.push(elapsed);
         const finishedAt = Date.now();
         if (finishedAt >= windowStart && finishedAt <= windowEnd) inWindow += 1;

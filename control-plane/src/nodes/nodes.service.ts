@@ -281,7 +281,8 @@ export class NodesService {
       agentVersion: report.agentVersion,
       coreState: report.proxyCore?.state.replace('PROXY_CORE_STATE_', '').toLowerCase() ?? null,
       activeClients: report.clientCountFailed ? null : report.activeClients,
-      pingMs: report.pingMs,
+      // 0: not measured yet (the agent just started); the stored figure stays.
+      pingMs: report.pingMs === 0 ? null : report.pingMs,
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
     };

@@ -6,8 +6,9 @@ import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
 /**
- * One report's row change. `hardware` and `activeClients` are null when the report did not give
- * them (no hardware read, client counting failed): the stored values are kept.
+ * One report's row change. `hardware`, `activeClients` and `pingMs` are null when the report did
+ * not give them (no hardware read, client counting failed, no round trip measured yet): the
+ * stored values are kept.
  */
 export type ReportColumns = Pick<
   ServerEntity,
@@ -22,10 +23,9 @@ export type ReportColumns = Pick<
   | 'hardware'
   | 'agentVersion'
   | 'coreState'
-  | 'pingMs'
   | 'uptimeSeconds'
   | 'appliedClientSetVersion'
-> & { activeClients: number | null };
+> & { activeClients: number | null; pingMs: number | null };
 
 interface ReportWrite {
   /** The row version (`xmin`) the report was computed from. */
@@ -88,7 +88,7 @@ export class ReportWriter implements OnApplicationShutdown {
          banned_at = v.banned_at, host = v.host, port = v.port, inbound = v.inbound,
          hardware = COALESCE(v.hardware, s.hardware), agent_version = v.agent_version,
          core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
-         ping_ms = v.ping_ms, uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
+         ping_ms = COALESCE(v.ping_ms, s.ping_ms), uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
          updated_at = now()
        FROM json_to_recordset($1::json)
          AS v(id uuid, version xid, reliability smallint, last_report_at timestamptz,

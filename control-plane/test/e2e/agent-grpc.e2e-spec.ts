@@ -280,20 +280,32 @@ describe('Report', () => {
     expect((await report(client, metadata, goodReport())).reliability).toBe(54);
   });
 
-  it('should keep the stored hardware and client count when a report does not give them', async () => {
+  it('should keep the stored hardware, client count and ping when a report does not give them', async () => {
     const { node, metadata } = await enrolledNode();
     const stored = async () =>
       (
-        (await t.db.query('SELECT hardware, active_clients FROM servers WHERE id = $1', [
+        (await t.db.query('SELECT hardware, active_clients, ping_ms FROM servers WHERE id = $1', [
           node.nodeId,
-        ])) as Array<{ hardware: { cpuCores: number } | null; active_clients: number }>
+        ])) as Array<{
+          hardware: { cpuCores: number } | null;
+          active_clients: number;
+          ping_ms: number | null;
+        }>
       )[0];
-    await report(client, metadata, goodReport({ activeClients: 1 }));
+    await report(client, metadata, goodReport({ activeClients: 1, pingMs: 0 }));
+    expect((await stored())?.ping_ms).toBeNull(); // never measured
     advance(MIN);
-    await report(client, metadata, goodReport({ hardware: undefined, clientCountFailed: true }));
+    await report(client, metadata, goodReport({ activeClients: 1, pingMs: 12 }));
+    advance(MIN);
+    await report(
+      client,
+      metadata,
+      goodReport({ hardware: undefined, clientCountFailed: true, pingMs: 0 }),
+    );
     expect(await stored()).toMatchObject({
       hardware: { cpuCores: hardware.cpuCores },
       active_clients: 1,
+      ping_ms: 12,
     });
     advance(MIN);
     await report(client, metadata, goodReport({ activeClients: 0 }));

@@ -115,6 +115,31 @@ describe('Reporter', () => {
     });
   });
 
+  it('should send 0 as the ping until a round trip was measured, then at least 1 ms', async () => {
+    let now = 1_000;
+    const durations = [120.4, 0.2];
+    const sent: ReportRequest[] = [];
+    const client: ReportSender = {
+      report: async (r) => {
+        sent.push(r);
+        now += durations[sent.length - 1] ?? 0;
+        return ok;
+      },
+    };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: fakeCore(() => []),
+      agentVersion: '0.1.0',
+      hardware,
+      clock: { now: () => now },
+    });
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    expect(sent.map((r) => r.pingMs)).toEqual([0, 120, 1]);
+  });
+
   it('should keep traffic of a failed report for the next one', async () => {
     const counters = [{ clientUuid: A, uplinkBytes: 100n, downlinkBytes: 0n }];
     const sent: ReportRequest[] = [];

@@ -65,7 +65,8 @@ const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
  */
 export class Reporter {
   private baseline = new Map<string, Counter>();
-  private lastPingMs = 0;
+  /** The round trip of the previous report (none yet after a start). */
+  private lastPingMs: number | null = null;
   private failures = 0;
   private timer: unknown = null;
   private running = false;
@@ -128,7 +129,9 @@ export class Reporter {
         uplinkBytes: m.up.toString(),
         downlinkBytes: m.down.toString(),
       })),
-      pingMs: Math.min(60_000, Math.round(this.lastPingMs)),
+      // 0 says "not measured yet"; a measured round trip is at least 1 ms.
+      pingMs:
+        this.lastPingMs === null ? 0 : Math.min(60_000, Math.max(1, Math.round(this.lastPingMs))),
       publicHost: config.publicHost,
       publicPort: config.publicPort,
       inbound: {
@@ -160,7 +163,8 @@ export class Reporter {
     try {
       const response = await this.options.client.report(prepared.request);
       const finished = this.clock.now();
-      this.lastPingMs = finished - started;
+      const pingMs = finished - started;
+      this.lastPingMs = pingMs;
       prepared.commit();
       const summary: LastReportSummary = {
         at: new Date(finished).toISOString(),
@@ -170,8 +174,8 @@ export class Reporter {
         error: null,
         activeClients: prepared.activeClients,
         proxyCoreState: coreState,
-        pingMs: this.lastPingMs,
-        clockSkewMs: Math.round(finished - this.lastPingMs / 2 - Number(response.serverTimeMs)),
+        pingMs,
+        clockSkewMs: Math.round(finished - pingMs / 2 - Number(response.serverTimeMs)),
       };
       await this.record(summary, response.nextReportIntervalMs);
       return response;
