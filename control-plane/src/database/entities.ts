@@ -5,6 +5,7 @@ import { VerificationCodeEntity } from '../auth/entities/verification-code.entit
 import { ContactMessageEntity } from '../contact/entities/contact-message.entity';
 import { EnrollmentTokenEntity } from '../nodes/entities/enrollment-token.entity';
 import { ServerClientEntity } from '../nodes/entities/server-client.entity';
+import { ServerClientSetEntity } from '../nodes/entities/server-client-set.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
 import { RateLimitHitEntity } from '../rate-limit/rate-limit-hit.entity';
 import { MarketCountEntity } from '../market/entities/market-count.entity';
@@ -29,6 +30,7 @@ export const ENTITIES = [
   ServerEntity,
   EnrollmentTokenEntity,
   ServerClientEntity,
+  ServerClientSetEntity,
   LedgerAccountEntity,
   LedgerTransactionEntity,
   LedgerEntryEntity,

@@ -189,6 +189,7 @@ export class NodesController {
   private async toNodeServerDetails(server: ServerEntity): Promise<NodeServerDetails> {
     const inbound = server.inbound;
     const hardware = server.hardware;
+    const slots = await this.nodes.clientSlots(server.id);
     return {
       ...this.toNodeServer(server),
       maxClients: VPS_TIERS.find((tier) => tier.id === server.tier)?.maxClients ?? null,
@@ -218,8 +219,8 @@ export class NodesController {
             diskBytes: count(hardware.diskBytes),
           }
         : null,
-      allowedClients: await this.nodes.allowedClientCount(server.id),
-      clientSetVersion: String(server.clientSetVersion),
+      allowedClients: slots.allowed,
+      clientSetVersion: slots.version,
       appliedClientSetVersion: String(server.appliedClientSetVersion),
       updated: server.updatedAt.toISOString(),
     };

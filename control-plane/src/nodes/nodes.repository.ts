@@ -58,7 +58,6 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['lastCreditedAt', 'last_credited_at'],
   ['belowThresholdSince', 'below_threshold_since'],
   ['bannedAt', 'banned_at'],
-  ['clientSetVersion', 'client_set_version'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
@@ -157,14 +156,15 @@ export class NodesRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** How many client UUIDs are allowed on a server now. */
-  async countAllowedClients(serverId: string): Promise<number> {
-    const rows = await queryRows<{ n: number }>(
+  /** How many client places a server holds now (paused ones too), and its client-set version. */
+  async clientSlots(serverId: string): Promise<{ allowed: number; version: string }> {
+    const rows = await queryRows<{ allowed: number; version: string }>(
       this.dataSource,
-      `SELECT count(*)::int AS n FROM server_clients WHERE server_id = $1`,
+      `SELECT (SELECT count(*)::int FROM server_clients c WHERE c.server_id = $1) AS allowed,
+              COALESCE((SELECT version::text FROM server_client_sets WHERE server_id = $1), '0') AS version`,
       [serverId],
     );
-    return rows[0]?.n ?? 0;
+    return rows[0] ?? { allowed: 0, version: '0' };
   }
 
   async deleteOwnedServer(ownerUuid: string, id: string): Promise<boolean> {
@@ -280,10 +280,10 @@ export class NodesRepository {
   async clientSet(serverId: string): Promise<ClientSet | null> {
     const rows = await queryRows<{ version: string; uuids: string[] | null }>(
       this.dataSource,
-      `SELECT s.client_set_version::text AS version,
+      `SELECT cs.version::text AS version,
               array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids
-       FROM servers s LEFT JOIN server_clients c ON c.server_id = s.id AND c.enabled
-       WHERE s.id = $1 GROUP BY s.id`,
+       FROM server_client_sets cs LEFT JOIN server_clients c ON c.server_id = cs.server_id AND c.enabled
+       WHERE cs.server_id = $1 GROUP BY cs.server_id`,
       [serverId],
     );
     const row = rows[0];
@@ -298,7 +298,7 @@ export class NodesRepository {
     return this.dataSource.transaction(async (manager) => {
       const rows = await queryRows<{ version: string }>(
         manager,
-        `UPDATE servers SET client_set_version = client_set_version + 1 WHERE id = $1 RETURNING client_set_version::text AS version`,
+        `UPDATE server_client_sets SET version = version + 1 WHERE server_id = $1 RETURNING version::text AS version`,
         [serverId],
       );
       const version = rows[0]?.version;
@@ -388,14 +388,14 @@ export class NodesRepository {
       manager,
       `WITH changed AS (${change}),
        locked AS (
-         SELECT id FROM servers WHERE id IN (SELECT server_id FROM changed)
-         ORDER BY id FOR NO KEY UPDATE
+         SELECT server_id FROM server_client_sets WHERE server_id IN (SELECT server_id FROM changed)
+         ORDER BY server_id FOR NO KEY UPDATE
        ),
        bumped AS (
-         UPDATE servers s SET client_set_version = s.client_set_version + 1
-         FROM locked WHERE s.id = locked.id RETURNING s.id
+         UPDATE server_client_sets cs SET version = cs.version + 1
+         FROM locked WHERE cs.server_id = locked.server_id RETURNING cs.server_id
        )
-       SELECT id::text AS id, pg_notify($3, id::text) FROM bumped`,
+       SELECT server_id::text AS id, pg_notify($3, server_id::text) FROM bumped`,
       [[...new Set(serverIds)], clientUuid, CLIENT_SET_CHANNEL],
     );
     return rows.map((row) => row.id);

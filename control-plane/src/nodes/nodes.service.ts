@@ -210,8 +210,9 @@ export class NodesService {
     return server;
   }
 
-  allowedClientCount(serverId: string): Promise<number> {
-    return this.repository.countAllowedClients(serverId);
+  /** The client places a server holds (paused ones too) and its client-set version. */
+  clientSlots(serverId: string): Promise<{ allowed: number; version: string }> {
+    return this.repository.clientSlots(serverId);
   }
 
   /** Deletes an operator's own server; its agent is refused from then on. */

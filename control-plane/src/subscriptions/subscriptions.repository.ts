@@ -119,9 +119,11 @@ export class SubscriptionsRepository {
   constructor(@InjectDataSource() readonly dataSource: DataSource) {}
 
   /**
-   * Locks the servers (id order, so purchases cannot deadlock on them) until the transaction
-   * ends: the capacity check that follows then sees every committed client of theirs. Premium
-   * means owned by the platform operator account (`platformEmail`).
+   * Reads the servers and locks their client sets (id order, so purchases cannot deadlock on
+   * them) until the transaction ends: the capacity check that follows then sees every committed
+   * client of theirs. The `servers` rows themselves are not locked, so agent report batches
+   * never wait for a purchase. Premium means owned by the platform operator account
+   * (`platformEmail`).
    */
   async lockServers(
     manager: EntityManager,
@@ -132,7 +134,8 @@ export class SubscriptionsRepository {
       manager,
       `SELECT ${SERVER_COLUMNS}
        FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
-       WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR NO KEY UPDATE OF s`,
+       JOIN server_client_sets cs ON cs.server_id = s.id
+       WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR NO KEY UPDATE OF cs`,
       [serverIds, platformEmail],
     );
     return rows.map(serverFromRow);

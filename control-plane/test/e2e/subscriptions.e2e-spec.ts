@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { Client } from 'pg';
 import { io } from 'socket.io-client';
 import {
   changeBillingTypeResponseSchema,
@@ -157,6 +158,37 @@ describe('POST /api/clients/create-subscription', () => {
       expect(png.readUInt32BE(16)).toBe(180);
     }
     expect(await ledgerViolations(t.db.url)).toEqual([]);
+  });
+
+  it('should neither wait for an agent report batch nor change the server row it writes', async () => {
+    const [id] = await servers(operatorA, 1);
+    await depositSsl(t.db.url, client.uuid, 10);
+    const versionOf = async () =>
+      (
+        await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM servers WHERE id = $1', [id])
+      )[0]!.v;
+    // A report batch in flight: it holds the server row until it commits. (A report that changes
+    // what the market shows also holds the listing row, which a purchase then waits for.)
+    const batch = new Client({ connectionString: t.db.url });
+    await batch.connect();
+    try {
+      await batch.query('BEGIN');
+      await batch.query(
+        'UPDATE servers SET uptime_seconds = uptime_seconds + 60, last_report_at = $2 WHERE id = $1',
+        [id, now],
+      );
+      await buy(t, client, [id!]).timeout(10_000).expect(200);
+      await batch.query('COMMIT');
+    } finally {
+      await batch.end();
+    }
+    // A purchase moves the client set, not the server row the report path remembers.
+    const before = await versionOf();
+    const set = await clientSetOf(t.db, id!);
+    await depositSsl(t.db.url, other.uuid, 10);
+    await buy(t, other, [id!]).expect(200);
+    expect(await versionOf()).toBe(before);
+    expect((await clientSetOf(t.db, id!)).version).toBe(set.version + 1n);
   });
 
   it('should answer 402 with the spec message and write nothing when the balance is short', async () => {

@@ -32,7 +32,7 @@ export async function clientSetOf(
   serverId: string,
 ): Promise<{ version: bigint; uuids: string[] }> {
   const [server] = await db.query<{ v: string }>(
-    `SELECT client_set_version::text AS v FROM servers WHERE id = $1`,
+    `SELECT version::text AS v FROM server_client_sets WHERE server_id = $1`,
     [serverId],
   );
   const rows = await db.query<{ client_uuid: string }>(

@@ -5,6 +5,7 @@ import { Market1764000000100 } from './1764000000100-market';
 import { Subscriptions1764000000200 } from './1764000000200-subscriptions';
 import { ClientSlots1764000000300 } from './1764000000300-client-slots';
 import { MarketReportWrites1764000000400 } from './1764000000400-market-report-writes';
+import { ClientSetVersions1764000000500 } from './1764000000500-client-set-versions';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Subscriptions1764000000200,
   ClientSlots1764000000300,
   MarketReportWrites1764000000400,
+  ClientSetVersions1764000000500,
 ] as const;

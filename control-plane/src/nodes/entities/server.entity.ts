@@ -101,10 +101,6 @@ export class ServerEntity {
   @Column({ name: 'banned_at', type: 'timestamptz', nullable: true })
   bannedAt: Date | null;
 
-  /** Version of the allowed client set; bumped on every change, pushed to the node. */
-  @Column({ name: 'client_set_version', type: 'bigint', default: 0 })
-  clientSetVersion: string;
-
   /** The version the node last said it applied. */
   @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })
   appliedClientSetVersion: string;
