@@ -189,7 +189,7 @@ describe('node dashboard', () => {
     const serverId = await insertServer(account.uuid, 'Frankfurt 1');
     await suite.stack.db.query(
       `UPDATE servers SET country = 'DE', location = 'Frankfurt', agent_version = '0.1.0',
-         core_state = 'running', client_set_version = 3, applied_client_set_version = 2,
+         core_state = 'running', applied_client_set_version = 2,
          inbound = $2::jsonb, hardware = $3::jsonb WHERE id = $1`,
       [
         serverId,
@@ -214,6 +214,9 @@ describe('node dashboard', () => {
         }),
       ],
     );
+    await suite.stack.db.query('UPDATE server_client_sets SET version = 3 WHERE server_id = $1', [
+      serverId,
+    ]);
     const page = await openDashboard(account);
     const problems = collectProblems(page);
     const card = page.getByTestId('server-card');
