@@ -70,6 +70,18 @@ describe('KeyedBatcher', () => {
     expect(batches.map((b) => [...b.keys()])).toEqual([['a'], ['b', 'c', 'd']]);
   });
 
+  it('should carry at most the limit in one batch', async () => {
+    const { batches, run } = controlledRun();
+    const batcher = new KeyedBatcher(run, 'absent', 3);
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g'].forEach((key, i) => void batcher.submit(key, i));
+    await tick();
+    await tick();
+    expect(batches.map((b) => [...b.keys()])).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+    ]);
+  });
+
   it('should drain what is pending and in flight', async () => {
     const done: string[] = [];
     const batcher = new KeyedBatcher(async (batch: ReadonlyMap<string, number>) => {

@@ -11,7 +11,8 @@ interface Waiter<Out> {
  *
  * Two requests for one key in one batch share an entry: the later input replaces the earlier
  * (a node's newer report wins) and both callers get the batch's outcome for the key. `run`
- * answers per key; a key it leaves out gets `absent`.
+ * answers per key; a key it leaves out gets `absent`. A batch carries at most `maxBatch` keys;
+ * when that many are waiting, the next batch starts without waiting for the running one.
  */
 export class KeyedBatcher<In, Out> {
   private pending = new Map<string, { input: In; waiters: Array<Waiter<Out>> }>();
@@ -55,9 +56,19 @@ export class KeyedBatcher<In, Out> {
   }
 
   private flush(): Promise<void> {
-    const batch = this.pending;
-    if (batch.size === 0) return Promise.resolve();
-    this.pending = new Map();
+    if (this.pending.size === 0) return Promise.resolve();
+    // At most maxBatch keys per batch, oldest first; the rest go with the next.
+    let batch = this.pending;
+    if (batch.size <= this.maxBatch) {
+      this.pending = new Map();
+    } else {
+      batch = new Map();
+      for (const [key, entry] of this.pending) {
+        if (batch.size === this.maxBatch) break;
+        batch.set(key, entry);
+        this.pending.delete(key);
+      }
+    }
     const inputs = new Map([...batch].map(([key, entry]) => [key, entry.input]));
     const flight = this.run(inputs).then(
       (outcomes) => {
@@ -75,6 +86,7 @@ export class KeyedBatcher<In, Out> {
       if (this.pending.size > 0) this.schedule();
     });
     this.flights.add(tracked);
+    if (this.pending.size > 0) this.schedule();
     return tracked;
   }
 }
