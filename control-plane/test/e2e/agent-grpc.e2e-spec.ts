@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
@@ -278,6 +279,24 @@ describe('Report', () => {
     expect((await report(client, metadata, goodReport())).reliability).toBe(52);
     advance(MIN);
     expect((await report(client, metadata, goodReport())).reliability).toBe(54);
+  });
+
+  it('should take a credential changed in the database although this process remembers the node', async () => {
+    const { node, metadata } = await enrolledNode();
+    await report(client, metadata, goodReport());
+    const secret = `${node.nodeId}.${'b'.repeat(43)}`;
+    await t.db.query('UPDATE servers SET secret_hash = $2 WHERE id = $1', [
+      node.nodeId,
+      createHash('sha256').update(secret).digest('hex'),
+    ]);
+    advance(MIN);
+    expect((await report(client, nodeMetadata(node.nodeId, secret), goodReport())).accepted).toBe(
+      true,
+    );
+    advance(MIN);
+    expect(await statusOf(report(client, metadata, goodReport()))).toBe(
+      grpc.status.UNAUTHENTICATED,
+    );
   });
 
   it('should keep the stored hardware, client count and ping when a report does not give them', async () => {
