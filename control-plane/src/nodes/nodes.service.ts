@@ -235,12 +235,13 @@ export class NodesService {
   ): Promise<AgentServer> {
     const ownId = bearer.split('.')[0] ?? '';
     if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
-    const server = await this.servers.read(ownId, { fresh });
+    const recalled = fresh ? undefined : this.servers.recall(ownId);
+    const server = recalled ?? (await this.servers.read(ownId));
     const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
     const given = Buffer.from(sha256(bearer), 'hex');
     if (!server || !expected || !timingSafeEqual(expected, given)) {
       // A remembered copy never refuses on its own: the database decides.
-      if (!fresh) return this.authenticate(claimedNodeId, bearer, { fresh: true });
+      if (recalled) return this.authenticate(claimedNodeId, bearer, { fresh: true });
       throw new NodesException('node_unauthenticated');
     }
     if (claimedNodeId !== server.id) throw new NodesException('node_mismatch');

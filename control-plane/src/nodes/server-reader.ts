@@ -66,12 +66,13 @@ export class ServerReader {
     this.batcher = new KeyedBatcher((batch) => this.readBatch([...batch.keys()]), null);
   }
 
-  /** The remembered server when `fresh` is false and there is one, else a database read. */
-  async read(id: string, { fresh }: { fresh: boolean }): Promise<AgentServer | null> {
-    if (!fresh) {
-      const known = this.remembered.get(id);
-      if (known) return known;
-    }
+  /** The server as this process last wrote it, if it remembers it (no database access). */
+  recall(id: string): AgentServer | undefined {
+    return this.remembered.get(id);
+  }
+
+  /** The server as it is in the database now (and remembered from then on). */
+  async read(id: string): Promise<AgentServer | null> {
     const server = await this.batcher.submit(id, null);
     if (server) this.remember(server);
     else this.forget(id);
