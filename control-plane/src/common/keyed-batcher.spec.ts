@@ -1,4 +1,4 @@
-import { KeyedBatcher } from './keyed-batcher';
+import { KeyedBatcher, KeyFailure } from './keyed-batcher';
 
 /** A run the test finishes by hand, recording what each batch carried. */
 function controlledRun() {
@@ -58,6 +58,20 @@ describe('KeyedBatcher', () => {
     await tick();
     finishers[1]!(new Map([['b', 'B']]));
     await expect(next).resolves.toBe('B');
+  });
+
+  it('should reject only the key the run says failed', async () => {
+    const batcher = new KeyedBatcher(
+      async () =>
+        new Map<string, string | KeyFailure>([
+          ['a', 'A'],
+          ['b', new KeyFailure(new Error('bad row'))],
+        ]),
+      'absent',
+    );
+    const [a, b] = [batcher.submit('a', 1), batcher.submit('b', 2)];
+    await expect(a).resolves.toBe('A');
+    await expect(b).rejects.toThrow('bad row');
   });
 
   it('should start another batch when the pending ones reach the limit', async () => {

@@ -1,3 +1,8 @@
+/** What `run` answers for a key that failed on its own; the batch's other keys go on. */
+export class KeyFailure {
+  constructor(readonly error: unknown) {}
+}
+
 interface Waiter<Out> {
   resolve: (value: Out) => void;
   reject: (error: unknown) => void;
@@ -11,7 +16,8 @@ interface Waiter<Out> {
  *
  * Two requests for one key in one batch share an entry: the later input replaces the earlier
  * (a node's newer report wins) and both callers get the batch's outcome for the key. `run`
- * answers per key; a key it leaves out gets `absent`. A batch carries at most `maxBatch` keys;
+ * answers per key; a key it leaves out gets `absent`, a key it answers with a KeyFailure is
+ * rejected alone. A batch carries at most `maxBatch` keys;
  * when that many are waiting, the next batch starts without waiting for the running one.
  */
 export class KeyedBatcher<In, Out> {
@@ -20,7 +26,9 @@ export class KeyedBatcher<In, Out> {
   private scheduled = false;
 
   constructor(
-    private readonly run: (batch: ReadonlyMap<string, In>) => Promise<ReadonlyMap<string, Out>>,
+    private readonly run: (
+      batch: ReadonlyMap<string, In>,
+    ) => Promise<ReadonlyMap<string, Out | KeyFailure>>,
     private readonly absent: Out,
     private readonly maxBatch = 1000,
   ) {}
@@ -74,7 +82,8 @@ export class KeyedBatcher<In, Out> {
       (outcomes) => {
         for (const [key, entry] of batch) {
           const outcome = outcomes.has(key) ? outcomes.get(key)! : this.absent;
-          entry.waiters.forEach((w) => w.resolve(outcome));
+          if (outcome instanceof KeyFailure) entry.waiters.forEach((w) => w.reject(outcome.error));
+          else entry.waiters.forEach((w) => w.resolve(outcome));
         }
       },
       (error: unknown) => {

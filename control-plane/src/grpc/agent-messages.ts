@@ -7,7 +7,18 @@ import { z } from 'zod';
  */
 
 const uint64 = z.string().regex(/^\d{1,20}$/, 'must be an unsigned integer');
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+/** A uint64 the database stores as `bigint` (signed 64-bit). */
+const storedUint64 = uint64.refine(
+  (value) => BigInt(value) <= 9_223_372_036_854_775_807n,
+  'must be at most 9223372036854775807',
+);
+/** Free text: bounded, and no control characters (PostgreSQL refuses NUL in text and jsonb). */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 // A DNS name or an IPv4/IPv6 address: what a client will dial.
 const host = z
   .string()
@@ -61,7 +72,7 @@ const uuid = z
 export const reportRequestSchema = z.object({
   agentVersion: text(32).min(1, 'agentVersion is required'),
   hardware: hardwareSchema.nullable(),
-  uptimeSeconds: uint64,
+  uptimeSeconds: storedUint64,
   proxyCore: z
     .object({
       state: z.enum([
@@ -105,7 +116,7 @@ export const reportRequestSchema = z.object({
     })
     .nullable()
     .refine((i) => i !== null, 'inbound is required'),
-  appliedClientSetVersion: uint64,
+  appliedClientSetVersion: storedUint64,
 });
 export type ValidReport = z.infer<typeof reportRequestSchema>;
 

@@ -117,6 +117,46 @@ describe('ReportWriter', () => {
     expect(written.every((version, i) => version !== versions.get(ids[i]!))).toBe(true);
   });
 
+  it('should fail only the report PostgreSQL refuses, not the others of its batch', async () => {
+    const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
+    const versions = await versionsOf(ids);
+    const writer = new ReportWriter(dataSource);
+    const columns = (uptimeSeconds: string) => ({
+      reliabilityAtReport: 100,
+      lastReportAt: new Date('2026-11-01T00:00:00Z'),
+      lastCreditedAt: null,
+      belowThresholdSince: null,
+      bannedAt: null,
+      host: 'h.example',
+      port: 443,
+      inbound: { security: 'none' },
+      hardware: null,
+      agentVersion: '0.1.0',
+      coreState: 'running',
+      activeClients: 0,
+      pingMs: 7,
+      uptimeSeconds,
+      appliedClientSetVersion: '0',
+    });
+    const outcomes = await Promise.allSettled(
+      ids.map((id, i) =>
+        writer.write(id, versions.get(id)!, columns(i === 1 ? '99999999999999999999' : '77')),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await db.query<{ id: string; uptime_seconds: string }>(
+      'SELECT id, uptime_seconds FROM servers WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.uptime_seconds]))).toEqual(
+      new Map([
+        [ids[0], '77'],
+        [ids[1], '0'],
+        [ids[2], '77'],
+      ]),
+    );
+  });
+
   it('should write nothing where the row changed since the report was computed', async () => {
     const [changed, kept, gone] = await Promise.all([
       insertServer(),

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { KeyedBatcher } from '../common/keyed-batcher';
+import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
@@ -58,7 +58,32 @@ export class ReportWriter implements OnApplicationShutdown {
     return this.batcher.drain();
   }
 
-  private async writeBatch(batch: ReadonlyMap<string, ReportWrite>): Promise<Map<string, string>> {
+  /**
+   * One statement for the batch. If PostgreSQL refuses the data of some row (validation should
+   * make that impossible), the rows are written one by one, so one node's bad report fails alone
+   * instead of every report that shared its batch.
+   */
+  private async writeBatch(
+    batch: ReadonlyMap<string, ReportWrite>,
+  ): Promise<Map<string, string | KeyFailure>> {
+    try {
+      return await this.update(batch);
+    } catch (error) {
+      if (batch.size === 1 || !isDataError(error)) throw error;
+      const outcomes = new Map<string, string | KeyFailure>();
+      for (const [id, write] of batch) {
+        try {
+          const version = (await this.update(new Map([[id, write]]))).get(id);
+          if (version !== undefined) outcomes.set(id, version);
+        } catch (rowError) {
+          outcomes.set(id, new KeyFailure(rowError));
+        }
+      }
+      return outcomes;
+    }
+  }
+
+  private async update(batch: ReadonlyMap<string, ReportWrite>): Promise<Map<string, string>> {
     // One JSON document for the whole batch: a single native JSON.stringify instead of sixteen
     // text-escaped arrays (pg's array serialisation was the writer's largest cost).
     const rows = [...batch].map(([id, { version, columns: c }]) => ({
@@ -103,4 +128,10 @@ export class ReportWriter implements OnApplicationShutdown {
     );
     return new Map(written.map((row) => [row.id, row.version]));
   }
+}
+
+/** PostgreSQL's data exceptions (class 22) and integrity violations (class 23): the row, not the connection. */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }

@@ -387,6 +387,15 @@ describe('Report', () => {
         ),
       ),
     ).toBe(grpc.status.INVALID_ARGUMENT);
+    // What PostgreSQL would refuse is refused first: it would fail a whole batch of reports.
+    for (const bad of [
+      goodReport({ agentVersion: '0.1.0\u0000' }),
+      goodReport({ uptimeSeconds: '9223372036854775808' }),
+      goodReport({ appliedClientSetVersion: '18446744073709551615' }),
+      goodReport({ inbound: { ...goodReport().inbound!, sni: 'a\u0000b' } }),
+    ]) {
+      expect(await statusOf(report(client, a.metadata, bad))).toBe(grpc.status.INVALID_ARGUMENT);
+    }
     expect(await snapshot()).toEqual(before);
   });
 
