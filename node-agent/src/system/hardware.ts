@@ -36,7 +36,16 @@ export interface HardwareSource {
 }
 
 // The control plane's limits (control-plane/src/grpc/agent-messages.ts hardwareSchema).
-const clip = (text: string, max: number) => text.trim().replace(/\s+/g, ' ').slice(0, max);
+/**
+ * Text as the control plane takes it: one line, no control characters (it refuses them, since
+ * PostgreSQL cannot store NUL), at most `max` characters.
+ */
+export const clip = (text: string, max: number) =>
+  text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 /** systeminformation, its four modules only (see systeminformation-parts.d.ts). */
 const systemInformation: HardwareSource = { osInfo, cpu, mem, fsSize };
