@@ -72,6 +72,12 @@ describe('Add New Server (VLESS string)', () => {
     expect((await upload(operator, { vlessString: 'vmess://abc' }).expect(400)).body.message).toBe(
       UPLOAD_SERVER_MESSAGES.vlessInvalid,
     );
+    // Malformed escapes and control characters are a bad link, not a server error.
+    for (const bad of [`${link(1)}%`, link(1).replace('?', '?sni=a%00b&')]) {
+      expect((await upload(operator, { vlessString: bad }).expect(400)).body.message).toBe(
+        UPLOAD_SERVER_MESSAGES.vlessInvalid,
+      );
+    }
     expect(
       (await upload(operator, { vlessString: link(1), reliability: 100 }).expect(400)).body.message,
     ).toBe('Unknown field: serverInfo.reliability');

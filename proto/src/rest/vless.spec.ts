@@ -22,6 +22,13 @@ describe('VLESS links', () => {
     });
   });
 
+  it('should make the name one line without control characters', () => {
+    const parsed = parseVlessLink(
+      'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example:443#My%00%0ANode%09',
+    );
+    expect(parsed?.name).toBe('My Node');
+  });
+
   it('should build back a link that parses to the same thing', () => {
     const parsed = parseVlessLink(link)!;
     expect(parseVlessLink(buildVlessLink(parsed))).toEqual(parsed);
@@ -34,6 +41,9 @@ describe('VLESS links', () => {
     'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example',
     'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example:70000',
     'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@bad_host!:443',
+    'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example:443#%',
+    'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example:443#%E0%A4',
+    'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@h.example:443?sni=a%00b',
   ])('should refuse %j', (input) => {
     expect(parseVlessLink(input)).toBeNull();
   });

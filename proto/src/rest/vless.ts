@@ -38,23 +38,41 @@ export function parseVlessLink(input: string): VlessLink | null {
   } catch {
     return null;
   }
-  const uuid = decodeURIComponent(url.username);
+  const uuid = decodeOrNull(url.username);
+  const name = decodeOrNull(url.hash.slice(1));
   const host = url.hostname;
   const port = Number(url.port);
-  if (!UUID.test(uuid) || !HOST.test(host) || !Number.isInteger(port) || port < 1 || port > 65535)
-    return null;
+  if (uuid === null || name === null || !UUID.test(uuid) || !HOST.test(host)) return null;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
   const params: Record<string, string> = {};
   for (const key of VLESS_PARAMS) {
     const value = url.searchParams.get(key);
-    if (value !== null && value.length <= 256) params[key] = value;
+    if (value === null || value.length > 256) continue;
+    if (CONTROL.test(value)) return null;
+    params[key] = value;
   }
   return {
     uuid: uuid.toLowerCase(),
     host,
     port,
     params,
-    name: decodeURIComponent(url.hash.slice(1)).slice(0, 100),
+    name: name.replace(CONTROL_RUN, ' ').trim().slice(0, 100),
   };
+}
+
+/** Control characters: no client parameter has them, and PostgreSQL cannot store NUL. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RUN = /[\u0000-\u001f\u007f]+/g;
+
+/** A percent-decoded URL part; null when its escapes are malformed (`%E0%A4`, a lone `%`). */
+function decodeOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 /** Builds a VLESS link (parameters in a stable order, empty ones left out). */
