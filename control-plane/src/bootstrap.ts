@@ -43,7 +43,7 @@ export async function createApp(
     }),
   );
   app.use(cookieParser());
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.json({ limit: BODY_LIMIT, reviver: refuseNul }));
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
@@ -52,13 +52,24 @@ export async function createApp(
   return app;
 }
 
+const NUL_REFUSED = 'Text in the request body must not contain NUL characters';
+
+/** PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the door (400), everywhere. */
+function refuseNul(_key: string, value: unknown): unknown {
+  if (typeof value === 'string' && value.includes('\u0000')) throw new Error(NUL_REFUSED);
+  return value;
+}
+
 /** The JSON parser runs before Nest: give its failures the API's error shape too. */
 function bodyParserErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
   const type = (error as { type?: string } | null)?.type;
   if (type === 'entity.too.large') {
     res.status(413).json({ success: false, message: 'Request body too large (limit 100 kB)' });
   } else if (type === 'entity.parse.failed') {
-    res.status(400).json({ success: false, message: 'Malformed JSON in request body' });
+    const nul = (error as { message?: string }).message === NUL_REFUSED;
+    res
+      .status(400)
+      .json({ success: false, message: nul ? NUL_REFUSED : 'Malformed JSON in request body' });
   } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     res.status(415).json({ success: false, message: 'Unsupported request body encoding' });
   } else {

@@ -719,6 +719,17 @@ describe('bad input', () => {
     expect(array.body).toEqual({ success: false, message: 'Request body must be a JSON object' });
     const none = await t.http().post(path).expect(400);
     expect(none.body.success).toBe(false);
+    // PostgreSQL cannot store U+0000: refused before any handler runs.
+    const nul = await t
+      .http()
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .send('{"email":"a\\u0000@b.co","nested":{"text":"x"}}')
+      .expect(400);
+    expect(nul.body).toEqual({
+      success: false,
+      message: 'Text in the request body must not contain NUL characters',
+    });
   });
 
   it('should give the spec messages for missing fields', async () => {
