@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import type { z } from 'zod';
 import {
   Inject,
   Injectable,
@@ -55,6 +56,43 @@ class GrpcFailure extends Error {
   }
 }
 
+/** A request whose bytes are not a protobuf message of its type. */
+class MalformedMessage {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * grpc-js answers INTERNAL when a request's bytes do not decode; the contract says a malformed
+ * message is INVALID_ARGUMENT. Decoding failures become a MalformedMessage the handlers refuse.
+ */
+function tolerantDeserializers(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  return Object.fromEntries(
+    Object.entries(service).map(([name, method]) => [
+      name,
+      {
+        ...method,
+        requestDeserialize: (bytes: Buffer): unknown => {
+          try {
+            return method.requestDeserialize(bytes);
+          } catch (error) {
+            return new MalformedMessage(error instanceof Error ? error.message : String(error));
+          }
+        },
+      },
+    ]),
+  ) as grpc.ServiceDefinition;
+}
+
+/** The request's fields, or INVALID_ARGUMENT when it is not a message of its type at all. */
+function parseRequest<T>(schema: z.ZodType<T>, request: unknown): T {
+  if (request instanceof MalformedMessage)
+    throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, `Malformed message: ${request.reason}`);
+  const parsed = schema.safeParse(request);
+  if (!parsed.success)
+    throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
+  return parsed.data;
+}
+
 function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceError> {
   if (error instanceof GrpcFailure) return { code: error.code, details: error.message };
   if (error instanceof DomainException)
@@ -90,7 +128,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
     const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
-    server.addService(proto.scn.agent.v1.AgentService.service, this.handlers());
+    server.addService(
+      tolerantDeserializers(proto.scn.agent.v1.AgentService.service),
+      this.handlers(),
+    );
     const credentials =
       this.config.grpcTlsCert && this.config.grpcTlsKey
         ? grpc.ServerCredentials.createSsl(null, [
@@ -152,12 +193,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   private handlers(): AgentServiceHandlers {
     return {
       Enroll: (call, callback) => {
-        const parsed = enrollRequestSchema.safeParse(call.request);
-        if (!parsed.success) {
-          callback({ code: grpc.status.INVALID_ARGUMENT, details: describeIssue(parsed.error) });
+        let request: ReturnType<typeof enrollRequestSchema.parse>;
+        try {
+          request = parseRequest(enrollRequestSchema, call.request);
+        } catch (error) {
+          callback(toServiceError(error, this.logger));
           return;
         }
-        const { enrollmentToken, tier, agentVersion, hardware, country, location } = parsed.data;
+        const { enrollmentToken, tier, agentVersion, hardware, country, location } = request;
         this.nodes
           .enroll({
             enrollmentToken,
@@ -183,10 +226,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         // The remembered server may answer: the report's write checks the row version.
         this.authenticate(call.metadata, { fresh: false })
           .then(async ({ server, nodeId, bearer }) => {
-            const parsed = reportRequestSchema.safeParse(call.request);
-            if (!parsed.success)
-              throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
-            const view = await this.nodes.report(nodeId, bearer, server, parsed.data);
+            const request = parseRequest(reportRequestSchema, call.request);
+            const view = await this.nodes.report(nodeId, bearer, server, request);
             callback(null, {
               accepted: true,
               serverTimeMs: String(Date.now()),
@@ -225,10 +266,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         });
         this.authenticate(call.metadata, { fresh: true })
           .then(async ({ server }) => {
-            const parsed = watchClientsRequestSchema.safeParse(call.request);
-            if (!parsed.success)
-              throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
-            lastSent = BigInt(parsed.data.knownVersion);
+            lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);
             unsubscribe = this.notifier.subscribe(
               server.id,
               () => void push(server.id).catch(fail),

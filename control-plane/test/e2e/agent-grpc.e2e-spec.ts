@@ -399,6 +399,33 @@ describe('Report', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('should answer INVALID_ARGUMENT to bytes that are not a message at all', async () => {
+    const { metadata } = await enrolledNode();
+    const raw = new grpc.Client(
+      `127.0.0.1:${t.app.get(AgentGrpcServer).port}`,
+      grpc.credentials.createInsecure(),
+    );
+    const call = (method: string, meta: grpc.Metadata) =>
+      new Promise<grpc.ServiceError | null>((resolve) =>
+        raw.makeUnaryRequest(
+          `/scn.agent.v1.AgentService/${method}`,
+          (bytes: Buffer) => bytes,
+          (bytes: Buffer) => bytes,
+          Buffer.from([0xff, 0xff, 0xff, 0xff]),
+          meta,
+          (error) => resolve(error),
+        ),
+      );
+    try {
+      const reportError = await call('Report', metadata);
+      expect(reportError?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(reportError?.details).toMatch(/^Malformed message/);
+      expect((await call('Enroll', new grpc.Metadata()))?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('should refuse a deleted node, also one this control plane has just heard from', async () => {
     const { operator, node, metadata } = await enrolledNode();
     await report(client, metadata, goodReport());
