@@ -5,7 +5,7 @@ import { dataSourceOptions } from '../database/data-source';
 import { type ReliabilityState, settleThreshold } from '../reliability/reliability';
 import { ServerEntity } from './entities/server.entity';
 import { NodesRepository, type SweepCandidate } from './nodes.repository';
-import { ReportWriter } from './report-writer';
+import { type ReportColumns, ReportWriter } from './report-writer';
 
 let db: TestDatabase;
 let dataSource: DataSource;
@@ -65,6 +65,28 @@ describe('NodesRepository.updateOwnedServer', () => {
   });
 });
 
+/** A report's row change; `overrides` for what a test looks at. */
+function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
+  return {
+    reliabilityAtReport: 100,
+    lastReportAt: new Date('2026-11-01T00:00:00Z'),
+    lastCreditedAt: null,
+    belowThresholdSince: null,
+    bannedAt: null,
+    host: 'h.example',
+    port: 443,
+    inbound: { security: 'none' },
+    hardware: null,
+    agentVersion: '0.1.0',
+    coreState: 'running',
+    activeClients: 0,
+    pingMs: 7,
+    uptimeSeconds: '1',
+    appliedClientSetVersion: '0',
+    ...overrides,
+  };
+}
+
 describe('ReportWriter', () => {
   it('should persist a burst of reports in batches, each acknowledged only once written', async () => {
     const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));
@@ -73,23 +95,20 @@ describe('ReportWriter', () => {
     const versions = await versionsOf(ids);
     const written = await Promise.all(
       ids.map((id, i) =>
-        writer.write(id, versions.get(id)!, {
-          reliabilityAtReport: i,
-          lastReportAt: at,
-          lastCreditedAt: at,
-          belowThresholdSince: null,
-          bannedAt: null,
-          host: `n${i}.example`,
-          port: 1000 + i,
-          inbound: { security: 'none' },
-          hardware: null,
-          agentVersion: '0.1.0',
-          coreState: 'running',
-          activeClients: i,
-          pingMs: 7,
-          uptimeSeconds: String(i * 10),
-          appliedClientSetVersion: '3',
-        }),
+        writer.write(
+          id,
+          versions.get(id)!,
+          reportColumns({
+            reliabilityAtReport: i,
+            lastReportAt: at,
+            lastCreditedAt: at,
+            host: `n${i}.example`,
+            port: 1000 + i,
+            activeClients: i,
+            uptimeSeconds: String(i * 10),
+            appliedClientSetVersion: '3',
+          }),
+        ),
       ),
     );
     const rows = await db.query<{
@@ -121,23 +140,7 @@ describe('ReportWriter', () => {
     const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
     const versions = await versionsOf(ids);
     const writer = new ReportWriter(dataSource);
-    const columns = (uptimeSeconds: string) => ({
-      reliabilityAtReport: 100,
-      lastReportAt: new Date('2026-11-01T00:00:00Z'),
-      lastCreditedAt: null,
-      belowThresholdSince: null,
-      bannedAt: null,
-      host: 'h.example',
-      port: 443,
-      inbound: { security: 'none' },
-      hardware: null,
-      agentVersion: '0.1.0',
-      coreState: 'running',
-      activeClients: 0,
-      pingMs: 7,
-      uptimeSeconds,
-      appliedClientSetVersion: '0',
-    });
+    const columns = (uptimeSeconds: string) => reportColumns({ uptimeSeconds });
     const outcomes = await Promise.allSettled(
       ids.map((id, i) =>
         writer.write(id, versions.get(id)!, columns(i === 1 ? '99999999999999999999' : '77')),
@@ -167,23 +170,7 @@ describe('ReportWriter', () => {
     await db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
     await db.query('DELETE FROM servers WHERE id = $1', [gone]);
     const writer = new ReportWriter(dataSource);
-    const columns = {
-      reliabilityAtReport: 42,
-      lastReportAt: new Date('2026-11-01T00:00:00Z'),
-      lastCreditedAt: null,
-      belowThresholdSince: null,
-      bannedAt: null,
-      host: 'h.example',
-      port: 443,
-      inbound: { security: 'none' },
-      hardware: null,
-      agentVersion: '0.1.0',
-      coreState: 'running',
-      activeClients: 0,
-      pingMs: 7,
-      uptimeSeconds: '1',
-      appliedClientSetVersion: '0',
-    };
+    const columns = reportColumns({ reliabilityAtReport: 42 });
     const outcomes = await Promise.all(
       [changed!, kept!, gone!].map((id) => writer.write(id, versions.get(id)!, columns)),
     );
