@@ -274,7 +274,7 @@ describe('NodesRepository sweep queries', () => {
     // Only what the lifecycle reads, not the whole row.
     expect(found.get(below!)).toEqual({
       id: below,
-      lastReportText: expect.any(String),
+      version: expect.any(String),
       reliabilityAtReport: 94,
       lastReportAt: ago(MIN),
       lastCreditedAt: null,
@@ -336,7 +336,6 @@ describe('NodesRepository sweep queries', () => {
 
   it('should write only the lifecycle columns and skip a server that reported, was banned or is locked since it was read', async () => {
     const [settled, reported, banned, locked] = await insertServers([
-      // Microseconds that a JavaScript Date would lose: the guard must still match.
       { lastReportText: '2026-11-10 09:00:00.123456+00' },
       { lastReportAt: ago(3 * HOUR) },
       { lastReportAt: ago(3 * HOUR) },

@@ -15,17 +15,17 @@ export const CLIENT_SET_CHANNEL = 'scn_client_sets';
  */
 export const SWEEP_FRESH_MARGIN_MS = 5 * 60_000;
 
-/** A server the sweep reads: its reliability state, id, and `last_report_at` exactly as stored. */
+/** A server the sweep reads: its reliability state, id, and row version (`xmin`) as read. */
 export interface SweepCandidate extends ReliabilityState {
   id: string;
-  /** `last_report_at` as PostgreSQL's text (microseconds kept), to see a report that came since. */
-  lastReportText: string | null;
+  /** Moves with every write of the row, as for reports (ReportWriter): the sweep's guard. */
+  version: string;
 }
 
-/** What the sweep writes for one server, with what it was computed from. */
+/** What the sweep writes for one server, with the row version it was computed from. */
 export type SweepSettlement = Pick<
   SweepCandidate,
-  'id' | 'lastReportText' | 'reliabilityAtReport' | 'belowThresholdSince' | 'bannedAt'
+  'id' | 'version' | 'belowThresholdSince' | 'bannedAt'
 >;
 
 export interface ClientSet {
@@ -211,14 +211,14 @@ export class NodesRepository {
     );
     const rows = await queryRows<{
       id: string;
+      version: string;
       reliability_at_report: number;
       last_report_at: Date | null;
-      last_report_text: string | null;
       last_credited_at: Date | null;
       below_threshold_since: Date | null;
     }>(
       this.dataSource,
-      `SELECT id, reliability_at_report, last_report_at, last_report_at::text AS last_report_text,
+      `SELECT id, xmin::text AS version, reliability_at_report, last_report_at,
               last_credited_at, below_threshold_since
        FROM servers
        WHERE banned_at IS NULL AND ($2::uuid IS NULL OR id > $2::uuid)
@@ -229,7 +229,7 @@ export class NodesRepository {
     );
     return rows.map((row) => ({
       id: row.id,
-      lastReportText: row.last_report_text,
+      version: row.version,
       reliabilityAtReport: row.reliability_at_report,
       lastReportAt: row.last_report_at,
       lastCreditedAt: row.last_credited_at,
@@ -241,8 +241,8 @@ export class NodesRepository {
   /**
    * Writes what the sweep settled, in one statement: only the lifecycle columns
    * `settleThreshold` can change (and `updated_at`, as `updateServer` does). A server is skipped
-   * when it was banned, or got a report (its `last_report_at` or score moved) since it was read,
-   * or while a report batch holds it: the next minute's sweep takes it up again. Rows are locked
+   * when its row was written since it was read (a report, a ban by another replica: its `xmin`
+   * moved) or while a report batch holds it: the next minute's sweep takes it up again. Rows are locked
    * in id order without waiting, so the sweep cannot deadlock with report batches. Returns how
    * many servers were written.
    */
@@ -251,25 +251,21 @@ export class NodesRepository {
     const rows = await queryRows<{ id: string }>(
       this.dataSource,
       `WITH v AS (
-         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::smallint[], $4::timestamptz[], $5::timestamptz[])
-           AS v(id, last_report_at, reliability_at_report, below_since, banned_at)
+         SELECT * FROM unnest($1::uuid[], $2::xid[], $3::timestamptz[], $4::timestamptz[])
+           AS v(id, version, below_since, banned_at)
        ), locked AS (
          SELECT s.id FROM servers s JOIN v ON v.id = s.id
-         WHERE s.banned_at IS NULL AND s.last_report_at IS NOT DISTINCT FROM v.last_report_at
-           AND s.reliability_at_report = v.reliability_at_report
+         WHERE s.xmin = v.version
          ORDER BY s.id FOR NO KEY UPDATE OF s SKIP LOCKED
        )
        UPDATE servers AS s SET below_threshold_since = v.below_since, banned_at = v.banned_at,
          updated_at = CURRENT_TIMESTAMP
        FROM v JOIN locked ON locked.id = v.id
-       WHERE s.id = v.id AND s.banned_at IS NULL
-         AND s.last_report_at IS NOT DISTINCT FROM v.last_report_at
-         AND s.reliability_at_report = v.reliability_at_report
+       WHERE s.id = v.id AND s.xmin = v.version
        RETURNING s.id`,
       [
         settlements.map((u) => u.id),
-        settlements.map((u) => u.lastReportText),
-        settlements.map((u) => u.reliabilityAtReport),
+        settlements.map((u) => u.version),
         settlements.map((u) => u.belowThresholdSince),
         settlements.map((u) => u.bannedAt),
       ],

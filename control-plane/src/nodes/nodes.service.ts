@@ -406,8 +406,7 @@ export class NodesService {
         if (after !== before) {
           settlements.push({
             id: before.id,
-            lastReportText: before.lastReportText,
-            reliabilityAtReport: before.reliabilityAtReport,
+            version: before.version,
             belowThresholdSince: after.belowThresholdSince,
             bannedAt: after.bannedAt,
           });
