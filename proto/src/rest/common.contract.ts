@@ -19,6 +19,10 @@ export type UserType = (typeof USER_TYPES)[number];
 /** spec 01 §5: the simple x@y.z pattern. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** C0 and C1 control characters (newlines, tabs, escapes): never part of one-line text. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
 type IssueLike = { input?: unknown; code?: string };
 
 /** A required string field: one message when absent, another when it has the wrong type. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries';
-import { requestBody } from './common.contract';
+import { CONTROL_CHARACTERS, requestBody } from './common.contract';
 
 /** spec 01 §7: the market's calls (public unless noted). */
 export const MARKET_ROUTES = {
@@ -55,9 +55,6 @@ export const MARKET_MESSAGES = {
   marked: 'Server marked as processing',
   premiumExempt: 'Premium servers have no connect cooldown',
 } as const;
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A query parameter that must be a whole number; `''` counts as absent. */
 function wholeNumber(message: string, min: number, max: number) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries';
-import { requestBody } from './common.contract';
+import { CONTROL_CHARACTERS, requestBody } from './common.contract';
 
 export const NODES_ROUTES = {
   enrollmentTokens: '/api/nodes/enrollment-tokens',
@@ -120,10 +120,6 @@ export const SERVER_SETTINGS_MESSAGES = {
 
 export const SERVER_NAME_MAX = 100;
 export const SERVER_LOCATION_MAX = 100;
-
-/** C0 and C1 control characters (newlines, tabs, escapes): never part of a one-line label. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * A server's country: ISO 3166-1 alpha-2. Surrounding blanks and lower case are forgiven
