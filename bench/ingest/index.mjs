@@ -415,10 +415,14 @@ try {
   );
 
   // 2. The ceiling: a bare grpc-js server of the same contract, same workers, same window.
-  echo = await startEchoServer();
-  const bare = await phase(workers, echo.target, { watch: { server: () => [echo.pid] } });
-  await echo.stop();
-  echo = null;
+  const echoPhase = async () => {
+    echo = await startEchoServer();
+    const result = await phase(workers, echo.target, { watch: { server: () => [echo.pid] } });
+    await echo.stop();
+    echo = null;
+    return result;
+  };
+  const bare = await echoPhase();
 
   // 3. The control plane, counted by what PostgreSQL holds: uptime_seconds carries each node's
   // report sequence number, so sum(uptime_seconds) moves by one per stored report.
@@ -442,10 +446,7 @@ try {
 
   // The ceiling again after the control plane: the ratio uses the mean of the two echo phases, so
   // a machine that speeds up or slows down during the run does not tilt it.
-  echo = await startEchoServer();
-  const bareAfter = await phase(workers, echo.target, { watch: { server: () => [echo.pid] } });
-  await echo.stop();
-  echo = null;
+  const bareAfter = await echoPhase();
   const bareRate = (bare.rate + bareAfter.rate) / 2;
   const storedInWindow = after - cpPhase.atWindowStart;
   const storedSeconds = (cpPhase.finishedAt - cpPhase.windowOpenedAt) / 1000;
