@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import { DatabaseError, type Pool } from 'pg';
+import { type DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 interface Queryable {
@@ -44,4 +44,11 @@ export async function queryPrepared<T>(
   const name = `scn_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
   const result = await pool.query({ name, text: sql, values: parameters });
   return result.rows as T[];
+}
+
+/** PostgreSQL's SQLSTATE of a failed query (through TypeORM or straight from `pg`), if it is one. */
+export function sqlState(error: unknown): string | undefined {
+  if (error instanceof QueryFailedError)
+    return (error.driverError as { code?: string } | undefined)?.code;
+  return error instanceof DatabaseError ? error.code : undefined;
 }

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
-import { queryPrepared } from '../common/sql';
+import { queryPrepared, sqlState } from '../common/sql';
 import type { ServerEntity } from './entities/server.entity';
 
 /**
@@ -132,6 +132,6 @@ export class ReportWriter implements OnApplicationShutdown {
 
 /** PostgreSQL's data exceptions (class 22) and integrity violations (class 23): the row, not the connection. */
 function isDataError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+  const code = sqlState(error);
+  return code !== undefined && (code.startsWith('22') || code.startsWith('23'));
 }

@@ -17,10 +17,11 @@ import {
   type SubscriptionServer,
   VPS_TIERS,
 } from '@scn/proto';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import { launchPeriodActive } from '../common/launch-period';
+import { sqlState } from '../common/sql';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PremiumServers } from '../market/premium-servers';
@@ -1046,10 +1047,7 @@ async function retrying<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      const code =
-        error instanceof QueryFailedError
-          ? (error.driverError as { code?: string } | undefined)?.code
-          : undefined;
+      const code = sqlState(error);
       if (attempt >= 3 || !code || !RETRYABLE_SQL_STATES.has(code)) throw error;
     }
   }
