@@ -54,6 +54,19 @@ async function servers(
   );
 }
 
+/** POST change-type for a client's subscription. */
+function changeType(
+  owner: { uuid: string; cookie: string },
+  id: string,
+  body: Record<string, unknown>,
+) {
+  return t
+    .http()
+    .post(`/api/clients/subscription/${owner.uuid}/${id}/change-type`)
+    .set('Cookie', owner.cookie)
+    .send(body);
+}
+
 beforeAll(async () => {
   t = await startTestApp(
     {
@@ -489,12 +502,7 @@ describe('subscription lists, files and the subscription URL', () => {
       .get(`/clients/download-subscription/${id}/${created.fileName}`)
       .set('Cookie', other.cookie)
       .expect(404);
-    await t
-      .http()
-      .post(`/api/clients/subscription/${other.uuid}/${id}/change-type`)
-      .set('Cookie', other.cookie)
-      .send({ newBillingCycle: 'hourly' })
-      .expect(404);
+    await changeType(other, id, { newBillingCycle: 'hourly' }).expect(404);
   });
 
   it('should serve the group file (base64) and the raw file (one link per line)', async () => {
@@ -698,12 +706,7 @@ describe('pause, activate, delete and change-type', () => {
   it('should charge 10 SSL per server to change the billing type, without refund', async () => {
     const { buyer, id } = await create('monthly');
     await depositSsl(t.db.url, buyer.uuid, 25);
-    const response = await t
-      .http()
-      .post(`/api/clients/subscription/${buyer.uuid}/${id}/change-type`)
-      .set('Cookie', buyer.cookie)
-      .send({ newBillingCycle: 'hourly' })
-      .expect(200);
+    const response = await changeType(buyer, id, { newBillingCycle: 'hourly' }).expect(200);
     const body = changeBillingTypeResponseSchema.parse(response.body);
     expect(body).toMatchObject({
       automaticallyPaused: false,
@@ -711,20 +714,10 @@ describe('pause, activate, delete and change-type', () => {
       chargedMicro: String(20n * SSL),
       subscription: { billingCycle: 'hourly', remainingHours: 100, status: 'active' },
     });
-    const same = await t
-      .http()
-      .post(`/api/clients/subscription/${buyer.uuid}/${id}/change-type`)
-      .set('Cookie', buyer.cookie)
-      .send({ newBillingCycle: 'hourly' })
-      .expect(409);
+    const same = await changeType(buyer, id, { newBillingCycle: 'hourly' }).expect(409);
     expect(same.body.message).toBe(SUBSCRIPTION_MESSAGES.sameBillingCycle('hourly'));
     for (const send of [{}, { newBillingCycle: 'yearly' }]) {
-      const bad = await t
-        .http()
-        .post(`/api/clients/subscription/${buyer.uuid}/${id}/change-type`)
-        .set('Cookie', buyer.cookie)
-        .send(send)
-        .expect(400);
+      const bad = await changeType(buyer, id, send).expect(400);
       expect(bad.body.message).toBe(
         'newBillingCycle' in send
           ? SUBSCRIPTION_MESSAGES.newBillingCycleInvalid
@@ -736,12 +729,7 @@ describe('pause, activate, delete and change-type', () => {
   it('should pause automatically when the change cannot be paid, and activate only with funds (402)', async () => {
     const { buyer, ids, id, uuid } = await create('monthly');
     await depositSsl(t.db.url, buyer.uuid, 5);
-    const response = await t
-      .http()
-      .post(`/api/clients/subscription/${buyer.uuid}/${id}/change-type`)
-      .set('Cookie', buyer.cookie)
-      .send({ newBillingCycle: 'hourly' })
-      .expect(200);
+    const response = await changeType(buyer, id, { newBillingCycle: 'hourly' }).expect(200);
     const body = changeBillingTypeResponseSchema.parse(response.body);
     expect(body).toMatchObject({
       automaticallyPaused: true,
