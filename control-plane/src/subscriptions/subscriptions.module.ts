@@ -8,6 +8,7 @@ import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { PurchaseWriter } from './purchase-writer';
 import { SubscriptionsService } from './subscriptions.service';
 
 /**
@@ -20,6 +21,7 @@ import { SubscriptionsService } from './subscriptions.service';
   controllers: [SubscriptionsController, SubscriptionFeedController],
   providers: [
     SubscriptionsRepository,
+    PurchaseWriter,
     SubscriptionsService,
     SubscriptionBillingJob,
     { provide: SUBSCRIBED_SERVERS, useExisting: SubscriptionsRepository },

@@ -118,6 +118,21 @@ function serverFromRow(row: Record<string, unknown>): SubscribableServer {
 export class SubscriptionsRepository {
   constructor(@InjectDataSource() readonly dataSource: DataSource) {}
 
+  /** The servers as a purchase checks them, without locks. */
+  async readServers(
+    serverIds: readonly string[],
+    platformEmail: string | null,
+  ): Promise<SubscribableServer[]> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource,
+      `SELECT ${SERVER_COLUMNS}
+       FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+       WHERE s.id = ANY($1::uuid[])`,
+      [serverIds, platformEmail],
+    );
+    return rows.map(serverFromRow);
+  }
+
   /**
    * Reads the servers and locks their client sets (id order, so purchases cannot deadlock on
    * them) until the transaction ends: the capacity check that follows then sees every committed

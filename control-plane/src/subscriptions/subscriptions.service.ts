@@ -28,9 +28,15 @@ import { PremiumServers } from '../market/premium-servers';
 import { NodesService } from '../nodes/nodes.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { viewReliability } from '../reliability/reliability';
-import { IdempotencyService } from '../wallet/idempotency.service';
+import {
+  type IdempotencyClaim,
+  type IdempotentResult,
+  IdempotencyService,
+} from '../wallet/idempotency.service';
 import type { LedgerTransactionType } from '../wallet/entities/ledger-transaction.entity';
-import { LedgerService, walletKey } from '../wallet/ledger.service';
+import { LedgerService, type PostRequest, walletKey } from '../wallet/ledger.service';
+import { WalletException } from '../wallet/wallet.exception';
+import { PurchaseWriter } from './purchase-writer';
 import { qrDataUrl } from './qr-code';
 import {
   groupFile,
@@ -115,6 +121,7 @@ export class SubscriptionsService {
     private readonly repository: SubscriptionsRepository,
     private readonly ledger: LedgerService,
     private readonly idempotency: IdempotencyService,
+    private readonly purchases: PurchaseWriter,
     private readonly nodes: NodesService,
     private readonly realtime: RealtimeGateway,
     private readonly premium: PremiumServers,
@@ -128,9 +135,11 @@ export class SubscriptionsService {
   // Purchase
 
   /**
-   * spec 01 §4 Purchase, as one atomic call: the servers are checked and locked, the price is
-   * computed here, the client pays, the operators are credited (frozen 60 days), the
-   * subscription is created and its uuid allowed on every node, or none of it happens.
+   * spec 01 §4 Purchase, as one atomic call: the servers are checked, the price is computed
+   * here, then one database function (batched with concurrent purchases, PurchaseWriter) locks
+   * the servers' client sets and the wallet, checks capacity and balance, debits the client,
+   * credits the operators (frozen 60 days), creates the subscription and allows its uuid on
+   * every node, or does none of it.
    */
   async create(
     session: ActiveSession,
@@ -140,85 +149,140 @@ export class SubscriptionsService {
     if (session.account.userType !== 'client') throw SubscriptionsException.of('clients_only');
     if (input.uuid !== session.account.uuid) throw SubscriptionsException.of('uuid_mismatch');
     const ownerUuid = session.account.uuid;
-    const result = await retrying(() =>
-      this.idempotency.once(
-        ownerUuid,
-        idempotencyKey,
-        {
-          route: SUBSCRIPTION_ROUTES.create,
-          body: { serverIds: input.serverIds, billingCycle: input.billingCycle },
-        },
-        (manager) => this.purchase(manager, ownerUuid, input.serverIds, input.billingCycle),
-      ),
-    );
+    const claim = this.idempotency.claimOf(idempotencyKey, {
+      route: SUBSCRIPTION_ROUTES.create,
+      body: { serverIds: input.serverIds, billingCycle: input.billingCycle },
+    });
+    const result = await this.purchase(ownerUuid, input.serverIds, input.billingCycle, claim);
     if (!result.replayed) this.subscriptionsChanged();
     // QR images are drawn after the commit (no locks held meanwhile), also for a replay.
     return { ...result.body, ...this.qrCodes(result.body.servers, result.body.subscription) };
   }
 
   private async purchase(
-    manager: EntityManager,
     ownerUuid: string,
     serverIds: readonly string[],
     billingCycle: BillingCycle,
-  ): Promise<PurchaseRecord> {
-    const now = this.clock.now();
-    const locked = await this.repository.lockServers(manager, serverIds, this.platformEmail);
-    const byId = new Map(locked.map((server) => [server.id, server]));
-    const servers = serverIds.map((id) => {
-      const server = byId.get(id);
-      if (!server) throw SubscriptionsException.serverNotFound(id);
-      return server;
-    });
-    for (const server of servers) {
-      if (!this.subscribable(server, now))
-        throw SubscriptionsException.serverUnavailable(server.name);
+    claim: IdempotencyClaim | undefined,
+  ): Promise<IdempotentResult<PurchaseRecord>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const now = this.clock.now();
+      // Read without locks: the server rows are never locked by purchases (report batches write
+      // them), so this is the same snapshot the purchase's own statement would see.
+      const found = await this.repository.readServers(serverIds, this.platformEmail);
+      const byId = new Map(found.map((server) => [server.id, server]));
+      const servers = serverIds.map((id) => {
+        const server = byId.get(id);
+        if (!server) throw SubscriptionsException.serverNotFound(id);
+        return server;
+      });
+      for (const server of servers) {
+        if (!this.subscribable(server, now))
+          throw SubscriptionsException.serverUnavailable(server.name);
+      }
+
+      const record: SubscriptionRecord = {
+        id: randomUUID(),
+        ownerUuid,
+        vlessUuid: randomUUID(),
+        status: 'active',
+        billingCycle,
+        autoRenew: true,
+        periodIndex: 1,
+        expiresAt: new Date(now.getTime() + periodMs(billingCycle)),
+        pausedAt: null,
+        pauseEndsAt: null,
+        pauseReason: null,
+        urlTokenHash: null,
+        urlTokenSealed: null,
+        createdAt: now,
+      };
+      const url = this.urlSecrets.issue();
+      record.urlTokenHash = url.hash;
+      record.urlTokenSealed = url.sealed;
+      const price = periodPriceMicro(billingCycle, servers, this.free(now));
+      const transactions = this.ledger.plan(
+        price === 0n
+          ? []
+          : this.paymentRequests({
+              type: 'subscription',
+              ownerUuid,
+              subscriptionId: record.id,
+              cycle: billingCycle,
+              servers,
+              now,
+              priceMicro: price,
+              description: `Subscription to ${servers.length} server${servers.length === 1 ? '' : 's'}`,
+            }),
+      );
+      const body = this.purchaseRecord(record, servers, now, {
+        paymentId: transactions[0]?.id ?? null,
+        chargedMicro: price,
+      });
+
+      const outcome = await this.purchases.write({
+        owner: ownerUuid,
+        key: claim?.key ?? null,
+        requestHash: claim?.requestHash ?? null,
+        subscription: {
+          id: record.id,
+          vlessUuid: record.vlessUuid,
+          billingCycle,
+          expiresAt: record.expiresAt.toISOString(),
+          urlTokenHash: url.hash,
+          urlTokenSealed: url.sealed,
+          createdAt: now.toISOString(),
+        },
+        servers: servers.map((server) => ({ id: server.id, capacity: capacityOf(server) })),
+        debitMicro: price.toString(),
+        transactions,
+        response: body,
+      });
+      switch (outcome.status) {
+        case 'written':
+          return { body: { ...body, balanceMicro: micro(outcome.balanceMicro) }, replayed: false };
+        case 'replayed':
+          return {
+            body: await this.idempotency.replay<PurchaseRecord>(ownerUuid, claim!),
+            replayed: true,
+          };
+        case 'server_not_found':
+          throw SubscriptionsException.serverNotFound(outcome.serverId);
+        case 'server_full':
+          throw SubscriptionsException.serverFull(
+            byId.get(outcome.serverId)?.name ?? outcome.serverId,
+          );
+        case 'insufficient_balance':
+          throw new WalletException('insufficient_balance', {
+            balanceMicro: outcome.balanceMicro,
+            requiredMicro: outcome.requiredMicro,
+          });
+        case 'retry':
+          if (attempt >= 3) throw new Error('purchase rolled back by 3 deadlocks in a row');
+      }
     }
-    await this.assertFreeSlots(manager, servers);
+  }
 
-    const subscriptionId = randomUUID();
-    const vlessUuid = randomUUID();
-    const url = this.urlSecrets.issue();
-    const payment = await this.charge(manager, {
-      type: 'subscription',
-      ownerUuid,
-      subscriptionId,
-      cycle: billingCycle,
-      servers,
-      now,
-      description: `Subscription to ${servers.length} server${servers.length === 1 ? '' : 's'}`,
-    });
-    const record: SubscriptionRecord = {
-      id: subscriptionId,
-      ownerUuid,
-      vlessUuid,
-      status: 'active',
-      billingCycle,
-      autoRenew: true,
-      periodIndex: 1,
-      expiresAt: new Date(now.getTime() + periodMs(billingCycle)),
-      pausedAt: null,
-      pauseEndsAt: null,
-      pauseReason: null,
-      urlTokenHash: url.hash,
-      urlTokenSealed: url.sealed,
-      createdAt: now,
-    };
-    await this.repository.insertSubscription(manager, record, serverIds);
-    await this.nodes.addClients(manager, serverIds, vlessUuid);
-
+  /** What a purchase answers (and stores under its key), before the balance after payment. */
+  private purchaseRecord(
+    record: SubscriptionRecord,
+    servers: readonly SubscribableServer[],
+    now: Date,
+    payment: { paymentId: string | null; chargedMicro: bigint },
+  ): PurchaseRecord {
     const details = this.view(record, servers, [], now);
+    const serverIds = ids(servers);
     return {
       success: true,
       message: SUBSCRIPTION_MESSAGES.created,
-      subscriptionId,
+      subscriptionId: record.id,
       serverCount: servers.length,
       vlessString: details.vlessString,
       vlessStrings: details.vlessStrings,
       subscription: {
-        id: subscriptionId,
-        uuid: vlessUuid,
-        serverIds: [...serverIds],
+        id: record.id,
+        uuid: record.vlessUuid,
+        serverIds,
         vlessString: details.vlessString,
         vlessStrings: details.vlessStrings,
         rawFileUrl: details.rawFileUrl,
@@ -229,13 +293,13 @@ export class SubscriptionsService {
       rawFileName: details.rawFileName,
       timestamp: now.toISOString(),
       servers: details.servers,
-      serverIds: [...serverIds],
+      serverIds,
       subscriptionUrl: details.subscriptionUrl,
-      billingCycle,
+      billingCycle: record.billingCycle,
       expirationDate: details.expirationDate,
       charged: sslNumber(payment.chargedMicro),
       chargedMicro: micro(payment.chargedMicro),
-      balanceMicro: micro(payment.balanceMicro),
+      balanceMicro: '',
       paymentId: payment.paymentId,
       details,
     };
@@ -757,16 +821,40 @@ export class SubscriptionsService {
       externalRef?: string;
     },
   ): Promise<{ paymentId: string | null; chargedMicro: bigint; balanceMicro: bigint }> {
-    const { ownerUuid, subscriptionId, cycle, servers, now } = request;
+    const { ownerUuid, cycle, servers, now } = request;
     const price = periodPriceMicro(cycle, servers, this.free(now));
     if (price === 0n) {
       const wallet = await this.ledger.lockWallet(manager, 'client_wallet', ownerUuid);
       return { paymentId: null, chargedMicro: 0n, balanceMicro: wallet.balanceMicro };
     }
+    // The payment and every reward it pays, written together (one statement).
+    const { transactionIds, balancesAfterMicro } = await this.ledger.postAll(
+      manager,
+      this.paymentRequests({ ...request, priceMicro: price }),
+    );
+    return {
+      paymentId: transactionIds[0]!,
+      chargedMicro: price,
+      balanceMicro: balancesAfterMicro.get(walletKey('client_wallet', ownerUuid))!,
+    };
+  }
+
+  /** The ledger movements of one paid period: the client's payment, then each operator's reward. */
+  private paymentRequests(request: {
+    type: LedgerTransactionType;
+    ownerUuid: string;
+    subscriptionId: string;
+    cycle: BillingCycle;
+    servers: readonly PricedServer[];
+    now: Date;
+    priceMicro: bigint;
+    description: string;
+    externalRef?: string;
+  }): PostRequest[] {
+    const { ownerUuid, subscriptionId, cycle, servers, now, priceMicro: price } = request;
     const duration = periodDuration(cycle);
     const frozenUntil = new Date(now.getTime() + OPERATOR_REWARD_FROZEN_MS);
-    // The payment and every reward it pays, written together (one statement).
-    const { transactionIds, balancesAfterMicro } = await this.ledger.postAll(manager, [
+    return [
       {
         type: request.type,
         postings: [
@@ -799,12 +887,7 @@ export class SubscriptionsService {
           ? `${request.externalRef}:reward:${reward.ownerUuid}`
           : null,
       })),
-    ]);
-    return {
-      paymentId: transactionIds[0]!,
-      chargedMicro: price,
-      balanceMicro: balancesAfterMicro.get(walletKey('client_wallet', ownerUuid))!,
-    };
+    ];
   }
 
   /**
@@ -829,8 +912,7 @@ export class SubscriptionsService {
   ): Promise<void> {
     const taken = await this.repository.slotsTaken(manager, ids(servers));
     for (const server of servers) {
-      const tier = VPS_TIERS.find((t) => t.id === server.tier) ?? VPS_TIERS[0]!;
-      if ((taken.get(server.id) ?? 0) >= tier.maxClients) {
+      if ((taken.get(server.id) ?? 0) >= capacityOf(server)) {
         throw SubscriptionsException.serverFull(server.name);
       }
     }
@@ -1035,6 +1117,11 @@ export class SubscriptionsService {
   private get platformEmail(): string | null {
     return this.premium.operatorEmail;
   }
+}
+
+/** spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10). */
+function capacityOf(server: SubscribableServer): number {
+  return (VPS_TIERS.find((t) => t.id === server.tier) ?? VPS_TIERS[0]!).maxClients;
 }
 
 function ids(servers: readonly { id: string }[]): string[] {

@@ -7,6 +7,12 @@ import { WalletException } from './wallet.exception';
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+export interface IdempotencyClaim {
+  key: string;
+  /** sha256 of the route and body: a key reused for another request is refused. */
+  requestHash: string;
+}
+
 export interface IdempotentResult<T> {
   body: T;
   /** True when this is the stored answer of an earlier request with the same key. */
@@ -30,38 +36,58 @@ export class IdempotencyService {
     request: { route: string; body: unknown },
     work: (manager: EntityManager) => Promise<T>,
   ): Promise<IdempotentResult<T>> {
-    if (key === undefined) return { body: await this.ledger.transaction(work), replayed: false };
-    if (!KEY_PATTERN.test(key)) throw new WalletException('idempotency_key_invalid');
-    const requestHash = createHash('sha256')
-      .update(JSON.stringify([request.route, request.body]))
-      .digest('hex');
+    const claim = this.claimOf(key, request);
+    if (!claim) return { body: await this.ledger.transaction(work), replayed: false };
 
     const outcome = await this.ledger.transaction(async (manager) => {
       const claimed = await queryRows<{ key: string }>(
         manager,
         `INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
          VALUES ($1, $2, $3, 0, 'null') ON CONFLICT DO NOTHING RETURNING key`,
-        [ownerUuid, key, requestHash],
+        [ownerUuid, claim.key, claim.requestHash],
       );
       if (claimed.length === 0) return { claimed: false as const };
       const body = await work(manager);
       await manager.query(
         `UPDATE idempotency_keys SET status_code = 200, response = $3 WHERE owner_uuid = $1 AND key = $2`,
-        [ownerUuid, key, JSON.stringify(body)],
+        [ownerUuid, claim.key, JSON.stringify(body)],
       );
       return { claimed: true as const, body };
     });
     if (outcome.claimed) return { body: outcome.body, replayed: false };
+    return { body: await this.replay<T>(ownerUuid, claim), replayed: true };
+  }
 
+  /**
+   * The key and the fingerprint of the request it is sent with (for callers that claim the key
+   * themselves, in their own statement); undefined without a key. Refuses a malformed key.
+   */
+  claimOf(
+    key: string | undefined,
+    request: { route: string; body: unknown },
+  ): IdempotencyClaim | undefined {
+    if (key === undefined) return undefined;
+    if (!KEY_PATTERN.test(key)) throw new WalletException('idempotency_key_invalid');
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([request.route, request.body]))
+      .digest('hex');
+    return { key, requestHash };
+  }
+
+  /**
+   * The answer stored under a key that was already taken (committed: a claim waits for the
+   * first request's transaction). The same key with another request is refused.
+   */
+  async replay<T>(ownerUuid: string, claim: IdempotencyClaim): Promise<T> {
     const stored = await queryRows<{ request_hash: string; response: T }>(
       this.ledger.dataSource,
       `SELECT request_hash, response FROM idempotency_keys WHERE owner_uuid = $1 AND key = $2`,
-      [ownerUuid, key],
+      [ownerUuid, claim.key],
     );
     const first = stored[0];
-    if (!first || first.request_hash !== requestHash) {
+    if (!first || first.request_hash !== claim.requestHash) {
       throw new WalletException('idempotency_key_reused');
     }
-    return { body: first.response, replayed: true };
+    return first.response;
   }
 }

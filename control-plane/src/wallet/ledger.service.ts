@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
 import { WalletException } from './wallet.exception';
 import { type NewTransaction, SYSTEM_OWNER, WalletRepository } from './wallet.repository';
@@ -37,8 +39,37 @@ export interface PostRequest {
   externalRef?: string | null;
 }
 
+/** A ledger transaction with its id, as rows (JSON) for a database function that writes it. */
+export interface PlannedTransaction {
+  id: string;
+  type: LedgerTransactionType;
+  initiatorUuid: string | null;
+  subscriptionId: string | null;
+  serverCount: number | null;
+  duration: string | null;
+  description: string | null;
+  externalRef: string | null;
+  entries: Array<{
+    kind: LedgerAccountKind;
+    owner: string;
+    amountMicro: string;
+    frozenUntil: string | null;
+  }>;
+}
+
+function assertBalanced(request: PostRequest): void {
+  if (request.postings.length < 2) throw new Error('a ledger transaction needs two postings');
+  let sum = 0n;
+  for (const posting of request.postings) {
+    if (posting.amountMicro === 0n) throw new Error('a ledger posting cannot be zero');
+    sum += posting.amountMicro;
+  }
+  if (sum !== 0n) throw new Error(`ledger postings must sum to zero (sum ${sum})`);
+}
+
 /**
- * The only writer of the ledger. Every movement is one transaction whose postings sum to zero,
+ * The ledger's writer (with `subscription_purchase`, the SQL function that writes the movements
+ * `plan` prepares for a purchase). Every movement is one transaction whose postings sum to zero,
  * written inside the caller's database transaction together with the thing it pays for, so
  * there is no state in which money moved and the purchase did not happen (or the reverse).
  *
@@ -83,6 +114,31 @@ export class LedgerService {
   }
 
   /**
+   * Checks movements and gives them ids, as rows for a database function that writes them in
+   * its own statement (`subscription_purchase`: it locks the debited wallet, checks it covers
+   * the debit and inserts the entries in account order, as `postAll` does).
+   */
+  plan(requests: readonly PostRequest[]): PlannedTransaction[] {
+    requests.forEach(assertBalanced);
+    return requests.map((request) => ({
+      id: randomUUID(),
+      type: request.type,
+      initiatorUuid: request.initiatorUuid ?? null,
+      subscriptionId: request.subscriptionId ?? null,
+      serverCount: request.serverCount ?? null,
+      duration: request.duration ?? null,
+      description: request.description ?? null,
+      externalRef: request.externalRef ?? null,
+      entries: request.postings.map(({ account, amountMicro, frozenUntil }) => ({
+        kind: 'wallet' in account ? account.wallet : account.system,
+        owner: 'wallet' in account ? account.ownerUuid : SYSTEM_OWNER,
+        amountMicro: amountMicro.toString(),
+        frozenUntil: frozenUntil?.toISOString() ?? null,
+      })),
+    }));
+  }
+
+  /**
    * Writes several balanced movements (e.g. a payment and the rewards it pays) inside
    * `manager`'s transaction, in one statement. Each wallet debited by any of them is locked
    * (in key order) and must cover its total debit; answers the ids and the balances of the
@@ -92,15 +148,7 @@ export class LedgerService {
     manager: EntityManager,
     requests: readonly PostRequest[],
   ): Promise<{ transactionIds: string[]; balancesAfterMicro: Map<string, bigint> }> {
-    for (const request of requests) {
-      if (request.postings.length < 2) throw new Error('a ledger transaction needs two postings');
-      let sum = 0n;
-      for (const posting of request.postings) {
-        if (posting.amountMicro === 0n) throw new Error('a ledger posting cannot be zero');
-        sum += posting.amountMicro;
-      }
-      if (sum !== 0n) throw new Error(`ledger postings must sum to zero (sum ${sum})`);
-    }
+    requests.forEach(assertBalanced);
 
     // Debited wallets first, locked in key order, so that the balance check below is exact
     // and two payments cannot both spend the same balance. Credits to a debited wallet in the

@@ -6,6 +6,7 @@ import { Subscriptions1764000000200 } from './1764000000200-subscriptions';
 import { ClientSlots1764000000300 } from './1764000000300-client-slots';
 import { MarketReportWrites1764000000400 } from './1764000000400-market-report-writes';
 import { ClientSetVersions1764000000500 } from './1764000000500-client-set-versions';
+import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   ClientSlots1764000000300,
   MarketReportWrites1764000000400,
   ClientSetVersions1764000000500,
+  PurchaseBatches1764000000600,
 ] as const;
