@@ -92,17 +92,26 @@ export class AuthRepository {
     await manager.getRepository(SessionEntity).insert(session);
   }
 
-  async findActiveSession(tokenHash: string): Promise<ActiveSession | null> {
-    const session = await this.dataSource
+  /** The unrevoked, unexpired sessions among these token hashes, with their accounts. */
+  async findActiveSessions(tokenHashes: readonly string[]): Promise<Map<string, ActiveSession>> {
+    const sessions = await this.dataSource
       .getRepository(SessionEntity)
       .createQueryBuilder('s')
       .innerJoinAndSelect('s.account', 'a')
-      .where('s.token_hash = :tokenHash', { tokenHash })
+      .where('s.token_hash IN (:...tokenHashes)', { tokenHashes })
       .andWhere('s.revoked_at IS NULL')
       .andWhere('s.expires_at > now()')
-      .getOne();
-    if (!session?.account) return null;
-    return { id: session.id, expiresAt: session.expiresAt, account: session.account };
+      .getMany();
+    const found = new Map<string, ActiveSession>();
+    for (const session of sessions) {
+      if (!session.account) continue;
+      found.set(session.tokenHash, {
+        id: session.id,
+        expiresAt: session.expiresAt,
+        account: session.account,
+      });
+    }
+    return found;
   }
 
   async revokeSession(tokenHash: string): Promise<void> {

@@ -20,6 +20,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
+import { KeyedBatcher } from '../common/keyed-batcher';
 import { launchPeriodActive } from '../common/launch-period';
 import { sqlState } from '../common/sql';
 import type { AppConfig } from '../config/app-config';
@@ -114,6 +115,13 @@ function sslNumber(value: bigint): number {
 @Injectable()
 export class SubscriptionsService {
   private readonly urlSecrets: SubscriptionUrlSecrets;
+  private readonly serverReads = new KeyedBatcher<null, SubscribableServer | null>(
+    async (batch) => {
+      const servers = await this.repository.readServers([...batch.keys()], this.platformEmail);
+      return new Map(servers.map((server) => [server.id, server]));
+    },
+    null,
+  );
   private realtimeTimer: NodeJS.Timeout | null = null;
   private realtimePending = false;
 
@@ -168,12 +176,14 @@ export class SubscriptionsService {
     for (let attempt = 1; ; attempt += 1) {
       const now = this.clock.now();
       // Read without locks: the server rows are never locked by purchases (report batches write
-      // them), so this is the same snapshot the purchase's own statement would see.
-      const found = await this.repository.readServers(serverIds, this.platformEmail);
-      const byId = new Map(found.map((server) => [server.id, server]));
-      const servers = serverIds.map((id) => {
-        const server = byId.get(id);
+      // them), so this is what the purchase's own statement would see. Batched with the reads
+      // of concurrent purchases.
+      const found = await Promise.all(serverIds.map((id) => this.serverReads.submit(id, null)));
+      const byId = new Map<string, SubscribableServer>();
+      const servers = serverIds.map((id, i) => {
+        const server = found[i];
         if (!server) throw SubscriptionsException.serverNotFound(id);
+        byId.set(id, server);
         return server;
       });
       for (const server of servers) {
