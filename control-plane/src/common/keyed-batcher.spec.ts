@@ -37,6 +37,18 @@ describe('KeyedBatcher', () => {
     await expect(Promise.all(later)).resolves.toEqual(['B', 'absent']);
   });
 
+  it('should send the next batch before answering the callers of the finished one', async () => {
+    const { batches, finishers, run } = controlledRun();
+    const batcher = new KeyedBatcher(run, 'absent');
+    const first = batcher.submit('a', 1);
+    await tick();
+    void batcher.submit('b', 2);
+    finishers[0]!(new Map([['a', 'A']]));
+    await expect(first).resolves.toBe('A');
+    // 'b' was on its way to the database before the caller of 'a' went on.
+    expect(batches.map((b) => [...b.keys()])).toEqual([['a'], ['b']]);
+  });
+
   it('should let the later input of one key win and answer both callers', async () => {
     const { batches, finishers, run } = controlledRun();
     const batcher = new KeyedBatcher(run, 'absent');

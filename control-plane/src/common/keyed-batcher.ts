@@ -63,6 +63,22 @@ export class KeyedBatcher<In, Out> {
     });
   }
 
+  /**
+   * A batch is done: what waited for it goes to the database first, then its callers are
+   * answered, in the next macrotask. Their continuations (answering an HTTP request, drawing a
+   * QR code) would otherwise run before the next batch is even sent, leaving the database idle.
+   */
+  private landed(flight: Promise<void>, settle: () => void): Promise<void> {
+    this.flights.delete(flight);
+    if (this.pending.size > 0) void this.flush();
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        settle();
+        resolve();
+      }),
+    );
+  }
+
   private flush(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
     // At most maxBatch keys per batch, oldest first; the rest go with the next.
@@ -78,22 +94,21 @@ export class KeyedBatcher<In, Out> {
       }
     }
     const inputs = new Map([...batch].map(([key, entry]) => [key, entry.input]));
-    const flight = this.run(inputs).then(
-      (outcomes) => {
-        for (const [key, entry] of batch) {
-          const outcome = outcomes.has(key) ? outcomes.get(key)! : this.absent;
-          if (outcome instanceof KeyFailure) entry.waiters.forEach((w) => w.reject(outcome.error));
-          else entry.waiters.forEach((w) => w.resolve(outcome));
-        }
-      },
-      (error: unknown) => {
-        for (const entry of batch.values()) entry.waiters.forEach((w) => w.reject(error));
-      },
+    const settle = (outcomes: ReadonlyMap<string, Out | KeyFailure> | null, error?: unknown) => {
+      for (const [key, entry] of batch) {
+        const outcome = !outcomes
+          ? new KeyFailure(error)
+          : outcomes.has(key)
+            ? outcomes.get(key)!
+            : this.absent;
+        if (outcome instanceof KeyFailure) entry.waiters.forEach((w) => w.reject(outcome.error));
+        else entry.waiters.forEach((w) => w.resolve(outcome));
+      }
+    };
+    const tracked: Promise<void> = this.run(inputs).then(
+      (outcomes) => this.landed(tracked, () => settle(outcomes)),
+      (error: unknown) => this.landed(tracked, () => settle(null, error)),
     );
-    const tracked: Promise<void> = flight.finally(() => {
-      this.flights.delete(tracked);
-      if (this.pending.size > 0) this.schedule();
-    });
     this.flights.add(tracked);
     if (this.pending.size > 0) this.schedule();
     return tracked;
