@@ -166,6 +166,38 @@ describe('PurchaseWriter (one statement per batch, one subtransaction per purcha
     ]);
   });
 
+  it('should let one of two replicas write a key both were sent, and answer the other as a replay', async () => {
+    const client = await newClient(20);
+    const server = await newServer();
+    const replica = new PurchaseWriter(dataSource);
+    // Both pass the key check before either stores the key: the later one waits for the first
+    // to commit, then finds the key taken.
+    await dataSource.query(`CREATE FUNCTION slow_subscription_insert() RETURNS trigger
+      LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.2); RETURN NEW; END $$`);
+    await dataSource.query(`CREATE TRIGGER slow_subscription_insert BEFORE INSERT ON subscriptions
+      FOR EACH ROW EXECUTE FUNCTION slow_subscription_insert()`);
+    try {
+      const outcomes = await Promise.all([
+        writer.write(purchase(client, server, { key: 'both' })),
+        replica.write(purchase(client, server, { key: 'both' })),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['replayed', 'written']);
+    } finally {
+      await dataSource.query(`DROP TRIGGER slow_subscription_insert ON subscriptions`);
+      await dataSource.query(`DROP FUNCTION slow_subscription_insert()`);
+      await replica.onModuleDestroy();
+    }
+    expect(
+      await count(`SELECT count(*)::int AS n FROM subscriptions WHERE owner_uuid = $1`, [client]),
+    ).toBe(1);
+    const balances = await dataSource.query<{ balance_micro: string }[]>(
+      `SELECT balance_micro FROM ledger_accounts WHERE kind = 'client_wallet' AND owner_uuid = $1`,
+      [client],
+    );
+    expect(balances).toEqual([{ balance_micro: (10n * SSL).toString() }]);
+    expect(await ledgerViolations(db.url)).toEqual([]);
+  });
+
   it('should fail one purchase the database refuses and commit the others of its batch', async () => {
     const [client, other] = [await newClient(10), await newClient(10)];
     const server = await newServer();

@@ -110,6 +110,8 @@ function outcomeOf(result: BatchResult): PurchaseOutcome | KeyFailure {
         };
   }
   switch (result.error) {
+    case 'SCN00':
+      return { status: 'replayed' };
     case 'SCN04':
       return { status: 'server_not_found', serverId: result.message };
     case 'SCN09':

@@ -8,19 +8,20 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * commit together. Before, a purchase was 11 round trips between the control plane and
  * PostgreSQL, each a pair of system calls on both sides and most of the purchase's CPU.
  *
- * `subscription_purchase` is one purchase, all or nothing, in the order the old code ran it:
- * claim the Idempotency-Key (a taken key answers `replayed` and writes nothing), lock the
- * servers' client sets (id order), check their capacity, lock the client's wallet and check it
- * covers the price, write the ledger transactions (entries in account id order: wallets are
- * locked in one global order), the subscription and its servers, add its uuid to the client
- * sets (version bump and NOTIFY at commit), and store the answer under the key.
+ * `subscription_purchase` is one purchase, all or nothing. A stored Idempotency-Key answers
+ * `replayed` and writes nothing. Otherwise it locks the servers' client sets (id order) and
+ * checks their capacity, locks the client's wallet and checks it covers the price, writes the
+ * ledger transactions (entries in account id order: wallets are locked in one global order), the
+ * subscription and its servers, adds its uuid to the client sets (version bump and NOTIFY at
+ * commit), and stores the key with its answer (one write; a key taken meanwhile by a concurrent
+ * request rolls the purchase back, answered as a replay: SCN00).
  *
  * The ledger's own triggers still keep every balance equal to its entries, every transaction
  * balanced and every wallet non-negative: this function cannot get around them.
  *
- * Refusals are raised with SQLSTATEs of our own: SCN04 (server not found; message: its id),
- * SCN09 (server full; message: its id), SCN02 (insufficient balance; message: the balance,
- * detail: the amount required).
+ * Refusals are raised with SQLSTATEs of our own: SCN00 (the key was taken meanwhile), SCN04
+ * (server not found; message: its id), SCN09 (server full; message: its id), SCN02
+ * (insufficient balance; message: the balance, detail: the amount required).
  */
 export class PurchaseBatches1764000000600 implements MigrationInterface {
   name = 'PurchaseBatches1764000000600';
@@ -52,10 +53,10 @@ DECLARE
   balance bigint;
   changed uuid[];
 BEGIN
-  IF p->>'key' IS NOT NULL THEN
-    INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
-    VALUES (owner, p->>'key', p->>'requestHash', 0, 'null') ON CONFLICT DO NOTHING;
-    IF NOT FOUND THEN RETURN jsonb_build_object('replayed', true); END IF;
+  -- A key already stored (committed, or by an earlier purchase of this batch): a replay.
+  IF p->>'key' IS NOT NULL AND EXISTS (
+    SELECT 1 FROM idempotency_keys WHERE owner_uuid = owner AND key = p->>'key') THEN
+    RETURN jsonb_build_object('replayed', true);
   END IF;
 
   -- Client sets locked in id order (no deadlocks between purchases); the servers rows are not,
@@ -116,10 +117,17 @@ BEGIN
   SELECT array_agg(server_id ORDER BY server_id) INTO changed FROM bumped;
   PERFORM pg_notify(channel, c::text) FROM unnest(changed) c;
 
+  -- The key is stored with the answer, once. A request with the same key still running
+  -- elsewhere makes this wait for it: if it commits first, this purchase is rolled back and
+  -- answered as a replay of it (SCN00).
   IF p->>'key' IS NOT NULL THEN
-    UPDATE idempotency_keys
-    SET status_code = 200, response = (p->'response') || jsonb_build_object('balanceMicro', balance::text)
-    WHERE owner_uuid = owner AND key = p->>'key';
+    INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
+    VALUES (owner, p->>'key', p->>'requestHash', 200,
+            (p->'response') || jsonb_build_object('balanceMicro', balance::text))
+    ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION USING ERRCODE = 'SCN00', MESSAGE = 'idempotency key taken meanwhile';
+    END IF;
   END IF;
   RETURN jsonb_build_object('replayed', false, 'balanceMicro', balance::text,
                             'changedServers', to_jsonb(COALESCE(changed, '{}')));
