@@ -20,6 +20,16 @@ function readPng(dataUrl: string) {
   }
   const raw = inflateSync(Buffer.concat(idat));
   const rowBytes = Math.ceil(width / 8) + 1;
+  // Undo the row filters the writer uses: none (0) and Up (2, each byte plus the one above).
+  for (let y = 0; y < width; y += 1) {
+    const filter = raw[y * rowBytes]!;
+    expect([0, 2]).toContain(filter);
+    if (filter !== 2) continue;
+    for (let i = 1; i < rowBytes; i += 1) {
+      const above = y > 0 ? raw[(y - 1) * rowBytes + i]! : 0;
+      raw[y * rowBytes + i] = (raw[y * rowBytes + i]! + above) & 0xff;
+    }
+  }
   const dark = (x: number, y: number) =>
     ((raw[y * rowBytes + 1 + (x >> 3)]! >> (7 - (x & 7))) & 1) === 0;
   return { width, dark };
@@ -45,6 +55,29 @@ describe('qrDataUrl', () => {
       }
     }
     expect(dark(1, 1)).toBe(false);
+  });
+
+  it('should colour every pixel by the module it falls in, at any size', () => {
+    const matrix = QRCode.create([{ data: Buffer.from(LINK), mode: 'byte' }], {
+      errorCorrectionLevel: 'L',
+    }).modules;
+    const total = matrix.size + 8;
+    for (const size of [180, 181, 200, 333, total, 10]) {
+      const png = renderPng(matrix, size);
+      const { width, dark } = readPng(`data:image/png;base64,${png.toString('base64')}`);
+      expect(width).toBe(Math.max(size, total));
+      const scale = width / total;
+      const wrong: string[] = [];
+      for (let y = 0; y < width; y += 1) {
+        for (let x = 0; x < width; x += 1) {
+          const [row, col] = [Math.floor(y / scale) - 4, Math.floor(x / scale) - 4];
+          const inside = row >= 0 && row < matrix.size && col >= 0 && col < matrix.size;
+          if (dark(x, y) !== (inside && matrix.get(row, col) === 1))
+            wrong.push(`${size}:${x},${y}`);
+        }
+      }
+      expect(wrong.slice(0, 5)).toEqual([]);
+    }
   });
 
   it('should draw the PNG of the library default matrix when given 60 links of versions 1 to 25', () => {

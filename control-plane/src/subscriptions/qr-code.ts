@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { SUBSCRIPTION_QR_SIZE } from '@scn/proto';
-import QRCode from 'qrcode';
 import { applyBestMask } from './qr-mask';
+import { byteSymbol } from './qr-symbol';
 
 /**
  * Above this QR version (117 modules, 1.4 px per module at 180 px) a code is too dense to scan
@@ -18,60 +18,55 @@ export interface QrImage {
 }
 
 /**
- * A QR code as a PNG data URL: error correction level L, 180 px (spec 01 §5, §9). The matrix
- * comes from `qrcode`; the PNG is written here as a 1-bit greyscale image, which takes a tenth
- * of the time of the library's generic RGBA encoder (a purchase draws one code per server).
+ * A QR code as a PNG data URL: error correction level L, 180 px (spec 01 §5, §9). The matrix is
+ * the one `qrcode` draws (built by qr-symbol.ts and qr-mask.ts); the PNG is written here as a
+ * 1-bit greyscale image, which takes a tenth of the time of the library's generic RGBA encoder
+ * (a purchase draws one code per server).
  */
 export function qrDataUrl(text: string, size = SUBSCRIPTION_QR_SIZE): QrImage {
-  let qr: QRCode.QRCode;
-  try {
-    // One byte-mode segment: the library's search for an optimal mix of modes costs twice the
-    // rest of the encoding and saves nothing on a link (same version).
-    // Mask 0 fixed: the library's mask choice is 90% of its cost. applyBestMask makes the same
-    // choice on bit-packed lines, so the symbol is still the library's default one, bit for bit.
-    qr = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], {
-      errorCorrectionLevel: 'L',
-      maskPattern: 0,
-    });
-  } catch {
-    return { qrCode: null, qrTooComplex: true };
-  }
-  if (qr.version > QR_MAX_VERSION) return { qrCode: null, qrTooComplex: true };
-  applyBestMask(qr);
-  const png = renderPng(qr.modules, size);
+  // One byte-mode segment: the library's search for an optimal mix of modes costs twice the rest
+  // of the encoding and saves nothing on a link (same version). byteSymbol builds the library's
+  // mask-0 symbol; applyBestMask makes the library's mask choice on bit-packed lines, so the
+  // result is the library's default symbol, bit for bit.
+  const symbol = byteSymbol(Buffer.from(text, 'utf8'), 'L');
+  if (!symbol || symbol.version > QR_MAX_VERSION) return { qrCode: null, qrTooComplex: true };
+  applyBestMask(symbol);
+  const png = renderPng(symbol.modules, size);
   return { qrCode: `data:image/png;base64,${png.toString('base64')}`, qrTooComplex: false };
 }
 
 /** The symbol as a 1-bit greyscale PNG `size` px wide (or one px per module if larger). */
-export function renderPng(modules: QRCode.BitMatrix, size: number): Buffer {
+export function renderPng(
+  modules: { size: number; get(row: number, col: number): number },
+  size: number,
+): Buffer {
   const count = modules.size;
   const total = count + 2 * MARGIN_MODULES;
   const width = Math.max(size, total);
   const scale = width / total;
-  const rowBytes = Math.ceil(width / 8);
-  // Which module each pixel column falls in (the same for every row).
-  const columnModule = new Int16Array(width);
-  for (let x = 0; x < width; x += 1) columnModule[x] = Math.floor(x / scale) - MARGIN_MODULES;
+  const { stride, lightRow, darkBytes, darkMasks, firstPair } = pixelLayout(count, width);
 
-  const raw = Buffer.alloc((rowBytes + 1) * width, 0);
-  const stride = rowBytes + 1;
+  const raw = Buffer.alloc(stride * width, 0);
   let previousModuleRow = Number.NaN;
   for (let y = 0; y < width; y += 1) {
     const rowStart = y * stride;
     const my = Math.floor(y / scale) - MARGIN_MODULES;
-    // Pixel rows of one module row are identical: draw the first, copy it for the rest.
+    // Pixel rows of one module row are identical: draw the first; the rest are PNG's "Up"
+    // filter (2) with zero differences, which deflate compresses smaller and faster.
     if (my === previousModuleRow) {
-      raw.copy(raw, rowStart, rowStart - stride, rowStart);
+      raw[rowStart] = 2;
       continue;
     }
     previousModuleRow = my;
-    raw[rowStart] = 0; // filter: none
-    const inside = my >= 0 && my < count;
-    for (let x = 0; x < width; x += 1) {
-      const mx = columnModule[x]!;
-      const dark = inside && mx >= 0 && mx < count && modules.get(my, mx) === 1;
-      // 1-bit greyscale: 1 is white.
-      if (!dark) raw[rowStart + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
+    // Filter byte 0 (none), then every pixel light (1-bit greyscale: 1 is white) ...
+    raw.set(lightRow, rowStart);
+    if (my < 0 || my >= count) continue;
+    // ... and each dark module clears its pixels: one or two byte masks per module.
+    for (let mx = 0; mx < count; mx += 1) {
+      if (modules.get(my, mx) !== 1) continue;
+      for (let pair = firstPair[mx]!; pair < firstPair[mx + 1]!; pair += 1) {
+        raw[rowStart + darkBytes[pair]!]! &= darkMasks[pair]!;
+      }
     }
   }
   const header = Buffer.alloc(13);
@@ -85,6 +80,57 @@ export function renderPng(modules: QRCode.BitMatrix, size: number): Buffer {
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** Where each module column's pixels sit in a PNG row, for one symbol size and image width. */
+interface PixelLayout {
+  stride: number;
+  /** A row of light pixels, its filter byte first. */
+  lightRow: Buffer;
+  /** Per module column, from firstPair[mx] to firstPair[mx + 1]: a byte of the row and the AND
+   * mask that darkens the column's pixels in it. */
+  darkBytes: Int32Array;
+  darkMasks: Uint8Array;
+  firstPair: Int32Array;
+}
+
+const pixelLayouts = new Map<string, PixelLayout>();
+
+function pixelLayout(count: number, width: number): PixelLayout {
+  const key = `${count}:${width}`;
+  const known = pixelLayouts.get(key);
+  if (known) return known;
+  const scale = width / (count + 2 * MARGIN_MODULES);
+  const stride = Math.ceil(width / 8) + 1;
+  const lightRow = Buffer.alloc(stride, 0);
+  for (let x = 0; x < width; x += 1) lightRow[1 + (x >> 3)]! |= 0x80 >> (x & 7);
+  // The pixels of module column mx: x with floor(x / scale) - MARGIN = mx.
+  const bytes: number[] = [];
+  const masks: number[] = [];
+  const firstPair = new Int32Array(count + 1);
+  let x = 0;
+  for (let mx = 0; mx < count; mx += 1) {
+    firstPair[mx] = bytes.length;
+    while (Math.floor(x / scale) - MARGIN_MODULES < mx) x += 1;
+    for (; x < width && Math.floor(x / scale) - MARGIN_MODULES === mx; x += 1) {
+      const byte = 1 + (x >> 3);
+      if (bytes[bytes.length - 1] !== byte || bytes.length === firstPair[mx]) {
+        bytes.push(byte);
+        masks.push(0xff);
+      }
+      masks[masks.length - 1]! &= ~(0x80 >> (x & 7)) & 0xff;
+    }
+  }
+  firstPair[count] = bytes.length;
+  const layout = {
+    stride,
+    lightRow,
+    darkBytes: Int32Array.from(bytes),
+    darkMasks: Uint8Array.from(masks),
+    firstPair,
+  };
+  pixelLayouts.set(key, layout);
+  return layout;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

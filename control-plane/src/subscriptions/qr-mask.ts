@@ -1,4 +1,9 @@
-import type QRCode from 'qrcode';
+/** A symbol as the library's `QRCode.create` or our `byteSymbol` gives it. */
+export interface MaskableSymbol {
+  modules: { size: number; data: Uint8Array; reservedBit: Uint8Array };
+  errorCorrectionLevel: { bit: number };
+  maskPattern: number | undefined;
+}
 
 /**
  * The mask choice of `qrcode` (1.5.x `getBestMask`), on bit-packed lines.
@@ -46,7 +51,7 @@ const geometries = new Map<number, Geometry>();
  * Re-masks a symbol made with `maskPattern: 0` with the mask `QRCode.create` picks when none is
  * given, and writes that mask's format info: the result is the library's default symbol.
  */
-export function applyBestMask(qr: QRCode.QRCode): QRCode.QRCodeMaskPattern {
+export function applyBestMask(qr: MaskableSymbol): number {
   if (qr.maskPattern !== 0) throw new Error('applyBestMask needs a symbol made with mask 0');
   const { size, data, reservedBit } = qr.modules;
   const geometry = geometryFor(size);
@@ -87,7 +92,7 @@ export function applyBestMask(qr: QRCode.QRCode): QRCode.QRCodeMaskPattern {
       data[row * size + col] = (best[row * words + (col >> 5)]! >>> (col & 31)) & 1;
     }
   }
-  qr.maskPattern = bestMask as QRCode.QRCodeMaskPattern;
+  qr.maskPattern = bestMask;
   return qr.maskPattern;
 }
 

@@ -81,6 +81,19 @@ type PurchaseRecord = Omit<
   'groupQrCode' | 'groupQrTooComplex' | 'serverQrCodes'
 >;
 
+/** One paid period of a subscription, as `charge` and a purchase pay it. */
+interface PeriodPayment {
+  type: LedgerTransactionType;
+  ownerUuid: string;
+  subscriptionId: string;
+  cycle: BillingCycle;
+  servers: readonly PricedServer[];
+  now: Date;
+  priceMicro: bigint;
+  description: string;
+  externalRef?: string;
+}
+
 export interface SubscriptionFile {
   fileName: string;
   content: string;
@@ -820,16 +833,7 @@ export class SubscriptionsService {
    */
   private async charge(
     manager: EntityManager,
-    request: {
-      type: LedgerTransactionType;
-      ownerUuid: string;
-      subscriptionId: string;
-      cycle: BillingCycle;
-      servers: readonly PricedServer[];
-      now: Date;
-      description: string;
-      externalRef?: string;
-    },
+    request: Omit<PeriodPayment, 'priceMicro'>,
   ): Promise<{ paymentId: string | null; chargedMicro: bigint; balanceMicro: bigint }> {
     const { ownerUuid, cycle, servers, now } = request;
     const price = periodPriceMicro(cycle, servers, this.free(now));
@@ -850,17 +854,7 @@ export class SubscriptionsService {
   }
 
   /** The ledger movements of one paid period: the client's payment, then each operator's reward. */
-  private paymentRequests(request: {
-    type: LedgerTransactionType;
-    ownerUuid: string;
-    subscriptionId: string;
-    cycle: BillingCycle;
-    servers: readonly PricedServer[];
-    now: Date;
-    priceMicro: bigint;
-    description: string;
-    externalRef?: string;
-  }): PostRequest[] {
+  private paymentRequests(request: PeriodPayment): PostRequest[] {
     const { ownerUuid, subscriptionId, cycle, servers, now, priceMicro: price } = request;
     const duration = periodDuration(cycle);
     const frozenUntil = new Date(now.getTime() + OPERATOR_REWARD_FROZEN_MS);

@@ -40,21 +40,27 @@ export interface PostRequest {
 }
 
 /** A ledger transaction with its id, as rows (JSON) for a database function that writes it. */
-export interface PlannedTransaction {
+export interface PlannedTransaction extends NewTransaction {
   id: string;
-  type: LedgerTransactionType;
-  initiatorUuid: string | null;
-  subscriptionId: string | null;
-  serverCount: number | null;
-  duration: string | null;
-  description: string | null;
-  externalRef: string | null;
   entries: Array<{
     kind: LedgerAccountKind;
     owner: string;
     amountMicro: string;
     frozenUntil: string | null;
   }>;
+}
+
+/** The transaction row of a movement (what is not its entries). */
+function transactionOf(request: PostRequest): NewTransaction {
+  return {
+    type: request.type,
+    initiatorUuid: request.initiatorUuid ?? null,
+    subscriptionId: request.subscriptionId ?? null,
+    serverCount: request.serverCount ?? null,
+    duration: request.duration ?? null,
+    description: request.description ?? null,
+    externalRef: request.externalRef ?? null,
+  };
 }
 
 function assertBalanced(request: PostRequest): void {
@@ -122,13 +128,7 @@ export class LedgerService {
     requests.forEach(assertBalanced);
     return requests.map((request) => ({
       id: randomUUID(),
-      type: request.type,
-      initiatorUuid: request.initiatorUuid ?? null,
-      subscriptionId: request.subscriptionId ?? null,
-      serverCount: request.serverCount ?? null,
-      duration: request.duration ?? null,
-      description: request.description ?? null,
-      externalRef: request.externalRef ?? null,
+      ...transactionOf(request),
       entries: request.postings.map(({ account, amountMicro, frozenUntil }) => ({
         kind: 'wallet' in account ? account.wallet : account.system,
         owner: 'wallet' in account ? account.ownerUuid : SYSTEM_OWNER,
@@ -192,15 +192,7 @@ export class LedgerService {
         entries.push({ accountId, amountMicro, frozenUntil: frozenUntil ?? null });
       }
       transactions.push({
-        transaction: {
-          type: request.type,
-          initiatorUuid: request.initiatorUuid ?? null,
-          subscriptionId: request.subscriptionId ?? null,
-          serverCount: request.serverCount ?? null,
-          duration: request.duration ?? null,
-          description: request.description ?? null,
-          externalRef: request.externalRef ?? null,
-        },
+        transaction: transactionOf(request),
         entries,
       });
     }
