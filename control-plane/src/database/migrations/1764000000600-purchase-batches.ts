@@ -85,27 +85,33 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'SCN02', MESSAGE = balance::text, DETAIL = debit::text;
   END IF;
 
-  INSERT INTO ledger_transactions
-    (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
-  SELECT (t->>'id')::uuid, t->>'type', (t->>'initiatorUuid')::uuid, (t->>'subscriptionId')::uuid,
-         (t->>'serverCount')::int, t->>'duration', t->>'description', t->>'externalRef'
-  FROM jsonb_array_elements(p->'transactions') t;
+  -- The transactions and their entries in one statement.
+  WITH t AS (
+    INSERT INTO ledger_transactions
+      (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
+    SELECT (t->>'id')::uuid, t->>'type', (t->>'initiatorUuid')::uuid, (t->>'subscriptionId')::uuid,
+           (t->>'serverCount')::int, t->>'duration', t->>'description', t->>'externalRef'
+    FROM jsonb_array_elements(p->'transactions') t
+    RETURNING id)
   INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
   SELECT e.transaction_id, e.account_id, e.amount_micro, e.frozen_until FROM (
     SELECT (t->>'id')::uuid AS transaction_id,
            ledger_account_id(x->>'kind', (x->>'owner')::uuid) AS account_id,
            (x->>'amountMicro')::bigint AS amount_micro, (x->>'frozenUntil')::timestamptz AS frozen_until
     FROM jsonb_array_elements(p->'transactions') t, jsonb_array_elements(t->'entries') x) e
+  JOIN t ON t.id = e.transaction_id
   ORDER BY e.account_id;
   SELECT balance_micro INTO balance FROM ledger_accounts WHERE id = wallet;
 
-  INSERT INTO subscriptions (id, owner_uuid, vless_uuid, status, billing_cycle, period_index,
-    expires_at, url_token_hash, url_token_sealed, created_at, updated_at)
-  VALUES ((sub->>'id')::uuid, owner, (sub->>'vlessUuid')::uuid, 'active', sub->>'billingCycle', 1,
-    (sub->>'expiresAt')::timestamptz, sub->>'urlTokenHash', sub->>'urlTokenSealed',
-    (sub->>'createdAt')::timestamptz, (sub->>'createdAt')::timestamptz);
+  WITH inserted AS (
+    INSERT INTO subscriptions (id, owner_uuid, vless_uuid, status, billing_cycle, period_index,
+      expires_at, url_token_hash, url_token_sealed, created_at, updated_at)
+    VALUES ((sub->>'id')::uuid, owner, (sub->>'vlessUuid')::uuid, 'active', sub->>'billingCycle', 1,
+      (sub->>'expiresAt')::timestamptz, sub->>'urlTokenHash', sub->>'urlTokenSealed',
+      (sub->>'createdAt')::timestamptz, (sub->>'createdAt')::timestamptz)
+    RETURNING id)
   INSERT INTO subscription_servers (subscription_id, server_id, position)
-  SELECT (sub->>'id')::uuid, s.id, s.n - 1 FROM unnest(server_ids) WITH ORDINALITY s(id, n);
+  SELECT inserted.id, s.id, s.n - 1 FROM inserted, unnest(server_ids) WITH ORDINALITY s(id, n);
 
   WITH added AS (
     INSERT INTO server_clients (server_id, client_uuid)
