@@ -188,22 +188,8 @@ export class SubscriptionsService {
   ): Promise<IdempotentResult<PurchaseRecord>> {
     for (let attempt = 1; ; attempt += 1) {
       const now = this.clock.now();
-      // Read without locks: the server rows are never locked by purchases (report batches write
-      // them), so this is what the purchase's own statement would see. Batched with the reads
-      // of concurrent purchases.
-      const found = await Promise.all(serverIds.map((id) => this.serverReads.submit(id, null)));
-      const byId = new Map<string, SubscribableServer>();
-      const servers = serverIds.map((id, i) => {
-        const server = found[i];
-        if (!server) throw SubscriptionsException.serverNotFound(id);
-        byId.set(id, server);
-        return server;
-      });
-      for (const server of servers) {
-        if (!this.subscribable(server, now))
-          throw SubscriptionsException.serverUnavailable(server.name);
-      }
-
+      const servers = await this.serversToBuy(serverIds, now);
+      const url = this.urlSecrets.issue();
       const record: SubscriptionRecord = {
         id: randomUUID(),
         ownerUuid,
@@ -216,13 +202,10 @@ export class SubscriptionsService {
         pausedAt: null,
         pauseEndsAt: null,
         pauseReason: null,
-        urlTokenHash: null,
-        urlTokenSealed: null,
+        urlTokenHash: url.hash,
+        urlTokenSealed: url.sealed,
         createdAt: now,
       };
-      const url = this.urlSecrets.issue();
-      record.urlTokenHash = url.hash;
-      record.urlTokenSealed = url.sealed;
       const price = periodPriceMicro(billingCycle, servers, this.free(now));
       const transactions = this.ledger.plan(
         price === 0n
@@ -273,7 +256,7 @@ export class SubscriptionsService {
           throw SubscriptionsException.serverNotFound(outcome.serverId);
         case 'server_full':
           throw SubscriptionsException.serverFull(
-            byId.get(outcome.serverId)?.name ?? outcome.serverId,
+            servers.find((server) => server.id === outcome.serverId)?.name ?? outcome.serverId,
           );
         case 'insufficient_balance':
           throw new WalletException('insufficient_balance', {
@@ -284,6 +267,26 @@ export class SubscriptionsService {
           if (attempt >= 3) throw new Error('purchase rolled back by 3 deadlocks in a row');
       }
     }
+  }
+
+  /**
+   * The servers of a purchase, in the client's order, each one the market lets a client select
+   * now. Read without locks (batched with the reads of concurrent purchases): purchases never lock
+   * server rows (report batches write them), so this is what the purchase's own statement would
+   * see; capacity is checked there, under the client-set locks.
+   */
+  private async serversToBuy(
+    serverIds: readonly string[],
+    now: Date,
+  ): Promise<SubscribableServer[]> {
+    const found = await Promise.all(serverIds.map((id) => this.serverReads.submit(id, null)));
+    return serverIds.map((id, i) => {
+      const server = found[i];
+      if (!server) throw SubscriptionsException.serverNotFound(id);
+      if (!this.subscribable(server, now))
+        throw SubscriptionsException.serverUnavailable(server.name);
+      return server;
+    });
   }
 
   /** What a purchase answers (and stores under its key), before the balance after payment. */
