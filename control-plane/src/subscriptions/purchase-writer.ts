@@ -65,6 +65,10 @@ export class PurchaseFailed extends Error {
  * transaction. Each purchase runs in its own subtransaction, in order, so a refused or failed
  * purchase rolls back alone and two purchases of one client in one batch see each other's debit.
  * A purchase costs about 1/n of a round trip instead of 11.
+ *
+ * A batch that fails as a whole (the connection lost, say) fails each of its purchases with a
+ * 500 and is not sent again: whether it committed is unknown, and a client that retries with its
+ * Idempotency-Key gets the stored answer if it did.
  */
 @Injectable()
 export class PurchaseWriter implements OnModuleDestroy {
@@ -94,6 +98,10 @@ export class PurchaseWriter implements OnModuleDestroy {
       [JSON.stringify([...batch.values()]), CLIENT_SET_CHANNEL],
     );
     const results = rows[0]!.results;
+    if (results.length !== keys.length) {
+      // Cannot happen (one result per purchase); if it did, nobody knows which committed.
+      throw new Error(`purchase batch answered ${results.length} results for ${keys.length}`);
+    }
     return new Map(keys.map((key, i) => [key, outcomeOf(results[i]!)]));
   }
 }
