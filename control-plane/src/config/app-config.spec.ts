@@ -26,6 +26,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('should default the public URL to the port the control plane listens on', () => {
+    expect(loadConfig({ ...base, PORT: '3999' }).publicUrl).toBe('http://localhost:3999');
+    expect(
+      loadConfig({ ...base, PORT: '3999', PUBLIC_URL: 'https://scn.example/' }).publicUrl,
+    ).toBe('https://scn.example');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT="eighty": must be a number'],
     [{ PORT: '70000' }, 'PORT="70000": must be between 1 and 65535'],

@@ -80,11 +80,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
 
+  // Without PUBLIC_URL the portal is where this process listens (links, the install command).
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
     nodeEnv: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
-    publicUrl: env.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl,
     databaseUrl: env.DATABASE_URL,
     dataDir,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
@@ -97,7 +99,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     logPretty: env.LOG_PRETTY ?? (env.NODE_ENV === 'development' && Boolean(process.stdout.isTTY)),
     portalDist: resolve(env.PORTAL_DIST ?? join(REPO_ROOT, 'portal', 'dist')),
-    secureCookies: env.PUBLIC_URL.startsWith('https://'),
+    secureCookies: publicUrl.startsWith('https://'),
     grpcPort: env.GRPC_PORT,
     grpcHost: env.GRPC_HOST,
     demoNodes: env.DEMO_NODES,

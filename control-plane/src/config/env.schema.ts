@@ -61,8 +61,8 @@ export const ENV_VARS = {
     sensitive: false,
   },
   PUBLIC_URL: {
-    schema: url(['http', 'https']).default('http://localhost:5050'),
-    doc: 'Public origin of the portal; links in e-mails and the install command use it; https turns on Secure cookies and HSTS',
+    schema: url(['http', 'https']).optional(),
+    doc: 'Public origin of the portal (default: http://localhost:<PORT>); links in e-mails and the install command use it; https turns on Secure cookies and HSTS',
     sensitive: false,
   },
   DATABASE_URL: {
