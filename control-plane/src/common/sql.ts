@@ -46,6 +46,9 @@ export async function queryPrepared<T>(
   return result.rows as T[];
 }
 
+/** Deadlocks and serialization failures: the transaction was rolled back and may run again. */
+export const RETRYABLE_SQL_STATES: ReadonlySet<string> = new Set(['40P01', '40001']);
+
 /** PostgreSQL's SQLSTATE of a failed query (through TypeORM or straight from `pg`), if it is one. */
 export function sqlState(error: unknown): string | undefined {
   if (error instanceof QueryFailedError)

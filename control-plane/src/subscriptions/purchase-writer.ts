@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { BillingCycle } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
-import { queryPrepared } from '../common/sql';
+import { queryPrepared, RETRYABLE_SQL_STATES } from '../common/sql';
 import { CLIENT_SET_CHANNEL } from '../nodes/nodes.repository';
 import type { PlannedTransaction } from '../wallet/ledger.service';
 
@@ -46,7 +46,6 @@ type BatchResult =
   | { ok: { replayed: true } | { replayed: false; balanceMicro: string; changedServers: string[] } }
   | { error: string; message: string; detail: string | null };
 
-const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_BATCH = 100;
 
 /** A purchase the database failed for a reason that is not a refusal (answered as a 500). */
@@ -131,7 +130,7 @@ function outcomeOf(result: BatchResult): PurchaseOutcome | KeyFailure {
         requiredMicro: BigInt(result.detail ?? '0'),
       };
     default:
-      if (RETRYABLE.has(result.error)) return { status: 'retry' };
+      if (RETRYABLE_SQL_STATES.has(result.error)) return { status: 'retry' };
       return new KeyFailure(new PurchaseFailed(result.error, result.message));
   }
 }

@@ -22,7 +22,7 @@ import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import { launchPeriodActive } from '../common/launch-period';
-import { sqlState } from '../common/sql';
+import { RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PremiumServers } from '../market/premium-servers';
@@ -70,8 +70,6 @@ const FILE_NAME =
   /^(group|raw)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.txt$/;
 /** The oldest pause any allowance looks at (monthly: 6 months). */
 const PAUSE_HISTORY_MS = 190 * 24 * 3_600_000;
-/** Deadlocks (with the agents' batched report writes) and serialization failures are retried. */
-const RETRYABLE_SQL_STATES = new Set(['40P01', '40001']);
 const JOB_BATCH = 200;
 const REALTIME_THROTTLE_MS = 250;
 
