@@ -12,6 +12,7 @@ import {
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
 import { CLOCK, type Clock } from '../common/clock';
+import { KeyedBatcher } from '../common/keyed-batcher';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MarketPageCache } from './market-page-cache';
@@ -45,6 +46,16 @@ export class MarketService {
     this.pages = new MarketPageCache(config.marketPageCacheMs);
   }
 
+  /**
+   * The market version, read once for the requests that arrive while a read is in the database:
+   * each request still gets a version read after it arrived (it waits for the next read, not the
+   * one already running), so a cached page is never older than the request.
+   */
+  private readonly versions = new KeyedBatcher<null, string>(
+    async () => new Map([['market', await this.repository.version()]]),
+    '0',
+  );
+
   async servers(
     query: MarketPageQuery,
     // The session's client, for per-user fields: they go on top of the cached page, which is
@@ -76,7 +87,9 @@ export class MarketService {
       query.limit,
     ]);
     if (this.config.marketPageCacheMs === 0) return this.readPage(query);
-    return this.pages.read(key, await this.repository.version(), () => this.readPage(query));
+    return this.pages.read(key, await this.versions.submit('market', null), () =>
+      this.readPage(query),
+    );
   }
 
   private async readPage(query: MarketPageQuery): Promise<MarketServersResponse> {
