@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
 import { insertAccount, insertServers } from '../../test/support/market-fixtures';
@@ -170,21 +171,15 @@ describe('PurchaseWriter (one statement per batch, one subtransaction per purcha
     const client = await newClient(20);
     const server = await newServer();
     const replica = new PurchaseWriter(dataSource);
-    // Both pass the key check before either stores the key: the later one waits for the first
-    // to commit, then finds the key taken.
-    await dataSource.query(`CREATE FUNCTION slow_subscription_insert() RETURNS trigger
-      LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.2); RETURN NEW; END $$`);
-    await dataSource.query(`CREATE TRIGGER slow_subscription_insert BEFORE INSERT ON subscriptions
-      FOR EACH ROW EXECUTE FUNCTION slow_subscription_insert()`);
     try {
+      // The later batch waits for the first one's locks (the same client set and wallet), then
+      // finds the key stored.
       const outcomes = await Promise.all([
         writer.write(purchase(client, server, { key: 'both' })),
         replica.write(purchase(client, server, { key: 'both' })),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['replayed', 'written']);
     } finally {
-      await dataSource.query(`DROP TRIGGER slow_subscription_insert ON subscriptions`);
-      await dataSource.query(`DROP FUNCTION slow_subscription_insert()`);
       await replica.onModuleDestroy();
     }
     expect(
@@ -196,6 +191,64 @@ describe('PurchaseWriter (one statement per batch, one subtransaction per purcha
     );
     expect(balances).toEqual([{ balance_micro: (10n * SSL).toString() }]);
     expect(await ledgerViolations(db.url)).toEqual([]);
+  });
+
+  it('should roll a purchase back as a replay when its key is stored meanwhile (SCN00)', async () => {
+    const client = await newClient(10);
+    const server = await newServer();
+    const bought = purchase(client, server, { key: 'meanwhile' });
+    // Another request with the same key, not committed yet: the purchase does not see it, does
+    // its work, then waits to store the key, and finds it taken once the other commits.
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
+         VALUES ($1, 'meanwhile', $2, 200, '{}')`,
+        [client, 'a'.repeat(64)],
+      );
+      const outcome = writer.write(bought);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('COMMIT');
+      expect(await outcome).toEqual({ status: 'replayed' });
+    } finally {
+      await other.end();
+    }
+    expect(
+      await count(`SELECT count(*)::int AS n FROM subscriptions WHERE id = $1`, [
+        bought.subscription.id,
+      ]),
+    ).toBe(0);
+    const balances = await dataSource.query<{ balance_micro: string }[]>(
+      `SELECT balance_micro FROM ledger_accounts WHERE kind = 'client_wallet' AND owner_uuid = $1`,
+      [client],
+    );
+    expect(balances).toEqual([{ balance_micro: (10n * SSL).toString() }]);
+  });
+
+  it('should take its locks in id order, so a transaction locking in id order never deadlocks with it', async () => {
+    const [low, high] = [await newServer(), await newServer()].sort();
+    const [first, second] = [await newClient(10), await newClient(10)];
+    // Another writer (a report batch, say) holds the low server's listing ...
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM market_listings WHERE server_id = $1 FOR UPDATE`, [low]);
+      // ... while a batch buys the high server first, then the low one ...
+      const outcomes = Promise.all([
+        writer.write(purchase(first, high!)),
+        writer.write(purchase(second, low!)),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // ... and then wants the high one: it must get it, not wait for the batch.
+      await other.query(`SELECT 1 FROM market_listings WHERE server_id = $1 FOR UPDATE`, [high]);
+      await other.query('COMMIT');
+      expect((await outcomes).map((o) => o.status)).toEqual(['written', 'written']);
+    } finally {
+      await other.end();
+    }
   });
 
   it('should fail one purchase the database refuses and commit the others of its batch', async () => {

@@ -148,6 +148,27 @@ DECLARE
   message text;
   detail text;
 BEGIN
+  -- Every row lock the purchases will take, taken first and each kind in id order: client sets,
+  -- market listings, wallets (the order of a single purchase). The purchases of a batch come in
+  -- any order: without this the batch could hold one row and wait for another that a concurrent
+  -- transaction locking in id order (a report batch, a pause, an activation, another replica's
+  -- batch) holds while waiting for the first, a deadlock PostgreSQL breaks only after a second.
+  PERFORM 1 FROM server_client_sets WHERE server_id IN (
+    SELECT (s->>'id')::uuid FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'servers') s)
+  ORDER BY server_id FOR NO KEY UPDATE;
+  PERFORM 1 FROM market_listings WHERE server_id IN (
+    SELECT (s->>'id')::uuid FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'servers') s)
+  ORDER BY server_id FOR UPDATE;
+  PERFORM 1 FROM ledger_accounts WHERE id IN (
+    SELECT ledger_account_id(w.kind, w.owner) FROM (
+      SELECT 'client_wallet' AS kind, (p->>'owner')::uuid AS owner FROM jsonb_array_elements(purchases) p
+      UNION
+      SELECT x->>'kind', (x->>'owner')::uuid
+      FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'transactions') t,
+           jsonb_array_elements(t->'entries') x
+      WHERE x->>'kind' IN ('client_wallet', 'node_wallet')) w)
+  ORDER BY id FOR UPDATE;
+
   FOR purchase IN SELECT value FROM jsonb_array_elements(purchases) LOOP
     BEGIN
       results := results || jsonb_build_object('ok', subscription_purchase(purchase, channel));
