@@ -153,21 +153,21 @@ BEGIN
   -- any order: without this the batch could hold one row and wait for another that a concurrent
   -- transaction locking in id order (a report batch, a pause, an activation, another replica's
   -- batch) holds while waiting for the first, a deadlock PostgreSQL breaks only after a second.
+  -- (A wallet created by a purchase did not exist before it: nobody else can hold it.)
   PERFORM 1 FROM server_client_sets WHERE server_id IN (
     SELECT (s->>'id')::uuid FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'servers') s)
   ORDER BY server_id FOR NO KEY UPDATE;
   PERFORM 1 FROM market_listings WHERE server_id IN (
     SELECT (s->>'id')::uuid FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'servers') s)
   ORDER BY server_id FOR UPDATE;
-  PERFORM 1 FROM ledger_accounts WHERE id IN (
-    SELECT ledger_account_id(w.kind, w.owner) FROM (
-      SELECT 'client_wallet' AS kind, (p->>'owner')::uuid AS owner FROM jsonb_array_elements(purchases) p
-      UNION
-      SELECT x->>'kind', (x->>'owner')::uuid
-      FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'transactions') t,
-           jsonb_array_elements(t->'entries') x
-      WHERE x->>'kind' IN ('client_wallet', 'node_wallet')) w)
-  ORDER BY id FOR UPDATE;
+  PERFORM 1 FROM ledger_accounts a JOIN (
+    SELECT 'client_wallet' AS kind, (p->>'owner')::uuid AS owner FROM jsonb_array_elements(purchases) p
+    UNION
+    SELECT x->>'kind', (x->>'owner')::uuid
+    FROM jsonb_array_elements(purchases) p, jsonb_array_elements(p->'transactions') t,
+         jsonb_array_elements(t->'entries') x
+    WHERE x->>'kind' IN ('client_wallet', 'node_wallet')) w ON a.kind = w.kind AND a.owner_uuid = w.owner
+  ORDER BY a.id FOR UPDATE OF a;
 
   FOR purchase IN SELECT value FROM jsonb_array_elements(purchases) LOOP
     BEGIN
