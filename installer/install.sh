@@ -143,7 +143,7 @@ run tar -xzf "$tmp/scn-agent.tgz" -C "$INSTALL_DIR"
 # Flags and malloc settings: node-agent/src/node-flags.ts (a small idle daemon on a 1 GB VPS).
 write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
 #!/bin/sh
-exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 "$INSTALL_DIR/bin/scn-agent.js" "\$@"
+exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 --single-threaded "$INSTALL_DIR/bin/scn-agent.js" "\$@"
 WRAPPER
 
 # --- the proxy core -------------------------------------------------------------------------
