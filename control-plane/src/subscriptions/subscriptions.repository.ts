@@ -187,42 +187,6 @@ export class SubscriptionsRepository {
     return new Set(rows.map((row) => row.server_id));
   }
 
-  /** The subscription and its servers (in the client's order), in one statement. */
-  async insertSubscription(
-    manager: EntityManager,
-    subscription: Omit<SubscriptionRecord, 'autoRenew' | 'createdAt'> & { createdAt: Date },
-    serverIds: readonly string[],
-  ): Promise<void> {
-    await manager.query(
-      `WITH inserted AS (
-         INSERT INTO subscriptions (id, owner_uuid, vless_uuid, status, billing_cycle, period_index,
-           expires_at, paused_at, pause_ends_at, pause_reason, url_token_hash, url_token_sealed,
-           created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
-         RETURNING id
-       )
-       INSERT INTO subscription_servers (subscription_id, server_id, position)
-       SELECT inserted.id, t.server_id, t.n - 1
-       FROM inserted, unnest($14::uuid[]) WITH ORDINALITY AS t(server_id, n)`,
-      [
-        subscription.id,
-        subscription.ownerUuid,
-        subscription.vlessUuid,
-        subscription.status,
-        subscription.billingCycle,
-        subscription.periodIndex,
-        subscription.expiresAt,
-        subscription.pausedAt,
-        subscription.pauseEndsAt,
-        subscription.pauseReason,
-        subscription.urlTokenHash,
-        subscription.urlTokenSealed,
-        subscription.createdAt,
-        serverIds,
-      ],
-    );
-  }
-
   /** Owner-scoped and locked until the transaction ends; deleted ones are not found. */
   async lockOwned(
     manager: EntityManager,
