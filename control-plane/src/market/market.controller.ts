@@ -8,6 +8,7 @@ import {
   Post,
   Query,
   Req,
+  Res,
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -16,13 +17,12 @@ import {
   type MarkServerProcessingResponse,
   markServerProcessingRequestSchema,
   type MarketCountriesResponse,
-  type MarketServersResponse,
   marketServersQuerySchema,
   type MarketStatsResponse,
   type ProcessingServersResponse,
   type ServerHealthResponse,
 } from '@scn/proto';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
 import { sessionTokenOf } from '../auth/session-cookie';
@@ -56,8 +56,10 @@ export class MarketController {
   async servers(
     @Query() query: MarketServersQueryDto,
     @Req() request: Request,
-  ): Promise<MarketServersResponse> {
-    return this.market.servers(query, await this.optionalSession(request));
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    const page = await this.market.servers(query, await this.optionalSession(request));
+    return page.sendWith(response);
   }
 
   @Get('data/countries')

@@ -197,10 +197,10 @@ async function allPages(
   limit: number,
 ): Promise<{ servers: MarketServer[]; totalPages: number; total: number }> {
   const servers: MarketServer[] = [];
-  const first = await service.servers({ page: 1, limit, ...query }, null);
+  const first = (await service.servers({ page: 1, limit, ...query }, null)).value;
   servers.push(...first.servers);
   for (let page = 2; page <= first.totalPages; page += 1) {
-    const next = await service.servers({ page, limit, ...query }, null);
+    const next = (await service.servers({ page, limit, ...query }, null)).value;
     expect(next.totalPages).toBe(first.totalPages);
     servers.push(...next.servers);
   }
@@ -363,7 +363,7 @@ describe('market order and filters on a generated set', () => {
   });
 
   it('should answer an empty page past the last one, with the real totals', async () => {
-    const response = await service.servers({ page: 1000, limit: 20 }, null);
+    const response = (await service.servers({ page: 1000, limit: 20 }, null)).value;
     expect(response.servers).toEqual([]);
     expect(response.total).toBe(models.filter((m) => m.listed).length);
   });
@@ -421,7 +421,9 @@ describe('reliability decay in the minute sweep', () => {
       now,
     );
     const ids = async () =>
-      (await service.servers({ page: 1, limit: 20, country: 'IS' }, null)).servers.map((s) => s.id);
+      (await service.servers({ page: 1, limit: 20, country: 'IS' }, null)).value.servers.map(
+        (s) => s.id,
+      );
     expect(await ids()).toEqual([silent, reporting]);
 
     // 90 minutes on: the reporting server reports, the silent one does not.
@@ -490,12 +492,12 @@ describe('market version and the page cache', () => {
 
   it('should show a server added or removed at once, even right after the same page was read', async () => {
     const query = { country: 'LI', page: 1, limit: 20 };
-    expect((await service.servers(query, null)).servers).toEqual([]);
+    expect((await service.servers(query, null)).value.servers).toEqual([]);
     const owner = await insertAccount(db);
     const [id] = await insertServers(db, [{ ownerUuid: owner, country: 'LI' }], now);
-    expect((await service.servers(query, null)).servers.map((s) => s.id)).toEqual([id]);
+    expect((await service.servers(query, null)).value.servers.map((s) => s.id)).toEqual([id]);
     await db.query(`UPDATE servers SET banned_at = $2 WHERE id = $1`, [id, now]);
-    expect((await service.servers(query, null)).servers).toEqual([]);
+    expect((await service.servers(query, null)).value.servers).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
 import { CLOCK, type Clock } from '../common/clock';
+import { JsonDocument } from '../common/json-document';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -33,7 +34,7 @@ export function serverIdOf(value: string): string {
 /** The server market (spec 01 §2, §3, §4, §7, §9): listing, stats, cooldown, health. */
 @Injectable()
 export class MarketService {
-  private readonly pages: MarketPageCache<MarketServersResponse>;
+  private readonly pages: MarketPageCache<JsonDocument<MarketServersResponse>>;
 
   constructor(
     private readonly repository: MarketRepository,
@@ -56,28 +57,32 @@ export class MarketService {
     '0',
   );
 
+  /**
+   * A market page, serialized once for every visitor who asks for it while it is current: the
+   * controller sends its JSON as it is.
+   */
   async servers(
     query: MarketPageQuery,
     // The session's client, for per-user fields: they go on top of the cached page, which is
     // the same for every visitor.
     session: ActiveSession | null,
-  ): Promise<MarketServersResponse> {
+  ): Promise<JsonDocument<MarketServersResponse>> {
     const page = await this.page(query);
     if (!session || session.account.userType !== 'client' || !this.subscribed) return page;
     const subscribed = await this.subscribed.subscribedAmong(
       session.account.uuid,
-      page.servers.map((server) => server.id),
+      page.value.servers.map((server) => server.id),
     );
     if (subscribed.size === 0) return page;
-    return {
-      ...page,
-      servers: page.servers.map((server) =>
+    return new JsonDocument({
+      ...page.value,
+      servers: page.value.servers.map((server) =>
         subscribed.has(server.id) ? { ...server, isSubscribed: true } : server,
       ),
-    };
+    });
   }
 
-  private async page(query: MarketPageQuery): Promise<MarketServersResponse> {
+  private async page(query: MarketPageQuery): Promise<JsonDocument<MarketServersResponse>> {
     const key = JSON.stringify([
       query.search ?? '',
       query.country ?? '',
@@ -86,10 +91,9 @@ export class MarketService {
       query.page,
       query.limit,
     ]);
-    if (this.config.marketPageCacheMs === 0) return this.readPage(query);
-    return this.pages.read(key, await this.versions.submit('market', null), () =>
-      this.readPage(query),
-    );
+    const read = async () => new JsonDocument(await this.readPage(query));
+    if (this.config.marketPageCacheMs === 0) return read();
+    return this.pages.read(key, await this.versions.submit('market', null), read);
   }
 
   private async readPage(query: MarketPageQuery): Promise<MarketServersResponse> {
