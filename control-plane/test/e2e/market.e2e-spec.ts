@@ -163,6 +163,19 @@ describe('GET /data/servers', () => {
     expect(response.body).toEqual({ success: false, message });
   });
 
+  it('should tag a page, answer 304 to a client holding it, and tag another page differently', async () => {
+    const first = await t.http().get('/data/servers?sort=ping').expect(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    const again = await t.http().get('/data/servers?sort=ping').set('If-None-Match', etag);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const other = await t.http().get('/data/servers?sort=ping&order=asc').expect(200);
+    expect(other.headers.etag).not.toBe(etag);
+    await t.http().get('/data/servers?sort=ping&order=asc').set('If-None-Match', etag).expect(200);
+  });
+
   it('should answer an empty page past the last one', async () => {
     const response = await t.http().get('/data/servers?page=1000000').expect(200);
     expect(response.body).toMatchObject({ servers: [], totalPages: 1, total: 5 });
