@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
 import { buildAgentFile } from '../../node-agent/scripts/build-agent-file.mjs';
-import { cpuMs, descendants, machineCpuMs, rssBytes } from '../lib/proc.mjs';
+import { cpuMs, machineCpuMs, postgresPids, rssBytes } from '../lib/proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -437,7 +437,7 @@ try {
   const cpPhase = await phase(workers, grpcTarget, {
     watch: {
       server: () => [cp.pid],
-      postgres: () => descendants(cp.pid),
+      postgres: () => postgresPids(cp.pid),
     },
     atWindowStart: () => stored(),
   });

@@ -59,6 +59,26 @@ export function descendants(pid) {
   return out;
 }
 
+/**
+ * The PostgreSQL processes whose CPU a benchmark counts: the embedded server's, below the control
+ * plane `cpPid`; with DATABASE_URL (a server the benchmark did not start), every `postgres`
+ * process of this machine, so other databases' work on that server counts too.
+ */
+export function postgresPids(cpPid) {
+  if (!process.env.DATABASE_URL) return descendants(cpPid);
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        out.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
 /** Busy, stolen (by the hypervisor) and total CPU time of the whole machine in ms (/proc/stat). */
 export function machineCpuMs() {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1);

@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { load } from '../lib/load.mjs';
-import { cpuMs, descendants, machineCpuMs } from '../lib/proc.mjs';
+import { cpuMs, machineCpuMs, postgresPids } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -166,7 +166,7 @@ try {
   const measured = async (target, options) => {
     // Per process, so a PostgreSQL process that exits meanwhile (autovacuum) is left out
     // rather than subtracted.
-    const pgCpu = () => new Map(descendants(cp.pid).map((pid) => [pid, cpuMs(pid)]));
+    const pgCpu = () => new Map(postgresPids(cp.pid).map((pid) => [pid, cpuMs(pid)]));
     const pgBefore = pgCpu();
     const before = { server: cpuMs(target.pid), machine: machineCpuMs(), at: performance.now() };
     const loadPid = cpuMs(process.pid);

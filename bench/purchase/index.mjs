@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
-import { cpuMs, descendants } from '../lib/proc.mjs';
+import { cpuMs, postgresPids } from '../lib/proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -498,7 +498,7 @@ try {
   if (warm.statuses[200] !== WARMUP) throw new Error(`warm-up: ${JSON.stringify(warm.statuses)}`);
 
   // After the warm-up every pooled connection (a PostgreSQL backend below the control plane) exists.
-  const pgPids = descendants(cp.pid);
+  const pgPids = postgresPids(cp.pid);
   const nodeCpu0 = cpuMs(cp.pid);
   const pgCpu0 = pgPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const from = Date.now();
