@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule, type Params } from 'nestjs-pino';
+import { LoggerModule } from 'nestjs-pino';
+import { type Logger as PinoLogger, pino } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import type { Clock } from './common/clock';
@@ -30,12 +30,10 @@ export const LOG_REDACT = [
   'token',
 ];
 
-/** Subscription URLs (`/sub/<secret>`) are keys by themselves: their secret is never logged. */
-export function maskSecretPath(path: string): string {
-  return path.replace(/^\/sub\/[^/]*/i, '/sub/[redacted]');
-}
+/** The process's root logger: the Nest logger writes through it, and so does the access log. */
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
-function loggerParams(config: AppConfig, logStream?: Writable): Params {
+function rootLogger(config: AppConfig, logStream?: Writable): PinoLogger {
   const options = {
     level: config.logLevel,
     redact: { paths: LOG_REDACT, censor: '[redacted]' },
@@ -43,18 +41,8 @@ function loggerParams(config: AppConfig, logStream?: Writable): Params {
       config.logPretty && !logStream
         ? { target: 'pino-pretty', options: { singleLine: true } }
         : undefined,
-    // The query string may carry secrets later (subscription links): log the path only.
-    serializers: {
-      req: (req: { method: string; url: string; id: unknown }) => ({
-        id: req.id,
-        method: req.method,
-        path: maskSecretPath(req.url.split('?')[0] ?? ''),
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' },
   };
-  return { pinoHttp: logStream ? [options, logStream] : options };
+  return logStream ? pino(options, logStream) : pino(options);
 }
 
 export interface AppOptions {
@@ -67,11 +55,14 @@ export interface AppOptions {
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, databaseUrl: string, options: AppOptions = {}): DynamicModule {
+    const logger = rootLogger(config, options.logStream);
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, options.clock),
-        LoggerModule.forRoot(loggerParams(config, options.logStream)),
+        // nestjs-pino adapts Nest's logger to `logger`; no per-request middleware (no routes):
+        // the access log is `requestLog`, and log lines carry a request's id where they need it.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
         MailModule,
         RealtimeModule,
@@ -85,6 +76,7 @@ export class AppModule {
         DownloadsModule,
       ],
       controllers: [HealthController],
+      providers: [{ provide: ROOT_LOGGER, useValue: logger }],
     };
   }
 }

@@ -3,9 +3,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
+import type { Logger as PinoLogger } from 'pino';
 import { Logger } from 'nestjs-pino';
-import { AppModule, type AppOptions } from './app.module';
+import { AppModule, type AppOptions, ROOT_LOGGER } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { requestLog } from './common/request-log';
 import { ContractValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
@@ -28,6 +30,7 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  app.use(requestLog(app.get<PinoLogger>(ROOT_LOGGER)));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(

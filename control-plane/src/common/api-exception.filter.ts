@@ -7,8 +7,9 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { ErrorResponse } from '@scn/proto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
+import { requestSummary } from './request-log';
 
 /** One error shape for every failure: `{ success: false, message }` with the right status. */
 @Catch()
@@ -16,10 +17,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
     const { status, message, retryAfter, details } = this.describe(exception);
-    if (status >= 500)
-      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (status >= 500) {
+      this.logger.error(
+        {
+          req: requestSummary(http.getRequest<Request>()),
+          err: exception instanceof Error ? exception : new Error(String(exception)),
+        },
+        'Unhandled error',
+      );
+    }
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     const body: ErrorResponse = { ...details, success: false, message };
     response.status(status).json(body);

@@ -1,0 +1,53 @@
+import { Logger, NotFoundException } from '@nestjs/common';
+import type { ArgumentsHost } from '@nestjs/common';
+import { ApiExceptionFilter } from './api-exception.filter';
+
+function hostFor(url: string) {
+  const response = {
+    statusCode: 0,
+    body: undefined as unknown,
+    headers: new Map<string, string>(),
+    status(code: number) {
+      this.statusCode = code;
+      return this;
+    },
+    json(body: unknown) {
+      this.body = body;
+      return this;
+    },
+    setHeader(name: string, value: string) {
+      this.headers.set(name, value);
+    },
+  };
+  const request = { id: 41, method: 'POST', url, originalUrl: url };
+  const host = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+  } as unknown as ArgumentsHost;
+  return { host, response };
+}
+
+describe('ApiExceptionFilter', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('should answer 500 without details and log the error with its request', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { host, response } = hostFor('/sub/s3cret/x?token=abc');
+    const failure = new Error('database exploded');
+    new ApiExceptionFilter().catch(failure, host);
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toEqual({ success: false, message: 'Internal server error' });
+    expect(logged).toHaveBeenCalledWith(
+      { req: { id: 41, method: 'POST', path: '/sub/[redacted]/x' }, err: failure },
+      'Unhandled error',
+    );
+  });
+
+  it('should not log a refusal', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { host, response } = hostFor('/nothing');
+    new ApiExceptionFilter().catch(new NotFoundException(), host);
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toEqual({ success: false, message: 'Not found' });
+    expect(logged).not.toHaveBeenCalled();
+  });
+});

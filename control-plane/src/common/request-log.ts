@@ -1,0 +1,69 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+/** Subscription URLs (`/sub/<secret>`) are keys by themselves: their secret is never logged. */
+export function maskSecretPath(path: string): string {
+  return path.replace(/^\/sub\/[^/]*/i, '/sub/[redacted]');
+}
+
+/** Not logged when they succeed: the probes of load balancers and orchestrators. */
+const QUIET_PATHS = new Set(['/healthz']);
+
+/** What a log line tells of a request: its id, method and path (the query string may carry secrets). */
+export interface RequestSummary {
+  id: number;
+  method: string;
+  path: string;
+}
+
+export function requestSummary(request: Request): RequestSummary {
+  const url = request.originalUrl || request.url;
+  const query = url.indexOf('?');
+  return {
+    id: (request as Request & { id?: number }).id ?? 0,
+    method: request.method,
+    path: maskSecretPath(query === -1 ? url : url.slice(0, query)),
+  };
+}
+
+/**
+ * The access log: one line per request when it ends, "request completed" at info, "request
+ * errored" at error for a 5xx, "request aborted" at warn when the client left first; each with
+ * the request's id, method and path, its status and its time in ms. A request costs a counter,
+ * a timestamp and one listener, and nothing is built for a line whose level is off: the market's
+ * cached pages cost about a quarter less CPU than with a per-request child logger (pino-http).
+ */
+export function requestLog(logger: Logger) {
+  let lastId = 0;
+  return (request: Request, response: Response, next: NextFunction): void => {
+    lastId = lastId === Number.MAX_SAFE_INTEGER ? 1 : lastId + 1;
+    (request as Request & { id?: number }).id = lastId;
+    if (logger.isLevelEnabled('error')) {
+      const started = performance.now();
+      const ended = () => {
+        response.off('close', ended);
+        response.off('finish', ended);
+        const status = response.statusCode;
+        const [level, message] = !response.writableFinished
+          ? (['warn', 'request aborted'] as const)
+          : status >= 500
+            ? (['error', 'request errored'] as const)
+            : (['info', 'request completed'] as const);
+        if (!logger.isLevelEnabled(level)) return;
+        const summary = requestSummary(request);
+        if (level === 'info' && QUIET_PATHS.has(summary.path)) return;
+        logger[level](
+          {
+            req: summary,
+            res: { statusCode: status },
+            responseTime: Math.round(performance.now() - started),
+          },
+          message,
+        );
+      };
+      response.on('finish', ended);
+      response.on('close', ended);
+    }
+    next();
+  };
+}
