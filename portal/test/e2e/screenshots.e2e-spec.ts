@@ -1,5 +1,7 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SUBSCRIPTION_ROUTES } from '@scn/proto';
 import type { Page } from 'playwright-core';
 import { depositSsl } from '../../../control-plane/test/support/ledger';
 import { DESKTOP, MOBILE } from './support/browser';
@@ -22,7 +24,71 @@ beforeAll(async () => {
   accounts.node = await registerAccount(suite.stack, 'node', { email: 'grace@example.com' });
   // A real ledger deposit, so the wallet panel shows a balance and a transaction.
   await depositSsl(suite.stack.db.url, accounts.client.uuid, 45);
+  // A market with Grace's servers (as enrolled agents leave them after a fresh report), and a
+  // subscription of Ada's to two of them, bought through the API: every dashboard has content.
+  const ids: string[] = [];
+  for (const [index, server] of MARKET.entries()) {
+    ids.push(await insertServer(accounts.node.uuid, index, server));
+  }
+  const response = await fetch(`${suite.stack.baseUrl}${SUBSCRIPTION_ROUTES.create}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${accounts.client.token}`,
+    },
+    body: JSON.stringify({ uuid: accounts.client.uuid, serverIds: ids.slice(0, 2) }),
+  });
+  if (!response.ok) throw new Error(`create-subscription answered ${response.status}`);
 });
+
+const MARKET = [
+  { name: 'Frankfurt 1', country: 'DE', location: 'Frankfurt', pingMs: 18, reliability: 100 },
+  { name: 'Amsterdam Edge', country: 'NL', location: 'Amsterdam', pingMs: 24, reliability: 98 },
+  { name: 'Helsinki North', country: 'FI', location: 'Helsinki', pingMs: 41, reliability: 100 },
+  { name: 'Tokyo Bay', country: 'JP', location: 'Tokyo', pingMs: 162, reliability: 96 },
+  { name: 'Toronto Lake', country: 'CA', location: 'Toronto', pingMs: 95, reliability: 100 },
+  { name: 'Singapore Core', country: 'SG', location: 'Singapore', pingMs: 188, reliability: 97 },
+];
+
+async function insertServer(
+  ownerUuid: string,
+  index: number,
+  server: (typeof MARKET)[number],
+): Promise<string> {
+  const id = randomUUID();
+  await suite.stack.db.query(
+    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound,
+       country, location, active_clients, ping_ms, uptime_seconds, reliability_at_report,
+       last_report_at, hardware, agent_version, core_state)
+     VALUES ($1, $2, $3, 'agent', 'tier2', $4, $5, 443, $6::jsonb, $7, $8, $9, $10, $11, $12,
+       now(), $13::jsonb, '0.1.0', 'running')`,
+    [
+      id,
+      ownerUuid,
+      server.name,
+      randomBytes(32).toString('hex'),
+      `203.0.113.${10 + index}`,
+      JSON.stringify({ security: 'none', network: 'tcp' }),
+      server.country,
+      server.location,
+      index % 3,
+      server.pingMs,
+      (40 + index * 170) * 3600,
+      server.reliability,
+      JSON.stringify({
+        os: 'Debian GNU/Linux',
+        osRelease: '12',
+        arch: 'x64',
+        cpuCores: 2,
+        cpuModel: 'AMD EPYC 7543',
+        cpuGhz: 2.8,
+        ramBytes: 4 * 2 ** 30,
+        diskBytes: 80 * 2 ** 30,
+      }),
+    ],
+  );
+  return id;
+}
 
 interface Shot {
   name: string;
@@ -73,6 +139,18 @@ const SHOTS: Shot[] = [
       await page.getByRole('button', { name: 'Download Client App' }).click();
       const dialog = page.getByRole('dialog', { name: 'Download Client App' });
       await dialog.getByTestId('checksum').first().filter({ hasNotText: 'Calculating' }).waitFor();
+    },
+  },
+  {
+    name: 'subscription-qr-dialog',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByTestId('show-qr').first().click();
+      const dialog = page.getByRole('dialog', { name: 'Subscription QR Code' });
+      await dialog.getByTestId('qr-ready').waitFor();
     },
   },
   {
