@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUBSCRIPTION_ROUTES } from '@scn/proto';
 import type { Page } from 'playwright-core';
 import { depositSsl } from '../../../control-plane/test/support/ledger';
+import { insertServers } from '../../../control-plane/test/support/market-fixtures';
 import { DESKTOP, MOBILE } from './support/browser';
 import { type Account, collectProblems, registerAccount } from './support/portal';
 import { browserSuite } from './support/suite';
@@ -26,10 +26,17 @@ beforeAll(async () => {
   await depositSsl(suite.stack.db.url, accounts.client.uuid, 45);
   // A market with Grace's servers (as enrolled agents leave them after a fresh report), and a
   // subscription of Ada's to two of them, bought through the API: every dashboard has content.
-  const ids: string[] = [];
-  for (const [index, server] of MARKET.entries()) {
-    ids.push(await insertServer(accounts.node.uuid, index, server));
-  }
+  const ids = await insertServers(
+    suite.stack.db,
+    MARKET.map((server, index) => ({
+      ownerUuid: accounts.node!.uuid,
+      host: `203.0.113.${10 + index}`,
+      activeClients: index % 3,
+      uptimeSeconds: (40 + index * 170) * 3600,
+      ...server,
+    })),
+    new Date(),
+  );
   const response = await fetch(`${suite.stack.baseUrl}${SUBSCRIPTION_ROUTES.create}`, {
     method: 'POST',
     headers: {
@@ -42,53 +49,43 @@ beforeAll(async () => {
 });
 
 const MARKET = [
-  { name: 'Frankfurt 1', country: 'DE', location: 'Frankfurt', pingMs: 18, reliability: 100 },
-  { name: 'Amsterdam Edge', country: 'NL', location: 'Amsterdam', pingMs: 24, reliability: 98 },
-  { name: 'Helsinki North', country: 'FI', location: 'Helsinki', pingMs: 41, reliability: 100 },
-  { name: 'Tokyo Bay', country: 'JP', location: 'Tokyo', pingMs: 162, reliability: 96 },
-  { name: 'Toronto Lake', country: 'CA', location: 'Toronto', pingMs: 95, reliability: 100 },
-  { name: 'Singapore Core', country: 'SG', location: 'Singapore', pingMs: 188, reliability: 97 },
+  {
+    name: 'Frankfurt 1',
+    country: 'DE',
+    location: 'Frankfurt',
+    pingMs: 18,
+    reliabilityAtReport: 100,
+  },
+  {
+    name: 'Amsterdam Edge',
+    country: 'NL',
+    location: 'Amsterdam',
+    pingMs: 24,
+    reliabilityAtReport: 98,
+  },
+  {
+    name: 'Helsinki North',
+    country: 'FI',
+    location: 'Helsinki',
+    pingMs: 41,
+    reliabilityAtReport: 100,
+  },
+  { name: 'Tokyo Bay', country: 'JP', location: 'Tokyo', pingMs: 162, reliabilityAtReport: 96 },
+  {
+    name: 'Toronto Lake',
+    country: 'CA',
+    location: 'Toronto',
+    pingMs: 95,
+    reliabilityAtReport: 100,
+  },
+  {
+    name: 'Singapore Core',
+    country: 'SG',
+    location: 'Singapore',
+    pingMs: 188,
+    reliabilityAtReport: 97,
+  },
 ];
-
-async function insertServer(
-  ownerUuid: string,
-  index: number,
-  server: (typeof MARKET)[number],
-): Promise<string> {
-  const id = randomUUID();
-  await suite.stack.db.query(
-    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound,
-       country, location, active_clients, ping_ms, uptime_seconds, reliability_at_report,
-       last_report_at, hardware, agent_version, core_state)
-     VALUES ($1, $2, $3, 'agent', 'tier2', $4, $5, 443, $6::jsonb, $7, $8, $9, $10, $11, $12,
-       now(), $13::jsonb, '0.1.0', 'running')`,
-    [
-      id,
-      ownerUuid,
-      server.name,
-      randomBytes(32).toString('hex'),
-      `203.0.113.${10 + index}`,
-      JSON.stringify({ security: 'none', network: 'tcp' }),
-      server.country,
-      server.location,
-      index % 3,
-      server.pingMs,
-      (40 + index * 170) * 3600,
-      server.reliability,
-      JSON.stringify({
-        os: 'Debian GNU/Linux',
-        osRelease: '12',
-        arch: 'x64',
-        cpuCores: 2,
-        cpuModel: 'AMD EPYC 7543',
-        cpuGhz: 2.8,
-        ramBytes: 4 * 2 ** 30,
-        diskBytes: 80 * 2 ** 30,
-      }),
-    ],
-  );
-  return id;
-}
 
 interface Shot {
   name: string;
