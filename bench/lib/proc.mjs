@@ -36,15 +36,21 @@ export function rssBytes(pid) {
   }
 }
 
+/** The ids of the processes alive now. */
+function processIds() {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
+}
+
 /** Every live process below `pid` (children, grandchildren, ...). */
 export function descendants(pid) {
   const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const entry of processIds()) {
     try {
       const ppid = Number(statFields(entry)[1]);
       if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(entry));
+      children.get(ppid).push(entry);
     } catch {
       // exited meanwhile
     }
@@ -66,17 +72,13 @@ export function descendants(pid) {
  */
 export function postgresPids(cpPid) {
   if (!process.env.DATABASE_URL) return descendants(cpPid);
-  const out = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  return processIds().filter((pid) => {
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        out.push(Number(entry));
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
     } catch {
-      // exited meanwhile
+      return false; // exited meanwhile
     }
-  }
-  return out;
+  });
 }
 
 /** Busy, stolen (by the hypervisor) and total CPU time of the whole machine in ms (/proc/stat). */
