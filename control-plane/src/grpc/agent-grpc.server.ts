@@ -15,6 +15,7 @@ import {
   type AgentProtoGrpcType,
   type AgentServiceHandlers,
   GRPC_LOADER_OPTIONS,
+  type ReportResponse,
 } from '@scn/proto';
 import { DomainException, type ErrorKind } from '../common/domain.exception';
 import type { AppConfig } from '../config/app-config';
@@ -44,6 +45,9 @@ const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
   rate_limited: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
 };
+
+/** Reports a stream may hold unanswered before it is ended (the agent waits for each answer). */
+export const MAX_QUEUED_REPORTS = 8;
 
 const PROTO_TIER = { tier1: 'TIER_1', tier2: 'TIER_2', tier3: 'TIER_3', tier4: 'TIER_4' } as const;
 
@@ -190,6 +194,23 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     return { server: await this.nodes.authenticate(nodeId, bearer, options), nodeId, bearer };
   }
 
+  /**
+   * One report, unary or on a stream: authenticated from the call's metadata (the copy this
+   * process remembered may answer: the write checks the row version), validated, applied.
+   */
+  private async report(metadata: grpc.Metadata, message: unknown): Promise<ReportResponse> {
+    const { server, nodeId, bearer } = await this.authenticate(metadata, { fresh: false });
+    const request = parseRequest(reportRequestSchema, message);
+    const view = await this.nodes.report(nodeId, bearer, server, request);
+    return {
+      accepted: true,
+      serverTimeMs: String(Date.now()),
+      reliability: view.reliability,
+      available: view.available,
+      nextReportIntervalMs: REPORT_INTERVAL_MS,
+    };
+  }
+
   private handlers(): AgentServiceHandlers {
     return {
       Enroll: (call, callback) => {
@@ -223,20 +244,54 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       },
 
       Report: (call, callback) => {
-        // The remembered server may answer: the report's write checks the row version.
-        this.authenticate(call.metadata, { fresh: false })
-          .then(async ({ server, nodeId, bearer }) => {
-            const request = parseRequest(reportRequestSchema, call.request);
-            const view = await this.nodes.report(nodeId, bearer, server, request);
-            callback(null, {
-              accepted: true,
-              serverTimeMs: String(Date.now()),
-              reliability: view.reliability,
-              available: view.available,
-              nextReportIntervalMs: REPORT_INTERVAL_MS,
-            });
-          })
-          .catch((error: unknown) => callback(toServiceError(error, this.logger)));
+        this.report(call.metadata, call.request).then(
+          (response) => callback(null, response),
+          (error: unknown) => callback(toServiceError(error, this.logger)),
+        );
+      },
+
+      ReportStream: (call) => {
+        // Reports are answered one at a time, in order; the first refusal ends the stream with
+        // the status a unary Report would have failed with.
+        let closed = false;
+        let queued = 0;
+        let chain: Promise<void> = Promise.resolve();
+        const fail = (error: unknown) => {
+          if (closed) return;
+          closed = true;
+          call.emit('error', toServiceError(error, this.logger));
+        };
+        call.on('cancelled', () => {
+          closed = true;
+        });
+        call.on('data', (request: unknown) => {
+          if (closed) return;
+          queued += 1;
+          if (queued > MAX_QUEUED_REPORTS) {
+            fail(
+              new GrpcFailure(
+                grpc.status.RESOURCE_EXHAUSTED,
+                `More than ${MAX_QUEUED_REPORTS} reports unanswered: wait for each answer`,
+              ),
+            );
+            return;
+          }
+          chain = chain
+            .then(async () => {
+              if (closed) return;
+              const response = await this.report(call.metadata, request);
+              queued -= 1;
+              if (!closed) call.write(response);
+            })
+            .catch(fail);
+        });
+        call.on('end', () => {
+          void chain.then(() => {
+            if (closed) return;
+            closed = true;
+            call.end();
+          });
+        });
       },
 
       WatchClients: (call) => {

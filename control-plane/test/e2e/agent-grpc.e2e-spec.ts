@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
-import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
+import { AgentGrpcServer, MAX_QUEUED_REPORTS } from '../../src/grpc/agent-grpc.server';
 import { NodesService } from '../../src/nodes/nodes.service';
 import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
@@ -10,6 +10,7 @@ import {
   enroll,
   nodeMetadata,
   report,
+  reportStream,
   statusOf,
   watch,
 } from '../support/agent-client';
@@ -437,6 +438,135 @@ describe('Report', () => {
     expect(await statusOf(report(client, metadata, goodReport()))).toBe(
       grpc.status.UNAUTHENTICATED,
     );
+  });
+});
+
+describe('ReportStream', () => {
+  it('should store each report on one stream and answer each, in order, as Report does', async () => {
+    const { operator, node, metadata } = await enrolledNode();
+    await t.db.query('UPDATE servers SET reliability_at_report = 50 WHERE id = $1', [node.nodeId]);
+    const stream = reportStream(client, metadata);
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      if (i > 0) advance(MIN);
+      answers.push(await stream.send(goodReport({ uptimeSeconds: String(100 + i) })));
+    }
+    expect(answers.map((a) => a.reliability)).toEqual([52, 54, 56, 58, 60]);
+    expect(answers[4]).toMatchObject({
+      accepted: true,
+      available: true,
+      nextReportIntervalMs: 60_000,
+    });
+    const [server] = await serversOf(operator);
+    expect(server).toMatchObject({ id: node.nodeId, reliability: 60, host: 'node1.example.net' });
+    const [row] = await t.db.query('SELECT uptime_seconds FROM servers WHERE id = $1', [
+      node.nodeId,
+    ]);
+    expect(String(row.uptime_seconds)).toBe('104');
+    expect((await stream.end()).code).toBe(grpc.status.OK);
+  });
+
+  it('should end the stream with UNAUTHENTICATED, PERMISSION_DENIED or INVALID_ARGUMENT without changing anything', async () => {
+    const a = await enrolledNode();
+    const b = await enrolledNode();
+    const snapshot = () =>
+      t.db.query(
+        'SELECT reliability_at_report, last_report_at, host, updated_at FROM servers WHERE id IN ($1, $2) ORDER BY id',
+        [a.node.nodeId, b.node.nodeId],
+      );
+    const before = await snapshot();
+    advance(MIN);
+    const refusal = async (metadata: grpc.Metadata, request: ReportRequest) => {
+      const stream = reportStream(client, metadata);
+      const answer = await statusOf(stream.send(request));
+      const status = await stream.ended;
+      expect(answer).toBe(status.code);
+      return status.code;
+    };
+    expect(await refusal(nodeMetadata(a.node.nodeId, `${a.node.nodeId}.wrong`), goodReport())).toBe(
+      grpc.status.UNAUTHENTICATED,
+    );
+    expect(await refusal(new grpc.Metadata(), goodReport())).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await refusal(nodeMetadata(b.node.nodeId, a.node.nodeSecret), goodReport())).toBe(
+      grpc.status.PERMISSION_DENIED,
+    );
+    expect(await refusal(a.metadata, goodReport({ publicPort: 0 }))).toBe(
+      grpc.status.INVALID_ARGUMENT,
+    );
+    expect(await refusal(a.metadata, goodReport({ agentVersion: '0.1.0\u0000' }))).toBe(
+      grpc.status.INVALID_ARGUMENT,
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('should keep the reports it answered and end at the first refused one', async () => {
+    const { node, metadata } = await enrolledNode();
+    const stream = reportStream(client, metadata);
+    expect((await stream.send(goodReport({ uptimeSeconds: '7' }))).accepted).toBe(true);
+    advance(MIN);
+    expect(await statusOf(stream.send(goodReport({ publicHost: 'not a host!' })))).toBe(
+      grpc.status.INVALID_ARGUMENT,
+    );
+    expect((await stream.ended).code).toBe(grpc.status.INVALID_ARGUMENT);
+    const [row] = await t.db.query('SELECT uptime_seconds, host FROM servers WHERE id = $1', [
+      node.nodeId,
+    ]);
+    expect({ uptime: String(row.uptime_seconds), host: row.host }).toEqual({
+      uptime: '7',
+      host: 'node1.example.net',
+    });
+  });
+
+  it('should answer INVALID_ARGUMENT to bytes that are not a message at all', async () => {
+    const { metadata } = await enrolledNode();
+    const raw = new grpc.Client(
+      `127.0.0.1:${t.app.get(AgentGrpcServer).port}`,
+      grpc.credentials.createInsecure(),
+    );
+    try {
+      const call = raw.makeBidiStreamRequest(
+        '/scn.agent.v1.AgentService/ReportStream',
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        metadata,
+      );
+      call.on('data', () => undefined);
+      call.on('error', () => undefined);
+      const status = new Promise<grpc.StatusObject>((resolve) => call.on('status', resolve));
+      call.write(Buffer.from([0xff, 0xff, 0xff, 0xff]));
+      const { code, details } = await status;
+      expect(code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(details).toMatch(/^Malformed message/);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('should refuse a node deleted while its stream is open', async () => {
+    const { operator, node, metadata } = await enrolledNode();
+    const stream = reportStream(client, metadata);
+    await stream.send(goodReport());
+    await t
+      .http()
+      .delete(`/nodes/server/${operator.uuid}/${node.nodeId}`)
+      .set('Authorization', `Bearer ${operator.token}`)
+      .expect(200);
+    advance(MIN);
+    expect(await statusOf(stream.send(goodReport()))).toBe(grpc.status.UNAUTHENTICATED);
+    const [{ count }] = await t.db.query(
+      'SELECT count(*)::int AS count FROM servers WHERE id = $1',
+      [node.nodeId],
+    );
+    expect(count).toBe(0);
+  });
+
+  it(`should end a stream that holds more than ${MAX_QUEUED_REPORTS} reports unanswered`, async () => {
+    const { metadata } = await enrolledNode();
+    const stream = reportStream(client, metadata);
+    for (let i = 0; i < MAX_QUEUED_REPORTS * 4; i += 1) stream.write(goodReport());
+    const status = await stream.ended;
+    expect(status.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(status.details).toMatch(/wait for each answer/);
   });
 });
 

@@ -86,3 +86,39 @@ export function watch(client: AgentServiceClient, metadata: grpc.Metadata, known
     },
   };
 }
+
+/**
+ * A ReportStream call: `send` writes one report and resolves with its answer (answers come in
+ * order); `ended` resolves with the status the stream ended with.
+ */
+export function reportStream(client: AgentServiceClient, metadata: grpc.Metadata) {
+  const call = client.ReportStream(metadata);
+  const waiting: Array<{
+    resolve: (response: ReportResponse__Output) => void;
+    reject: (error: Error) => void;
+  }> = [];
+  const ended = new Promise<grpc.StatusObject>((resolve) => call.on('status', resolve));
+  call.on('data', (response: ReportResponse__Output) => waiting.shift()?.resolve(response));
+  call.on('error', (error: grpc.ServiceError) => {
+    for (const w of waiting.splice(0)) w.reject(error);
+  });
+  return {
+    send(request: ReportRequest): Promise<ReportResponse__Output> {
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        call.write(request);
+      });
+    },
+    /** Writes without waiting for an answer (answers are then dropped). */
+    write(request: ReportRequest): void {
+      waiting.push({ resolve: () => undefined, reject: () => undefined });
+      call.write(request);
+    },
+    end(): Promise<grpc.StatusObject> {
+      call.end();
+      return ended;
+    },
+    ended,
+    cancel: () => call.cancel(),
+  };
+}

@@ -28,6 +28,11 @@ export interface AgentServiceClient extends grpc.Client {
   report(argument: _scn_agent_v1_ReportRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
   report(argument: _scn_agent_v1_ReportRequest, callback: grpc.requestCallback<_scn_agent_v1_ReportResponse__Output>): grpc.ClientUnaryCall;
   
+  ReportStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse__Output>;
+  ReportStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse__Output>;
+  reportStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse__Output>;
+  reportStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse__Output>;
+  
   WatchClients(argument: _scn_agent_v1_WatchClientsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
   WatchClients(argument: _scn_agent_v1_WatchClientsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
   watchClients(argument: _scn_agent_v1_WatchClientsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_scn_agent_v1_ClientSet__Output>;
@@ -40,6 +45,8 @@ export interface AgentServiceHandlers extends grpc.UntypedServiceImplementation 
   
   Report: grpc.handleUnaryCall<_scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse>;
   
+  ReportStream: grpc.handleBidiStreamingCall<_scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse>;
+  
   WatchClients: grpc.handleServerStreamingCall<_scn_agent_v1_WatchClientsRequest__Output, _scn_agent_v1_ClientSet>;
   
 }
@@ -47,5 +54,6 @@ export interface AgentServiceHandlers extends grpc.UntypedServiceImplementation 
 export interface AgentServiceDefinition extends grpc.ServiceDefinition {
   Enroll: MethodDefinition<_scn_agent_v1_EnrollRequest, _scn_agent_v1_EnrollResponse, _scn_agent_v1_EnrollRequest__Output, _scn_agent_v1_EnrollResponse__Output>
   Report: MethodDefinition<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse, _scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse__Output>
+  ReportStream: MethodDefinition<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportResponse, _scn_agent_v1_ReportRequest__Output, _scn_agent_v1_ReportResponse__Output>
   WatchClients: MethodDefinition<_scn_agent_v1_WatchClientsRequest, _scn_agent_v1_ClientSet, _scn_agent_v1_WatchClientsRequest__Output, _scn_agent_v1_ClientSet__Output>
 }
