@@ -117,6 +117,7 @@ async function fakeControlPlane(): Promise<{
       });
     },
     Report: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
+    ReportStream: (call) => call.emit('error', { code: grpc.status.UNIMPLEMENTED }),
     WatchClients: (call) => call.end(),
   };
   server.addService(proto.scn.agent.v1.AgentService.service, handlers);

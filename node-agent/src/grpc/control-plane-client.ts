@@ -18,6 +18,7 @@ import {
 } from '@scn/proto';
 import { type BackoffOptions, backoffDelay, realTimers, type Timers } from '../backoff';
 import { AgentError, EXIT_CODES } from '../errors';
+import { ReportChannel } from './report-channel';
 
 export interface HostPort {
   host: string;
@@ -135,6 +136,7 @@ function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['AgentServ
 /** The agent's side of scn.agent.v1.AgentService: promise wrappers with deadlines. */
 export class ControlPlaneClient {
   readonly raw: AgentServiceClient;
+  private reports: ReportChannel | undefined;
 
   constructor(
     readonly connection: ControlPlaneConnection,
@@ -165,18 +167,10 @@ export class ControlPlaneClient {
     );
   }
 
+  /** One report, on the node's long-lived ReportStream (see ReportChannel). */
   report(request: ReportRequest, deadlineMs = REPORT_DEADLINE_MS): Promise<ReportResponse__Output> {
-    return new Promise((resolve, reject) =>
-      this.raw.Report(
-        request,
-        this.metadata(),
-        { deadline: Date.now() + deadlineMs },
-        (error, response) =>
-          error || !response
-            ? reject(error ?? new Error('empty Report response'))
-            : resolve(response),
-      ),
-    );
+    this.reports ??= new ReportChannel(this.raw, () => this.metadata());
+    return this.reports.report(request, deadlineMs);
   }
 
   /**
@@ -261,6 +255,7 @@ export class ControlPlaneClient {
   }
 
   close(): void {
+    this.reports?.close();
     this.raw.close();
   }
 }
