@@ -1,5 +1,6 @@
 // The baseline of bench/ingest: a bare @grpc/grpc-js server for the same AgentService contract
-// (same proto, same loader options) whose Report answers a constant response and does nothing else.
+// (same proto, same loader options) whose Report, and each message on a ReportStream, answers a
+// constant response and does nothing else.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +21,10 @@ const response = {
 const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
 server.addService(proto.scn.agent.v1.AgentService.service, {
   Report: (_call, callback) => callback(null, response),
+  ReportStream: (call) => {
+    call.on('data', () => call.write(response));
+    call.on('end', () => call.end());
+  },
 });
 server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
   if (error) throw error;

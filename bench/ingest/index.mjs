@@ -2,9 +2,13 @@
 // through the real gRPC Enroll, their reports sent through the real agent client by K worker
 // processes, closed loop; the same workers against a bare @grpc/grpc-js server of the same
 // contract, before and after, as the ceiling; then one real `scn-agent run` process and its own footprint.
+// Each is measured for both transports of a report: the agent's long-lived ReportStream (what it
+// uses) and one unary Report call per report (its fallback), each against the bare server's same
+// method, so the ratios compare like with like.
 //
 // Environment knobs: INGEST_NODES (2000), INGEST_WORKERS (2), INGEST_WINDOW (calls in flight per
-// worker, 16), INGEST_CHANNELS (per worker, 4), INGEST_SECONDS (15), INGEST_WARMUP_SECONDS (3).
+// worker, 16), INGEST_CHANNELS (per worker, 4), INGEST_SECONDS (15), INGEST_WARMUP_SECONDS (3),
+// INGEST_TRANSPORTS (stream,unary; the first one is held to the targets).
 import { fork, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,6 +39,11 @@ const WINDOW = env('INGEST_WINDOW', 16);
 const CHANNELS = env('INGEST_CHANNELS', 4);
 const SECONDS = env('INGEST_SECONDS', 15);
 const WARMUP_SECONDS = env('INGEST_WARMUP_SECONDS', 3);
+const TRANSPORTS = (process.env.INGEST_TRANSPORTS ?? 'stream,unary').split(',');
+if (TRANSPORTS.length === 0 || TRANSPORTS.some((t) => t !== 'stream' && t !== 'unary')) {
+  throw new Error('INGEST_TRANSPORTS: a comma-separated list of stream and unary');
+}
+const TRANSPORT_NAME = { stream: 'ReportStream', unary: 'unary Report' };
 const AGENT_SAMPLE_MS = 10_000;
 const AGENT_INTERVAL_MS = 2_000;
 
@@ -102,7 +111,12 @@ function startWorker() {
  * One closed-loop phase against `target`, every worker at once. `atWindowStart` runs when the
  * measured window opens (after the warm-up). CPU of the `watch` processes is taken over the window.
  */
-async function phase(workers, target, { watch = {}, atWindowStart = async () => {} } = {}) {
+async function phase(
+  workers,
+  target,
+  transport,
+  { watch = {}, atWindowStart = async () => {} } = {},
+) {
   const startAt = Date.now() + 1500; // channels connect and bodies are built before this
   const windowStart = startAt + WARMUP_SECONDS * 1000;
   const cpuAt = {};
@@ -120,6 +134,7 @@ async function phase(workers, target, { watch = {}, atWindowStart = async () => 
       w.call({
         type: 'run',
         target,
+        transport,
         channels: CHANNELS,
         window: WINDOW,
         startAt,
@@ -201,6 +216,18 @@ async function startIntervalShim(upstream, intervalMs) {
         reports.push(Date.now());
         callback(null, { ...response, nextReportIntervalMs: intervalMs });
       }),
+    ReportStream: (call) => {
+      const upstreamCall = client.ReportStream(call.metadata);
+      call.on('data', (request) => upstreamCall.write(request));
+      call.on('end', () => upstreamCall.end());
+      call.on('cancelled', () => upstreamCall.cancel());
+      upstreamCall.on('data', (response) => {
+        reports.push(Date.now());
+        call.write({ ...response, nextReportIntervalMs: intervalMs });
+      });
+      upstreamCall.on('error', (error) => call.emit('error', error));
+      upstreamCall.on('end', () => call.end());
+    },
     WatchClients: (call) => {
       const upstreamCall = client.WatchClients(call.request, call.metadata);
       upstreamCall.on('data', (set) => call.write(set));
@@ -414,15 +441,21 @@ try {
     ),
   );
 
-  // 2. The ceiling: a bare grpc-js server of the same contract, same workers, same window.
-  const echoPhase = async () => {
+  // 2. The ceiling: a bare grpc-js server of the same contract, same workers, same window, for
+  // each transport.
+  const echoPhases = async () => {
     echo = await startEchoServer();
-    const result = await phase(workers, echo.target, { watch: { server: () => [echo.pid] } });
+    const results = {};
+    for (const transport of TRANSPORTS) {
+      results[transport] = await phase(workers, echo.target, transport, {
+        watch: { server: () => [echo.pid] },
+      });
+    }
     await echo.stop();
     echo = null;
-    return result;
+    return results;
   };
-  const bare = await echoPhase();
+  const bare = await echoPhases();
 
   // 3. The control plane, counted by what PostgreSQL holds: uptime_seconds carries each node's
   // report sequence number, so sum(uptime_seconds) moves by one per stored report.
@@ -434,31 +467,44 @@ try {
         )
       ).rows[0].n,
     );
-  const cpPhase = await phase(workers, grpcTarget, {
-    watch: {
-      server: () => [cp.pid],
-      postgres: () => postgresPids(cp.pid),
-    },
-    atWindowStart: () => stored(),
-  });
-  const after = await stored();
-  profileWindow = { from: cpPhase.windowOpenedAt, to: cpPhase.windowOpenedAt + SECONDS * 1000 };
+  const cpPhases = {};
+  for (const transport of TRANSPORTS) {
+    const result = await phase(workers, grpcTarget, transport, {
+      watch: {
+        server: () => [cp.pid],
+        postgres: () => postgresPids(cp.pid),
+      },
+      atWindowStart: () => stored(),
+    });
+    const after = await stored();
+    const storedInWindow = after - result.atWindowStart;
+    const storedSeconds = (result.finishedAt - result.windowOpenedAt) / 1000;
+    const staleRows = Number(
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM servers WHERE source = 'agent' AND last_report_at < to_timestamp($1 / 1000.0)`,
+          [result.windowOpenedAt],
+        )
+      ).rows[0].n,
+    );
+    cpPhases[transport] = {
+      ...result,
+      storedInWindow,
+      storedSeconds,
+      persistedRate: storedInWindow / storedSeconds,
+      staleRows,
+    };
+  }
+  const held = TRANSPORTS[0];
+  profileWindow = {
+    from: cpPhases[held].windowOpenedAt,
+    to: cpPhases[held].windowOpenedAt + SECONDS * 1000,
+  };
 
-  // The ceiling again after the control plane: the ratio uses the mean of the two echo phases, so
-  // a machine that speeds up or slows down during the run does not tilt it.
-  const bareAfter = await echoPhase();
-  const bareRate = (bare.rate + bareAfter.rate) / 2;
-  const storedInWindow = after - cpPhase.atWindowStart;
-  const storedSeconds = (cpPhase.finishedAt - cpPhase.windowOpenedAt) / 1000;
-  const persistedRate = storedInWindow / storedSeconds;
-  const staleRows = Number(
-    (
-      await db.query(
-        `SELECT count(*)::int AS n FROM servers WHERE source = 'agent' AND last_report_at < to_timestamp($1 / 1000.0)`,
-        [cpPhase.windowOpenedAt],
-      )
-    ).rows[0].n,
-  );
+  // The ceiling again after the control plane: the ratios use the mean of the two echo phases,
+  // so a machine that speeds up or slows down during the run does not tilt them.
+  const bareAfter = await echoPhases();
+  const bareRate = (transport) => (bare[transport].rate + bareAfter[transport].rate) / 2;
 
   // 4. One real agent process: as built (dist/) and as the installer ships it (one bundled file).
   const agents = [
@@ -490,25 +536,29 @@ try {
         `${cores(r.cpu.server)} / - / ${cores(r.cpu.loadGenerator)} / ${cores(r.cpu.others)} / ${cores(r.cpu.steal)}, of ${cores(r.cpu.machineCapacity)}`,
       ),
     );
-  echoLine('bare grpc-js echo (same proto)', bare);
-  console.log(
-    line(
-      'control plane Report',
-      cpPhase,
-      `${cores(cpPhase.cpu.server)} / ${cores(cpPhase.cpu.postgres)} / ${cores(cpPhase.cpu.loadGenerator)} / ${cores(cpPhase.cpu.others)} / ${cores(cpPhase.cpu.steal)}, of ${cores(cpPhase.cpu.machineCapacity)}`,
-    ),
-  );
-  echoLine('bare grpc-js echo, again', bareAfter);
-  console.log(
-    `persisted by PostgreSQL: ${fmt(storedInWindow)} reports in ${storedSeconds.toFixed(1)} s = ${fmt(persistedRate)} reports/s ` +
-      `(sum of per-node sequence numbers in servers.uptime_seconds; acknowledged in window: ${fmt(cpPhase.completed)}; ` +
-      `nodes not reported since the window opened: ${staleRows})`,
-  );
-  console.log(
-    `ratio control plane / bare echo (mean of the two echo phases, ${fmt(bareRate)} calls/s): ${(cpPhase.rate / bareRate).toFixed(2)}; per report the control plane process spent ` +
-      `${(cpPhase.cpu.server / cpPhase.rate).toFixed(2)} ms CPU and PostgreSQL ${(cpPhase.cpu.postgres / cpPhase.rate).toFixed(2)} ms ` +
-      `(the bare server ${(bare.cpu.server / bare.rate).toFixed(3)} ms)`,
-  );
+  const cpLine = (name, r) =>
+    console.log(
+      line(
+        name,
+        r,
+        `${cores(r.cpu.server)} / ${cores(r.cpu.postgres)} / ${cores(r.cpu.loadGenerator)} / ${cores(r.cpu.others)} / ${cores(r.cpu.steal)}, of ${cores(r.cpu.machineCapacity)}`,
+      ),
+    );
+  for (const t of TRANSPORTS) echoLine(`bare grpc-js echo, ${TRANSPORT_NAME[t]}`, bare[t]);
+  for (const t of TRANSPORTS) cpLine(`control plane, ${TRANSPORT_NAME[t]}`, cpPhases[t]);
+  for (const t of TRANSPORTS) echoLine(`bare echo again, ${TRANSPORT_NAME[t]}`, bareAfter[t]);
+  for (const t of TRANSPORTS) {
+    const r = cpPhases[t];
+    console.log(
+      `${TRANSPORT_NAME[t]}: persisted by PostgreSQL ${fmt(r.storedInWindow)} reports in ${r.storedSeconds.toFixed(1)} s = ${fmt(r.persistedRate)} reports/s ` +
+        `(sum of per-node sequence numbers in servers.uptime_seconds; acknowledged in window: ${fmt(r.completed)}; ` +
+        `nodes not reported since the window opened: ${r.staleRows}); ` +
+        `ratio to the bare echo of the same method (mean of its two phases, ${fmt(bareRate(t))} calls/s): ${(r.rate / bareRate(t)).toFixed(2)}; ` +
+        `CPU per report: control plane ${(r.cpu.server / r.rate).toFixed(3)} ms, PostgreSQL ${(r.cpu.postgres / r.rate).toFixed(3)} ms, ` +
+        `load generator ${(r.cpu.loadGenerator / r.rate).toFixed(3)} ms (bare server ${(bare[t].cpu.server / bare[t].rate).toFixed(3)} ms, ` +
+        `its load generator ${(bare[t].cpu.loadGenerator / bare[t].rate).toFixed(3)} ms)`,
+    );
+  }
   for (const [name, a] of agents) {
     console.log(
       `agent ${name} (scn-agent run --no-core, reporting every ${AGENT_INTERVAL_MS / 1000} s through an interval-shortening proxy): ` +
@@ -516,25 +566,28 @@ try {
         `= ${a.cpuMsPerCycle.toFixed(1)} ms per ${AGENT_INTERVAL_MS / 1000} s report cycle (${a.reports} reports; last accepted: ${a.lastReport?.accepted})`,
     );
   }
-  if (cpPhase.errors.length > 0 || bare.errors.length > 0 || bareAfter.errors.length > 0) {
-    console.log(
-      'errors:',
-      JSON.stringify([...bare.errors, ...cpPhase.errors, ...bareAfter.errors]),
-    );
-  }
+  const phases = [
+    ...Object.values(bare),
+    ...Object.values(cpPhases),
+    ...Object.values(bareAfter),
+  ];
+  const errors = phases.flatMap((r) => r.errors);
+  if (errors.length > 0) console.log('errors:', JSON.stringify(errors));
 
   const verdict = (ok, text) => console.log(`${ok ? 'MET    ' : 'MISSED '} ${text}`);
+  const h = cpPhases[held];
+  const ratio = h.rate / bareRate(held);
   verdict(
-    persistedRate >= TARGET.reportsPerSecond,
-    `persisted reports/s ${fmt(persistedRate)} (target >= ${fmt(TARGET.reportsPerSecond)})`,
+    h.persistedRate >= TARGET.reportsPerSecond,
+    `persisted reports/s ${fmt(h.persistedRate)} over ${TRANSPORT_NAME[held]} (target >= ${fmt(TARGET.reportsPerSecond)})`,
   );
   verdict(
-    cpPhase.p99 < TARGET.p99Ms,
-    `p99 ${cpPhase.p99.toFixed(1)} ms at ${WORKERS * WINDOW} in flight (target < ${TARGET.p99Ms} ms)`,
+    h.p99 < TARGET.p99Ms,
+    `p99 ${h.p99.toFixed(1)} ms at ${WORKERS * WINDOW} in flight (target < ${TARGET.p99Ms} ms)`,
   );
   verdict(
-    cpPhase.rate / bareRate >= TARGET.echoRatio,
-    `ratio to bare echo ${(cpPhase.rate / bareRate).toFixed(2)} (target >= ${TARGET.echoRatio})`,
+    ratio >= TARGET.echoRatio,
+    `ratio to the bare echo of ${TRANSPORT_NAME[held]} ${ratio.toFixed(2)} (target >= ${TARGET.echoRatio})`,
   );
   for (const [name, a] of agents) {
     verdict(
@@ -543,14 +596,14 @@ try {
     );
   }
 
-  if (cpPhase.failures > 0 || bare.failures > 0) throw new Error('some calls failed');
-  if (
-    Math.abs(storedInWindow - cpPhase.completed) >
-    WORKERS * WINDOW * 2 + cpPhase.completed * 0.02
-  ) {
-    throw new Error(
-      `stored ${storedInWindow} but acknowledged ${cpPhase.completed}: reports were lost`,
-    );
+  if (phases.some((r) => r.failures > 0)) throw new Error('some calls failed');
+  for (const t of TRANSPORTS) {
+    const r = cpPhases[t];
+    if (Math.abs(r.storedInWindow - r.completed) > WORKERS * WINDOW * 2 + r.completed * 0.02) {
+      throw new Error(
+        `${TRANSPORT_NAME[t]}: stored ${r.storedInWindow} but acknowledged ${r.completed}: reports were lost`,
+      );
+    }
   }
   for (const [name, a] of agents) {
     if (!a.lastReport?.accepted || a.reports === 0)

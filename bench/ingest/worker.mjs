@@ -17,6 +17,25 @@ const AgentService = grpc.loadPackageDefinition(
 
 let nodes = [];
 let hardware = null;
+/** Per target, each node's report sequence number (see run()). */
+const sequences = new Map();
+
+const REPORT_DEADLINE_MS = 10_000;
+
+/**
+ * A report as a unary Report call, exactly as the agent sends one to a control plane without
+ * ReportStream (ReportChannel's fallback): the node's metadata and a deadline per call.
+ */
+function unaryReport(client, body) {
+  return new Promise((resolve, reject) =>
+    client.raw.Report(
+      body,
+      client.metadata(),
+      { deadline: Date.now() + REPORT_DEADLINE_MS },
+      (error, response) => (error ? reject(error) : resolve(response)),
+    ),
+  );
+}
 
 /** The report body exactly as the agent's Reporter builds it (no proxy core: ABSENT). */
 async function bodyFor(node, index) {
@@ -62,10 +81,15 @@ function clientsFor(target, channels) {
       raw: raws[i % channels],
     }),
   );
-  return { clients, close: () => raws.forEach((raw) => raw.close()) };
+  // close() also ends each client's report stream.
+  return { clients, close: () => clients.forEach((client) => client.close()) };
 }
 
-async function run({ target, channels, window, startAt, warmupMs, durationMs }) {
+/**
+ * One closed-loop phase. `transport` 'stream': the agent's ControlPlaneClient.report(), which
+ * sends on the node's long-lived ReportStream; 'unary': one Report call per report.
+ */
+async function run({ target, transport, channels, window, startAt, warmupMs, durationMs }) {
   const { clients, close } = clientsFor(target, channels);
   // Connect every channel before the clock starts.
   await Promise.all(
@@ -79,7 +103,10 @@ async function run({ target, channels, window, startAt, warmupMs, durationMs }) 
   const bodies = await Promise.all(nodes.map((node, i) => bodyFor(node, i)));
   // uptime_seconds carries a per-node sequence number: the database's value is then the count of
   // reports it stored for that node (one call per node in flight, so writes land in order).
-  const acked = nodes.map(() => 0);
+  // Kept per target across phases, so the count only ever grows.
+  if (!sequences.has(target)) sequences.set(target, nodes.map(() => 0));
+  const acked = sequences.get(target);
+  const send = transport === 'unary' ? unaryReport : (client, body) => client.report(body);
   // As the agent does: each report carries the round-trip time of the node's previous report.
   const lastPingMs = nodes.map(() => 0);
   const busy = nodes.map(() => false);
@@ -118,7 +145,7 @@ async function run({ target, channels, window, startAt, warmupMs, durationMs }) 
       const started = performance.now();
       const startedAt = Date.now();
       try {
-        await clients[i].report(body);
+        await send(clients[i], body);
         acked[i] += 1;
         const elapsed = performance.now() - started;
         lastPingMs[i] = Math.min(60_000, Math.max(1, Math.round(elapsed)));
