@@ -566,11 +566,7 @@ try {
         `= ${a.cpuMsPerCycle.toFixed(1)} ms per ${AGENT_INTERVAL_MS / 1000} s report cycle (${a.reports} reports; last accepted: ${a.lastReport?.accepted})`,
     );
   }
-  const phases = [
-    ...Object.values(bare),
-    ...Object.values(cpPhases),
-    ...Object.values(bareAfter),
-  ];
+  const phases = [...Object.values(bare), ...Object.values(cpPhases), ...Object.values(bareAfter)];
   const errors = phases.flatMap((r) => r.errors);
   if (errors.length > 0) console.log('errors:', JSON.stringify(errors));
 

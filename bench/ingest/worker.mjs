@@ -104,7 +104,11 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
   // uptime_seconds carries a per-node sequence number: the database's value is then the count of
   // reports it stored for that node (one call per node in flight, so writes land in order).
   // Kept per target across phases, so the count only ever grows.
-  if (!sequences.has(target)) sequences.set(target, nodes.map(() => 0));
+  if (!sequences.has(target))
+    sequences.set(
+      target,
+      nodes.map(() => 0),
+    );
   const acked = sequences.get(target);
   const send = transport === 'unary' ? unaryReport : (client, body) => client.report(body);
   // As the agent does: each report carries the round-trip time of the node's previous report.
