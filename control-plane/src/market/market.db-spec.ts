@@ -557,4 +557,39 @@ describe('agent reports and the listing', () => {
       now = start;
     }
   });
+
+  it("should find a report batch's listings by key, not by scanning every listing", async () => {
+    const owner = await insertAccount(db);
+    const ids = await insertServers(
+      db,
+      Array.from({ length: 2000 }, () => ({ ownerUuid: owner, country: 'IS' })),
+      now,
+    );
+    await db.query('ANALYZE servers, market_listings');
+    const scans = await dataSource.transaction(async (manager) => {
+      // This backend's scans of market_listings, counted from before the batch (the view also
+      // holds what earlier transactions of the connection did and it has not reported yet).
+      const counters = async () =>
+        (
+          (await manager.query(
+            `SELECT seq_scan::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'market_listings'`,
+          )) as Array<{ seq: number; idx: number }>
+        )[0]!;
+      const before = await counters();
+      // A batch of 30 reports, whose pings moved: the trigger reads and rewrites their listings.
+      await manager.query(
+        `UPDATE servers SET last_report_at = $2, ping_ms = ping_ms + 20 WHERE id = ANY($1::uuid[])`,
+        [ids.slice(0, 30), new Date(now.getTime() + MIN)],
+      );
+      const after = await counters();
+      return { seq: after.seq - before.seq, idx: after.idx - before.idx };
+    });
+    expect(scans.seq).toBe(0);
+    expect(scans.idx).toBeGreaterThan(0);
+    const moved = await db.query(
+      `SELECT count(*)::int AS n FROM market_listings WHERE server_id = ANY($1::uuid[]) AND ping_ms = 60`,
+      [ids.slice(0, 30)],
+    );
+    expect(moved[0].n).toBe(30);
+  });
 });

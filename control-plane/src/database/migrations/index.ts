@@ -7,6 +7,7 @@ import { ClientSlots1764000000300 } from './1764000000300-client-slots';
 import { MarketReportWrites1764000000400 } from './1764000000400-market-report-writes';
 import { ClientSetVersions1764000000500 } from './1764000000500-client-set-versions';
 import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
+import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   MarketReportWrites1764000000400,
   ClientSetVersions1764000000500,
   PurchaseBatches1764000000600,
+  MarketTriggerPlans1764000000700,
 ] as const;
