@@ -29,7 +29,7 @@ import type { ServerEntity } from './entities/server.entity';
 import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
 import { type ClientSet, NodesRepository, type SweepSettlement } from './nodes.repository';
-import { ReportWriter } from './report-writer';
+import { type ReportColumns, ReportWriter } from './report-writer';
 import { type AgentServer, ServerReader } from './server-reader';
 
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
@@ -277,11 +277,17 @@ export class NodesService {
     const now = this.clock.now();
     const before = viewReliability(reliabilityStateOf(server), now);
     const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
-    const columns = {
-      ...reliabilityColumns(state),
+    // Plain literals, no spread: on this path V8 builds `{ ...a, b, c }` through a slow clone
+    // (microseconds per report, measured).
+    const columns: ReportColumns = {
+      reliabilityAtReport: state.reliabilityAtReport,
+      lastReportAt: state.lastReportAt,
+      lastCreditedAt: state.lastCreditedAt,
+      belowThresholdSince: state.belowThresholdSince,
+      bannedAt: state.bannedAt,
       host: report.publicHost,
       port: report.publicPort,
-      inbound: { ...report.inbound! },
+      inbound: report.inbound!,
       hardware: report.hardware ?? null,
       agentVersion: report.agentVersion,
       coreState: report.proxyCore?.state.replace('PROXY_CORE_STATE_', '').toLowerCase() ?? null,
@@ -297,10 +303,16 @@ export class NodesService {
       return null;
     }
     this.servers.remember({
-      ...server,
-      ...reliabilityColumns(state),
+      id: server.id,
+      tier: server.tier,
+      secretHash: server.secretHash,
       host: columns.host,
       port: columns.port,
+      reliabilityAtReport: state.reliabilityAtReport,
+      lastReportAt: state.lastReportAt,
+      lastCreditedAt: state.lastCreditedAt,
+      belowThresholdSince: state.belowThresholdSince,
+      bannedAt: state.bannedAt,
       version,
     });
     const after = viewReliability(state, now);
