@@ -22,8 +22,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ClientSetNotifier } from '../nodes/client-set.notifier';
 import type { ClientSet } from '../nodes/nodes.repository';
-import { NodesService, REPORT_INTERVAL_MS } from '../nodes/nodes.service';
-import type { AgentServer } from '../nodes/server-reader';
+import { NodesService, PresentedCredential, REPORT_INTERVAL_MS } from '../nodes/nodes.service';
 import {
   describeIssue,
   enrollRequestSchema,
@@ -177,10 +176,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  private async authenticate(
-    metadata: grpc.Metadata,
-    options: { fresh: boolean },
-  ): Promise<{ server: AgentServer; nodeId: string; bearer: string }> {
+  /** The credential in a call's metadata, or UNAUTHENTICATED when there is none. */
+  private credentialOf(metadata: grpc.Metadata): PresentedCredential {
     const nodeId = metadata.get(AGENT_METADATA.nodeId)[0];
     const authorization = metadata.get(AGENT_METADATA.authorization)[0];
     const bearer =
@@ -191,17 +188,17 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         `Missing ${AGENT_METADATA.nodeId} or bearer credential`,
       );
     }
-    return { server: await this.nodes.authenticate(nodeId, bearer, options), nodeId, bearer };
+    return new PresentedCredential(nodeId, bearer);
   }
 
   /**
-   * One report, unary or on a stream: authenticated from the call's metadata (the copy this
-   * process remembered may answer: the write checks the row version), validated, applied.
+   * One report, unary or on a stream: authenticated (the copy this process remembered may
+   * answer: the write checks the row version), validated, applied.
    */
-  private async report(metadata: grpc.Metadata, message: unknown): Promise<ReportResponse> {
-    const { server, nodeId, bearer } = await this.authenticate(metadata, { fresh: false });
+  private async report(credential: PresentedCredential, message: unknown): Promise<ReportResponse> {
+    const server = await this.nodes.authenticate(credential, { fresh: false });
     const request = parseRequest(reportRequestSchema, message);
-    const view = await this.nodes.report(nodeId, bearer, server, request);
+    const view = await this.nodes.report(credential, server, request);
     return {
       accepted: true,
       serverTimeMs: String(Date.now()),
@@ -244,10 +241,12 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       },
 
       Report: (call, callback) => {
-        this.report(call.metadata, call.request).then(
-          (response) => callback(null, response),
-          (error: unknown) => callback(toServiceError(error, this.logger)),
-        );
+        Promise.resolve()
+          .then(() => this.report(this.credentialOf(call.metadata), call.request))
+          .then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(toServiceError(error, this.logger)),
+          );
       },
 
       ReportStream: (call) => {
@@ -256,6 +255,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         let closed = false;
         let queued = 0;
         let chain: Promise<void> = Promise.resolve();
+        // Presented once, when the stream opened; checked again for every report.
+        let credential: PresentedCredential | undefined;
         const fail = (error: unknown) => {
           if (closed) return;
           closed = true;
@@ -279,7 +280,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           chain = chain
             .then(async () => {
               if (closed) return;
-              const response = await this.report(call.metadata, request);
+              credential ??= this.credentialOf(call.metadata);
+              const response = await this.report(credential, request);
               queued -= 1;
               if (!closed) call.write(response);
             })
@@ -319,8 +321,9 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           closed = true;
           unsubscribe();
         });
-        this.authenticate(call.metadata, { fresh: true })
-          .then(async ({ server }) => {
+        Promise.resolve()
+          .then(() => this.nodes.authenticate(this.credentialOf(call.metadata), { fresh: true }))
+          .then(async (server) => {
             lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);
             unsubscribe = this.notifier.subscribe(
               server.id,

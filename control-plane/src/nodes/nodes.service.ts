@@ -54,6 +54,28 @@ export interface Enrollment {
   tier: VpsTierId;
 }
 
+/**
+ * A node credential as a call presented it (node id and bearer secret). Its hash is computed
+ * once: a ReportStream presents one credential for every report on it.
+ */
+export class PresentedCredential {
+  private digest: Buffer | undefined;
+
+  constructor(
+    readonly claimedNodeId: string,
+    readonly bearer: string,
+  ) {}
+
+  /** The node the secret was issued to: secrets are `<node id>.<random>`. */
+  get ownId(): string {
+    return this.bearer.split('.')[0] ?? '';
+  }
+
+  get hash(): Buffer {
+    return (this.digest ??= createHash('sha256').update(this.bearer).digest());
+  }
+}
+
 function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
@@ -229,22 +251,25 @@ export class NodesService {
    * checks the row version (see report()).
    */
   async authenticate(
-    claimedNodeId: string,
-    bearer: string,
+    credential: PresentedCredential,
     { fresh }: { fresh: boolean } = { fresh: true },
   ): Promise<AgentServer> {
-    const ownId = bearer.split('.')[0] ?? '';
+    const ownId = credential.ownId;
     if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
     const recalled = fresh ? undefined : this.servers.recall(ownId);
     const server = recalled ?? (await this.servers.read(ownId));
     const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
-    const given = Buffer.from(sha256(bearer), 'hex');
-    if (!server || !expected || !timingSafeEqual(expected, given)) {
+    if (
+      !server ||
+      !expected ||
+      expected.length !== credential.hash.length ||
+      !timingSafeEqual(expected, credential.hash)
+    ) {
       // A remembered copy never refuses on its own: the database decides.
-      if (recalled) return this.authenticate(claimedNodeId, bearer, { fresh: true });
+      if (recalled) return this.authenticate(credential, { fresh: true });
       throw new NodesException('node_unauthenticated');
     }
-    if (claimedNodeId !== server.id) throw new NodesException('node_mismatch');
+    if (credential.claimedNodeId !== server.id) throw new NodesException('node_mismatch');
     return server;
   }
 
@@ -255,8 +280,7 @@ export class NodesService {
    * server is read again, the credential checked again and the report applied to what is there.
    */
   async report(
-    claimedNodeId: string,
-    bearer: string,
+    credential: PresentedCredential,
     server: AgentServer,
     report: ValidReport,
   ): Promise<ReliabilityView> {
@@ -265,7 +289,7 @@ export class NodesService {
       const view = await this.applyReport(current, report);
       if (view) return view;
       if (attempt === REPORT_ATTEMPTS) throw new NodesException('report_conflict');
-      current = await this.authenticate(claimedNodeId, bearer, { fresh: true });
+      current = await this.authenticate(credential, { fresh: true });
     }
   }
 
