@@ -17,6 +17,7 @@ const response = {
   reliability: 100,
   available: true,
   nextReportIntervalMs: 60_000,
+  handlingMs: 0,
 };
 const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
 server.addService(proto.scn.agent.v1.AgentService.service, {

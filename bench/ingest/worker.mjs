@@ -111,7 +111,7 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
     );
   const acked = sequences.get(target);
   const send = transport === 'unary' ? unaryReport : (client, body) => client.report(body);
-  // As the agent does: each report carries the round-trip time of the node's previous report.
+  // As the agent does: each report carries the network round trip of the node's previous report.
   const lastPingMs = nodes.map(() => 0);
   const busy = nodes.map(() => false);
   await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
@@ -149,10 +149,11 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
       const started = performance.now();
       const startedAt = Date.now();
       try {
-        await send(clients[i], body);
+        const response = await send(clients[i], body);
         acked[i] += 1;
         const elapsed = performance.now() - started;
-        lastPingMs[i] = Math.min(60_000, Math.max(1, Math.round(elapsed)));
+        // As the agent's Reporter: the round trip less the time the control plane held it.
+        lastPingMs[i] = Math.min(60_000, Math.max(1, Math.round(elapsed - response.handlingMs)));
         if (startedAt >= windowStart) latencies.push(elapsed);
         const finishedAt = Date.now();
         if (finishedAt >= windowStart && finishedAt <= windowEnd) inWindow += 1;

@@ -195,7 +195,11 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
    * One report, unary or on a stream: authenticated (the copy this process remembered may
    * answer: the write checks the row version), validated, applied.
    */
-  private async report(credential: PresentedCredential, message: unknown): Promise<ReportResponse> {
+  private async report(
+    credential: PresentedCredential,
+    message: unknown,
+    receivedAt: number,
+  ): Promise<ReportResponse> {
     const server = await this.nodes.authenticate(credential, { fresh: false });
     const request = parseRequest(reportRequestSchema, message);
     const view = await this.nodes.report(credential, server, request);
@@ -205,6 +209,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       reliability: view.reliability,
       available: view.available,
       nextReportIntervalMs: REPORT_INTERVAL_MS,
+      handlingMs: Math.round(performance.now() - receivedAt),
     };
   }
 
@@ -241,8 +246,9 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       },
 
       Report: (call, callback) => {
+        const receivedAt = performance.now();
         Promise.resolve()
-          .then(() => this.report(this.credentialOf(call.metadata), call.request))
+          .then(() => this.report(this.credentialOf(call.metadata), call.request, receivedAt))
           .then(
             (response) => callback(null, response),
             (error: unknown) => callback(toServiceError(error, this.logger)),
@@ -267,6 +273,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         });
         call.on('data', (request: unknown) => {
           if (closed) return;
+          const receivedAt = performance.now();
           queued += 1;
           if (queued > MAX_QUEUED_REPORTS) {
             fail(
@@ -281,7 +288,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             .then(async () => {
               if (closed) return;
               credential ??= this.credentialOf(call.metadata);
-              const response = await this.report(credential, request);
+              const response = await this.report(credential, request, receivedAt);
               queued -= 1;
               if (!closed) call.write(response);
             })

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
+import { Client } from 'pg';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
 import { AgentGrpcServer, MAX_QUEUED_REPORTS } from '../../src/grpc/agent-grpc.server';
 import { NodesService } from '../../src/nodes/nodes.service';
@@ -466,6 +467,30 @@ describe('ReportStream', () => {
     expect((await stream.end()).code).toBe(grpc.status.OK);
   });
 
+  it('should say how long it held each report, waiting for the database included', async () => {
+    const { node, metadata } = await enrolledNode();
+    const stream = reportStream(client, metadata);
+    const quick = await stream.send(goodReport());
+    expect(quick.handlingMs).toBeLessThan(1_000);
+    // Another transaction holds the node's row for 400 ms: the report's batch waits for it.
+    const holder = new Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM servers WHERE id = $1 FOR UPDATE', [node.nodeId]);
+      advance(MIN);
+      const answer = stream.send(goodReport());
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await holder.query('COMMIT');
+      const held = await answer;
+      expect(held.accepted).toBe(true);
+      expect(held.handlingMs).toBeGreaterThanOrEqual(380);
+    } finally {
+      await holder.end();
+    }
+    await stream.end();
+  });
+
   it('should end the stream with UNAUTHENTICATED, PERMISSION_DENIED or INVALID_ARGUMENT without changing anything', async () => {
     const a = await enrolledNode();
     const b = await enrolledNode();
@@ -553,10 +578,9 @@ describe('ReportStream', () => {
       .expect(200);
     advance(MIN);
     expect(await statusOf(stream.send(goodReport()))).toBe(grpc.status.UNAUTHENTICATED);
-    const [left] = await t.db.query(
-      'SELECT count(*)::int AS count FROM servers WHERE id = $1',
-      [node.nodeId],
-    );
+    const [left] = await t.db.query('SELECT count(*)::int AS count FROM servers WHERE id = $1', [
+      node.nodeId,
+    ]);
     expect(left?.count).toBe(0);
   });
 

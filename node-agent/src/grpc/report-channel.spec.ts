@@ -21,6 +21,7 @@ const answer = (uptime: string): ReportResponse => ({
   reliability: Number(uptime),
   available: true,
   nextReportIntervalMs: 60_000,
+  handlingMs: 0,
 });
 
 const request = (uptime: number): ReportRequest => ({

@@ -38,6 +38,7 @@ const ok: ReportResponse__Output = {
   reliability: 52,
   available: true,
   nextReportIntervalMs: 60_000,
+  handlingMs: 0,
 };
 
 async function store(): Promise<AgentConfigStore> {
@@ -138,6 +139,29 @@ describe('Reporter', () => {
     await reporter.reportOnce();
     await reporter.reportOnce();
     expect(sent.map((r) => r.pingMs)).toEqual([0, 120, 1]);
+  });
+
+  it('should measure the ping without the time the control plane held the report', async () => {
+    let now = 1_000;
+    const sent: ReportRequest[] = [];
+    const client: ReportSender = {
+      report: async (r) => {
+        sent.push(r);
+        now += 250; // 240 ms in the control plane's batch, 10 ms on the network
+        return { ...ok, handlingMs: 240 };
+      },
+    };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: fakeCore(() => []),
+      agentVersion: '0.1.0',
+      hardware,
+      clock: { now: () => now },
+    });
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    expect(sent.map((r) => r.pingMs)).toEqual([0, 10]);
   });
 
   it('should keep traffic of a failed report for the next one', async () => {

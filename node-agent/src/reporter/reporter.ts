@@ -163,7 +163,9 @@ export class Reporter {
     try {
       const response = await this.options.client.report(prepared.request);
       const finished = this.clock.now();
-      const pingMs = finished - started;
+      // The network alone: the round trip less the time the control plane held the report
+      // (batching, its database commit), so a busy control plane does not read as a slow node.
+      const pingMs = Math.max(0, finished - started - response.handlingMs);
       this.lastPingMs = pingMs;
       prepared.commit();
       const summary: LastReportSummary = {
@@ -175,6 +177,7 @@ export class Reporter {
         activeClients: prepared.activeClients,
         proxyCoreState: coreState,
         pingMs,
+        // serverTimeMs was read as the answer left, half a network round trip ago.
         clockSkewMs: Math.round(finished - pingMs / 2 - Number(response.serverTimeMs)),
       };
       await this.record(summary, response.nextReportIntervalMs);

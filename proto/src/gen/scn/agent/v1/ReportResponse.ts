@@ -8,6 +8,7 @@ export interface ReportResponse {
   'reliability'?: (number);
   'available'?: (boolean);
   'nextReportIntervalMs'?: (number);
+  'handlingMs'?: (number);
 }
 
 export interface ReportResponse__Output {
@@ -16,4 +17,5 @@ export interface ReportResponse__Output {
   'reliability': (number);
   'available': (boolean);
   'nextReportIntervalMs': (number);
+  'handlingMs': (number);
 }
