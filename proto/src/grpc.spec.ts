@@ -112,6 +112,7 @@ describe('agent.proto over real gRPC', () => {
           reliability: 88,
           available: true,
           nextReportIntervalMs: 60000,
+          handlingMs: 7,
         });
       },
       WatchClients(call) {
@@ -167,6 +168,7 @@ describe('agent.proto over real gRPC', () => {
       reliability: 88,
       available: true,
       nextReportIntervalMs: 60000,
+      handlingMs: 7,
     });
   });
 
