@@ -108,6 +108,18 @@ async function enrolledNode() {
   return { operator, node, metadata: nodeMetadata(node.nodeId, node.nodeSecret) };
 }
 
+/** Two enrolled nodes, and what a refused call must leave unchanged of their rows. */
+async function twoNodes() {
+  const a = await enrolledNode();
+  const b = await enrolledNode();
+  const snapshot = () =>
+    t.db.query(
+      'SELECT reliability_at_report, last_report_at, host, updated_at FROM servers WHERE id IN ($1, $2) ORDER BY id',
+      [a.node.nodeId, b.node.nodeId],
+    );
+  return { a, b, snapshot };
+}
+
 async function serversOf(operator: { uuid: string; token: string }) {
   const res = await t
     .http()
@@ -352,13 +364,7 @@ describe('Report', () => {
   });
 
   it('should answer UNAUTHENTICATED, PERMISSION_DENIED and INVALID_ARGUMENT without changing anything', async () => {
-    const a = await enrolledNode();
-    const b = await enrolledNode();
-    const snapshot = () =>
-      t.db.query(
-        'SELECT reliability_at_report, last_report_at, host, updated_at FROM servers WHERE id IN ($1, $2) ORDER BY id',
-        [a.node.nodeId, b.node.nodeId],
-      );
+    const { a, b, snapshot } = await twoNodes();
     const before = await snapshot();
     advance(MIN);
     expect(
@@ -492,13 +498,7 @@ describe('ReportStream', () => {
   });
 
   it('should end the stream with UNAUTHENTICATED, PERMISSION_DENIED or INVALID_ARGUMENT without changing anything', async () => {
-    const a = await enrolledNode();
-    const b = await enrolledNode();
-    const snapshot = () =>
-      t.db.query(
-        'SELECT reliability_at_report, last_report_at, host, updated_at FROM servers WHERE id IN ($1, $2) ORDER BY id',
-        [a.node.nodeId, b.node.nodeId],
-      );
+    const { a, b, snapshot } = await twoNodes();
     const before = await snapshot();
     advance(MIN);
     const refusal = async (metadata: grpc.Metadata, request: ReportRequest) => {

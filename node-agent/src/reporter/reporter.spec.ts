@@ -116,15 +116,16 @@ describe('Reporter', () => {
     });
   });
 
-  it('should send 0 as the ping until a round trip was measured, then at least 1 ms', async () => {
+  /** The pings a reporter sends over reports whose round trips and handling times are given. */
+  async function pingsOver(rounds: Array<{ ms: number; handlingMs: number }>) {
     let now = 1_000;
-    const durations = [120.4, 0.2];
     const sent: ReportRequest[] = [];
     const client: ReportSender = {
       report: async (r) => {
         sent.push(r);
-        now += durations[sent.length - 1] ?? 0;
-        return ok;
+        const round = rounds[sent.length - 1] ?? { ms: 0, handlingMs: 0 };
+        now += round.ms;
+        return { ...ok, handlingMs: round.handlingMs };
       },
     };
     const reporter = new Reporter({
@@ -135,33 +136,22 @@ describe('Reporter', () => {
       hardware,
       clock: { now: () => now },
     });
-    await reporter.reportOnce();
-    await reporter.reportOnce();
-    await reporter.reportOnce();
-    expect(sent.map((r) => r.pingMs)).toEqual([0, 120, 1]);
+    for (let i = 0; i <= rounds.length; i += 1) await reporter.reportOnce();
+    return sent.map((r) => r.pingMs);
+  }
+
+  it('should send 0 as the ping until a round trip was measured, then at least 1 ms', async () => {
+    expect(
+      await pingsOver([
+        { ms: 120.4, handlingMs: 0 },
+        { ms: 0.2, handlingMs: 0 },
+      ]),
+    ).toEqual([0, 120, 1]);
   });
 
   it('should measure the ping without the time the control plane held the report', async () => {
-    let now = 1_000;
-    const sent: ReportRequest[] = [];
-    const client: ReportSender = {
-      report: async (r) => {
-        sent.push(r);
-        now += 250; // 240 ms in the control plane's batch, 10 ms on the network
-        return { ...ok, handlingMs: 240 };
-      },
-    };
-    const reporter = new Reporter({
-      client,
-      store: await store(),
-      core: fakeCore(() => []),
-      agentVersion: '0.1.0',
-      hardware,
-      clock: { now: () => now },
-    });
-    await reporter.reportOnce();
-    await reporter.reportOnce();
-    expect(sent.map((r) => r.pingMs)).toEqual([0, 10]);
+    // 240 ms in the control plane's batch, 10 ms on the network.
+    expect(await pingsOver([{ ms: 250, handlingMs: 240 }])).toEqual([0, 10]);
   });
 
   it('should keep traffic of a failed report for the next one', async () => {
