@@ -114,6 +114,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger('AgentGrpcServer');
   private server: grpc.Server | null = null;
   private boundPort = 0;
+  /** Each open stream's way to end cleanly at shutdown (a report stream after its answer). */
+  private readonly openStreams = new Set<() => void>();
 
   constructor(
     private readonly nodes: NodesService,
@@ -164,6 +166,9 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     const server = this.server;
     this.server = null;
     if (!server) return;
+    // Streams end with OK rather than being cut: agents reconnect at once, to another replica
+    // when there is one, and a report in hand is answered first.
+    for (const end of [...this.openStreams]) end();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         server.forceShutdown();
@@ -263,16 +268,30 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         let chain: Promise<void> = Promise.resolve();
         // Presented once, when the stream opened; checked again for every report.
         let credential: PresentedCredential | undefined;
+        let draining = false;
+        const endWhenIdle = () => {
+          draining = true;
+          this.openStreams.delete(endWhenIdle);
+          void chain.then(() => {
+            if (closed) return;
+            closed = true;
+            call.end();
+          });
+        };
+        this.openStreams.add(endWhenIdle);
         const fail = (error: unknown) => {
+          this.openStreams.delete(endWhenIdle);
           if (closed) return;
           closed = true;
           call.emit('error', toServiceError(error, this.logger));
         };
         call.on('cancelled', () => {
+          this.openStreams.delete(endWhenIdle);
           closed = true;
         });
         call.on('data', (request: unknown) => {
-          if (closed) return;
+          // Once draining, a report that arrives goes unanswered: the agent sends it again.
+          if (closed || draining) return;
           const receivedAt = performance.now();
           queued += 1;
           if (queued > MAX_QUEUED_REPORTS) {
@@ -294,20 +313,23 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             })
             .catch(fail);
         });
-        call.on('end', () => {
-          void chain.then(() => {
-            if (closed) return;
-            closed = true;
-            call.end();
-          });
-        });
+        call.on('end', endWhenIdle);
       },
 
       WatchClients: (call) => {
         let closed = false;
         let lastSent = -1n;
         let unsubscribe: () => void = () => undefined;
+        const end = () => {
+          this.openStreams.delete(end);
+          if (closed) return;
+          closed = true;
+          unsubscribe();
+          call.end();
+        };
+        this.openStreams.add(end);
         const fail = (error: unknown) => {
+          this.openStreams.delete(end);
           if (closed) return;
           closed = true;
           unsubscribe();
@@ -325,12 +347,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           }
         };
         call.on('cancelled', () => {
+          this.openStreams.delete(end);
           closed = true;
           unsubscribe();
         });
         Promise.resolve()
           .then(() => this.nodes.authenticate(this.credentialOf(call.metadata), { fresh: true }))
           .then(async (server) => {
+            if (closed) return;
             lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);
             unsubscribe = this.notifier.subscribe(
               server.id,

@@ -82,9 +82,9 @@ function goodReport(overrides: Partial<ReportRequest> = {}): ReportRequest {
   };
 }
 
-async function operatorWithToken(tier = 'tier2') {
-  const operator = await registerAccount(t, { userType: 'node' });
-  const res = await t
+async function operatorWithToken(tier = 'tier2', app = t) {
+  const operator = await registerAccount(app, { userType: 'node' });
+  const res = await app
     .http()
     .post('/api/nodes/enrollment-tokens')
     .set('Authorization', `Bearer ${operator.token}`)
@@ -97,9 +97,9 @@ async function operatorWithToken(tier = 'tier2') {
   };
 }
 
-async function enrolledNode() {
-  const { operator, token } = await operatorWithToken();
-  const node = await enroll(client, {
+async function enrolledNode(app = t, agent = client) {
+  const { operator, token } = await operatorWithToken('tier2', app);
+  const node = await enroll(agent, {
     enrollmentToken: token,
     tier: 'TIER_2',
     agentVersion: '0.1.0',
@@ -640,5 +640,25 @@ describe('WatchClients', () => {
     const stream = watch(client, nodeMetadata(node.nodeId, `${node.nodeId}.nope`));
     await stream.waitFor(() => stream.failure !== null);
     expect(stream.failure?.code).toBe(grpc.status.UNAUTHENTICATED);
+  });
+});
+
+describe('shutdown', () => {
+  it('should end open report and client-set streams with OK instead of cutting them', async () => {
+    const own = await startTestApp({}, { clock });
+    const ownClient = agentClient(own.app.get(AgentGrpcServer).port);
+    try {
+      const { metadata } = await enrolledNode(own, ownClient);
+      const watching = watch(ownClient, metadata);
+      const watchEnded = new Promise<grpc.StatusObject>((resolve) => watching.onStatus(resolve));
+      // One channel, frames in order: once this report is answered, the watch has reached the server.
+      const stream = reportStream(ownClient, metadata);
+      expect((await stream.send(goodReport())).accepted).toBe(true);
+      await own.close();
+      expect((await stream.ended).code).toBe(grpc.status.OK);
+      expect((await watchEnded).code).toBe(grpc.status.OK);
+    } finally {
+      ownClient.close();
+    }
   });
 });

@@ -68,6 +68,7 @@ export function watch(client: AgentServiceClient, metadata: grpc.Metadata, known
   const sets: ClientSet__Output[] = [];
   let failure: grpc.ServiceError | null = null;
   const call = client.WatchClients({ knownVersion }, metadata);
+  const status = new Promise<grpc.StatusObject>((resolve) => call.on('status', resolve));
   call.on('data', (set: ClientSet__Output) => sets.push(set));
   call.on('error', (error: grpc.ServiceError) => (failure = error));
   return {
@@ -76,6 +77,8 @@ export function watch(client: AgentServiceClient, metadata: grpc.Metadata, known
       return failure;
     },
     cancel: () => call.cancel(),
+    /** Called with the status the stream ended with. */
+    onStatus: (listener: (status: grpc.StatusObject) => void) => void status.then(listener),
     async waitFor(predicate: () => boolean, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
@@ -98,6 +101,10 @@ export function reportStream(client: AgentServiceClient, metadata: grpc.Metadata
     reject: (error: Error) => void;
   }> = [];
   const ended = new Promise<grpc.StatusObject>((resolve) => call.on('status', resolve));
+  // A stream that ends cleanly answers nothing more.
+  void ended.then(() => {
+    for (const w of waiting.splice(0)) w.reject(new Error('stream ended'));
+  });
   call.on('data', (response: ReportResponse__Output) => waiting.shift()?.resolve(response));
   call.on('error', (error: grpc.ServiceError) => {
     for (const w of waiting.splice(0)) w.reject(error);
