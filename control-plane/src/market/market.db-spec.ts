@@ -7,7 +7,7 @@ import {
   VPS_TIERS,
   type VpsTierId,
 } from '@scn/proto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   allowClients,
   insertAccount,
@@ -591,5 +591,42 @@ describe('agent reports and the listing', () => {
       [ids.slice(0, 30)],
     );
     expect(moved[0]?.n).toBe(30);
+  });
+
+  it('should not run the listing update at all for a report batch that changes no listing', async () => {
+    const owner = await insertAccount(db);
+    const ids = await insertServers(
+      db,
+      Array.from({ length: 5 }, () => ({ ownerUuid: owner, country: 'LI', pingMs: 40 })),
+      now,
+    );
+    const report = (manager: EntityManager, minutes: number, ping: number) =>
+      manager.query(
+        'UPDATE servers SET last_report_at = $2, ping_ms = $3 WHERE id = ANY($1::uuid[])',
+        [ids, new Date(now.getTime() + minutes * MIN), ping],
+      );
+    const updates = await dataSource.transaction(async (manager) => {
+      // An UPDATE of market_listings fires its counters' statement trigger even when it changes
+      // no row: its calls show whether the listing update ran.
+      await manager.query(`SET LOCAL track_functions = 'pl'`);
+      const calls = async () =>
+        (
+          (await manager.query(
+            `SELECT coalesce(sum(calls), 0)::int AS n FROM pg_stat_xact_user_functions WHERE funcname = 'market_listings_count_updated'`,
+          )) as Array<{ n: number }>
+        )[0]!.n;
+      const before = await calls();
+      // A minute later, the same score and a ping 2 ms off: nothing a page shows.
+      await report(manager, 1, 42);
+      const quiet = (await calls()) - before;
+      await report(manager, 2, 90);
+      return { quiet, moved: (await calls()) - before };
+    });
+    expect(updates).toEqual({ quiet: 0, moved: 1 });
+    const pings = await db.query(
+      'SELECT DISTINCT ping_ms FROM market_listings WHERE server_id = ANY($1::uuid[])',
+      [ids],
+    );
+    expect(pings).toEqual([{ ping_ms: 90 }]);
   });
 });

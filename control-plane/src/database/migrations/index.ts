@@ -8,6 +8,7 @@ import { MarketReportWrites1764000000400 } from './1764000000400-market-report-w
 import { ClientSetVersions1764000000500 } from './1764000000500-client-set-versions';
 import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
+import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ClientSetVersions1764000000500,
   PurchaseBatches1764000000600,
   MarketTriggerPlans1764000000700,
+  MarketTriggerEarlyExit1764000000800,
 ] as const;
