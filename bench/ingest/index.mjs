@@ -528,15 +528,8 @@ try {
     `${'target'.padEnd(34)}${'calls'.padStart(9)}${'failed'.padStart(9)}${'calls/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max ms'.padStart(8)}   CPU cores (server / postgres / load gen / others / steal, of capacity)`,
   );
   const cores = (v) => (v === undefined ? '-' : (v / 1000).toFixed(2));
-  const echoLine = (name, r) =>
-    console.log(
-      line(
-        name,
-        r,
-        `${cores(r.cpu.server)} / - / ${cores(r.cpu.loadGenerator)} / ${cores(r.cpu.others)} / ${cores(r.cpu.steal)}, of ${cores(r.cpu.machineCapacity)}`,
-      ),
-    );
-  const cpLine = (name, r) =>
+  // The bare echo has no PostgreSQL: cores() prints '-' for it.
+  const phaseLine = (name, r) =>
     console.log(
       line(
         name,
@@ -544,9 +537,9 @@ try {
         `${cores(r.cpu.server)} / ${cores(r.cpu.postgres)} / ${cores(r.cpu.loadGenerator)} / ${cores(r.cpu.others)} / ${cores(r.cpu.steal)}, of ${cores(r.cpu.machineCapacity)}`,
       ),
     );
-  for (const t of TRANSPORTS) echoLine(`bare grpc-js echo, ${TRANSPORT_NAME[t]}`, bare[t]);
-  for (const t of TRANSPORTS) cpLine(`control plane, ${TRANSPORT_NAME[t]}`, cpPhases[t]);
-  for (const t of TRANSPORTS) echoLine(`bare echo again, ${TRANSPORT_NAME[t]}`, bareAfter[t]);
+  for (const t of TRANSPORTS) phaseLine(`bare grpc-js echo, ${TRANSPORT_NAME[t]}`, bare[t]);
+  for (const t of TRANSPORTS) phaseLine(`control plane, ${TRANSPORT_NAME[t]}`, cpPhases[t]);
+  for (const t of TRANSPORTS) phaseLine(`bare echo again, ${TRANSPORT_NAME[t]}`, bareAfter[t]);
   for (const t of TRANSPORTS) {
     const r = cpPhases[t];
     console.log(

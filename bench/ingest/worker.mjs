@@ -7,7 +7,11 @@ const require = createRequire(import.meta.url);
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const { AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS } = require('@scn/proto');
-const { ControlPlaneClient } = require('../../node-agent/dist/src/grpc/control-plane-client.js');
+const {
+  ControlPlaneClient,
+  REPORT_DEADLINE_MS,
+} = require('../../node-agent/dist/src/grpc/control-plane-client.js');
+const { unaryReport } = require('../../node-agent/dist/src/grpc/report-channel.js');
 const { Reporter } = require('../../node-agent/dist/src/reporter/reporter.js');
 const { AGENT_VERSION } = require('../../node-agent/dist/src/commands/context.js');
 
@@ -19,23 +23,6 @@ let nodes = [];
 let hardware = null;
 /** Per target, each node's report sequence number (see run()). */
 const sequences = new Map();
-
-const REPORT_DEADLINE_MS = 10_000;
-
-/**
- * A report as a unary Report call, exactly as the agent sends one to a control plane without
- * ReportStream (ReportChannel's fallback): the node's metadata and a deadline per call.
- */
-function unaryReport(client, body) {
-  return new Promise((resolve, reject) =>
-    client.raw.Report(
-      body,
-      client.metadata(),
-      { deadline: Date.now() + REPORT_DEADLINE_MS },
-      (error, response) => (error ? reject(error) : resolve(response)),
-    ),
-  );
-}
 
 /** The report body exactly as the agent's Reporter builds it (no proxy core: ABSENT). */
 async function bodyFor(node, index) {
@@ -110,7 +97,11 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
       nodes.map(() => 0),
     );
   const acked = sequences.get(target);
-  const send = transport === 'unary' ? unaryReport : (client, body) => client.report(body);
+  // 'unary': the agent's fallback for a control plane without ReportStream, one call per report.
+  const send =
+    transport === 'unary'
+      ? (client, body) => unaryReport(client.raw, client.metadata(), body, REPORT_DEADLINE_MS)
+      : (client, body) => client.report(body);
   // As the agent does: each report carries the network round trip of the node's previous report.
   const lastPingMs = nodes.map(() => 0);
   const busy = nodes.map(() => false);

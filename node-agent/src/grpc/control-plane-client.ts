@@ -66,7 +66,7 @@ export interface ClientSetWatch {
 }
 
 const ENROLL_DEADLINE_MS = 15_000;
-const REPORT_DEADLINE_MS = 10_000;
+export const REPORT_DEADLINE_MS = 10_000;
 const WATCH_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 60_000 };
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;

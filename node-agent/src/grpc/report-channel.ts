@@ -134,16 +134,20 @@ export class ReportChannel {
   }
 
   private unaryReport(request: ReportRequest, deadlineMs: number): Promise<ReportResponse__Output> {
-    return new Promise((resolve, reject) =>
-      this.raw.Report(
-        request,
-        this.metadata(),
-        { deadline: Date.now() + deadlineMs },
-        (error, response) =>
-          error || !response
-            ? reject(error ?? new Error('empty Report response'))
-            : resolve(response),
-      ),
-    );
+    return unaryReport(this.raw, this.metadata(), request, deadlineMs);
   }
+}
+
+/** One report as a unary Report call (a control plane without ReportStream), with its deadline. */
+export function unaryReport(
+  raw: AgentServiceClient,
+  metadata: grpc.Metadata,
+  request: ReportRequest,
+  deadlineMs: number,
+): Promise<ReportResponse__Output> {
+  return new Promise((resolve, reject) =>
+    raw.Report(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
+      error || !response ? reject(error ?? new Error('empty Report response')) : resolve(response),
+    ),
+  );
 }
