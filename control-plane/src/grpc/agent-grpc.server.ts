@@ -45,6 +45,20 @@ const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
   unavailable: grpc.status.UNAVAILABLE,
 };
 
+/** What openStream() needs of a grpc-js server stream (server-streaming or bidirectional). */
+interface ServerStream {
+  end(): void;
+  emit(event: 'error', error: Partial<grpc.ServiceError>): boolean;
+  on(event: 'cancelled', listener: () => void): unknown;
+}
+
+/** A server stream as openStream() follows it. */
+interface OpenStream {
+  readonly closed: boolean;
+  end(): void;
+  fail(error: unknown): void;
+}
+
 /** Reports a stream may hold unanswered before it is ended (the agent waits for each answer). */
 export const MAX_QUEUED_REPORTS = 8;
 
@@ -181,6 +195,41 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
+  /**
+   * Follows a server stream until it ends, once: `end` with OK, `fail` with an error's status, or
+   * the client cancels. `onShutdown` is how it ends when this server stops (by default at once,
+   * with OK); `onClose` runs once, whichever way it ended.
+   */
+  private openStream(
+    call: ServerStream,
+    { onShutdown, onClose }: { onShutdown?: () => void; onClose?: () => void } = {},
+  ): OpenStream {
+    let closed = false;
+    const shutdown = onShutdown ?? (() => stream.end());
+    const close = (): boolean => {
+      this.openStreams.delete(shutdown);
+      if (closed) return false;
+      closed = true;
+      onClose?.();
+      return true;
+    };
+    const stream: OpenStream = {
+      get closed() {
+        return closed;
+      },
+      end: () => {
+        if (close()) call.end();
+      },
+      // grpc-js ends a server stream with a status when the error is emitted on the call.
+      fail: (error: unknown) => {
+        if (close()) call.emit('error', toServiceError(error, this.logger));
+      },
+    };
+    this.openStreams.add(shutdown);
+    call.on('cancelled', close);
+    return stream;
+  }
+
   /** The credential in a call's metadata, or UNAUTHENTICATED when there is none. */
   private credentialOf(metadata: grpc.Metadata): PresentedCredential {
     const nodeId = metadata.get(AGENT_METADATA.nodeId)[0];
@@ -263,39 +312,24 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       ReportStream: (call) => {
         // Reports are answered one at a time, in order; the first refusal ends the stream with
         // the status a unary Report would have failed with.
-        let closed = false;
         let queued = 0;
         let chain: Promise<void> = Promise.resolve();
         // Presented once, when the stream opened; checked again for every report.
         let credential: PresentedCredential | undefined;
         let draining = false;
+        // After the report in hand is answered: when the agent ends the stream, or at shutdown.
         const endWhenIdle = () => {
           draining = true;
-          this.openStreams.delete(endWhenIdle);
-          void chain.then(() => {
-            if (closed) return;
-            closed = true;
-            call.end();
-          });
+          void chain.then(() => stream.end());
         };
-        this.openStreams.add(endWhenIdle);
-        const fail = (error: unknown) => {
-          this.openStreams.delete(endWhenIdle);
-          if (closed) return;
-          closed = true;
-          call.emit('error', toServiceError(error, this.logger));
-        };
-        call.on('cancelled', () => {
-          this.openStreams.delete(endWhenIdle);
-          closed = true;
-        });
+        const stream = this.openStream(call, { onShutdown: endWhenIdle });
         call.on('data', (request: unknown) => {
           // Once draining, a report that arrives goes unanswered: the agent sends it again.
-          if (closed || draining) return;
+          if (stream.closed || draining) return;
           const receivedAt = performance.now();
           queued += 1;
           if (queued > MAX_QUEUED_REPORTS) {
-            fail(
+            stream.fail(
               new GrpcFailure(
                 grpc.status.RESOURCE_EXHAUSTED,
                 `More than ${MAX_QUEUED_REPORTS} reports unanswered: wait for each answer`,
@@ -305,40 +339,24 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           }
           chain = chain
             .then(async () => {
-              if (closed) return;
+              if (stream.closed) return;
               credential ??= this.credentialOf(call.metadata);
               const response = await this.report(credential, request, receivedAt);
               queued -= 1;
-              if (!closed) call.write(response);
+              if (!stream.closed) call.write(response);
             })
-            .catch(fail);
+            .catch(stream.fail);
         });
         call.on('end', endWhenIdle);
       },
 
       WatchClients: (call) => {
-        let closed = false;
         let lastSent = -1n;
         let unsubscribe: () => void = () => undefined;
-        const end = () => {
-          this.openStreams.delete(end);
-          if (closed) return;
-          closed = true;
-          unsubscribe();
-          call.end();
-        };
-        this.openStreams.add(end);
-        const fail = (error: unknown) => {
-          this.openStreams.delete(end);
-          if (closed) return;
-          closed = true;
-          unsubscribe();
-          // grpc-js ends a server stream with a status when the error is emitted on the call.
-          call.emit('error', toServiceError(error, this.logger));
-        };
+        const stream = this.openStream(call, { onClose: () => unsubscribe() });
         const push = async (serverId: string) => {
           const set: ClientSet | null = await this.nodes.clientSet(serverId);
-          if (closed) return;
+          if (stream.closed) return;
           if (!set) throw new GrpcFailure(grpc.status.NOT_FOUND, 'This node was deleted');
           const version = BigInt(set.version);
           if (version > lastSent) {
@@ -346,24 +364,19 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             call.write({ version: set.version, clientUuids: set.clientUuids });
           }
         };
-        call.on('cancelled', () => {
-          this.openStreams.delete(end);
-          closed = true;
-          unsubscribe();
-        });
         Promise.resolve()
           .then(() => this.nodes.authenticate(this.credentialOf(call.metadata), { fresh: true }))
           .then(async (server) => {
-            if (closed) return;
+            if (stream.closed) return;
             lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);
             unsubscribe = this.notifier.subscribe(
               server.id,
-              () => void push(server.id).catch(fail),
+              () => void push(server.id).catch(stream.fail),
             );
             // The full set at once when the node's copy is older (or it has none): a reconnect converges.
             await push(server.id);
           })
-          .catch(fail);
+          .catch(stream.fail);
       },
     };
   }
