@@ -7,6 +7,7 @@ import {
   VPS_TIERS,
   type VpsTierId,
 } from '@scn/proto';
+import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   allowClients,
@@ -629,4 +630,59 @@ describe('agent reports and the listing', () => {
     );
     expect(pings).toEqual([{ ping_ms: 90 }]);
   });
+  it("should check a report batch against its listings without joining the batch's old rows to its new rows row by row", async () => {
+    const owner = await insertAccount(db);
+    const ids = await insertServers(
+      db,
+      Array.from({ length: 40 }, () => ({ ownerUuid: owner, country: 'MT', pingMs: 40 })),
+      now,
+    );
+    const report = (client: Client, minutes: number) =>
+      client.query(
+        'UPDATE servers SET last_report_at = $2, ping_ms = 41 WHERE id = ANY($1::uuid[])',
+        [ids, new Date(now.getTime() + minutes * MIN)],
+      );
+    // auto_explain hands this session the executed plans of the trigger's statements.
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await report(client, 1);
+      const plans: PlanNode[] = [];
+      client.on('notice', (notice) => {
+        const json = /plan:\s*(\{[\s\S]*\})\s*$/.exec(notice.message ?? '')?.[1];
+        if (json) plans.push((JSON.parse(json) as { Plan: PlanNode }).Plan);
+      });
+      await client.query(`LOAD 'auto_explain'`);
+      await client.query(
+        `SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+         SET auto_explain.log_analyze = on; SET auto_explain.log_format = json; SET client_min_messages = log`,
+      );
+      // A minute later with a ping 1 ms off: no listing changes, the check alone runs.
+      await report(client, 2);
+      await client.query('SET client_min_messages = notice');
+      const scans = plans
+        .flatMap(planNodes)
+        .filter((n) => n['Node Type'] === 'Named Tuplestore Scan');
+      expect(scans.length).toBeGreaterThan(0);
+      // Each transition table is read once; a nested loop over them read old_rows once per new row.
+      expect(scans.map((n) => n['Actual Loops'])).toEqual(scans.map(() => 1));
+    } finally {
+      await client.end();
+    }
+    const pings = await db.query(
+      'SELECT DISTINCT ping_ms FROM market_listings WHERE server_id = ANY($1::uuid[])',
+      [ids],
+    );
+    expect(pings).toEqual([{ ping_ms: 40 }]);
+  });
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}

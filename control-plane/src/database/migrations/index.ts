@@ -9,6 +9,7 @@ import { ClientSetVersions1764000000500 } from './1764000000500-client-set-versi
 import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
+import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   PurchaseBatches1764000000600,
   MarketTriggerPlans1764000000700,
   MarketTriggerEarlyExit1764000000800,
+  MarketTriggerCheckNewRows1764000000900,
 ] as const;
