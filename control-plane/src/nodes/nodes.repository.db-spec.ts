@@ -92,6 +92,8 @@ describe('ReportWriter', () => {
     const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));
     const writer = new ReportWriter(dataSource);
     const at = new Date('2026-11-01T00:00:00Z');
+    // Distinct times to the millisecond, stored exactly.
+    const stamp = (i: number) => new Date(at.getTime() + i * 1_001 + 7);
     const versions = await versionsOf(ids);
     const written = await Promise.all(
       ids.map((id, i) =>
@@ -100,8 +102,10 @@ describe('ReportWriter', () => {
           versions.get(id)!,
           reportColumns({
             reliabilityAtReport: i,
-            lastReportAt: at,
+            lastReportAt: stamp(i),
             lastCreditedAt: at,
+            belowThresholdSince: i % 2 === 0 ? stamp(i + 100) : null,
+            bannedAt: i % 5 === 0 ? stamp(i + 200) : null,
             host: `n${i}.example`,
             port: 1000 + i,
             activeClients: i,
@@ -118,7 +122,9 @@ describe('ReportWriter', () => {
       uptime_seconds: string;
       inbound: unknown;
     }>(
-      'SELECT id, reliability_at_report, port, uptime_seconds, inbound FROM servers WHERE id = ANY($1::uuid[])',
+      `SELECT id, reliability_at_report, port, uptime_seconds, inbound, last_report_at, last_credited_at,
+              below_threshold_since, banned_at
+       FROM servers WHERE id = ANY($1::uuid[])`,
       [ids],
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -128,6 +134,10 @@ describe('ReportWriter', () => {
         port: 1000 + i,
         uptime_seconds: String(i * 10),
         inbound: { security: 'none' },
+        last_report_at: stamp(i),
+        last_credited_at: at,
+        below_threshold_since: i % 2 === 0 ? stamp(i + 100) : null,
+        banned_at: i % 5 === 0 ? stamp(i + 200) : null,
       }),
     );
     // Each write answers the row's new version.

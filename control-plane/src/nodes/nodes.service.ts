@@ -55,20 +55,20 @@ export interface Enrollment {
 }
 
 /**
- * A node credential as a call presented it (node id and bearer secret). Its hash is computed
- * once: a ReportStream presents one credential for every report on it.
+ * A node credential as a call presented it (node id and bearer secret). The node it names and
+ * its hash are worked out once: a ReportStream presents one credential for every report on it.
  */
 export class PresentedCredential {
   private digest: Buffer | undefined;
+  /** The node the secret was issued to (secrets are `<node id>.<random>`), or null if none. */
+  readonly ownId: string | null;
 
   constructor(
     readonly claimedNodeId: string,
     readonly bearer: string,
-  ) {}
-
-  /** The node the secret was issued to: secrets are `<node id>.<random>`. */
-  get ownId(): string {
-    return this.bearer.split('.')[0] ?? '';
+  ) {
+    const ownId = bearer.split('.', 1)[0]!;
+    this.ownId = /^[0-9a-f-]{36}$/.test(ownId) ? ownId : null;
   }
 
   get hash(): Buffer {
@@ -255,10 +255,10 @@ export class NodesService {
     { fresh }: { fresh: boolean } = { fresh: true },
   ): Promise<AgentServer> {
     const ownId = credential.ownId;
-    if (!/^[0-9a-f-]{36}$/.test(ownId)) throw new NodesException('node_unauthenticated');
+    if (ownId === null) throw new NodesException('node_unauthenticated');
     const recalled = fresh ? undefined : this.servers.recall(ownId);
     const server = recalled ?? (await this.servers.read(ownId));
-    const expected = server?.secretHash ? Buffer.from(server.secretHash, 'hex') : null;
+    const expected = server?.secretDigest ?? null;
     if (
       !server ||
       !expected ||
@@ -329,7 +329,7 @@ export class NodesService {
     this.servers.remember({
       id: server.id,
       tier: server.tier,
-      secretHash: server.secretHash,
+      secretDigest: server.secretDigest,
       host: columns.host,
       port: columns.port,
       reliabilityAtReport: state.reliabilityAtReport,

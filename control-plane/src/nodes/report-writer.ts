@@ -85,15 +85,16 @@ export class ReportWriter implements OnApplicationShutdown {
 
   private async update(batch: ReadonlyMap<string, ReportWrite>): Promise<Map<string, string>> {
     // One JSON document for the whole batch: a single native JSON.stringify instead of sixteen
-    // text-escaped arrays (pg's array serialisation was the writer's largest cost).
+    // text-escaped arrays (pg's array serialisation was the writer's largest cost). Timestamps go
+    // as epoch milliseconds: cheaper to write and for PostgreSQL to read than ISO text.
     const rows = [...batch].map(([id, { version, columns: c }]) => ({
       id,
       version,
       reliability: c.reliabilityAtReport,
-      last_report_at: c.lastReportAt,
-      last_credited_at: c.lastCreditedAt,
-      below_since: c.belowThresholdSince,
-      banned_at: c.bannedAt,
+      last_report_at: epochMs(c.lastReportAt),
+      last_credited_at: epochMs(c.lastCreditedAt),
+      below_since: epochMs(c.belowThresholdSince),
+      banned_at: epochMs(c.bannedAt),
       host: c.host,
       port: c.port,
       inbound: c.inbound,
@@ -108,16 +109,17 @@ export class ReportWriter implements OnApplicationShutdown {
     const written = await queryPrepared<{ id: string; version: string }>(
       this.dataSource,
       `UPDATE servers AS s SET
-         reliability_at_report = v.reliability, last_report_at = v.last_report_at,
-         last_credited_at = v.last_credited_at, below_threshold_since = v.below_since,
-         banned_at = v.banned_at, host = v.host, port = v.port, inbound = v.inbound,
+         reliability_at_report = v.reliability, last_report_at = to_timestamp(v.last_report_at / 1000),
+         last_credited_at = to_timestamp(v.last_credited_at / 1000),
+         below_threshold_since = to_timestamp(v.below_since / 1000),
+         banned_at = to_timestamp(v.banned_at / 1000), host = v.host, port = v.port, inbound = v.inbound,
          hardware = COALESCE(v.hardware, s.hardware), agent_version = v.agent_version,
          core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
          ping_ms = COALESCE(v.ping_ms, s.ping_ms), uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
          updated_at = now()
        FROM json_to_recordset($1::json)
-         AS v(id uuid, version xid, reliability smallint, last_report_at timestamptz,
-              last_credited_at timestamptz, below_since timestamptz, banned_at timestamptz, host text,
+         AS v(id uuid, version xid, reliability smallint, last_report_at float8,
+              last_credited_at float8, below_since float8, banned_at float8, host text,
               port int, inbound jsonb, hardware jsonb, agent_version text, core_state text,
               active_clients int, ping_ms int, uptime bigint, applied_version bigint)
        WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
@@ -128,6 +130,11 @@ export class ReportWriter implements OnApplicationShutdown {
     );
     return new Map(written.map((row) => [row.id, row.version]));
   }
+}
+
+/** A timestamp as epoch milliseconds (exact in float8, and through `to_timestamp` to the microsecond). */
+function epochMs(date: Date | null): number | null {
+  return date === null ? null : date.getTime();
 }
 
 /** PostgreSQL's data exceptions (class 22) and integrity violations (class 23): the row, not the connection. */

@@ -8,12 +8,12 @@ import type { ServerEntity } from './entities/server.entity';
 /**
  * What an agent call needs of its server: credential, tier, address and reliability state, and
  * the row version it was read at (PostgreSQL's `xmin`, which every update of the row changes).
+ * `secretDigest` is the stored `secret_hash` as bytes, decoded once per read rather than per call.
  */
 export type AgentServer = Pick<
   ServerEntity,
   | 'id'
   | 'tier'
-  | 'secretHash'
   | 'host'
   | 'port'
   | 'reliabilityAtReport'
@@ -21,7 +21,7 @@ export type AgentServer = Pick<
   | 'lastCreditedAt'
   | 'belowThresholdSince'
   | 'bannedAt'
-> & { version: string };
+> & { version: string; secretDigest: Buffer | null };
 
 interface AgentServerRow {
   id: string;
@@ -111,7 +111,7 @@ function agentServerFromRow(row: AgentServerRow): AgentServer {
     id: row.id,
     version: row.version,
     tier: row.tier,
-    secretHash: row.secret_hash,
+    secretDigest: row.secret_hash === null ? null : Buffer.from(row.secret_hash, 'hex'),
     host: row.host,
     port: row.port,
     reliabilityAtReport: row.reliability_at_report,
