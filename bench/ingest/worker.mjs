@@ -12,7 +12,11 @@ const {
   REPORT_DEADLINE_MS,
 } = require('../../node-agent/dist/src/grpc/control-plane-client.js');
 const { unaryReport } = require('../../node-agent/dist/src/grpc/report-channel.js');
-const { Reporter } = require('../../node-agent/dist/src/reporter/reporter.js');
+const {
+  Reporter,
+  networkMs,
+  pingField,
+} = require('../../node-agent/dist/src/reporter/reporter.js');
 const { AGENT_VERSION } = require('../../node-agent/dist/src/commands/context.js');
 
 const AgentService = grpc.loadPackageDefinition(
@@ -144,7 +148,7 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
         acked[i] += 1;
         const elapsed = performance.now() - started;
         // As the agent's Reporter: the round trip less the time the control plane held it.
-        lastPingMs[i] = Math.min(60_000, Math.max(1, Math.round(elapsed - response.handlingMs)));
+        lastPingMs[i] = pingField(networkMs(elapsed, response));
         if (startedAt >= windowStart) latencies.push(elapsed);
         const finishedAt = Date.now();
         if (finishedAt >= windowStart && finishedAt <= windowEnd) inWindow += 1;

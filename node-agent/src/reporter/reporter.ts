@@ -58,6 +58,22 @@ export interface PreparedReport {
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
 
 /**
+ * The network alone in a report's round trip: less the time the control plane held the report
+ * (batching, its database commit), so a busy control plane does not read as a slow node.
+ */
+export function networkMs(
+  roundTripMs: number,
+  response: Pick<ReportResponse__Output, 'handlingMs'>,
+): number {
+  return Math.max(0, roundTripMs - response.handlingMs);
+}
+
+/** A measured network time as a report's `ping_ms` carries it: whole milliseconds, 1 to 60,000. */
+export function pingField(networkMs: number): number {
+  return Math.min(60_000, Math.max(1, Math.round(networkMs)));
+}
+
+/**
  * The periodic health report (spec 02 §4, §9). v2ray 4.34 has no online-user count, so "active
  * clients" are the clients whose traffic counters moved since the previous report; the traffic
  * sent is that movement. The baseline only advances once a report is accepted, so traffic
@@ -130,8 +146,7 @@ export class Reporter {
         downlinkBytes: m.down.toString(),
       })),
       // 0 says "not measured yet"; a measured round trip is at least 1 ms.
-      pingMs:
-        this.lastPingMs === null ? 0 : Math.min(60_000, Math.max(1, Math.round(this.lastPingMs))),
+      pingMs: this.lastPingMs === null ? 0 : pingField(this.lastPingMs),
       publicHost: config.publicHost,
       publicPort: config.publicPort,
       inbound: {
@@ -163,9 +178,7 @@ export class Reporter {
     try {
       const response = await this.options.client.report(prepared.request);
       const finished = this.clock.now();
-      // The network alone: the round trip less the time the control plane held the report
-      // (batching, its database commit), so a busy control plane does not read as a slow node.
-      const pingMs = Math.max(0, finished - started - response.handlingMs);
+      const pingMs = networkMs(finished - started, response);
       this.lastPingMs = pingMs;
       prepared.commit();
       const summary: LastReportSummary = {
