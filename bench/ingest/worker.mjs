@@ -28,8 +28,11 @@ let hardware = null;
 /** Per target, each node's report sequence number (see run()). */
 const sequences = new Map();
 
-/** The report body exactly as the agent's Reporter builds it (no proxy core: ABSENT). */
-async function bodyFor(node, index) {
+/**
+ * The report bodies exactly as the agent's Reporter builds them (no proxy core: ABSENT): the
+ * first, with the hardware, and every later one, without it while it is unchanged.
+ */
+async function bodiesFor(node, index) {
   const store = {
     current: {
       publicHost: '127.0.0.1',
@@ -47,7 +50,9 @@ async function bodyFor(node, index) {
     agentVersion: AGENT_VERSION,
     hardware: async () => hardware,
   });
-  return (await reporter.prepare()).request;
+  const first = await reporter.prepare();
+  first.commit(); // as when the control plane accepted it
+  return { first: first.request, later: (await reporter.prepare()).request };
 }
 
 /**
@@ -91,7 +96,7 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
         ),
     ),
   );
-  const bodies = await Promise.all(nodes.map((node, i) => bodyFor(node, i)));
+  const bodies = await Promise.all(nodes.map((node, i) => bodiesFor(node, i)));
   // uptime_seconds carries a per-node sequence number: the database's value is then the count of
   // reports it stored for that node (one call per node in flight, so writes land in order).
   // Kept per target across phases, so the count only ever grows.
@@ -140,7 +145,11 @@ async function run({ target, transport, channels, window, startAt, warmupMs, dur
         continue;
       }
       busy[i] = true;
-      const body = { ...bodies[i], uptimeSeconds: String(acked[i] + 1), pingMs: lastPingMs[i] };
+      const body = {
+        ...(acked[i] === 0 ? bodies[i].first : bodies[i].later),
+        uptimeSeconds: String(acked[i] + 1),
+        pingMs: lastPingMs[i],
+      };
       const started = performance.now();
       const startedAt = Date.now();
       try {

@@ -146,6 +146,36 @@ describe('ReportWriter', () => {
     expect(written.every((version, i) => version !== versions.get(ids[i]!))).toBe(true);
   });
 
+  it('should keep the stored hardware when a report leaves it out, and store what one carries', async () => {
+    const [left, given] = await Promise.all([insertServer(), insertServer()]);
+    const versions = await versionsOf([left!, given!]);
+    const writer = new ReportWriter(dataSource);
+    const resized = {
+      os: 'Debian GNU/Linux 12 (bookworm)',
+      osRelease: '6.1.0',
+      arch: 'x64',
+      cpuCores: 4,
+      cpuModel: 'AMD EPYC',
+      cpuGhz: 2.4,
+      ramBytes: '8589934592',
+      diskBytes: '85899345920',
+    };
+    await Promise.all([
+      writer.write(left!, versions.get(left!)!, reportColumns({ hardware: null })),
+      writer.write(given!, versions.get(given!)!, reportColumns({ hardware: resized })),
+    ]);
+    const rows = await db.query<{ id: string; hardware: unknown }>(
+      'SELECT id, hardware FROM servers WHERE id = ANY($1::uuid[])',
+      [[left, given]],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.hardware]))).toEqual(
+      new Map<string, unknown>([
+        [left, { cpuCores: 2 }],
+        [given, resized],
+      ]),
+    );
+  });
+
   it('should fail only the report PostgreSQL refuses, not the others of its batch', async () => {
     const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
     const versions = await versionsOf(ids);

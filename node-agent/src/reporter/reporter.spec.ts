@@ -6,7 +6,7 @@ import type { Timers } from '../backoff';
 import { AgentConfigStore, agentConfigSchema } from '../config/agent-config';
 import { sampleConfig } from '../config/agent-config.fixture';
 import type { ClientTrafficCounters, ProxyCore } from '../proxy-core/proxy-core';
-import { Reporter, type ReportSender } from './reporter';
+import { HARDWARE_RESEND_MS, Reporter, type ReportSender } from './reporter';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -152,6 +152,61 @@ describe('Reporter', () => {
   it('should measure the ping without the time the control plane held the report', async () => {
     // 240 ms in the control plane's batch, 10 ms on the network.
     expect(await pingsOver([{ ms: 250, handlingMs: 240 }])).toEqual([0, 10]);
+  });
+
+  it('should send unchanged hardware only in the first accepted report, on a change and hourly', async () => {
+    let now = 1_000;
+    let ramBytes = 2 * 1024 ** 3;
+    let fail = true;
+    const sent: ReportRequest[] = [];
+    const client: ReportSender = {
+      report: async (r) => {
+        sent.push(r);
+        if (fail) throw Object.assign(new Error('down'), { code: 14, details: 'unavailable' });
+        return ok;
+      },
+    };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: fakeCore(() => []),
+      agentVersion: '0.1.0',
+      hardware: async () => ({ ...(await hardware()), ramBytes }),
+      clock: { now: () => now },
+    });
+    // A refused report does not count: the next one carries the hardware again.
+    await expect(reporter.reportOnce()).rejects.toThrow('down');
+    fail = false;
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    ramBytes = 4 * 1024 ** 3; // a resize
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    now += HARDWARE_RESEND_MS - 1;
+    await reporter.reportOnce();
+    now += 1;
+    await reporter.reportOnce();
+    await reporter.reportOnce();
+    expect(sent.map((r) => r.hardware?.ramBytes ?? null)).toEqual([
+      String(2 * 1024 ** 3),
+      String(2 * 1024 ** 3),
+      null,
+      String(4 * 1024 ** 3),
+      null,
+      null,
+      String(4 * 1024 ** 3),
+      null,
+    ]);
+    expect(sent[0]!.hardware).toEqual({
+      os: 'Debian',
+      osRelease: '6.1',
+      arch: 'x64',
+      cpuCores: 2,
+      cpuModel: 'test',
+      cpuGhz: 2,
+      ramBytes: String(2 * 1024 ** 3),
+      diskBytes: String(1024 ** 3),
+    });
   });
 
   it('should keep traffic of a failed report for the next one', async () => {

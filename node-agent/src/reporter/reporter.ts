@@ -58,6 +58,12 @@ export interface PreparedReport {
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
 
 /**
+ * Unchanged hardware is left out of reports (the control plane keeps what it stored), but sent
+ * again after this long, so a stored copy is never older than this whatever happened to it.
+ */
+export const HARDWARE_RESEND_MS = 3_600_000;
+
+/**
  * The network alone in a report's round trip: less the time the control plane held the report
  * (batching, its database commit), so a busy control plane does not read as a slow node.
  */
@@ -83,6 +89,8 @@ export class Reporter {
   private baseline = new Map<string, Counter>();
   /** The round trip of the previous report (none yet after a start). */
   private lastPingMs: number | null = null;
+  /** The hardware the control plane last accepted from this process, and when (see prepare()). */
+  private acceptedHardware: { json: string; at: number } | null = null;
   private failures = 0;
   private timer: unknown = null;
   private running = false;
@@ -127,10 +135,18 @@ export class Reporter {
         this.options.log?.(`client count failed: ${(error as Error).message}`);
       }
     }
-    const hardware = await this.options.hardware();
+    // Hardware rarely changes (a resize), and each copy costs the control plane a JSON document
+    // to check and store: it goes in this process's first report, when it changed since the
+    // last accepted one, and at least every HARDWARE_RESEND_MS.
+    const hardware = toProtoHardware(await this.options.hardware());
+    const hardwareJson = JSON.stringify(hardware);
+    const now = this.clock.now();
+    const accepted = this.acceptedHardware;
+    const sendHardware =
+      accepted === null || accepted.json !== hardwareJson || now - accepted.at >= HARDWARE_RESEND_MS;
     const request: ReportRequest = {
       agentVersion: this.options.agentVersion,
-      hardware: toProtoHardware(hardware),
+      hardware: sendHardware ? hardware : null,
       uptimeSeconds: String(Math.floor(this.options.uptimeSeconds?.() ?? os.uptime())),
       proxyCore: {
         state: CORE_STATE[status?.state ?? 'absent'],
@@ -165,6 +181,7 @@ export class Reporter {
       activeClients: moved.length,
       commit: () => {
         for (const m of moved) this.baseline.set(m.clientUuid, m.total);
+        if (sendHardware) this.acceptedHardware = { json: hardwareJson, at: now };
       },
     };
   }
