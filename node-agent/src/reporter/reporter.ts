@@ -143,7 +143,9 @@ export class Reporter {
     const now = this.clock.now();
     const accepted = this.acceptedHardware;
     const sendHardware =
-      accepted === null || accepted.json !== hardwareJson || now - accepted.at >= HARDWARE_RESEND_MS;
+      accepted === null ||
+      accepted.json !== hardwareJson ||
+      now - accepted.at >= HARDWARE_RESEND_MS;
     const request: ReportRequest = {
       agentVersion: this.options.agentVersion,
       hardware: sendHardware ? hardware : null,
