@@ -4,7 +4,7 @@ import { fsSize } from 'systeminformation/lib/filesystem';
 import { mem } from 'systeminformation/lib/memory';
 import { osInfo } from 'systeminformation/lib/osinfo';
 
-/** What the agent measures about its machine (sent at enrollment and in every report). */
+/** What the agent measures about its machine (sent at enrollment, and in reports when it changed). */
 export interface HardwareSummary {
   os: string;
   osRelease: string;
