@@ -4,7 +4,10 @@ import { fsSize } from 'systeminformation/lib/filesystem';
 import { mem } from 'systeminformation/lib/memory';
 import { osInfo } from 'systeminformation/lib/osinfo';
 
-/** What the agent measures about its machine (sent at enrollment, and in reports when it changed). */
+/**
+ * What the agent measures about its machine: sent at enrollment, and in reports in the first after a
+ * start, on a change and at least hourly (Reporter, HARDWARE_RESEND_MS).
+ */
 export interface HardwareSummary {
   os: string;
   osRelease: string;
