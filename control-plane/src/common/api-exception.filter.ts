@@ -28,7 +28,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status === HttpStatus.SERVICE_UNAVAILABLE && isDatabaseUnavailable(exception)) {
       // An outage, not a bug: one line at warn per request, without the stack.
       this.logger.warn(
-        { req: requestSummary(http.getRequest<Request>()), err: { message: errorMessage(exception) } },
+        {
+          req: requestSummary(http.getRequest<Request>()),
+          err: { message: errorMessage(exception) },
+        },
         'Database unavailable',
       );
     } else if (status >= 500) {

@@ -13,7 +13,10 @@ describe('isDatabaseUnavailable', () => {
     ['a crash shutdown (57P02)', withCode('57P02')],
     ['a database starting up (57P03)', withCode('57P03', 'the database system is starting up')],
     ['a connection exception (08006)', withCode('08006')],
-    ['a statement timeout (57014)', withCode('57014', 'canceling statement due to statement timeout')],
+    [
+      'a statement timeout (57014)',
+      withCode('57014', 'canceling statement due to statement timeout'),
+    ],
     ['a lock timeout (55P03)', withCode('55P03')],
     ['too many connections (53300)', withCode('53300')],
     ['a lost connection', new Error('Connection terminated unexpectedly')],

@@ -179,7 +179,9 @@ function demoPortProblems(env: Env): string[] {
   const problems: string[] = [];
   for (const r of ranges) {
     if (r.last > 65535) {
-      problems.push(`${r.name}=${r.first}: ${count} demo nodes need ports up to ${r.last} (max 65535)`);
+      problems.push(
+        `${r.name}=${r.first}: ${count} demo nodes need ports up to ${r.last} (max 65535)`,
+      );
     }
   }
   const [vless, api] = ranges as [(typeof ranges)[0], (typeof ranges)[0]];
@@ -196,7 +198,9 @@ function demoPortProblems(env: Env): string[] {
   for (const r of ranges) {
     for (const [name, used] of taken) {
       if (used !== null && used !== 0 && used >= r.first && used <= r.last) {
-        problems.push(`${r.name}=${r.first}: demo node ports ${r.first}-${r.last} include ${name} (${used})`);
+        problems.push(
+          `${r.name}=${r.first}: demo node ports ${r.first}-${r.last} include ${name} (${used})`,
+        );
       }
     }
   }

@@ -95,7 +95,7 @@ export const ENV_VARS = {
   },
   DB_STATEMENT_TIMEOUT_MS: {
     schema: milliseconds(100, 3_600_000, true).default(15_000),
-    doc: 'PostgreSQL statement_timeout of the control plane\'s connections: the server cancels a longer statement (answered 503); 0: off. Migrations are not limited',
+    doc: "PostgreSQL statement_timeout of the control plane's connections: the server cancels a longer statement (answered 503); 0: off. Migrations are not limited",
     sensitive: false,
   },
   DB_QUERY_TIMEOUT_MS: {

@@ -120,7 +120,10 @@ function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceErr
     return { code: STATUS_BY_KIND[error.kind], details: error.message };
   if (isDatabaseUnavailable(error)) {
     // The agent retries UNAVAILABLE with backoff; an outage is not a bug (no stack).
-    logger.warn({ err: { message: (error as Error).message } }, 'Agent call failed: database unavailable');
+    logger.warn(
+      { err: { message: (error as Error).message } },
+      'Agent call failed: database unavailable',
+    );
     return { code: grpc.status.UNAVAILABLE, details: DATABASE_UNAVAILABLE_MESSAGE };
   }
   logger.error({ err: error }, 'Agent call failed');

@@ -67,12 +67,11 @@ export class HealthController {
     const migrations = database === 'ok' ? await this.migrationsCheck() : 'unknown';
     const listen: Check = this.clientSets.listening && this.realtime.listening ? 'ok' : 'down';
     if (database !== 'ok' || migrations !== 'ok' || listen !== 'ok') {
-      throw new DomainException(
-        'unavailable',
-        'Not ready',
-        DATABASE_RETRY_AFTER_SECONDS,
-        { database, migrations, listen },
-      );
+      throw new DomainException('unavailable', 'Not ready', DATABASE_RETRY_AFTER_SECONDS, {
+        database,
+        migrations,
+        listen,
+      });
     }
     return { success: true, status: 'ready', database, migrations, listen };
   }
