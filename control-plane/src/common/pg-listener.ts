@@ -24,7 +24,7 @@ export interface PgListenerOptions {
 
 const DEFAULTS: PgListenerOptions = {
   initialDelayMs: 500,
-  maxDelayMs: 15_000,
+  maxDelayMs: 4_000,
   heartbeatMs: 10_000,
   heartbeatTimeoutMs: 5_000,
   random: Math.random,

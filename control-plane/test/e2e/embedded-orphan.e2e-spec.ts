@@ -79,8 +79,15 @@ describe('the embedded PostgreSQL across a killed control plane', () => {
     );
   }
 
-  const postmasterPid = () =>
-    Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  /** Every postmaster seen, so that a failed run leaves none behind. */
+  const postmasters = new Set<number>();
+  const postmasterPid = () => {
+    const pid = Number(
+      readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    postmasters.add(pid);
+    return pid;
+  };
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
@@ -110,16 +117,13 @@ describe('the embedded PostgreSQL across a killed control plane', () => {
       }
     }
     for (const stray of strays) stray.kill('SIGKILL');
-    // Whatever is still running on this data folder (a failed assertion mid-way) goes too.
-    const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
-    if (existsSync(pidFile)) {
-      const pid = postmasterPid();
-      if (isAlive(pid)) {
-        process.kill(pid, 'SIGINT');
-        await waitFor('the test PostgreSQL to stop', () => !isAlive(pid), 30_000).catch(
-          () => undefined,
-        );
-      }
+    // Whatever still runs on this data folder (a failed assertion mid-way) goes too.
+    for (const pid of postmasters) {
+      if (!isAlive(pid)) continue;
+      process.kill(pid, 'SIGINT');
+      await waitFor('the test PostgreSQL to stop', () => !isAlive(pid), 30_000).catch(
+        () => undefined,
+      );
     }
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
