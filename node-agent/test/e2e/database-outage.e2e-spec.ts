@@ -294,7 +294,8 @@ describeOutage('a database outage under a real node', () => {
     // What was in flight ended cleanly: done before the stop, or refused with 503.
     const settled = await Promise.all(inFlight);
     for (const response of settled) expect([200, 503]).toContain(response.status);
-    expect(['ok', GRPC_UNAVAILABLE]).toContain(await reportInFlight);
+    const reportInFlightStatus = await reportInFlight;
+    expect(['ok', GRPC_UNAVAILABLE]).toContain(reportInFlightStatus);
 
     // The issue's outage: 10 s down. Then PostgreSQL comes back.
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt)));
@@ -361,7 +362,8 @@ describeOutage('a database outage under a real node', () => {
 
     console.log(
       `database down ${OUTAGE_MS} ms: first 503 after ${timeTo503Ms} ms; ready ${timeToReadyMs} ms ` +
-        `after PostgreSQL restarted; a new purchase carried traffic through v2ray ${purchaseToTrafficMs} ms after it was sent`,
+        `after PostgreSQL restarted; a new purchase carried traffic through v2ray ${purchaseToTrafficMs} ms after it was sent; ` +
+        `purchases in flight at the stop: ${settled.map((r) => r.status).join(', ')}; report in flight: ${reportInFlightStatus}`,
     );
   }, 180_000);
 
