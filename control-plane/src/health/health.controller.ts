@@ -1,9 +1,9 @@
-import { Controller, Get, HttpException, HttpStatus } from '@nestjs/common';
+import { Controller, Get, HttpException, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/database-unavailable';
-import { DomainException } from '../common/domain.exception';
 import { ClientSetNotifier } from '../nodes/client-set.notifier';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 
@@ -56,9 +56,10 @@ export class HealthController {
   @ApiOperation({
     summary: 'Readiness: database reachable, migrations applied, LISTEN connected (else 503)',
   })
-  async ready(): Promise<{
-    success: true;
-    status: 'ready';
+  async ready(@Res({ passthrough: true }) response: Response): Promise<{
+    success: boolean;
+    status: 'ready' | 'not_ready';
+    message?: string;
     database: Check;
     migrations: Check;
     listen: Check;
@@ -66,14 +67,21 @@ export class HealthController {
     const database = await this.databaseCheck();
     const migrations = database === 'ok' ? await this.migrationsCheck() : 'unknown';
     const listen: Check = this.clientSets.listening && this.realtime.listening ? 'ok' : 'down';
-    if (database !== 'ok' || migrations !== 'ok' || listen !== 'ok') {
-      throw new DomainException('unavailable', 'Not ready', DATABASE_RETRY_AFTER_SECONDS, {
-        database,
-        migrations,
-        listen,
-      });
+    if (database === 'ok' && migrations === 'ok' && listen === 'ok') {
+      return { success: true, status: 'ready', database, migrations, listen };
     }
-    return { success: true, status: 'ready', database, migrations, listen };
+    // Answered here rather than thrown: a probe polled every few seconds through an outage is
+    // expected, not an error worth a log line each time.
+    response.status(HttpStatus.SERVICE_UNAVAILABLE);
+    response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    return {
+      success: false,
+      status: 'not_ready',
+      message: 'Not ready',
+      database,
+      migrations,
+      listen,
+    };
   }
 
   private async databaseCheck(): Promise<Check> {
