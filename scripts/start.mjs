@@ -5,7 +5,7 @@
 // The demo agents are the real scn-agent, enrolled through the real gRPC path; where xray or
 // v2ray is on PATH they run it on loopback ports, otherwise they run without a proxy core.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,21 @@ async function demoTokens() {
   return null;
 }
 
+/**
+ * A demo node enrolled at an earlier start keeps its config file; when the port settings changed
+ * since, its file follows them (its next report tells the control plane the new address).
+ */
+function followPorts(configPath, publicPort, coreApiPort) {
+  const config = JSON.parse(readFileSync(configPath, 'utf8'));
+  if (config.publicPort === publicPort && config.core?.apiPort === coreApiPort) return;
+  config.publicPort = publicPort;
+  if (config.core) config.core.apiPort = coreApiPort;
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  console.log(
+    `[demo] ${configPath}: now on ports ${publicPort} (VLESS) and ${coreApiPort} (core API)`,
+  );
+}
+
 async function startDemoNodes() {
   if (Number(env.DEMO_NODES) === 0) return;
   const enrollment = await demoTokens();
@@ -77,7 +92,10 @@ async function startDemoNodes() {
   mkdirSync(demoDir, { recursive: true, mode: 0o700 });
   enrollment.tokens.forEach((token, i) => {
     const config = join(demoDir, `agent-${i + 1}.json`);
-    if (!existsSync(config)) {
+    // DEMO_NODE_PORT / DEMO_CORE_API_PORT, validated by the control plane (no overlap, in range).
+    const { publicPort, coreApiPort } = enrollment.ports[i];
+    if (existsSync(config)) followPorts(config, publicPort, coreApiPort);
+    else {
       const args = [
         'enroll',
         '--server',
@@ -89,13 +107,13 @@ async function startDemoNodes() {
         '--config',
         config,
       ];
-      args.push('--public-host', '127.0.0.1', '--public-port', String(20_001 + i));
+      args.push('--public-host', '127.0.0.1', '--public-port', String(publicPort));
       // Distinct places (from the control plane's DEMO_PLACES) so the market looks like one.
       const place = enrollment.places?.[i];
       if (place) args.push('--country', place.country, '--location', place.location);
       args.push(
         '--core-api-port',
-        String(21_001 + i),
+        String(coreApiPort),
         '--core-work-dir',
         join(demoDir, `core-${i + 1}`),
       );

@@ -63,7 +63,7 @@ export class AppModule {
         // nestjs-pino adapts Nest's logger to `logger`; no per-request middleware (no routes):
         // the access log is `requestLog`, and log lines carry a request's id where they need it.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
-        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl)),
+        TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         MailModule,
         RealtimeModule,
         AccountsModule,

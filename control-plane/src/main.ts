@@ -19,6 +19,7 @@ async function openDatabase(config: AppConfig): Promise<EmbeddedDatabase> {
   return startEmbeddedPostgres({
     databaseDir: join(config.dataDir, 'postgres'),
     port: config.embeddedPgPort,
+    notice: log,
   });
 }
 

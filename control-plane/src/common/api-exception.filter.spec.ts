@@ -50,4 +50,22 @@ describe('ApiExceptionFilter', () => {
     expect(response.body).toEqual({ success: false, message: 'Not found' });
     expect(logged).not.toHaveBeenCalled();
   });
+
+  it('should answer 503 with Retry-After when the database refuses connections', () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const failed = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { host, response } = hostFor('/api/wallet');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    new ApiExceptionFilter().catch(refused, host);
+    expect(response.statusCode).toBe(503);
+    expect(response.headers.get('Retry-After')).toBe('5');
+    expect(response.body).toEqual({
+      success: false,
+      message: 'The service is temporarily unavailable (database); retry shortly',
+    });
+    expect(warned).toHaveBeenCalledTimes(1);
+    expect(failed).not.toHaveBeenCalled();
+  });
 });

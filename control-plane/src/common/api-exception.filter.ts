@@ -8,6 +8,11 @@ import {
 } from '@nestjs/common';
 import type { ErrorResponse } from '@scn/proto';
 import type { Request, Response } from 'express';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from './database-unavailable';
 import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
 import { requestSummary } from './request-log';
 
@@ -20,7 +25,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     const { status, message, retryAfter, details } = this.describe(exception);
-    if (status >= 500) {
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && isDatabaseUnavailable(exception)) {
+      // An outage, not a bug: one line at warn per request, without the stack.
+      this.logger.warn(
+        {
+          req: requestSummary(http.getRequest<Request>()),
+          err: { message: errorMessage(exception) },
+        },
+        'Database unavailable',
+      );
+    } else if (status >= 500) {
       this.logger.error(
         {
           req: requestSummary(http.getRequest<Request>()),
@@ -53,8 +67,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found' };
       return { status, message: messageOf(exception.getResponse()) ?? exception.message };
     }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+        retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+      };
+    }
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
   }
+}
+
+function errorMessage(exception: unknown): string {
+  return exception instanceof Error ? exception.message : String(exception);
 }
 
 function messageOf(response: unknown): string | undefined {

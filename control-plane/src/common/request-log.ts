@@ -7,7 +7,7 @@ export function maskSecretPath(path: string): string {
 }
 
 /** Not logged when they succeed: the probes of load balancers and orchestrators. */
-const QUIET_PATHS = new Set(['/healthz']);
+const QUIET_PATHS = new Set(['/healthz', '/health/live', '/health/ready']);
 
 /** What a log line tells of a request: its id, method and path (the query string may carry secrets). */
 export interface RequestSummary {

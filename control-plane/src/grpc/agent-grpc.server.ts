@@ -17,6 +17,10 @@ import {
   GRPC_LOADER_OPTIONS,
   type ReportResponse,
 } from '@scn/proto';
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from '../common/database-unavailable';
 import { DomainException, type ErrorKind } from '../common/domain.exception';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -114,6 +118,14 @@ function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceErr
   if (error instanceof GrpcFailure) return { code: error.code, details: error.message };
   if (error instanceof DomainException)
     return { code: STATUS_BY_KIND[error.kind], details: error.message };
+  if (isDatabaseUnavailable(error)) {
+    // The agent retries UNAVAILABLE with backoff; an outage is not a bug (no stack).
+    logger.warn(
+      { err: { message: (error as Error).message } },
+      'Agent call failed: database unavailable',
+    );
+    return { code: grpc.status.UNAVAILABLE, details: DATABASE_UNAVAILABLE_MESSAGE };
+  }
   logger.error({ err: error }, 'Agent call failed');
   return { code: grpc.status.INTERNAL, details: 'Internal error' };
 }
@@ -354,12 +366,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         let lastSent = -1n;
         let unsubscribe: () => void = () => undefined;
         const stream = this.openStream(call, { onClose: () => unsubscribe() });
-        const push = async (serverId: string) => {
+        // `resync`: LISTEN came back after an outage; send the current set even when its version
+        // seems already sent (the agent ignores a version it holds, so this costs one message).
+        const push = async (serverId: string, resync = false) => {
           const set: ClientSet | null = await this.nodes.clientSet(serverId);
           if (stream.closed) return;
           if (!set) throw new GrpcFailure(grpc.status.NOT_FOUND, 'This node was deleted');
           const version = BigInt(set.version);
-          if (version > lastSent) {
+          if (version > lastSent || (resync && version === lastSent)) {
             lastSent = version;
             call.write({ version: set.version, clientUuids: set.clientUuids });
           }
@@ -371,7 +385,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);
             unsubscribe = this.notifier.subscribe(
               server.id,
-              () => void push(server.id).catch(stream.fail),
+              (resync) => void push(server.id, resync).catch(stream.fail),
             );
             // The full set at once when the node's copy is older (or it has none): a reconnect converges.
             await push(server.id);

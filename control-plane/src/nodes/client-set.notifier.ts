@@ -20,9 +20,10 @@ export class ClientSetNotifier implements OnModuleInit, OnApplicationShutdown {
       dataSource,
       CLIENT_SET_CHANNEL,
       {
-        notified: (serverId) => this.events.emit(serverId),
-        // Every stream re-reads its set after a reconnect: a notification may have been missed.
-        reconnected: () => this.events.eventNames().forEach((name) => this.events.emit(name)),
+        notified: (serverId) => this.events.emit(serverId, false),
+        // Every stream re-reads and re-sends its set after a reconnect: a notification may have
+        // been missed while LISTEN was down.
+        reconnected: () => this.events.eventNames().forEach((name) => this.events.emit(name, true)),
       },
       new Logger('ClientSetNotifier'),
     );
@@ -36,8 +37,17 @@ export class ClientSetNotifier implements OnModuleInit, OnApplicationShutdown {
     return this.listener.stop();
   }
 
-  /** Calls `listener` whenever the set of `serverId` may have changed; returns the unsubscribe. */
-  subscribe(serverId: string, listener: () => void): () => void {
+  /** Whether LISTEN is in place (readiness). */
+  get listening(): boolean {
+    return this.listener.connected;
+  }
+
+  /**
+   * Calls `listener` whenever the set of `serverId` may have changed; `resync` is true after
+   * LISTEN came back from an outage (send the current set even if it seems unchanged).
+   * Returns the unsubscribe.
+   */
+  subscribe(serverId: string, listener: (resync: boolean) => void): () => void {
     this.events.on(serverId, listener);
     return () => this.events.off(serverId, listener);
   }

@@ -68,6 +68,12 @@ export class DemoNodesService implements OnApplicationBootstrap {
           tokens,
           // scripts/start.mjs enrolls demo node i with --country/--location of places[i].
           places: tokens.map((_, i) => demoPlace(i)),
+          // ...and runs it on these loopback ports (DEMO_NODE_PORT, DEMO_CORE_API_PORT), so two
+          // instances on one machine can keep their demo nodes apart.
+          ports: tokens.map((_, i) => ({
+            publicPort: this.config.demoNodePort + i,
+            coreApiPort: this.config.demoCoreApiPort + i,
+          })),
         },
         null,
         2,

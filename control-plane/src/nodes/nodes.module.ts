@@ -27,6 +27,7 @@ import { ServerReader } from './server-reader';
     ReportWriter,
     ServerReader,
   ],
-  exports: [NodesService],
+  // ClientSetNotifier: the readiness check asks whether its LISTEN is in place.
+  exports: [NodesService, ClientSetNotifier],
 })
 export class NodesModule {}

@@ -10,6 +10,7 @@ import { runExclusive } from '../common/exclusive';
 import { MarketRefresh } from '../market/market-refresh';
 import { NodesService } from './nodes.service';
 import { tcpProbe } from './tcp-probe';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute runs the sweep. */
@@ -35,7 +36,13 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       this.runOnce().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Reliability sweep failed'),
+        // A database outage is not a bug: a warning, and the next run catches up.
+        isDatabaseUnavailable(error)
+          ? this.logger.warn(
+              { err: { message: (error as Error).message } },
+              'Reliability sweep failed: database unavailable',
+            )
+          : this.logger.error({ err: error }, 'Reliability sweep failed'),
       );
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();

@@ -11,6 +11,7 @@ const API_PREFIXES = [
   '/data/',
   '/socket.io',
   '/healthz',
+  '/health/',
   '/install.sh',
   '/downloads/',
   '/checksums/',

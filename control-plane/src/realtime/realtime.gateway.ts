@@ -9,7 +9,14 @@ import { PgListener } from '../common/pg-listener';
 export const REALTIME_EVENTS = { serverListUpdated: 'server-list-updated' } as const;
 
 export type ServerListChange =
-  'added' | 'availability' | 'address' | 'updated' | 'removed' | 'subscription';
+  | 'added'
+  | 'availability'
+  | 'address'
+  | 'updated'
+  | 'removed'
+  | 'subscription'
+  /** LISTEN came back after a database outage: events may have been missed, refetch. */
+  | 'resync';
 
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';
@@ -50,7 +57,7 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
           }
         },
         // Events may have been missed meanwhile: tell the browsers to refetch once.
-        reconnected: () => this.deliver('updated'),
+        reconnected: () => this.deliver('resync'),
       },
       this.logger,
     );
@@ -58,6 +65,11 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): Promise<void> {
     return this.listener.start();
+  }
+
+  /** Whether LISTEN is in place (readiness). */
+  get listening(): boolean {
+    return this.listener.connected;
   }
 
   /** Before TypeORM's pool ends (it waits for every held connection, this one included). */

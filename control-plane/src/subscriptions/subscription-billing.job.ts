@@ -8,6 +8,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runExclusive } from '../common/exclusive';
 import { type SettleResult, SubscriptionsService } from './subscriptions.service';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 const BILLING_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute settles the subscriptions. */
@@ -31,7 +32,13 @@ export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplica
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       this.runOnce().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Subscription billing failed'),
+        // A database outage is not a bug: a warning, and the next run catches up.
+        isDatabaseUnavailable(error)
+          ? this.logger.warn(
+              { err: { message: (error as Error).message } },
+              'Subscription billing failed: database unavailable',
+            )
+          : this.logger.error({ err: error }, 'Subscription billing failed'),
       );
     }, BILLING_INTERVAL_MS);
     this.timer.unref();

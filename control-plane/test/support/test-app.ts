@@ -7,7 +7,7 @@ import type { AppOptions } from '../../src/app.module';
 import { createApp } from '../../src/bootstrap';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
 import { SmtpCapture } from './smtp-capture';
-import { createTestDatabase, type TestDatabase } from './test-database';
+import { createTestDatabase, openTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -18,12 +18,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application on a fresh database, with a real SMTP server on loopback. */
+/**
+ * The real application on a fresh database, with a real SMTP server on loopback. With
+ * `env.DATABASE_URL` it runs on that database instead (migrated, not dropped at close).
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: AppOptions = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = env.DATABASE_URL
+    ? await openTestDatabase(env.DATABASE_URL)
+    : await createTestDatabase();
   const smtp = await SmtpCapture.start();
   const config = loadConfig({
     NODE_ENV: 'test',

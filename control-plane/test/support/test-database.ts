@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { runMigrations } from '../../src/database/migrate';
 
 function adminUrl(): string {
@@ -50,5 +50,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
     },
+  };
+}
+
+/**
+ * A database the test brings itself (e.g. its own embedded PostgreSQL, which it stops and starts
+ * to test outages): migrated like a fresh one, never dropped. Its queries go through a small pool
+ * that survives the server going away (a lost connection is replaced on the next query).
+ */
+export async function openTestDatabase(url: string): Promise<TestDatabase> {
+  await runMigrations(url);
+  const pool = new Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => undefined); // an idle connection lost in an outage: replaced later
+  return {
+    url,
+    name: new URL(url).pathname.slice(1),
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await pool.query(sql, params);
+      return result.rows as T[];
+    },
+    drop: () => pool.end(),
   };
 }

@@ -1,0 +1,153 @@
+import * as grpc from '@grpc/grpc-js';
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import type { AgentServiceClient } from '@scn/proto';
+import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
+import { NodesService } from '../../src/nodes/nodes.service';
+import { registerAccount } from '../support/accounts';
+import { agentClient, enroll, nodeMetadata, watch } from '../support/agent-client';
+import { TcpProxy } from '../support/tcp-proxy';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+/**
+ * issue 15 §3 from the control plane's side: it reaches PostgreSQL through a TCP proxy this spec
+ * takes down (every connection reset, new ones refused: a stopped server) and brings back. While
+ * down: 503 with Retry-After, gRPC UNAVAILABLE, live but not ready. Once back: ready, LISTEN
+ * back, every open WatchClients stream sent its set again, browsers told to refetch.
+ * (node-agent/test/e2e/database-outage.e2e-spec.ts does it with a real database stop, a real
+ * agent and v2ray.)
+ */
+let db: TestDatabase;
+let proxy: TcpProxy;
+let t: TestApp;
+let agent: AgentServiceClient;
+let socket: Socket;
+const realtime: string[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const target = new URL(db.url);
+  proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+  t = await startTestApp({
+    DATABASE_URL: proxy.urlFor(db.url),
+    DB_CONNECT_TIMEOUT_MS: '1000',
+    DB_STATEMENT_TIMEOUT_MS: '2000',
+    DB_QUERY_TIMEOUT_MS: '3000',
+    DB_LOCK_TIMEOUT_MS: '1000',
+  });
+  await t.app.listen(0, '127.0.0.1');
+  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'] });
+  socket.on('server-list-updated', (event: { reason: string }) => realtime.push(event.reason));
+  agent = agentClient(t.app.get(AgentGrpcServer).port);
+});
+
+afterAll(async () => {
+  proxy.up();
+  socket.close();
+  agent.close();
+  await t.close();
+  await proxy.close();
+  await db.drop();
+});
+
+async function until<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the control plane across a database outage', () => {
+  it('should answer 503 and UNAVAILABLE while down, then re-listen and re-sync', async () => {
+    const client = await registerAccount(t, { userType: 'client' });
+    const operator = await registerAccount(t, { userType: 'node' });
+    const { body } = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set('Authorization', `Bearer ${operator.token}`)
+      .send({ tier: 'tier1' })
+      .expect(201);
+    const node = await enroll(agent, {
+      enrollmentToken: (body as { token: string }).token,
+      tier: 'TIER_1',
+      agentVersion: '0.1.0',
+      hardware: {
+        os: 'linux',
+        osRelease: 'Debian 12',
+        arch: 'x64',
+        cpuCores: 2,
+        cpuModel: 'Test CPU',
+        cpuGhz: 2.5,
+        ramBytes: String(2 * 1024 ** 3),
+        diskBytes: String(50 * 1024 ** 3),
+      },
+    });
+    const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+    const stream = watch(agent, metadata);
+    const version = await t.app
+      .get(NodesService)
+      .setAllowedClients(node.nodeId, ['11111111-1111-4111-8111-111111111111']);
+    await stream.waitFor(() => stream.sets.length === 1);
+    expect(stream.sets[0]!.version).toBe(version);
+
+    proxy.down();
+    const refused = await until('a 503', async () => {
+      const response = await t
+        .http()
+        .get(`/wallet/client/${client.uuid}`)
+        .set('Cookie', client.cookie);
+      return response.status === 503 ? response : undefined;
+    });
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'The service is temporarily unavailable (database); retry shortly',
+    });
+    expect((await t.http().get('/data/stats')).status).toBe(503);
+    expect((await t.http().get('/health/live')).status).toBe(200);
+    const notReady = await t.http().get('/health/ready').expect(503);
+    expect(notReady.headers['retry-after']).toBe('5');
+    expect(notReady.body).toMatchObject({ success: false, database: 'down', listen: 'down' });
+    // A new stream needs the database (the node's credential is read there, fresh).
+    const during = watch(agent, metadata);
+    const status = await new Promise<grpc.StatusObject>((resolve) => during.onStatus(resolve));
+    expect(status.code).toBe(grpc.status.UNAVAILABLE);
+
+    const reconnectsBefore = realtime.filter((r) => r === 'resync').length;
+    proxy.up();
+    const ready = await until('readiness', async () => {
+      const response = await t.http().get('/health/ready');
+      return response.status === 200 ? response : undefined;
+    });
+    expect(ready.body).toEqual({
+      success: true,
+      status: 'ready',
+      database: 'ok',
+      migrations: 'ok',
+      listen: 'ok',
+    });
+    // LISTEN is back: the open stream got its (unchanged) set again, the browsers a refetch.
+    await stream.waitFor(() => stream.sets.length === 2, 10_000);
+    expect(stream.sets[1]).toEqual(stream.sets[0]);
+    await until('a resync event', async () =>
+      realtime.filter((r) => r === 'resync').length > reconnectsBefore ? true : undefined,
+    );
+    expect(stream.failure).toBeNull();
+
+    // And changes flow again.
+    const next = await t.app
+      .get(NodesService)
+      .setAllowedClients(node.nodeId, [
+        '11111111-1111-4111-8111-111111111111',
+        '22222222-2222-4222-8222-222222222222',
+      ]);
+    await stream.waitFor(() => stream.sets.some((s) => s.version === next));
+    await t.http().get(`/wallet/client/${client.uuid}`).set('Cookie', client.cookie).expect(200);
+    stream.cancel();
+  }, 90_000);
+});
