@@ -1,5 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import {
+  ALWAYS_QUERY_VALUES,
+  ALWAYS_STRINGS,
   HOSTILE_IDEMPOTENCY_KEYS,
   HOSTILE_NUMBERS,
   HOSTILE_QUERY_VALUES,
@@ -114,7 +116,7 @@ export function casesFor(
       .split('&')
       .filter((pair) => pair && !pair.startsWith(`${name}=`))
       .join('&');
-    for (const value of random.sample(HOSTILE_QUERY_VALUES, n(6))) {
+    for (const value of [...ALWAYS_QUERY_VALUES, ...random.sample(HOSTILE_QUERY_VALUES, n(4))]) {
       add(`query ${name}=${preview(value)}`, { query: join(others, `${name}=${value}`) });
     }
     add(`query ${name} repeated`, { query: join(others, `${name}=1&${name}=2`) });
@@ -132,9 +134,10 @@ export function casesFor(
     for (const field of fieldsOf(operation.body)) {
       const at = field.path.join('.');
       const values: unknown[] = [
-        ...random.sample(WRONG_TYPES, n(4)),
-        ...random.sample(HOSTILE_STRINGS, n(field.schema.type === 'string' ? 7 : 3)),
-        ...random.sample(HOSTILE_NUMBERS, n(2)),
+        ...random.sample(WRONG_TYPES, n(3)),
+        ...(field.schema.type === 'string' ? ALWAYS_STRINGS : []),
+        ...random.sample(HOSTILE_STRINGS, n(field.schema.type === 'string' ? 4 : 2)),
+        ...random.sample(HOSTILE_NUMBERS, n(field.schema.type === 'number' ? 3 : 1)),
       ];
       if (field.schema.type === 'array') {
         values.push(Array.from({ length: 2_000 }, (_, i) => `item-${i}`));

@@ -5,6 +5,17 @@
 
 const combining = 'e' + '\u0301'.repeat(300);
 
+/** Sent to every string field, whatever the seed: what PostgreSQL cannot store, and the limit. */
+export const ALWAYS_STRINGS: readonly string[] = ['\ud800', 'x\u0000y', 'a'.repeat(70_000)];
+
+/** Sent to every query parameter: past a bigint, NUL, an invalid UTF-8 escape, negative. */
+export const ALWAYS_QUERY_VALUES: readonly string[] = [
+  '9223372036854775808',
+  '%00',
+  '%ED%A0%80',
+  '-1',
+];
+
 export const HOSTILE_STRINGS: readonly string[] = [
   // empty, blank, sizes
   '',
