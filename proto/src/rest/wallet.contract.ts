@@ -84,6 +84,9 @@ export type WalletData = z.infer<typeof walletDataSchema>;
 export const walletResponseSchema = z.object({ success: z.literal(true), data: walletDataSchema });
 export type WalletResponse = z.infer<typeof walletResponseSchema>;
 
+/** The largest PostgreSQL bigint. */
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
 /** `?limit=` (1-200, default 50) and `?before=` (a transaction id) page the transactions. */
 export const walletQuerySchema = z.object({
   limit: z.coerce
@@ -94,7 +97,11 @@ export const walletQuerySchema = z.object({
     .default(50),
   before: z
     .string()
-    .regex(/^\d{1,19}$/, 'before must be a transaction id')
+    // Ids are PostgreSQL bigints: 19 digits can exceed 2^63 - 1, which the database refuses.
+    .refine(
+      (value) => /^\d{1,19}$/.test(value) && BigInt(value) <= MAX_BIGINT,
+      'before must be a transaction id',
+    )
     .optional(),
   /** spec 01 §7: the portal adds a cache-busting timestamp. */
   t: z.string().max(32).optional(),
