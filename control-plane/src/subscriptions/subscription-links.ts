@@ -30,21 +30,24 @@ export function connectionString(server: LinkedServer, vlessUuid: string): strin
   }
   if (!server.host || !server.port) return '';
   const inbound = server.inbound;
+  const params: Record<string, string> = {
+    encryption: 'none',
+    security: inbound.security || 'none',
+    sni: inbound.sni ?? '',
+    fp: inbound.fp ?? '',
+    pbk: inbound.pbk ?? '',
+    sid: inbound.sid ?? '',
+    flow: inbound.flow ?? '',
+    type: inbound.network || 'tcp',
+  };
   return buildVlessLink({
     uuid: vlessUuid,
+    // buildVlessLink brackets an IPv6 host (also one stored before hosts were canonical).
     host: server.host,
     port: server.port,
     name: server.name,
-    params: {
-      encryption: 'none',
-      security: inbound.security || 'none',
-      sni: inbound.sni ?? '',
-      fp: inbound.fp ?? '',
-      pbk: inbound.pbk ?? '',
-      sid: inbound.sid ?? '',
-      flow: inbound.flow ?? '',
-      type: inbound.network || 'tcp',
-    },
+    // A node reports '' for what its inbound does not use: such a parameter is left out.
+    params: Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '')),
   });
 }
 
