@@ -33,8 +33,9 @@ export class SubscriptionFeedController {
     response.setHeader('Content-Type', 'text/plain; charset=utf-8');
     response.setHeader('Content-Disposition', 'attachment; filename="scn-subscription.txt"');
     // The de facto headers of subscription apps: refresh interval (hours), title, and the
-    // paid-until time (no traffic quota: upload/download/total stay 0). Not running: the time
-    // it stopped, so apps show the profile as expired.
+    // paid-until time (no traffic quota: upload/download/total stay 0). A client pause stops the
+    // paid clock (expire: when the time left would end from now); unpaid and expired: when it
+    // stopped, so apps show the profile as ended.
     response.setHeader('profile-update-interval', String(SUBSCRIPTION_URL_UPDATE_HOURS));
     response.setHeader(
       'profile-title',
