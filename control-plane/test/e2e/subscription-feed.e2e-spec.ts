@@ -57,7 +57,9 @@ async function fetchFeed(path: string) {
     /^upload=0; download=0; total=0; expire=\d+$/,
   );
   const decoded = Buffer.from(response.text, 'base64').toString('utf8');
-  return { decoded, links: decodeSubscriptionContent(response.text), response };
+  const links = decodeSubscriptionContent(response.text);
+  if (!links) throw new Error(`the feed is not a base64 link list: ${response.text}`);
+  return { decoded, links, response };
 }
 
 function post(client: Client, id: string, action: string, body: object = {}) {
