@@ -25,7 +25,10 @@ export interface LinkedServer {
  */
 export function connectionString(server: LinkedServer, vlessUuid: string): string {
   if (server.source === 'manual') {
-    const link = server.vlessString ? parseVlessLink(server.vlessString) : null;
+    // Checked when it was uploaded; read back as stored (older rules accepted other values).
+    const link = server.vlessString
+      ? parseVlessLink(server.vlessString, { checkValues: false })
+      : null;
     return link ? buildVlessLink({ ...link, name: server.name }) : '';
   }
   if (!server.host || !server.port) return '';

@@ -93,6 +93,17 @@ describe('VLESS links', () => {
     }
   });
 
+  it('should read a stored link without checking its values when asked to', () => {
+    const stored = `vless://${ID}@h.example:443?security=xtls&flow=xtls-rprx-direct`;
+    expect(parseVlessLink(stored)).toBeNull();
+    expect(parseVlessLink(stored, { checkValues: false })?.params).toEqual({
+      security: 'xtls',
+      flow: 'xtls-rprx-direct',
+    });
+    // Structure is still checked: a second `type` is no link at all.
+    expect(parseVlessLink(`${stored}&type=ws&type=tcp`, { checkValues: false })).toBeNull();
+  });
+
   it('should leave the name out when there is none', () => {
     expect(buildVlessLink({ uuid: ID, host: 'h.example', port: 1, params: {}, name: '' })).toBe(
       `vless://${ID}@h.example:1`,

@@ -72,14 +72,22 @@ const FORMATS: Partial<Record<(typeof VLESS_PARAMS)[number], (value: string) => 
   flow: (value) => /^(xtls-rprx-[a-z0-9-]{1,48})?$/.test(value),
 };
 
+export interface VlessParseOptions {
+  /**
+   * Check the modelled parameters' values (default). Off to read back a link the product stored
+   * earlier: one accepted by older, looser rules is served as it was, not dropped.
+   */
+  checkValues?: boolean;
+}
+
 /** Parses a VLESS link; null when it is not one (checkVlessLink says why). */
-export function parseVlessLink(input: string): VlessLink | null {
-  const checked = checkVlessLink(input);
+export function parseVlessLink(input: string, options?: VlessParseOptions): VlessLink | null {
+  const checked = checkVlessLink(input, options);
   return checked.ok ? checked.link : null;
 }
 
 /** Parses a VLESS link, or names the first thing wrong with it. */
-export function checkVlessLink(input: string): VlessLinkCheck {
+export function checkVlessLink(input: string, options: VlessParseOptions = {}): VlessLinkCheck {
   const text = input.trim();
   if (!text.toLowerCase().startsWith('vless://')) return fail('it must start with vless://');
   if (text.length > 4096) return fail('it is longer than 4096 characters');
@@ -99,7 +107,7 @@ export function checkVlessLink(input: string): VlessLinkCheck {
   }
   const name = decodeOrNull(url.hash.slice(1));
   if (name === null) return fail('the name after # has a malformed %-escape');
-  const params = readParams(url.search);
+  const params = readParams(url.search, options.checkValues ?? true);
   if (typeof params === 'string') return fail(params);
   return {
     ok: true,
@@ -122,7 +130,7 @@ function fail(problem: string): VlessLinkCheck {
  * url.ParseQuery and v2rayN read it; the builder then writes a space as %20, which every client
  * reads the same way.
  */
-function readParams(search: string): Record<string, string> | string {
+function readParams(search: string, checkValues: boolean): Record<string, string> | string {
   const params: Record<string, string> = {};
   const pairs = search.replace(/^\?/, '').split('&').filter(Boolean);
   if (pairs.length > MAX_PARAMS) return `it has more than ${MAX_PARAMS} parameters`;
@@ -136,7 +144,8 @@ function readParams(search: string): Record<string, string> | string {
     if (value.length > MAX_VALUE) return `parameter ${key} is longer than ${MAX_VALUE} characters`;
     if (CONTROL.test(value)) return `parameter ${key} has control characters`;
     const format = FORMATS[key as keyof typeof FORMATS];
-    if (format && !format(value)) return `parameter ${key}=${value} is not supported`;
+    if (checkValues && format && !format(value))
+      return `parameter ${key}=${value} is not supported`;
     params[key] = value;
   }
   return params;
