@@ -71,7 +71,7 @@ export function subscriptionServers(
 
 /** The uuid a connection string carries (the subscription's, or a manual server's own). */
 export function linkUuid(link: string, fallback: string): string {
-  return parseVlessLink(link)?.uuid ?? fallback;
+  return parseVlessLink(link, { checkValues: false })?.uuid ?? fallback;
 }
 
 /** `raw_<id>.txt`: one link per line (spec 02 §7). */
