@@ -39,13 +39,7 @@ import { LedgerService, type PostRequest, walletKey } from '../wallet/ledger.ser
 import { WalletException } from '../wallet/wallet.exception';
 import { PurchaseWriter } from './purchase-writer';
 import { qrDataUrl } from './qr-code';
-import {
-  type FeedPages,
-  feedPages,
-  type FeedState,
-  feedState,
-  placeholderLinks,
-} from './subscription-feed';
+import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
 import {
   groupFile,
   linkUuid,
@@ -109,7 +103,6 @@ export interface SubscriptionFeed {
   /** End of the paid time (for `subscription-userinfo: expire=`). */
   expiresAt: Date;
   title: string;
-  state: FeedState;
 }
 
 export interface SettleResult {
@@ -433,7 +426,6 @@ export class SubscriptionsService {
       content: groupFile(links),
       expiresAt: this.timeLeft(record, this.clock.now()).expirationDate,
       title: `SCN ${subscriptionName(list.length)}`,
-      state,
     };
   }
 
