@@ -1,4 +1,9 @@
-import { isCountryCode, SERVER_SETTINGS_MESSAGES, serverLocationSchema } from '@scn/proto';
+import {
+  canonicalHost,
+  isCountryCode,
+  SERVER_SETTINGS_MESSAGES,
+  serverLocationSchema,
+} from '@scn/proto';
 import { z } from 'zod';
 
 /**
@@ -19,15 +24,20 @@ const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
-// A DNS name or an IPv4/IPv6 address: what a client will dial.
+// A DNS name or an IPv4/IPv6 address: what a client will dial. Stored in one canonical form
+// (IPv6 without brackets, compressed; names lower-case), so links can bracket it.
 const host = z
   .string()
   .min(1, 'is required')
   .max(253)
-  .regex(
-    /^(\[?[0-9a-fA-F:.]+\]?|[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)$/,
-    'must be a host name or IP address',
-  );
+  .transform((value, ctx) => {
+    const canonical = canonicalHost(value);
+    if (canonical === null) {
+      ctx.addIssue({ code: 'custom', message: 'must be a host name or IP address' });
+      return z.NEVER;
+    }
+    return canonical;
+  });
 
 export const TIER_BY_PROTO = {
   TIER_1: 'tier1',

@@ -14,9 +14,17 @@ export class SubscriptionFeedController {
   constructor(private readonly subscriptions: SubscriptionsService) {}
 
   @Get('sub/:secret')
-  @ApiOperation({ summary: 'Base64 list of the VLESS links of a subscription (404 when unknown)' })
+  @ApiOperation({
+    summary:
+      'Base64 list of the VLESS links of a subscription; placeholder entries while it is paused, unpaid or expired (404 when unknown)',
+  })
   async feed(@Param('secret') secret: string, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
+    // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
+    // URL was rotated or deleted can still send its user somewhere useful.
+    const pages = this.subscriptions.feedPages;
+    response.setHeader('support-url', pages.supportUrl);
+    response.setHeader('profile-web-page-url', pages.dashboardUrl);
     const feed = await this.subscriptions.feed(secret);
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
@@ -25,7 +33,9 @@ export class SubscriptionFeedController {
     response.setHeader('Content-Type', 'text/plain; charset=utf-8');
     response.setHeader('Content-Disposition', 'attachment; filename="scn-subscription.txt"');
     // The de facto headers of subscription apps: refresh interval (hours), title, and the
-    // paid-until time (no traffic quota: upload/download/total stay 0).
+    // paid-until time (no traffic quota: upload/download/total stay 0). A client pause stops the
+    // paid clock (expire: when the time left would end from now); unpaid and expired: when it
+    // stopped, so apps show the profile as ended.
     response.setHeader('profile-update-interval', String(SUBSCRIPTION_URL_UPDATE_HOURS));
     response.setHeader(
       'profile-title',

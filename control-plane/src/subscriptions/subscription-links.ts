@@ -25,26 +25,32 @@ export interface LinkedServer {
  */
 export function connectionString(server: LinkedServer, vlessUuid: string): string {
   if (server.source === 'manual') {
-    const link = server.vlessString ? parseVlessLink(server.vlessString) : null;
+    // Checked when it was uploaded; read back as stored (older rules accepted other values).
+    const link = server.vlessString
+      ? parseVlessLink(server.vlessString, { checkValues: false })
+      : null;
     return link ? buildVlessLink({ ...link, name: server.name }) : '';
   }
   if (!server.host || !server.port) return '';
   const inbound = server.inbound;
+  const params: Record<string, string> = {
+    encryption: 'none',
+    security: inbound.security || 'none',
+    sni: inbound.sni ?? '',
+    fp: inbound.fp ?? '',
+    pbk: inbound.pbk ?? '',
+    sid: inbound.sid ?? '',
+    flow: inbound.flow ?? '',
+    type: inbound.network || 'tcp',
+  };
   return buildVlessLink({
     uuid: vlessUuid,
+    // buildVlessLink brackets an IPv6 host (also one stored before hosts were canonical).
     host: server.host,
     port: server.port,
     name: server.name,
-    params: {
-      encryption: 'none',
-      security: inbound.security || 'none',
-      sni: inbound.sni ?? '',
-      fp: inbound.fp ?? '',
-      pbk: inbound.pbk ?? '',
-      sid: inbound.sid ?? '',
-      flow: inbound.flow ?? '',
-      type: inbound.network || 'tcp',
-    },
+    // A node reports '' for what its inbound does not use: such a parameter is left out.
+    params: Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '')),
   });
 }
 
@@ -65,7 +71,7 @@ export function subscriptionServers(
 
 /** The uuid a connection string carries (the subscription's, or a manual server's own). */
 export function linkUuid(link: string, fallback: string): string {
-  return parseVlessLink(link)?.uuid ?? fallback;
+  return parseVlessLink(link, { checkValues: false })?.uuid ?? fallback;
 }
 
 /** `raw_<id>.txt`: one link per line (spec 02 §7). */

@@ -39,6 +39,7 @@ import { LedgerService, type PostRequest, walletKey } from '../wallet/ledger.ser
 import { WalletException } from '../wallet/wallet.exception';
 import { PurchaseWriter } from './purchase-writer';
 import { qrDataUrl } from './qr-code';
+import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
 import {
   groupFile,
   linkUuid,
@@ -401,8 +402,9 @@ export class SubscriptionsService {
 
   /**
    * `GET /sub/<secret>`: the base64 link list subscription apps import. Unknown, rotated and
-   * deleted secrets are all simply not found. Paused and expired subscriptions still list their
-   * servers (the nodes refuse their uuid), so an app keeps the profile until it is renewed.
+   * deleted secrets are all simply not found. A paused, unpaid or expired subscription serves
+   * placeholder entries that say so and where to activate it (subscription-feed.ts), never its
+   * links: the app keeps the profile and picks the servers up again once it runs.
    */
   async feed(secret: string): Promise<SubscriptionFeed | null> {
     const hash = this.urlSecrets.lookupHash(secret);
@@ -415,14 +417,21 @@ export class SubscriptionsService {
       this.platformEmail,
     );
     const list = servers.get(record.id) ?? [];
-    const links = subscriptionServers(list, record.vlessUuid)
-      .map((server) => server.vlessString)
-      .filter(Boolean);
+    const state = feedState(record);
+    const links =
+      state === 'active'
+        ? subscriptionServers(list, record.vlessUuid).map((server) => server.vlessString)
+        : placeholderLinks(state, this.feedPages);
     return {
       content: groupFile(links),
       expiresAt: this.timeLeft(record, this.clock.now()).expirationDate,
       title: `SCN ${subscriptionName(list.length)}`,
     };
+  }
+
+  /** The portal pages every feed answer names (`profile-web-page-url`, `support-url`). */
+  get feedPages(): FeedPages {
+    return feedPages(this.config.publicUrl);
   }
 
   // ---------------------------------------------------------------------------------------

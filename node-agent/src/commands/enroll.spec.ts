@@ -13,7 +13,7 @@ import {
 } from '@scn/proto';
 import { AgentError } from '../errors';
 import { buildProgram } from '../program';
-import { enroll, type EnrollFlags } from './enroll';
+import { enroll, type EnrollFlags, enrollFlagsSchema } from './enroll';
 
 const TOKEN = 'a'.repeat(43);
 const io = { out: () => undefined, err: () => undefined };
@@ -67,6 +67,26 @@ describe('enroll flags', () => {
     const error = await enrollError({ server: 'cp.example.com:50051', tier: 'tier2' });
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(/^--token: is required/);
+  });
+
+  it('should exit 2 when --public-host is not a host (an unbalanced IPv6 bracket)', async () => {
+    const error = await enrollError({
+      server: 'cp.example.com:50051',
+      token: TOKEN,
+      tier: 'tier2',
+      publicHost: '[2001:db8::1',
+    });
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(
+      '--public-host: must be a host name, an IPv4 or an IPv6 address (e.g. 2001:db8::1)',
+    );
+  });
+
+  it('should take --public-host as an IPv6 address with or without brackets, canonically', () => {
+    const flags = { server: 'cp.example.com:50051', token: TOKEN, tier: 'tier2' };
+    for (const publicHost of ['[2001:DB8:0::1]', '2001:db8::1']) {
+      expect(enrollFlagsSchema.parse({ ...flags, publicHost }).publicHost).toBe('2001:db8::1');
+    }
   });
 
   it('should exit 2 when --public-port is not a port', async () => {

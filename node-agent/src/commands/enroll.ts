@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { serverCountrySchema, serverLocationSchema, type Tier } from '@scn/proto';
+import { canonicalHost, serverCountrySchema, serverLocationSchema, type Tier } from '@scn/proto';
 import { z } from 'zod';
 import { type AgentConfigInput, resolveConfigPath, writeAgentConfig } from '../config/agent-config';
 import { AgentError } from '../errors';
@@ -42,12 +42,14 @@ export const enrollFlagsSchema = z.object({
   tier: z.enum(['tier1', 'tier2', 'tier3', 'tier4'], {
     error: 'must be tier1, tier2, tier3 or tier4',
   }),
+  // What clients dial, in the control plane's canonical form (IPv6 unbracketed: links bracket it).
   publicHost: z
     .string()
-    .regex(
-      /^(\[?[0-9a-fA-F:.]+\]?|[a-zA-Z0-9]([a-zA-Z0-9.-]{0,251}[a-zA-Z0-9])?)$/,
-      'must be a host name or IP address',
+    .refine(
+      (host) => canonicalHost(host) !== null,
+      'must be a host name, an IPv4 or an IPv6 address (e.g. 2001:db8::1)',
     )
+    .transform((host) => canonicalHost(host)!)
     .optional(),
   publicPort: z.coerce
     .number({ error: 'must be a port number' })

@@ -1,3 +1,5 @@
+import { SUBSCRIPTION_FEED_PAGES } from '@scn/proto';
+
 /** Typed route paths of the portal (spec 01 §2, spec 02 §2). */
 export const paths = {
   home: '/',
@@ -7,10 +9,11 @@ export const paths = {
   economics: '/economics',
   documentation: '/documentation',
   faqs: '/faqs',
-  support: '/support',
+  // Subscription feeds link to these two (profile-web-page-url, support-url).
+  support: SUBSCRIPTION_FEED_PAGES.support,
   privacyPolicy: '/privacy-policy',
   terms: '/terms',
-  clientDashboard: '/client-dashboard',
+  clientDashboard: SUBSCRIPTION_FEED_PAGES.dashboard,
   nodeDashboard: '/node-dashboard',
 } as const;
 

@@ -184,6 +184,38 @@ describe('node dashboard', () => {
     expect(rows).toEqual([{ source: 'manual', host: '198.51.100.9', port: 8443 }]);
   });
 
+  it('adds a server at an IPv6 address: says why an unbracketed one is refused, shows it bracketed and keeps every parameter', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const page = await openDashboard(account);
+    await page.getByRole('button', { name: 'Add New Server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Server' });
+    const id = '0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab';
+    await dialog
+      .getByLabel('VLESS connection string')
+      .fill(`vless://${id}@2001:db8::9:8443?security=tls&type=tcp`);
+    await dialog.getByRole('button', { name: 'Add Server' }).click();
+    await waitForText(dialog.getByTestId('add-server-error'), 'IPv6 address must be in brackets');
+    const query =
+      'security=tls&sni=box.example.net&type=ws&path=%2Fws&alpn=h2%2Chttp%2F1.1&spx=%2F';
+    await dialog
+      .getByLabel('VLESS connection string')
+      .fill(`vless://${id}@[2001:DB8:0::9]:8443?${query}`);
+    await dialog.getByLabel('Server name (optional)').fill('IPv6 box');
+    await dialog.getByRole('button', { name: 'Add Server' }).click();
+    await waitForText(dialog.getByTestId('add-server-success'), 'Server uploaded successfully!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('server-card').filter({ hasText: 'IPv6 box' });
+    await waitForText(card.getByTestId('server-address'), '[2001:db8::9]:8443');
+    expect(await card.getByTestId('server-vless').textContent()).toBe(
+      `vless://${id}@[2001:db8::9]:8443?security=tls&sni=box.example.net&type=ws&path=%2Fws&alpn=h2%2Chttp%2F1.1&spx=%2F#IPv6%20box`,
+    );
+    const rows = await suite.stack.db.query<{ host: string }>(
+      'SELECT host FROM servers WHERE owner_uuid = $1',
+      [account.uuid],
+    );
+    expect(rows).toEqual([{ host: '2001:db8::9' }]);
+  });
+
   it('Node Configuration shows the server as the control plane knows it and saves name, country and location', async () => {
     const account = await registerAccount(suite.stack, 'node');
     const serverId = await insertServer(account.uuid, 'Frankfurt 1');

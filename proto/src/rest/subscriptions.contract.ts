@@ -62,6 +62,15 @@ export type PauseReason = (typeof PAUSE_REASONS)[number];
 export const SUBSCRIPTION_MAX_SERVERS = 50;
 /** spec 01 §9: QR size 180 px, error correction level L. */
 export const SUBSCRIPTION_QR_SIZE = 180;
+/**
+ * The portal pages a subscription feed points at (`profile-web-page-url`, `support-url` and the
+ * names of the placeholder entries of a paused, unpaid or expired subscription). The portal's
+ * router uses the same paths (portal/src/config/paths.ts).
+ */
+export const SUBSCRIPTION_FEED_PAGES = {
+  dashboard: '/client-dashboard',
+  support: '/support',
+} as const;
 /** How often subscription apps should refresh the `/sub/` list (`profile-update-interval`, hours). */
 export const SUBSCRIPTION_URL_UPDATE_HOURS = 12;
 

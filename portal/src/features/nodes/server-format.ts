@@ -1,4 +1,5 @@
 /** Display rules of the node dashboard's server list (spec 01 §9 "Display", spec 02 §4). */
+import { formatHostPort, urlHost } from '@scn/proto';
 
 /** spec 01 §9: uptime in hours shows 'New' when 0, else 'Xd Yh'. */
 export function formatUptime(hours: number): string {
@@ -25,7 +26,8 @@ export function pingTone(ping: number): Tone {
 
 export function formatAddress(host: string | null, port: number | null): string {
   if (!host) return 'Waiting for the first report';
-  return port === null ? host : `${host}:${port}`;
+  // IPv6 in brackets (`[2001:db8::1]:443`): a bare `2001:db8::1:443` cannot be told apart.
+  return port === null ? urlHost(host) : formatHostPort(host, port);
 }
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago"; 'Never' without a date. */

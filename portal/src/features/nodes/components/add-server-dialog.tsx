@@ -1,4 +1,4 @@
-import { UPLOAD_SERVER_MESSAGES, parseVlessLink } from '@scn/proto';
+import { UPLOAD_SERVER_MESSAGES, checkVlessLink } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -37,7 +37,9 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
   const submit = async () => {
     setError(null);
     if (!vlessString.trim()) return setError(UPLOAD_SERVER_MESSAGES.vlessRequired);
-    if (!parseVlessLink(vlessString)) return setError(UPLOAD_SERVER_MESSAGES.vlessInvalid);
+    const checked = checkVlessLink(vlessString);
+    // The server answers only that the link is invalid; the dialog can say what is wrong.
+    if (!checked.ok) return setError(`${UPLOAD_SERVER_MESSAGES.vlessInvalid}: ${checked.problem}`);
     setBusy(true);
     try {
       await uploadServer(ownerUuid, vlessString, name);
