@@ -110,7 +110,12 @@ export class AuthService {
     const session = await this.dataSource.transaction((manager) =>
       this.sessions.create(manager, account.uuid, context),
     );
-    await admission.release();
+    // Best effort: the session exists, so a failure here must not turn the sign-in into an error.
+    await admission
+      .release()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'Giving back the sign-in rate-limit slots failed'),
+      );
     return {
       session,
       response: this.authResponse(account, session, AUTH_MESSAGES.loginSuccessful),
