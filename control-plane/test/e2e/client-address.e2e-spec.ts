@@ -98,7 +98,9 @@ describe('X-Forwarded-For from real peers: the trusted proxy and another host', 
       .sort(() => Math.random() - 0.5)
       .find((b) => ![1, 2, 3].some((i) => used.includes(`203.0.113.${b + i}/`)));
     if (block === undefined) throw new Error('no free /29 in 203.0.113.0/24');
-    [hostAddress, proxyAddress, otherAddress] = [1, 2, 3].map((i) => `203.0.113.${block + i}`);
+    hostAddress = `203.0.113.${block + 1}`;
+    proxyAddress = `203.0.113.${block + 2}`;
+    otherAddress = `203.0.113.${block + 3}`;
     sh(['ip', 'netns', 'add', ns]);
     sh(['ip', 'link', 'add', `${tag}h`, 'type', 'veth', 'peer', 'name', `${tag}n`]);
     sh(['ip', 'link', 'set', `${tag}n`, 'netns', ns]);
