@@ -400,7 +400,7 @@ try {
     email,
     password: 'bench password',
     userType: 'node',
-    code: cp.codeFor(email),
+    code: await cp.codeFor(email),
   });
   const newToken = async () =>
     (

@@ -61,19 +61,30 @@ export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
     dataDir,
     /** The control plane's process id (the embedded PostgreSQL runs below it). */
     pid: child.pid,
-    /** The latest 6-digit code mailed to `email` (mail goes to DATA_DIR/outbox). */
-    codeFor(email) {
+    /**
+     * The latest 6-digit code mailed to `email` (mail goes to DATA_DIR/outbox). The control
+     * plane mails the code after it answers, so this waits for it (up to 10 s).
+     */
+    async codeFor(email) {
       const dir = join(dataDir, 'outbox');
-      const file = readdirSync(dir)
-        .filter((f) => f.includes(email))
-        .sort()
-        .pop();
-      if (!file) throw new Error(`no mail for ${email}`);
-      const match = /\b(\d{6})\b/.exec(
-        readFileSync(join(dir, file), 'utf8').split('\n\n').slice(1).join('\n'),
-      );
-      if (!match) throw new Error('no code in the mail');
-      return match[1];
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const file = existsSync(dir)
+          ? readdirSync(dir)
+              .filter((f) => f.includes(email))
+              .sort()
+              .pop()
+          : undefined;
+        // The file may be seen created but not yet written: read it again until it holds a code.
+        const match =
+          file &&
+          /\b(\d{6})\b/.exec(
+            readFileSync(join(dir, file), 'utf8').split('\n\n').slice(1).join('\n'),
+          );
+        if (match) return match[1];
+        if (Date.now() > deadline) throw new Error(`no mail with a code for ${email}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
     stop: () =>
       new Promise((resolve) => {

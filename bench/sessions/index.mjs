@@ -19,7 +19,7 @@ try {
       email,
       password: 'bench password',
       userType: 'client',
-      code: cp.codeFor(email),
+      code: await cp.codeFor(email),
     })
   ).json();
   const auth = { authorization: `Bearer ${registered.token}` };

@@ -11,6 +11,7 @@ import { requestLog } from './common/request-log';
 import { ContractValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
+import { OriginCheckedIoAdapter, realtimeOrigins } from './realtime/origin-checked-io.adapter';
 import { servePortal } from './portal/serve-portal';
 
 /** Builds the HTTP application (REST API, OpenAPI, portal) without listening. */
@@ -29,6 +30,7 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   app.use(requestLog(app.get<PinoLogger>(ROOT_LOGGER)));
   app.set('trust proxy', config.trustProxy);
+  app.useWebSocketAdapter(new OriginCheckedIoAdapter(app, realtimeOrigins(config)));
   app.disable('x-powered-by');
   app.use(
     helmet({

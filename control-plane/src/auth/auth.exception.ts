@@ -10,8 +10,7 @@ export type AuthErrorCode =
   | 'invalid_reset_code'
   | 'too_many_code_attempts'
   | 'account_exists'
-  | 'terms_not_accepted'
-  | 'mail_failed';
+  | 'terms_not_accepted';
 
 const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
   not_logged_in: { kind: 'unauthenticated', message: AUTH_MESSAGES.notLoggedIn },
@@ -23,10 +22,6 @@ const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
   too_many_code_attempts: { kind: 'rate_limited', message: AUTH_MESSAGES.tooManyCodeAttempts },
   account_exists: { kind: 'conflict', message: AUTH_MESSAGES.accountExists },
   terms_not_accepted: { kind: 'invalid', message: AUTH_MESSAGES.termsMustBeAccepted },
-  mail_failed: {
-    kind: 'unavailable',
-    message: 'Failed to send verification code. Please try again later.',
-  },
 };
 
 export class AuthException extends DomainException {

@@ -51,6 +51,12 @@ describe('loadConfig', () => {
     [{ SESSION_TTL: '10s' }, 'SESSION_TTL="10s": must be between 300s and 7776000s'],
     [{ MAIL_FROM: 'no at sign' }, 'MAIL_FROM="no at sign"'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET=(hidden): must be at least 32 characters'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY="true": true and hop counts believe any client'],
+    [{ TRUST_PROXY: '2' }, 'TRUST_PROXY="2": true and hop counts believe any client'],
+    [{ TRUST_PROXY: 'loopback, proxy.local' }, '"proxy.local" is not an IP address, a CIDR'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, '"10.0.0.0/33" is not an IP address, a CIDR'],
+    [{ TRUST_PROXY: '2001:db8::/129' }, '"2001:db8::/129" is not an IP address, a CIDR'],
+    [{ TRUST_PROXY: '10.0.0.1/8/8' }, '"10.0.0.1/8/8" is not an IP address, a CIDR'],
   ])('should stop with a message naming the variable for %j', (env, expected) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -72,6 +78,15 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...base, PUBLIC_URL: 'https://scn.example/' });
     expect(config.secureCookies).toBe(true);
     expect(config.publicUrl).toBe('https://scn.example');
+  });
+
+  it('should trust X-Forwarded-For from loopback only by default, and take a validated list', () => {
+    expect(loadConfig(base).trustProxy).toEqual(['loopback']);
+    expect(
+      loadConfig({ ...base, TRUST_PROXY: '172.31.255.2, 2001:db8::/64 uniquelocal' }).trustProxy,
+    ).toEqual(['172.31.255.2', '2001:db8::/64', 'uniquelocal']);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'none' }).trustProxy).toBe(false);
   });
 
   it('should parse SESSION_TTL units', () => {

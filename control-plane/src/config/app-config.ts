@@ -18,7 +18,8 @@ export interface AppConfig {
   supportEmail: string;
   sessionTtlSeconds: number;
   appSecret: string;
-  trustProxy: boolean | number | string;
+  /** Express "trust proxy": the peers whose X-Forwarded-For is believed; false: none. */
+  trustProxy: string[] | false;
   logLevel: Env['LOG_LEVEL'];
   logPretty: boolean;
   portalDist: string;
@@ -109,7 +110,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     supportEmail: env.SUPPORT_EMAIL,
     sessionTtlSeconds: env.SESSION_TTL,
     appSecret: env.APP_SECRET ?? localSecret(dataDir),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     logPretty: env.LOG_PRETTY ?? (env.NODE_ENV === 'development' && Boolean(process.stdout.isTTY)),
     portalDist: resolve(env.PORTAL_DIST ?? join(REPO_ROOT, 'portal', 'dist')),
@@ -205,13 +206,6 @@ function demoPortProblems(env: Env): string[] {
     }
   }
   return problems;
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
 }
 
 /** Development convenience: one random secret per data folder, kept between runs (0600). */

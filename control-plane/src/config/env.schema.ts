@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration';
+import { parseTrustProxy } from './trust-proxy';
 
 const port = z.coerce
   .number({ error: 'must be a number' })
@@ -134,8 +135,18 @@ export const ENV_VARS = {
     sensitive: true,
   },
   TRUST_PROXY: {
-    schema: z.string().default('loopback'),
-    doc: 'Which proxies may set X-Forwarded-For (Express "trust proxy": false, true, a hop count, or addresses/CIDRs)',
+    schema: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if ('error' in parsed) {
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }
+        return parsed.trusted;
+      })
+      .default(['loopback']),
+    doc: 'The reverse proxies whose X-Forwarded-For is believed: a comma-separated list of addresses and CIDRs (and the names loopback, linklocal, uniquelocal), or false for none; true and hop counts are refused (any client could name its own address)',
     sensitive: false,
   },
   LOG_LEVEL: {

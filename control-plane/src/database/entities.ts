@@ -7,7 +7,7 @@ import { EnrollmentTokenEntity } from '../nodes/entities/enrollment-token.entity
 import { ServerClientEntity } from '../nodes/entities/server-client.entity';
 import { ServerClientSetEntity } from '../nodes/entities/server-client-set.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
-import { RateLimitHitEntity } from '../rate-limit/rate-limit-hit.entity';
+import { RateLimitBucketEntity } from '../rate-limit/rate-limit-bucket.entity';
 import { MarketCountEntity } from '../market/entities/market-count.entity';
 import { MarketListingEntity } from '../market/entities/market-listing.entity';
 import { MarketProcessingEntity } from '../market/entities/market-processing.entity';
@@ -26,7 +26,7 @@ export const ENTITIES = [
   SessionEntity,
   VerificationCodeEntity,
   ContactMessageEntity,
-  RateLimitHitEntity,
+  RateLimitBucketEntity,
   ServerEntity,
   EnrollmentTokenEntity,
   ServerClientEntity,

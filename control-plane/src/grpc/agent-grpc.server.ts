@@ -17,6 +17,7 @@ import {
   GRPC_LOADER_OPTIONS,
   type ReportResponse,
 } from '@scn/proto';
+import { CLOCK, type Clock } from '../common/clock';
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
@@ -34,6 +35,7 @@ import {
   TIER_BY_PROTO,
   watchClientsRequestSchema,
 } from './agent-messages';
+import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
 
 const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
   invalid: grpc.status.INVALID_ARGUMENT,
@@ -143,11 +145,16 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   /** Each open stream's way to end cleanly at shutdown (a report stream after its answer). */
   private readonly openStreams = new Set<() => void>();
 
+  private readonly reportLimiter: ReportRateLimiter;
+
   constructor(
     private readonly nodes: NodesService,
     private readonly notifier: ClientSetNotifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    this.reportLimiter = new ReportRateLimiter(clock);
+  }
 
   /** The port actually bound (GRPC_PORT=0 picks a free one, for tests). */
   get port(): number {
@@ -267,6 +274,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     receivedAt: number,
   ): Promise<ReportResponse> {
     const server = await this.nodes.authenticate(credential, { fresh: false });
+    // Counted once the node is known: calls that only name a node cannot use up its allowance.
+    const allowance = this.reportLimiter.take(server.id);
+    if (!allowance.allowed) {
+      throw new GrpcFailure(
+        grpc.status.RESOURCE_EXHAUSTED,
+        `Too many reports from this node: after a burst of ${REPORT_BURST}, one every ${REPORT_REFILL_MS / 1000} s (agents report every ${REPORT_INTERVAL_MS / 1000} s); retry in ${Math.ceil(allowance.retryAfterMs / 1000)} s`,
+      );
+    }
     const request = parseRequest(reportRequestSchema, message);
     const view = await this.nodes.report(credential, server, request);
     return {

@@ -4,48 +4,49 @@ import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { RateLimitRule } from './rate-limit.rules';
 
-export interface BucketCount {
+export interface Refusal {
   bucket: string;
-  hits: number;
-  retryAfterSeconds: number;
+  /** Until the bucket's oldest counted request leaves its window. */
+  retryAfterMs: number;
 }
 
 @Injectable()
 export class RateLimitRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Counts one hit in each rule's current window, atomically, and returns the new counts. */
-  async hit(rules: readonly RateLimitRule[]): Promise<BucketCount[]> {
-    const rows = await queryRows<{
-      bucket: string;
-      hits: number;
-      window_start: number;
-      now: number;
-    }>(
+  /**
+   * One statement: records the request at `at` in every rule's bucket if all of them have room,
+   * else records nothing and names the full ones (migration 1764000001100).
+   */
+  async take(rules: readonly RateLimitRule[], at: Date): Promise<Refusal[]> {
+    const rows = await queryRows<{ refused_bucket: string; retry_after_ms: string }>(
       this.dataSource,
-      `INSERT INTO rate_limit_hits (bucket, window_start, hits)
-         SELECT t.bucket, to_timestamp(floor(extract(epoch FROM now()) / t.seconds) * t.seconds), 1
-         FROM unnest($1::text[], $2::int[]) AS t(bucket, seconds)
-         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
-         RETURNING bucket, hits, extract(epoch FROM window_start)::float8 AS window_start,
-                   extract(epoch FROM now())::float8 AS now`,
-      [rules.map((r) => r.bucket), rules.map((r) => r.windowSeconds)],
+      `SELECT refused_bucket, retry_after_ms FROM rate_limit_take($1::text[], $2::int[], $3::bigint[], $4)`,
+      [
+        rules.map((r) => r.bucket),
+        rules.map((r) => r.limit),
+        rules.map((r) => r.windowSeconds * 1000),
+        at,
+      ],
     );
-    const windowByBucket = new Map(rules.map((r) => [r.bucket, r.windowSeconds]));
     return rows.map((row) => ({
-      bucket: row.bucket,
-      hits: row.hits,
-      retryAfterSeconds: Math.max(
-        1,
-        Math.ceil(row.window_start + (windowByBucket.get(row.bucket) ?? 0) - row.now),
-      ),
+      bucket: row.refused_bucket,
+      retryAfterMs: Number(row.retry_after_ms),
     }));
   }
 
-  /** Windows end after at most a day; older rows are dead weight. Idempotent. */
-  async pruneExpired(): Promise<void> {
+  /** Gives back the slot a request took at `at` in each bucket (one occurrence, if still there). */
+  async giveBack(buckets: readonly string[], at: Date): Promise<void> {
     await this.dataSource.query(
-      `DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 day'`,
+      `UPDATE rate_limit_buckets
+          SET hits = hits[:array_position(hits, $2) - 1] || hits[array_position(hits, $2) + 1:]
+        WHERE bucket = ANY($1::text[]) AND array_position(hits, $2) IS NOT NULL`,
+      [buckets, at],
     );
+  }
+
+  /** Buckets whose every hit has left its window are dead weight. Idempotent. */
+  async pruneExpired(now: Date): Promise<void> {
+    await this.dataSource.query(`DELETE FROM rate_limit_buckets WHERE expires_at < $1`, [now]);
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { RateLimitRepository } from './rate-limit.repository';
 import type { RateLimitRule } from './rate-limit.rules';
@@ -11,20 +12,33 @@ export class RateLimitedException extends DomainException {
   }
 }
 
+/** A request admitted by consume(): it can give its slots back when it turns out harmless. */
+export interface Admission {
+  release(): Promise<void>;
+}
+
 @Injectable()
 export class RateLimitService {
   private calls = 0;
 
-  constructor(private readonly repository: RateLimitRepository) {}
+  constructor(
+    private readonly repository: RateLimitRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
-  /** Counts the request against every rule; throws 429 when any of them is over its limit. */
-  async consume(rules: readonly RateLimitRule[]): Promise<void> {
-    const counts = await this.repository.hit(rules);
-    if (++this.calls % 500 === 0) void this.repository.pruneExpired().catch(() => undefined);
-    const limitByBucket = new Map(rules.map((r) => [r.bucket, r.limit]));
-    const exceeded = counts.filter((c) => c.hits > (limitByBucket.get(c.bucket) ?? Infinity));
-    if (exceeded.length > 0) {
-      throw new RateLimitedException(Math.max(...exceeded.map((c) => c.retryAfterSeconds)));
+  /**
+   * Counts the request against every rule if all of them have room; otherwise counts it nowhere
+   * and throws 429 with Retry-After: when the last full bucket has room again.
+   */
+  async consume(rules: readonly RateLimitRule[]): Promise<Admission> {
+    const at = this.clock.now();
+    const refusals = await this.repository.take(rules, at);
+    if (++this.calls % 500 === 0) void this.repository.pruneExpired(at).catch(() => undefined);
+    if (refusals.length > 0) {
+      const waitMs = Math.max(...refusals.map((r) => r.retryAfterMs));
+      throw new RateLimitedException(Math.max(1, Math.ceil(waitMs / 1000)));
     }
+    const buckets = rules.map((r) => r.bucket);
+    return { release: () => this.repository.giveBack(buckets, at) };
   }
 }

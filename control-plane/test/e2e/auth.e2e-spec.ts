@@ -179,35 +179,72 @@ describe('registration', () => {
     await register({ email, password: 'longenough1', userType: 'node', code }).expect(400);
   });
 
-  it('should answer 409 when asking a code for an existing account', async () => {
+  it('should answer a code request for an existing account exactly as for a new e-mail, and tell the owner by mail', async () => {
     const account = await registerAccount(t);
-    const res = await t
-      .http()
-      .post('/api/auth/generate-code')
-      .send({ email: account.email, userType: account.userType })
-      .expect(409);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.accountExists });
-  });
-
-  it('should rate-limit code requests per e-mail with 429 and Retry-After', async () => {
-    const email = uniqueEmail();
-    for (let i = 0; i < 5; i += 1) {
-      await t
+    const stranger = uniqueEmail();
+    const ask = (email: string) =>
+      t
         .http()
         .post('/api/auth/generate-code')
         .set('X-Forwarded-For', freshIp())
-        .send({ email, userType: 'client' })
-        .expect(200);
+        .send({ email, userType: 'client' });
+    const since = t.smtp.mails.length;
+    const existing = await ask(account.email);
+    const fresh = await ask(stranger);
+    expect(existing.status).toBe(200);
+    expect(fresh.status).toBe(200);
+    expect(existing.body).toEqual({ success: true, message: AUTH_MESSAGES.codeSent });
+    expect(fresh.body).toEqual(existing.body);
+    expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+
+    const ownerMail = await t.smtp.waitFor(account.email, { since });
+    expect(ownerMail.subject).toBe('Your SCN account');
+    expect(ownerMail.text).toContain('one already exists');
+    expect(ownerMail.text).toContain(`sign in at ${t.config.publicUrl}`);
+    expect(ownerMail.text).toContain('Forgot password');
+    expect(ownerMail.text).not.toMatch(/\d{6}/);
+    expect(await t.smtp.codeFor(stranger, since)).toMatch(/^\d{6}$/);
+
+    // Guessing codes tells nothing either: both e-mails run out of attempts alike.
+    for (const email of [account.email, stranger]) {
+      for (let i = 0; i < 5; i += 1) {
+        const res = await register({
+          email,
+          password: 'longenough1',
+          userType: 'client',
+          code: '000000',
+        });
+        expect([res.status, res.body.message]).toEqual([400, AUTH_MESSAGES.invalidCode]);
+      }
+      const sixth = await register({
+        email,
+        password: 'longenough1',
+        userType: 'client',
+        code: '000000',
+      });
+      expect([sixth.status, sixth.body.message]).toEqual([429, AUTH_MESSAGES.tooManyCodeAttempts]);
     }
-    const res = await t
-      .http()
-      .post('/api/auth/generate-code')
-      .set('X-Forwarded-For', freshIp())
-      .send({ email, userType: 'client' })
-      .expect(429);
-    expect(res.body.success).toBe(false);
-    expect(res.body.message).toMatch(/^Too many requests\. Please try again in /);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await count('accounts', 'email = $1', [stranger])).toBe(0);
+  });
+
+  it('should rate-limit code requests per e-mail and address, and per e-mail from anywhere, with 429 and Retry-After', async () => {
+    const email = uniqueEmail();
+    const ip = freshIp();
+    const ask = (from: string) =>
+      t
+        .http()
+        .post('/api/auth/generate-code')
+        .set('X-Forwarded-For', from)
+        .send({ email, userType: 'client' });
+    for (let i = 0; i < 5; i += 1) await ask(ip).expect(200);
+    const limited = await ask(ip).expect(429);
+    expect(limited.body.success).toBe(false);
+    expect(limited.body.message).toMatch(/^Too many requests\. Please try again in /);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+    // Another address may still ask for this e-mail, up to the e-mail-wide ceiling of 10.
+    for (let i = 0; i < 5; i += 1) await ask(freshIp()).expect(200);
+    const ceiling = await ask(freshIp()).expect(429);
+    expect(Number(ceiling.headers['retry-after'])).toBeGreaterThan(3500);
   });
 
   it('should rate-limit code requests per IP', async () => {
@@ -279,23 +316,58 @@ describe('login, sessions and logout', () => {
     }
   });
 
-  it('should rate-limit login per e-mail', async () => {
+  it('should let the owner sign in from their address while an attacker at another is limited', async () => {
     const account = await registerAccount(t);
-    for (let i = 0; i < 10; i += 1) {
-      await t
+    const attacker = freshIp();
+    const owner = freshIp();
+    const login = (ip: string, password: string) =>
+      t
         .http()
         .post('/api/auth/login')
-        .set('X-Forwarded-For', freshIp())
-        .send({ email: account.email, password: 'nope-nope', userType: 'client' })
-        .expect(401);
+        .set('X-Forwarded-For', ip)
+        .send({ email: account.email, password, userType: 'client' });
+    for (let i = 0; i < 10; i += 1) await login(attacker, 'wrong guess').expect(401);
+    const limited = await login(attacker, 'wrong guess').expect(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+    // Not even the right password gets the attacker's address through now.
+    await login(attacker, account.password).expect(429);
+    for (let i = 0; i < 5; i += 1) await login(attacker, 'wrong guess').expect(429);
+
+    await login(owner, account.password).expect(200);
+    // The owner's own typos count against the owner's address only, and a success gives back.
+    for (let i = 0; i < 9; i += 1) await login(owner, 'typo').expect(401);
+    await login(owner, account.password).expect(200);
+    await login(owner, account.password).expect(200);
+  });
+
+  it('should stop a many-address attack on one account at the e-mail-wide ceiling', async () => {
+    const account = await registerAccount(t);
+    const login = (ip: string, password: string) =>
+      t
+        .http()
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', ip)
+        .send({ email: account.email, password, userType: 'client' });
+    // 100 failures from 100 addresses, none of them over its own limits.
+    for (let batch = 0; batch < 20; batch += 1) {
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          login(`192.0.2.${batch * 5 + i + 1}`, 'wrong guess').then((r) => r.status),
+        ),
+      );
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
     }
-    const res = await t
+    const limited = await login('192.0.2.201', 'wrong guess').expect(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
+    await login('192.0.2.202', account.password).expect(429);
+    // Other accounts are not held back by it.
+    const other = await registerAccount(t);
+    await t
       .http()
       .post('/api/auth/login')
-      .set('X-Forwarded-For', freshIp())
-      .send({ email: account.email, password: account.password, userType: 'client' })
-      .expect(429);
-    expect(res.headers['retry-after']).toBeDefined();
+      .set('X-Forwarded-For', '192.0.2.203')
+      .send({ email: other.email, password: other.password, userType: 'client' })
+      .expect(200);
   });
 
   it('should verify a session by bearer token and by cookie', async () => {
@@ -533,9 +605,37 @@ describe('password reset', () => {
     expect(res.body.message).toBe(AUTH_MESSAGES.invalidResetCode);
   });
 
-  it('should rate-limit forgot-password per e-mail', async () => {
+  it('should let reset codes run out alike for known and unknown e-mails', async () => {
+    const account = await registerAccount(t);
+    const stranger = uniqueEmail();
+    for (const email of [account.email, stranger]) {
+      const since = t.smtp.mails.length;
+      await forgot(email);
+      if (email === account.email) await t.smtp.waitFor(email, { since });
+      // The code of the unknown e-mail is stored after the answer, as the known one's is.
+      const deadline = Date.now() + 5000;
+      while ((await count('verification_codes', 'email = $1', [email])) === 0) {
+        if (Date.now() > deadline) throw new Error(`no reset code stored for ${email}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const reset = () =>
+        t
+          .http()
+          .post('/api/auth/reset-password')
+          .set('X-Forwarded-For', freshIp())
+          .send({ email, code: '000000', newPassword: 'longenough', userType: 'client' });
+      for (let i = 0; i < 5; i += 1) {
+        const res = await reset();
+        expect([res.status, res.body.message]).toEqual([400, AUTH_MESSAGES.invalidResetCode]);
+      }
+      const sixth = await reset();
+      expect([sixth.status, sixth.body.message]).toEqual([429, AUTH_MESSAGES.tooManyCodeAttempts]);
+    }
+  });
+
+  it('should rate-limit forgot-password per e-mail from anywhere at 10', async () => {
     const email = uniqueEmail();
-    for (let i = 0; i < 5; i += 1) await forgot(email);
+    for (let i = 0; i < 10; i += 1) await forgot(email);
     await t
       .http()
       .post('/api/auth/forgot-password')
@@ -544,22 +644,18 @@ describe('password reset', () => {
       .expect(429);
   });
 
-  it('should rate-limit reset-password per e-mail', async () => {
+  it('should rate-limit reset-password per e-mail and address at 10', async () => {
     const email = uniqueEmail();
-    for (let i = 0; i < 10; i += 1) {
-      await t
+    const ip = freshIp();
+    const reset = (from: string) =>
+      t
         .http()
         .post('/api/auth/reset-password')
-        .set('X-Forwarded-For', freshIp())
-        .send({ email, code: '123456', newPassword: 'longenough', userType: 'client' })
-        .expect(400);
-    }
-    await t
-      .http()
-      .post('/api/auth/reset-password')
-      .set('X-Forwarded-For', freshIp())
-      .send({ email, code: '123456', newPassword: 'longenough', userType: 'client' })
-      .expect(429);
+        .set('X-Forwarded-For', from)
+        .send({ email, code: '123456', newPassword: 'longenough', userType: 'client' });
+    for (let i = 0; i < 10; i += 1) await reset(ip).expect(400);
+    await reset(ip).expect(429);
+    await reset(freshIp()).expect(400);
   });
 });
 

@@ -23,13 +23,14 @@ const SIZE = Number(process.env.FUZZ_SIZE ?? 1);
 
 /**
  * Tables a refused request may write, because recording the refusal is their job:
- * - rate_limit_hits: every attempt counts against the limit, refused ones first of all (a wrong
- *   password must use up the allowance), and the limiter prunes expired windows as it goes;
+ * - rate_limit_buckets: every admitted attempt counts against the limit, whatever the handler
+ *   answers next (a wrong password must use up the allowance), and the limiter prunes the
+ *   timestamps that left the window as it goes;
  * - verification_codes (UPDATE): a wrong code uses up one of the code's 5 attempts, committed
  *   before the comparison (docs/security.md, "E-mailed codes").
  */
 const REFUSAL_RECORDS: Record<string, ReadonlyArray<TableWrite['op']>> = {
-  rate_limit_hits: ['INSERT', 'UPDATE', 'DELETE'],
+  rate_limit_buckets: ['INSERT', 'UPDATE', 'DELETE'],
   verification_codes: ['UPDATE'],
 };
 

@@ -33,7 +33,8 @@ export const AUTH_MESSAGES = {
   passwordsDoNotMatch: 'Passwords do not match',
   passwordTooShort: 'Password must be at least 8 characters long',
   passwordTooLong: 'Password must be at most 256 characters long',
-  codeSent: 'Verification code sent to your email',
+  // The same whether the e-mail already has an account or not (no enumeration): the mail says which.
+  codeSent: 'Check your email: we sent you a verification code.',
   invalidCode: 'Invalid or expired verification code',
   invalidResetCode: 'Invalid or expired reset code',
   tooManyCodeAttempts: 'Too many incorrect attempts. Please request a new code.',

@@ -10,6 +10,7 @@ import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
+import { SlidingRateLimits1764000001100 } from './1764000001100-sliding-rate-limits';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   MarketTriggerPlans1764000000700,
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
+  SlidingRateLimits1764000001100,
   CanonicalServerHosts1764000001300,
 ] as const;
