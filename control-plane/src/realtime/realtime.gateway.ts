@@ -9,7 +9,14 @@ import { PgListener } from '../common/pg-listener';
 export const REALTIME_EVENTS = { serverListUpdated: 'server-list-updated' } as const;
 
 export type ServerListChange =
-  'added' | 'availability' | 'address' | 'updated' | 'removed' | 'subscription';
+  | 'added'
+  | 'availability'
+  | 'address'
+  | 'updated'
+  | 'removed'
+  | 'subscription'
+  /** A server that could not serve was dropped from subscriptions (issue 15 §7). */
+  | 'withdrawn';
 
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';
