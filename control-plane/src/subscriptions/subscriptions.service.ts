@@ -766,6 +766,8 @@ export class SubscriptionsService {
       if (due.length < JOB_BATCH) break;
       after = due[due.length - 1]!;
     }
+    // issue 15 §7: the client dashboard re-reads and shows the dropped servers.
+    if (result.withdrawn > 0) this.realtime.serverListUpdated('withdrawn');
     if (result.renewed + result.expired + result.resumed + result.withdrawn > 0) {
       this.subscriptionsChanged();
     }

@@ -147,6 +147,7 @@ describe('renewal', () => {
     await serverState(c, { bannedAt: new Date(start.getTime() + 99 * HOUR) });
 
     // Two replicas' minutes at once, then the next minute: one renewal, one drop each.
+    events.length = 0;
     await Promise.all([billing().runOnce(), billing().runOnce()]);
     await billing().runOnce();
 
@@ -176,6 +177,7 @@ describe('renewal', () => {
     expect(await walletBalance(t.db, opB!, 'node_wallet')).toBe(10n * SSL - 8334n);
     expect(await walletBalance(t.db, opC!, 'node_wallet')).toBe(10n * SSL - 100_000n);
     expect(await platformRevenue(t.db)).toBe(revenueBefore);
+    await until(() => events.some((e) => e.reason === 'withdrawn'));
 
     expect((await clientSetOf(t.db, a)).uuids).toEqual([uuid]);
     expect((await clientSetOf(t.db, b)).uuids).toEqual([]);
