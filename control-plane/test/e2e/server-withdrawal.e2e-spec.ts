@@ -283,6 +283,46 @@ describe('renewal', () => {
   });
 });
 
+describe('billing change', () => {
+  it('should pay the new period only for the servers that can serve, refunding the banned one', async () => {
+    const operator = await insertAccount(t.db);
+    const start = now;
+    const [kept, banned] = (await insertServers(
+      t.db,
+      [
+        { ownerUuid: operator, name: 'Juliett' },
+        { ownerUuid: operator, name: 'Kilo' },
+      ],
+      now,
+    )) as [string, string];
+    const client = await registerAccount(t, { userType: 'client' });
+    await depositSsl(t.db.url, client.uuid, 30);
+    const bought = subscriptionCreationResponseSchema.parse(
+      (await buy(t, client, [kept, banned], { billingCycle: 'monthly' }).expect(200)).body,
+    );
+    now = new Date(start.getTime() + 3 * DAY);
+    await serverState(kept, {});
+    await serverState(banned, { bannedAt: now });
+    const changed = await t
+      .http()
+      .post(`/api/clients/subscription/${client.uuid}/${bought.subscriptionId}/change-type`)
+      .set('Cookie', client.cookie)
+      .send({ newBillingCycle: 'hourly' })
+      .expect(200);
+    // Kilo: 10 SSL x 27 of 30 days = 9 SSL back; the hourly block costs 10 SSL for Juliett only.
+    expect(changed.body).toMatchObject({
+      chargedMicro: String(10n * SSL),
+      subscription: { serverIds: [kept], billingCycle: 'hourly' },
+    });
+    expect(await walletBalance(t.db, client.uuid)).toBe(9n * SSL);
+    expect(await withdrawalsOf(bought.subscriptionId)).toEqual([
+      { server_id: banned, reason: 'banned', refund_micro: String(9n * SSL), period_index: 1 },
+    ]);
+    expect((await clientSetOf(t.db, banned)).uuids).toEqual([]);
+    expect(await ledgerViolations(t.db.url)).toEqual([]);
+  });
+});
+
 describe('during a paid period', () => {
   it('should drop a server hidden for an hour once, refund the unused time pro rata and tell the browser', async () => {
     const operator = await insertAccount(t.db);
