@@ -13,6 +13,7 @@ import { MarketListingEntity } from '../market/entities/market-listing.entity';
 import { MarketProcessingEntity } from '../market/entities/market-processing.entity';
 import { MarketSettingsEntity } from '../market/entities/market-settings.entity';
 import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
+import { JobHeartbeatEntity } from '../subscriptions/entities/job-heartbeat.entity';
 import { SubscriptionWithdrawalEntity } from '../subscriptions/entities/subscription-withdrawal.entity';
 import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
 import { SubscriptionEntity } from '../subscriptions/entities/subscription.entity';
@@ -44,4 +45,5 @@ export const ENTITIES = [
   SubscriptionServerEntity,
   SubscriptionPauseEntity,
   SubscriptionWithdrawalEntity,
+  JobHeartbeatEntity,
 ] as const;

@@ -19,25 +19,24 @@ import {
   type SubscriptionRecord,
   SubscriptionsRepository,
 } from './subscriptions.repository';
-import { HIDDEN_GRACE_MS, unableDuringPeriod, unableNow } from './withdrawal-rules';
+import { HIDDEN_GRACE_MS, unableToServe, watchingSince } from './withdrawal-rules';
 
 const JOB_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute drops the servers that cannot serve. */
 const WITHDRAWAL_LOCK_ID = 4_202_653;
 const PAGE = 200;
+/** Its name in job_heartbeats. */
+export const WITHDRAWAL_JOB = 'server-withdrawal';
 
 /**
- * Which rule a drop follows: `charge` before a period is paid (hidden now is enough), `period`
- * during one (hidden for an hour, see HIDDEN_GRACE_MS). Banned and deleted servers go at once.
- */
-export type UnableRule = 'charge' | 'period';
-
-/**
- * Keeps clients from paying for servers that cannot serve them (issue 15 §7). Renewals,
+ * Keeps clients from paying for servers that cannot serve them (issue 15 §7; the rule is
+ * `unableToServe`: banned, or hidden for an hour the control plane watched). Renewals,
  * activations and billing changes call `dropUnable` before they price a period; once a minute
- * (advisory lock, like the billing job) the job drops, from every subscription that still has
- * paid or payable time, the servers that are banned or have been hidden for an hour, refunding
- * the unused time. Each subscription is settled in its own transaction, under its row lock.
+ * (advisory lock, like the billing job) the job drops the same servers from every subscription
+ * that is not deleted, refunding the unused time. Each subscription is settled in its own
+ * transaction, under its row lock. Each run records a heartbeat: after a gap (an outage of ours)
+ * the hour of grace starts again, so servers that looked silent only because we were down are
+ * not dropped.
  */
 @Injectable()
 export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -74,7 +73,7 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
   }
 
   /**
-   * Drops the servers of a locked subscription that cannot serve under `rule`: each is refunded
+   * Drops the servers of a locked subscription that cannot serve: each is refunded
    * (ServerWithdrawals) and its uuid leaves that server's client set, in the caller's
    * transaction. Answers the servers that stay, in the client's order.
    */
@@ -83,12 +82,14 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     record: SubscriptionRecord,
     servers: readonly SubscribableServer[],
     now: Date,
-    rule: UnableRule,
+    watching?: Date,
   ): Promise<{ kept: SubscribableServer[]; dropped: number }> {
+    const since =
+      watching ?? watchingSince(await this.repository.heartbeat(manager, WITHDRAWAL_JOB), now);
     const kept: SubscribableServer[] = [];
     let dropped = 0;
     for (const server of servers) {
-      const unable = rule === 'charge' ? unableNow(server, now) : unableDuringPeriod(server, now);
+      const unable = unableToServe(server, now, since);
       if (!unable) {
         kept.push(server);
         continue;
@@ -102,11 +103,18 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
 
   private async settle(): Promise<number> {
     const now = this.clock.now();
-    const hiddenBefore = new Date(now.getTime() - HIDDEN_GRACE_MS);
+    const watching = watchingSince(
+      await this.repository.heartbeat(this.dataSource, WITHDRAWAL_JOB),
+      now,
+    );
+    await this.repository.beat(this.dataSource, WITHDRAWAL_JOB, now, watching);
+    // Hidden servers qualify only once the job has watched for the grace (banned ones at once).
+    const graceStart = now.getTime() - HIDDEN_GRACE_MS;
+    const hiddenBefore = new Date(watching.getTime() <= graceStart ? graceStart : 0);
     let dropped = 0;
     for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
       const due = await this.repository.candidates(hiddenBefore, after, PAGE);
-      for (const id of due) dropped += await retrying(() => this.settleOne(id, now));
+      for (const id of due) dropped += await retrying(() => this.settleOne(id, now, watching));
       if (due.length < PAGE) break;
       after = due[due.length - 1]!;
     }
@@ -115,12 +123,12 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     return dropped;
   }
 
-  private settleOne(id: string, now: Date): Promise<number> {
+  private settleOne(id: string, now: Date, watching: Date): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const record = await this.subscriptions.lockForJob(manager, id);
       if (!record || !['active', 'paused', 'expired'].includes(record.status)) return 0;
       const servers = (await this.subscriptions.serversOf(manager, [id], null)).get(id) ?? [];
-      const { dropped } = await this.dropUnable(manager, record, servers, now, 'period');
+      const { dropped } = await this.dropUnable(manager, record, servers, now, watching);
       return dropped;
     });
   }

@@ -184,6 +184,26 @@ export class ServerWithdrawalsRepository {
     return rows.map((row) => row.id);
   }
 
+  /** A minute job's last run and since when it has run without a gap; null before its first. */
+  async heartbeat(db: Db, job: string): Promise<{ lastRunAt: Date; watchingSince: Date } | null> {
+    const rows = await queryRows<{ last_run_at: Date; watching_since: Date }>(
+      db,
+      `SELECT last_run_at, watching_since FROM job_heartbeats WHERE job = $1`,
+      [job],
+    );
+    const row = rows[0];
+    return row ? { lastRunAt: row.last_run_at, watchingSince: row.watching_since } : null;
+  }
+
+  async beat(db: Db, job: string, now: Date, watchingSince: Date): Promise<void> {
+    await db.query(
+      `INSERT INTO job_heartbeats (job, last_run_at, watching_since) VALUES ($1, $2, $3)
+       ON CONFLICT (job) DO UPDATE SET last_run_at = EXCLUDED.last_run_at,
+         watching_since = EXCLUDED.watching_since`,
+      [job, now, watchingSince],
+    );
+  }
+
   /** The dropped servers of each subscription, newest first. */
   async listFor(
     db: Db,

@@ -522,7 +522,6 @@ export class SubscriptionsService {
             record,
             await this.serversFor(manager, id),
             now,
-            'charge',
           );
           if (current.length === 0) throw SubscriptionsException.of('no_servers_left');
           // Its slots were given up: take them again, under the same locks as a purchase.
@@ -628,7 +627,6 @@ export class SubscriptionsService {
             record,
             await this.serversFor(manager, id),
             now,
-            'charge',
           );
           if (servers.length === 0) throw SubscriptionsException.of('no_servers_left');
           const price = periodPriceMicro(newCycle, servers, this.free(now));
@@ -802,9 +800,9 @@ export class SubscriptionsService {
 
   /**
    * Renews one subscription whose paid time ended, or expires it. issue 15 §7: first its servers
-   * that cannot serve now (hidden below 95%, banned) are dropped, refunded for any paid time
-   * they could not serve, and the renewal charges and rewards only the servers that remain;
-   * with none left it expires (the dashboard lists why each server went).
+   * that cannot serve (banned, or hidden below 95% for an hour) are dropped, refunded for any
+   * paid time they could not serve, and the renewal charges and rewards only the servers that
+   * remain; with none left it expires (the dashboard lists why each server went).
    */
   private renewOrExpire(
     id: string,
@@ -818,7 +816,6 @@ export class SubscriptionsService {
         record,
         await this.serversFor(manager, id),
         now,
-        'charge',
       );
       if (record.autoRenew && servers.length > 0) {
         const price = periodPriceMicro(record.billingCycle, servers, this.free(now));

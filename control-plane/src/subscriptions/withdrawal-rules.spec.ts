@@ -2,9 +2,11 @@ import type { ReliabilityState } from '../reliability/reliability';
 import {
   HIDDEN_GRACE_MS,
   proRataMicro,
-  unableDuringPeriod,
   unableNow,
+  unableToServe,
   unusedPaidMs,
+  WATCH_GAP_MS,
+  watchingSince,
 } from './withdrawal-rules';
 
 const HOUR = 3_600_000;
@@ -23,7 +25,7 @@ function server(state: Partial<ReliabilityState> = {}): ReliabilityState {
   };
 }
 
-describe('unableNow (before a period is paid)', () => {
+describe('unableNow', () => {
   it('should let a fresh server at 95% or more serve', () => {
     expect(unableNow(server({ reliabilityAtReport: 95 }), now)).toBeNull();
   });
@@ -54,19 +56,41 @@ describe('unableNow (before a period is paid)', () => {
   });
 });
 
-describe('unableDuringPeriod', () => {
+describe('unableToServe', () => {
+  const longAgo = ago(30 * DAY);
+
   it('should wait for a hidden server to stay hidden an hour', () => {
     const blip = server({ reliabilityAtReport: 90, belowThresholdSince: ago(HIDDEN_GRACE_MS - 1) });
-    expect(unableDuringPeriod(blip, now)).toBeNull();
+    expect(unableToServe(blip, now, longAgo)).toBeNull();
     const down = server({ reliabilityAtReport: 90, belowThresholdSince: ago(HIDDEN_GRACE_MS) });
-    expect(unableDuringPeriod(down, now)).toEqual({ reason: 'hidden', since: ago(HOUR) });
+    expect(unableToServe(down, now, longAgo)).toEqual({ reason: 'hidden', since: ago(HOUR) });
+  });
+
+  it('should count only the hidden time the control plane watched, but refund from the start', () => {
+    // Silent for 5 hours because we were down: under 95% for 3 hours, watched for 30 minutes.
+    const silent = server({ lastReportAt: ago(5 * HOUR) });
+    expect(unableToServe(silent, now, ago(30 * 60_000))).toBeNull();
+    expect(unableToServe(silent, now, ago(HOUR))).toEqual({
+      reason: 'hidden',
+      since: ago(3 * HOUR),
+    });
   });
 
   it('should not wait for a banned server', () => {
-    expect(unableDuringPeriod(server({ bannedAt: now }), now)).toEqual({
+    expect(unableToServe(server({ bannedAt: now }), now, now)).toEqual({
       reason: 'banned',
       since: now,
     });
+  });
+});
+
+describe('watchingSince', () => {
+  it('should start again after a gap between the job runs, and before the first run', () => {
+    expect(watchingSince(null, now)).toEqual(now);
+    const steady = { lastRunAt: ago(60_000), watchingSince: ago(DAY) };
+    expect(watchingSince(steady, now)).toEqual(ago(DAY));
+    const gap = { lastRunAt: ago(WATCH_GAP_MS + 1), watchingSince: ago(DAY) };
+    expect(watchingSince(gap, now)).toEqual(now);
   });
 });
 

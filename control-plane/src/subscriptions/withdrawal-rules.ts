@@ -13,13 +13,21 @@ import { periodMs } from './subscription-pricing';
  */
 
 /**
- * During a paid period a hidden server is dropped only once it has stayed hidden this long. One
- * failed client-count call takes a server at 100% to 90% (spec 02 §4: -10), hidden for the three
- * minutes three fresh reports need to bring it back over 95%; dropping it then would cut a
- * working connection and lose the client the server for good over a blip. The wait costs the
- * client nothing: the refund counts from the moment the server went under 95%, not from the drop.
+ * A hidden server is dropped only once it has stayed hidden this long. One failed client-count
+ * call takes a server at 100% to 90% (spec 02 §4: -10), hidden for the three minutes three fresh
+ * reports need to bring it back over 95%; dropping it then would cut a working connection and
+ * lose the client the server for good over a blip. The wait costs the client nothing: the
+ * refund counts from the moment the server went under 95%, not from the drop, so a period
+ * renewed during a blip is given back whole if the blip lasts.
  */
 export const HIDDEN_GRACE_MS = 3_600_000;
+
+/**
+ * A gap this long between two runs of the withdrawal job means the control plane (or its
+ * database) was down: reports could not arrive, and every server's score decayed meanwhile
+ * through no fault of its own (spec 02 §4 staleness: -10 after two silent hours).
+ */
+export const WATCH_GAP_MS = 5 * 60_000;
 
 /** Why a server cannot serve, and since when (the refund covers paid time from then on). */
 export interface Unable {
@@ -28,9 +36,9 @@ export interface Unable {
 }
 
 /**
- * Before a period is paid (renewal, activation, billing change): the server cannot serve when it
- * is banned or hidden now (spec 02 §4: below 95% it is hidden from the network; the market would
- * not sell it either). `since` is when it went under 95% (exact even if no job ran then).
+ * Banned, or hidden now (spec 02 §4: below 95% a server is hidden from the network; 14 days
+ * later it is banned). `since` is when it went under 95% (exact even if no job ran then), for a
+ * ban without that record the ban itself.
  */
 export function unableNow(server: ReliabilityState, now: Date): Unable | null {
   const settled = settleThreshold(server, now);
@@ -41,11 +49,32 @@ export function unableNow(server: ReliabilityState, now: Date): Unable | null {
   return { reason: 'hidden', since: settled.belowThresholdSince ?? now };
 }
 
-/** During a paid period: banned, or hidden for at least HIDDEN_GRACE_MS. */
-export function unableDuringPeriod(server: ReliabilityState, now: Date): Unable | null {
+/**
+ * The rule for every drop (renewal, activation, billing change, the minute job): banned at once;
+ * hidden once it has been hidden for HIDDEN_GRACE_MS of time the control plane was watching
+ * (`watchingSince`, see watchingSince()), so an outage of ours drops nobody.
+ */
+export function unableToServe(
+  server: ReliabilityState,
+  now: Date,
+  watchingSince: Date,
+): Unable | null {
   const unable = unableNow(server, now);
   if (!unable || unable.reason === 'banned') return unable;
-  return now.getTime() - unable.since.getTime() >= HIDDEN_GRACE_MS ? unable : null;
+  const observedFrom = Math.max(unable.since.getTime(), watchingSince.getTime());
+  return now.getTime() - observedFrom >= HIDDEN_GRACE_MS ? unable : null;
+}
+
+/**
+ * Since when the control plane has been watching without a gap, from the withdrawal job's last
+ * run: now when it has not run for WATCH_GAP_MS (or never).
+ */
+export function watchingSince(
+  heartbeat: { lastRunAt: Date; watchingSince: Date } | null,
+  now: Date,
+): Date {
+  if (!heartbeat || now.getTime() - heartbeat.lastRunAt.getTime() > WATCH_GAP_MS) return now;
+  return heartbeat.watchingSince;
 }
 
 /**

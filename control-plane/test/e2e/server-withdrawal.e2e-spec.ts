@@ -5,6 +5,7 @@ import {
   type Subscription,
 } from '@scn/proto';
 import { io, type Socket } from 'socket.io-client';
+import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
@@ -68,6 +69,18 @@ async function serverState(
   );
 }
 
+/**
+ * The withdrawal job has run every minute since `since` (its heartbeat), as it does while the
+ * control plane is up; the tests move the clock by hours and days between runs.
+ */
+async function watching(since: Date) {
+  await t.db.query(
+    `INSERT INTO job_heartbeats (job, last_run_at, watching_since) VALUES ('server-withdrawal', $1, $2)
+     ON CONFLICT (job) DO UPDATE SET last_run_at = $1, watching_since = $2`,
+    [now, since],
+  );
+}
+
 async function withdrawalsOf(subscriptionId: string) {
   return t.db.query<{
     server_id: string;
@@ -110,41 +123,48 @@ async function until(predicate: () => boolean) {
 
 describe('renewal', () => {
   it('should charge and reward only the servers that can serve, dropping hidden and banned ones with a refund of the time they could not serve', async () => {
-    const [opA, opB, opC] = [
+    const [opA, opB, opC, opD] = [
+      await insertAccount(t.db),
       await insertAccount(t.db),
       await insertAccount(t.db),
       await insertAccount(t.db),
     ];
     const start = now;
-    const [a, b, c] = (await insertServers(
+    const [a, b, c, d] = (await insertServers(
       t.db,
       [
         { ownerUuid: opA!, name: 'Alpha' },
         { ownerUuid: opB!, name: 'Bravo' },
         { ownerUuid: opC!, name: 'Charlie' },
+        { ownerUuid: opD!, name: 'Delta' },
       ],
       now,
-    )) as [string, string, string];
+    )) as [string, string, string, string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 50);
+    await depositSsl(t.db.url, client.uuid, 60);
     const bought = subscriptionCreationResponseSchema.parse(
-      (await buy(t, client, [a, b, c], { billingCycle: 'hourly' }).expect(200)).body,
+      (await buy(t, client, [a, b, c, d], { billingCycle: 'hourly' }).expect(200)).body,
     );
     const id = bought.subscriptionId;
     const uuid = bought.subscription.uuid;
     expect(await walletBalance(t.db, client.uuid)).toBe(20n * SSL);
     const revenueBefore = await platformRevenue(t.db);
 
-    // The block ends at start + 100 h. Alpha reports; Bravo went under 95% five minutes before
-    // the end (hidden, still within the hour's grace a paid period gives); Charlie was banned
-    // an hour before the end.
+    // The block ends at start + 100 h. Alpha reports; Bravo went under 95% two hours before
+    // the end; Charlie was banned an hour before the end; Delta went under 95% five minutes
+    // ago (a blip: kept and charged; if it lasts an hour the period comes back whole).
     now = new Date(start.getTime() + 100 * HOUR + 30_000);
+    await watching(start);
     await serverState(a, {});
     await serverState(b, {
       reliability: 90,
-      belowThresholdSince: new Date(start.getTime() + 100 * HOUR - 5 * 60_000),
+      belowThresholdSince: new Date(start.getTime() + 98 * HOUR),
     });
     await serverState(c, { bannedAt: new Date(start.getTime() + 99 * HOUR) });
+    await serverState(d, {
+      reliability: 90,
+      belowThresholdSince: new Date(now.getTime() - 5 * 60_000),
+    });
 
     // Two replicas' minutes at once, then the next minute: one renewal, one drop each.
     events.length = 0;
@@ -158,33 +178,37 @@ describe('renewal', () => {
        WHERE t.external_ref = $1`,
       [`renewal:${id}:2`],
     );
-    expect(renewal).toEqual({ server_count: 1, paid: String(10n * SSL) });
+    expect(renewal).toEqual({ server_count: 2, paid: String(20n * SSL) });
     const rewards = await t.db.query<{ external_ref: string }>(
-      `SELECT external_ref FROM ledger_transactions WHERE external_ref LIKE $1`,
+      `SELECT external_ref FROM ledger_transactions WHERE external_ref LIKE $1 ORDER BY 1`,
       [`renewal:${id}:2:reward:%`],
     );
-    expect(rewards).toEqual([{ external_ref: `renewal:${id}:2:reward:${opA}` }]);
+    expect(rewards.map((r) => r.external_ref)).toEqual(
+      [opA!, opD!].sort().map((op) => `renewal:${id}:2:reward:${op}`),
+    );
 
-    // Refunds, rounded up to the micro-SSL: Bravo 10 SSL x 5 min / 100 h = 8,333.3 -> 8,334;
-    // Charlie 10 SSL x 1 h / 100 h = 100,000. Each operator gives back its part of the reward.
+    // Refunds of the time they could not serve, 10 SSL per 100 h: Bravo 2 h = 0.2 SSL, Charlie
+    // 1 h = 0.1 SSL, each given back by its operator out of its reward.
     expect(await withdrawalsOf(id)).toEqual([
       { server_id: c, reason: 'banned', refund_micro: '100000', period_index: 1 },
-      { server_id: b, reason: 'hidden', refund_micro: '8334', period_index: 1 },
+      { server_id: b, reason: 'hidden', refund_micro: '200000', period_index: 1 },
     ]);
     expect(await refundsOf(id)).toHaveLength(2);
-    expect(await walletBalance(t.db, client.uuid)).toBe(10n * SSL + 8334n + 100_000n);
+    expect(await walletBalance(t.db, client.uuid)).toBe(300_000n);
     expect(await walletBalance(t.db, opA!, 'node_wallet')).toBe(20n * SSL);
-    expect(await walletBalance(t.db, opB!, 'node_wallet')).toBe(10n * SSL - 8334n);
+    expect(await walletBalance(t.db, opD!, 'node_wallet')).toBe(20n * SSL);
+    expect(await walletBalance(t.db, opB!, 'node_wallet')).toBe(10n * SSL - 200_000n);
     expect(await walletBalance(t.db, opC!, 'node_wallet')).toBe(10n * SSL - 100_000n);
     expect(await platformRevenue(t.db)).toBe(revenueBefore);
     await until(() => events.some((e) => e.reason === 'withdrawn'));
 
     expect((await clientSetOf(t.db, a)).uuids).toEqual([uuid]);
+    expect((await clientSetOf(t.db, d)).uuids).toEqual([uuid]);
     expect((await clientSetOf(t.db, b)).uuids).toEqual([]);
     expect((await clientSetOf(t.db, c)).uuids).toEqual([]);
 
     const [shown] = await listed(client, 'subscriptions');
-    expect(shown).toMatchObject({ id, serverIds: [a], serverCount: 1, billingAmount: 10 });
+    expect(shown).toMatchObject({ id, serverIds: [a, d], serverCount: 2, billingAmount: 20 });
     expect(shown!.withdrawnServers).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -192,8 +216,8 @@ describe('renewal', () => {
           name: 'Bravo',
           reason: 'hidden',
           reasonText: 'hidden: reliability below 95%',
-          refundMicro: '8334',
-          refund: 0.008334,
+          refundMicro: '200000',
+          refund: 0.2,
         }),
         expect.objectContaining({
           id: c,
@@ -204,6 +228,7 @@ describe('renewal', () => {
         }),
       ]),
     );
+    expect(shown!.withdrawnServers).toHaveLength(2);
     expect(await ledgerViolations(t.db.url)).toEqual([]);
   });
 
@@ -217,11 +242,17 @@ describe('renewal', () => {
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [server], { billingCycle: 'hourly' }).expect(200)).body,
     );
+    const start = now;
     now = new Date(now.getTime() + 100 * HOUR);
-    await serverState(server, { reliability: 80, belowThresholdSince: now });
+    await watching(start);
+    await serverState(server, {
+      reliability: 80,
+      belowThresholdSince: new Date(now.getTime() - 2 * HOUR),
+    });
     await billing().runOnce();
 
-    expect(await walletBalance(t.db, client.uuid)).toBe(90n * SSL);
+    // Its last 2 of 100 hours are given back: 0.2 SSL.
+    expect(await walletBalance(t.db, client.uuid)).toBe(90n * SSL + 200_000n);
     const [stored] = await t.db.query<{ status: string; period_index: number }>(
       `SELECT status, period_index FROM subscriptions WHERE id = $1`,
       [bought.subscriptionId],
@@ -230,7 +261,7 @@ describe('renewal', () => {
     const [shown] = await listed(client, 'paused-subscriptions');
     expect(shown).toMatchObject({ id: bought.subscriptionId, serverCount: 0, status: 'expired' });
     expect(shown!.withdrawnServers).toMatchObject([
-      { id: server, reason: 'hidden', refundMicro: '0' },
+      { id: server, reason: 'hidden', refundMicro: '200000' },
     ]);
     // Nothing left to activate: a clear refusal, no charge.
     const refused = await t
@@ -239,7 +270,7 @@ describe('renewal', () => {
       .set('Cookie', client.cookie)
       .expect(409);
     expect(refused.body.message).toMatch(/None of the servers of this subscription can serve you/);
-    expect(await walletBalance(t.db, client.uuid)).toBe(90n * SSL);
+    expect(await walletBalance(t.db, client.uuid)).toBe(90n * SSL + 200_000n);
     expect(await ledgerViolations(t.db.url)).toEqual([]);
   });
 
@@ -347,6 +378,7 @@ describe('during a paid period', () => {
     const wentUnder = new Date(now.getTime() - 30 * 60_000);
     await serverState(down, { reliability: 80, belowThresholdSince: wentUnder });
     await serverState(up, {});
+    await watching(start);
     expect(await withdrawalsOf(id)).toEqual([]);
     await withdrawalJob().runOnce();
     expect(await withdrawalsOf(id)).toEqual([]);
@@ -355,6 +387,7 @@ describe('during a paid period', () => {
     now = new Date(wentUnder.getTime() + 90 * 60_000);
     await serverState(down, { reliability: 80, belowThresholdSince: wentUnder });
     await serverState(up, {});
+    await watching(start);
     events.length = 0;
     await Promise.all([withdrawalJob().runOnce(), withdrawalJob().runOnce()]);
     await withdrawalJob().runOnce();
@@ -384,6 +417,47 @@ describe('during a paid period', () => {
         refundMicro: '6673612',
       },
     ]);
+    expect(await ledgerViolations(t.db.url)).toEqual([]);
+  });
+
+  it('should not drop servers that looked silent only because the control plane was down', async () => {
+    const operator = await insertAccount(t.db);
+    const [server] = (await insertServers(t.db, [{ ownerUuid: operator, name: 'Lima' }], now)) as [
+      string,
+    ];
+    const client = await registerAccount(t, { userType: 'client' });
+    await depositSsl(t.db.url, client.uuid, 10);
+    const bought = subscriptionCreationResponseSchema.parse(
+      (await buy(t, client, [server], { billingCycle: 'monthly' }).expect(200)).body,
+    );
+    // We were down for three hours: the job last ran then, and no report came in meanwhile, so
+    // the server scores 90 (spec 02 §4: -10 after two silent hours), hidden for an hour.
+    const outageStart = now;
+    await watching(new Date(outageStart.getTime() - DAY));
+    const lastReport = outageStart;
+    now = new Date(outageStart.getTime() + 3 * HOUR);
+    await serverState(server, { lastReportAt: lastReport });
+    // The reliability sweep records when it went under 95% (two hours after its last report).
+    await t.app.get(ReliabilitySweepJob).runOnce();
+    await withdrawalJob().runOnce();
+    expect(await withdrawalsOf(bought.subscriptionId)).toEqual([]);
+    const [beat] = await t.db.query<{ watching_since: Date }>(
+      `SELECT watching_since FROM job_heartbeats WHERE job = 'server-withdrawal'`,
+    );
+    expect(beat!.watching_since).toEqual(now);
+
+    // The server stays silent for an hour we watched (the job runs every minute): now it goes,
+    // refunded from when its score went under 95%, two hours after its last report.
+    const back = now;
+    now = new Date(back.getTime() + HOUR);
+    await watching(back);
+    await t.app.get(ReliabilitySweepJob).runOnce();
+    await withdrawalJob().runOnce();
+    expect(await withdrawalsOf(bought.subscriptionId)).toMatchObject([
+      { server_id: server, reason: 'hidden' },
+    ]);
+    // 10 SSL x (30 days - 2 hours) / 30 days = 9,972,222.2 -> 9,972,223.
+    expect(await walletBalance(t.db, client.uuid)).toBe(9_972_223n);
     expect(await ledgerViolations(t.db.url)).toEqual([]);
   });
 

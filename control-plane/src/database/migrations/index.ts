@@ -11,6 +11,7 @@ import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
 import { SubscriptionWithdrawals1764000001200 } from './1764000001200-subscription-withdrawals';
+import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
   SubscriptionWithdrawals1764000001200,
+  JobHeartbeats1764000001201,
 ] as const;
