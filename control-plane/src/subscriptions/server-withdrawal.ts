@@ -129,9 +129,7 @@ export class ServerWithdrawals implements ServerDeletion {
   async beforeDelete(manager: EntityManager, serverId: string, now: Date): Promise<number> {
     const records = await this.repository.lockSubscriptionsOf(manager, serverId);
     if (records.length === 0) return 0;
-    const [server] = await this.subscriptions
-      .serversOf(manager, [records[0]!.id], null)
-      .then((map) => (map.get(records[0]!.id) ?? []).filter((s) => s.id === serverId));
+    const [server] = await this.subscriptions.readServers([serverId], null);
     if (!server) return 0;
     let dropped = 0;
     for (const record of records) {

@@ -39,8 +39,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  socket.close();
-  await t.close();
+  socket?.close();
+  await t?.close();
 });
 
 const billing = () => t.app.get(SubscriptionBillingJob);
