@@ -13,6 +13,8 @@ import { MarketListingEntity } from '../market/entities/market-listing.entity';
 import { MarketProcessingEntity } from '../market/entities/market-processing.entity';
 import { MarketSettingsEntity } from '../market/entities/market-settings.entity';
 import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
+import { JobHeartbeatEntity } from '../subscriptions/entities/job-heartbeat.entity';
+import { SubscriptionWithdrawalEntity } from '../subscriptions/entities/subscription-withdrawal.entity';
 import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
 import { SubscriptionEntity } from '../subscriptions/entities/subscription.entity';
 import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity';
@@ -42,4 +44,6 @@ export const ENTITIES = [
   SubscriptionEntity,
   SubscriptionServerEntity,
   SubscriptionPauseEntity,
+  SubscriptionWithdrawalEntity,
+  JobHeartbeatEntity,
 ] as const;

@@ -167,9 +167,27 @@ export class NodesRepository {
     return rows[0] ?? { allowed: 0, version: '0' };
   }
 
-  async deleteOwnedServer(ownerUuid: string, id: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(ServerEntity).delete({ id, ownerUuid });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Whether the server is the owner's; if so its client set is locked (as purchases lock it)
+   * until the caller's transaction ends.
+   */
+  async lockOwnedServer(manager: EntityManager, ownerUuid: string, id: string): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `SELECT s.id FROM servers s WHERE s.id = $1 AND s.owner_uuid = $2`,
+      [id, ownerUuid],
+    );
+    if (rows.length === 0) return false;
+    await manager.query(
+      `SELECT server_id FROM server_client_sets WHERE server_id = $1 FOR NO KEY UPDATE`,
+      [id],
+    );
+    return true;
+  }
+
+  /** Deletes a server inside the caller's transaction (its client set and places go with it). */
+  async deleteServer(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM servers WHERE id = $1`, [id]);
   }
 
   async updateServer(id: string, changes: Partial<ServerEntity>): Promise<void> {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   buildVlessLink,
   parseVlessLink,
@@ -14,7 +14,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Hardware, ValidReport } from '../grpc/agent-messages';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
-import { queryRows } from '../common/sql';
+import { queryRows, RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
 import type { EntityManager } from 'typeorm';
 import {
   applyReport,
@@ -30,6 +30,7 @@ import { DEMO_OPERATOR_EMAIL } from './demo-operator';
 import { NodesException } from './nodes.exception';
 import { type ClientSet, NodesRepository, type SweepSettlement } from './nodes.repository';
 import { type ReportColumns, ReportWriter } from './report-writer';
+import { SERVER_DELETION, type ServerDeletion } from './server-deletion';
 import { type AgentServer, ServerReader } from './server-reader';
 
 /** issue 3: enrollment tokens live 24 hours; reports every 60 s. */
@@ -124,6 +125,7 @@ export class NodesService {
     private readonly realtime: RealtimeGateway,
     private readonly reports: ReportWriter,
     private readonly servers: ServerReader,
+    @Optional() @Inject(SERVER_DELETION) private readonly deletion: ServerDeletion | null = null,
   ) {}
 
   async createEnrollmentToken(
@@ -237,11 +239,32 @@ export class NodesService {
     return this.repository.clientSlots(serverId);
   }
 
-  /** Deletes an operator's own server; its agent is refused from then on. */
+  /**
+   * Deletes an operator's own server; its agent is refused from then on. In the same
+   * transaction, its clients' unused paid time is refunded and it leaves their subscriptions
+   * (issue 15 §7, SERVER_DELETION). Its client set is locked first, as a purchase locks it, so
+   * no purchase can slip in between the refunds and the delete.
+   */
   async deleteServer(ownerUuid: string, serverId: string): Promise<boolean> {
-    const deleted = await this.repository.deleteOwnedServer(ownerUuid, serverId);
-    if (deleted) this.realtime.serverListUpdated('removed');
-    return deleted;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const result = await this.repository.dataSource.transaction(async (manager) => {
+          if (!(await this.repository.lockOwnedServer(manager, ownerUuid, serverId))) {
+            return { deleted: false, withdrawn: 0 };
+          }
+          const withdrawn =
+            (await this.deletion?.beforeDelete(manager, serverId, this.clock.now())) ?? 0;
+          await this.repository.deleteServer(manager, serverId);
+          return { deleted: true, withdrawn };
+        });
+        if (result.deleted) this.realtime.serverListUpdated('removed');
+        if (result.withdrawn > 0) this.realtime.serverListUpdated('withdrawn');
+        return result.deleted;
+      } catch (error) {
+        const code = sqlState(error);
+        if (attempt >= 3 || !code || !RETRYABLE_SQL_STATES.has(code)) throw error;
+      }
+    }
   }
 
   /**

@@ -16,7 +16,9 @@ export type ServerListChange =
   | 'removed'
   | 'subscription'
   /** LISTEN came back after a database outage: events may have been missed, refetch. */
-  | 'resync';
+  | 'resync'
+  /** A server that could not serve was dropped from subscriptions (issue 15 §7). */
+  | 'withdrawn';
 
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';

@@ -13,7 +13,8 @@ export type SubscriptionErrorCode =
   | 'not_paused'
   | 'pause_allowance_used'
   | 'activate_insufficient'
-  | 'file_not_found';
+  | 'file_not_found'
+  | 'no_servers_left';
 
 export class SubscriptionsException extends DomainException {
   constructor(kind: ErrorKind, message: string, details?: Record<string, string>) {
@@ -38,6 +39,7 @@ export class SubscriptionsException extends DomainException {
       not_active: { kind: 'conflict', message: SUBSCRIPTION_MESSAGES.notActive },
       not_paused: { kind: 'conflict', message: SUBSCRIPTION_MESSAGES.notPaused },
       file_not_found: { kind: 'not_found', message: SUBSCRIPTION_MESSAGES.fileNotFound },
+      no_servers_left: { kind: 'conflict', message: SUBSCRIPTION_MESSAGES.noServersLeft },
     } as const satisfies Record<string, { kind: ErrorKind; message: string }>;
     const { kind, message } = errors[code];
     return new SubscriptionsException(kind, message);

@@ -9,11 +9,16 @@ import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { PurchaseWriter } from './purchase-writer';
+import { SERVER_DELETION } from '../nodes/server-deletion';
+import { ServerWithdrawals } from './server-withdrawal';
+import { ServerWithdrawalJob } from './server-withdrawal.job';
+import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
 import { SubscriptionsService } from './subscriptions.service';
 
 /**
  * Client subscriptions: purchase, the subscription URL, pauses, billing changes, renewals.
- * Global only to hand the market its SUBSCRIBED_SERVERS reader without a module cycle.
+ * Global only to hand the market its SUBSCRIBED_SERVERS reader, and the nodes domain its
+ * SERVER_DELETION step (refunds when a server is deleted), without a module cycle.
  */
 @Global()
 @Module({
@@ -24,8 +29,12 @@ import { SubscriptionsService } from './subscriptions.service';
     PurchaseWriter,
     SubscriptionsService,
     SubscriptionBillingJob,
+    ServerWithdrawalsRepository,
+    ServerWithdrawals,
+    ServerWithdrawalJob,
     { provide: SUBSCRIBED_SERVERS, useExisting: SubscriptionsRepository },
+    { provide: SERVER_DELETION, useExisting: ServerWithdrawals },
   ],
-  exports: [SubscriptionsService, SUBSCRIBED_SERVERS],
+  exports: [SubscriptionsService, SUBSCRIBED_SERVERS, SERVER_DELETION],
 })
 export class SubscriptionsModule {}

@@ -68,7 +68,7 @@ const COLUMN_OF: Record<keyof SubscriptionChanges, string> = {
   autoRenew: 'auto_renew',
 };
 
-function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
+export function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
   return {
     id: row.id as string,
     ownerUuid: row.owner_uuid as string,
@@ -87,11 +87,11 @@ function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
   };
 }
 
-const SERVER_COLUMNS = `s.id, s.owner_uuid, s.name, s.source, s.host, s.port, s.inbound, s.vless_string,
+export const SERVER_COLUMNS = `s.id, s.owner_uuid, s.name, s.source, s.host, s.port, s.inbound, s.vless_string,
   s.country, s.tier, s.core_state, s.reliability_at_report, s.last_report_at, s.last_credited_at,
   s.below_threshold_since, s.banned_at, COALESCE(a.email = $2::text, false) AS premium`;
 
-function serverFromRow(row: Record<string, unknown>): SubscribableServer {
+export function serverFromRow(row: Record<string, unknown>): SubscribableServer {
   return {
     id: row.id as string,
     ownerUuid: row.owner_uuid as string,

@@ -16,6 +16,8 @@ import {
   subscriptionRawFileName,
   type SubscriptionServer,
   VPS_TIERS,
+  WITHDRAWAL_REASON_TEXT,
+  type WithdrawnServer,
 } from '@scn/proto';
 import type { EntityManager } from 'typeorm';
 import type { ActiveSession } from '../auth/auth.repository';
@@ -65,6 +67,11 @@ import {
   SubscriptionsRepository,
 } from './subscriptions.repository';
 import { SubscriptionsException } from './subscriptions.exception';
+import { ServerWithdrawalJob } from './server-withdrawal.job';
+import {
+  ServerWithdrawalsRepository,
+  type WithdrawalRecord,
+} from './server-withdrawals.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FILE_NAME =
@@ -109,6 +116,8 @@ export interface SettleResult {
   renewed: number;
   expired: number;
   resumed: number;
+  /** Servers dropped at renewal because they could not serve (issue 15 §7). */
+  withdrawn: number;
 }
 
 function micro(value: bigint): string {
@@ -145,6 +154,8 @@ export class SubscriptionsService {
     private readonly nodes: NodesService,
     private readonly realtime: RealtimeGateway,
     private readonly premium: PremiumServers,
+    private readonly withdrawals: ServerWithdrawalJob,
+    private readonly withdrawalRecords: ServerWithdrawalsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -351,12 +362,19 @@ export class SubscriptionsService {
     const records = await this.repository.listOwned(ownerUuid, statuses);
     const ids = records.map((record) => record.id);
     const db = this.repository.dataSource;
-    const [servers, pauses] = await Promise.all([
+    const [servers, pauses, withdrawn] = await Promise.all([
       this.repository.serversOf(db, ids, this.platformEmail),
       this.repository.pauseStarts(db, ids, new Date(now.getTime() - PAUSE_HISTORY_MS)),
+      this.withdrawalRecords.listFor(db, ids),
     ]);
     return records.map((record) =>
-      this.view(record, servers.get(record.id) ?? [], pauses.get(record.id) ?? [], now),
+      this.view(
+        record,
+        servers.get(record.id) ?? [],
+        pauses.get(record.id) ?? [],
+        now,
+        withdrawn.get(record.id) ?? [],
+      ),
     );
   }
 
@@ -507,7 +525,14 @@ export class SubscriptionsService {
           if (record.status !== 'paused' && record.status !== 'expired') {
             throw SubscriptionsException.of('not_paused');
           }
-          const current = await this.serversFor(manager, id);
+          // issue 15 §7: servers that cannot serve are dropped, not paid for.
+          const { kept: current } = await this.withdrawals.dropUnable(
+            manager,
+            record,
+            await this.serversFor(manager, id),
+            now,
+          );
+          if (current.length === 0) throw SubscriptionsException.of('no_servers_left');
           // Its slots were given up: take them again, under the same locks as a purchase.
           const servers = await this.repository.lockServers(
             manager,
@@ -605,7 +630,14 @@ export class SubscriptionsService {
           if (record.status !== 'active') throw SubscriptionsException.of('not_active');
           if (record.billingCycle === newCycle)
             throw SubscriptionsException.sameBillingCycle(newCycle);
-          const servers = await this.serversFor(manager, id);
+          // issue 15 §7: a new period is paid only for the servers that can serve.
+          const { kept: servers } = await this.withdrawals.dropUnable(
+            manager,
+            record,
+            await this.serversFor(manager, id),
+            now,
+          );
+          if (servers.length === 0) throw SubscriptionsException.of('no_servers_left');
           const price = periodPriceMicro(newCycle, servers, this.free(now));
           const wallet = await this.ledger.lockWallet(manager, 'client_wallet', ownerUuid);
           if (wallet.balanceMicro < price) {
@@ -721,7 +753,7 @@ export class SubscriptionsService {
    */
   async settleDue(): Promise<SettleResult> {
     const now = this.clock.now();
-    const result: SettleResult = { renewed: 0, expired: 0, resumed: 0 };
+    const result: SettleResult = { renewed: 0, expired: 0, resumed: 0, withdrawn: 0 };
     for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
       const due = await this.repository.dueForResume(now, after, JOB_BATCH);
       for (const id of due) {
@@ -734,13 +766,16 @@ export class SubscriptionsService {
       const due = await this.repository.dueForRenewal(now, after, JOB_BATCH);
       for (const id of due) {
         const outcome = await retrying(() => this.renewOrExpire(id, now));
-        if (outcome === 'renewed') result.renewed += 1;
-        if (outcome === 'expired') result.expired += 1;
+        if (outcome?.status === 'renewed') result.renewed += 1;
+        if (outcome?.status === 'expired') result.expired += 1;
+        result.withdrawn += outcome?.withdrawn ?? 0;
       }
       if (due.length < JOB_BATCH) break;
       after = due[due.length - 1]!;
     }
-    if (result.renewed + result.expired + result.resumed > 0) {
+    // issue 15 §7: the client dashboard re-reads and shows the dropped servers.
+    if (result.withdrawn > 0) this.realtime.serverListUpdated('withdrawn');
+    if (result.renewed + result.expired + result.resumed + result.withdrawn > 0) {
       this.subscriptionsChanged();
     }
     return result;
@@ -772,11 +807,25 @@ export class SubscriptionsService {
     });
   }
 
-  private renewOrExpire(id: string, now: Date): Promise<'renewed' | 'expired' | null> {
+  /**
+   * Renews one subscription whose paid time ended, or expires it. issue 15 §7: first its servers
+   * that cannot serve (banned, or hidden below 95% for an hour) are dropped, refunded for any
+   * paid time they could not serve, and the renewal charges and rewards only the servers that
+   * remain; with none left it expires (the dashboard lists why each server went).
+   */
+  private renewOrExpire(
+    id: string,
+    now: Date,
+  ): Promise<{ status: 'renewed' | 'expired'; withdrawn: number } | null> {
     return this.ledger.transaction(async (manager) => {
       const record = await this.repository.lockForJob(manager, id);
       if (!record || record.status !== 'active' || record.expiresAt > now) return null;
-      const servers = await this.serversFor(manager, id);
+      const { kept: servers, dropped: withdrawn } = await this.withdrawals.dropUnable(
+        manager,
+        record,
+        await this.serversFor(manager, id),
+        now,
+      );
       if (record.autoRenew && servers.length > 0) {
         const price = periodPriceMicro(record.billingCycle, servers, this.free(now));
         const wallet = await this.ledger.lockWallet(manager, 'client_wallet', record.ownerUuid);
@@ -796,12 +845,12 @@ export class SubscriptionsService {
             periodIndex: period,
             expiresAt: new Date(record.expiresAt.getTime() + periodMs(record.billingCycle)),
           });
-          return 'renewed';
+          return { status: 'renewed' as const, withdrawn };
         }
       }
       await this.repository.update(manager, id, { status: 'expired' });
       await this.nodes.removeClients(manager, ids(servers), record.vlessUuid);
-      return 'expired';
+      return { status: 'expired' as const, withdrawn };
     });
   }
 
@@ -997,6 +1046,7 @@ export class SubscriptionsService {
     servers: readonly SubscribableServer[],
     pauseStarts: readonly Date[],
     now: Date,
+    withdrawn: readonly WithdrawalRecord[] = [],
   ): Subscription {
     const free = this.free(now);
     const linked = subscriptionServers(servers, record.vlessUuid);
@@ -1049,6 +1099,7 @@ export class SubscriptionsService {
       activationPrice: sslNumber(activationPrice),
       activationPriceMicro: micro(activationPrice),
       pauseAllowance: pauseAllowance(record.billingCycle, pauseStarts, now),
+      withdrawnServers: withdrawn.map(withdrawnServerView),
     };
   }
 
@@ -1131,6 +1182,20 @@ export class SubscriptionsService {
   private get platformEmail(): string | null {
     return this.premium.operatorEmail;
   }
+}
+
+/** issue 15 §7: a dropped server, its reason and its refund, as the dashboard shows them. */
+function withdrawnServerView(record: WithdrawalRecord): WithdrawnServer {
+  return {
+    id: record.serverId,
+    name: record.serverName,
+    reason: record.reason,
+    reasonText: WITHDRAWAL_REASON_TEXT[record.reason],
+    unableSince: record.unableSince.toISOString(),
+    withdrawnAt: record.withdrawnAt.toISOString(),
+    refund: sslNumber(record.refundMicro),
+    refundMicro: micro(record.refundMicro),
+  };
 }
 
 /** spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10). */

@@ -222,15 +222,19 @@ export class WalletRepository {
     }));
   }
 
-  /** spec 02 §3: frozen amounts that have not expired yet. */
+  /**
+   * spec 02 §3: frozen amounts that have not expired yet. A debit carrying a lot's
+   * `frozen_until` (a refund taking back part of that reward, issue 15 §7) shrinks that lot.
+   */
   async frozenLots(
     accountId: string,
     now: Date,
   ): Promise<{ amountMicro: bigint; frozenUntil: Date }[]> {
     const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
       this.dataSource,
-      `SELECT amount_micro, frozen_until FROM ledger_entries
-       WHERE account_id = $1 AND frozen_until > $2 AND amount_micro > 0
+      `SELECT sum(amount_micro)::text AS amount_micro, frozen_until FROM ledger_entries
+       WHERE account_id = $1 AND frozen_until > $2
+       GROUP BY frozen_until HAVING sum(amount_micro) > 0
        ORDER BY frozen_until`,
       [accountId, now],
     );

@@ -32,6 +32,18 @@ async function subscribed(cycle: 'monthly' | 'hourly', ssl: number) {
   return { client, server: server!, id: body.subscriptionId, uuid: body.subscription.uuid };
 }
 
+/**
+ * The server reports at the test clock's time: a renewal charges only servers that can serve
+ * (issue 15 §7), and one silent since the purchase is hidden by staleness 100 hours later.
+ */
+async function reportedNow(serverId: string) {
+  await t.db.query(
+    `UPDATE servers SET last_report_at = $2, reliability_at_report = 100, below_threshold_since = NULL
+     WHERE id = $1`,
+    [serverId, now],
+  );
+}
+
 async function row(id: string) {
   const [found] = await t.db.query<{ status: string; expires_at: Date; period_index: number }>(
     `SELECT status, expires_at, period_index FROM subscriptions WHERE id = $1`,
@@ -48,6 +60,7 @@ describe('SubscriptionBillingJob', () => {
     expect(await job().runOnce()).toMatchObject({ renewed: 0, expired: 0 });
 
     now = new Date(start.getTime() + 100 * HOUR + 30_000);
+    await reportedNow(server);
     const operatorBefore = await walletBalance(t.db, operator, 'node_wallet');
     // Two replicas' minutes at once, then the next minute: one renewal.
     await Promise.all([job().runOnce(), job().runOnce()]);
@@ -68,6 +81,7 @@ describe('SubscriptionBillingJob', () => {
 
     // The next block cannot be paid: the subscription expires and leaves the node.
     now = new Date(start.getTime() + 200 * HOUR);
+    await reportedNow(server);
     const versionBefore = (await clientSetOf(t.db, server)).version;
     expect(await job().runOnce()).toMatchObject({ expired: 1 });
     expect((await row(id)).status).toBe('expired');
@@ -116,8 +130,9 @@ describe('SubscriptionBillingJob', () => {
     const saved = now;
     now = new Date('2026-06-01T00:00:00.000Z');
     try {
-      const { client, id } = await subscribed('hourly', 0);
+      const { client, id, server } = await subscribed('hourly', 0);
       now = new Date(now.getTime() + 100 * HOUR);
+      await reportedNow(server);
       await job().runOnce();
       expect(await row(id)).toMatchObject({ status: 'active', period_index: 2 });
       expect(await walletBalance(t.db, client.uuid)).toBe(10n * SSL);
@@ -153,6 +168,7 @@ describe('auto-renew', () => {
     expect(off.body.subscription.autoRenew).toBe(false);
 
     now = new Date(start.getTime() + 100 * HOUR + 30_000);
+    await reportedNow(server);
     await job().runOnce();
     expect((await row(id)).status).toBe('expired');
     expect((await clientSetOf(t.db, server)).uuids).toEqual([]);

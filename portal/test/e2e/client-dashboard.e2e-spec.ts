@@ -138,6 +138,39 @@ describe('client dashboard', () => {
     );
   });
 
+  it('shows a server its operator deleted as dropped, with the reason and the refund, without a reload', async () => {
+    // issue 15 §7: the deletion refunds the unused time and emits server-list-updated.
+    const owner = await registerAccount(suite.stack, 'node');
+    const doomed = await insertServer(owner.uuid, 'Rotterdam 1', 20_100);
+    const client = await registerAccount(suite.stack, 'client');
+    await depositSsl(suite.stack.db.url, client.uuid, 20);
+    await buy(client, [doomed, serverIds[1]!]);
+    const page = await openDashboard(client);
+    const problems = collectProblems(page);
+    const card = page.getByTestId('subscription-card');
+    await card.waitFor();
+    expect(await card.getByTestId('subscription-withdrawn').count()).toBe(0);
+    await waitForText(wallet(page).getByTestId('wallet-balance'), '0.00');
+
+    const deleted = await fetch(`${suite.stack.baseUrl}/nodes/server/${owner.uuid}/${doomed}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
+    expect(deleted.status).toBe(200);
+
+    const dropped = card.getByTestId('withdrawn-server');
+    await dropped.waitFor();
+    expect(await dropped.getAttribute('data-reason')).toBe('deleted');
+    expect(await dropped.getByTestId('withdrawn-reason').innerText()).toBe(
+      'deleted by its operator',
+    );
+    // Seconds after the purchase almost all of its 10 SSL for 30 days is unused.
+    expect(await dropped.getByTestId('withdrawn-refund').innerText()).toBe('10.00 SSL refunded');
+    expect(await card.getByTestId('subscription-servers').innerText()).toBe('Amsterdam 2 · NL');
+    expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '10.00')).toBe('10.00');
+    expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
+  });
+
   it('retries the wallet 3 times, then creates it, and shows the error with Try Again', async () => {
     const client = await registerAccount(suite.stack, 'client');
     await depositSsl(suite.stack.db.url, client.uuid, 4);

@@ -117,6 +117,9 @@ export const SUBSCRIPTION_MESSAGES = {
   activateInsufficient: (balanceSsl: string, requiredSsl: string) =>
     `Cannot activate subscription: Insufficient funds. Your balance: ${balanceSsl} SSL, Required: ${requiredSsl} SSL`,
   fileNotFound: 'Subscription file not found',
+  /** issue 15 §7: every server of the subscription was dropped (hidden, banned or deleted). */
+  noServersLeft:
+    'None of the servers of this subscription can serve you any more; choose new servers on the market',
   /** spec 01 §5, §8. */
   qrTooComplex: 'QR Code Too Complex',
 } as const;
@@ -214,6 +217,37 @@ export const subscriptionServerSchema = z.object({
 export type SubscriptionServer = z.infer<typeof subscriptionServerSchema>;
 
 /**
+ * Why a server was dropped from a subscription (issue 15 §7): hidden from the market (below 95%,
+ * spec 02 §4), banned after 14 days below it, or deleted by its operator.
+ */
+export const WITHDRAWAL_REASONS = ['hidden', 'banned', 'deleted'] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+
+/** What the client dashboard says for each reason. */
+export const WITHDRAWAL_REASON_TEXT: Record<WithdrawalReason, string> = {
+  hidden: 'hidden: reliability below 95%',
+  banned: 'banned',
+  deleted: 'deleted by its operator',
+};
+
+/** A server dropped from the subscription, why, and what its unused paid time gave back. */
+export const withdrawnServerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  reason: z.enum(WITHDRAWAL_REASONS),
+  /** E.g. "hidden: reliability below 95%". */
+  reasonText: z.string(),
+  /** When it stopped being able to serve (ISO); the refund covers paid time from here on. */
+  unableSince: z.string(),
+  /** When it was dropped (ISO). */
+  withdrawnAt: z.string(),
+  /** SSL refunded to the client's wallet for its unused paid time (0 when none was left). */
+  refund: z.number(),
+  refundMicro: microString,
+});
+export type WithdrawnServer = z.infer<typeof withdrawnServerSchema>;
+
+/**
  * What a pause is still allowed (spec 02 §9). Hourly: 2 pauses in any 24 hours, each ending by
  * itself after 8 hours. Monthly: 1 free pause in any 6 months, ending by itself after 7 days. A
  * pause the allowance does not cover is refused with 409 (it is never charged); while paused, the
@@ -284,6 +318,8 @@ export const subscriptionSchema = z.object({
   activationPrice: z.number(),
   activationPriceMicro: microString,
   pauseAllowance: pauseAllowanceSchema,
+  /** Servers dropped because they could no longer serve (issue 15 §7), newest first. */
+  withdrawnServers: z.array(withdrawnServerSchema),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 

@@ -45,6 +45,7 @@ export const TRANSACTION_TYPES = [
   'promotion',
   'social_reward',
   'test_deposit',
+  'refund',
 ] as const;
 
 /** Amounts are integer micro-SSL as decimal strings (signed: positive green +, negative red). */

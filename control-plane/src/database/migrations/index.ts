@@ -11,6 +11,8 @@ import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
 import { SlidingRateLimits1764000001100 } from './1764000001100-sliding-rate-limits';
+import { SubscriptionWithdrawals1764000001200 } from './1764000001200-subscription-withdrawals';
+import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -28,5 +30,7 @@ export const MIGRATIONS = [
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
   SlidingRateLimits1764000001100,
+  SubscriptionWithdrawals1764000001200,
+  JobHeartbeats1764000001201,
   CanonicalServerHosts1764000001300,
 ] as const;

@@ -14,7 +14,9 @@ export type LedgerTransactionType =
   | 'activation'
   | 'promotion'
   | 'social_reward'
-  | 'test_deposit';
+  | 'test_deposit'
+  /** issue 15 §7: unused paid time on a server that could not serve, given back. */
+  | 'refund';
 
 /**
  * One movement of money: a set of entries (ledger_entries) that sums to zero, checked by a

@@ -9,6 +9,7 @@ import {
   changeAutoRenew,
   pause,
 } from '../store';
+import { WithdrawnServers } from './withdrawn-servers';
 
 export interface SubscriptionCardProps {
   ownerUuid: string;
@@ -105,6 +106,7 @@ export function SubscriptionCard({
           </li>
         ))}
       </ul>
+      <WithdrawnServers subscription={subscription} />
 
       <dl className="subscription-card__facts">
         <div>
@@ -201,7 +203,7 @@ export function SubscriptionCard({
               Renew automatically
             </label>
           </>
-        ) : (
+        ) : subscription.serverCount === 0 ? null : (
           <Button
             variant="secondary"
             size="sm"

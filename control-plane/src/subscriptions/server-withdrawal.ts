@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { WITHDRAWAL_REASON_TEXT } from '@scn/proto';
+import type { EntityManager } from 'typeorm';
+import type { ServerDeletion } from '../nodes/server-deletion';
+import { LedgerService, type Posting } from '../wallet/ledger.service';
+import { periodMs } from './subscription-pricing';
+import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { type SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
+import { proRataMicro, type Unable, unusedPaidMs } from './withdrawal-rules';
+
+/** The server being dropped, as much of it as the drop needs. */
+export interface WithdrawnServerRef {
+  id: string;
+  name: string;
+  ownerUuid: string;
+}
+
+export interface Withdrawal {
+  refundMicro: bigint;
+  /** Servers the subscription still has after this one left. */
+  serversLeft: number;
+}
+
+/**
+ * Drops a server that cannot serve from a subscription and refunds the client's unused paid time
+ * on it (issue 15 §7), in the caller's transaction, with the subscription row locked by it:
+ *
+ * - The refund is the server's share of the current period's payment (the payment over its
+ *   server count) times the unused part of the period, rounded up (withdrawal-rules.ts).
+ * - Money comes back from where it went, zero-sum: the operator gives back the same part of the
+ *   reward it got for that server in that payment (capped by the refund, and by its balance: a
+ *   wallet is never negative), and the platform's revenue account, which took the payment, gives
+ *   the rest (all of it for premium servers, whose share the platform kept). The operator's
+ *   debit carries its reward's `frozen_until`, so its frozen lot shrinks with it.
+ * - Once per subscription, server and period: the subscription_withdrawals unique key; the
+ *   ledger movement's external_ref (`withdrawal:<id>`) names the row.
+ *
+ * Taking the subscription's uuid off the server's client set is the caller's (NodesService, in
+ * the same transaction); a deleted server's set goes with its row.
+ */
+@Injectable()
+export class ServerWithdrawals implements ServerDeletion {
+  constructor(
+    private readonly repository: ServerWithdrawalsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  /** Null when this server was already dropped from this subscription in this period. */
+  async withdraw(
+    manager: EntityManager,
+    record: SubscriptionRecord,
+    server: WithdrawnServerRef,
+    unable: Unable,
+    now: Date,
+  ): Promise<Withdrawal | null> {
+    const period = periodMs(record.billingCycle);
+    const unused = unusedPaidMs(record, unable.since);
+    let refund = 0n;
+    let fromOperator = 0n;
+    let frozenUntil: Date | null = null;
+    const payment =
+      unused > 0 ? await this.repository.periodPayment(manager, record.id, server.ownerUuid) : null;
+    if (payment && payment.serverCount > 0 && payment.paidMicro > 0n) {
+      refund = proRataMicro(payment.paidMicro / BigInt(payment.serverCount), unused, period);
+      fromOperator = minimum(refund, proRataMicro(payment.rewardPerServerMicro, unused, period));
+      if (fromOperator > 0n) {
+        const wallet = await this.ledger.lockWallet(manager, 'node_wallet', server.ownerUuid);
+        fromOperator = minimum(fromOperator, wallet.balanceMicro);
+      }
+      frozenUntil = payment.rewardFrozenUntil;
+    }
+    const id = randomUUID();
+    const recorded = await this.repository.insert(manager, {
+      id,
+      subscriptionId: record.id,
+      serverId: server.id,
+      serverName: server.name,
+      periodIndex: record.periodIndex,
+      reason: unable.reason,
+      unableSince: unable.since,
+      withdrawnAt: now,
+      refundMicro: refund,
+    });
+    if (!recorded) return null;
+    if (refund > 0n) {
+      const postings: Posting[] = [
+        { account: { wallet: 'client_wallet', ownerUuid: record.ownerUuid }, amountMicro: refund },
+      ];
+      if (fromOperator > 0n) {
+        postings.push({
+          account: { wallet: 'node_wallet', ownerUuid: server.ownerUuid },
+          amountMicro: -fromOperator,
+          frozenUntil,
+        });
+      }
+      if (refund > fromOperator) {
+        postings.push({
+          account: { system: 'platform_revenue' },
+          amountMicro: fromOperator - refund,
+        });
+      }
+      await this.ledger.post(manager, {
+        type: 'refund',
+        postings,
+        initiatorUuid: null,
+        subscriptionId: record.id,
+        serverCount: 1,
+        description: `Refund: ${server.name} was dropped (${WITHDRAWAL_REASON_TEXT[unable.reason]})`,
+        externalRef: `withdrawal:${id}`,
+      });
+    }
+    const serversLeft = await this.repository.dropServer(manager, record.id, server.id);
+    // All its time on its last server was given back: nothing is left to serve or renew.
+    if (serversLeft === 0 && (record.status === 'active' || record.status === 'paused')) {
+      await this.subscriptions.update(manager, record.id, {
+        status: 'expired',
+        pausedAt: null,
+        pauseEndsAt: null,
+        pauseReason: null,
+      });
+      await this.subscriptions.closePause(manager, record.id, now);
+    }
+    return { refundMicro: refund, serversLeft };
+  }
+
+  /** ServerDeletion: the operator deleted the server; every subscription of it is refunded. */
+  async beforeDelete(manager: EntityManager, serverId: string, now: Date): Promise<number> {
+    const records = await this.repository.lockSubscriptionsOf(manager, serverId);
+    if (records.length === 0) return 0;
+    const [server] = await this.subscriptions.readServers([serverId], null);
+    if (!server) return 0;
+    let dropped = 0;
+    for (const record of records) {
+      const done = await this.withdraw(
+        manager,
+        record,
+        server,
+        { reason: 'deleted', since: now },
+        now,
+      );
+      if (done) dropped += 1;
+    }
+    return dropped;
+  }
+}
+
+function minimum(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
