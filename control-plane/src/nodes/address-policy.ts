@@ -128,12 +128,14 @@ export function classifyAddress(address: string): AddressClass | null {
   const mapped = zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
   const compatible = zeros(0, 12) && !zeros(12, 16) && !(zeros(12, 15) && bytes[15] === 1);
   const nat64 =
-    bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12);
+    bytes[0] === 0x00 &&
+    bytes[1] === 0x64 &&
+    bytes[2] === 0xff &&
+    bytes[3] === 0x9b &&
+    zeros(4, 12);
   if (mapped || nat64) return classifyAddress(ipv4Of(bytes, 12));
   if (compatible) return 'reserved';
-  const canonical = Array.from({ length: 8 }, (_, i) =>
-    ((bytes[i * 2]! << 8) | bytes[i * 2 + 1]!).toString(16),
-  ).join(':');
+  const canonical = text6(bytes);
   for (const [kind, list] of V6) if (list.check(canonical, 'ipv6')) return kind;
   // Only global unicast (2000::/3) is public; everything else unassigned is reserved.
   if ((bytes[0]! & 0xe0) !== 0x20) return 'reserved';
@@ -200,10 +202,9 @@ export interface AddressPolicy {
  * plane's own addresses are refused even then.
  */
 export function refusal(address: string, policy: AddressPolicy): AddressClass | 'own' | null {
-  if (policy.own.has(normalize(address))) return 'own';
   const kind = classifyAddress(address);
-  if (kind === 'documentation' && policy.allowed.has(address)) return null;
-  return kind;
+  if (kind && !(kind === 'documentation' && policy.allowed.has(address))) return kind;
+  return policy.own.has(normalize(address)) ? 'own' : null;
 }
 
 /** One spelling per address, so own-address sets compare (IPv4-mapped IPv6 as IPv4). */
@@ -214,6 +215,11 @@ export function normalize(address: string): string {
   if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
     return ipv4Of(bytes, 12);
   }
+  // The WHATWG URL parser writes IPv6 in its compressed canonical form (RFC 5952).
+  return new URL(`http://[${text6(bytes)}]`).hostname.slice(1, -1);
+}
+
+function text6(bytes: Uint8Array): string {
   return Array.from({ length: 8 }, (_, i) =>
     ((bytes[i * 2]! << 8) | bytes[i * 2 + 1]!).toString(16),
   ).join(':');

@@ -3,9 +3,13 @@ import { AuthModule } from '../auth/auth.module';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
 import { AccountsModule } from '../accounts/accounts.module';
 import { MarketModule } from '../market/market.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ClientSetNotifier } from './client-set.notifier';
 import { DemoNodesService } from './demo-nodes.service';
 import { InstallerController } from './installer.controller';
+import { ManualServerCheck } from './manual-server-check';
+import { ManualServersRepository } from './manual-servers.repository';
+import { ManualServersService } from './manual-servers.service';
 import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
@@ -15,7 +19,7 @@ import { ServerReader } from './server-reader';
 
 /** Operator servers: enrollment, the agent gRPC server, reliability, the node dashboard calls. */
 @Module({
-  imports: [AuthModule, AccountsModule, MarketModule],
+  imports: [AuthModule, AccountsModule, MarketModule, RateLimitModule],
   controllers: [NodesController, InstallerController],
   providers: [
     NodesRepository,
@@ -26,6 +30,9 @@ import { ServerReader } from './server-reader';
     DemoNodesService,
     ReportWriter,
     ServerReader,
+    ManualServerCheck,
+    ManualServersRepository,
+    ManualServersService,
   ],
   exports: [NodesService],
 })

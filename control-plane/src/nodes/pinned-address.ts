@@ -22,13 +22,22 @@ export function bareHost(host: string): string {
  * (TTL 0) and reach an address nobody checked. Each probe pins afresh, so a name moved to a
  * refused address is refused at the next probe.
  */
-export async function pinAddress(host: string, policy: AddressPolicy): Promise<PinResult> {
+export type Resolver = (name: string) => Promise<Array<{ address: string; family: number }>>;
+
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address in its order. */
+export const systemResolver: Resolver = (name) => lookup(name, { all: true, verbatim: true });
+
+export async function pinAddress(
+  host: string,
+  policy: AddressPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<PinResult> {
   const name = bareHost(host);
   let addresses: Array<{ address: string; family: number }>;
   if (isIP(name)) addresses = [{ address: name, family: isIP(name) }];
   else {
     try {
-      addresses = await withTimeout(lookup(name, { all: true, verbatim: true }), LOOKUP_TIMEOUT_MS);
+      addresses = await withTimeout(resolve(name), LOOKUP_TIMEOUT_MS);
     } catch {
       return { ok: false, reason: 'unresolvable' };
     }

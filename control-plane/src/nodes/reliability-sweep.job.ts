@@ -8,16 +8,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runExclusive } from '../common/exclusive';
 import { MarketRefresh } from '../market/market-refresh';
+import { ManualServersService } from './manual-servers.service';
 import { NodesService } from './nodes.service';
-import { tcpProbe } from './tcp-probe';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute runs the sweep. */
 const SWEEP_LOCK_ID = 4_202_612;
 
 /**
- * Once a minute (spec 02 §4): probes the manually added servers (host:port reachable counts as
- * a fresh report), then moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * Once a minute (spec 02 §4): checks the servers added without the agent (a VLESS check that
+ * passes counts as a fresh report, ManualServersService), then moves silent nodes through the 95%/14-day lifecycle, then brings the
  * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
  * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
@@ -28,6 +28,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly nodes: NodesService,
+    private readonly manual: ManualServersService,
     private readonly market: MarketRefresh,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -49,7 +50,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
     return runExclusive(this.dataSource, SWEEP_LOCK_ID, async () => {
-      await this.nodes.probeManualServers(tcpProbe);
+      await this.manual.checkAll();
       const changed = await this.nodes.sweepReliability();
       await this.market.refresh();
       return changed;

@@ -32,16 +32,10 @@ export interface VlessCheck {
 }
 
 export type VlessFailure =
-  | 'connect_failed'
-  | 'tls_failed'
-  | 'closed'
-  | 'not_vless'
-  | 'no_answer'
-  | 'timeout';
+  'connect_failed' | 'tls_failed' | 'closed' | 'not_vless' | 'no_answer' | 'timeout';
 
 export type VlessCheckResult =
-  | { ok: true; connectMs: number }
-  | { ok: false; reason: VlessFailure; detail: string };
+  { ok: true; connectMs: number } | { ok: false; reason: VlessFailure; detail: string };
 
 export function probeTargetOf(url: string): ProbeTarget {
   const parsed = new URL(url);
@@ -74,7 +68,8 @@ function ipv6Buffer(address: string): Buffer {
   const [left, right] = address.split('::') as [string, string | undefined];
   const l = left ? left.split(':') : [];
   const r = right ? right.split(':') : [];
-  const groups = right === undefined ? l : [...l, ...Array<string>(8 - l.length - r.length).fill('0'), ...r];
+  const groups =
+    right === undefined ? l : [...l, ...Array<string>(8 - l.length - r.length).fill('0'), ...r];
   const buffer = Buffer.alloc(16);
   groups.forEach((group, i) => buffer.writeUInt16BE(parseInt(group, 16), i * 2));
   return buffer;
@@ -168,7 +163,8 @@ export async function checkVless(check: VlessCheck): Promise<VlessCheckResult> {
     });
     return await Promise.race([run(check, sockets), timeout]);
   } catch (error) {
-    if (error instanceof CheckFailed) return { ok: false, reason: error.reason, detail: error.message };
+    if (error instanceof CheckFailed)
+      return { ok: false, reason: error.reason, detail: error.message };
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: 'closed', detail: message };
   } finally {
@@ -198,8 +194,7 @@ async function run(
     sockets.push(inner);
     stream = inner;
   }
-  const hostHeader =
-    isIP(check.target.host) === 6 ? `[${check.target.host}]` : check.target.host;
+  const hostHeader = isIP(check.target.host) === 6 ? `[${check.target.host}]` : check.target.host;
   stream.write(
     `GET ${check.target.path} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: scn-vless-probe\r\n` +
       `Accept: */*\r\nConnection: close\r\n\r\n`,

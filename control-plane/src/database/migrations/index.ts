@@ -10,6 +10,7 @@ import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
+import { ManualServers1764000001000 } from './1764000001000-manual-servers';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   MarketTriggerPlans1764000000700,
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
+  ManualServers1764000001000,
 ] as const;

@@ -1,0 +1,150 @@
+import { lookup } from 'node:dns/promises';
+import { networkInterfaces } from 'node:os';
+import { Inject, Injectable } from '@nestjs/common';
+import type { VlessLink } from '@scn/proto';
+import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { type AddressClass, type AddressPolicy, CidrList, normalize } from './address-policy';
+import { bareHost, pinAddress } from './pinned-address';
+import { checkVless, type ProbeTarget, probeTargetOf, type VlessFailure } from './vless-probe';
+
+/** One VLESS check: connect, handshake, the probe target's answer back (all of it). */
+export const CHECK_TIMEOUT_MS = 10_000;
+/** The control plane's own addresses are looked up again after this long. */
+const OWN_ADDRESSES_TTL_MS = 60_000;
+
+const KIND_WORDS: Record<AddressClass | 'own', string> = {
+  unspecified: 'unspecified',
+  loopback: 'loopback',
+  private: 'private',
+  link_local: 'link-local',
+  shared: 'shared (CGNAT)',
+  multicast: 'multicast',
+  reserved: 'reserved',
+  documentation: 'documentation',
+  own: "this service's own",
+};
+
+export type CheckOutcome =
+  | { ok: true; connectMs: number }
+  | {
+      ok: false;
+      code: 'manual_address_refused' | 'manual_unresolvable' | 'manual_check_failed';
+      message: string;
+    };
+
+/**
+ * Whether a server added without the agent may be used, checked now: its host is resolved and
+ * every address refused unless public (address-policy.ts), then one of those checked addresses
+ * (never the name again: DNS rebinding) gets a VLESS handshake with the link's UUID that asks
+ * it to fetch the probe target (MANUAL_PROBE_URL) and must bring its HTTP answer back.
+ */
+@Injectable()
+export class ManualServerCheck {
+  private readonly allowed: CidrList;
+  private readonly target: ProbeTarget;
+  private own: { addresses: Set<string>; at: number } | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.allowed = new CidrList(config.manualServerAllowedCidrs);
+    this.target = probeTargetOf(config.manualServerProbeUrl);
+  }
+
+  /** Refuses the link's address without sending a packet to it; null when it may be probed. */
+  async refuseAddress(host: string): Promise<CheckOutcome | null> {
+    const pinned = await pinAddress(host, await this.policy());
+    return pinned.ok ? null : this.refusalOutcome(host, pinned);
+  }
+
+  async check(link: VlessLink): Promise<CheckOutcome> {
+    const pinned = await pinAddress(link.host, await this.policy());
+    if (!pinned.ok) return this.refusalOutcome(link.host, pinned);
+    const name = bareHost(link.host);
+    const security = link.params.security === 'tls' ? 'tls' : 'none';
+    const result = await checkVless({
+      address: pinned.address,
+      port: link.port,
+      uuid: link.uuid,
+      security,
+      // The certificate is checked against the name clients use: the link's sni, else its host.
+      serverName: link.params.sni || (pinned.address === name ? null : name),
+      target: this.target,
+      timeoutMs: CHECK_TIMEOUT_MS,
+    });
+    if (result.ok) return result;
+    return {
+      ok: false,
+      code: 'manual_check_failed',
+      message: UPLOAD_SERVER_MESSAGES.checkFailed(this.describe(result.reason, link)),
+    };
+  }
+
+  private refusalOutcome(
+    host: string,
+    pinned:
+      | { ok: false; reason: 'unresolvable' }
+      | { ok: false; reason: 'refused'; address: string; kind: AddressClass | 'own' },
+  ): CheckOutcome {
+    const name = bareHost(host);
+    if (pinned.reason === 'unresolvable') {
+      return {
+        ok: false,
+        code: 'manual_unresolvable',
+        message: UPLOAD_SERVER_MESSAGES.unresolvable(name),
+      };
+    }
+    return {
+      ok: false,
+      code: 'manual_address_refused',
+      message: UPLOAD_SERVER_MESSAGES.addressRefused(
+        normalize(name),
+        pinned.address,
+        KIND_WORDS[pinned.kind],
+      ),
+    };
+  }
+
+  private describe(reason: VlessFailure, link: VlessLink): string {
+    switch (reason) {
+      case 'connect_failed':
+        return `could not connect to ${link.host}:${link.port}`;
+      case 'tls_failed':
+        return 'the TLS handshake failed (the certificate must be valid for the sni or host)';
+      case 'closed':
+        return 'it closed the connection without a VLESS answer (a wrong UUID, or it cannot reach the internet)';
+      case 'not_vless':
+        return 'it did not answer as a VLESS server';
+      case 'no_answer':
+        return 'it accepted the UUID but no answer came back through it';
+      case 'timeout':
+        return `no answer within ${CHECK_TIMEOUT_MS / 1000} seconds`;
+    }
+  }
+
+  /**
+   * The control plane's own addresses: every interface's, and those its public name and the
+   * probe target's name resolve to, so no operator can make the probes call the control plane.
+   */
+  private async policy(): Promise<AddressPolicy> {
+    const now = Date.now();
+    if (!this.own || now - this.own.at > OWN_ADDRESSES_TTL_MS) {
+      const addresses = new Set<string>();
+      for (const list of Object.values(networkInterfaces())) {
+        for (const entry of list ?? []) addresses.add(normalize(entry.address));
+      }
+      for (const url of [this.config.publicUrl, this.config.manualServerProbeUrl]) {
+        const host = bareHost(new URL(url).hostname);
+        try {
+          for (const { address } of await lookup(host, { all: true, verbatim: true })) {
+            addresses.add(normalize(address));
+          }
+        } catch {
+          // A public name that does not resolve here has no address to protect.
+        }
+      }
+      this.own = { addresses, at: now };
+    }
+    return { allowed: this.allowed, own: this.own.addresses };
+  }
+}
