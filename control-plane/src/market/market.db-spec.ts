@@ -331,7 +331,9 @@ describe('market order and filters on a generated set', () => {
       expect(server.isStale).toBe(m.stale);
       expect(server.isAdminServer).toBe(m.premium);
       expect(server.isPromoted).toBe(m.premium || promotedNow(m, now));
-      expect(server.price).toBe(10);
+      // issue 15 §4: servers without the agent are free, with shared credentials.
+      expect(server.price).toBe(server.serverType === 'manual' ? 0 : 10);
+      expect(server.sharedCredentials).toBe(server.serverType === 'manual');
       expect(server.vlessLink).toBe('');
       expect(server.vlessString).toBe('');
       if (m.premium) {
