@@ -29,6 +29,8 @@ export interface VlessCheck {
   serverName: string | null;
   target: ProbeTarget;
   timeoutMs: number;
+  /** Trusted CA certificates instead of the system's (tests with their own CA only). */
+  ca?: string;
 }
 
 export type VlessFailure =
@@ -189,7 +191,10 @@ async function run(
   if (check.target.tls) {
     const inner = tlsConnect({
       socket: tunnel,
+      // The name (or IP) the certificate is checked against; the socket is the tunnel.
+      host: check.target.host,
       servername: isIP(check.target.host) ? undefined : check.target.host,
+      ...(check.ca ? { ca: check.ca } : {}),
     });
     sockets.push(inner);
     stream = inner;
@@ -214,6 +219,7 @@ function open(check: VlessCheck, sockets: Array<{ destroy(): void }>): Promise<S
         host: check.address,
         port: check.port,
         servername: check.serverName ?? undefined,
+        ...(check.ca ? { ca: check.ca } : {}),
       });
       sockets.push(socket);
       socket.once('secureConnect', () => resolve(socket));

@@ -43,7 +43,41 @@ describe('the VLESS check against a real v2ray server', () => {
   });
 
   it('should fail when nothing listens', async () => {
-    const result = await checkVless(check({ port: host.notVlessPort + 1 }));
+    const result = await checkVless(check({ port: host.vlessTlsPort + 1 }));
     expect(result).toMatchObject({ ok: false, reason: 'connect_failed' });
+  });
+
+  it('should pass over TLS when the certificate is valid for the name, and the target over https', async () => {
+    const tls = { port: host.vlessTlsPort, security: 'tls' as const, ca: host.certificate };
+    expect(await checkVless(check({ ...tls, serverName: host.tlsName }))).toMatchObject({
+      ok: true,
+    });
+    const before = host.probeHits();
+    expect(
+      await checkVless(
+        check({ ...tls, serverName: host.tlsName, target: probeTargetOf(host.httpsProbeUrl) }),
+      ),
+    ).toMatchObject({ ok: true });
+    expect(host.probeHits()).toBe(before + 1);
+    expect(
+      await checkVless(check({ ...tls, serverName: host.tlsName, uuid: randomUUID() })),
+    ).toMatchObject({ ok: false, reason: 'closed' });
+  });
+
+  it('should fail over TLS with a certificate that is not trusted or not for the name', async () => {
+    const tls = { port: host.vlessTlsPort, security: 'tls' as const };
+    expect(await checkVless(check({ ...tls, serverName: host.tlsName }))).toMatchObject({
+      ok: false,
+      reason: 'tls_failed',
+    });
+    expect(
+      await checkVless(check({ ...tls, serverName: 'other.test', ca: host.certificate })),
+    ).toMatchObject({ ok: false, reason: 'tls_failed' });
+    // An https target whose certificate is not trusted: the answer cannot be taken as real.
+    expect(await checkVless(check({ target: probeTargetOf(host.httpsProbeUrl) }))).toMatchObject({
+      ok: false,
+    });
+    // Plain VLESS to a TLS port is not a VLESS answer.
+    expect(await checkVless(check({ port: host.vlessTlsPort }))).toMatchObject({ ok: false });
   });
 });

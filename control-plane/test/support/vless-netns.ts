@@ -1,7 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,13 @@ export interface VlessTestHost {
   probeHits: () => number;
   /** A plain TCP service in the namespace that is not VLESS (answers "SSH-2.0-..."). */
   notVlessPort: number;
+  /** The same VLESS server over TLS, with a self-signed certificate for `tlsName` (and both addresses). */
+  vlessTlsPort: number;
+  tlsName: string;
+  /** The certificate (PEM): a check trusts it only when told to (its `ca`). */
+  certificate: string;
+  /** https://<hostAddress>:<port>/probe with the same certificate. */
+  httpsProbeUrl: string;
   close(): Promise<void>;
 }
 
@@ -65,10 +74,12 @@ export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
   const dir = mkdtempSync(join(tmpdir(), 'man15-'));
   const children: ChildProcess[] = [];
   let probe: Server | null = null;
+  let httpsProbe: Server | null = null;
 
   const cleanup = async () => {
     for (const child of children) child.kill('SIGKILL');
     if (probe) await new Promise<void>((resolve) => probe!.close(() => resolve()));
+    if (httpsProbe) await new Promise<void>((resolve) => httpsProbe!.close(() => resolve()));
     try {
       sh(['ip', 'link', 'del', hostIf]);
     } catch {
@@ -101,7 +112,43 @@ export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
     await new Promise<void>((resolve) => probe!.listen(0, hostAddress, resolve));
     const probePort = (probe.address() as AddressInfo).port;
 
+    const tlsName = 'vless.test';
+    const certFile = join(dir, 'cert.pem');
+    const keyFile = join(dir, 'key.pem');
+    sh([
+      'openssl',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${tlsName}`,
+      '-addext',
+      `subjectAltName=DNS:${tlsName},IP:${hostAddress},IP:${serverAddress}`,
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ]);
+    const certificate = readFileSync(certFile, 'utf8');
+    httpsProbe = createHttpsServer(
+      { cert: certificate, key: readFileSync(keyFile) },
+      (req, res) => {
+        hits += 1;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":"ok"}');
+      },
+    );
+    await new Promise<void>((resolve) => httpsProbe!.listen(0, hostAddress, resolve));
+    const httpsProbePort = (httpsProbe.address() as AddressInfo).port;
+
     const vlessPort = 20_000 + (randomBytes(2).readUInt16BE() % 20_000);
+    const vlessTlsPort = vlessPort + 2;
     const config = {
       log: { loglevel: 'warning' },
       inbounds: [
@@ -111,6 +158,17 @@ export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
           protocol: 'vless',
           settings: { clients: [{ id: uuid }], decryption: 'none' },
           streamSettings: { network: 'tcp', security: 'none' },
+        },
+        {
+          listen: serverAddress,
+          port: vlessTlsPort,
+          protocol: 'vless',
+          settings: { clients: [{ id: uuid }], decryption: 'none' },
+          streamSettings: {
+            network: 'tcp',
+            security: 'tls',
+            tlsSettings: { certificates: [{ certificateFile: certFile, keyFile }] },
+          },
         },
       ],
       outbounds: [{ protocol: 'freedom' }],
@@ -140,6 +198,7 @@ export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
 
     await waitForPort(serverAddress, vlessPort);
     await waitForPort(serverAddress, notVlessPort);
+    await waitForPort(serverAddress, vlessTlsPort);
     return {
       serverAddress,
       hostAddress,
@@ -149,6 +208,10 @@ export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
       probeUrl: `http://${hostAddress}:${probePort}/probe`,
       probeHits: () => hits,
       notVlessPort,
+      vlessTlsPort,
+      tlsName,
+      certificate,
+      httpsProbeUrl: `https://${hostAddress}:${httpsProbePort}/probe`,
       close: cleanup,
     };
   } catch (error) {
