@@ -8,6 +8,7 @@ import { ClientSetNotifier } from './client-set.notifier';
 import { DemoNodesService } from './demo-nodes.service';
 import { InstallerController } from './installer.controller';
 import { ManualServerCheck } from './manual-server-check';
+import { ManualServerCheckJob } from './manual-server-check.job';
 import { ManualServersRepository } from './manual-servers.repository';
 import { ManualServersService } from './manual-servers.service';
 import { NodesController } from './nodes.controller';
@@ -31,6 +32,7 @@ import { ServerReader } from './server-reader';
     ReportWriter,
     ServerReader,
     ManualServerCheck,
+    ManualServerCheckJob,
     ManualServersRepository,
     ManualServersService,
   ],

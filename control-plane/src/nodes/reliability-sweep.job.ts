@@ -8,7 +8,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { runExclusive } from '../common/exclusive';
 import { MarketRefresh } from '../market/market-refresh';
-import { ManualServersService } from './manual-servers.service';
 import { NodesService } from './nodes.service';
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -16,8 +15,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_LOCK_ID = 4_202_612;
 
 /**
- * Once a minute (spec 02 §4): checks the servers added without the agent (a VLESS check that
- * passes counts as a fresh report, ManualServersService), then moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * Once a minute (spec 02 §4): moves silent nodes through the 95%/14-day lifecycle, then brings the
  * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
  * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
@@ -28,7 +26,6 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly nodes: NodesService,
-    private readonly manual: ManualServersService,
     private readonly market: MarketRefresh,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -50,7 +47,6 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
     return runExclusive(this.dataSource, SWEEP_LOCK_ID, async () => {
-      await this.manual.checkAll();
       const changed = await this.nodes.sweepReliability();
       await this.market.refresh();
       return changed;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import { DataSource } from 'typeorm';
 import { ManualServers1764000001000 } from '../../src/database/migrations/1764000001000-manual-servers';
+import { ManualServerCheckJob } from '../../src/nodes/manual-server-check.job';
 import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
 import { depositSsl, ledgerViolations } from '../support/ledger';
@@ -315,6 +316,7 @@ describe('servers that existed before the check (the migration)', () => {
     );
 
     now = new Date(now.getTime() + 60_000);
+    await t.app.get(ManualServerCheckJob).runOnce();
     await t.app.get(ReliabilitySweepJob).runOnce();
     const after = await marketIds();
     expect(after).toContain(working);
