@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Inject, Injectable } from '@nestjs/common';
 import type { VlessLink } from '@scn/proto';
@@ -6,7 +7,7 @@ import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { type AddressClass, type AddressPolicy, CidrList, normalize } from './address-policy';
-import { bareHost, pinAddress } from './pinned-address';
+import { bareHost, pinAddress, type Resolver, systemResolver } from './pinned-address';
 import { checkVless, type ProbeTarget, probeTargetOf, type VlessFailure } from './vless-probe';
 
 /** One VLESS check: connect, handshake, the probe target's answer back (all of it). */
@@ -26,13 +27,14 @@ const KIND_WORDS: Record<AddressClass | 'own', string> = {
   own: "this service's own",
 };
 
-export type CheckOutcome =
-  | { ok: true; connectMs: number }
-  | {
-      ok: false;
-      code: 'manual_address_refused' | 'manual_unresolvable' | 'manual_check_failed';
-      message: string;
-    };
+export interface CheckRefusal {
+  ok: false;
+  code: 'manual_address_refused' | 'manual_unresolvable' | 'manual_check_failed';
+  message: string;
+}
+
+export type CheckOutcome = { ok: true; connectMs: number } | CheckRefusal;
+export type PinnedHost = { ok: true; address: string } | CheckRefusal;
 
 /**
  * Whether a server added without the agent may be used, checked now: its host is resolved and
@@ -45,30 +47,40 @@ export class ManualServerCheck {
   private readonly allowed: CidrList;
   private readonly target: ProbeTarget;
   private own: { addresses: Set<string>; at: number } | null = null;
+  /** How link hosts are resolved: the system's; a test may answer as a rebinding DNS would. */
+  resolver: Resolver = systemResolver;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.allowed = new CidrList(config.manualServerAllowedCidrs);
     this.target = probeTargetOf(config.manualServerProbeUrl);
   }
 
-  /** Refuses the link's address without sending a packet to it; null when it may be probed. */
-  async refuseAddress(host: string): Promise<CheckOutcome | null> {
-    const pinned = await pinAddress(host, await this.policy());
-    return pinned.ok ? null : this.refusalOutcome(host, pinned);
+  /**
+   * Resolves and checks the link's host now, without sending it a packet: the address to
+   * connect to, or why not. The answer is what `checkPinned` must connect to.
+   */
+  async pin(host: string): Promise<PinnedHost> {
+    const pinned = await pinAddress(host, await this.policy(), this.resolver);
+    return pinned.ok ? { ok: true, address: pinned.address } : this.refusalOutcome(host, pinned);
   }
 
+  /** Pins the host afresh, then runs the VLESS check against that address. */
   async check(link: VlessLink): Promise<CheckOutcome> {
-    const pinned = await pinAddress(link.host, await this.policy());
-    if (!pinned.ok) return this.refusalOutcome(link.host, pinned);
+    const pinned = await this.pin(link.host);
+    return pinned.ok ? this.checkPinned(link, pinned.address) : pinned;
+  }
+
+  /** The VLESS check against `address`, an address `pin` just resolved and checked. */
+  async checkPinned(link: VlessLink, address: string): Promise<CheckOutcome> {
     const name = bareHost(link.host);
     const security = link.params.security === 'tls' ? 'tls' : 'none';
     const result = await checkVless({
-      address: pinned.address,
+      address,
       port: link.port,
       uuid: link.uuid,
       security,
       // The certificate is checked against the name clients use: the link's sni, else its host.
-      serverName: link.params.sni || (pinned.address === name ? null : name),
+      serverName: link.params.sni || (isIP(name) ? null : name),
       target: this.target,
       timeoutMs: CHECK_TIMEOUT_MS,
     });
@@ -85,7 +97,7 @@ export class ManualServerCheck {
     pinned:
       | { ok: false; reason: 'unresolvable' }
       | { ok: false; reason: 'refused'; address: string; kind: AddressClass | 'own' },
-  ): CheckOutcome {
+  ): CheckRefusal {
     const name = bareHost(host);
     if (pinned.reason === 'unresolvable') {
       return {

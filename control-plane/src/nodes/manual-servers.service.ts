@@ -91,10 +91,11 @@ export class ManualServersService {
       throw tooMany();
     }
     // Refused addresses are refused before anything is sent, and before the rate limit counts.
-    const refused = await this.checks.refuseAddress(link.host);
-    if (refused && !refused.ok) throw new NodesException(refused.code, refused.message);
+    const pinned = await this.checks.pin(link.host);
+    if (!pinned.ok) throw new NodesException(pinned.code, pinned.message);
     await this.rateLimits.consume(this.uploadRule(ownerUuid));
-    const outcome = await this.checks.check(link);
+    // The check connects to the address just checked, never to the name again (DNS rebinding).
+    const outcome = await this.checks.checkPinned(link, pinned.address);
     if (!outcome.ok) throw new NodesException(outcome.code, outcome.message);
 
     const now = this.clock.now();

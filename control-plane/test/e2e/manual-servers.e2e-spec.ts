@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import { DataSource } from 'typeorm';
 import { ManualServers1764000001000 } from '../../src/database/migrations/1764000001000-manual-servers';
+import { ManualServerCheck } from '../../src/nodes/manual-server-check';
 import { ManualServerCheckJob } from '../../src/nodes/manual-server-check.job';
 import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
@@ -70,13 +71,14 @@ async function marketIds(): Promise<string[]> {
 /** A TCP listener that counts connections: a refusal must never reach it. */
 async function listener(
   address: string,
+  port = 0,
 ): Promise<{ port: number; hits: () => number; close(): Promise<void> }> {
   let hits = 0;
   const server: Server = createServer((socket) => {
     hits += 1;
     socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  await new Promise<void>((resolve) => server.listen(port, address, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     hits: () => hits,
@@ -231,6 +233,46 @@ describe('Add New Server: the VLESS check', () => {
       UPLOAD_SERVER_MESSAGES.checkFailed('it did not answer as a VLESS server'),
     );
     expect(await serversOf(operator.uuid)).toEqual([]);
+  });
+});
+
+describe('Add New Server: DNS rebinding', () => {
+  it('should connect to the address it checked, and refuse the name once it answers loopback', async () => {
+    const operator = await registerAccount(t, { userType: 'node' });
+    const checks = t.app.get(ManualServerCheck);
+    const system = checks.resolver;
+    // A rebinding DNS for `localhost`: the test host on the first lookup, then loopback (TTL 0).
+    // A socket that resolved the name itself would get 127.0.0.1 from /etc/hosts and land on
+    // the listener below, on the VLESS port.
+    let lookups = 0;
+    checks.resolver = async () => {
+      lookups += 1;
+      return [{ address: lookups === 1 ? host.serverAddress : '127.0.0.1', family: 4 }];
+    };
+    const local = await listener('127.0.0.1', host.vlessPort);
+    try {
+      const res = await upload(operator, { vlessString: link('localhost', host.vlessPort) }).expect(
+        201,
+      );
+      expect(lookups).toBe(1);
+      expect(res.body.server).toMatchObject({ host: 'localhost', check: { state: 'passed' } });
+
+      // The next minute's check resolves again, gets loopback and refuses it, sending nothing.
+      now = new Date(now.getTime() + 60_000);
+      await t.app.get(ManualServerCheckJob).runOnce();
+      expect(lookups).toBe(2);
+      const [row] = await t.db.query<{ check_error: string | null }>(
+        'SELECT check_error FROM servers WHERE id = $1',
+        [res.body.server.id],
+      );
+      expect(row?.check_error).toBe(
+        UPLOAD_SERVER_MESSAGES.addressRefused('localhost', '127.0.0.1', 'loopback'),
+      );
+      expect(local.hits()).toBe(0);
+    } finally {
+      checks.resolver = system;
+      await local.close();
+    }
   });
 });
 
