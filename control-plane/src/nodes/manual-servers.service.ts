@@ -137,7 +137,7 @@ export class ManualServersService {
   }
 
   /**
-   * The minute sweep's checks (spec 02 §4: a server found working counts as a fresh report).
+   * The minute job's checks (ManualServerCheckJob; spec 02 §4: a server found working counts as a fresh report).
    * The first pass lists the server at 100; later passes earn +2 like reports; a failure is
    * recorded for the dashboard and the score ages with the clock. Returns the servers that passed.
    */
@@ -148,13 +148,18 @@ export class ManualServersService {
     const worker = async () => {
       for (let server = queue.shift(); server; server = queue.shift()) {
         const link = server.vlessString ? parseVlessLink(server.vlessString) : null;
-        const outcome = link
-          ? await this.checks.check(link)
-          : ({
-              ok: false,
-              code: 'manual_check_failed',
-              message: UPLOAD_SERVER_MESSAGES.vlessInvalid,
-            } as const);
+        // A link added before the check existed may be a shape it cannot verify (REALITY, ws,
+        // flow): it fails, saying so, without a connection.
+        const outcome =
+          link && supportedManualLink(link)
+            ? await this.checks.check(link)
+            : ({
+                ok: false,
+                code: 'manual_check_failed',
+                message: link
+                  ? UPLOAD_SERVER_MESSAGES.unsupported
+                  : UPLOAD_SERVER_MESSAGES.vlessInvalid,
+              } as const);
         const now = this.clock.now();
         const before = viewReliability(stateOf(server), now);
         let columns: CheckColumns;

@@ -307,7 +307,7 @@ describe('servers that existed before the check (the migration)', () => {
     // The schema as it was before this migration, with manual servers as they were written then:
     // listed at 100 without any check, one of them with a UUID the server refuses.
     await migration.down(runner);
-    const [working, refusing] = [randomUUID(), randomUUID()];
+    const [working, refusing, reality] = [randomUUID(), randomUUID(), randomUUID()];
     await insertServers(
       t.db,
       [
@@ -330,6 +330,24 @@ describe('servers that existed before the check (the migration)', () => {
       ],
       now,
     );
+    await insertServers(
+      t.db,
+      [
+        {
+          id: reality,
+          ownerUuid: operator.uuid,
+          source: 'manual',
+          tier: null,
+          host: '192.168.7.7',
+        },
+      ],
+      now,
+    );
+    // A shape the check cannot verify (and an address it must not reach): fails without a packet.
+    await t.db.query(`UPDATE servers SET vless_string = $2 WHERE id = $1`, [
+      reality,
+      link('192.168.7.7', 443, UUID, 'security=reality&pbk=abc&type=tcp'),
+    ]);
     await t.db.query(`UPDATE servers SET vless_string = $2 WHERE id = $1`, [working, good()]);
     await t.db.query(`UPDATE servers SET vless_string = $2 WHERE id = $1`, [
       refusing,
@@ -375,6 +393,10 @@ describe('servers that existed before the check (the migration)', () => {
       reliability: 100,
       check: { state: 'passed', error: null },
     });
+    expect(byId.get(reality)).toMatchObject({
+      check: { state: 'failed', error: UPLOAD_SERVER_MESSAGES.unsupported },
+    });
+    expect(after).not.toContain(reality);
     expect(byId.get(refusing)).toMatchObject({
       reliability: 0,
       available: false,
