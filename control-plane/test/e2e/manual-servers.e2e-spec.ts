@@ -413,6 +413,18 @@ describe('buying a free server without the agent', () => {
     const manualId = (await upload(manualOperator, { vlessString: good() }).expect(201)).body.server
       .id as string;
     const [agentId] = await insertServers(t.db, [{ ownerUuid: agentOperator.uuid }], now);
+    // Sort by price: free first when best first, paid first when worst first.
+    const byPrice = async (order: 'asc' | 'desc') => {
+      const res = await t
+        .http()
+        .get(`/data/servers?sort=price&order=${order}&limit=100`)
+        .expect(200);
+      return (res.body.servers as Array<{ id: string }>).map((s) => s.id);
+    };
+    const cheapest = await byPrice('desc');
+    expect(cheapest.indexOf(manualId)).toBeLessThan(cheapest.indexOf(agentId!));
+    const dearest = await byPrice('asc');
+    expect(dearest.indexOf(agentId!)).toBeLessThan(dearest.indexOf(manualId));
     await depositSsl(t.db.url, client.uuid, 100);
     const revenue = await platformRevenue(t.db);
 
