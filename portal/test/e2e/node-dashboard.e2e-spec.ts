@@ -220,11 +220,9 @@ describe('node dashboard', () => {
     );
 
     await page.goto('/servers?search=Garage%20box');
-    const card = page
-      .getByTestId('market-server-card')
-      .filter({
-        has: page.getByTestId('market-card-name').getByText('Garage box', { exact: true }),
-      });
+    const card = page.getByTestId('market-server-card').filter({
+      has: page.getByTestId('market-card-name').getByText('Garage box', { exact: true }),
+    });
     await card.waitFor();
     expect(await card.getByTestId('market-card-shared').innerText()).toMatch(/shared credentials/i);
     expect(await card.getByTestId('market-card-price').innerText()).toBe('Free');
