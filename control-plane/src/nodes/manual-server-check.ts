@@ -8,10 +8,18 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { type AddressClass, type AddressPolicy, CidrList, normalize } from './address-policy';
 import { bareHost, pinAddress, type Resolver, systemResolver } from './pinned-address';
-import { checkVless, type ProbeTarget, probeTargetOf, type VlessFailure } from './vless-probe';
+import {
+  checkVless,
+  type ProbeTarget,
+  probeTargetOf,
+  type VlessCheckResult,
+  type VlessFailure,
+} from './vless-probe';
 
 /** One VLESS check: connect, handshake, the probe target's answer back (all of it). */
 export const CHECK_TIMEOUT_MS = 10_000;
+/** Addresses of one name tried in turn when a connection cannot be opened. */
+const MAX_ADDRESSES = 3;
 /** The control plane's own addresses are looked up again after this long. */
 const OWN_ADDRESSES_TTL_MS = 60_000;
 
@@ -34,7 +42,7 @@ export interface CheckRefusal {
 }
 
 export type CheckOutcome = { ok: true; connectMs: number } | CheckRefusal;
-export type PinnedHost = { ok: true; address: string } | CheckRefusal;
+export type PinnedHost = { ok: true; addresses: string[] } | CheckRefusal;
 
 /**
  * Whether a server added without the agent may be used, checked now: its host is resolved and
@@ -61,29 +69,40 @@ export class ManualServerCheck {
    */
   async pin(host: string): Promise<PinnedHost> {
     const pinned = await pinAddress(host, await this.policy(), this.resolver);
-    return pinned.ok ? { ok: true, address: pinned.address } : this.refusalOutcome(host, pinned);
+    return pinned.ok
+      ? { ok: true, addresses: pinned.addresses }
+      : this.refusalOutcome(host, pinned);
   }
 
   /** Pins the host afresh, then runs the VLESS check against that address. */
   async check(link: VlessLink): Promise<CheckOutcome> {
     const pinned = await this.pin(link.host);
-    return pinned.ok ? this.checkPinned(link, pinned.address) : pinned;
+    return pinned.ok ? this.checkPinned(link, pinned.addresses) : pinned;
   }
 
-  /** The VLESS check against `address`, an address `pin` just resolved and checked. */
-  async checkPinned(link: VlessLink, address: string): Promise<CheckOutcome> {
+  /**
+   * The VLESS check against the addresses `pin` just resolved and checked, in order: the next
+   * one is tried only when a connection could not be opened (an IPv6 address without an IPv6
+   * route, one dead address of several), at most MAX_ADDRESSES of them.
+   */
+  async checkPinned(link: VlessLink, addresses: readonly string[]): Promise<CheckOutcome> {
     const name = bareHost(link.host);
     const security = link.params.security === 'tls' ? 'tls' : 'none';
-    const result = await checkVless({
-      address,
-      port: link.port,
-      uuid: link.uuid,
-      security,
-      // The certificate is checked against the name clients use: the link's sni, else its host.
-      serverName: link.params.sni || (isIP(name) ? null : name),
-      target: this.target,
-      timeoutMs: CHECK_TIMEOUT_MS,
-    });
+    let result: VlessCheckResult | null = null;
+    for (const address of addresses.slice(0, MAX_ADDRESSES)) {
+      result = await checkVless({
+        address,
+        port: link.port,
+        uuid: link.uuid,
+        security,
+        // The certificate is checked against the name clients use: the link's sni, else its host.
+        serverName: link.params.sni || (isIP(name) ? null : name),
+        target: this.target,
+        timeoutMs: CHECK_TIMEOUT_MS,
+      });
+      if (result.ok || result.reason !== 'connect_failed') break;
+    }
+    if (!result) throw new Error('no address to check');
     if (result.ok) return result;
     return {
       ok: false,

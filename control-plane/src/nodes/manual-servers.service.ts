@@ -95,7 +95,7 @@ export class ManualServersService {
     if (!pinned.ok) throw new NodesException(pinned.code, pinned.message);
     await this.rateLimits.consume(this.uploadRule(ownerUuid));
     // The check connects to the address just checked, never to the name again (DNS rebinding).
-    const outcome = await this.checks.checkPinned(link, pinned.address);
+    const outcome = await this.checks.checkPinned(link, pinned.addresses);
     if (!outcome.ok) throw new NodesException(outcome.code, outcome.message);
 
     const now = this.clock.now();

@@ -13,6 +13,7 @@ describe('pinAddress', () => {
       ok: true,
       address: '1.1.1.1',
       family: 4,
+      addresses: ['1.1.1.1', '2606:4700::1111'],
     });
   });
 

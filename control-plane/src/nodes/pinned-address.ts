@@ -5,7 +5,8 @@ import { type AddressClass, type AddressPolicy, normalize, refusal } from './add
 const LOOKUP_TIMEOUT_MS = 5_000;
 
 export type PinResult =
-  | { ok: true; address: string; family: 4 | 6 }
+  /** `addresses`: every resolved address, all checked, in the resolver's order; `address` the first. */
+  | { ok: true; address: string; family: 4 | 6; addresses: string[] }
   | { ok: false; reason: 'unresolvable' }
   | { ok: false; reason: 'refused'; address: string; kind: AddressClass | 'own' };
 
@@ -48,7 +49,12 @@ export async function pinAddress(
     if (kind) return { ok: false, reason: 'refused', address: normalize(address), kind };
   }
   const first = addresses[0]!;
-  return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return {
+    ok: true,
+    address: first.address,
+    family: first.family === 6 ? 6 : 4,
+    addresses: addresses.map((entry) => entry.address),
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -276,6 +276,42 @@ describe('Add New Server: DNS rebinding', () => {
   });
 });
 
+describe('Add New Server: names with several addresses', () => {
+  it('should try the next checked address only when a connection cannot be opened', async () => {
+    const operator = await registerAccount(t, { userType: 'node' });
+    const checks = t.app.get(ManualServerCheck);
+    const system = checks.resolver;
+    // The broadcast address of the test /30: allowed, and refused by the kernel at connect.
+    const [a, b, c, d] = host.cidr.split('/')[0]!.split('.').map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const dead = `${a}.${b}.${c}.${d + 3}`;
+    let answer = [dead, host.serverAddress];
+    checks.resolver = async () => answer.map((address) => ({ address, family: 4 }));
+    try {
+      await upload(operator, { vlessString: link('localhost', host.vlessPort) }).expect(201);
+      answer = [dead];
+      const res = await upload(operator, { vlessString: link('localhost', host.vlessPort) }).expect(
+        422,
+      );
+      expect(res.body.message).toBe(
+        UPLOAD_SERVER_MESSAGES.checkFailed(`could not connect to localhost:${host.vlessPort}`),
+      );
+      // A wrong UUID is not retried on another address (the server answered): its reason stands.
+      answer = [host.serverAddress, dead];
+      const wrong = await upload(operator, {
+        vlessString: link('localhost', host.vlessPort, randomUUID()),
+      }).expect(422);
+      expect(wrong.body.message).toMatch('it closed the connection without a VLESS answer');
+    } finally {
+      checks.resolver = system;
+    }
+  });
+});
+
 describe('Add New Server: the per-operator limit', () => {
   it(`should take at most ${LIMIT} servers without the agent per operator`, async () => {
     const operator = await registerAccount(t, { userType: 'node' });
