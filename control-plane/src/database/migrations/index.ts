@@ -11,7 +11,7 @@ import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
 import { ManualServers1764000001000 } from './1764000001000-manual-servers';
-import { MarketFreeServers1764000001100 } from './1764000001100-market-free-servers';
+import { MarketFreeServers1764000001001 } from './1764000001001-market-free-servers';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -28,5 +28,5 @@ export const MIGRATIONS = [
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
   ManualServers1764000001000,
-  MarketFreeServers1764000001100,
+  MarketFreeServers1764000001001,
 ] as const;

@@ -10,8 +10,8 @@ const SORT_PREFIX = `"sort_group", "sort_promoted_at" DESC NULLS LAST`;
  * per direction; within a price the default order applies. During the launch period every
  * regular server is free, and the market keeps its default order (market-query.ts).
  */
-export class MarketFreeServers1764000001100 implements MigrationInterface {
-  name = 'MarketFreeServers1764000001100';
+export class MarketFreeServers1764000001001 implements MigrationInterface {
+  name = 'MarketFreeServers1764000001001';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
