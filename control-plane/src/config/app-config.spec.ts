@@ -13,6 +13,43 @@ function problemsOf(env: Record<string, string>): string[] {
   return [];
 }
 
+describe('loadConfig: servers without the agent (issue 15 §4)', () => {
+  it('should default to 5 per operator, the public health endpoint as probe target and no test nets', () => {
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://scn.example' })).toMatchObject({
+      manualServersPerOperator: 5,
+      manualServerProbeUrl: 'https://scn.example/healthz',
+      manualServerAllowedCidrs: [],
+    });
+  });
+
+  it.each([
+    [{ MANUAL_SERVER_LIMIT: '-1' }, 'MANUAL_SERVER_LIMIT="-1": must be between 0 and 1000'],
+    [{ MANUAL_SERVER_LIMIT: 'many' }, 'MANUAL_SERVER_LIMIT="many": must be a number'],
+    [
+      { MANUAL_PROBE_URL: 'ftp://x.example' },
+      'MANUAL_PROBE_URL="ftp://x.example": must start with http:// or https://',
+    ],
+    [{ MANUAL_TEST_CIDRS: '10.0.0.0/8' }, 'MANUAL_TEST_CIDRS: 10.0.0.0/8 is not a CIDR inside'],
+    [
+      { MANUAL_TEST_CIDRS: '198.51.0.0/16' },
+      'MANUAL_TEST_CIDRS: 198.51.0.0/16 is not a CIDR inside',
+    ],
+    [
+      { MANUAL_TEST_CIDRS: '203.0.113.64/30', NODE_ENV: 'production' },
+      'MANUAL_TEST_CIDRS: is for tests only and must be empty when NODE_ENV=production',
+    ],
+  ])('should refuse %j', (env, problem) => {
+    expect(problemsOf(env).join('\n')).toContain(problem);
+  });
+
+  it('should take test CIDRs inside the documentation ranges', () => {
+    expect(
+      loadConfig({ ...base, MANUAL_TEST_CIDRS: '203.0.113.64/30, 2001:db8::/48' })
+        .manualServerAllowedCidrs,
+    ).toEqual(['203.0.113.64/30', '2001:db8::/48']);
+  });
+});
+
 describe('loadConfig', () => {
   it('should apply the documented defaults when the environment is empty', () => {
     const config = loadConfig(base);

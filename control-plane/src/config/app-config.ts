@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { insideTestNets } from '../nodes/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
 
 /** The validated configuration of one control-plane process. */
@@ -41,6 +42,12 @@ export interface AppConfig {
   launchPeriodEndsAt: Date;
   /** Market page cache lifetime in ms; 0: off. */
   marketPageCacheMs: number;
+  /** Add New Server: the most servers without the agent per operator. */
+  manualServersPerOperator: number;
+  /** What a manual server's VLESS check asks it to reach (an http(s) URL). */
+  manualServerProbeUrl: string;
+  /** Documentation-range CIDRs manual servers may use (tests only; empty in production). */
+  manualServerAllowedCidrs: string[];
 }
 
 export interface DatabaseTimeouts {
@@ -95,6 +102,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
 
+  const allowedCidrs = env.MANUAL_TEST_CIDRS.split(',')
+    .map((cidr) => cidr.trim())
+    .filter(Boolean);
+  const outside = allowedCidrs.filter((cidr) => !insideTestNets(cidr));
+  if (outside.length > 0) {
+    throw new ConfigError([
+      `MANUAL_TEST_CIDRS: ${outside.join(', ')} is not a CIDR inside 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24 or 2001:db8::/32`,
+    ]);
+  }
+  if (env.NODE_ENV === 'production' && allowedCidrs.length > 0) {
+    throw new ConfigError([
+      'MANUAL_TEST_CIDRS: is for tests only and must be empty when NODE_ENV=production',
+    ]);
+  }
+
   // Without PUBLIC_URL the portal is where this process listens (links, the install command).
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -131,6 +153,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformOperatorEmail: env.PLATFORM_OPERATOR_EMAIL?.toLowerCase(),
     launchPeriodEndsAt: new Date(`${env.LAUNCH_PERIOD_ENDS}T23:59:59.999Z`),
     marketPageCacheMs: env.MARKET_PAGE_CACHE_MS,
+    manualServersPerOperator: env.MANUAL_SERVER_LIMIT,
+    manualServerProbeUrl: env.MANUAL_PROBE_URL ?? `${publicUrl}/healthz`,
+    manualServerAllowedCidrs: allowedCidrs,
   };
 }
 

@@ -234,6 +234,26 @@ export const ENV_VARS = {
     doc: 'How long a market page (GET /data/servers) may be reused while no server was added, removed, filled or disabled; ping, uptime and reliability may be that late (0: off)',
     sensitive: false,
   },
+  MANUAL_SERVER_LIMIT: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be between 0 and 1000')
+      .max(1000, 'must be between 0 and 1000')
+      .default(5),
+    doc: 'How many servers without the agent (Add New Server) one operator may add (0: none)',
+    sensitive: false,
+  },
+  MANUAL_PROBE_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: 'What a server added without the agent is asked to reach to prove it speaks VLESS with its link: an http(s) URL that answers a GET (default: PUBLIC_URL/healthz)',
+    sensitive: false,
+  },
+  MANUAL_TEST_CIDRS: {
+    schema: z.string().default(''),
+    doc: 'Tests only: comma-separated CIDRs inside the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) that servers without the agent may use; refused in production',
+    sensitive: false,
+  },
   LOG_PRETTY: {
     schema: bool.optional(),
     doc: 'Human-readable logs (default: on in development on a terminal)',

@@ -3,10 +3,16 @@ import { launchPeriodActive } from '../common/launch-period';
 
 /**
  * The monthly price of one server as the market lists it, in micro-SSL (spec 01 §3, §9):
- * 10 SSL; 0 (free) for regular servers during the launch period; premium servers 10 SSL.
+ * 10 SSL; 0 (free) for regular servers during the launch period; premium servers 10 SSL;
+ * servers added without the agent always 0 (issue 15 §4, subscription-pricing.ts freeServer).
  */
-export function listedPriceMicro(premium: boolean, now: Date, launchPeriodEndsAt: Date): bigint {
-  if (premium) return BigInt(PRICING.premiumPerServerSsl) * MICRO_PER_SSL;
+export function listedPriceMicro(
+  server: { premium: boolean; source: 'agent' | 'manual' },
+  now: Date,
+  launchPeriodEndsAt: Date,
+): bigint {
+  if (server.source === 'manual') return 0n;
+  if (server.premium) return BigInt(PRICING.premiumPerServerSsl) * MICRO_PER_SSL;
   if (launchPeriodActive(now, launchPeriodEndsAt)) return 0n;
   return BigInt(PRICING.monthlyPerServerSsl) * MICRO_PER_SSL;
 }

@@ -53,9 +53,18 @@ describe('orderKeys', () => {
     expect(orderKeys('uptime', 'asc')[2]).toEqual({ column: 'uptime_hours', direction: 'ASC' });
   });
 
-  it('should fall back to the default order for price, whose value is the same within a group', () => {
+  it('should fall back to the default order for price while every regular server costs the same', () => {
     expect(orderKeys('price', 'asc')).toEqual(orderKeys(undefined));
     expect(orderKeys('price', 'desc')).toEqual(orderKeys(undefined));
+  });
+
+  it('should put free servers first for price best first once prices differ, paid first for worst first', () => {
+    expect(orderBySql(orderKeys('price', 'desc', true))).toBe(
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free DESC, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+    );
+    expect(orderBySql(orderKeys('price', 'asc', true))).toBe(
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free ASC, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+    );
   });
 });
 

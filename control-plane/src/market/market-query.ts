@@ -10,6 +10,11 @@ export interface MarketPageQuery extends MarketFilter {
   order?: MarketOrder;
   page: number;
   limit: number;
+  /**
+   * Whether listed prices differ between regular servers: after the launch period, free servers
+   * (added without the agent) against 10 SSL. Set by the market from the clock.
+   */
+  pricesDiffer?: boolean;
 }
 
 /**
@@ -25,6 +30,7 @@ export interface OrderKey {
     | 'sort_reliability'
     | 'ping_ms'
     | 'uptime_hours'
+    | 'free'
     | 'server_id';
   direction: 'ASC' | 'DESC';
   nulls?: 'FIRST' | 'LAST';
@@ -50,14 +56,24 @@ const TIEBREAK: OrderKey = { column: 'server_id', direction: 'ASC' };
  * uptime, the lowest ping. Without a sort: reliability descending, then ping ascending.
  * After the chosen field, ties fall back to that default order.
  *
- * Price: every listed server in a sort group costs the same (10 SSL, 0 in the launch period;
- * premium servers, 10 SSL, form their own group ahead of the rest), so ordering by price
- * changes nothing inside a group and the default order applies.
+ * Price: premium servers (10 SSL) form their own group ahead of the rest; among the others,
+ * servers added without the agent are free and agent servers cost 10 SSL (issue 15 §4), so Best
+ * First puts the free ones first and the default order applies within a price. In the launch
+ * period every regular server is free (`pricesDiffer` false) and price orders nothing.
  */
-export function orderKeys(sort: MarketSort | undefined, order: MarketOrder = 'desc'): OrderKey[] {
+export function orderKeys(
+  sort: MarketSort | undefined,
+  order: MarketOrder = 'desc',
+  pricesDiffer = false,
+): OrderKey[] {
   const best = order === 'desc';
   let keys: OrderKey[];
   switch (sort) {
+    case 'price':
+      keys = pricesDiffer
+        ? [{ column: 'free', direction: best ? 'DESC' : 'ASC' }, RELIABILITY_BEST, PING_BEST]
+        : [RELIABILITY_BEST, PING_BEST];
+      break;
     case 'ping':
       keys = [best ? PING_BEST : PING_WORST, RELIABILITY_BEST];
       break;
@@ -125,12 +141,12 @@ export interface PageSql {
 
 /** The listing columns one page needs (the ORDER BY keys among them). */
 const LISTING_COLUMNS = `server_id, country, reliability, stale, ping_ms, uptime_hours, allowed_clients,
-  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability`;
+  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability, free`;
 
 /** The page's rows with what the card shows from servers, and the premium servers' numbers. */
 const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms, l.uptime_hours,
   l.allowed_clients, l.capacity, l.premium, l.promoted, l.core_down, l.disabled, l.sort_group,
-  l.sort_promoted_at, l.sort_reliability, s.owner_uuid, s.name, s.location, s.host, s.port,
+  l.sort_promoted_at, l.sort_reliability, l.free, s.owner_uuid, s.name, s.location, s.host, s.port,
   s.inbound, s.source, s.last_report_at, s.active_clients,
   CASE WHEN l.premium THEN (
     SELECT count(*)::int FROM market_listings p JOIN servers ps ON ps.id = p.server_id
@@ -149,7 +165,7 @@ const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms,
  */
 export function pageSql(query: MarketPageQuery): PageSql {
   const filter = listingFilter(query);
-  const keys = orderKeys(query.sort, query.order);
+  const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
   const params = [...filter.params, query.limit, (query.page - 1) * query.limit];
   const limit = `$${params.length - 1}`;
   const offset = `$${params.length}`;

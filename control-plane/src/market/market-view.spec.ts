@@ -67,6 +67,7 @@ describe('toMarketServer', () => {
       unavailable: false,
       isStale: false,
       serverType: 'agent',
+      sharedCredentials: false,
       controls: { connectButton: true, price: 10, reason: null },
       vlessLink: '',
       vlessString: '',
@@ -119,6 +120,16 @@ describe('toMarketServer', () => {
     expect(
       toMarketServer({ ...row, core_down: true, disabled: true }, context).controls.reason,
     ).toBe('Server is unavailable');
+  });
+
+  it('should list a server added without the agent as free, with shared credentials', () => {
+    expect(toMarketServer({ ...row, source: 'manual' }, context)).toMatchObject({
+      price: 0,
+      priceMicro: '0',
+      controls: { price: 0 },
+      serverType: 'manual',
+      sharedCredentials: true,
+    });
   });
 });
 

@@ -41,7 +41,7 @@ function text(value: unknown): string {
 export function toMarketServer(row: ListingRow, context: ViewContext): MarketServer {
   const status = statusOf(row);
   const free = Math.max(0, row.capacity - row.allowed_clients);
-  const priceMicro = listedPriceMicro(row.premium, context.now, context.launchPeriodEndsAt);
+  const priceMicro = listedPriceMicro(row, context.now, context.launchPeriodEndsAt);
   const price = wholeSsl(priceMicro);
   const inbound = row.inbound ?? {};
   const host = row.host ?? '';
@@ -73,6 +73,7 @@ export function toMarketServer(row: ListingRow, context: ViewContext): MarketSer
     unavailable: status !== 'online',
     isStale: row.stale,
     serverType: row.source,
+    sharedCredentials: row.source === 'manual',
     controls: {
       connectButton: !row.disabled,
       price,

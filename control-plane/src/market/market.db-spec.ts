@@ -74,6 +74,8 @@ interface Model {
   host: string | null;
   country: string | null;
   premium: boolean;
+  /** Added without the agent: costs nothing (issue 15 §4). */
+  priceFree: boolean;
   promotedAt: Date | null;
   promotedUntil: Date | null;
   reliability: number;
@@ -124,6 +126,7 @@ function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
     host,
     country: f.country === undefined ? 'DE' : f.country,
     premium: f.ownerUuid === premiumOwner,
+    priceFree: f.source === 'manual',
     promotedAt: g.promotion?.at ?? null,
     promotedUntil: g.promotion?.until ?? null,
     reliability,
@@ -173,6 +176,12 @@ function compare(a: Model, b: Model, sort: MarketSort | undefined, order: Market
   if (sort === 'ping') byField = best ? pingBetter(a.ping, b.ping) : pingBetter(b.ping, a.ping);
   if (sort === 'uptime')
     byField = best ? b.uptimeHours - a.uptimeHours : a.uptimeHours - b.uptimeHours;
+  // After the launch period (this suite's clock): free servers first when best first.
+  if (sort === 'price') {
+    byField = best
+      ? Number(b.priceFree) - Number(a.priceFree)
+      : Number(a.priceFree) - Number(b.priceFree);
+  }
   if (byField !== 0) return byField;
   if (shown(a) !== shown(b)) return shown(b) - shown(a);
   const byPing = pingBetter(a.ping, b.ping);
@@ -331,7 +340,9 @@ describe('market order and filters on a generated set', () => {
       expect(server.isStale).toBe(m.stale);
       expect(server.isAdminServer).toBe(m.premium);
       expect(server.isPromoted).toBe(m.premium || promotedNow(m, now));
-      expect(server.price).toBe(10);
+      // issue 15 §4: servers without the agent are free, with shared credentials.
+      expect(server.price).toBe(server.serverType === 'manual' ? 0 : 10);
+      expect(server.sharedCredentials).toBe(server.serverType === 'manual');
       expect(server.vlessLink).toBe('');
       expect(server.vlessString).toBe('');
       if (m.premium) {

@@ -14,6 +14,7 @@ import { AuthException } from '../auth/auth.exception';
 import { CLOCK, type Clock } from '../common/clock';
 import { JsonDocument } from '../common/json-document';
 import { KeyedBatcher } from '../common/keyed-batcher';
+import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MarketPageCache } from './market-page-cache';
@@ -82,7 +83,10 @@ export class MarketService {
     });
   }
 
-  private async page(query: MarketPageQuery): Promise<JsonDocument<MarketServersResponse>> {
+  private async page(asked: MarketPageQuery): Promise<JsonDocument<MarketServersResponse>> {
+    // After the launch period free servers and paid ones differ in price (sort by price).
+    const pricesDiffer = !launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt);
+    const query = { ...asked, pricesDiffer };
     const key = JSON.stringify([
       query.search ?? '',
       query.country ?? '',
@@ -90,6 +94,7 @@ export class MarketService {
       query.order ?? '',
       query.page,
       query.limit,
+      pricesDiffer,
     ]);
     const read = async () => new JsonDocument(await this.readPage(query));
     if (this.config.marketPageCacheMs === 0) return read();

@@ -32,6 +32,7 @@ import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.
 import type { ServerEntity } from './entities/server.entity';
 import { NodesException } from './nodes.exception';
 import { NodesRepository } from './nodes.repository';
+import { manualCheckState, ManualServersService } from './manual-servers.service';
 import { NodesService } from './nodes.service';
 
 export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchema) {}
@@ -61,6 +62,7 @@ function count(value: unknown): number {
 export class NodesController {
   constructor(
     private readonly nodes: NodesService,
+    private readonly manual: ManualServersService,
     private readonly repository: NodesRepository,
   ) {}
 
@@ -90,7 +92,7 @@ export class NodesController {
   @HttpCode(201)
   @ApiOperation({
     summary:
-      'Add New Server: a server without our agent, from its VLESS string (probed every 60 s)',
+      "Add New Server: a server without our agent, from its VLESS string. Its address must be public and it must pass a VLESS check with the link's UUID; it is listed free (shared credentials, no earnings) and checked every 60 s",
   })
   async uploadServer(
     @Body() body: UploadServerDto,
@@ -99,7 +101,7 @@ export class NodesController {
     // The owner is in the body (spec 02 §7); it must be the session's own account.
     if (body.uuid.toLowerCase() !== session.account.uuid) throw new AuthException('access_denied');
     if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
-    const server = await this.nodes.uploadServer(
+    const server = await this.manual.upload(
       session.account.uuid,
       body.serverInfo.vlessString,
       body.serverInfo.name,
@@ -183,6 +185,18 @@ export class NodesController {
       vlessString: server.vlessString,
       country: server.country?.trim() || null,
       location: server.location,
+      sharedCredentials: server.source === 'manual',
+      check: this.checkOf(server),
+    };
+  }
+
+  private checkOf(server: ServerEntity): NodeServer['check'] {
+    const state = manualCheckState(server);
+    if (!state) return null;
+    return {
+      state,
+      checkedAt: server.checkedAt?.toISOString() ?? null,
+      error: server.checkError,
     };
   }
 

@@ -10,7 +10,12 @@ export type NodesErrorCode =
   | 'node_mismatch'
   | 'server_not_found'
   | 'report_conflict'
-  | 'vless_invalid';
+  | 'vless_invalid'
+  | 'manual_unsupported'
+  | 'manual_limit'
+  | 'manual_address_refused'
+  | 'manual_unresolvable'
+  | 'manual_check_failed';
 
 const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
   not_a_node_account: { kind: 'forbidden', message: 'Only node operator accounts can add servers' },
@@ -34,11 +39,24 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
     message: 'The server kept changing while the report was written; send it again',
   },
   vless_invalid: { kind: 'invalid', message: UPLOAD_SERVER_MESSAGES.vlessInvalid },
+  manual_unsupported: { kind: 'unprocessable', message: UPLOAD_SERVER_MESSAGES.unsupported },
+  // The messages below carry the limit, the address or the check's outcome (see the factories).
+  manual_limit: { kind: 'conflict', message: UPLOAD_SERVER_MESSAGES.limit(0) },
+  manual_address_refused: { kind: 'unprocessable', message: 'This address cannot be added' },
+  manual_unresolvable: { kind: 'unprocessable', message: UPLOAD_SERVER_MESSAGES.unresolvable('') },
+  manual_check_failed: {
+    kind: 'unprocessable',
+    message: 'The server did not pass the VLESS check',
+  },
 };
 
 export class NodesException extends DomainException {
-  constructor(readonly code: NodesErrorCode) {
-    const { kind, message } = ERRORS[code];
-    super(kind, message);
+  readonly code: NodesErrorCode;
+
+  /** `message` replaces the code's fixed message where the spec's text carries values. */
+  constructor(code: NodesErrorCode, message?: string) {
+    const error = ERRORS[code];
+    super(error.kind, message ?? error.message);
+    this.code = code;
   }
 }

@@ -58,6 +58,8 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['lastCreditedAt', 'last_credited_at'],
   ['belowThresholdSince', 'below_threshold_since'],
   ['bannedAt', 'banned_at'],
+  ['checkedAt', 'checked_at'],
+  ['checkError', 'check_error'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],

@@ -1,13 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import {
-  buildVlessLink,
-  parseVlessLink,
-  type UpdateServerChanges,
-  UPLOAD_SERVER_MESSAGES,
-  VPS_TIERS,
-  type VpsTierId,
-} from '@scn/proto';
+import { type UpdateServerChanges, VPS_TIERS, type VpsTierId } from '@scn/proto';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
@@ -370,82 +363,6 @@ export class NodesService {
       this.realtime.serverListUpdated('address');
     }
     return after;
-  }
-
-  /**
-   * spec 02 §5 Add server: a server the operator runs without our agent, given as a VLESS
-   * string. Its reliability starts at 100 and is then measured by the control plane's probes.
-   */
-  async uploadServer(
-    ownerUuid: string,
-    vlessString: string,
-    name: string | undefined,
-  ): Promise<ServerEntity> {
-    const link = parseVlessLink(vlessString);
-    if (!link) throw new NodesException('vless_invalid');
-    const id = randomUUID();
-    const serverName = name?.trim() || link.name || UPLOAD_SERVER_MESSAGES.defaultName;
-    const inbound = {
-      security: link.params.security ?? 'none',
-      sni: link.params.sni ?? '',
-      fp: link.params.fp ?? '',
-      pbk: link.params.pbk ?? '',
-      sid: link.params.sid ?? '',
-      flow: link.params.flow ?? '',
-      network: link.params.type ?? 'tcp',
-    };
-    await this.repository.dataSource.transaction((manager) =>
-      this.repository.insertServer(manager, {
-        id,
-        ownerUuid,
-        name: serverName,
-        source: 'manual',
-        tier: null,
-        secretHash: null,
-        host: link.host,
-        port: link.port,
-        inbound,
-        vlessString: buildVlessLink({ ...link, name: serverName }),
-        ...reliabilityColumns(initialReliability(this.clock.now())),
-      }),
-    );
-    this.realtime.serverListUpdated('added');
-    const created = await this.repository.findServer(id);
-    if (!created) throw new NodesException('server_not_found');
-    return created;
-  }
-
-  /**
-   * Manually added servers have no agent: a reachable host:port counts as a fresh report
-   * (spec 02 §4: "finds the server reachable"), an unreachable one simply ages.
-   */
-  async probeManualServers(
-    probe: (host: string, port: number) => Promise<number | null>,
-  ): Promise<number> {
-    const servers = await this.repository.listManualServersForProbe();
-    let reachable = 0;
-    const queue = [...servers];
-    const worker = async () => {
-      for (let server = queue.shift(); server; server = queue.shift()) {
-        if (!server.host || !server.port) continue;
-        const latency = await probe(server.host, server.port);
-        if (latency === null) continue;
-        reachable += 1;
-        const now = this.clock.now();
-        const before = viewReliability(reliabilityStateOf(server), now);
-        const state = applyReport(reliabilityStateOf(server), 'ok', now);
-        await this.repository.updateServer(server.id, {
-          ...reliabilityColumns(state),
-          pingMs: latency,
-        });
-        const after = viewReliability(state, now);
-        if (before.available !== after.available || before.hidden !== after.hidden) {
-          this.realtime.serverListUpdated('availability');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
-    return reachable;
   }
 
   /**

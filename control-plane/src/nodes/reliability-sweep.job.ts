@@ -9,7 +9,6 @@ import type { DataSource } from 'typeorm';
 import { runExclusive } from '../common/exclusive';
 import { MarketRefresh } from '../market/market-refresh';
 import { NodesService } from './nodes.service';
-import { tcpProbe } from './tcp-probe';
 import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -17,8 +16,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_LOCK_ID = 4_202_612;
 
 /**
- * Once a minute (spec 02 §4): probes the manually added servers (host:port reachable counts as
- * a fresh report), then moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * Once a minute (spec 02 §4): moves silent nodes through the 95%/14-day lifecycle, then brings the
  * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
  * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
@@ -56,7 +54,6 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
     return runExclusive(this.dataSource, SWEEP_LOCK_ID, async () => {
-      await this.nodes.probeManualServers(tcpProbe);
       const changed = await this.nodes.sweepReliability();
       await this.market.refresh();
       return changed;

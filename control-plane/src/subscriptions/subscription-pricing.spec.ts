@@ -1,5 +1,6 @@
 import { launchPeriodActive } from '../common/launch-period';
 import {
+  hourlyPriceMicro,
   operatorRewards,
   pauseAllowance,
   periodMs,
@@ -7,8 +8,9 @@ import {
 } from './subscription-pricing';
 
 const SSL = 1_000_000n;
-const regular = (ownerUuid = 'b') => ({ premium: false, ownerUuid });
-const premium = { premium: true, ownerUuid: 'p' };
+const regular = (ownerUuid = 'b') => ({ premium: false, ownerUuid, source: 'agent' as const });
+const premium = { premium: true, ownerUuid: 'p', source: 'agent' as const };
+const manual = (ownerUuid = 'm') => ({ premium: false, ownerUuid, source: 'manual' as const });
 
 describe('subscription pricing', () => {
   it('should charge 10 SSL per server per month, premium servers included', () => {
@@ -32,6 +34,15 @@ describe('subscription pricing', () => {
     expect(operatorRewards([regular('b'), premium, regular('a'), regular('b')])).toEqual([
       { ownerUuid: 'a', amountMicro: 10n * SSL, serverCount: 1 },
       { ownerUuid: 'b', amountMicro: 20n * SSL, serverCount: 2 },
+    ]);
+  });
+
+  it('should charge nothing for, and reward nobody for, servers added without the agent', () => {
+    expect(periodPriceMicro('monthly', [manual(), regular()], false)).toBe(10n * SSL);
+    expect(periodPriceMicro('hourly', [manual(), manual()], false)).toBe(0n);
+    expect(hourlyPriceMicro([manual(), regular(), premium], false)).toBe(200_000n);
+    expect(operatorRewards([manual('m'), regular('b'), manual('b')])).toEqual([
+      { ownerUuid: 'b', amountMicro: 10n * SSL, serverCount: 1 },
     ]);
   });
 });

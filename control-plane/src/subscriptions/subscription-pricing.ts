@@ -17,6 +17,17 @@ export interface PricedServer {
   /** Owned by the platform operator account: its revenue goes to the platform. */
   premium: boolean;
   ownerUuid: string;
+  /** 'manual': added without the agent, always free and never rewarded (freeServer). */
+  source: 'agent' | 'manual';
+}
+
+/**
+ * issue 15 §4: a server added without the agent is free (spec 01 §3 price 0) and earns its
+ * operator nothing: all its clients share the operator's one UUID, which cannot be revoked when
+ * a subscription ends, so there is nothing to sell. Paying and earning need the agent.
+ */
+export function freeServer(server: Pick<PricedServer, 'source'>): boolean {
+  return server.source === 'manual';
 }
 
 /** Length of one paid period: 30 days monthly, 100 hours hourly (spec 02 §9). */
@@ -40,28 +51,30 @@ export function periodPriceMicro(
   if (free) return 0n;
   let total = 0n;
   for (const server of servers) {
+    if (freeServer(server)) continue;
     if (cycle === 'hourly') total += HOURLY_BLOCK_PER_SERVER_MICRO;
     else total += server.premium ? PREMIUM_PER_SERVER_MICRO : MONTHLY_PER_SERVER_MICRO;
   }
   return total;
 }
 
-/** spec 02 §3 hourlyPrice: 0.1 SSL per server per hour (0 in the launch period). */
-export function hourlyPriceMicro(serverCount: number, free: boolean): bigint {
-  return free ? 0n : HOURLY_PER_HOUR_MICRO * BigInt(serverCount);
+/** spec 02 §3 hourlyPrice: 0.1 SSL per paid server per hour (0 in the launch period). */
+export function hourlyPriceMicro(servers: readonly PricedServer[], free: boolean): bigint {
+  if (free) return 0n;
+  return HOURLY_PER_HOUR_MICRO * BigInt(servers.filter((server) => !freeServer(server)).length);
 }
 
 /**
  * Who earns a paid period (spec 02 §9: 100% of client payments go to the operators): 10 SSL per
- * non-premium server to its operator; premium servers' share stays with the platform. Keyed by
- * operator, in a stable order.
+ * non-premium server to its operator; premium servers' share stays with the platform; free
+ * servers (added without the agent) earn nothing. Keyed by operator, in a stable order.
  */
 export function operatorRewards(
   servers: readonly PricedServer[],
 ): Array<{ ownerUuid: string; amountMicro: bigint; serverCount: number }> {
   const byOwner = new Map<string, { amountMicro: bigint; serverCount: number }>();
   for (const server of servers) {
-    if (server.premium) continue;
+    if (server.premium || freeServer(server)) continue;
     const entry = byOwner.get(server.ownerUuid) ?? { amountMicro: 0n, serverCount: 0 };
     entry.amountMicro += OPERATOR_REWARD_MICRO;
     entry.serverCount += 1;

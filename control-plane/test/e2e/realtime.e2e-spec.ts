@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, report } from '../support/agent-client';
+import { insertServers } from '../support/market-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -113,19 +114,17 @@ describe('several replicas', () => {
 
   it('should reach the browsers of every replica, not only the one that made the change', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
+    // A change on this replica (Node Configuration renames a server) ...
+    const [serverId] = await insertServers(t.db, [{ ownerUuid: operator.uuid }], new Date());
     await t
       .http()
-      .post('/nodes/upload-server')
+      .patch(`/nodes/server/${operator.uuid}/${serverId}`)
       .set('Authorization', `Bearer ${operator.token}`)
-      .send({
-        uuid: operator.uuid,
-        serverInfo: {
-          vlessString: 'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@127.0.0.1:9?type=tcp',
-        },
-      })
-      .expect(201);
+      .send({ name: 'Renamed' })
+      .expect(200);
+    // ... is heard by the browsers of the other.
     const deadline = Date.now() + 5000;
-    while (!heard.some((e) => e.reason === 'added')) {
+    while (!heard.some((e) => e.reason === 'updated')) {
       if (Date.now() > deadline) throw new Error(`replica heard nothing: ${JSON.stringify(heard)}`);
       await new Promise((r) => setTimeout(r, 20));
     }

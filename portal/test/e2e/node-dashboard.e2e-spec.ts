@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import type { Page } from 'playwright-core';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
@@ -154,11 +155,14 @@ describe('node dashboard', () => {
     await toast.waitFor();
   });
 
-  it('adds a server from its VLESS string and shows its connection string', async () => {
+  it('Add New Server explains the rules and shows the control plane refusing an address', async () => {
     const account = await registerAccount(suite.stack, 'node');
     const page = await openDashboard(account);
     await page.getByRole('button', { name: 'Add New Server' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Server' });
+    expect(await dialog.getByTestId('add-server-shared').innerText()).toBe(
+      UPLOAD_SERVER_MESSAGES.sharedCredentials,
+    );
     await dialog.getByRole('button', { name: 'Add Server' }).click();
     await waitForText(dialog.getByTestId('add-server-error'), 'VLESS string is required');
     await dialog.getByLabel('VLESS connection string').fill('vmess://nope');
@@ -167,21 +171,64 @@ describe('node dashboard', () => {
       dialog.getByTestId('add-server-error'),
       'No valid VLESS connection string found',
     );
+    // A documentation address (TEST-NET-2): refused by the control plane before any packet.
     const link =
       'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@198.51.100.9:8443?security=tls&sni=box.example.net&type=tcp';
     await dialog.getByLabel('VLESS connection string').fill(link);
-    await dialog.getByLabel('Server name (optional)').fill('Garage box');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
-    await waitForText(dialog.getByTestId('add-server-success'), 'Server uploaded successfully!');
-    await dialog.waitFor({ state: 'detached' });
-    await page.getByText('Garage box').waitFor();
-    const shown = await page.getByTestId('server-vless').textContent();
-    expect(shown).toBe(`${link}#Garage%20box`);
-    const rows = await suite.stack.db.query<{ source: string; host: string; port: number }>(
-      'SELECT source, host, port FROM servers WHERE owner_uuid = $1',
-      [account.uuid],
+    const refused = UPLOAD_SERVER_MESSAGES.addressRefused(
+      '198.51.100.9',
+      '198.51.100.9',
+      'documentation',
     );
-    expect(rows).toEqual([{ source: 'manual', host: '198.51.100.9', port: 8443 }]);
+    expect(await waitForText(dialog.getByTestId('add-server-error'), refused)).toBe(refused);
+    const rows = await suite.stack.db.query('SELECT id FROM servers WHERE owner_uuid = $1', [
+      account.uuid,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
+  it('badges a server without the agent as shared credentials, on the dashboard and the market', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const uuid = randomUUID();
+    const link = `vless://${uuid}@203.0.113.44:8443?security=none&type=tcp`;
+    // As a passing VLESS check leaves it (the check itself: control-plane manual-servers e2e).
+    const [checked, pending] = [randomUUID(), randomUUID()];
+    await suite.stack.db.query(
+      `INSERT INTO servers (id, owner_uuid, name, source, host, port, inbound, vless_string,
+         ping_ms, reliability_at_report, last_report_at, checked_at)
+       VALUES ($1, $3, 'Garage box', 'manual', '203.0.113.44', 8443, '{"security":"none","network":"tcp"}'::jsonb,
+         $4, 30, 100, now(), now()),
+              ($2, $3, 'Attic box', 'manual', '203.0.113.45', 8443, '{"security":"none","network":"tcp"}'::jsonb,
+         $4, NULL, 0, NULL, NULL)`,
+      [checked, pending, account.uuid, `${link}#Garage%20box`],
+    );
+    const page = await openDashboard(account);
+    const garage = page.getByTestId('server-card').filter({ hasText: 'Garage box' });
+    await garage.waitFor();
+    expect(await garage.getByTestId('server-shared').innerText()).toMatch(/shared credentials/i);
+    expect(await garage.getByTestId('server-check-state').innerText()).toMatch(
+      /^VLESS check passed/,
+    );
+    expect(await garage.getByTestId('server-shared-note').innerText()).toBe(
+      UPLOAD_SERVER_MESSAGES.sharedCredentials,
+    );
+    expect(await garage.getByTestId('server-vless').textContent()).toBe(`${link}#Garage%20box`);
+    const attic = page.getByTestId('server-card').filter({ hasText: 'Attic box' });
+    expect(await attic.getByTestId('server-check-state').innerText()).toBe(
+      'Waiting for the first VLESS check: the server is listed once one passes.',
+    );
+
+    await page.goto('/servers?search=Garage%20box');
+    const card = page.getByTestId('market-server-card').filter({
+      has: page.getByTestId('market-card-name').getByText('Garage box', { exact: true }),
+    });
+    await card.waitFor();
+    expect(await card.getByTestId('market-card-shared').innerText()).toMatch(/shared credentials/i);
+    expect(await card.getByTestId('market-card-price').innerText()).toBe('Free');
+    // Unchecked: not on the market.
+    await page.goto('/servers?search=Attic%20box');
+    await page.getByTestId('servers-empty').waitFor();
   });
 
   it('adds a server at an IPv6 address: says why an unbracketed one is refused, shows it bracketed and keeps every parameter', async () => {

@@ -137,7 +137,7 @@ export const marketServerSchema = z.object({
   /** Free client slots: the tier's capacity minus the client UUIDs allowed on it. */
   availableUuids: z.number(),
   hasAvailable: z.boolean(),
-  /** SSL per month; 0 = free (launch period). Premium servers 10. */
+  /** SSL per month; 0 = free (launch period, and servers without the agent). Premium servers 10. */
   price: z.number(),
   /** The same price in integer micro-SSL, as a decimal string. */
   priceMicro: z.string(),
@@ -159,6 +159,11 @@ export const marketServerSchema = z.object({
   unavailable: z.boolean(),
   isStale: z.boolean(),
   serverType: z.enum(['agent', 'manual']),
+  /**
+   * Added without the agent (issue 15 §4): free, and every client gets the operator's one UUID,
+   * which cannot be revoked per client. The card shows a "Shared credentials" badge.
+   */
+  sharedCredentials: z.boolean(),
   controls: z.object({
     connectButton: z.boolean(),
     price: z.number(),

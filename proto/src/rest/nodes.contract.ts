@@ -58,6 +58,22 @@ export const nodeServerSchema = z.object({
   country: z.string().nullable(),
   /** Free text such as "Frankfurt, Hetzner FSN1"; null when not given. */
   location: z.string().nullable(),
+  /**
+   * Added without the agent (issue 15 §4): listed free, with the operator's one UUID shared by
+   * every client, and earning nothing.
+   */
+  sharedCredentials: z.boolean(),
+  /**
+   * Servers without the agent: the VLESS check the control plane runs through them every minute.
+   * `pending`: no check has passed yet, so the server is not listed.
+   */
+  check: z
+    .object({
+      state: z.enum(['pending', 'passed', 'failed']),
+      checkedAt: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
 
@@ -183,6 +199,21 @@ export const UPLOAD_SERVER_MESSAGES = {
   vlessInvalid: 'No valid VLESS connection string found',
   uploaded: 'Server uploaded successfully!',
   defaultName: 'My Network Server',
+  /** issue 15 §4: what a server without the agent may be, and why it earns nothing. */
+  unsupported:
+    'Servers without the agent must be VLESS over TCP with security none or tls (no REALITY, no flow). Install the agent for other setups.',
+  limit: (max: number) =>
+    `You can add at most ${max} servers without the agent. Delete one, or install the agent (Quick Setup) to add more.`,
+  addressRefused: (host: string, address: string, kind: string) =>
+    host === address
+      ? `This server cannot be added: ${address} is a ${kind} address. Only public addresses can be added.`
+      : `This server cannot be added: ${host} resolves to ${address}, a ${kind} address. Only public addresses can be added.`,
+  unresolvable: (host: string) =>
+    `Could not resolve ${host}. Check the address in the VLESS string.`,
+  checkFailed: (reason: string) =>
+    `The server did not pass the VLESS check: ${reason}. Check the UUID, port and security in the VLESS string.`,
+  sharedCredentials:
+    'Free, shared credentials: every client gets your link with its one UUID, which cannot be revoked per client. Paid listings and earnings need the agent, which gives each client its own UUID and removes it when the subscription ends.',
 } as const;
 
 /**

@@ -10,6 +10,8 @@ import { PurchaseBatches1764000000600 } from './1764000000600-purchase-batches';
 import { MarketTriggerPlans1764000000700 } from './1764000000700-market-trigger-plans';
 import { MarketTriggerEarlyExit1764000000800 } from './1764000000800-market-trigger-early-exit';
 import { MarketTriggerCheckNewRows1764000000900 } from './1764000000900-market-trigger-check-new-rows';
+import { ManualServers1764000001000 } from './1764000001000-manual-servers';
+import { MarketFreeServers1764000001001 } from './1764000001001-market-free-servers';
 import { SlidingRateLimits1764000001100 } from './1764000001100-sliding-rate-limits';
 import { SubscriptionWithdrawals1764000001200 } from './1764000001200-subscription-withdrawals';
 import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
@@ -29,6 +31,8 @@ export const MIGRATIONS = [
   MarketTriggerPlans1764000000700,
   MarketTriggerEarlyExit1764000000800,
   MarketTriggerCheckNewRows1764000000900,
+  ManualServers1764000001000,
+  MarketFreeServers1764000001001,
   SlidingRateLimits1764000001100,
   SubscriptionWithdrawals1764000001200,
   JobHeartbeats1764000001201,

@@ -21,6 +21,8 @@ import { ServerEntity } from '../../nodes/entities/server.entity';
 @Index('ix_market_listings_search', { synchronize: false })
 @Index('ix_market_listings_premium', { synchronize: false })
 @Index('ix_market_listings_promoted_until', { synchronize: false })
+@Index('ix_market_listings_price_free_first', { synchronize: false })
+@Index('ix_market_listings_price_paid_first', { synchronize: false })
 export class MarketListingEntity {
   @PrimaryColumn({ name: 'server_id', type: 'uuid' })
   serverId: string;
@@ -61,6 +63,10 @@ export class MarketListingEntity {
   /** spec 01 §9: the tier's max clients; manually added servers count as tier1 (10). */
   @Column({ type: 'int', default: 0 })
   capacity: number;
+
+  /** Added without the agent: always free (issue 15 §4); set when the listing is created. */
+  @Column({ type: 'boolean', default: false })
+  free: boolean;
 
   /** Owned by the platform operator account (PLATFORM_OPERATOR_EMAIL): an admin server. */
   @Column({ type: 'boolean', default: false })

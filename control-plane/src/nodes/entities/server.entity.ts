@@ -101,6 +101,14 @@ export class ServerEntity {
   @Column({ name: 'banned_at', type: 'timestamptz', nullable: true })
   bannedAt: Date | null;
 
+  /** Manual servers: when the control plane last ran the VLESS check through it. */
+  @Column({ name: 'checked_at', type: 'timestamptz', nullable: true })
+  checkedAt: Date | null;
+
+  /** Manual servers: why the last check failed (null: it passed, or none ran yet). */
+  @Column({ name: 'check_error', type: 'varchar', length: 200, nullable: true })
+  checkError: string | null;
+
   /** The version the node last said it applied. */
   @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })
   appliedClientSetVersion: string;

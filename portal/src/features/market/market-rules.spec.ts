@@ -54,6 +54,7 @@ function server(overrides: Partial<MarketServer> = {}): MarketServer {
     unavailable: false,
     isStale: false,
     serverType: 'agent',
+    sharedCredentials: false,
     controls: { connectButton: true, price: 10, reason: null },
     vlessLink: '',
     vlessString: '',

@@ -67,6 +67,16 @@ export function ServerCard({ server, viewer, state, index, onToggle, onSignIn }:
         <div className="market-card__badges" data-testid="market-card-badges">
           {server.isPromoted && <span className="badge badge--warning">Promoted</span>}
           {server.isSubscribed && <span className="badge badge--success">Subscribed</span>}
+          {server.sharedCredentials && (
+            // issue 15 §4: no agent, so every client gets the operator's one UUID.
+            <span
+              className="badge"
+              data-testid="market-card-shared"
+              title="Free server added without the agent: every client shares the operator's credentials, which cannot be revoked per client."
+            >
+              Shared credentials
+            </span>
+          )}
           {own ? (
             <span className="badge badge--info">Your Server</span>
           ) : (

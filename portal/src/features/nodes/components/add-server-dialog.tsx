@@ -14,7 +14,9 @@ export interface AddServerDialogProps {
 
 /**
  * spec 02 §2, §5 Add New Server: a server run without our agent, given as its VLESS string.
- * The control plane probes it every minute; success closes the dialog after 2 s.
+ * The control plane checks it (public address, a VLESS handshake with its UUID) before it is
+ * added and every minute after; it is free and earns nothing (issue 15 §4). Success closes the
+ * dialog after 2 s.
  */
 export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogProps) {
   const [vlessString, setVlessString] = useState('');
@@ -84,9 +86,13 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
-        <p className="muted">
-          The network checks that the host and port answer every minute and scores the server from
-          that.
+        <p className="muted" data-testid="add-server-rules">
+          VLESS over TCP with security none or tls, on a public address. The network first checks
+          that the server accepts this link&apos;s UUID and forwards traffic, then again every
+          minute, and scores it from that.
+        </p>
+        <p className="muted" data-testid="add-server-shared">
+          {UPLOAD_SERVER_MESSAGES.sharedCredentials}
         </p>
         {error && (
           <Banner tone="error" data-testid="add-server-error">
@@ -103,7 +109,7 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
             Cancel
           </Button>
           <Button type="submit" variant="primary" disabled={busy || done}>
-            {busy ? 'Uploading...' : 'Add Server'}
+            {busy ? 'Checking...' : 'Add Server'}
           </Button>
         </div>
       </form>

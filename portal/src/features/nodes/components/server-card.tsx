@@ -1,5 +1,5 @@
 import type { NodeServer } from '@scn/proto';
-import { VPS_TIERS } from '@scn/proto';
+import { UPLOAD_SERVER_MESSAGES, VPS_TIERS } from '@scn/proto';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import {
@@ -58,8 +58,18 @@ export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardPro
               Hidden
             </span>
           )}
+          {server.sharedCredentials && (
+            <span
+              className="badge"
+              data-testid="server-shared"
+              title={UPLOAD_SERVER_MESSAGES.sharedCredentials}
+            >
+              Shared credentials
+            </span>
+          )}
         </div>
       </header>
+      {server.check && <ManualCheck check={server.check} now={now} />}
       <dl className="node-server__stats">
         <div>
           <dt>Reliability</dt>
@@ -125,5 +135,33 @@ export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardPro
         </span>
       </footer>
     </article>
+  );
+}
+
+/**
+ * A server without the agent (issue 15 §4): whether the VLESS check through it passes (it is
+ * listed only once one has), and why it is free and earns nothing.
+ */
+function ManualCheck({ check, now }: { check: NonNullable<NodeServer['check']>; now: number }) {
+  const when = check.checkedAt ? formatRelative(check.checkedAt, now) : null;
+  return (
+    <div className="node-server__check small" data-testid="server-check">
+      {check.state === 'pending' && (
+        <p data-testid="server-check-state">
+          Waiting for the first VLESS check: the server is listed once one passes.
+        </p>
+      )}
+      {check.state === 'passed' && (
+        <p data-testid="server-check-state">VLESS check passed{when ? ` (${when})` : ''}.</p>
+      )}
+      {check.state === 'failed' && (
+        <p className="node-tone node-tone--danger" data-testid="server-check-state">
+          Last VLESS check failed{when ? ` (${when})` : ''}: {check.error}
+        </p>
+      )}
+      <p className="muted" data-testid="server-shared-note">
+        {UPLOAD_SERVER_MESSAGES.sharedCredentials}
+      </p>
+    </div>
   );
 }

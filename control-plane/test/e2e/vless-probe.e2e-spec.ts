@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { checkVless, probeTargetOf, type VlessCheck } from '../../src/nodes/vless-probe';
+import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
+
+const UUID = randomUUID();
+let host: VlessTestHost;
+beforeAll(async () => {
+  host = await startVlessTestHost(UUID);
+});
+afterAll(() => host?.close());
+
+function check(overrides: Partial<VlessCheck> = {}): VlessCheck {
+  return {
+    address: host.serverAddress,
+    port: host.vlessPort,
+    uuid: UUID,
+    security: 'none',
+    serverName: null,
+    target: probeTargetOf(host.probeUrl),
+    timeoutMs: 8_000,
+    ...overrides,
+  };
+}
+
+describe('the VLESS check against a real v2ray server', () => {
+  it('should pass when the server accepts the UUID and the probe target answers through it', async () => {
+    const before = host.probeHits();
+    const result = await checkVless(check());
+    expect(result).toMatchObject({ ok: true });
+    expect(host.probeHits()).toBe(before + 1);
+  });
+
+  it('should fail with a UUID the server does not know', async () => {
+    const before = host.probeHits();
+    const result = await checkVless(check({ uuid: randomUUID() }));
+    expect(result).toMatchObject({ ok: false, reason: 'closed' });
+    expect(host.probeHits()).toBe(before);
+  });
+
+  it('should fail against a service that is not VLESS', async () => {
+    const result = await checkVless(check({ port: host.notVlessPort }));
+    expect(result).toMatchObject({ ok: false, reason: 'not_vless' });
+  });
+
+  it('should fail when nothing listens', async () => {
+    const result = await checkVless(check({ port: host.vlessTlsPort + 1 }));
+    expect(result).toMatchObject({ ok: false, reason: 'connect_failed' });
+  });
+
+  it('should pass over TLS when the certificate is valid for the name, and the target over https', async () => {
+    const tls = { port: host.vlessTlsPort, security: 'tls' as const, ca: host.certificate };
+    expect(await checkVless(check({ ...tls, serverName: host.tlsName }))).toMatchObject({
+      ok: true,
+    });
+    const before = host.probeHits();
+    expect(
+      await checkVless(
+        check({ ...tls, serverName: host.tlsName, target: probeTargetOf(host.httpsProbeUrl) }),
+      ),
+    ).toMatchObject({ ok: true });
+    expect(host.probeHits()).toBe(before + 1);
+    expect(
+      await checkVless(check({ ...tls, serverName: host.tlsName, uuid: randomUUID() })),
+    ).toMatchObject({ ok: false, reason: 'closed' });
+  });
+
+  it('should fail over TLS with a certificate that is not trusted or not for the name', async () => {
+    const tls = { port: host.vlessTlsPort, security: 'tls' as const };
+    expect(await checkVless(check({ ...tls, serverName: host.tlsName }))).toMatchObject({
+      ok: false,
+      reason: 'tls_failed',
+    });
+    expect(
+      await checkVless(check({ ...tls, serverName: 'other.test', ca: host.certificate })),
+    ).toMatchObject({ ok: false, reason: 'tls_failed' });
+    // An https target whose certificate is not trusted: the answer cannot be taken as real.
+    expect(await checkVless(check({ target: probeTargetOf(host.httpsProbeUrl) }))).toMatchObject({
+      ok: false,
+    });
+    // Plain VLESS to a TLS port is not a VLESS answer.
+    expect(await checkVless(check({ port: host.vlessTlsPort }))).toMatchObject({ ok: false });
+  });
+});
