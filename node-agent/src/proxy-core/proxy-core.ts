@@ -45,6 +45,15 @@ export interface ProxyCoreOptions {
    * port is blocked either way.
    */
   allowPrivateDestinations?: boolean;
+  /** Test-only: special-purpose CIDRs clients may reach (see CoreConfigInput). */
+  allowedDestinationCidrs?: readonly string[];
+  /** Test-only: static names of the core's DNS (see CoreConfigInput). */
+  dnsHosts?: Readonly<Record<string, string>>;
+  /**
+   * The node's own addresses as host CIDRs; default `ownInterfaceCidrs()` (os.networkInterfaces).
+   * Read at every config write and by every audit, which restarts the core when they changed.
+   */
+  ownAddresses?: () => string[];
 }
 
 export interface ClientTrafficCounters {

@@ -9,6 +9,7 @@ import {
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
+import { ownInterfaceCidrs } from './destination-policy';
 import { type ProxyCoreErrorCode, ProxyCoreException } from './proxy-core.exception';
 import type {
   ClientTrafficCounters,
@@ -74,6 +75,8 @@ export class V2rayCore implements ProxyCore {
   private restartDelayMs: number;
   private startedAt = 0;
   private outputTail: string[] = [];
+  /** The own addresses the config on disk blocks (see audit()). */
+  private configuredAddresses: string[] = [];
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -174,6 +177,10 @@ export class V2rayCore implements ProxyCore {
     return this.outputTail.join('\n');
   }
 
+  private readOwnAddresses(): string[] {
+    return [...(this.options.ownAddresses ?? ownInterfaceCidrs)()].sort();
+  }
+
   private serialized<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
@@ -202,12 +209,16 @@ export class V2rayCore implements ProxyCore {
   }
 
   private async writeConfig(): Promise<string> {
+    this.configuredAddresses = this.readOwnAddresses();
     const config = buildCoreConfig({
       kind: this.options.kind,
       inbound: this.options.inbound,
       apiPort: this.options.apiPort,
       allowedUuids: this.desired,
       allowPrivateDestinations: this.options.allowPrivateDestinations,
+      allowedDestinationCidrs: this.options.allowedDestinationCidrs,
+      dnsHosts: this.options.dnsHosts,
+      ownAddresses: this.configuredAddresses,
     });
     return writeCoreConfig(this.options.workDir, config);
   }
