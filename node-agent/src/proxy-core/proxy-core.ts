@@ -1,4 +1,5 @@
 import type { ProxyCoreKind } from '@scn/proto';
+import type { CoreAuditResult } from './core-audit';
 
 /**
  * The agent's view of the proxy core (Xray in production, Debian's v2ray in tests): the daemon
@@ -78,4 +79,9 @@ export interface ProxyCore {
   /** Per-client traffic counters since the core started. */
   traffic(): Promise<ClientTrafficCounters[]>;
   status(): ProxyCoreStatus;
+  /**
+   * Compares the core's real users with the desired set and undoes what the agent did not do
+   * (core-audit.ts). Absent on cores without an API to audit (the tests' in-memory cores).
+   */
+  audit?(): Promise<CoreAuditResult>;
 }

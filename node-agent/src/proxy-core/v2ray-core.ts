@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { CoreApiClient } from './core-api';
+import { type CoreAuditResult, foreignUsers } from './core-audit';
 import {
   buildCoreConfig,
   normalizeClientUuids,
@@ -31,6 +32,11 @@ export interface V2rayCoreTimings {
   stableAfterMs: number;
   /** How long stop() waits after SIGTERM before it sends SIGKILL. */
   stopTimeoutMs: number;
+  /**
+   * The least time between two restarts that cut a revoked client's open connections: each
+   * restart also drops every paying client's connections for a moment.
+   */
+  revocationCutMinIntervalMs: number;
 }
 
 export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
@@ -39,6 +45,7 @@ export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
   restartMaxDelayMs: 30_000,
   stableAfterMs: 60_000,
   stopTimeoutMs: 5_000,
+  revocationCutMinIntervalMs: 300_000,
 };
 
 /** Lines of the core's output kept for error messages. */
@@ -75,6 +82,13 @@ export class V2rayCore implements ProxyCore {
   private restartDelayMs: number;
   private startedAt = 0;
   private outputTail: string[] = [];
+  /**
+   * Clients the agent removed since the core started, with their traffic counters just after
+   * the removal (null until read). v2ray keeps a removed user's counters, and they still move
+   * while connections the user opened before the removal carry traffic (see audit()).
+   */
+  private removedSinceStart = new Map<string, { up: bigint; down: bigint } | null>();
+  private lastRevocationCutAt = 0;
   /** The own addresses the config on disk blocks (see audit()). */
   private configuredAddresses: string[] = [];
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
@@ -165,6 +179,79 @@ export class V2rayCore implements ProxyCore {
       version: this.version,
       restartCount: this.restartCount,
     };
+  }
+
+  /**
+   * Compares the core's real users with the desired set (core-audit.ts): removes users the
+   * agent did not add, adds back desired users the core lost, and restarts the core from its
+   * config file when someone else used the API, when a revoked client's open connections still
+   * carry traffic (at most once per revocationCutMinIntervalMs), or when the node's addresses
+   * changed (the routing rules must block the new ones).
+   */
+  async audit(): Promise<CoreAuditResult> {
+    return this.serialized(async () => {
+      const result: CoreAuditResult = {
+        at: '',
+        mechanism: null,
+        usersSeen: 0,
+        foreignRemoved: [],
+        restored: [],
+        revokedStillConnected: [],
+        reset: null,
+        error: null,
+      };
+      const finish = () => ({ ...result, at: new Date().toISOString() });
+      const api = this.api;
+      if (this.state !== 'running' || !api) {
+        result.error = `the core is ${this.state}`;
+        return finish();
+      }
+      if (this.readOwnAddresses().join(',') !== this.configuredAddresses.join(',')) {
+        result.reset = 'own_addresses_changed';
+        await this.resetCore();
+        return finish();
+      }
+      const xray = this.options.kind === 'xray';
+      result.mechanism = xray ? 'xray_inbound_users' : 'v2ray_user_counters';
+      const counters = await api.userTraffic(false);
+      const observed = xray
+        ? await api.inboundUserEmails(VLESS_INBOUND_TAG)
+        : counters.map((counter) => counter.clientUuid);
+      result.usersSeen = observed.length;
+      const desired = new Set(this.desired);
+      // Xray lists only present users, so one the agent removed is not excused by it.
+      const excused = xray ? new Set<string>() : new Set(this.removedSinceStart.keys());
+      result.foreignRemoved = foreignUsers(observed, desired, excused);
+      for (const email of result.foreignRemoved) {
+        // A failure (an empty email cannot be removed) is covered by the restart below.
+        await api.removeUser(VLESS_INBOUND_TAG, email).catch(() => undefined);
+      }
+      const present = new Set(observed.map((email) => email.toLowerCase()));
+      for (const uuid of this.desired) {
+        // v2ray cannot list users: re-adding every desired one is how it finds lost ones.
+        if (xray && present.has(uuid)) continue;
+        const outcome = await api.addUser(VLESS_INBOUND_TAG, uuid, this.options.inbound.flow ?? '');
+        if (outcome === 'added') result.restored.push(uuid);
+      }
+      for (const [uuid, baseline] of this.removedSinceStart) {
+        const counter = counters.find((entry) => entry.clientUuid === uuid);
+        const now = { up: counter?.uplinkBytes ?? 0n, down: counter?.downlinkBytes ?? 0n };
+        if (baseline === null) this.removedSinceStart.set(uuid, now);
+        else if (now.up > baseline.up || now.down > baseline.down) {
+          result.revokedStillConnected.push(uuid);
+        }
+      }
+      if (result.foreignRemoved.length > 0) result.reset = 'foreign_users';
+      else if (
+        result.revokedStillConnected.length > 0 &&
+        Date.now() - this.lastRevocationCutAt >= this.timings.revocationCutMinIntervalMs
+      ) {
+        result.reset = 'revoked_client_still_connected';
+        this.lastRevocationCutAt = Date.now();
+      }
+      if (result.reset) await this.resetCore();
+      return finish();
+    });
   }
 
   /** The core's process id while it runs (doctor, tests). */
@@ -259,6 +346,7 @@ export class V2rayCore implements ProxyCore {
       throw error;
     }
     this.startedAt = Date.now();
+    this.removedSinceStart.clear();
     this.state = 'running';
   }
 
@@ -305,6 +393,7 @@ export class V2rayCore implements ProxyCore {
       try {
         await api.addUser(VLESS_INBOUND_TAG, uuid, this.options.inbound.flow ?? '');
         this.applied.add(uuid);
+        this.removedSinceStart.delete(uuid);
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
@@ -313,10 +402,12 @@ export class V2rayCore implements ProxyCore {
       try {
         await api.removeUser(VLESS_INBOUND_TAG, uuid);
         this.applied.delete(uuid);
+        this.removedSinceStart.set(uuid, null);
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
     }
+    if (toRemove.length > 0) await this.readRemovedBaselines(api);
     if (failures.length > 0) {
       throw new ProxyCoreException(
         'core_api_failed',
@@ -341,6 +432,39 @@ export class V2rayCore implements ProxyCore {
       this.restartDelayMs = this.timings.restartInitialDelayMs;
     }
     this.scheduleRestart();
+  }
+
+  /** Counters of the users just removed: the baseline audit() compares later readings with. */
+  private async readRemovedBaselines(api: CoreApiClient): Promise<void> {
+    try {
+      const counters = await api.userTraffic(false);
+      for (const [uuid, baseline] of this.removedSinceStart) {
+        if (baseline !== null) continue;
+        const counter = counters.find((entry) => entry.clientUuid === uuid);
+        this.removedSinceStart.set(uuid, {
+          up: counter?.uplinkBytes ?? 0n,
+          down: counter?.downlinkBytes ?? 0n,
+        });
+      }
+    } catch {
+      // The next audit reads them instead.
+    }
+  }
+
+  /**
+   * Restarts the core from its config file (exactly the desired users, nothing added through
+   * the API survives), cutting every open connection. Not a crash: restartCount stays.
+   */
+  private async resetCore(): Promise<void> {
+    this.state = 'restarting';
+    await this.terminateChild();
+    try {
+      await this.launch();
+    } catch (error) {
+      this.state = 'failed';
+      this.scheduleRestart();
+      throw error;
+    }
   }
 
   private scheduleRestart(): void {
