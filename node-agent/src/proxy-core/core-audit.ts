@@ -171,3 +171,32 @@ export class CoreAuditScheduler {
       );
   }
 }
+
+const AUDIT_MECHANISM: Record<NonNullable<CoreAuditSummary['mechanism']>, string> = {
+  xray_inbound_users: 'Xray user list',
+  v2ray_user_counters: 'v2ray user counters',
+};
+
+/** One line for the last audit: when, how, and that it was clean or failed. */
+export function describeAudit(audit: CoreAuditSummary | null): string {
+  if (!audit) return 'none recorded (the daemon audits the core every 30 s while it runs)';
+  if (audit.error) return `${audit.at} FAILED: ${audit.error}`;
+  const how = audit.mechanism ? AUDIT_MECHANISM[audit.mechanism] : 'no mechanism';
+  return `${audit.at} via ${how}, ${audit.usersSeen} user(s) seen`;
+}
+
+/** What an audit found and undid, in words; 'nothing' for a clean audit. */
+export function describeFinding(audit: CoreAuditSummary | null): string {
+  if (!audit) return 'nothing so far';
+  const parts: string[] = [];
+  if (audit.foreignRemoved.length > 0) {
+    parts.push(`removed foreign user(s) ${audit.foreignRemoved.join(', ')}`);
+  }
+  if (audit.restored.length > 0) parts.push(`restored lost user(s) ${audit.restored.join(', ')}`);
+  if (audit.revokedStillConnected.length > 0) {
+    parts.push(`revoked client(s) still connected: ${audit.revokedStillConnected.join(', ')}`);
+  }
+  if (audit.reset)
+    parts.push(`core restarted from its config (${audit.reset.replaceAll('_', ' ')})`);
+  return parts.length > 0 ? `${audit.at}: ${parts.join('; ')}` : 'nothing';
+}
