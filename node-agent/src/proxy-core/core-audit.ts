@@ -1,5 +1,8 @@
 import { realTimers, type Timers } from '../backoff';
 import type { AgentConfigStore, CoreAuditSummary } from '../config/agent-config';
+import type { ProxyCoreKind } from '@scn/proto';
+import type { CoreApiClient } from './core-api';
+import { VLESS_INBOUND_TAG } from './core-config';
 import type { ProxyCore } from './proxy-core';
 
 /**
@@ -59,6 +62,88 @@ export function foreignUsers(
     if (!desired.has(key) && !removedByAgent.has(key)) foreign.add(email);
   }
   return [...foreign].sort();
+}
+
+/** Clients the agent removed since the core started, with their counters just after removal. */
+export type RemovedClients = Map<string, { up: bigint; down: bigint } | null>;
+
+export interface CoreUserAuditInput {
+  kind: ProxyCoreKind;
+  api: Pick<CoreApiClient, 'userTraffic' | 'inboundUserEmails' | 'removeUser' | 'addUser'>;
+  /** The users the control plane wants, normalized. */
+  desired: readonly string[];
+  flow: string;
+  /** Updated in place: a baseline not read yet is read now. */
+  removedSinceStart: RemovedClients;
+}
+
+/**
+ * One pass over the core's users: removes foreign users, adds back lost desired ones, and names
+ * the revoked clients whose counters moved since their removal (connections they opened before
+ * it still carry traffic: the core never re-checks an open connection's user).
+ */
+export async function auditCoreUsers(
+  input: CoreUserAuditInput,
+): Promise<
+  Pick<
+    CoreAuditResult,
+    'mechanism' | 'usersSeen' | 'foreignRemoved' | 'restored' | 'revokedStillConnected'
+  >
+> {
+  const { api, removedSinceStart } = input;
+  const xray = input.kind === 'xray';
+  const counters = await api.userTraffic(false);
+  const observed = xray
+    ? await api.inboundUserEmails(VLESS_INBOUND_TAG)
+    : counters.map((counter) => counter.clientUuid);
+  // Xray lists only present users, so one the agent removed is not excused by it.
+  const excused = xray ? new Set<string>() : new Set(removedSinceStart.keys());
+  const foreignRemoved = foreignUsers(observed, new Set(input.desired), excused);
+  for (const email of foreignRemoved) {
+    // A failure (an empty email cannot be removed) is covered by the restart that follows.
+    await api.removeUser(VLESS_INBOUND_TAG, email).catch(() => undefined);
+  }
+  const present = new Set(observed.map((email) => email.toLowerCase()));
+  const restored: string[] = [];
+  for (const uuid of input.desired) {
+    // v2ray cannot list users: re-adding every desired one is how it finds lost ones.
+    if (xray && present.has(uuid)) continue;
+    if ((await api.addUser(VLESS_INBOUND_TAG, uuid, input.flow)) === 'added') restored.push(uuid);
+  }
+  const revokedStillConnected: string[] = [];
+  for (const [uuid, baseline] of removedSinceStart) {
+    const counter = counters.find((entry) => entry.clientUuid === uuid);
+    const now = { up: counter?.uplinkBytes ?? 0n, down: counter?.downlinkBytes ?? 0n };
+    if (baseline === null) removedSinceStart.set(uuid, now);
+    else if (now.up > baseline.up || now.down > baseline.down) revokedStillConnected.push(uuid);
+  }
+  return {
+    mechanism: xray ? 'xray_inbound_users' : 'v2ray_user_counters',
+    usersSeen: observed.length,
+    foreignRemoved,
+    restored,
+    revokedStillConnected,
+  };
+}
+
+/** Reads the counters of clients just removed: the baseline later audits compare with. */
+export async function readRemovedBaselines(
+  api: Pick<CoreApiClient, 'userTraffic'>,
+  removedSinceStart: RemovedClients,
+): Promise<void> {
+  try {
+    const counters = await api.userTraffic(false);
+    for (const [uuid, baseline] of removedSinceStart) {
+      if (baseline !== null) continue;
+      const counter = counters.find((entry) => entry.clientUuid === uuid);
+      removedSinceStart.set(uuid, {
+        up: counter?.uplinkBytes ?? 0n,
+        down: counter?.downlinkBytes ?? 0n,
+      });
+    }
+  } catch {
+    // The next audit reads them instead.
+  }
 }
 
 /** Whether an audit found anything worth keeping on record (status shows the last one). */

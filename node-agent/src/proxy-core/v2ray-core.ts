@@ -3,7 +3,12 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { CoreApiClient } from './core-api';
-import { type CoreAuditResult, foreignUsers } from './core-audit';
+import {
+  auditCoreUsers,
+  type CoreAuditResult,
+  readRemovedBaselines,
+  type RemovedClients,
+} from './core-audit';
 import {
   buildCoreConfig,
   normalizeClientUuids,
@@ -87,7 +92,7 @@ export class V2rayCore implements ProxyCore {
    * the removal (null until read). v2ray keeps a removed user's counters, and they still move
    * while connections the user opened before the removal carry traffic (see audit()).
    */
-  private removedSinceStart = new Map<string, { up: bigint; down: bigint } | null>();
+  private removedSinceStart: RemovedClients = new Map();
   private lastRevocationCutAt = 0;
   /** The own addresses the config on disk blocks (see audit()). */
   private configuredAddresses: string[] = [];
@@ -211,36 +216,16 @@ export class V2rayCore implements ProxyCore {
         await this.resetCore();
         return finish();
       }
-      const xray = this.options.kind === 'xray';
-      result.mechanism = xray ? 'xray_inbound_users' : 'v2ray_user_counters';
-      const counters = await api.userTraffic(false);
-      const observed = xray
-        ? await api.inboundUserEmails(VLESS_INBOUND_TAG)
-        : counters.map((counter) => counter.clientUuid);
-      result.usersSeen = observed.length;
-      const desired = new Set(this.desired);
-      // Xray lists only present users, so one the agent removed is not excused by it.
-      const excused = xray ? new Set<string>() : new Set(this.removedSinceStart.keys());
-      result.foreignRemoved = foreignUsers(observed, desired, excused);
-      for (const email of result.foreignRemoved) {
-        // A failure (an empty email cannot be removed) is covered by the restart below.
-        await api.removeUser(VLESS_INBOUND_TAG, email).catch(() => undefined);
-      }
-      const present = new Set(observed.map((email) => email.toLowerCase()));
-      for (const uuid of this.desired) {
-        // v2ray cannot list users: re-adding every desired one is how it finds lost ones.
-        if (xray && present.has(uuid)) continue;
-        const outcome = await api.addUser(VLESS_INBOUND_TAG, uuid, this.options.inbound.flow ?? '');
-        if (outcome === 'added') result.restored.push(uuid);
-      }
-      for (const [uuid, baseline] of this.removedSinceStart) {
-        const counter = counters.find((entry) => entry.clientUuid === uuid);
-        const now = { up: counter?.uplinkBytes ?? 0n, down: counter?.downlinkBytes ?? 0n };
-        if (baseline === null) this.removedSinceStart.set(uuid, now);
-        else if (now.up > baseline.up || now.down > baseline.down) {
-          result.revokedStillConnected.push(uuid);
-        }
-      }
+      Object.assign(
+        result,
+        await auditCoreUsers({
+          kind: this.options.kind,
+          api,
+          desired: this.desired,
+          flow: this.options.inbound.flow ?? '',
+          removedSinceStart: this.removedSinceStart,
+        }),
+      );
       if (result.foreignRemoved.length > 0) result.reset = 'foreign_users';
       else if (
         result.revokedStillConnected.length > 0 &&
@@ -407,7 +392,7 @@ export class V2rayCore implements ProxyCore {
         failures.push(error instanceof Error ? error.message : String(error));
       }
     }
-    if (toRemove.length > 0) await this.readRemovedBaselines(api);
+    if (toRemove.length > 0) await readRemovedBaselines(api, this.removedSinceStart);
     if (failures.length > 0) {
       throw new ProxyCoreException(
         'core_api_failed',
@@ -432,23 +417,6 @@ export class V2rayCore implements ProxyCore {
       this.restartDelayMs = this.timings.restartInitialDelayMs;
     }
     this.scheduleRestart();
-  }
-
-  /** Counters of the users just removed: the baseline audit() compares later readings with. */
-  private async readRemovedBaselines(api: CoreApiClient): Promise<void> {
-    try {
-      const counters = await api.userTraffic(false);
-      for (const [uuid, baseline] of this.removedSinceStart) {
-        if (baseline !== null) continue;
-        const counter = counters.find((entry) => entry.clientUuid === uuid);
-        this.removedSinceStart.set(uuid, {
-          up: counter?.uplinkBytes ?? 0n,
-          down: counter?.downlinkBytes ?? 0n,
-        });
-      }
-    } catch {
-      // The next audit reads them instead.
-    }
   }
 
   /**
