@@ -4,7 +4,13 @@ import path from 'node:path';
 import type { Timers } from '../backoff';
 import { AgentConfigStore, agentConfigSchema, readAgentConfig } from '../config/agent-config';
 import { sampleConfig } from '../config/agent-config.fixture';
-import { type CoreAuditResult, CoreAuditScheduler, foreignUsers } from './core-audit';
+import {
+  auditCoreUsers,
+  type CoreAuditResult,
+  CoreAuditScheduler,
+  foreignUsers,
+  type RemovedClients,
+} from './core-audit';
 import type { ProxyCore } from './proxy-core';
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -120,5 +126,70 @@ describe('CoreAuditScheduler', () => {
 
     expect(pending).toHaveLength(1);
     await scheduler.stop();
+  });
+});
+
+describe('auditCoreUsers', () => {
+  /** A v2ray core's API as the audit sees it: counters, and users added or not. */
+  function v2rayApi(users: Set<string>, counters: Record<string, bigint>) {
+    return {
+      userTraffic: async () =>
+        Object.entries(counters).map(([clientUuid, bytes]) => ({
+          clientUuid,
+          uplinkBytes: bytes,
+          downlinkBytes: bytes,
+        })),
+      inboundUserEmails: async () => {
+        throw new Error('v2ray cannot list users');
+      },
+      removeUser: async (_tag: string, email: string) => {
+        users.delete(email);
+        return 'removed' as const;
+      },
+      addUser: async (_tag: string, uuid: string) => {
+        if (users.has(uuid)) return 'already_present' as const;
+        users.add(uuid);
+        return 'added' as const;
+      },
+    };
+  }
+
+  it('should count a lost user as restored only when the agent had applied it', async () => {
+    const users = new Set<string>();
+    const applied = new Set([A]);
+
+    const result = await auditCoreUsers({
+      kind: 'v2ray',
+      api: v2rayApi(users, {}),
+      desired: [A, B],
+      flow: '',
+      removedSinceStart: new Map(),
+      applied,
+    });
+
+    // B's earlier add had failed: adding it now is a late apply, not someone's removal undone.
+    expect(result.restored).toEqual([A]);
+    expect([...users].sort()).toEqual([A, B]);
+    expect([...applied].sort()).toEqual([A, B]);
+  });
+
+  it('should name a revoked client whose counters moved since its removal', async () => {
+    const removed: RemovedClients = new Map([
+      [A, { up: 100n, down: 100n }],
+      [B, null],
+    ]);
+
+    const result = await auditCoreUsers({
+      kind: 'v2ray',
+      api: v2rayApi(new Set(), { [A]: 150n, [B]: 10n }),
+      desired: [],
+      flow: '',
+      removedSinceStart: removed,
+      applied: new Set(),
+    });
+
+    expect(result).toMatchObject({ foreignRemoved: [], revokedStillConnected: [A] });
+    // B's baseline is read now; only later movement counts.
+    expect(removed.get(B)).toEqual({ up: 10n, down: 10n });
   });
 });

@@ -75,6 +75,11 @@ export interface CoreUserAuditInput {
   flow: string;
   /** Updated in place: a baseline not read yet is read now. */
   removedSinceStart: RemovedClients;
+  /**
+   * The users the agent believes the core has, updated in place. A desired user outside it is
+   * one whose earlier add failed: adding it now is a late apply, not a restore.
+   */
+  applied: Set<string>;
 }
 
 /**
@@ -108,7 +113,9 @@ export async function auditCoreUsers(
   for (const uuid of input.desired) {
     // v2ray cannot list users: re-adding every desired one is how it finds lost ones.
     if (xray && present.has(uuid)) continue;
-    if ((await api.addUser(VLESS_INBOUND_TAG, uuid, input.flow)) === 'added') restored.push(uuid);
+    const outcome = await api.addUser(VLESS_INBOUND_TAG, uuid, input.flow);
+    if (outcome === 'added' && input.applied.has(uuid)) restored.push(uuid);
+    input.applied.add(uuid);
   }
   const revokedStillConnected: string[] = [];
   for (const [uuid, baseline] of removedSinceStart) {

@@ -224,6 +224,7 @@ export class V2rayCore implements ProxyCore {
           desired: this.desired,
           flow: this.options.inbound.flow ?? '',
           removedSinceStart: this.removedSinceStart,
+          applied: this.applied,
         }),
       );
       if (result.foreignRemoved.length > 0) result.reset = 'foreign_users';

@@ -1,6 +1,6 @@
 import { type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import {
 import { sampleConfig } from '../../src/config/agent-config.fixture';
 import { CoreApiClient } from '../../src/proxy-core/core-api';
 import { CoreAuditScheduler } from '../../src/proxy-core/core-audit';
-import { VLESS_INBOUND_TAG } from '../../src/proxy-core/core-config';
+import { type CoreConfigJson, VLESS_INBOUND_TAG } from '../../src/proxy-core/core-config';
 import { V2rayCore } from '../../src/proxy-core/v2ray-core';
 import {
   eventually,
@@ -245,5 +245,57 @@ describeWithV2ray('core audit against a foreign user added through the API', () 
     });
     await stream.closed;
     await expect(fetchAs(payingSocks)).rejects.toThrow();
+  });
+});
+
+describeWithV2ray('core audit when the node addresses change', () => {
+  let workDir: string;
+  let core: V2rayCore;
+  let addresses = ['127.0.0.1/32', '::1/128', '203.0.113.10/32'];
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-core-addresses-e2e-'));
+    core = new V2rayCore(
+      {
+        kind: 'v2ray',
+        binary: V2RAY,
+        workDir: path.join(workDir, 'core'),
+        apiPort: await freePort(),
+        inbound: { port: await freePort(), listen: '127.0.0.1', security: 'none', network: 'tcp' },
+        ownAddresses: () => addresses,
+      },
+      { stopTimeoutMs: 2000 },
+    );
+    await core.start([PAYING_UUID]);
+  }, 30_000);
+
+  afterAll(async () => {
+    await core?.stop();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  const ownAddressRule = async () => {
+    const config = JSON.parse(
+      await readFile(path.join(workDir, 'core', 'core-config.json'), 'utf8'),
+    ) as CoreConfigJson;
+    return config.routing.rules.find((rule) => rule.ip?.includes('127.0.0.1/32'))?.ip;
+  };
+
+  it('should leave the core running when the addresses did not change', async () => {
+    const pid = core.pid();
+    expect((await core.audit()).reset).toBeNull();
+    expect(core.pid()).toBe(pid);
+  });
+
+  it('should rewrite the config and restart the core when the node gained an address', async () => {
+    const pid = core.pid();
+    addresses = [...addresses, '198.51.100.200/32'];
+
+    const result = await core.audit();
+
+    expect(result.reset).toBe('own_addresses_changed');
+    expect(core.pid()).not.toBe(pid);
+    expect(core.status().state).toBe('running');
+    expect(await ownAddressRule()).toContain('198.51.100.200/32');
   });
 });
