@@ -1,7 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { CoreApiClient } from './core-api';
 import {
   auditCoreUsers,
@@ -16,7 +13,16 @@ import {
   writeCoreConfig,
 } from './core-config';
 import { ownInterfaceCidrs } from './destination-policy';
-import { type ProxyCoreErrorCode, ProxyCoreException } from './proxy-core.exception';
+import {
+  binaryExists,
+  CONFIG_ERRORS,
+  DEFAULT_V2RAY_CORE_TIMINGS,
+  delay,
+  OutputTail,
+  readCoreVersion,
+  type V2rayCoreTimings,
+} from './core-process';
+import { ProxyCoreException } from './proxy-core.exception';
 import type {
   ClientTrafficCounters,
   ProxyCore,
@@ -25,44 +31,12 @@ import type {
   ProxyCoreStatus,
 } from './proxy-core';
 
-const execFileAsync = promisify(execFile);
-
-export interface V2rayCoreTimings {
-  /** How long a start may take until the API answers. */
-  readyTimeoutMs: number;
-  /** First restart delay after a crash; doubles per consecutive crash up to the maximum. */
-  restartInitialDelayMs: number;
-  restartMaxDelayMs: number;
-  /** A core that ran this long counts as healthy again: the next crash restarts quickly. */
-  stableAfterMs: number;
-  /** How long stop() waits after SIGTERM before it sends SIGKILL. */
-  stopTimeoutMs: number;
-  /**
-   * The least time between two restarts that cut a revoked client's open connections: each
-   * restart also drops every paying client's connections for a moment.
-   */
-  revocationCutMinIntervalMs: number;
-}
-
-export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
-  readyTimeoutMs: 10_000,
-  restartInitialDelayMs: 500,
-  restartMaxDelayMs: 30_000,
-  stableAfterMs: 60_000,
-  stopTimeoutMs: 5_000,
-  revocationCutMinIntervalMs: 300_000,
-};
-
-/** Lines of the core's output kept for error messages. */
-const OUTPUT_TAIL_LINES = 40;
-
-/**
- * Parses `v2ray -version` ("V2Ray 4.34.0 (user) ...") and `xray version` ("Xray 1.8.4 (Xray,
- * Penetrates Everything.) ..."); '' when the output has neither.
- */
-export function parseCoreVersion(output: string): string {
-  return /^(?:V2Ray|Xray)\s+v?(\S+)/im.exec(output)?.[1] ?? '';
-}
+// Kept importable from here: callers knew them as V2rayCore's.
+export {
+  DEFAULT_V2RAY_CORE_TIMINGS,
+  parseCoreVersion,
+  type V2rayCoreTimings,
+} from './core-process';
 
 /**
  * Runs and supervises the proxy core (v2ray 4.34 or Xray: same config schema and API) and keeps
@@ -86,7 +60,7 @@ export class V2rayCore implements ProxyCore {
   private restartTimer: NodeJS.Timeout | undefined;
   private restartDelayMs: number;
   private startedAt = 0;
-  private outputTail: string[] = [];
+  private readonly output = new OutputTail();
   /**
    * Clients the agent removed since the core started, with their traffic counters just after
    * the removal (null until read). v2ray keeps a removed user's counters, and they still move
@@ -123,11 +97,11 @@ export class V2rayCore implements ProxyCore {
         if (this.state === 'running') await this.applyDesired();
         return;
       }
-      if (!(await this.binaryExists())) {
+      if (!(await binaryExists(this.options.binary))) {
         this.state = 'absent';
         return;
       }
-      this.version = await this.readVersion();
+      this.version = await readCoreVersion(this.options.kind, this.options.binary);
       try {
         await this.launch();
       } catch (error) {
@@ -247,7 +221,7 @@ export class V2rayCore implements ProxyCore {
 
   /** The last lines the core printed, for error reports. */
   recentOutput(): string {
-    return this.outputTail.join('\n');
+    return this.output.text();
   }
 
   private readOwnAddresses(): string[] {
@@ -258,27 +232,6 @@ export class V2rayCore implements ProxyCore {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  private async binaryExists(): Promise<boolean> {
-    try {
-      await access(this.options.binary, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private async readVersion(): Promise<string> {
-    // v2ray 4.34 has only the -version flag (a bare `version` argument starts the core reading
-    // its config from stdin); Xray has only the `version` command.
-    const args = this.options.kind === 'v2ray' ? ['-version'] : ['version'];
-    try {
-      const { stdout } = await execFileAsync(this.options.binary, args, { timeout: 5000 });
-      return parseCoreVersion(stdout);
-    } catch {
-      return '';
-    }
   }
 
   private async writeConfig(): Promise<string> {
@@ -301,11 +254,11 @@ export class V2rayCore implements ProxyCore {
     const configFile = await this.writeConfig();
     const args =
       this.options.kind === 'v2ray' ? ['-config', configFile] : ['run', '-config', configFile];
-    this.outputTail = [];
+    this.output.clear();
     const child = spawn(this.options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
-    child.stdout?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.output.keep(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.output.keep(chunk));
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.onChildExit(child, code, signal);
@@ -313,7 +266,7 @@ export class V2rayCore implements ProxyCore {
       });
       // A failed spawn emits 'error' and possibly no 'exit'.
       child.once('error', (error) => {
-        this.keepOutput(Buffer.from(String(error)));
+        this.output.keep(Buffer.from(String(error)));
         resolve();
       });
     });
@@ -411,7 +364,7 @@ export class V2rayCore implements ProxyCore {
     this.child = undefined;
     // An exit while starting is handled by launch(); an exit while stopping is expected.
     if (this.stopping || this.state !== 'running') return;
-    this.keepOutput(Buffer.from(`core exited (code ${code}, signal ${signal})`));
+    this.output.keep(Buffer.from(`core exited (code ${code}, signal ${signal})`));
     this.state = 'restarting';
     this.restartCount += 1;
     if (Date.now() - this.startedAt >= this.timings.stableAfterMs) {
@@ -469,25 +422,4 @@ export class V2rayCore implements ProxyCore {
     clearTimeout(timer);
     this.child = undefined;
   }
-
-  private keepOutput(chunk: Buffer): void {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      this.outputTail.push(line);
-    }
-    this.outputTail.splice(0, Math.max(0, this.outputTail.length - OUTPUT_TAIL_LINES));
-  }
-}
-
-/** Refusals of the configuration itself: retrying cannot help. */
-const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
-  'reality_needs_xray',
-  'reality_needs_private_key',
-  'reality_needs_sni',
-  'tls_needs_certificate',
-  'invalid_client_uuid',
-]);
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
