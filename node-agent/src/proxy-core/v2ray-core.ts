@@ -68,6 +68,8 @@ export class V2rayCore implements ProxyCore {
    */
   private removedSinceStart: RemovedClients = new Map();
   private lastRevocationCutAt = 0;
+  /** Per-client counters of the core runs before the last deliberate restart (traffic()). */
+  private carried = new Map<string, ClientTrafficCounters>();
   /** The own addresses the config on disk blocks (see audit()). */
   private configuredAddresses: string[] = [];
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
@@ -148,7 +150,18 @@ export class V2rayCore implements ProxyCore {
   /** Per-client counters since the core (re)started; empty while it is not running. */
   async traffic(): Promise<ClientTrafficCounters[]> {
     if (this.state !== 'running' || !this.api) return [];
-    return this.api.userTraffic(false);
+    const counters = await this.api.userTraffic(false);
+    if (this.carried.size === 0) return counters;
+    // Counters the core had before a deliberate restart are added back, so a reset by the
+    // audit does not look like less traffic to the reporter (a crash still restarts them at 0).
+    const merged = new Map(counters.map((counter) => [counter.clientUuid, { ...counter }]));
+    for (const [clientUuid, before] of this.carried) {
+      const counter = merged.get(clientUuid) ?? { clientUuid, uplinkBytes: 0n, downlinkBytes: 0n };
+      counter.uplinkBytes += before.uplinkBytes;
+      counter.downlinkBytes += before.downlinkBytes;
+      merged.set(clientUuid, counter);
+    }
+    return [...merged.values()].sort((a, b) => a.clientUuid.localeCompare(b.clientUuid));
   }
 
   status(): ProxyCoreStatus {
@@ -367,6 +380,8 @@ export class V2rayCore implements ProxyCore {
     this.output.keep(Buffer.from(`core exited (code ${code}, signal ${signal})`));
     this.state = 'restarting';
     this.restartCount += 1;
+    // The crashed run's counters are lost: the reporter sees all counters restart at zero.
+    this.carried.clear();
     if (Date.now() - this.startedAt >= this.timings.stableAfterMs) {
       this.restartDelayMs = this.timings.restartInitialDelayMs;
     }
@@ -378,6 +393,8 @@ export class V2rayCore implements ProxyCore {
    * the API survives), cutting every open connection. Not a crash: restartCount stays.
    */
   private async resetCore(): Promise<void> {
+    const before = await this.traffic().catch(() => null);
+    this.carried = new Map((before ?? []).map((counter) => [counter.clientUuid, counter]));
     this.state = 'restarting';
     await this.terminateChild();
     try {

@@ -170,8 +170,13 @@ describeWithV2ray('core audit against a foreign user added through the API', () 
 
   it('should remove the foreign user and restart the core when the audit runs', async () => {
     const pidBefore = core.pid();
+    const countedBefore = await core.traffic();
+    expect(countedBefore.map((counter) => counter.clientUuid)).toContain(FOREIGN_UUID);
 
     await audits.runOnce();
+
+    // The reporter still sees what was carried before the restart (counters never go back).
+    expect(await core.traffic()).toEqual(countedBefore);
 
     const finding = store.current.lastCoreAuditFinding;
     expect(finding).toMatchObject({
