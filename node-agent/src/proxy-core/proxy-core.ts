@@ -41,9 +41,10 @@ export interface ProxyCoreOptions {
   /** Loopback port of the core's gRPC API (HandlerService, StatsService). */
   apiPort: number;
   /**
-   * Let clients reach private and loopback addresses through the node (default false: a client
-   * could otherwise reach the operator's LAN). Only loopback tests set it. The core's own API
-   * port is blocked either way.
+   * Test-only: let clients reach private, loopback and own addresses by IP literal (default
+   * false: a client could otherwise reach the node and the operator's LAN). Loopback tests set
+   * it, production never does (run.ts). The core's API port stays blocked on every loopback
+   * spelling, and names still never resolve to loopback.
    */
   allowPrivateDestinations?: boolean;
   /** Test-only: special-purpose CIDRs clients may reach (see CoreConfigInput). */
