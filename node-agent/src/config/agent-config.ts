@@ -29,9 +29,7 @@ const coreAuditSummary = z.object({
   foreignRemoved: z.array(z.string()),
   restored: z.array(z.string()),
   revokedStillConnected: z.array(z.string()),
-  reset: z
-    .enum(['foreign_users', 'revoked_client_still_connected', 'own_addresses_changed'])
-    .nullable(),
+  reset: z.enum(['foreign_users', 'revoked_client_still_connected', 'network_changed']).nullable(),
   error: z.string().nullable(),
 });
 

@@ -27,7 +27,7 @@ export type CoreAuditMechanism = 'xray_inbound_users' | 'v2ray_user_counters';
 
 /** Why the audit restarted the core from its config file. */
 export type CoreResetReason =
-  'foreign_users' | 'revoked_client_still_connected' | 'own_addresses_changed';
+  'foreign_users' | 'revoked_client_still_connected' | 'network_changed';
 
 export interface CoreAuditResult {
   /** When the audit finished (ISO 8601). */

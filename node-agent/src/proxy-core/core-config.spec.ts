@@ -130,6 +130,28 @@ describe('buildCoreConfig', () => {
     expect(config.dns.servers).toEqual([{ address: 'localhost', expectIPs: expect.any(Array) }]);
   });
 
+  it('should ask the node nameservers over UDP when the core is v2ray', () => {
+    const config = buildCoreConfig(
+      input({ nameservers: ['10.255.255.53', '[2001:4860:4860::8888]:53', '127.0.0.1:5353'] }),
+    );
+    expect(config.dns.servers.map(({ address, port }) => ({ address, port }))).toEqual([
+      { address: '10.255.255.53', port: 53 },
+      { address: '2001:4860:4860::8888', port: 53 },
+      { address: '127.0.0.1', port: 5353 },
+    ]);
+    // Each answer is filtered the same way.
+    expect(new Set(config.dns.servers.map((server) => server.expectIPs.length)).size).toBe(1);
+  });
+
+  it('should keep the system resolver when the core is Xray or no nameserver is known', () => {
+    for (const config of [
+      buildCoreConfig(input({ kind: 'xray', nameservers: ['10.255.255.53'] })),
+      buildCoreConfig(input({ nameservers: [] })),
+    ]) {
+      expect(config.dns.servers).toEqual([{ address: 'localhost', expectIPs: expect.any(Array) }]);
+    }
+  });
+
   it('should dial IPv6 answers only when the node has a global IPv6 address', () => {
     const withV6 = buildCoreConfig(input({ ownAddresses: ['2a01:4f8::5/128'] }));
     expect(withV6.outbounds[0]!.settings).toEqual({ domainStrategy: 'UseIP' });

@@ -45,6 +45,12 @@ export interface CoreConfigInput {
   allowedDestinationCidrs?: readonly string[];
   /** Static names of the core's DNS (tests map a name to 127.0.0.1 without /etc/hosts). */
   dnsHosts?: Readonly<Record<string, string>>;
+  /**
+   * The node's nameservers (`/etc/resolv.conf`: `ip` or `ip:port`, IPv6 as `[ip]:port`). v2ray
+   * asks them over UDP and caches their answers, so the router and freedom use one answer;
+   * without any, or on Xray, the core uses the system resolver.
+   */
+  nameservers?: readonly string[];
 }
 
 /** The subset of the core's JSON config the agent writes (same schema for v2ray 4.34 and Xray). */
@@ -55,7 +61,7 @@ export interface CoreConfigJson {
   policy: { levels: Record<string, CorePolicyLevelJson> };
   dns: {
     hosts?: Record<string, string>;
-    servers: { address: string; expectIPs: string[] }[];
+    servers: { address: string; port?: number; expectIPs: string[] }[];
   };
   inbounds: CoreInboundJson[];
   outbounds: CoreOutboundJson[];
@@ -99,8 +105,8 @@ export interface CoreRoutingRuleJson {
   port?: string;
 }
 
-/** The core's DNS resolves through the system resolver ("localhost"), answers filtered. */
-const DNS_SERVER = 'localhost';
+/** The core's DNS server when it has no nameserver of its own: the system resolver. */
+const SYSTEM_RESOLVER = 'localhost';
 
 /**
  * Lower-cases, de-duplicates and validates client UUIDs. The core keys users by email (which
@@ -143,6 +149,8 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     ...complementCidrs(4, neverResolved),
     ...complementCidrs(6, neverResolved),
   ]);
+  // A test host let through by address may also be reached by a name that resolves to it.
+  const resolvable = [...publicCidrs, ...(input.allowedDestinationCidrs ?? [])];
   const rules: CoreRoutingRuleJson[] = [
     { type: 'field', inboundTag: [API_TAG], outboundTag: API_TAG },
     // Blocking the API port matters even when private destinations are allowed: through the
@@ -200,12 +208,12 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     policy: { levels: { '0': { statsUserUplink: true, statsUserDownlink: true } } },
     // Every lookup the core makes goes through this DNS: the router's (IPOnDemand) and the
     // freedom outbound's (UseIP). Each answer is filtered to public addresses, so a name that
-    // resolves, or re-resolves (DNS rebinding), to loopback, a private range or the node itself
-    // yields no address at all rather than a dial to it. Static hosts bypass the filter; the
-    // routing rules still see their address.
+    // resolves to loopback, a private range or the node itself yields no address at all rather
+    // than a dial to it (rebinding: see dnsServers). Static hosts bypass the filter; the routing
+    // rules still see their address.
     dns: {
       ...(input.dnsHosts ? { hosts: { ...input.dnsHosts } } : {}),
-      servers: [{ address: DNS_SERVER, expectIPs: publicCidrs }],
+      servers: dnsServers(kind, input.nameservers ?? [], resolvable),
     },
     inbounds: [
       {
@@ -237,6 +245,29 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     // `localhost` or a name pointing at 10.0.0.1 meets the same rules as the literal.
     routing: { domainStrategy: 'IPOnDemand', rules },
   };
+}
+
+/**
+ * The core's DNS servers. v2ray 4.34's "localhost" server (the system resolver) caches nothing,
+ * so the router's lookup and freedom's are two separate questions, and a name answering
+ * public then private (DNS rebinding) passes the router and is dialed by freedom's fallback.
+ * Its UDP servers cache every answer (TTL 0 included, seen live), so both lookups get the one
+ * answer the router checked. Xray fails a filtered lookup instead (ForceIP) and keeps the system
+ * resolver, as it always had.
+ */
+function dnsServers(
+  kind: ProxyCoreKind,
+  nameservers: readonly string[],
+  expectIPs: string[],
+): CoreConfigJson['dns']['servers'] {
+  const udp = kind === 'v2ray' ? nameservers.map(parseNameserver) : [];
+  if (udp.length === 0) return [{ address: SYSTEM_RESOLVER, expectIPs }];
+  return udp.map(({ address, port }) => ({ address, port, expectIPs }));
+}
+
+function parseNameserver(text: string): { address: string; port: number } {
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
+  return match ? { address: match[1]!, port: Number(match[2]) } : { address: text, port: 53 };
 }
 
 /**

@@ -98,6 +98,22 @@ export function ownInterfaceCidrs(
   return [...cidrs].sort();
 }
 
+/**
+ * The nameservers of a resolv.conf (at most 3, as the C library reads): IP literals only; a
+ * link-local IPv6 one with a zone cannot be named to the core and is left out.
+ */
+export function parseResolvConf(text: string): string[] {
+  const servers: string[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*nameserver\s+(\S+)/.exec(line);
+    const address = match?.[1];
+    if (!address || address.includes('%')) continue;
+    if (isIPv4(address)) servers.push(address);
+    else if (isIPv6(address)) servers.push(`[${address}]:53`);
+  }
+  return servers.slice(0, 3);
+}
+
 /** Whether the node has a global IPv6 address, i.e. can dial IPv6 destinations at all. */
 export function hasGlobalIpv6(ownCidrs: readonly string[]): boolean {
   const global = parseCidr('2000::/3');

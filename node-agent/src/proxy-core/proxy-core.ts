@@ -56,6 +56,11 @@ export interface ProxyCoreOptions {
    * Read at every config write and by every audit, which restarts the core when they changed.
    */
   ownAddresses?: () => string[];
+  /**
+   * The node's nameservers for the core's DNS (see CoreConfigInput); default those of
+   * /etc/resolv.conf. Read like ownAddresses: a change restarts the core.
+   */
+  nameservers?: () => Promise<string[]>;
 }
 
 export interface ClientTrafficCounters {

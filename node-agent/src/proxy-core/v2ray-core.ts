@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { CoreApiClient } from './core-api';
 import {
   auditCoreUsers,
@@ -12,7 +13,7 @@ import {
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
-import { ownInterfaceCidrs } from './destination-policy';
+import { ownInterfaceCidrs, parseResolvConf } from './destination-policy';
 import {
   binaryExists,
   CONFIG_ERRORS,
@@ -72,6 +73,7 @@ export class V2rayCore implements ProxyCore {
   private carried = new Map<string, ClientTrafficCounters>();
   /** The own addresses the config on disk blocks (see audit()). */
   private configuredAddresses: string[] = [];
+  private configuredNameservers: string[] = [];
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -198,8 +200,11 @@ export class V2rayCore implements ProxyCore {
         result.error = `the core is ${this.state}`;
         return finish();
       }
-      if (this.readOwnAddresses().join(',') !== this.configuredAddresses.join(',')) {
-        result.reset = 'own_addresses_changed';
+      const changed =
+        this.readOwnAddresses().join(',') !== this.configuredAddresses.join(',') ||
+        (await this.readNameservers()).join(',') !== this.configuredNameservers.join(',');
+      if (changed) {
+        result.reset = 'network_changed';
         await this.resetCore();
         return finish();
       }
@@ -237,6 +242,15 @@ export class V2rayCore implements ProxyCore {
     return this.output.text();
   }
 
+  private async readNameservers(): Promise<string[]> {
+    if (this.options.nameservers) return this.options.nameservers();
+    try {
+      return parseResolvConf(await readFile('/etc/resolv.conf', 'utf8'));
+    } catch {
+      return [];
+    }
+  }
+
   private readOwnAddresses(): string[] {
     return [...(this.options.ownAddresses ?? ownInterfaceCidrs)()].sort();
   }
@@ -249,6 +263,7 @@ export class V2rayCore implements ProxyCore {
 
   private async writeConfig(): Promise<string> {
     this.configuredAddresses = this.readOwnAddresses();
+    this.configuredNameservers = await this.readNameservers();
     const config = buildCoreConfig({
       kind: this.options.kind,
       inbound: this.options.inbound,
@@ -258,6 +273,7 @@ export class V2rayCore implements ProxyCore {
       allowedDestinationCidrs: this.options.allowedDestinationCidrs,
       dnsHosts: this.options.dnsHosts,
       ownAddresses: this.configuredAddresses,
+      nameservers: this.configuredNameservers,
     });
     return writeCoreConfig(this.options.workDir, config);
   }

@@ -298,7 +298,7 @@ describeWithV2ray('core audit when the node addresses change', () => {
 
     const result = await core.audit();
 
-    expect(result.reset).toBe('own_addresses_changed');
+    expect(result.reset).toBe('network_changed');
     expect(core.pid()).not.toBe(pid);
     expect(core.status().state).toBe('running');
     expect(await ownAddressRule()).toContain('198.51.100.200/32');

@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
 import { createTestNetns, startNamespacedHttpServer, type TestNetns } from './netns.support';
 import { freePort, killAndWait, startVlessClient } from './proxy-core.support';
 import { exchangeThroughSocks, HTTP2_PREFACE, httpGetThroughSocks } from './socks-client.support';
@@ -22,6 +23,8 @@ const CLIENT_UUID = '2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f';
 const TEST_HOST_BODY = 'the test host behind the tunnel';
 const LOOPBACK_NAME = 'loopback.tun15.test';
 const TEST_HOST_NAME = 'testhost.tun15.test';
+/** Answers the test host first, then 127.0.0.1 for ever (TTL 0): DNS rebinding. */
+const REBINDING_NAME = 'rebind.tun15.test';
 
 function skipReason(): string | null {
   if (!existsSync(V2RAY)) return `${V2RAY} is missing (apt-get install v2ray)`;
@@ -72,6 +75,8 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
   let client: ChildProcess | undefined;
   let socksPort: number;
   let apiPort: number;
+  let dns: TestDnsServer | undefined;
+  let rebindTarget: ChildProcess | undefined;
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-tun15-'));
@@ -81,8 +86,17 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
     loopbackService = await countingServer('127.0.0.1');
     ipv6LoopbackService = await countingServer('::1');
     ownAddressService = await countingServer(netns.hostAddress);
+    // The test host also answers on the loopback service's port, as the rebinding name's
+    // first (checked) address.
+    rebindTarget = await startNamespacedHttpServer(netns, loopbackService.port, 'checked address');
     apiPort = await freePort();
     const nodePort = await freePort();
+    // The core's nameserver, on loopback: a resolver that knows localhost, and an attacker's.
+    dns = await startTestDnsServer((name, count) => {
+      if (name === 'localhost') return '127.0.0.1';
+      if (name === REBINDING_NAME) return count === 1 ? netns!.nsAddress : '127.0.0.1';
+      return null;
+    });
     // Started after the veth exists: the node's own addresses are read when the config is written.
     core = new V2rayCore(
       {
@@ -94,6 +108,7 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
         // TEST-NET-2 is special-purpose (blocked); this one test host is let through.
         allowedDestinationCidrs: [`${netns.nsAddress}/32`],
         dnsHosts: { [LOOPBACK_NAME]: '127.0.0.1', [TEST_HOST_NAME]: netns.nsAddress },
+        nameservers: async () => [`127.0.0.1:${dns!.port}`],
       },
       { stopTimeoutMs: 2000 },
     );
@@ -106,9 +121,11 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
     await core?.stop();
     await killAndWait(client);
     await killAndWait(testHost);
+    await killAndWait(rebindTarget);
     await loopbackService?.close();
     await ipv6LoopbackService?.close();
     await ownAddressService?.close();
+    await dns?.close();
     await netns?.remove();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
@@ -172,6 +189,15 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
     );
     expect(result).toBeNull();
     expect(ownAddressService.hits()).toBe(0);
+  });
+
+  it('should dial the address the router checked when a name rebinds to loopback', async () => {
+    // The router's lookup answers the test host (allowed); any later lookup answers 127.0.0.1,
+    // where a loopback service listens on the same port. The core's cached answer is dialed.
+    const result = await httpGetThroughSocks(socksPort, REBINDING_NAME, loopbackService.port, 2000);
+    expect(result).toEqual({ status: 200, body: 'checked address' });
+    expect(loopbackService.hits()).toBe(0);
+    expect(dns!.queries(REBINDING_NAME)).toBe(1);
   });
 
   it('should still carry the subscriber to the test host after the refusals', async () => {
