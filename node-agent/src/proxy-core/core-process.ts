@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { ProxyCoreKind } from '@scn/proto';
+import type { ClientTrafficCounters } from './proxy-core';
 import type { ProxyCoreErrorCode } from './proxy-core.exception';
 
 /** The core process's timings and the small helpers V2rayCore uses to run it. */
@@ -101,4 +102,23 @@ export const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Per-client sums of two sets of traffic counters, sorted by client. */
+export function addCounters(
+  counters: readonly ClientTrafficCounters[],
+  more: Iterable<ClientTrafficCounters>,
+): ClientTrafficCounters[] {
+  const sums = new Map(counters.map((counter) => [counter.clientUuid, { ...counter }]));
+  for (const extra of more) {
+    const sum = sums.get(extra.clientUuid) ?? {
+      clientUuid: extra.clientUuid,
+      uplinkBytes: 0n,
+      downlinkBytes: 0n,
+    };
+    sum.uplinkBytes += extra.uplinkBytes;
+    sum.downlinkBytes += extra.downlinkBytes;
+    sums.set(extra.clientUuid, sum);
+  }
+  return [...sums.values()].sort((a, b) => a.clientUuid.localeCompare(b.clientUuid));
 }

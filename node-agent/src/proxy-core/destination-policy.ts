@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import os from 'node:os';
 
@@ -112,6 +113,15 @@ export function parseResolvConf(text: string): string[] {
     else if (isIPv6(address)) servers.push(`[${address}]:53`);
   }
   return servers.slice(0, 3);
+}
+
+/** The nameservers of /etc/resolv.conf; none when it cannot be read. */
+export async function readSystemNameservers(): Promise<string[]> {
+  try {
+    return parseResolvConf(await readFile('/etc/resolv.conf', 'utf8'));
+  } catch {
+    return [];
+  }
 }
 
 /** Whether the node has a global IPv6 address, i.e. can dial IPv6 destinations at all. */

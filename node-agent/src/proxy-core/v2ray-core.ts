@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { CoreApiClient } from './core-api';
 import {
   auditCoreUsers,
@@ -13,12 +12,13 @@ import {
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
-import { ownInterfaceCidrs, parseResolvConf } from './destination-policy';
+import { ownInterfaceCidrs, readSystemNameservers } from './destination-policy';
 import {
   binaryExists,
   CONFIG_ERRORS,
   DEFAULT_V2RAY_CORE_TIMINGS,
   delay,
+  addCounters,
   OutputTail,
   readCoreVersion,
   type V2rayCoreTimings,
@@ -152,18 +152,9 @@ export class V2rayCore implements ProxyCore {
   /** Per-client counters since the core (re)started; empty while it is not running. */
   async traffic(): Promise<ClientTrafficCounters[]> {
     if (this.state !== 'running' || !this.api) return [];
-    const counters = await this.api.userTraffic(false);
-    if (this.carried.size === 0) return counters;
     // Counters the core had before a deliberate restart are added back, so a reset by the
     // audit does not look like less traffic to the reporter (a crash still restarts them at 0).
-    const merged = new Map(counters.map((counter) => [counter.clientUuid, { ...counter }]));
-    for (const [clientUuid, before] of this.carried) {
-      const counter = merged.get(clientUuid) ?? { clientUuid, uplinkBytes: 0n, downlinkBytes: 0n };
-      counter.uplinkBytes += before.uplinkBytes;
-      counter.downlinkBytes += before.downlinkBytes;
-      merged.set(clientUuid, counter);
-    }
-    return [...merged.values()].sort((a, b) => a.clientUuid.localeCompare(b.clientUuid));
+    return addCounters(await this.api.userTraffic(false), this.carried.values());
   }
 
   status(): ProxyCoreStatus {
@@ -243,12 +234,7 @@ export class V2rayCore implements ProxyCore {
   }
 
   private async readNameservers(): Promise<string[]> {
-    if (this.options.nameservers) return this.options.nameservers();
-    try {
-      return parseResolvConf(await readFile('/etc/resolv.conf', 'utf8'));
-    } catch {
-      return [];
-    }
+    return (this.options.nameservers ?? readSystemNameservers)();
   }
 
   private readOwnAddresses(): string[] {
