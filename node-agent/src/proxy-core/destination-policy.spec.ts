@@ -74,22 +74,19 @@ describe('ownInterfaceCidrs', () => {
       cidr: null,
     }) as os.NetworkInterfaceInfo;
 
-  it('should list every address of every interface as a host route when read', () => {
+  it('should list the public addresses of every interface as host routes when read', () => {
     const cidrs = ownInterfaceCidrs({
       lo: [info('127.0.0.1', 'IPv4'), info('::1', 'IPv6')],
       eth0: [
-        info('203.0.113.5', 'IPv4'),
-        info('2001:DB8:0:0::5', 'IPv6'),
+        info('5.6.7.8', 'IPv4'),
+        info('2A01:4F8:0:0::5', 'IPv6'),
         info('fe80::1%eth0', 'IPv6'),
       ],
+      docker0: [info('172.17.0.1', 'IPv4')],
+      veth1: [info('198.51.100.7', 'IPv4'), info('fe80::2', 'IPv6')],
     });
-    expect(cidrs).toEqual([
-      '127.0.0.1/32',
-      '2001:db8::5/128',
-      '203.0.113.5/32',
-      '::1/128',
-      'fe80::1/128',
-    ]);
+    // The others are special-purpose, blocked anyway.
+    expect(cidrs).toEqual(['2a01:4f8::5/128', '5.6.7.8/32']);
   });
 
   it('should see a global IPv6 address only when the node has one', () => {

@@ -81,8 +81,11 @@ export const LOOPBACK_REACHING_CIDRS: readonly string[] = [
 ];
 
 /**
- * The node's own interface addresses (every family, every interface, loopback included), as
- * host CIDRs. A service bound to 0.0.0.0 on the node answers on each of them.
+ * The node's own interface addresses that the special-purpose ranges do not already block
+ * (its public addresses), as host CIDRs: a service bound to 0.0.0.0 on the node answers on each
+ * of them. Leaving out the rest (loopback, link-local, a Docker bridge, a veth of a container or
+ * a network namespace) blocks nothing less, and keeps those interfaces, which come and go, from
+ * restarting the core (the audit restarts it when this list changes).
  */
 export function ownInterfaceCidrs(
   interfaces: NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces(),
@@ -92,11 +95,18 @@ export function ownInterfaceCidrs(
     for (const entry of entries ?? []) {
       // A link-local IPv6 address carries its zone ("fe80::1%eth0") in some Node versions.
       const address = entry.address.split('%')[0] ?? '';
-      if (isIPv4(address)) cidrs.add(`${address}/32`);
-      else if (isIPv6(address)) cidrs.add(`${canonicalV6(parseV6(address))}/128`);
+      let cidr: string | null = null;
+      if (isIPv4(address)) cidr = `${address}/32`;
+      else if (isIPv6(address)) cidr = `${canonicalV6(parseV6(address))}/128`;
+      if (cidr && !isSpecialPurpose(cidr)) cidrs.add(cidr);
     }
   }
   return [...cidrs].sort();
+}
+
+function isSpecialPurpose(cidr: string): boolean {
+  const parsed = parseCidr(cidr);
+  return SPECIAL_PURPOSE_CIDRS.some((special) => contains(parseCidr(special), parsed));
 }
 
 /**
