@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { type AgentConfig, readAgentConfig, resolveConfigPath } from '../config/agent-config';
 import { AgentError } from '../errors';
+import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect, probeListen } from '../system/net';
 import { type CommandIo, parseFlags, processIo } from './context';
 
@@ -105,7 +106,7 @@ async function checkCore(config: AgentConfig): Promise<DoctorCheck[]> {
       hint: 'run the agent as root or grant CAP_NET_BIND_SERVICE (the systemd unit does)',
     };
   }
-  return [binaryCheck, apiCheck, portCheck];
+  return [binaryCheck, apiCheck, portCheck, checkCoreAudit(config, apiUp)];
 }
 
 function checkClock(config: AgentConfig): DoctorCheck {
@@ -124,6 +125,61 @@ function checkClock(config: AgentConfig): DoctorCheck {
     result: ok ? 'PASS' : 'FAIL',
     detail: `${(skew / 1000).toFixed(1)} s vs the control plane (at ${config.lastReport!.at})`,
     hint: ok ? undefined : 'enable time sync: timedatectl set-ntp true',
+  };
+}
+
+/** A foreign or lost user this recent makes doctor fail: someone used the core's API. */
+export const AUDIT_ALERT_MS = 24 * 3_600_000;
+/** An audit older than this while the core's API answers means the daemon stopped auditing. */
+export const AUDIT_STALE_MS = 5 * 60_000;
+
+/** The daemon's audit of the core's users (proxy-core/core-audit.ts), from the config file. */
+export function checkCoreAudit(config: AgentConfig, apiUp: boolean, now = Date.now()): DoctorCheck {
+  const name = 'core user audit';
+  const last = config.lastCoreAudit;
+  if (!last) {
+    return {
+      name,
+      result: 'SKIP',
+      detail: 'no audit recorded yet',
+      hint: 'run the agent: the daemon audits the core every 30 s',
+    };
+  }
+  const finding = config.lastCoreAuditFinding;
+  const tampered =
+    finding !== undefined &&
+    (finding.foreignRemoved.length > 0 || finding.restored.length > 0) &&
+    now - Date.parse(finding.at) < AUDIT_ALERT_MS;
+  if (tampered) {
+    return {
+      name,
+      result: 'FAIL',
+      detail: `someone changed the core's users through its API: ${describeFinding(finding)}`,
+      hint:
+        `the agent undid it; find who can reach 127.0.0.1:${config.core.apiPort} ` +
+        '(local users and services; see docs/security.md "Tunnel isolation")',
+    };
+  }
+  if (last.error) {
+    return {
+      name,
+      result: 'FAIL',
+      detail: `the last audit (${last.at}) failed: ${last.error}`,
+      hint: 'see journalctl -u scn-agent',
+    };
+  }
+  if (apiUp && now - Date.parse(last.at) > AUDIT_STALE_MS) {
+    return {
+      name,
+      result: 'FAIL',
+      detail: `the last audit ran at ${last.at}, although the core's API answers`,
+      hint: 'restart the agent: systemctl restart scn-agent',
+    };
+  }
+  return {
+    name,
+    result: 'PASS',
+    detail: `${describeAudit(last)}; last finding: ${describeFinding(finding ?? null)}`,
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../config/agent-config';
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
+import { CoreAuditScheduler } from '../proxy-core/core-audit';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
@@ -85,12 +86,15 @@ export class AgentDaemon {
   readonly reporter: Reporter;
   /** Applies pushed sets to the core, retrying a failed one until it takes or is superseded. */
   readonly applier: ClientSetApplier;
+  /** Audits the core's real users against the desired set (null without a core). */
+  readonly audits: CoreAuditScheduler | null;
 
   constructor(
     readonly store: AgentConfigStore,
     readonly core: ProxyCore | null,
     private readonly io: CommandIo,
     hardware: () => Promise<HardwareSummary>,
+    auditIntervalMs?: number,
   ) {
     const config = store.current;
     this.client = new ControlPlaneClient(
@@ -115,6 +119,14 @@ export class AgentDaemon {
       store,
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
+    this.audits = core
+      ? new CoreAuditScheduler({
+          core,
+          store,
+          intervalMs: auditIntervalMs,
+          log: (message) => io.err(`scn-agent: ${message}\n`),
+        })
+      : null;
   }
 
   async start(options: { report?: boolean } = {}): Promise<void> {
@@ -138,10 +150,12 @@ export class AgentDaemon {
       },
     );
     if (options.report !== false) this.reporter.start();
+    this.audits?.start();
   }
 
   async stop(): Promise<void> {
     this.watch?.stop();
+    await this.audits?.stop();
     await this.applier.stop();
     await this.reporter.stop();
     this.client?.close();

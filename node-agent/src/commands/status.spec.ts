@@ -61,6 +61,42 @@ describe('status --json', () => {
         apiReachable: false,
         lastReportedState: 'running',
       },
+      coreAudit: { last: null, lastFinding: null },
     });
+  });
+
+  it('should show the last core audit and its last finding when the daemon recorded them', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'scn-status-')), 'config.json');
+    const finding = {
+      at: '2025-01-01T00:00:00.000Z',
+      mechanism: 'v2ray_user_counters' as const,
+      usersSeen: 2,
+      foreignRemoved: ['badc0ffe-e0dd-4f00-8bad-f00dbeefcafe'],
+      restored: [],
+      revokedStillConnected: [],
+      reset: 'foreign_users' as const,
+      error: null,
+    };
+    const clean = {
+      ...finding,
+      at: '2025-01-01T00:00:30.000Z',
+      usersSeen: 1,
+      foreignRemoved: [],
+      reset: null,
+    };
+    await writeAgentConfig(
+      file,
+      sampleConfig({ lastCoreAudit: clean, lastCoreAuditFinding: finding }),
+    );
+    let out = '';
+    const program = buildProgram({ out: (t) => (out += t), err: () => undefined });
+    await program.parseAsync(['node', 'scn-agent', 'status', '--config', file, '--timeout', '300']);
+
+    expect(out).toMatch(
+      /Core audit\s+2025-01-01T00:00:30.000Z via v2ray user counters, 1 user\(s\) seen/,
+    );
+    expect(out).toMatch(
+      /Audit finding\s+2025-01-01T00:00:00.000Z: removed foreign user\(s\) badc0ffe-e0dd-4f00-8bad-f00dbeefcafe; core restarted from its config \(foreign users\)/,
+    );
   });
 });

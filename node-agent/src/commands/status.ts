@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { type LastReportSummary, readAgentConfig, resolveConfigPath } from '../config/agent-config';
+import {
+  type CoreAuditSummary,
+  type LastReportSummary,
+  readAgentConfig,
+  resolveConfigPath,
+} from '../config/agent-config';
 import { ControlPlaneClient } from '../grpc/control-plane-client';
+import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect } from '../system/net';
 import { tierCapacity } from '../system/tier';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
@@ -32,6 +38,12 @@ export interface AgentStatus {
     apiReachable: boolean;
     /** The state the daemon sent in its last report. */
     lastReportedState: string | null;
+  };
+  /** The daemon's audits of the core's real users (proxy-core/core-audit.ts). */
+  coreAudit: {
+    last: CoreAuditSummary | null;
+    /** The last audit that removed, restored or cut something, or restarted the core. */
+    lastFinding: CoreAuditSummary | null;
   };
 }
 
@@ -85,6 +97,10 @@ export async function collectStatus(
       apiReachable: await canConnect('127.0.0.1', config.core.apiPort, 500),
       lastReportedState: last?.proxyCoreState ?? null,
     },
+    coreAudit: {
+      last: config.lastCoreAudit ?? null,
+      lastFinding: config.lastCoreAuditFinding ?? null,
+    },
   };
 }
 
@@ -118,6 +134,8 @@ export function renderStatusTable(status: AgentStatus): string {
       `${status.proxyCore.kind} ${status.proxyCore.apiReachable ? 'API answering' : 'API not answering'}` +
         ` on 127.0.0.1:${status.proxyCore.apiPort}; last reported ${status.proxyCore.lastReportedState ?? 'n/a'}`,
     ],
+    ['Core audit', describeAudit(status.coreAudit.last)],
+    ['Audit finding', describeFinding(status.coreAudit.lastFinding)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n';

@@ -21,6 +21,18 @@ const tierId = z.enum(['tier1', 'tier2', 'tier3', 'tier4']);
 const port = z.number().int().min(1).max(65535);
 const uint64 = z.string().regex(/^\d{1,20}$/, 'must be a decimal unsigned integer');
 
+/** The outcome of one audit of the core's users (proxy-core/core-audit.ts). */
+const coreAuditSummary = z.object({
+  at: z.string(),
+  mechanism: z.enum(['xray_inbound_users', 'v2ray_user_counters']).nullable(),
+  usersSeen: z.number().int().min(0),
+  foreignRemoved: z.array(z.string()),
+  restored: z.array(z.string()),
+  revokedStillConnected: z.array(z.string()),
+  reset: z.enum(['foreign_users', 'revoked_client_still_connected', 'network_changed']).nullable(),
+  error: z.string().nullable(),
+});
+
 export const agentConfigSchema = z.object({
   /** gRPC target of the control plane, `host:port`. */
   controlPlane: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'),
@@ -75,9 +87,14 @@ export const agentConfigSchema = z.object({
       clockSkewMs: z.number().optional(),
     })
     .optional(),
+  /** The daemon's last audit of the core's users, whatever it found. */
+  lastCoreAudit: coreAuditSummary.optional(),
+  /** The last audit that found (and undid) something: foreign users, lost users, a reset. */
+  lastCoreAuditFinding: coreAuditSummary.optional(),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export type CoreAuditSummary = z.infer<typeof coreAuditSummary>;
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 export type LastReportSummary = NonNullable<AgentConfig['lastReport']>;
 

@@ -46,7 +46,55 @@ interface LoadedCoreApi {
   protos: ProxyCoreProtos;
   handlerConstructor: grpc.ServiceClientConstructor;
   statsConstructor: grpc.ServiceClientConstructor;
+  /** Xray only: a client with HandlerService.GetInboundUsers. */
+  listUsers?: grpc.ServiceClientConstructor;
   root: protobuf.Root;
+}
+
+interface InboundUsersResponse {
+  users?: { email?: string; level?: number }[];
+}
+
+interface InboundUsersClient extends grpc.Client {
+  GetInboundUsers(
+    request: { tag: string; email: string },
+    options: grpc.CallOptions,
+    callback: (error: grpc.ServiceError | null, value?: InboundUsersResponse) => void,
+  ): grpc.ClientUnaryCall;
+}
+
+/**
+ * Xray's HandlerService.GetInboundUsers (Xray 1.8.x and later; the installer pins 25.x). Not in
+ * the shared .proto tree, which is v2ray's and generated for both cores, so its two messages are
+ * declared here as Xray defines them (`GetInboundUserRequest { string tag = 1; string email = 2; }`,
+ * `GetInboundUserResponse { repeated xray.common.protocol.User users = 1; }`).
+ */
+function inboundUsersConstructor(root: protobuf.Root): grpc.ServiceClientConstructor {
+  const request = new protobuf.Type('ScnGetInboundUserRequest')
+    .add(new protobuf.Field('tag', 1, 'string'))
+    .add(new protobuf.Field('email', 2, 'string'));
+  const response = new protobuf.Type('ScnGetInboundUserResponse').add(
+    new protobuf.Field('users', 1, 'xray.common.protocol.User', 'repeated'),
+  );
+  root.define('scn.agent.xray').add(request).add(response);
+  root.resolveAll();
+  return grpc.makeGenericClientConstructor(
+    {
+      GetInboundUsers: {
+        path: '/xray.app.proxyman.command.HandlerService/GetInboundUsers',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (value: object) =>
+          Buffer.from(request.encode(request.fromObject(value)).finish()),
+        requestDeserialize: (bytes: Buffer) => request.toObject(request.decode(bytes)),
+        responseSerialize: (value: object) =>
+          Buffer.from(response.encode(response.fromObject(value)).finish()),
+        responseDeserialize: (bytes: Buffer) =>
+          response.toObject(response.decode(bytes), { defaults: true }) as InboundUsersResponse,
+      },
+    },
+    'XrayInboundUsers',
+  );
 }
 
 const loaded = new Map<ProxyCoreKind, LoadedCoreApi>();
@@ -69,6 +117,7 @@ function loadCoreApi(kind: ProxyCoreKind): LoadedCoreApi {
     protos,
     handlerConstructor: serviceConstructor(definition, protos.handlerService),
     statsConstructor: serviceConstructor(definition, protos.statsService),
+    ...(kind === 'xray' ? { listUsers: inboundUsersConstructor(root) } : {}),
     root,
   };
   loaded.set(kind, result);
@@ -95,6 +144,7 @@ export class CoreApiClient {
   private readonly handler: CoreHandlerServiceClient;
   private readonly stats: CoreStatsServiceClient;
   private readonly callTimeoutMs: number;
+  private readonly lister: InboundUsersClient | undefined;
 
   constructor(options: CoreApiClientOptions) {
     this.api = loadCoreApi(options.kind);
@@ -110,6 +160,9 @@ export class CoreApiClient {
       credentials,
     ) as unknown as CoreStatsServiceClient;
     this.callTimeoutMs = options.callTimeoutMs ?? 5000;
+    this.lister = this.api.listUsers
+      ? (new this.api.listUsers(address, credentials) as unknown as InboundUsersClient)
+      : undefined;
   }
 
   /** Adds a VLESS user (email = uuid) to the inbound; an existing user is not an error. */
@@ -194,12 +247,41 @@ export class CoreApiClient {
     return [...byClient.values()].sort((a, b) => a.clientUuid.localeCompare(b.clientUuid));
   }
 
+  /**
+   * Every user of the inbound (their emails), through Xray's HandlerService.GetInboundUsers.
+   * v2ray 4.34 has no such call: its audit reads the user counters instead (core-audit.ts).
+   */
+  async inboundUserEmails(inboundTag: string): Promise<string[]> {
+    const listing = this.api.listUsers;
+    if (!listing || !this.lister) {
+      throw new ProxyCoreException(
+        'core_api_failed',
+        "This core's API cannot list users (v2ray 4.34 has no GetInboundUsers).",
+      );
+    }
+    const lister = this.lister;
+    try {
+      const response = await new Promise<InboundUsersResponse>((resolve, reject) => {
+        lister.GetInboundUsers(
+          { tag: inboundTag, email: '' },
+          { deadline: this.deadline() },
+          (error: grpc.ServiceError | null, value?: InboundUsersResponse) =>
+            error || !value ? reject(error) : resolve(value),
+        );
+      });
+      return (response.users ?? []).map((user) => user.email ?? '');
+    } catch (error) {
+      throw apiFailure('GetInboundUsers', error);
+    }
+  }
+
   /** Resolves when the API answers a call (the core is up and serving). */
   async ping(): Promise<void> {
     await this.userTraffic(false);
   }
 
   close(): void {
+    this.lister?.close();
     this.handler.close();
     this.stats.close();
   }

@@ -6,9 +6,12 @@ import {
   buildCoreConfig,
   type CoreConfigInput,
   normalizeClientUuids,
+  type CoreConfigJson,
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
+import { inAnyCidr } from './destination-policy';
+import { NON_PUBLIC_PROBES, PUBLIC_PROBES } from './destination-probes.fixture';
 import { ProxyCoreException } from './proxy-core.exception';
 
 const UUID_A = '6f1c1f1e-2a51-4f34-9a4b-0c1d2e3f4a5b';
@@ -22,6 +25,37 @@ function input(overrides: Partial<CoreConfigInput> = {}): CoreConfigInput {
     inbound: { port: 443, security: 'none', network: 'tcp' },
     ...overrides,
   };
+}
+
+/**
+ * The core's routing decision for a client destination, as v2ray 4.34 and Xray take it: the
+ * first rule of the VLESS inbound whose conditions all hold. A name is resolved first
+ * (IPOnDemand) through the core's DNS, whose answers are filtered to `expectIPs`; a name left
+ * with no address matches no IP rule. The core turns an IPv4-mapped IPv6 destination into its
+ * IPv4 address before routing (seen live in tunnel-isolation.e2e-spec.ts).
+ */
+function route(
+  config: CoreConfigJson,
+  destination: { ip: string; port: number } | { resolvesTo: string[]; port: number },
+): string {
+  const ips =
+    'ip' in destination ? [unmap(destination.ip)] : resolve(config, destination.resolvesTo);
+  for (const rule of config.routing.rules) {
+    if (!rule.inboundTag.includes(VLESS_INBOUND_TAG)) continue;
+    if (rule.port !== undefined && rule.port !== String(destination.port)) continue;
+    if (rule.ip !== undefined && !ips.some((ip) => inAnyCidr(ip, rule.ip!))) continue;
+    return rule.outboundTag;
+  }
+  return config.outbounds[0]!.tag;
+}
+
+function resolve(config: CoreConfigJson, answers: string[]): string[] {
+  const allowed = config.dns.servers[0]!.expectIPs;
+  return answers.map(unmap).filter((ip) => inAnyCidr(ip, allowed));
+}
+
+function unmap(ip: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
 }
 
 function errorCode(run: () => unknown): string | undefined {
@@ -79,27 +113,135 @@ describe('buildCoreConfig', () => {
   it('should enable per-user uplink and downlink stats when built', () => {
     const config = buildCoreConfig(input());
     expect(config.stats).toEqual({});
-    expect(config.policy.levels['0']).toEqual({ statsUserUplink: true, statsUserDownlink: true });
-    expect(config.outbounds[0]).toEqual({ tag: 'direct', protocol: 'freedom' });
+    expect(config.policy.levels['0']).toMatchObject({
+      statsUserUplink: true,
+      statsUserDownlink: true,
+    });
   });
 
-  it('should block clients from the API port and private networks when built', () => {
-    const rules = buildCoreConfig(input({ apiPort: 18080 })).routing.rules;
-    expect(rules).toContainEqual({
+  it('should resolve names before routing and dial with the core DNS when built', () => {
+    const config = buildCoreConfig(input());
+    expect(config.routing.domainStrategy).toBe('IPOnDemand');
+    expect(config.outbounds[0]).toEqual({
+      tag: 'direct',
+      protocol: 'freedom',
+      settings: { domainStrategy: 'UseIPv4' },
+    });
+    expect(config.dns.servers).toEqual([{ address: 'localhost', expectIPs: expect.any(Array) }]);
+  });
+
+  it('should ask the node nameservers over UDP when the core is v2ray', () => {
+    const config = buildCoreConfig(
+      input({ nameservers: ['10.255.255.53', '[2001:4860:4860::8888]:53', '127.0.0.1:5353'] }),
+    );
+    expect(config.dns.servers.map(({ address, port }) => ({ address, port }))).toEqual([
+      { address: '10.255.255.53', port: 53 },
+      { address: '2001:4860:4860::8888', port: 53 },
+      { address: '127.0.0.1', port: 5353 },
+    ]);
+    // Each answer is filtered the same way.
+    expect(new Set(config.dns.servers.map((server) => server.expectIPs.length)).size).toBe(1);
+  });
+
+  it('should keep the system resolver when the core is Xray or no nameserver is known', () => {
+    for (const config of [
+      buildCoreConfig(input({ kind: 'xray', nameservers: ['10.255.255.53'] })),
+      buildCoreConfig(input({ nameservers: [] })),
+    ]) {
+      expect(config.dns.servers).toEqual([{ address: 'localhost', expectIPs: expect.any(Array) }]);
+    }
+  });
+
+  it('should dial IPv6 answers only when the node has a global IPv6 address', () => {
+    const withV6 = buildCoreConfig(input({ ownAddresses: ['2a01:4f8::5/128'] }));
+    expect(withV6.outbounds[0]!.settings).toEqual({ domainStrategy: 'UseIP' });
+  });
+
+  it('should make Xray fail a name it cannot resolve instead of dialing it when built', () => {
+    expect(buildCoreConfig(input({ kind: 'xray' })).outbounds[0]!.settings).toEqual({
+      domainStrategy: 'ForceIPv4',
+    });
+    expect(
+      buildCoreConfig(input({ kind: 'xray', ownAddresses: ['2a01:4f8::5/128'] })).outbounds[0]!
+        .settings,
+    ).toEqual({ domainStrategy: 'ForceIP' });
+  });
+
+  it('should route every client destination through the allow-list and block the rest', () => {
+    const rules = buildCoreConfig(input()).routing.rules;
+    expect(rules.at(-1)).toEqual({
       type: 'field',
       inboundTag: [VLESS_INBOUND_TAG],
-      ip: ['127.0.0.0/8', '::1/128'],
-      port: '18080',
       outboundTag: 'blocked',
     });
-    expect(rules.some((rule) => rule.ip?.includes('192.168.0.0/16'))).toBe(true);
+    // Only the API's own rule sends anything anywhere without naming the VLESS inbound.
+    expect(rules.filter((rule) => !rule.inboundTag.includes(VLESS_INBOUND_TAG))).toEqual([
+      { type: 'field', inboundTag: ['api'], outboundTag: 'api' },
+    ]);
   });
 
-  it('should still block the API port when private destinations are allowed', () => {
-    const rules = buildCoreConfig(input({ allowPrivateDestinations: true })).routing.rules;
-    expect(rules.filter((rule) => rule.outboundTag === 'blocked')).toEqual([
-      expect.objectContaining({ port: '10085' }),
-    ]);
+  describe.each(['v2ray', 'xray'] as const)('routing of a %s node', (kind) => {
+    const own = ['203.0.113.77/32', '8.8.4.4/32', '2a01:4f8::5/128', '127.0.0.1/32'];
+    const config = buildCoreConfig(input({ kind, apiPort: 18080, ownAddresses: own }));
+
+    it.each(NON_PUBLIC_PROBES)('should block %s by literal', (address) => {
+      expect(route(config, { ip: address, port: 443 })).toBe('blocked');
+    });
+
+    it.each(NON_PUBLIC_PROBES)('should block a name resolving to %s', (address) => {
+      expect(route(config, { resolvesTo: [address], port: 443 })).toBe('blocked');
+    });
+
+    it.each(PUBLIC_PROBES)('should send %s out directly', (address) => {
+      expect(route(config, { ip: address, port: 443 })).toBe('direct');
+      expect(route(config, { resolvesTo: [address], port: 443 })).toBe('direct');
+    });
+
+    it.each(['8.8.4.4', '2a01:4f8::5'])(
+      'should block the node own public address %s',
+      (address) => {
+        expect(route(config, { ip: address, port: 22 })).toBe('blocked');
+        expect(route(config, { resolvesTo: [address], port: 22 })).toBe('blocked');
+      },
+    );
+
+    it('should keep only the public answers of a name that also resolves privately', () => {
+      expect(route(config, { resolvesTo: ['10.0.0.1', '1.1.1.1'], port: 443 })).toBe('direct');
+      expect(resolve(config, ['10.0.0.1', '1.1.1.1', '::1'])).toEqual(['1.1.1.1']);
+    });
+
+    it('should block the API port on every loopback spelling', () => {
+      for (const ip of ['127.0.0.1', '127.0.0.2', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1']) {
+        expect(route(config, { ip, port: 18080 })).toBe('blocked');
+      }
+    });
+  });
+
+  it('should let tests reach loopback but never the API port when private destinations are allowed', () => {
+    const config = buildCoreConfig(input({ apiPort: 18080, allowPrivateDestinations: true }));
+    expect(route(config, { ip: '127.0.0.1', port: 8080 })).toBe('direct');
+    expect(route(config, { ip: '10.0.0.1', port: 8080 })).toBe('direct');
+    for (const ip of ['127.0.0.1', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1']) {
+      expect(route(config, { ip, port: 18080 })).toBe('blocked');
+    }
+    // Names still never resolve to loopback, so `localhost:18080` has no address at all.
+    expect(resolve(config, ['127.0.0.1', '::1'])).toEqual([]);
+    expect(route(config, { resolvesTo: ['127.0.0.1'], port: 18080 })).toBe('blocked');
+  });
+
+  it('should let an allowed test host through but never the node own address next to it', () => {
+    const config = buildCoreConfig(
+      input({ allowedDestinationCidrs: ['198.51.100.0/24'], ownAddresses: ['198.51.100.1/32'] }),
+    );
+    expect(route(config, { ip: '198.51.100.2', port: 80 })).toBe('direct');
+    expect(route(config, { ip: '198.51.100.1', port: 80 })).toBe('blocked');
+    expect(route(config, { ip: '10.0.0.1', port: 80 })).toBe('blocked');
+  });
+
+  it('should leave static DNS names to the routing rules when tests map one', () => {
+    const config = buildCoreConfig(input({ dnsHosts: { 'loopback.test': '127.0.0.1' } }));
+    expect(config.dns.hosts).toEqual({ 'loopback.test': '127.0.0.1' });
+    expect(route(config, { ip: '127.0.0.1', port: 80 })).toBe('blocked');
   });
 
   it('should reference the certificate files when security is tls', () => {

@@ -4,36 +4,53 @@ import path from 'node:path';
 import type { ProxyCoreKind } from '@scn/proto';
 import { ProxyCoreException } from './proxy-core.exception';
 import type { VlessInboundSettings } from './proxy-core';
+import {
+  complementCidrs,
+  coreCidrs,
+  hasGlobalIpv6,
+  LOOPBACK_REACHING_CIDRS,
+  SPECIAL_PURPOSE_CIDRS,
+} from './destination-policy';
 
 /** Tag of the VLESS inbound: HandlerService.AlterInbound addresses it by this name. */
 export const VLESS_INBOUND_TAG = 'vless-in';
 /** Tag of the API inbound, of its routing rule and of the `api` section. */
 export const API_TAG = 'api';
 export const CORE_CONFIG_FILE = 'core-config.json';
+const DIRECT_TAG = 'direct';
+const BLOCKED_TAG = 'blocked';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Destinations a client must not reach through the node unless explicitly allowed. */
-const PRIVATE_CIDRS = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.168.0.0/16',
-  '::1/128',
-  'fc00::/7',
-  'fe80::/10',
-];
-const LOOPBACK_CIDRS = ['127.0.0.0/8', '::1/128'];
 
 export interface CoreConfigInput {
   kind: ProxyCoreKind;
   inbound: VlessInboundSettings;
   apiPort: number;
   allowedUuids: readonly string[];
+  /**
+   * The node's own interface addresses as host CIDRs (`ownInterfaceCidrs()`): blocked as
+   * destinations, and never accepted in a DNS answer. The config must be rebuilt when they change.
+   */
+  ownAddresses?: readonly string[];
+  /**
+   * Test-only: let clients reach loopback, private and own addresses (loopback tests fetch from
+   * 127.0.0.1). The core's API stays blocked on every address that reaches it, and names still
+   * never resolve to loopback.
+   */
   allowPrivateDestinations?: boolean;
+  /**
+   * Test-only: special-purpose CIDRs clients may reach all the same (a test host in TEST-NET-2).
+   * Never overrides the API block or the own-address block, which come first.
+   */
+  allowedDestinationCidrs?: readonly string[];
+  /** Static names of the core's DNS (tests map a name to 127.0.0.1 without /etc/hosts). */
+  dnsHosts?: Readonly<Record<string, string>>;
+  /**
+   * The node's nameservers (`/etc/resolv.conf`: `ip` or `ip:port`, IPv6 as `[ip]:port`). v2ray
+   * asks them over UDP and caches their answers, so the router and freedom use one answer;
+   * without any, or on Xray, the core uses the system resolver.
+   */
+  nameservers?: readonly string[];
 }
 
 /** The subset of the core's JSON config the agent writes (same schema for v2ray 4.34 and Xray). */
@@ -41,11 +58,28 @@ export interface CoreConfigJson {
   log: { loglevel: 'warning'; access: 'none' };
   api: { tag: string; services: string[] };
   stats: Record<string, never>;
-  policy: { levels: Record<string, { statsUserUplink: boolean; statsUserDownlink: boolean }> };
+  policy: { levels: Record<string, CorePolicyLevelJson> };
+  dns: {
+    hosts?: Record<string, string>;
+    servers: { address: string; port?: number; expectIPs: string[] }[];
+  };
   inbounds: CoreInboundJson[];
-  outbounds: { tag: string; protocol: 'freedom' | 'blackhole' }[];
-  routing: { rules: CoreRoutingRuleJson[] };
+  outbounds: CoreOutboundJson[];
+  routing: { domainStrategy: 'IPOnDemand'; rules: CoreRoutingRuleJson[] };
 }
+
+export interface CorePolicyLevelJson {
+  statsUserUplink: boolean;
+  statsUserDownlink: boolean;
+}
+
+export interface CoreOutboundJson {
+  tag: string;
+  protocol: 'freedom' | 'blackhole';
+  settings?: { domainStrategy: FreedomDomainStrategy };
+}
+
+export type FreedomDomainStrategy = 'UseIP' | 'UseIPv4' | 'ForceIP' | 'ForceIPv4';
 
 export interface CoreVlessClientJson {
   id: string;
@@ -70,6 +104,9 @@ export interface CoreRoutingRuleJson {
   ip?: string[];
   port?: string;
 }
+
+/** The core's DNS server when it has no nameserver of its own: the system resolver. */
+const SYSTEM_RESOLVER = 'localhost';
 
 /**
  * Lower-cases, de-duplicates and validates client UUIDs. The core keys users by email (which
@@ -101,25 +138,67 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     ...(inbound.flow ? { flow: inbound.flow } : {}),
   }));
 
-  // Blocking the API port matters even on a public node: through the freedom outbound a client
-  // could otherwise connect to 127.0.0.1:apiPort and add users of its own.
-  const blockRules: CoreRoutingRuleJson[] = [
+  const ownAddresses = [...(input.ownAddresses ?? [])];
+  const allowPrivate = input.allowPrivateDestinations === true;
+  // Addresses no lookup may answer: with private destinations allowed (tests) only those that
+  // reach the API; otherwise every special-purpose range and the node's own addresses.
+  const neverResolved = allowPrivate
+    ? [...LOOPBACK_REACHING_CIDRS]
+    : [...SPECIAL_PURPOSE_CIDRS, ...ownAddresses];
+  const publicCidrs = coreCidrs([
+    ...complementCidrs(4, neverResolved),
+    ...complementCidrs(6, neverResolved),
+  ]);
+  // A test host let through by address may also be reached by a name that resolves to it.
+  const resolvable = [...publicCidrs, ...(input.allowedDestinationCidrs ?? [])];
+  const rules: CoreRoutingRuleJson[] = [
+    { type: 'field', inboundTag: [API_TAG], outboundTag: API_TAG },
+    // Blocking the API port matters even when private destinations are allowed: through the
+    // freedom outbound a client could otherwise connect to 127.0.0.1:apiPort and add users.
     {
       type: 'field',
       inboundTag: [VLESS_INBOUND_TAG],
-      ip: LOOPBACK_CIDRS,
+      ip: coreCidrs(LOOPBACK_REACHING_CIDRS),
       port: String(apiPort),
-      outboundTag: 'blocked',
+      outboundTag: BLOCKED_TAG,
     },
   ];
-  if (!input.allowPrivateDestinations) {
-    blockRules.push({
+  if (!allowPrivate && ownAddresses.length > 0) {
+    rules.push({
       type: 'field',
       inboundTag: [VLESS_INBOUND_TAG],
-      ip: PRIVATE_CIDRS,
-      outboundTag: 'blocked',
+      ip: coreCidrs(ownAddresses),
+      outboundTag: BLOCKED_TAG,
     });
   }
+  if (input.allowedDestinationCidrs && input.allowedDestinationCidrs.length > 0) {
+    rules.push({
+      type: 'field',
+      inboundTag: [VLESS_INBOUND_TAG],
+      ip: [...input.allowedDestinationCidrs],
+      outboundTag: DIRECT_TAG,
+    });
+  }
+  if (!allowPrivate) {
+    rules.push({
+      type: 'field',
+      inboundTag: [VLESS_INBOUND_TAG],
+      ip: coreCidrs(SPECIAL_PURPOSE_CIDRS),
+      outboundTag: BLOCKED_TAG,
+    });
+  }
+  // An allow-list, not only a block-list: when the router's lookup of a name fails (or every
+  // answer was filtered out, as for `localhost`), no IP rule matches, and without this last
+  // rule the name would go to freedom, whose dialer falls back to the system resolver.
+  rules.push(
+    {
+      type: 'field',
+      inboundTag: [VLESS_INBOUND_TAG],
+      ip: allowPrivate ? ['0.0.0.0/0', '::/0'] : publicCidrs,
+      outboundTag: DIRECT_TAG,
+    },
+    { type: 'field', inboundTag: [VLESS_INBOUND_TAG], outboundTag: BLOCKED_TAG },
+  );
 
   return {
     // No access log: it would write every client's destinations to the operator's journal.
@@ -127,6 +206,15 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     api: { tag: API_TAG, services: ['HandlerService', 'StatsService'] },
     stats: {},
     policy: { levels: { '0': { statsUserUplink: true, statsUserDownlink: true } } },
+    // Every lookup the core makes goes through this DNS: the router's (IPOnDemand) and the
+    // freedom outbound's (UseIP). Each answer is filtered to public addresses, so a name that
+    // resolves to loopback, a private range or the node itself yields no address at all rather
+    // than a dial to it (rebinding: see dnsServers). Static hosts bypass the filter; the routing
+    // rules still see their address.
+    dns: {
+      ...(input.dnsHosts ? { hosts: { ...input.dnsHosts } } : {}),
+      servers: dnsServers(kind, input.nameservers ?? [], resolvable),
+    },
     inbounds: [
       {
         tag: VLESS_INBOUND_TAG,
@@ -144,15 +232,54 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
         settings: { address: '127.0.0.1' },
       },
     ],
-    // The first outbound is the default route.
+    // The first outbound is the default route (only the API's own traffic takes it now).
     outbounds: [
-      { tag: 'direct', protocol: 'freedom' },
-      { tag: 'blocked', protocol: 'blackhole' },
+      {
+        tag: DIRECT_TAG,
+        protocol: 'freedom',
+        settings: { domainStrategy: freedomStrategy(kind, hasGlobalIpv6(ownAddresses)) },
+      },
+      { tag: BLOCKED_TAG, protocol: 'blackhole' },
     ],
-    routing: {
-      rules: [{ type: 'field', inboundTag: [API_TAG], outboundTag: API_TAG }, ...blockRules],
-    },
+    // IPOnDemand: a destination given as a name is resolved before the IP rules are matched, so
+    // `localhost` or a name pointing at 10.0.0.1 meets the same rules as the literal.
+    routing: { domainStrategy: 'IPOnDemand', rules },
   };
+}
+
+/**
+ * The core's DNS servers. v2ray 4.34's "localhost" server (the system resolver) caches nothing,
+ * so the router's lookup and freedom's are two separate questions, and a name answering
+ * public then private (DNS rebinding) passes the router and is dialed by freedom's fallback.
+ * Its UDP servers cache every answer (TTL 0 included, seen live), so both lookups get the one
+ * answer the router checked. Xray fails a filtered lookup instead (ForceIP) and keeps the system
+ * resolver, as it always had.
+ */
+function dnsServers(
+  kind: ProxyCoreKind,
+  nameservers: readonly string[],
+  expectIPs: string[],
+): CoreConfigJson['dns']['servers'] {
+  const udp = kind === 'v2ray' ? nameservers.map(parseNameserver) : [];
+  if (udp.length === 0) return [{ address: SYSTEM_RESOLVER, expectIPs }];
+  return udp.map(({ address, port }) => ({ address, port, expectIPs }));
+}
+
+function parseNameserver(text: string): { address: string; port: number } {
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
+  return match ? { address: match[1]!, port: Number(match[2]) } : { address: text, port: 53 };
+}
+
+/**
+ * How freedom turns a name into an address. It resolves with the core's filtered DNS instead
+ * of dialing the name through the system resolver, which nothing checks. v2ray 4.34's UseIP
+ * still dials the name when that lookup yields nothing (the rebinding gap docs/security.md
+ * describes); Xray's ForceIP fails the connection instead. Without a global IPv6 address of
+ * its own the node could not dial an AAAA answer, so it asks for IPv4 only.
+ */
+function freedomStrategy(kind: ProxyCoreKind, ipv6: boolean): FreedomDomainStrategy {
+  if (kind === 'xray') return ipv6 ? 'ForceIP' : 'ForceIPv4';
+  return ipv6 ? 'UseIP' : 'UseIPv4';
 }
 
 function buildStreamSettings(

@@ -1,4 +1,5 @@
 import type { ProxyCoreKind } from '@scn/proto';
+import type { CoreAuditResult } from './core-audit';
 
 /**
  * The agent's view of the proxy core (Xray in production, Debian's v2ray in tests): the daemon
@@ -40,11 +41,26 @@ export interface ProxyCoreOptions {
   /** Loopback port of the core's gRPC API (HandlerService, StatsService). */
   apiPort: number;
   /**
-   * Let clients reach private and loopback addresses through the node (default false: a client
-   * could otherwise reach the operator's LAN). Only loopback tests set it. The core's own API
-   * port is blocked either way.
+   * Test-only: let clients reach private, loopback and own addresses by IP literal (default
+   * false: a client could otherwise reach the node and the operator's LAN). Loopback tests set
+   * it, production never does (run.ts). The core's API port stays blocked on every loopback
+   * spelling, and names still never resolve to loopback.
    */
   allowPrivateDestinations?: boolean;
+  /** Test-only: special-purpose CIDRs clients may reach (see CoreConfigInput). */
+  allowedDestinationCidrs?: readonly string[];
+  /** Test-only: static names of the core's DNS (see CoreConfigInput). */
+  dnsHosts?: Readonly<Record<string, string>>;
+  /**
+   * The node's own addresses as host CIDRs; default `ownInterfaceCidrs()` (os.networkInterfaces).
+   * Read at every config write and by every audit, which restarts the core when they changed.
+   */
+  ownAddresses?: () => string[];
+  /**
+   * The node's nameservers for the core's DNS (see CoreConfigInput); default those of
+   * /etc/resolv.conf. Read like ownAddresses: a change restarts the core.
+   */
+  nameservers?: () => Promise<string[]>;
 }
 
 export interface ClientTrafficCounters {
@@ -69,4 +85,9 @@ export interface ProxyCore {
   /** Per-client traffic counters since the core started. */
   traffic(): Promise<ClientTrafficCounters[]>;
   status(): ProxyCoreStatus;
+  /**
+   * Compares the core's real users with the desired set and undoes what the agent did not do
+   * (core-audit.ts). Absent on cores without an API to audit (the tests' in-memory cores).
+   */
+  audit?(): Promise<CoreAuditResult>;
 }

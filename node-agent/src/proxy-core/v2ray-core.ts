@@ -1,15 +1,29 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { CoreApiClient } from './core-api';
+import {
+  auditCoreUsers,
+  type CoreAuditResult,
+  readRemovedBaselines,
+  type RemovedClients,
+} from './core-audit';
 import {
   buildCoreConfig,
   normalizeClientUuids,
   VLESS_INBOUND_TAG,
   writeCoreConfig,
 } from './core-config';
-import { type ProxyCoreErrorCode, ProxyCoreException } from './proxy-core.exception';
+import { ownInterfaceCidrs, readSystemNameservers } from './destination-policy';
+import {
+  binaryExists,
+  CONFIG_ERRORS,
+  DEFAULT_V2RAY_CORE_TIMINGS,
+  delay,
+  addCounters,
+  OutputTail,
+  readCoreVersion,
+  type V2rayCoreTimings,
+} from './core-process';
+import { ProxyCoreException } from './proxy-core.exception';
 import type {
   ClientTrafficCounters,
   ProxyCore,
@@ -18,38 +32,12 @@ import type {
   ProxyCoreStatus,
 } from './proxy-core';
 
-const execFileAsync = promisify(execFile);
-
-export interface V2rayCoreTimings {
-  /** How long a start may take until the API answers. */
-  readyTimeoutMs: number;
-  /** First restart delay after a crash; doubles per consecutive crash up to the maximum. */
-  restartInitialDelayMs: number;
-  restartMaxDelayMs: number;
-  /** A core that ran this long counts as healthy again: the next crash restarts quickly. */
-  stableAfterMs: number;
-  /** How long stop() waits after SIGTERM before it sends SIGKILL. */
-  stopTimeoutMs: number;
-}
-
-export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
-  readyTimeoutMs: 10_000,
-  restartInitialDelayMs: 500,
-  restartMaxDelayMs: 30_000,
-  stableAfterMs: 60_000,
-  stopTimeoutMs: 5_000,
-};
-
-/** Lines of the core's output kept for error messages. */
-const OUTPUT_TAIL_LINES = 40;
-
-/**
- * Parses `v2ray -version` ("V2Ray 4.34.0 (user) ...") and `xray version` ("Xray 1.8.4 (Xray,
- * Penetrates Everything.) ..."); '' when the output has neither.
- */
-export function parseCoreVersion(output: string): string {
-  return /^(?:V2Ray|Xray)\s+v?(\S+)/im.exec(output)?.[1] ?? '';
-}
+// Kept importable from here: callers knew them as V2rayCore's.
+export {
+  DEFAULT_V2RAY_CORE_TIMINGS,
+  parseCoreVersion,
+  type V2rayCoreTimings,
+} from './core-process';
 
 /**
  * Runs and supervises the proxy core (v2ray 4.34 or Xray: same config schema and API) and keeps
@@ -73,7 +61,19 @@ export class V2rayCore implements ProxyCore {
   private restartTimer: NodeJS.Timeout | undefined;
   private restartDelayMs: number;
   private startedAt = 0;
-  private outputTail: string[] = [];
+  private readonly output = new OutputTail();
+  /**
+   * Clients the agent removed since the core started, with their traffic counters just after
+   * the removal (null until read). v2ray keeps a removed user's counters, and they still move
+   * while connections the user opened before the removal carry traffic (see audit()).
+   */
+  private removedSinceStart: RemovedClients = new Map();
+  private lastRevocationCutAt = 0;
+  /** Per-client counters of the core runs before the last deliberate restart (traffic()). */
+  private carried = new Map<string, ClientTrafficCounters>();
+  /** The own addresses the config on disk blocks (see audit()). */
+  private configuredAddresses: string[] = [];
+  private configuredNameservers: string[] = [];
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -101,11 +101,11 @@ export class V2rayCore implements ProxyCore {
         if (this.state === 'running') await this.applyDesired();
         return;
       }
-      if (!(await this.binaryExists())) {
+      if (!(await binaryExists(this.options.binary))) {
         this.state = 'absent';
         return;
       }
-      this.version = await this.readVersion();
+      this.version = await readCoreVersion(this.options.kind, this.options.binary);
       try {
         await this.launch();
       } catch (error) {
@@ -152,7 +152,9 @@ export class V2rayCore implements ProxyCore {
   /** Per-client counters since the core (re)started; empty while it is not running. */
   async traffic(): Promise<ClientTrafficCounters[]> {
     if (this.state !== 'running' || !this.api) return [];
-    return this.api.userTraffic(false);
+    // Counters the core had before a deliberate restart are added back, so a reset by the
+    // audit does not look like less traffic to the reporter (a crash still restarts them at 0).
+    return addCounters(await this.api.userTraffic(false), this.carried.values());
   }
 
   status(): ProxyCoreStatus {
@@ -164,6 +166,63 @@ export class V2rayCore implements ProxyCore {
     };
   }
 
+  /**
+   * Compares the core's real users with the desired set (core-audit.ts): removes users the
+   * agent did not add, adds back desired users the core lost, and restarts the core from its
+   * config file when someone else used the API, when a revoked client's open connections still
+   * carry traffic (at most once per revocationCutMinIntervalMs), or when the node's addresses
+   * changed (the routing rules must block the new ones).
+   */
+  async audit(): Promise<CoreAuditResult> {
+    return this.serialized(async () => {
+      const result: CoreAuditResult = {
+        at: '',
+        mechanism: null,
+        usersSeen: 0,
+        foreignRemoved: [],
+        restored: [],
+        revokedStillConnected: [],
+        reset: null,
+        error: null,
+      };
+      const finish = () => ({ ...result, at: new Date().toISOString() });
+      const api = this.api;
+      if (this.state !== 'running' || !api) {
+        result.error = `the core is ${this.state}`;
+        return finish();
+      }
+      const changed =
+        this.readOwnAddresses().join(',') !== this.configuredAddresses.join(',') ||
+        (await this.readNameservers()).join(',') !== this.configuredNameservers.join(',');
+      if (changed) {
+        result.reset = 'network_changed';
+        await this.resetCore();
+        return finish();
+      }
+      Object.assign(
+        result,
+        await auditCoreUsers({
+          kind: this.options.kind,
+          api,
+          desired: this.desired,
+          flow: this.options.inbound.flow ?? '',
+          removedSinceStart: this.removedSinceStart,
+          applied: this.applied,
+        }),
+      );
+      if (result.foreignRemoved.length > 0) result.reset = 'foreign_users';
+      else if (
+        result.revokedStillConnected.length > 0 &&
+        Date.now() - this.lastRevocationCutAt >= this.timings.revocationCutMinIntervalMs
+      ) {
+        result.reset = 'revoked_client_still_connected';
+        this.lastRevocationCutAt = Date.now();
+      }
+      if (result.reset) await this.resetCore();
+      return finish();
+    });
+  }
+
   /** The core's process id while it runs (doctor, tests). */
   pid(): number | undefined {
     return this.child?.pid;
@@ -171,7 +230,15 @@ export class V2rayCore implements ProxyCore {
 
   /** The last lines the core printed, for error reports. */
   recentOutput(): string {
-    return this.outputTail.join('\n');
+    return this.output.text();
+  }
+
+  private async readNameservers(): Promise<string[]> {
+    return (this.options.nameservers ?? readSystemNameservers)();
+  }
+
+  private readOwnAddresses(): string[] {
+    return [...(this.options.ownAddresses ?? ownInterfaceCidrs)()].sort();
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {
@@ -180,34 +247,19 @@ export class V2rayCore implements ProxyCore {
     return run;
   }
 
-  private async binaryExists(): Promise<boolean> {
-    try {
-      await access(this.options.binary, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private async readVersion(): Promise<string> {
-    // v2ray 4.34 has only the -version flag (a bare `version` argument starts the core reading
-    // its config from stdin); Xray has only the `version` command.
-    const args = this.options.kind === 'v2ray' ? ['-version'] : ['version'];
-    try {
-      const { stdout } = await execFileAsync(this.options.binary, args, { timeout: 5000 });
-      return parseCoreVersion(stdout);
-    } catch {
-      return '';
-    }
-  }
-
   private async writeConfig(): Promise<string> {
+    this.configuredAddresses = this.readOwnAddresses();
+    this.configuredNameservers = await this.readNameservers();
     const config = buildCoreConfig({
       kind: this.options.kind,
       inbound: this.options.inbound,
       apiPort: this.options.apiPort,
       allowedUuids: this.desired,
       allowPrivateDestinations: this.options.allowPrivateDestinations,
+      allowedDestinationCidrs: this.options.allowedDestinationCidrs,
+      dnsHosts: this.options.dnsHosts,
+      ownAddresses: this.configuredAddresses,
+      nameservers: this.configuredNameservers,
     });
     return writeCoreConfig(this.options.workDir, config);
   }
@@ -217,11 +269,11 @@ export class V2rayCore implements ProxyCore {
     const configFile = await this.writeConfig();
     const args =
       this.options.kind === 'v2ray' ? ['-config', configFile] : ['run', '-config', configFile];
-    this.outputTail = [];
+    this.output.clear();
     const child = spawn(this.options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
-    child.stdout?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => this.keepOutput(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.output.keep(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.output.keep(chunk));
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.onChildExit(child, code, signal);
@@ -229,7 +281,7 @@ export class V2rayCore implements ProxyCore {
       });
       // A failed spawn emits 'error' and possibly no 'exit'.
       child.once('error', (error) => {
-        this.keepOutput(Buffer.from(String(error)));
+        this.output.keep(Buffer.from(String(error)));
         resolve();
       });
     });
@@ -248,6 +300,7 @@ export class V2rayCore implements ProxyCore {
       throw error;
     }
     this.startedAt = Date.now();
+    this.removedSinceStart.clear();
     this.state = 'running';
   }
 
@@ -294,6 +347,7 @@ export class V2rayCore implements ProxyCore {
       try {
         await api.addUser(VLESS_INBOUND_TAG, uuid, this.options.inbound.flow ?? '');
         this.applied.add(uuid);
+        this.removedSinceStart.delete(uuid);
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
@@ -302,10 +356,12 @@ export class V2rayCore implements ProxyCore {
       try {
         await api.removeUser(VLESS_INBOUND_TAG, uuid);
         this.applied.delete(uuid);
+        this.removedSinceStart.set(uuid, null);
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
     }
+    if (toRemove.length > 0) await readRemovedBaselines(api, this.removedSinceStart);
     if (failures.length > 0) {
       throw new ProxyCoreException(
         'core_api_failed',
@@ -323,13 +379,33 @@ export class V2rayCore implements ProxyCore {
     this.child = undefined;
     // An exit while starting is handled by launch(); an exit while stopping is expected.
     if (this.stopping || this.state !== 'running') return;
-    this.keepOutput(Buffer.from(`core exited (code ${code}, signal ${signal})`));
+    this.output.keep(Buffer.from(`core exited (code ${code}, signal ${signal})`));
     this.state = 'restarting';
     this.restartCount += 1;
+    // The crashed run's counters are lost: the reporter sees all counters restart at zero.
+    this.carried.clear();
     if (Date.now() - this.startedAt >= this.timings.stableAfterMs) {
       this.restartDelayMs = this.timings.restartInitialDelayMs;
     }
     this.scheduleRestart();
+  }
+
+  /**
+   * Restarts the core from its config file (exactly the desired users, nothing added through
+   * the API survives), cutting every open connection. Not a crash: restartCount stays.
+   */
+  private async resetCore(): Promise<void> {
+    const before = await this.traffic().catch(() => null);
+    this.carried = new Map((before ?? []).map((counter) => [counter.clientUuid, counter]));
+    this.state = 'restarting';
+    await this.terminateChild();
+    try {
+      await this.launch();
+    } catch (error) {
+      this.state = 'failed';
+      this.scheduleRestart();
+      throw error;
+    }
   }
 
   private scheduleRestart(): void {
@@ -365,25 +441,4 @@ export class V2rayCore implements ProxyCore {
     clearTimeout(timer);
     this.child = undefined;
   }
-
-  private keepOutput(chunk: Buffer): void {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      this.outputTail.push(line);
-    }
-    this.outputTail.splice(0, Math.max(0, this.outputTail.length - OUTPUT_TAIL_LINES));
-  }
-}
-
-/** Refusals of the configuration itself: retrying cannot help. */
-const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
-  'reality_needs_xray',
-  'reality_needs_private_key',
-  'reality_needs_sni',
-  'tls_needs_certificate',
-  'invalid_client_uuid',
-]);
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
