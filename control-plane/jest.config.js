@@ -25,11 +25,12 @@ const common = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   transform: { '^.+\\.ts$': swc },
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30000,
 };
 
 module.exports = {
+  // Run-wide options (jest ignores them inside projects).
   maxWorkers: 2,
+  testTimeout: 30000,
   projects: [
     {
       ...common,

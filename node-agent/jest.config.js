@@ -27,11 +27,12 @@ const common = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   transform: { '^.+\\.ts$': swc },
   globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
-  testTimeout: 60000,
 };
 
 module.exports = {
+  // Run-wide options (jest ignores them inside projects).
   maxWorkers: 2,
+  testTimeout: 60000,
   projects: [
     {
       ...common,
