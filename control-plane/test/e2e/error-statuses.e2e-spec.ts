@@ -182,7 +182,7 @@ describe('domain exceptions through the built server', () => {
     const answered: Record<string, { status: number; body: unknown; retryAfter?: string }> = {};
     const expected: typeof answered = {};
     for (const { key, make } of cases()) {
-      jest.spyOn(downloads, 'serverChecksum').mockImplementationOnce(() => {
+      jest.spyOn(downloads, 'serverChecksum').mockImplementationOnce(async () => {
         throw make();
       });
       const response = await t.http().get('/checksums/server');
@@ -199,13 +199,14 @@ describe('domain exceptions through the built server', () => {
   });
 
   it('should answer each code with its documented gRPC status to an agent', async () => {
-    // Enroll is the agent's call without credentials: the service it calls throws each one.
+    // Enroll is the agent's call without credentials: the service it calls (async, as the real
+    // one) fails with each one.
     const nodes = t.app.get(NodesService);
     const documented = documentedStatuses();
     const answered: Record<string, { status: string; details?: string }> = {};
     const expected: typeof answered = {};
     for (const { key, make } of cases()) {
-      jest.spyOn(nodes, 'enroll').mockImplementationOnce(() => {
+      jest.spyOn(nodes, 'enroll').mockImplementationOnce(async () => {
         throw make();
       });
       const error = await enroll(client, {
