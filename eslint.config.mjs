@@ -46,6 +46,18 @@ export default tseslint.config(
       ],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
+      // tsc (the build) assigns parameter properties and class fields before a super() that is
+      // not a statement of its own at the top of the constructor, which throws at run time, and
+      // swc (jest's unit specs) does not (issue 15: every wallet refusal was a 500).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MethodDefinition[kind='constructor'] CallExpression[callee.type='Super']:not(MethodDefinition[kind='constructor'] > FunctionExpression > BlockStatement > ExpressionStatement > CallExpression)",
+          message:
+            'Call super() once, as a statement of the constructor body itself (not in a branch): tsc and swc compile the other forms differently.',
+        },
+      ],
     },
   },
   {

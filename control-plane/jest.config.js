@@ -1,4 +1,11 @@
-/** Unit specs, db-specs (real PostgreSQL) and e2e specs (HTTP from outside), all through @swc/jest. */
+/**
+ * Two projects. "unit": unit specs and db-specs (real PostgreSQL) over the TypeScript sources
+ * through @swc/jest, fast. "e2e": the end-to-end specs (HTTP and gRPC from outside) over the
+ * tsc-built dist/ that `npm start` runs (issue 15: a refusal that threw only in tsc's output was
+ * a 500 in production while every suite passed). The specs themselves stay TypeScript and import
+ * `../../src/...` as usual; ../scripts/jest/dist-resolver.cjs loads dist/ for those imports, and
+ * the global setup refuses a dist/ older than the sources (`npm test` builds first).
+ */
 const swc = [
   '@swc/jest',
   {
@@ -12,15 +19,32 @@ const swc = [
   },
 ];
 
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  rootDir: '.',
+  rootDir: __dirname,
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testRegex: '\\.(spec|db-spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30000,
+};
+
+module.exports = {
+  // Run-wide options (jest ignores them inside projects).
   maxWorkers: 2,
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testRegex: '\\.(spec|db-spec)\\.ts$',
+      moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e (dist)',
+      testRegex: '\\.e2e-spec\\.ts$',
+      resolver: '<rootDir>/../scripts/jest/dist-resolver.cjs',
+      globalSetup: '<rootDir>/../scripts/jest/e2e-global-setup.cjs',
+    },
+  ],
 };

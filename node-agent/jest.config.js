@@ -1,7 +1,12 @@
 /**
- * Unit specs beside the code (src) and end-to-end specs (test: real v2ray, and the real control
- * plane in-process over gRPC on loopback, with real PostgreSQL through the control plane's own
- * global setup). The control plane's code uses decorators, hence these swc settings.
+ * Two projects. "unit": the unit specs beside the code (src) over the TypeScript sources through
+ * @swc/jest. "e2e": the end-to-end specs (test: real v2ray, and the real control plane
+ * in-process over gRPC on loopback, with real PostgreSQL through the control plane's global
+ * setup) over the tsc-built dist/ of the agent, the control plane and the contract, the code
+ * that ships (issue 15). The specs stay TypeScript and import `../../src/...` as usual;
+ * ../scripts/jest/dist-resolver.cjs loads dist/ for those imports, and the global setup refuses
+ * a dist/ older than the sources (`npm test` builds first). The control plane's test kit uses
+ * decorators, hence these swc settings.
  */
 const swc = [
   '@swc/jest',
@@ -16,15 +21,31 @@ const swc = [
   },
 ];
 
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  rootDir: '.',
+  rootDir: __dirname,
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testRegex: '\\.(e2e-)?spec\\.ts$',
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
-  globalSetup: '<rootDir>/../control-plane/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
-  testTimeout: 60000,
+};
+
+module.exports = {
+  // Run-wide options (jest ignores them inside projects).
   maxWorkers: 2,
+  testTimeout: 60000,
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testRegex: '\\.spec\\.ts$',
+      moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
+    },
+    {
+      ...common,
+      displayName: 'e2e (dist)',
+      testRegex: '\\.e2e-spec\\.ts$',
+      resolver: '<rootDir>/../scripts/jest/dist-resolver.cjs',
+      globalSetup: '<rootDir>/../scripts/jest/e2e-global-setup.cjs',
+    },
+  ],
 };

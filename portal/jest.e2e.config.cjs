@@ -19,9 +19,12 @@ module.exports = {
     ? 'screenshots\\.e2e-spec\\.ts$'
     : '(?<!screenshots)\\.e2e-spec\\.ts$',
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/index.ts' },
-  // The control plane's own test setup: embedded PostgreSQL unless DATABASE_URL is set.
-  globalSetup: '<rootDir>/../control-plane/test/support/global-setup.ts',
+  // What the suite loads of the application (the control plane's test database helpers, the
+  // contract) is the tsc build, like the control plane it starts (control-plane/dist/main.js).
+  resolver: '<rootDir>/../scripts/jest/dist-resolver.cjs',
+  // Refuses a dist/ older than its sources, then the control plane's own test setup: embedded
+  // PostgreSQL unless DATABASE_URL is set.
+  globalSetup: '<rootDir>/../scripts/jest/e2e-global-setup.cjs',
   globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 1,

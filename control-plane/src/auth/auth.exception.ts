@@ -1,5 +1,5 @@
 import { AUTH_MESSAGES } from '@scn/proto';
-import { DomainException, type ErrorKind } from '../common/domain.exception';
+import { DomainException, type ErrorKind, kindsOf } from '../common/domain.exception';
 
 export type AuthErrorCode =
   | 'not_logged_in'
@@ -25,6 +25,8 @@ const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class AuthException extends DomainException {
+  static readonly kinds = kindsOf(ERRORS);
+
   constructor(readonly code: AuthErrorCode) {
     const { kind, message } = ERRORS[code];
     super(kind, message);

@@ -1,10 +1,12 @@
 import { DOWNLOADS_MESSAGES } from '@scn/proto';
-import { DomainException } from '../common/domain.exception';
+import { DomainException, type ErrorKinds } from '../common/domain.exception';
 
 export type DownloadsErrorCode = 'agent_bundle_missing';
 
 export class DownloadsException extends DomainException {
+  static readonly kinds: ErrorKinds<DownloadsErrorCode> = { agent_bundle_missing: 'not_found' };
+
   constructor(readonly code: DownloadsErrorCode) {
-    super('not_found', DOWNLOADS_MESSAGES.agentBundleMissing);
+    super(DownloadsException.kinds[code], DOWNLOADS_MESSAGES.agentBundleMissing);
   }
 }

@@ -1,5 +1,5 @@
 import { MARKET_MESSAGES } from '@scn/proto';
-import { DomainException, type ErrorKind } from '../common/domain.exception';
+import { DomainException, type ErrorKind, kindsOf } from '../common/domain.exception';
 
 export type MarketErrorCode = 'server_not_found' | 'clients_only' | 'server_unavailable';
 
@@ -10,6 +10,8 @@ const ERRORS: Record<MarketErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class MarketException extends DomainException {
+  static readonly kinds = kindsOf(ERRORS);
+
   constructor(readonly code: MarketErrorCode) {
     const { kind, message } = ERRORS[code];
     super(kind, message);

@@ -1,5 +1,5 @@
 import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
-import { DomainException, type ErrorKind } from '../common/domain.exception';
+import { DomainException, type ErrorKind, kindsOf } from '../common/domain.exception';
 
 export type NodesErrorCode =
   | 'not_a_node_account'
@@ -51,6 +51,7 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class NodesException extends DomainException {
+  static readonly kinds = kindsOf(ERRORS);
   readonly code: NodesErrorCode;
 
   /** `message` replaces the code's fixed message where the spec's text carries values. */

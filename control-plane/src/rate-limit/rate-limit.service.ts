@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
-import { DomainException } from '../common/domain.exception';
+import { DomainException, type ErrorKinds } from '../common/domain.exception';
 import { RateLimitRepository } from './rate-limit.repository';
 import type { RateLimitRule } from './rate-limit.rules';
 
 export class RateLimitedException extends DomainException {
+  static readonly kinds: ErrorKinds<'rate_limited'> = { rate_limited: 'rate_limited' };
+  readonly code = 'rate_limited';
+
   constructor(retryAfterSeconds: number) {
     const minutes = Math.ceil(retryAfterSeconds / 60);
     const wait = minutes <= 1 ? 'a minute' : `${minutes} minutes`;

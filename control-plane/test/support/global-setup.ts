@@ -12,6 +12,8 @@ declare global {
  * started here for this run. Each test file then creates its own database from it.
  */
 export default async function globalSetup(): Promise<void> {
+  // Once per run: the unit and the end-to-end projects of one jest run share the database.
+  if (process.env.SCN_TEST_ADMIN_URL) return;
   if (process.env.DATABASE_URL) {
     process.env.SCN_TEST_ADMIN_URL = process.env.DATABASE_URL;
     process.stdout.write(`\n[tests] PostgreSQL from DATABASE_URL\n`);
