@@ -218,6 +218,7 @@ describe('uploaded share links: the upload path', () => {
     const system = checks.resolver;
     // Corpus DNS names answer with a documentation address: no DNS query leaves the machine.
     const lookups: string[] = [];
+    const refusals = { address: 0, shape: 0 };
     checks.resolver = async (name) => {
       lookups.push(name);
       return [{ address: '198.51.100.77', family: 4 }];
@@ -241,6 +242,7 @@ describe('uploaded share links: the upload path', () => {
           : isIP(bare)
             ? UPLOAD_SERVER_MESSAGES.addressRefused(literal, literal, 'documentation')
             : UPLOAD_SERVER_MESSAGES.addressRefused(bare, '198.51.100.77', 'documentation');
+        refusals[supportedManualLink(parsed!) ? 'address' : 'shape'] += 1;
         expect({ label: entry.label, status: response.status, body: response.body }).toEqual({
           label: entry.label,
           status: 422,
@@ -250,8 +252,11 @@ describe('uploaded share links: the upload path', () => {
     } finally {
       checks.resolver = system;
     }
-    // The supported shapes with a DNS host were resolved (through the test resolver only).
-    expect(lookups.length).toBeGreaterThan(0);
+    // Both refusals were met, and the supported shapes' DNS names were resolved (by the test
+    // resolver only).
+    expect(refusals.address).toBeGreaterThanOrEqual(5);
+    expect(refusals.shape).toBeGreaterThanOrEqual(10);
+    expect(lookups).toContain('Node-7.Example.NET'.toLowerCase());
     expect(await t.db.query('SELECT id FROM servers WHERE owner_uuid = $1', [node.uuid])).toEqual(
       [],
     );
