@@ -322,6 +322,7 @@ describe('uploaded share links, served back whole', () => {
         host: parsed.host,
         port: parsed.port,
         vlessString,
+        checkedAt: now,
       };
     });
     await insertServers(t.db, fixtures, now);
