@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import {
+  buildVlessLink,
   decodeSubscriptionContent,
   parseVlessLink,
+  UPLOAD_SERVER_MESSAGES,
   subscriptionCreationResponseSchema,
   subscriptionQrCodesResponseSchema,
 } from '@scn/proto';
+import { ManualServerCheck } from '../../src/nodes/manual-server-check';
+import { supportedManualLink } from '../../src/nodes/manual-servers.service';
 import { qrDataUrl } from '../../src/subscriptions/qr-code';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
@@ -13,6 +19,7 @@ import { insertAccount, insertServers } from '../support/market-fixtures';
 import { SHARE_LINK_CORPUS } from '../support/share-link-corpus';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 
 /**
  * Issue 15 §6: the links a subscription hands out (purchase answer, QR codes, raw file and the
@@ -28,13 +35,29 @@ let now = new Date('2026-11-20T12:00:00.000Z');
 const clock = { now: () => now };
 let t: TestApp;
 let operator: string;
+/** A real v2ray VLESS server on a test host in a namespace of our own (the upload's check). */
+let host: VlessTestHost;
 
 beforeAll(async () => {
+  host = await startVlessTestHost(randomUUID(), 'fix15');
   // After the launch period (2026-06-30): subscriptions cost money, so one can go unpaid.
-  t = await startTestApp({ PUBLIC_URL: PORTAL, LAUNCH_PERIOD_ENDS: '2026-06-30' }, { clock });
+  // Only the test host's /30 is let through the address policy; every other documentation
+  // address stays refused.
+  t = await startTestApp(
+    {
+      PUBLIC_URL: PORTAL,
+      LAUNCH_PERIOD_ENDS: '2026-06-30',
+      MANUAL_TEST_CIDRS: host.cidr,
+      MANUAL_PROBE_URL: host.probeUrl,
+    },
+    { clock },
+  );
   operator = await insertAccount(t.db);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await host?.close();
 });
-afterAll(() => t.close());
 
 type Client = Awaited<ReturnType<typeof registerAccount>>;
 
@@ -177,30 +200,132 @@ describe('GET /sub/<secret> for each state of a subscription', () => {
   });
 });
 
-describe('uploaded share links, served back whole', () => {
-  it('should hand out every corpus link with all its parameters: upload, stored row, purchase, QR codes, raw file and feed', async () => {
+/** The parts a stored link must keep of the uploaded one: all of them, under the given name. */
+function expectKept(stored: string, uploaded: string, name: string) {
+  expect(linkParts(stored)).toEqual({ ...linkParts(uploaded), name });
+}
+
+describe('uploaded share links: the upload path', () => {
+  /**
+   * Issue 15 §4 lists a server without the agent only on a public address that passed a VLESS
+   * check, and only in the shapes that check can verify (tcp, security none or tls, no flow).
+   * So every corpus link must get past the link parser and be refused for that reason alone:
+   * its address (documentation ranges, never sent a packet) or its shape, never as unreadable.
+   */
+  it('should parse every corpus link and refuse it only for its address or its unsupported shape', async () => {
     const node = await registerAccount(t, { userType: 'node' });
-    const uploaded = new Map<string, string>();
-    for (const [i, entry] of SHARE_LINK_CORPUS.entries()) {
-      const name = `Corpus ${i}`;
+    const checks = t.app.get(ManualServerCheck);
+    const system = checks.resolver;
+    // Corpus DNS names answer with a documentation address: no DNS query leaves the machine.
+    const lookups: string[] = [];
+    const refusals = { address: 0, shape: 0 };
+    checks.resolver = async (name) => {
+      lookups.push(name);
+      return [{ address: '198.51.100.77', family: 4 }];
+    };
+    try {
+      for (const [i, entry] of SHARE_LINK_CORPUS.entries()) {
+        const parsed = parseVlessLink(entry.link);
+        expect({ label: entry.label, parsed: parsed !== null }).toEqual({
+          label: entry.label,
+          parsed: true,
+        });
+        const response = await t
+          .http()
+          .post('/nodes/upload-server')
+          .set('Authorization', `Bearer ${node.token}`)
+          .send({ uuid: node.uuid, serverInfo: { vlessString: entry.link, name: `Corpus ${i}` } });
+        const bare = parsed!.host.replace(/^\[|\]$/g, '').toLowerCase();
+        const literal = isIP(bare) === 6 ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : bare;
+        const expected = !supportedManualLink(parsed!)
+          ? UPLOAD_SERVER_MESSAGES.unsupported
+          : isIP(bare)
+            ? UPLOAD_SERVER_MESSAGES.addressRefused(literal, literal, 'documentation')
+            : UPLOAD_SERVER_MESSAGES.addressRefused(bare, '198.51.100.77', 'documentation');
+        refusals[supportedManualLink(parsed!) ? 'address' : 'shape'] += 1;
+        expect({ label: entry.label, status: response.status, body: response.body }).toEqual({
+          label: entry.label,
+          status: 422,
+          body: { success: false, message: expected },
+        });
+      }
+    } finally {
+      checks.resolver = system;
+    }
+    // Both refusals were met, and the supported shapes' DNS names were resolved (by the test
+    // resolver only).
+    expect(refusals.address).toBeGreaterThanOrEqual(5);
+    expect(refusals.shape).toBeGreaterThanOrEqual(10);
+    expect(lookups).toContain('Node-7.Example.NET'.toLowerCase());
+    expect(await t.db.query('SELECT id FROM servers WHERE owner_uuid = $1', [node.uuid])).toEqual(
+      [],
+    );
+  });
+
+  it('should store the corpus links of a checkable shape with every parameter once a real VLESS check through them passes', async () => {
+    const node = await registerAccount(t, { userType: 'node' });
+    // The corpus links a server without the agent can be (security none: the test host's
+    // certificate is self-signed), pointed at the real v2ray in our namespace with its UUID.
+    const checkable = SHARE_LINK_CORPUS.filter((entry) => {
+      const parsed = parseVlessLink(entry.link)!;
+      return supportedManualLink(parsed) && (parsed.params.security ?? 'none') === 'none';
+    });
+    expect(checkable.length).toBeGreaterThanOrEqual(3);
+    for (const [i, entry] of checkable.entries()) {
+      const link = entry.link.replace(
+        /^vless:\/\/[^@]+@[^/?#]+/,
+        `vless://${host.uuid}@${host.serverAddress}:${host.vlessPort}`,
+      );
+      const name = `Checked ${i}`;
+      const probesBefore = host.probeHits();
       const response = await t
         .http()
         .post('/nodes/upload-server')
         .set('Authorization', `Bearer ${node.token}`)
-        .send({ uuid: node.uuid, serverInfo: { vlessString: entry.link, name } })
-        .expect(201);
+        .send({ uuid: node.uuid, serverInfo: { vlessString: link, name } });
+      expect({ label: entry.label, status: response.status }).toEqual({
+        label: entry.label,
+        status: 201,
+      });
+      // The check went through the VLESS server to the probe target.
+      expect(host.probeHits()).toBeGreaterThan(probesBefore);
       const server = response.body.server as { id: string; host: string; vlessString: string };
-      const original = linkParts(entry.link);
-      // The host column is canonical: no brackets, lower-case.
-      expect(server.host).toBe(original.hostname.replace(/^\[|\]$/g, ''));
-      expect(linkParts(server.vlessString)).toEqual({ ...original, name });
+      expect(server.host).toBe(host.serverAddress);
+      expectKept(server.vlessString, link, name);
       const [row] = await t.db.query<{ vless_string: string }>(
         'SELECT vless_string FROM servers WHERE id = $1',
         [server.id],
       );
       expect(row?.vless_string).toBe(server.vlessString);
-      uploaded.set(name, entry.link);
     }
+  });
+});
+
+describe('uploaded share links, served back whole', () => {
+  it('should hand out every corpus link with all its parameters: stored row, purchase, QR codes, raw file and feed', async () => {
+    const node = await registerAccount(t, { userType: 'node' });
+    const uploaded = new Map<string, string>();
+    // Stored as an upload whose check passed writes them (ManualServersService.upload): the
+    // link rebuilt under its name, the host canonical. Shapes the check cannot verify are how
+    // links added before it existed are stored, and they are served back whole too.
+    const fixtures = SHARE_LINK_CORPUS.map((entry, i) => {
+      const name = `Corpus ${i}`;
+      const parsed = parseVlessLink(entry.link)!;
+      const vlessString = buildVlessLink({ ...parsed, name });
+      expectKept(vlessString, entry.link, name);
+      uploaded.set(name, entry.link);
+      return {
+        ownerUuid: node.uuid,
+        name,
+        source: 'manual' as const,
+        tier: null,
+        host: parsed.host,
+        port: parsed.port,
+        vlessString,
+        checkedAt: now,
+      };
+    });
+    await insertServers(t.db, fixtures, now);
 
     const client = await registerAccount(t, { userType: 'client' });
     await depositSsl(t.db.url, client.uuid, 10 * SHARE_LINK_CORPUS.length);

@@ -25,6 +25,10 @@ export interface ServerFixture {
   coreState?: string | null;
   activeClients?: number;
   createdAt?: Date;
+  /** A manual server's stored share link, as an upload that passed its check writes it. */
+  vlessString?: string | null;
+  /** When its VLESS check last passed (manual servers); null (the default): never checked. */
+  checkedAt?: Date | null;
 }
 
 export async function insertAccount(
@@ -74,16 +78,20 @@ export async function insertServers(
     core: f.coreState === undefined ? 'running' : f.coreState,
     active: f.activeClients ?? 0,
     created: f.createdAt ?? now,
+    vless: f.vlessString ?? null,
+    checked: f.checkedAt ?? null,
   }));
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
+  // The manual-server columns only when asked for: a test may run on the schema before them.
+  const manual = fixtures.some((f) => f.vlessString !== undefined || f.checkedAt !== undefined);
   await db.query(
     `INSERT INTO servers (id, owner_uuid, name, source, tier, country, location, host, port, inbound,
                           ping_ms, uptime_seconds, reliability_at_report, last_report_at, banned_at,
-                          core_state, active_clients, created_at)
+                          core_state, active_clients, created_at${manual ? ', vless_string, checked_at' : ''})
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::char(2)[],
                           $7::varchar[], $8::varchar[], $9::int[], $10::jsonb[], $11::int[], $12::bigint[],
                           $13::smallint[], $14::timestamptz[], $15::timestamptz[], $16::varchar[], $17::int[],
-                          $18::timestamptz[])`,
+                          $18::timestamptz[]${manual ? ', $19::text[], $20::timestamptz[]' : ''})`,
     [
       column('id'),
       column('owner'),
@@ -103,6 +111,7 @@ export async function insertServers(
       column('core'),
       column('active'),
       column('created'),
+      ...(manual ? [column('vless'), column('checked')] : []),
     ],
   );
   return rows.map((r) => r.id);

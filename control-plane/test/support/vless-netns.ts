@@ -61,17 +61,18 @@ async function waitForPort(address: string, port: number): Promise<void> {
   throw new Error(`nothing listens on ${address}:${port}`);
 }
 
-export async function startVlessTestHost(uuid: string): Promise<VlessTestHost> {
+/** `prefix` names the namespace, veths and temp folder (5 characters keep veth names legal). */
+export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promise<VlessTestHost> {
   // /30 blocks inside 203.0.113.0/24, chosen per run so parallel runs do not share one.
   const block = 64 + 4 * (randomBytes(1)[0]! % 32);
   const hostAddress = `203.0.113.${block + 1}`;
   const serverAddress = `203.0.113.${block + 2}`;
   const cidr = `203.0.113.${block}/30`;
   const tag = randomBytes(3).toString('hex');
-  const ns = `man15-${tag}`;
-  const hostIf = `man15h${tag}`;
-  const nsIf = `man15n${tag}`;
-  const dir = mkdtempSync(join(tmpdir(), 'man15-'));
+  const ns = `${prefix}-${tag}`;
+  const hostIf = `${prefix}h${tag}`;
+  const nsIf = `${prefix}n${tag}`;
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const children: ChildProcess[] = [];
   let probe: Server | null = null;
   let httpsProbe: Server | null = null;

@@ -231,7 +231,7 @@ describe('node dashboard', () => {
     await page.getByTestId('servers-empty').waitFor();
   });
 
-  it('adds a server at an IPv6 address: says why an unbracketed one is refused, shows it bracketed and keeps every parameter', async () => {
+  it('adds a server at an IPv6 address: says why an unbracketed one is refused, refuses a documentation one by its canonical form, shows a stored one bracketed', async () => {
     const account = await registerAccount(suite.stack, 'node');
     const page = await openDashboard(account);
     await page.getByRole('button', { name: 'Add New Server' }).click();
@@ -242,25 +242,42 @@ describe('node dashboard', () => {
       .fill(`vless://${id}@2001:db8::9:8443?security=tls&type=tcp`);
     await dialog.getByRole('button', { name: 'Add Server' }).click();
     await waitForText(dialog.getByTestId('add-server-error'), 'IPv6 address must be in brackets');
+    // Parameters the product does not model, on a shape a server without the agent may have.
     const query =
-      'security=tls&sni=box.example.net&type=ws&path=%2Fws&alpn=h2%2Chttp%2F1.1&spx=%2F';
+      'security=tls&sni=box.example.net&type=tcp&headerType=http&host=cdn.example.net&path=%2Fws&alpn=h2%2Chttp%2F1.1&spx=%2F';
     await dialog
       .getByLabel('VLESS connection string')
       .fill(`vless://${id}@[2001:DB8:0::9]:8443?${query}`);
     await dialog.getByLabel('Server name (optional)').fill('IPv6 box');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
-    await waitForText(dialog.getByTestId('add-server-success'), 'Server uploaded successfully!');
+    // Read and canonicalized, then refused by the address policy (issue 15 §4: documentation
+    // range, RFC 3849) before any packet; the upload of a checked server keeping every
+    // parameter is the control plane's subscription-feed and manual-servers e2e.
+    const refused = UPLOAD_SERVER_MESSAGES.addressRefused(
+      '2001:db8::9',
+      '2001:db8::9',
+      'documentation',
+    );
+    expect(await waitForText(dialog.getByTestId('add-server-error'), refused)).toBe(refused);
+    expect(
+      await suite.stack.db.query('SELECT id FROM servers WHERE owner_uuid = $1', [account.uuid]),
+    ).toEqual([]);
+    await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // As a passing VLESS check stores it: canonical host column, the link rebuilt whole.
+    const stored = `vless://${id}@[2001:db8::9]:8443?${query}#IPv6%20box`;
+    await suite.stack.db.query(
+      `INSERT INTO servers (id, owner_uuid, name, source, host, port, inbound, vless_string,
+         ping_ms, reliability_at_report, last_report_at, checked_at)
+       VALUES ($1, $2, 'IPv6 box', 'manual', '2001:db8::9', 8443, '{"security":"tls","network":"tcp"}'::jsonb,
+         $3, 30, 100, now(), now())`,
+      [randomUUID(), account.uuid, stored],
+    );
+    await page.reload();
     const card = page.getByTestId('server-card').filter({ hasText: 'IPv6 box' });
     await waitForText(card.getByTestId('server-address'), '[2001:db8::9]:8443');
-    expect(await card.getByTestId('server-vless').textContent()).toBe(
-      `vless://${id}@[2001:db8::9]:8443?security=tls&sni=box.example.net&type=ws&path=%2Fws&alpn=h2%2Chttp%2F1.1&spx=%2F#IPv6%20box`,
-    );
-    const rows = await suite.stack.db.query<{ host: string }>(
-      'SELECT host FROM servers WHERE owner_uuid = $1',
-      [account.uuid],
-    );
-    expect(rows).toEqual([{ host: '2001:db8::9' }]);
+    expect(await card.getByTestId('server-vless').textContent()).toBe(stored);
   });
 
   it('Node Configuration shows the server as the control plane knows it and saves name, country and location', async () => {
