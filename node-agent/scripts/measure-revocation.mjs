@@ -61,14 +61,17 @@ const targetPort = server.address().port;
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'scn-revocation-'));
 const apiPort = await freePort();
 const nodePort = await freePort();
-const core = new V2rayCore({
-  kind: 'v2ray',
-  binary: V2RAY,
-  workDir: path.join(workDir, 'core'),
-  apiPort,
-  inbound: { port: nodePort, listen: '127.0.0.1', security: 'none', network: 'tcp' },
-  allowPrivateDestinations: true,
-}, { revocationCutMinIntervalMs: 0 });
+const core = new V2rayCore(
+  {
+    kind: 'v2ray',
+    binary: V2RAY,
+    workDir: path.join(workDir, 'core'),
+    apiPort,
+    inbound: { port: nodePort, listen: '127.0.0.1', security: 'none', network: 'tcp' },
+    allowPrivateDestinations: true,
+  },
+  { revocationCutMinIntervalMs: 0 },
+);
 await core.start(Object.values(UUIDS));
 
 const socks = { stream: await freePort(), mux: await freePort(), idle: await freePort() };
@@ -76,15 +79,25 @@ const routes = Object.keys(socks);
 const clientConfig = {
   log: { loglevel: 'warning', access: 'none' },
   inbounds: routes.map((name) => ({
-    tag: name, listen: '127.0.0.1', port: socks[name], protocol: 'socks', settings: { auth: 'noauth' },
+    tag: name,
+    listen: '127.0.0.1',
+    port: socks[name],
+    protocol: 'socks',
+    settings: { auth: 'noauth' },
   })),
   outbounds: routes.map((name) => ({
     tag: name,
     protocol: 'vless',
-    settings: { vnext: [{ address: '127.0.0.1', port: nodePort, users: [{ id: UUIDS[name], encryption: 'none' }] }] },
+    settings: {
+      vnext: [
+        { address: '127.0.0.1', port: nodePort, users: [{ id: UUIDS[name], encryption: 'none' }] },
+      ],
+    },
     ...(name === 'mux' ? { mux: { enabled: true, concurrency: 8 } } : {}),
   })),
-  routing: { rules: routes.map((name) => ({ type: 'field', inboundTag: [name], outboundTag: name })) },
+  routing: {
+    rules: routes.map((name) => ({ type: 'field', inboundTag: [name], outboundTag: name })),
+  },
 };
 writeFileSync(path.join(workDir, 'client.json'), JSON.stringify(clientConfig));
 const client = spawn(V2RAY, ['-config', path.join(workDir, 'client.json')], { stdio: 'ignore' });
@@ -107,7 +120,9 @@ function open(name, url, keepAlive = false, label = name) {
     }
     if (phase === 1) {
       phase = 2;
-      socket.write(`GET ${url} HTTP/1.1\r\nHost: x\r\nConnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n\r\n`);
+      socket.write(
+        `GET ${url} HTTP/1.1\r\nHost: x\r\nConnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n\r\n`,
+      );
       return;
     }
     record.bytes += chunk.length;
@@ -120,7 +135,11 @@ function open(name, url, keepAlive = false, label = name) {
 const records = [open('stream', '/stream'), open('mux', '/stream'), open('idle', '/once', true)];
 await sleep(2000);
 const scheduler = auditMs
-  ? new CoreAuditScheduler({ core, store: { update: async () => undefined, current: {} }, intervalMs: auditMs })
+  ? new CoreAuditScheduler({
+      core,
+      store: { update: async () => undefined, current: {} },
+      intervalMs: auditMs,
+    })
   : null;
 const revokedAt = Date.now();
 await core.reconcile([]);
@@ -134,7 +153,10 @@ const seconds = (at) => ((at - revokedAt) / 1000).toFixed(1);
 console.log(`audit: ${auditMs ? `every ${auditMs} ms` : 'none'}; cap ${CAP_S} s`);
 for (const r of records) {
   const alive = r.closedAt ? `closed after ${seconds(r.closedAt)} s` : `still open at ${CAP_S} s`;
-  const lastByte = r.lastByteAt > revokedAt ? `last byte after ${seconds(r.lastByteAt)} s` : 'no byte after revocation';
+  const lastByte =
+    r.lastByteAt > revokedAt
+      ? `last byte after ${seconds(r.lastByteAt)} s`
+      : 'no byte after revocation';
   console.log(`${r.name.padEnd(10)} ${alive}; ${lastByte}; ${r.bytes} bytes in all`);
 }
 await scheduler?.stop();
