@@ -132,7 +132,7 @@ describe('loadConfig', () => {
 
   it('should default the database timeouts and the demo node ports', () => {
     expect(loadConfig(base)).toMatchObject({
-      databaseTimeouts: { connectMs: 5000, statementMs: 15_000, queryMs: 20_000, lockMs: 10_000 },
+      databaseTimeouts: { connectMs: 5000, statementMs: 8_000, queryMs: 10_000, lockMs: 5_000 },
       demoNodePort: 20_001,
       demoCoreApiPort: 21_001,
     });
@@ -167,11 +167,11 @@ describe('loadConfig', () => {
     ],
     [
       { DB_STATEMENT_TIMEOUT_MS: '0' },
-      'DB_QUERY_TIMEOUT_MS=20000: must exceed DB_STATEMENT_TIMEOUT_MS (0, off) or be 0 (off)',
+      'DB_QUERY_TIMEOUT_MS=10000: must exceed DB_STATEMENT_TIMEOUT_MS (0, off) or be 0 (off)',
     ],
     [
-      { DB_LOCK_TIMEOUT_MS: '16000' },
-      'DB_LOCK_TIMEOUT_MS=16000: must not exceed DB_STATEMENT_TIMEOUT_MS (15000)',
+      { DB_LOCK_TIMEOUT_MS: '9000' },
+      'DB_LOCK_TIMEOUT_MS=9000: must not exceed DB_STATEMENT_TIMEOUT_MS (8000)',
     ],
     [{ DEMO_NODE_PORT: '0' }, 'DEMO_NODE_PORT="0": must be between 1 and 65535'],
     [

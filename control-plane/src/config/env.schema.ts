@@ -95,17 +95,17 @@ export const ENV_VARS = {
     sensitive: false,
   },
   DB_STATEMENT_TIMEOUT_MS: {
-    schema: milliseconds(100, 3_600_000, true).default(15_000),
+    schema: milliseconds(100, 3_600_000, true).default(8_000),
     doc: "PostgreSQL statement_timeout of the control plane's connections: the server cancels a longer statement (answered 503); 0: off. Migrations are not limited",
     sensitive: false,
   },
   DB_QUERY_TIMEOUT_MS: {
-    schema: milliseconds(100, 3_600_000, true).default(20_000),
+    schema: milliseconds(100, 3_600_000, true).default(10_000),
     doc: 'Client-side limit of one query, for a database that does not answer at all (frozen host, lost network): answered 503; 0: off. Must exceed DB_STATEMENT_TIMEOUT_MS',
     sensitive: false,
   },
   DB_LOCK_TIMEOUT_MS: {
-    schema: milliseconds(100, 3_600_000, true).default(10_000),
+    schema: milliseconds(100, 3_600_000, true).default(5_000),
     doc: 'PostgreSQL lock_timeout: a statement waiting longer for a row or table lock is cancelled (answered 503); 0: off',
     sensitive: false,
   },

@@ -145,6 +145,9 @@ export const serverCountrySchema = z
   .string({ error: SERVER_SETTINGS_MESSAGES.countryInvalid })
   .trim()
   .toUpperCase()
+  // The length check is implied by the refine, but it is what makes the OpenAPI document a
+  // nullable string: a bare nullable string came out as a list of types, read as an array.
+  .length(2, SERVER_SETTINGS_MESSAGES.countryInvalid)
   .refine(isCountryCode, SERVER_SETTINGS_MESSAGES.countryInvalid);
 
 /** A server's location: free text on one line, at most 100 characters; '' means none. */
