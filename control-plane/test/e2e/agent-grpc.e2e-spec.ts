@@ -13,6 +13,7 @@ import {
   report,
   reportStream,
   statusOf,
+  TIER1_HARDWARE,
   watch,
 } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -34,16 +35,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const hardware = {
-  os: 'linux',
-  osRelease: 'Debian 12',
-  arch: 'x64',
-  cpuCores: 2,
-  cpuModel: 'Test CPU',
-  cpuGhz: 2.5,
-  ramBytes: String(2 * 1024 ** 3),
-  diskBytes: String(50 * 1024 ** 3),
-};
+const hardware = TIER1_HARDWARE;
 
 function goodReport(overrides: Partial<ReportRequest> = {}): ReportRequest {
   return {

@@ -3,7 +3,14 @@ import type { AgentServiceClient, ReportRequest } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { REPORT_BURST, REPORT_REFILL_MS } from '../../src/grpc/report-rate-limiter';
 import { registerAccount } from '../support/accounts';
-import { agentClient, enroll, nodeMetadata, report, reportStream } from '../support/agent-client';
+import {
+  agentClient,
+  enroll,
+  nodeMetadata,
+  report,
+  reportStream,
+  TIER1_HARDWARE,
+} from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Time stands still unless a test moves it: the allowance refills only when it does.
@@ -22,16 +29,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const hardware = {
-  os: 'linux',
-  osRelease: 'Debian 12',
-  arch: 'x64',
-  cpuCores: 2,
-  cpuModel: 'Test CPU',
-  cpuGhz: 2.5,
-  ramBytes: String(2 * 1024 ** 3),
-  diskBytes: String(50 * 1024 ** 3),
-};
+const hardware = TIER1_HARDWARE;
 
 const goodReport = (uptimeSeconds: number): ReportRequest => ({
   agentVersion: '0.1.0',

@@ -5,7 +5,7 @@ import type { AgentServiceClient } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { NodesService } from '../../src/nodes/nodes.service';
 import { registerAccount } from '../support/accounts';
-import { agentClient, enroll, nodeMetadata, watch } from '../support/agent-client';
+import { agentClient, enroll, nodeMetadata, TIER1_HARDWARE, watch } from '../support/agent-client';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -76,16 +76,7 @@ describe('the control plane across a database outage', () => {
       enrollmentToken: (body as { token: string }).token,
       tier: 'TIER_1',
       agentVersion: '0.1.0',
-      hardware: {
-        os: 'linux',
-        osRelease: 'Debian 12',
-        arch: 'x64',
-        cpuCores: 2,
-        cpuModel: 'Test CPU',
-        cpuGhz: 2.5,
-        ramBytes: String(2 * 1024 ** 3),
-        diskBytes: String(50 * 1024 ** 3),
-      },
+      hardware: TIER1_HARDWARE,
     });
     const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
     const stream = watch(agent, metadata);

@@ -6,7 +6,7 @@ import { DomainException, type ErrorKind } from '../../src/common/domain.excepti
 import { DownloadsService } from '../../src/downloads/downloads.service';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { NodesService } from '../../src/nodes/nodes.service';
-import { agentClient, enroll } from '../support/agent-client';
+import { agentClient, enroll, TIER1_HARDWARE } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -122,16 +122,7 @@ function built(make: () => DomainException): DomainException {
   }
 }
 
-const hardware = {
-  os: 'linux',
-  osRelease: 'Debian 12',
-  arch: 'x64',
-  cpuCores: 2,
-  cpuModel: 'Test CPU',
-  cpuGhz: 2.5,
-  ramBytes: String(2 * 1024 ** 3),
-  diskBytes: String(50 * 1024 ** 3),
-};
+const hardware = TIER1_HARDWARE;
 
 let t: TestApp;
 let client: AgentServiceClient;

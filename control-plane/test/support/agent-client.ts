@@ -129,3 +129,15 @@ export function reportStream(client: AgentServiceClient, metadata: grpc.Metadata
     cancel: () => call.cancel(),
   };
 }
+
+/** A machine that meets tier 1 (2 cores, 2 GiB, 50 GB), as an agent reports it. */
+export const TIER1_HARDWARE = {
+  os: 'linux',
+  osRelease: 'Debian 12',
+  arch: 'x64',
+  cpuCores: 2,
+  cpuModel: 'Test CPU',
+  cpuGhz: 2.5,
+  ramBytes: String(2 * 1024 ** 3),
+  diskBytes: String(50 * 1024 ** 3),
+};
