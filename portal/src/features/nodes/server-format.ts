@@ -1,29 +1,6 @@
 /** Display rules of the node dashboard's server list (spec 01 §9 "Display", spec 02 §4). */
 import { formatHostPort, urlHost } from '@scn/proto';
 
-/** spec 01 §9: uptime in hours shows 'New' when 0, else 'Xd Yh'. */
-export function formatUptime(hours: number): string {
-  const whole = Math.max(0, Math.floor(hours));
-  if (whole === 0) return 'New';
-  return `${Math.floor(whole / 24)}d ${whole % 24}h`;
-}
-
-export type Tone = 'success' | 'warning' | 'danger';
-
-/** spec 02 §4: green at 90 or more, yellow at 70 or more, otherwise red. */
-export function reliabilityTone(reliability: number): Tone {
-  if (reliability >= 90) return 'success';
-  if (reliability >= 70) return 'warning';
-  return 'danger';
-}
-
-/** spec 01 §9: ping green under 50 ms, yellow under 100 ms, else red. */
-export function pingTone(ping: number): Tone {
-  if (ping < 50) return 'success';
-  if (ping < 100) return 'warning';
-  return 'danger';
-}
-
 export function formatAddress(host: string | null, port: number | null): string {
   if (!host) return 'Waiting for the first report';
   // IPv6 in brackets (`[2001:db8::1]:443`): a bare `2001:db8::1:443` cannot be told apart.

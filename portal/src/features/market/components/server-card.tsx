@@ -1,18 +1,16 @@
 import type { MarketServer } from '@scn/proto';
 import type { MouseEvent } from 'react';
 import { Button } from '../../../components/ui/button';
+import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
 import {
   type CardState,
   type MarketViewer,
   canToggleSelection,
   connectLabel,
   displayReliability,
-  formatUptime,
   isOwnServer,
   isServerDisabled,
-  pingTone,
   priceLabel,
-  reliabilityTone,
   staggerDelaySeconds,
 } from '../market-rules';
 import { CountryFlag } from './country-flag';

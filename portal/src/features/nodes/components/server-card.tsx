@@ -2,15 +2,8 @@ import type { NodeServer } from '@scn/proto';
 import { UPLOAD_SERVER_MESSAGES, VPS_TIERS } from '@scn/proto';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
-import {
-  formatAddress,
-  formatDateTime,
-  formatPlace,
-  formatRelative,
-  formatUptime,
-  pingTone,
-  reliabilityTone,
-} from '../server-format';
+import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
+import { formatAddress, formatDateTime, formatPlace, formatRelative } from '../server-format';
 
 export interface ServerCardProps {
   server: NodeServer;

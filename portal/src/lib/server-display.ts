@@ -1,0 +1,27 @@
+/**
+ * How a server's health reads, the same on the market and on the node dashboard (spec 01 §9
+ * "Display", spec 02 §4): one home, so the two pages cannot drift apart.
+ */
+
+export type Tone = 'success' | 'warning' | 'danger';
+
+/** spec 01 §9: uptime in hours shows 'New' when 0 (or unknown), else 'Xd Yh'. */
+export function formatUptime(hours: number): string {
+  const whole = Number.isFinite(hours) ? Math.max(0, Math.floor(hours)) : 0;
+  if (whole === 0) return 'New';
+  return `${Math.floor(whole / 24)}d ${whole % 24}h`;
+}
+
+/** spec 01 §9, 02 §4: reliability green at 90 or more, yellow at 70 or more, else red. */
+export function reliabilityTone(reliability: number): Tone {
+  if (reliability >= 90) return 'success';
+  if (reliability >= 70) return 'warning';
+  return 'danger';
+}
+
+/** spec 01 §9: ping green under 50 ms, yellow under 100 ms, else red. */
+export function pingTone(ping: number): Tone {
+  if (ping < 50) return 'success';
+  if (ping < 100) return 'warning';
+  return 'danger';
+}
