@@ -1,0 +1,252 @@
+import {
+  AUTH_MESSAGES,
+  firstIssueMessage,
+  generateCodeRequestSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  type AuthResponse,
+  type RegisterRequest,
+} from '@scn/proto';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { BannerTone } from '../../../components/ui/banner';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { acceptTerms } from '../api/accept-terms';
+import { generateCode } from '../api/generate-code';
+import { login } from '../api/login';
+import { register } from '../api/register';
+import { closeAuth, setAuthMode, useAuthFlow } from '../store';
+import { buildTermsRecord } from '../terms-record';
+
+/** spec 01 §9 timings. */
+const LOGIN_CLOSE_MS = 1000;
+const REGISTER_REDIRECT_MS = 1500;
+const PRE_TERMS_RECORD_MS = 500;
+const FORM_RESET_MS = 300;
+
+const delay = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+interface Notice {
+  tone: BannerTone;
+  text: string;
+}
+
+/**
+ * The auth dialog's state and actions (spec 01 §2 "Auth dialog", §4 "Registration" / "Login"),
+ * apart from its markup: sending the code, signing in, and registering through the terms dialog.
+ */
+export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
+  const flow = useAuthFlow();
+  const open = flow.view === 'auth' && flow.userType !== null;
+  const userType = flow.userType ?? 'client';
+  const mode = flow.mode;
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [codeSent, setCodeSent] = useState(false);
+  const [sendingCode, setSendingCode] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [termsOpen, setTermsOpen] = useState(false);
+  const [termsPending, setTermsPending] = useState(false);
+  /** Set once registration or login succeeded: the form stays locked until close / redirect. */
+  const [done, setDone] = useState(false);
+  const pendingRegistration = useRef<RegisterRequest | null>(null);
+  const closeTimer = useRef<number | undefined>(undefined);
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  // On opening, carry the e-mail over from the password-reset dialog (adjusted during render,
+  // the React way to derive state from a prop change).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open && flow.email) setEmail(flow.email);
+  }
+
+  // spec 01 §4: the form resets 300 ms after the dialog closes.
+  useEffect(() => {
+    if (open) return;
+    const timer = window.setTimeout(() => {
+      setEmail('');
+      setPassword('');
+      setCode('');
+      setCodeSent(false);
+      setSendingCode(false);
+      setPending(false);
+      setNotice(null);
+      setTermsOpen(false);
+      setTermsPending(false);
+      setDone(false);
+      pendingRegistration.current = null;
+    }, FORM_RESET_MS);
+    return () => window.clearTimeout(timer);
+  }, [open]);
+
+  useEffect(
+    () => () => {
+      window.clearTimeout(closeTimer.current);
+      window.clearTimeout(redirectTimer.current);
+    },
+    [],
+  );
+
+  const busy = pending || termsPending || done;
+  const title = `${mode === 'login' ? 'Sign In' : 'Sign Up'} as ${userType === 'client' ? 'Client' : 'Node Operator'}`;
+
+  const switchMode = () => {
+    setNotice(null);
+    setAuthMode(mode === 'login' ? 'register' : 'login');
+  };
+
+  const onSendCode = async () => {
+    const parsed = generateCodeRequestSchema.safeParse({ email, userType });
+    if (!parsed.success) {
+      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      return;
+    }
+    setSendingCode(true);
+    setNotice(null);
+    try {
+      const response = await generateCode(parsed.data);
+      setCodeSent(true);
+      setNotice({ tone: 'success', text: response.message || AUTH_MESSAGES.codeSent });
+    } catch (error) {
+      setNotice({ tone: 'error', text: messageOf(error, 'Failed to send verification code') });
+    } finally {
+      setSendingCode(false);
+    }
+  };
+
+  const onLogin = async () => {
+    const parsed = loginRequestSchema.safeParse({ email, password, userType });
+    if (!parsed.success) {
+      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      return;
+    }
+    setPending(true);
+    setNotice(null);
+    try {
+      const result = await login(parsed.data);
+      onAuthenticated(result);
+      setDone(true);
+      setNotice({ tone: 'success', text: AUTH_MESSAGES.loginSuccessful });
+      closeTimer.current = window.setTimeout(closeAuth, LOGIN_CLOSE_MS);
+    } catch (error) {
+      setNotice({ tone: 'error', text: messageOf(error, 'Login failed') });
+    } finally {
+      setPending(false);
+    }
+  };
+
+  /** Register-mode submit only validates and opens the terms dialog (spec 01 §4). */
+  const onRegisterSubmit = () => {
+    const parsed = registerRequestSchema.safeParse({
+      email,
+      password,
+      userType,
+      code,
+      captchaToken: null,
+    });
+    if (!parsed.success) {
+      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      return;
+    }
+    pendingRegistration.current = parsed.data;
+    setNotice(null);
+    setTermsOpen(true);
+  };
+
+  const onTermsCancel = () => {
+    setTermsOpen(false);
+    pendingRegistration.current = null;
+    setNotice({ tone: 'error', text: AUTH_MESSAGES.registrationCancelled });
+  };
+
+  const onTermsAccept = async (accepted: { acceptedTerms: boolean; acceptedPrivacy: boolean }) => {
+    const request = pendingRegistration.current;
+    if (!request) return;
+    setTermsPending(true);
+    setNotice(null);
+
+    let result: AuthResponse;
+    try {
+      result = await register(request);
+    } catch (error) {
+      setTermsPending(false);
+      setTermsOpen(false);
+      setNotice({ tone: 'error', text: messageOf(error, 'Registration failed') });
+      return;
+    }
+
+    onAuthenticated(result);
+    setDone(true);
+    await delay(PRE_TERMS_RECORD_MS);
+
+    let notice: Notice = { tone: 'success', text: AUTH_MESSAGES.registrationSuccessTerms };
+    try {
+      await acceptTerms(
+        buildTermsRecord({
+          uuid: result.uuid,
+          email: result.email,
+          userType: result.userType,
+          ...accepted,
+        }),
+      );
+    } catch {
+      notice = { tone: 'warning', text: AUTH_MESSAGES.registrationTermsFailed };
+    }
+
+    setTermsPending(false);
+    setTermsOpen(false);
+    setNotice(notice);
+    const target = result.userType === 'client' ? paths.clientDashboard : paths.nodeDashboard;
+    redirectTimer.current = window.setTimeout(() => {
+      window.scrollTo(0, 0);
+      // A full-page load, as the spec asks: the new session starts from a clean slate.
+      window.location.assign(target);
+    }, REGISTER_REDIRECT_MS);
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    if (mode === 'login') void onLogin();
+    else onRegisterSubmit();
+  };
+
+  const close = () => {
+    if (termsPending) return;
+    closeAuth();
+  };
+
+  return {
+    open,
+    mode,
+    title,
+    busy,
+    pending,
+    notice,
+    email,
+    setEmail,
+    password,
+    setPassword,
+    code,
+    setCode,
+    codeSent,
+    setCodeSent,
+    sendingCode,
+    termsOpen,
+    termsPending,
+    switchMode,
+    onSendCode,
+    onSubmit,
+    close,
+    onTermsCancel,
+    onTermsAccept,
+  };
+}
