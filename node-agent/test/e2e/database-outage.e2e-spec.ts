@@ -7,10 +7,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io, type Socket } from 'socket.io-client';
 import type { SubscriptionCreationResponse } from '@scn/proto';
-import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
-import { type AgentConfig, AgentConfigStore } from '../../src/config/agent-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
-import { readHardware } from '../../src/system/hardware';
+import type { AgentDaemon } from '../../src/commands/run';
+import type { AgentConfig } from '../../src/config/agent-config';
 import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
 import {
   eventually,
@@ -21,7 +19,7 @@ import {
   freePort,
 } from './proxy-core.support';
 import { startClientFromLink } from './vless-link-client';
-import { enrollV2rayNode, V2RAY } from './v2ray-node';
+import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
  * issue 15 §3: PostgreSQL goes away while purchases and reports are in flight, and comes back.
@@ -215,21 +213,7 @@ describeOutage('a database outage under a real node', () => {
       io: io0,
     });
     config = enrolled.config;
-    // The page is on 127.0.0.1, which a node refuses by default (see the daemon e2e).
-    const core = new V2rayCore(
-      { ...proxyCoreOptions(config), allowPrivateDestinations: true },
-      { stopTimeoutMs: 2000 },
-    );
-    daemon = new AgentDaemon(
-      new AgentConfigStore(enrolled.configPath, config),
-      core,
-      io0,
-      readHardware,
-    );
-    await daemon.start();
-    await eventually(async () => {
-      if (!daemon!.store.current.lastReport) throw new Error('no first report yet');
-    }, 10_000);
+    daemon = await startV2rayDaemon(enrolled, io0);
   }, 120_000);
 
   afterAll(async () => {

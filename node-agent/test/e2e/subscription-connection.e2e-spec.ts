@@ -8,10 +8,8 @@ import {
   parseVlessLink,
   type SubscriptionCreationResponse,
 } from '@scn/proto';
-import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
-import { type AgentConfig, AgentConfigStore } from '../../src/config/agent-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
-import { readHardware } from '../../src/system/hardware';
+import type { AgentDaemon } from '../../src/commands/run';
+import type { AgentConfig } from '../../src/config/agent-config';
 import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
 import {
   eventually,
@@ -22,7 +20,7 @@ import {
   startHttpServer,
 } from './proxy-core.support';
 import { startClientFromLink } from './vless-link-client';
-import { enrollV2rayNode, V2RAY } from './v2ray-node';
+import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
  * issue 4 §5 "real connection": a client buys a subscription through the HTTP API; the real
@@ -129,22 +127,7 @@ describeFullChain('a purchased subscription through a real node', () => {
       io,
     });
     config = enrolled.config;
-    // The page is on 127.0.0.1, which a node refuses by default (see the daemon e2e).
-    const core = new V2rayCore(
-      { ...proxyCoreOptions(config), allowPrivateDestinations: true },
-      { stopTimeoutMs: 2000 },
-    );
-    daemon = new AgentDaemon(
-      new AgentConfigStore(enrolled.configPath, config),
-      core,
-      io,
-      readHardware,
-    );
-    await daemon.start();
-    // The first report tells the control plane where clients dial the node.
-    await eventually(async () => {
-      if (!daemon!.store.current.lastReport) throw new Error('no first report yet');
-    }, 10_000);
+    daemon = await startV2rayDaemon(enrolled, io);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,8 +1,12 @@
 import path from 'node:path';
+import type { CommandIo } from '../../src/commands/context';
 import { enroll, type EnrollDeps } from '../../src/commands/enroll';
-import { type AgentConfig, readAgentConfig } from '../../src/config/agent-config';
+import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
+import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
+import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { readHardware } from '../../src/system/hardware';
 import type { TestApp } from './control-plane-kit';
-import { freePort } from './proxy-core.support';
+import { eventually, freePort } from './proxy-core.support';
 
 export const V2RAY = '/usr/bin/v2ray';
 
@@ -38,4 +42,30 @@ export async function enrollV2rayNode(
     { io: options.io },
   );
   return { configPath, config: await readAgentConfig(configPath) };
+}
+
+/**
+ * The enrolled node's daemon, started on Debian's v2ray, once its first report (which tells the
+ * control plane where clients dial the node) went through. Its core may reach 127.0.0.1, which a
+ * node refuses by default (see the daemon e2e): the suites' pages are on loopback.
+ */
+export async function startV2rayDaemon(
+  enrolled: { configPath: string; config: AgentConfig },
+  io: CommandIo,
+): Promise<AgentDaemon> {
+  const core = new V2rayCore(
+    { ...proxyCoreOptions(enrolled.config), allowPrivateDestinations: true },
+    { stopTimeoutMs: 2000 },
+  );
+  const daemon = new AgentDaemon(
+    new AgentConfigStore(enrolled.configPath, enrolled.config),
+    core,
+    io,
+    readHardware,
+  );
+  await daemon.start();
+  await eventually(async () => {
+    if (!daemon.store.current.lastReport) throw new Error('no first report yet');
+  }, 10_000);
+  return daemon;
 }
