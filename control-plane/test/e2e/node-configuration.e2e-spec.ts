@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import {
   type AgentServiceClient,
@@ -6,11 +5,12 @@ import {
   SERVER_SETTINGS_MESSAGES,
   type NodeServerDetails,
 } from '@scn/proto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { NodesService } from '../../src/nodes/nodes.service';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, report, statusOf } from '../support/agent-client';
+import { watchServerList } from '../support/realtime';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -26,15 +26,8 @@ const events: Array<{ reason: string }> = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.listen(0, '127.0.0.1');
   client = agentClient(t.app.get(AgentGrpcServer).port);
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
-  socket.on('server-list-updated', (event: { reason: string }) => events.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  socket = await watchServerList(t, events);
 });
 afterAll(async () => {
   socket.close();

@@ -7,6 +7,7 @@ import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, report } from '../support/agent-client';
 import { insertServers } from '../support/market-fixtures';
+import { watchServerList } from '../support/realtime';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -15,14 +16,7 @@ const events: Array<{ reason: string }> = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
-  socket.on('server-list-updated', (event: { reason: string }) => events.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  socket = await watchServerList(t, events);
 });
 afterAll(async () => {
   socket.close();

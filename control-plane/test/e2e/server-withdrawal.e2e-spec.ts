@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import {
   subscriptionCreationResponseSchema,
   subscriptionsResponseSchema,
   type Subscription,
 } from '@scn/proto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
@@ -12,6 +11,7 @@ import { registerAccount } from '../support/accounts';
 import { depositSsl, ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, platformRevenue, walletBalance } from '../support/subscriptions';
+import { watchServerList } from '../support/realtime';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -29,14 +29,7 @@ const events: Array<{ reason: string }> = [];
 
 beforeAll(async () => {
   t = await startTestApp({ LAUNCH_PERIOD_ENDS: '2026-06-30' }, { clock: { now: () => now } });
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
-  socket.on('server-list-updated', (event: { reason: string }) => events.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  socket = await watchServerList(t, events);
 });
 afterAll(async () => {
   socket?.close();
