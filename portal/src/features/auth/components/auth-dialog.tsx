@@ -13,41 +13,23 @@ export interface AuthDialogProps {
 
 /** spec 01 §2 "Auth dialog" and §4 "Registration" / "Login". */
 export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
-  const {
-    open,
-    mode,
-    title,
-    busy,
-    pending,
-    notice,
-    email,
-    setEmail,
-    password,
-    setPassword,
-    code,
-    setCode,
-    codeSent,
-    setCodeSent,
-    sendingCode,
-    termsOpen,
-    termsPending,
-    switchMode,
-    onSendCode,
-    onSubmit,
-    close,
-    onTermsCancel,
-    onTermsAccept,
-  } = useAuthDialog(onAuthenticated);
+  const auth = useAuthDialog(onAuthenticated);
 
   return (
     <>
-      <Dialog open={open} onClose={close} title={title} size="sm" data-testid="auth-dialog">
-        {notice && (
-          <Banner tone={notice.tone} data-testid="auth-message">
-            {notice.text}
+      <Dialog
+        open={auth.open}
+        onClose={auth.close}
+        title={auth.title}
+        size="sm"
+        data-testid="auth-dialog"
+      >
+        {auth.notice && (
+          <Banner tone={auth.notice.tone} data-testid="auth-message">
+            {auth.notice.text}
           </Banner>
         )}
-        <form className="form" onSubmit={onSubmit} noValidate>
+        <form className="form" onSubmit={auth.onSubmit} noValidate>
           <div className="field">
             <label className="field__label" htmlFor="auth-email">
               Email
@@ -59,11 +41,11 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
               name="email"
               autoComplete="email"
               placeholder="you@example.com"
-              value={email}
-              disabled={busy}
+              value={auth.email}
+              disabled={auth.busy}
               onChange={(event) => {
-                setEmail(event.target.value);
-                setCodeSent(false);
+                auth.setEmail(event.target.value);
+                auth.setCodeSent(false);
               }}
             />
           </div>
@@ -76,14 +58,14 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
               className="input"
               type="password"
               name="password"
-              autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-              placeholder={mode === 'login' ? 'Your password' : 'At least 8 characters'}
-              value={password}
-              disabled={busy}
-              onChange={(event) => setPassword(event.target.value)}
+              autoComplete={auth.mode === 'login' ? 'current-password' : 'new-password'}
+              placeholder={auth.mode === 'login' ? 'Your password' : 'At least 8 characters'}
+              value={auth.password}
+              disabled={auth.busy}
+              onChange={(event) => auth.setPassword(event.target.value)}
             />
           </div>
-          {mode === 'register' && (
+          {auth.mode === 'register' && (
             <div className="field">
               <label className="field__label" htmlFor="auth-code">
                 Verification Code
@@ -98,18 +80,18 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
                   autoComplete="one-time-code"
                   maxLength={6}
                   placeholder="6-digit code"
-                  value={code}
-                  disabled={busy}
+                  value={auth.code}
+                  disabled={auth.busy}
                   aria-describedby="auth-code-hint"
-                  onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
+                  onChange={(event) => auth.setCode(event.target.value.replace(/\D/g, ''))}
                 />
                 <Button
                   variant="secondary"
-                  onClick={() => void onSendCode()}
-                  disabled={busy || sendingCode}
+                  onClick={() => void auth.onSendCode()}
+                  disabled={auth.busy || auth.sendingCode}
                   data-testid="send-code"
                 >
-                  {sendingCode ? 'Sending...' : codeSent ? 'Code Sent' : 'Send Code'}
+                  {auth.sendingCode ? 'Sending...' : auth.codeSent ? 'Code Sent' : 'Send Code'}
                 </Button>
               </div>
               <p className="field__hint" id="auth-code-hint">
@@ -117,34 +99,45 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
               </p>
             </div>
           )}
-          {mode === 'login' && (
+          {auth.mode === 'login' && (
             <div className="form__row-end">
               <button
                 type="button"
                 className="link-button"
-                disabled={busy}
-                onClick={() => openPasswordReset(email)}
+                disabled={auth.busy}
+                onClick={() => openPasswordReset(auth.email)}
               >
                 Forgot Password?
               </button>
             </div>
           )}
-          <Button type="submit" variant="primary" block disabled={busy} data-testid="auth-submit">
-            {pending ? 'Please wait...' : mode === 'login' ? 'Sign In' : 'Sign Up'}
+          <Button
+            type="submit"
+            variant="primary"
+            block
+            disabled={auth.busy}
+            data-testid="auth-submit"
+          >
+            {auth.pending ? 'Please wait...' : auth.mode === 'login' ? 'Sign In' : 'Sign Up'}
           </Button>
         </form>
         <p className="dialog__footer-text">
-          {mode === 'login' ? "Don't have an account?" : 'Already have an account?'}{' '}
-          <button type="button" className="link-button" onClick={switchMode} disabled={busy}>
-            {mode === 'login' ? 'Sign Up' : 'Sign In'}
+          {auth.mode === 'login' ? "Don't have an account?" : 'Already have an account?'}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={auth.switchMode}
+            disabled={auth.busy}
+          >
+            {auth.mode === 'login' ? 'Sign Up' : 'Sign In'}
           </button>
         </p>
       </Dialog>
       <TermsDialog
-        open={open && termsOpen}
-        pending={termsPending}
-        onCancel={onTermsCancel}
-        onAccept={(accepted) => void onTermsAccept(accepted)}
+        open={auth.open && auth.termsOpen}
+        pending={auth.termsPending}
+        onCancel={auth.onTermsCancel}
+        onAccept={(accepted) => void auth.onTermsAccept(accepted)}
       />
     </>
   );
