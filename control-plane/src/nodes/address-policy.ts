@@ -1,4 +1,5 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { type AddressClass, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '@scn/proto';
 
 /**
  * Which addresses the control plane may connect to on an operator's behalf (Add New Server,
@@ -10,54 +11,15 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
  * address inside, so `::ffff:127.0.0.1` is loopback. Pure: the caller resolves names.
  */
 
-export type AddressClass =
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'shared'
-  | 'multicast'
-  | 'reserved'
-  | 'documentation';
+export type { AddressClass };
 
-/** [network, prefix, class] for IPv4 (RFC 6890 special-purpose registry, plus multicast). */
-const IPV4_RANGES: ReadonlyArray<readonly [string, number, AddressClass]> = [
-  ['0.0.0.0', 8, 'unspecified'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'shared'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link_local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.31.196.0', 24, 'reserved'],
-  ['192.52.193.0', 24, 'reserved'],
-  ['192.88.99.0', 24, 'reserved'],
-  ['192.168.0.0', 16, 'private'],
-  ['192.175.48.0', 24, 'reserved'],
-  ['198.18.0.0', 15, 'reserved'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
-
-/** IPv6 ranges refused as such (the IPv4-carrying forms are handled in classifyAddress). */
-const IPV6_RANGES: ReadonlyArray<readonly [string, number, AddressClass]> = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['64:ff9b:1::', 48, 'private'],
-  ['100::', 64, 'reserved'],
-  ['2001::', 23, 'reserved'],
-  ['2001:db8::', 32, 'documentation'],
-  ['2002::', 16, 'reserved'],
-  ['3fff::', 20, 'documentation'],
-  ['5f00::', 16, 'reserved'],
-  ['fc00::', 7, 'private'],
-  ['fe80::', 10, 'link_local'],
-  ['fec0::', 10, 'private'],
-  ['ff00::', 8, 'multicast'],
-];
+/** [network, prefix, class]; the IPv4-carrying IPv6 forms are judged in classifyAddress. */
+const IPV4_RANGES = SPECIAL_PURPOSE_IPV4.map(
+  ({ network, prefix, kind }) => [network, prefix, kind] as const,
+);
+const IPV6_RANGES = SPECIAL_PURPOSE_IPV6.filter((range) => !range.carriesIpv4).map(
+  ({ network, prefix, kind }) => [network, prefix, kind] as const,
+);
 
 /** The ranges tests may be allowed to reach (MANUAL_SERVER_ALLOWED_CIDRS): documentation only. */
 export const TEST_NETS: ReadonlyArray<readonly [string, number]> = [

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import os from 'node:os';
+import { cidrOf, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '@scn/proto';
 
 /**
  * Where a client's traffic may go through the node. A VLESS client names its destination as an
@@ -12,54 +13,12 @@ import os from 'node:os';
  */
 
 /**
- * IPv4 destinations that are not the public Internet (IANA special-purpose registry, RFC 6890
- * and successors). TEST-NET-1/2/3 are in: they are never routed on the Internet, so no real
- * destination lives there, while a LAN numbered out of them would be exposed.
+ * Destinations that are not the public Internet (`@scn/proto` special-purpose ranges). The
+ * IPv4-mapped and translated IPv6 ranges are in because a dialer turns `::ffff:10.0.0.1` into
+ * 10.0.0.1: they would smuggle any private IPv4 address past the IPv4 rules.
  */
-export const SPECIAL_PURPOSE_V4 = [
-  '0.0.0.0/8', // "this network"; Linux dials 0.0.0.0 as 127.0.0.1
-  '10.0.0.0/8', // RFC 1918
-  '100.64.0.0/10', // CGNAT shared space, RFC 6598
-  '127.0.0.0/8', // loopback
-  '169.254.0.0/16', // link-local, incl. cloud metadata 169.254.169.254
-  '172.16.0.0/12', // RFC 1918
-  '192.0.0.0/24', // IETF protocol assignments (incl. 192.0.0.170/171 NAT64 discovery)
-  '192.0.2.0/24', // TEST-NET-1
-  '192.31.196.0/24', // AS112-v4
-  '192.52.193.0/24', // AMT
-  '192.88.99.0/24', // deprecated 6to4 relay anycast
-  '192.168.0.0/16', // RFC 1918
-  '192.175.48.0/24', // direct delegation AS112
-  '198.18.0.0/15', // benchmarking (also "fake-IP" DNS of client apps)
-  '198.51.100.0/24', // TEST-NET-2
-  '203.0.113.0/24', // TEST-NET-3
-  '224.0.0.0/4', // multicast
-  '240.0.0.0/4', // reserved, incl. broadcast 255.255.255.255
-] as const;
-
-/**
- * IPv6 destinations that are not the public Internet. The IPv4-mapped and translated ranges are
- * in because a dialer turns `::ffff:10.0.0.1` into 10.0.0.1: they would smuggle any private
- * IPv4 address past the IPv4 rules.
- */
-export const SPECIAL_PURPOSE_V6 = [
-  '::/128', // unspecified; Linux dials it as ::1
-  '::1/128', // loopback
-  '::ffff:0:0/96', // IPv4-mapped
-  '::/96', // deprecated IPv4-compatible
-  '64:ff9b::/96', // NAT64 well-known prefix (embeds an IPv4 address)
-  '64:ff9b:1::/48', // local-use NAT64
-  '100::/64', // discard-only
-  '2001::/23', // IETF protocol assignments (Teredo, ORCHID, benchmarking, ...)
-  '2001:db8::/32', // documentation
-  '2002::/16', // 6to4 (embeds an IPv4 address)
-  '3fff::/20', // documentation (RFC 9637)
-  '5f00::/16', // SRv6 SIDs
-  'fc00::/7', // unique local
-  'fe80::/10', // link-local
-  'fec0::/10', // deprecated site-local
-  'ff00::/8', // multicast
-] as const;
+export const SPECIAL_PURPOSE_V4: readonly string[] = SPECIAL_PURPOSE_IPV4.map(cidrOf);
+export const SPECIAL_PURPOSE_V6: readonly string[] = SPECIAL_PURPOSE_IPV6.map(cidrOf);
 
 /** Everything a tunnel client must never reach (besides the node's own addresses). */
 export const SPECIAL_PURPOSE_CIDRS: readonly string[] = [
