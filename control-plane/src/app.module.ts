@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactModule } from './contact/contact.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { dataSourceOptions } from './database/data-source';
+import { DatabaseModule } from './database/transaction-runner';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { MarketModule } from './market/market.module';
@@ -64,6 +65,7 @@ export class AppModule {
         // the access log is `requestLog`, and log lines carry a request's id where they need it.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
+        DatabaseModule,
         MailModule,
         RealtimeModule,
         AccountsModule,
