@@ -40,7 +40,7 @@ import type { LedgerTransactionType } from '../wallet/entities/ledger-transactio
 import { LedgerService, type PostRequest, walletKey } from '../wallet/ledger.service';
 import { WalletException } from '../wallet/wallet.exception';
 import { PurchaseWriter } from './purchase-writer';
-import { qrDataUrl } from './qr-code';
+import { qrDataUrl } from '../common/qr/qr-code';
 import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
 import {
   groupFile,

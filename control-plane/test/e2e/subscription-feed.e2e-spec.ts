@@ -10,7 +10,7 @@ import {
 } from '@scn/proto';
 import { ManualServerCheck } from '../../src/nodes/manual-server-check';
 import { supportedManualLink } from '../../src/nodes/manual-servers.service';
-import { qrDataUrl } from '../../src/subscriptions/qr-code';
+import { qrDataUrl } from '../../src/common/qr/qr-code';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
 import { depositSsl, ledgerViolations } from '../support/ledger';

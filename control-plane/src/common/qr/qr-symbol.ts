@@ -1,35 +1,57 @@
 import QRCode from 'qrcode';
-import * as ECCode from 'qrcode/lib/core/error-correction-code';
-import * as ECLevel from 'qrcode/lib/core/error-correction-level';
-import * as Mode from 'qrcode/lib/core/mode';
-import * as Polynomial from 'qrcode/lib/core/polynomial';
-import * as Utils from 'qrcode/lib/core/utils';
-import * as Version from 'qrcode/lib/core/version';
 
 /**
  * The symbol `QRCode.create([{ data: bytes, mode: 'byte' }], { errorCorrectionLevel, maskPattern:
  * 0 })` builds, four times faster: the same version, codewords and module placement, bit for bit
  * (qr-symbol.spec compares every version and level with the library).
  *
- * What depends only on the version and level is taken from the library once and kept: its own
- * symbol of that version gives the function patterns, format and version info and which modules
- * hold data; its tables give the capacities and block structure. Per text, only the codewords
- * are computed (a bit writer instead of the library's bit-by-bit buffer, Reed-Solomon by a shift
- * register over log tables instead of polynomial division with a fresh array per step) and
- * written along the data modules in the precomputed order. The library's own `create` spent
- * most of its time in exactly those two steps and in rebuilding the function patterns.
+ * What depends only on the version and level is computed once and kept: the library's own symbol
+ * of that version (its public `create`) gives the function patterns, format and version info and
+ * which modules hold data; the standard's tables below give the capacities and block structure.
+ * Per text, only the codewords are computed (a bit writer instead of the library's bit-by-bit
+ * buffer, Reed-Solomon by a shift register over log tables instead of polynomial division with a
+ * fresh array per step) and written along the data modules in the precomputed order. The
+ * library's own `create` spent most of its time in exactly those two steps and in rebuilding the
+ * function patterns. Nothing here reads the library's private modules (lib/core/...): only
+ * `create` and the symbol it returns, so a release that reorganises its files cannot break this.
  */
 
 export type EcLevel = 'L' | 'M' | 'Q' | 'H';
 
-const LEVELS: Record<EcLevel, ECLevel.ErrorCorrectionLevel> = {
-  L: ECLevel.L,
-  M: ECLevel.M,
-  Q: ECLevel.Q,
-  H: ECLevel.H,
-};
+/** The 2 bits of each level in the format info, as the library's levels carry them. */
+const LEVEL_BITS: Record<EcLevel, number> = { L: 1, M: 0, Q: 3, H: 2 };
+const LEVEL_COLUMN: Record<EcLevel, number> = { L: 0, M: 1, Q: 2, H: 3 };
 
 const MAX_VERSION = 40;
+/** Byte mode's indicator (0100). */
+const BYTE_MODE = 0b0100;
+
+// ISO/IEC 18004's error correction characteristics, per version 1-40 and level L, M, Q, H: the
+// number of blocks, and the error correction codewords of all blocks together (the library's
+// error-correction-code.js holds the same two tables).
+// prettier-ignore
+const EC_BLOCKS = [
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 1, 2, 2, 4, 1, 2, 4, 4, 2, 4, 4, 4, 2, 4, 6, 5, 2, 4, 6, 6,
+  2, 5, 8, 8, 4, 5, 8, 8, 4, 5, 8, 11, 4, 8, 10, 11, 4, 9, 12, 16, 4, 9, 16, 16, 6, 10, 12, 18,
+  6, 10, 17, 16, 6, 11, 16, 19, 6, 13, 18, 21, 7, 14, 21, 25, 8, 16, 20, 25, 8, 17, 23, 25,
+  9, 17, 23, 34, 9, 18, 25, 30, 10, 20, 27, 32, 12, 21, 29, 35, 12, 23, 34, 37, 12, 25, 34, 40,
+  13, 26, 35, 42, 14, 28, 38, 45, 15, 29, 40, 48, 16, 31, 43, 51, 17, 33, 45, 54, 18, 35, 48, 57,
+  19, 37, 51, 60, 19, 38, 53, 63, 20, 40, 56, 66, 21, 43, 59, 70, 22, 45, 62, 74, 24, 47, 65, 77,
+  25, 49, 68, 81,
+];
+// prettier-ignore
+const EC_CODEWORDS = [
+  7, 10, 13, 17, 10, 16, 22, 28, 15, 26, 36, 44, 20, 36, 52, 64, 26, 48, 72, 88, 36, 64, 96, 112,
+  40, 72, 108, 130, 48, 88, 132, 156, 60, 110, 160, 192, 72, 130, 192, 224, 80, 150, 224, 264,
+  96, 176, 260, 308, 104, 198, 288, 352, 120, 216, 320, 384, 132, 240, 360, 432,
+  144, 280, 408, 480, 168, 308, 448, 532, 180, 338, 504, 588, 196, 364, 546, 650,
+  224, 416, 600, 700, 224, 442, 644, 750, 252, 476, 690, 816, 270, 504, 750, 900,
+  300, 560, 810, 960, 312, 588, 870, 1050, 336, 644, 952, 1110, 360, 700, 1020, 1200,
+  390, 728, 1050, 1260, 420, 784, 1140, 1350, 450, 812, 1200, 1440, 480, 868, 1290, 1530,
+  510, 924, 1350, 1620, 540, 980, 1440, 1710, 570, 1036, 1530, 1800, 570, 1064, 1590, 1890,
+  600, 1120, 1680, 1980, 630, 1204, 1770, 2100, 660, 1260, 1860, 2220, 720, 1316, 1950, 2310,
+  750, 1372, 2040, 2430,
+];
 
 /** A symbol's modules, shaped like the library's BitMatrix (row-major, 1 = dark). */
 export class SymbolMatrix {
@@ -47,7 +69,8 @@ export class SymbolMatrix {
 
 export interface ByteSymbol {
   version: number;
-  errorCorrectionLevel: ECLevel.ErrorCorrectionLevel;
+  /** The level as `create` reports it: its format-info bits. */
+  errorCorrectionLevel: { bit: number };
   /** 0 as built; applyBestMask re-masks it with the library's choice. */
   maskPattern: number;
   modules: SymbolMatrix;
@@ -90,13 +113,38 @@ const LOG = new Int16Array(256);
 const layouts = new Map<string, Layout>();
 const capacities = new Map<EcLevel, number[]>();
 
+/**
+ * Codewords of a version: its modules less finder, timing and alignment patterns, format and
+ * version info, in whole bytes (the remainder bits hold no data).
+ */
+function totalCodewordsOf(version: number): number {
+  let modules = (16 * version + 128) * version + 64;
+  if (version >= 2) {
+    const alignments = Math.floor(version / 7) + 2;
+    modules -= (25 * alignments - 10) * alignments - 55;
+    if (version >= 7) modules -= 36;
+  }
+  return Math.floor(modules / 8);
+}
+
+function dataCodewordsOf(version: number, level: EcLevel): number {
+  return totalCodewordsOf(version) - EC_CODEWORDS[4 * (version - 1) + LEVEL_COLUMN[level]]!;
+}
+
+/** Bits of the byte count: 8 up to version 9, then 16. */
+function countBitsOf(version: number): number {
+  return version < 10 ? 8 : 16;
+}
+
 /** The smallest version whose byte capacity at `level` holds `length` bytes, as the library picks. */
 function versionFor(length: number, level: EcLevel): number | null {
   let byVersion = capacities.get(level);
   if (!byVersion) {
     byVersion = [];
     for (let version = 1; version <= MAX_VERSION; version += 1) {
-      byVersion.push(Version.getCapacity(version, LEVELS[level], Mode.BYTE));
+      // Mode indicator and count first, then whole bytes.
+      const bits = dataCodewordsOf(version, level) * 8 - 4 - countBitsOf(version);
+      byVersion.push(Math.floor(bits / 8));
     }
     capacities.set(level, byVersion);
   }
@@ -145,14 +193,14 @@ function layoutFor(version: number, level: EcLevel): Layout {
     (Math.floor(index / size) + (index % size)) % 2 === 0 ? 1 : 0,
   );
 
-  const ecl = LEVELS[level];
-  const totalCodewords = Utils.getSymbolTotalCodewords(version);
-  const dataCodewords = totalCodewords - ECCode.getTotalCodewordsCount(version, ecl);
-  const blocks = ECCode.getBlocksCount(version, ecl);
+  const totalCodewords = totalCodewordsOf(version);
+  const dataCodewords = dataCodewordsOf(version, level);
+  const blocks = EC_BLOCKS[4 * (version - 1) + LEVEL_COLUMN[level]]!;
   const group1DataCodewords = Math.floor(dataCodewords / blocks);
   const ecCount = Math.floor(totalCodewords / blocks) - group1DataCodewords;
-  const generator = Polynomial.generateECPolynomial(ecCount);
-  const generatorLogs = Int16Array.from(generator.subarray(1), (c) => (c === 0 ? -1 : LOG[c]!));
+  const generatorLogs = Int16Array.from(generatorPolynomial(ecCount).subarray(1), (c) =>
+    c === 0 ? -1 : LOG[c]!,
+  );
 
   const layout: Layout = {
     size,
@@ -160,7 +208,7 @@ function layoutFor(version: number, level: EcLevel): Layout {
     functionModules,
     order: Int32Array.from(order),
     maskZero,
-    countBits: Mode.getCharCountIndicator(Mode.BYTE, version),
+    countBits: countBitsOf(version),
     totalCodewords,
     dataCodewords,
     blocks,
@@ -173,6 +221,20 @@ function layoutFor(version: number, level: EcLevel): Layout {
   return layout;
 }
 
+/** The Reed-Solomon generator of `degree`: the product of (x - a^i) for i < degree, highest first. */
+function generatorPolynomial(degree: number): Uint8Array {
+  let poly = Uint8Array.of(1);
+  for (let i = 0; i < degree; i += 1) {
+    const next = new Uint8Array(poly.length + 1);
+    for (let j = 0; j < poly.length; j += 1) {
+      next[j]! ^= poly[j]!;
+      if (poly[j] !== 0) next[j + 1]! ^= EXP[LOG[poly[j]!]! + i]!;
+    }
+    poly = next;
+  }
+  return poly;
+}
+
 /** The data codewords: mode, count, bytes, terminator, padding (the library's createData). */
 function dataCodewords(bytes: Uint8Array, layout: Layout): Uint8Array {
   const out = new Uint8Array(layout.dataCodewords);
@@ -183,7 +245,7 @@ function dataCodewords(bytes: Uint8Array, layout: Layout): Uint8Array {
       bit += 1;
     }
   };
-  put(Mode.BYTE.bit, 4);
+  put(BYTE_MODE, 4);
   put(bytes.length, layout.countBits);
   // After 12 or 20 bits every byte straddles two codewords at the same nibble offset.
   const shift = bit & 7;
@@ -259,7 +321,7 @@ export function byteSymbol(bytes: Uint8Array, level: EcLevel): ByteSymbol | null
   }
   return {
     version,
-    errorCorrectionLevel: LEVELS[level],
+    errorCorrectionLevel: { bit: LEVEL_BITS[level] },
     maskPattern: 0,
     modules: new SymbolMatrix(layout.size, data, layout.reserved),
   };
