@@ -4,7 +4,6 @@ import {
   Get,
   HttpCode,
   Inject,
-  Param,
   Post,
   Query,
   Req,
@@ -38,7 +37,8 @@ import {
 } from './dto/auth.dto';
 import { ProfileService } from './profile.service';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session-cookie';
-import { CurrentSession, OwnsAccountGuard, SessionGuard } from './session.guard';
+import { OwnAccount } from './own-account.decorator';
+import { CurrentSession, SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
 
 function contextOf(request: Request) {
@@ -120,10 +120,10 @@ export class AuthController {
   }
 
   @Get('api/auth/profile/:uuid')
-  @UseGuards(SessionGuard, OwnsAccountGuard)
+  @UseGuards(SessionGuard)
   @ApiOperation({ summary: "The session's own profile; another account's uuid is 403" })
   async profile(
-    @Param('uuid') _uuid: string,
+    @OwnAccount() _uuid: string,
     @Query() query: ProfileQueryDto,
     @CurrentSession() session: ActiveSession,
   ): Promise<ProfileResponse> {

@@ -6,7 +6,8 @@ import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { PasswordHasher } from './password-hasher';
 import { ProfileService } from './profile.service';
-import { OwnsAccountGuard, SessionGuard } from './session.guard';
+import { OwnsAccountGuard } from './own-account.decorator';
+import { SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
 import { VerificationCodeService } from './verification-code.service';
 

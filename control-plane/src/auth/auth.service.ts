@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AUTH_MESSAGES,
   type AuthResponse,
@@ -10,11 +9,11 @@ import {
   type RegisterRequest,
   type ResetPasswordRequest,
 } from '@scn/proto';
-import type { DataSource } from 'typeorm';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import type { AccountEntity } from '../accounts/entities/account.entity';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { TransactionRunner } from '../database/transaction-runner';
 import { MailService } from '../mail/mail.service';
 import { RATE_LIMITS } from '../rate-limit/rate-limit.rules';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -33,7 +32,7 @@ export class AuthService {
   private readonly logger = new Logger('AuthService');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly accounts: AccountsRepository,
     private readonly repository: AuthRepository,
     private readonly codes: VerificationCodeService,
@@ -85,13 +84,12 @@ export class AuthService {
       name: request.email.split('@')[0] ?? request.email,
     };
     // The code is consumed, the account and its first session created, all or nothing.
-    const session = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.deleteCode(manager, check.id, check.codeHash))) {
+    const session = await this.transactions.run(async (tx) => {
+      if (!(await this.repository.deleteCode(tx, check.id, check.codeHash))) {
         throw new AuthException('invalid_code');
       }
-      if (!(await this.accounts.insert(manager, account)))
-        throw new AuthException('account_exists');
-      return this.sessions.create(manager, account.uuid, context);
+      if (!(await this.accounts.insert(tx, account))) throw new AuthException('account_exists');
+      return this.sessions.create(tx, account.uuid, context);
     });
     return { session, response: this.authResponse(account, session, AUTH_MESSAGES.registered) };
   }
@@ -107,8 +105,8 @@ export class AuthService {
     const account = await this.accounts.findByLogin(request.email, request.userType);
     const valid = await this.hasher.verify(account?.passwordHash ?? null, request.password);
     if (!account || !valid) throw new AuthException('invalid_credentials');
-    const session = await this.dataSource.transaction((manager) =>
-      this.sessions.create(manager, account.uuid, context),
+    const session = await this.transactions.run((tx) =>
+      this.sessions.create(tx, account.uuid, context),
     );
     // Best effort: the session exists, so a failure here must not turn the sign-in into an error.
     await admission
@@ -146,13 +144,13 @@ export class AuthService {
     // Hashed either way: a right code for a vanished account costs what a reset costs.
     const passwordHash = await this.hasher.hash(request.newPassword);
     if (!account) throw new AuthException('invalid_reset_code');
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.deleteCode(manager, check.id, check.codeHash))) {
+    await this.transactions.run(async (tx) => {
+      if (!(await this.repository.deleteCode(tx, check.id, check.codeHash))) {
         throw new AuthException('invalid_reset_code');
       }
-      await this.accounts.updatePasswordHash(manager, account.uuid, passwordHash);
+      await this.accounts.updatePasswordHash(tx, account.uuid, passwordHash);
       // Whoever knew the old password is signed out everywhere.
-      await this.repository.revokeAllSessions(manager, account.uuid);
+      await this.repository.revokeAllSessions(tx, account.uuid);
     });
     return AUTH_MESSAGES.passwordReset;
   }

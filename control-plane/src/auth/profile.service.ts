@@ -10,6 +10,7 @@ import {
 import { AccountsRepository } from '../accounts/accounts.repository';
 import type { ActiveSession } from './auth.repository';
 import { AuthException } from './auth.exception';
+import { isOwnAccount } from './own-account.decorator';
 import type { SessionContext } from './session.service';
 
 /** The signed-in account's profile and its terms acceptances (spec 01 §3, §7). */
@@ -40,7 +41,7 @@ export class ProfileService {
     context: SessionContext,
   ): Promise<string> {
     const { account } = session;
-    if (record.uuid !== undefined && record.uuid.toLowerCase() !== account.uuid) {
+    if (record.uuid !== undefined && !isOwnAccount(session, record.uuid)) {
       throw new AuthException('access_denied');
     }
     if (record.userType !== undefined && record.userType !== account.userType) {

@@ -28,28 +28,14 @@ export class SessionGuard implements CanActivate {
   }
 }
 
-/**
- * For every `/{uuid}` path: the session must own that account uuid; 403 otherwise.
- * Use after SessionGuard: `@UseGuards(SessionGuard, OwnsAccountGuard)`.
- */
-@Injectable()
-export class OwnsAccountGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const uuid = request.params.uuid;
-    if (!request.authSession) throw new AuthException('not_logged_in');
-    if (typeof uuid !== 'string' || uuid.toLowerCase() !== request.authSession.account.uuid) {
-      throw new AuthException('access_denied');
-    }
-    return true;
-  }
-}
-
 /** The session that SessionGuard authenticated. */
 export const CurrentSession = createParamDecorator(
-  (_: unknown, context: ExecutionContext): ActiveSession => {
-    const session = context.switchToHttp().getRequest<AuthenticatedRequest>().authSession;
-    if (!session) throw new AuthException('not_logged_in');
-    return session;
-  },
+  (_: unknown, context: ExecutionContext): ActiveSession => sessionOf(context),
 );
+
+/** The session that SessionGuard authenticated; 401 on a route it did not guard. */
+export function sessionOf(context: ExecutionContext): ActiveSession {
+  const session = context.switchToHttp().getRequest<AuthenticatedRequest>().authSession;
+  if (!session) throw new AuthException('not_logged_in');
+  return session;
+}

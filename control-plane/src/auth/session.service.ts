@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import type { Transaction } from '../database/transaction-runner';
 import { AuthRepository, type ActiveSession } from './auth.repository';
 
 const MAX_LOOKUPS_PER_BATCH = 500;
@@ -37,13 +37,13 @@ export class SessionService {
   ) {}
 
   async create(
-    manager: EntityManager,
+    tx: Transaction,
     accountUuid: string,
     context: SessionContext,
   ): Promise<IssuedSession> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.config.sessionTtlSeconds * 1000);
-    await this.repository.insertSession(manager, {
+    await this.repository.insertSession(tx, {
       id: randomUUID(),
       tokenHash: hashToken(token),
       accountUuid,

@@ -4,6 +4,8 @@ import { queryRows } from './sql';
 /**
  * Runs `work` unless another replica is running the same job now: a transaction-scoped
  * PostgreSQL advisory lock, released when the transaction ends. Returns null when skipped.
+ * @deprecated use TransactionRunner.exclusive. Kept until the jobs in nodes/ and subscriptions/
+ * have moved to it.
  */
 export function runExclusive<T>(
   dataSource: DataSource,

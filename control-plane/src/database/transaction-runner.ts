@@ -2,6 +2,8 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows, RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
+import { DatabaseHealth } from './database-health';
+import { PgChannels } from './pg-channels';
 
 /**
  * An open database transaction, as services see it: something to hand to repositories. Only
@@ -58,7 +60,12 @@ export class TransactionRunner {
   }
 }
 
-/** Provides the one `TransactionRunner` to every module. */
+const PROVIDERS = [TransactionRunner, DatabaseHealth, PgChannels];
+
+/**
+ * Provides the one `TransactionRunner` to every module, and the database's infrastructure
+ * (health probes, LISTEN/NOTIFY channels) to the parts that are no domain of their own.
+ */
 @Global()
-@Module({ providers: [TransactionRunner], exports: [TransactionRunner] })
+@Module({ providers: PROVIDERS, exports: PROVIDERS })
 export class DatabaseModule {}

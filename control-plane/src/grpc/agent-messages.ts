@@ -3,6 +3,7 @@ import {
   isCountryCode,
   SERVER_SETTINGS_MESSAGES,
   serverLocationSchema,
+  UUID_PATTERN,
 } from '@scn/proto';
 import { z } from 'zod';
 
@@ -75,9 +76,7 @@ export const enrollRequestSchema = z.object({
   location: serverLocationSchema.transform((text) => text || null),
 });
 
-const uuid = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
 
 export const reportRequestSchema = z.object({
   agentVersion: text(32).min(1, 'agentVersion is required'),

@@ -1,9 +1,8 @@
 import { Controller, Get, HttpException, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type { DataSource } from 'typeorm';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/database-unavailable';
+import { DatabaseHealth } from '../database/database-health';
 import { ClientSetNotifier } from '../nodes/client-set.notifier';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 
@@ -25,7 +24,7 @@ export class HealthController {
   private migrationsApplied = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseHealth,
     private readonly clientSets: ClientSetNotifier,
     private readonly realtime: RealtimeGateway,
   ) {}
@@ -34,7 +33,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Database reachability (kept for existing probes; see /health/ready)' })
   async health(): Promise<{ success: true; status: 'ok'; database: 'ok'; uptimeSeconds: number }> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw new HttpException({ message: 'Database unreachable' }, HttpStatus.SERVICE_UNAVAILABLE);
     }
@@ -89,7 +88,7 @@ export class HealthController {
     const timeout = new Promise<Check>((resolve) => {
       timer = setTimeout(() => resolve('down'), READY_CHECK_TIMEOUT_MS);
     });
-    const query = this.dataSource.query('SELECT 1').then(
+    const query = this.database.ping().then(
       (): Check => 'ok',
       (): Check => 'down',
     );
@@ -103,7 +102,7 @@ export class HealthController {
   private async migrationsCheck(): Promise<Check> {
     if (this.migrationsApplied) return 'ok';
     try {
-      this.migrationsApplied = !(await this.dataSource.showMigrations());
+      this.migrationsApplied = !(await this.database.migrationsPending());
     } catch {
       return 'unknown';
     }

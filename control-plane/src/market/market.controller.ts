@@ -4,7 +4,6 @@ import {
   Get,
   Header,
   HttpCode,
-  Param,
   Post,
   Query,
   Req,
@@ -28,10 +27,14 @@ import type { ActiveSession } from '../auth/auth.repository';
 import { sessionTokenOf } from '../auth/session-cookie';
 import { CurrentSession, SessionGuard } from '../auth/session.guard';
 import { SessionService } from '../auth/session.service';
+import { UuidParam } from '../common/uuid-param';
+import { MarketException } from './market.exception';
 import { MarketService } from './market.service';
 
 export class MarketServersQueryDto extends createZodDto(marketServersQuerySchema) {}
 export class MarkServerProcessingDto extends createZodDto(markServerProcessingRequestSchema) {}
+
+const serverNotFound = () => new MarketException('server_not_found');
 
 /** spec 01 §7: the market's calls. Public reads; a session, when sent, adds per-user fields. */
 @ApiTags('market')
@@ -100,7 +103,7 @@ export class MarketController {
   @Get('data/servers/:id/health')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Uptime (hours), reliability and latency of one server' })
-  health(@Param('id') id: string): Promise<ServerHealthResponse> {
+  health(@UuidParam('id', serverNotFound) id: string): Promise<ServerHealthResponse> {
     return this.market.health(id);
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   type AdminServersResponse,
+  canonicalUuid,
   CONNECT_COOLDOWN_SECONDS,
   MARKET_MESSAGES,
   type MarketCountriesResponse,
@@ -11,6 +12,7 @@ import {
 } from '@scn/proto';
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
+import { isOwnAccount } from '../auth/own-account.decorator';
 import { CLOCK, type Clock } from '../common/clock';
 import { JsonDocument } from '../common/json-document';
 import { KeyedBatcher } from '../common/keyed-batcher';
@@ -24,12 +26,11 @@ import { MarketException } from './market.exception';
 import { MarketRepository } from './market.repository';
 import { SUBSCRIBED_SERVERS, type SubscribedServersReader } from './subscribed-servers';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A server id from a client: anything but a UUID cannot name a server, so it is not found. */
 export function serverIdOf(value: string): string {
-  if (!UUID.test(value)) throw new MarketException('server_not_found');
-  return value.toLowerCase();
+  const id = canonicalUuid(value);
+  if (id === null) throw new MarketException('server_not_found');
+  return id;
 }
 
 /** The server market (spec 01 §2, §3, §4, §7, §9): listing, stats, cooldown, health. */
@@ -179,9 +180,7 @@ export class MarketService {
     clientUuid: string,
   ): Promise<ProcessingServersResponse & { message: string }> {
     if (session.account.userType !== 'client') throw new MarketException('clients_only');
-    if (clientUuid.toLowerCase() !== session.account.uuid) {
-      throw new AuthException('access_denied');
-    }
+    if (!isOwnAccount(session, clientUuid)) throw new AuthException('access_denied');
     const listing = await this.repository.listing(serverIdOf(serverId));
     if (!listing || !listing.listed) throw new MarketException('server_not_found');
     if (listing.premium) {

@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type EnrollmentTokenResponse,
@@ -28,7 +18,9 @@ import {
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
-import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import { isOwnAccount, OwnAccount } from '../auth/own-account.decorator';
+import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { UuidParam } from '../common/uuid-param';
 import type { ServerEntity } from './entities/server.entity';
 import { NodesException } from './nodes.exception';
 import { NodesRepository } from './nodes.repository';
@@ -39,13 +31,7 @@ export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchem
 export class UploadServerDto extends createZodDto(uploadServerRequestSchema) {}
 export class UpdateServerDto extends createZodDto(updateServerRequestSchema) {}
 
-/** A server id from the path; anything but a UUID cannot name a server, so it is not found. */
-function serverIdOf(serverId: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(serverId)) {
-    throw new NodesException('server_not_found');
-  }
-  return serverId.toLowerCase();
-}
+const serverNotFound = () => new NodesException('server_not_found');
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -81,9 +67,8 @@ export class NodesController {
   }
 
   @Get('nodes/servers/:uuid')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: "The operator's own servers with their computed health" })
-  async servers(@Param('uuid') uuid: string): Promise<NodeServersResponse> {
+  async servers(@OwnAccount() uuid: string): Promise<NodeServersResponse> {
     const servers = await this.repository.listOwnedServers(uuid);
     return { success: true, servers: servers.map((s) => this.toNodeServer(s)) };
   }
@@ -99,7 +84,7 @@ export class NodesController {
     @CurrentSession() session: ActiveSession,
   ): Promise<MessageResponse & { server: NodeServer }> {
     // The owner is in the body (spec 02 §7); it must be the session's own account.
-    if (body.uuid.toLowerCase() !== session.account.uuid) throw new AuthException('access_denied');
+    if (!isOwnAccount(session, body.uuid)) throw new AuthException('access_denied');
     if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
     const server = await this.manual.upload(
       session.account.uuid,
@@ -114,31 +99,29 @@ export class NodesController {
   }
 
   @Get('nodes/server/:uuid/:serverId')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({
     summary:
       'Node Configuration: one of your servers with its agent, proxy core, inbound and hardware',
   })
   async server(
-    @Param('uuid') uuid: string,
-    @Param('serverId') serverId: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('serverId', serverNotFound) serverId: string,
   ): Promise<NodeServerDetailsResponse> {
-    const server = await this.nodes.ownedServer(uuid.toLowerCase(), serverIdOf(serverId));
+    const server = await this.nodes.ownedServer(uuid, serverId);
     return { success: true, server: await this.toNodeServerDetails(server) };
   }
 
   @Patch('nodes/server/:uuid/:serverId')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({
     summary:
       'Node Configuration: rename one of your servers or set its country (ISO 3166-1 alpha-2) and location',
   })
   async update(
-    @Param('uuid') uuid: string,
-    @Param('serverId') serverId: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('serverId', serverNotFound) serverId: string,
     @Body() body: UpdateServerDto,
   ): Promise<UpdateServerResponse> {
-    const server = await this.nodes.updateServer(uuid.toLowerCase(), serverIdOf(serverId), body);
+    const server = await this.nodes.updateServer(uuid, serverId, body);
     return {
       success: true,
       message: SERVER_SETTINGS_MESSAGES.updated,
@@ -147,18 +130,12 @@ export class NodesController {
   }
 
   @Delete('nodes/server/:uuid/:serverId')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Delete one of your servers (its agent is refused from then on)' })
   async delete(
-    @Param('uuid') uuid: string,
-    @Param('serverId') serverId: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('serverId', serverNotFound) serverId: string,
   ): Promise<MessageResponse> {
-    if (
-      !/^[0-9a-f-]{36}$/i.test(serverId) ||
-      !(await this.nodes.deleteServer(uuid, serverId.toLowerCase()))
-    ) {
-      throw new NodesException('server_not_found');
-    }
+    if (!(await this.nodes.deleteServer(uuid, serverId))) throw serverNotFound();
     return { success: true, message: 'Server deleted' };
   }
 

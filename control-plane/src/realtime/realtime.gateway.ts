@@ -1,9 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server } from 'socket.io';
-import type { DataSource } from 'typeorm';
-import { PgListener } from '../common/pg-listener';
+import type { PgListener } from '../common/pg-listener';
+import { PgChannels } from '../database/pg-channels';
 
 /** spec 01 §7: the realtime events the portal listens for. */
 export const REALTIME_EVENTS = { serverListUpdated: 'server-list-updated' } as const;
@@ -45,9 +44,8 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   @WebSocketServer()
   private server: Server | undefined;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.listener = new PgListener(
-      dataSource,
+  constructor(private readonly channels: PgChannels) {
+    this.listener = channels.listener(
       REALTIME_CHANNEL,
       {
         notified: (payload) => {
@@ -83,13 +81,11 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   /** A server appeared, changed availability, address, settings or subscribers, or disappeared. */
   serverListUpdated(reason: ServerListChange): void {
     const payload = JSON.stringify({ event: REALTIME_EVENTS.serverListUpdated, reason });
-    this.dataSource
-      .query(`SELECT pg_notify($1, $2)`, [REALTIME_CHANNEL, payload])
-      .catch((err: unknown) => {
-        // Fall back to this replica's own sockets: better a partial refresh than none.
-        this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
-        this.deliver(reason);
-      });
+    this.channels.notify(REALTIME_CHANNEL, payload).catch((err: unknown) => {
+      // Fall back to this replica's own sockets: better a partial refresh than none.
+      this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
+      this.deliver(reason);
+    });
   }
 
   private deliver(reason: string): void {

@@ -23,13 +23,19 @@ import {
 } from '@scn/proto';
 import type { Response } from 'express';
 import type { ActiveSession } from '../auth/auth.repository';
-import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import { OwnAccount } from '../auth/own-account.decorator';
+import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { UuidParam } from '../common/uuid-param';
 import { AutoRenewDto, ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
+import { SubscriptionsException } from './subscriptions.exception';
 import { type SubscriptionFile, SubscriptionsService } from './subscriptions.service';
+
+const notFound = () => SubscriptionsException.of('not_found');
+const fileNotFound = () => SubscriptionsException.of('file_not_found');
 
 /**
  * spec 01 §7 and spec 02 §7 `clients/*` calls. Prices and rewards are computed by the service;
- * every `{uuid}` path is the session's own account (OwnsAccountGuard), and an `{id}` that is not
+ * every `{uuid}` path is the session's own account (OwnAccount), and an `{id}` that is not
  * one of its subscriptions is 404.
  */
 @ApiTags('subscriptions')
@@ -53,131 +59,122 @@ export class SubscriptionsController {
   }
 
   @Get('api/clients/subscriptions/:uuid')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Active subscriptions (spec 02 §3 fields)' })
-  async active(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
+  async active(@OwnAccount() uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listActive(uuid.toLowerCase()),
+      subscriptions: await this.subscriptions.listActive(uuid),
     };
   }
 
   @Get('api/clients/paused-subscriptions/:uuid')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Paused and expired subscriptions (activate resumes either)' })
-  async paused(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
+  async paused(@OwnAccount() uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listPaused(uuid.toLowerCase()),
+      subscriptions: await this.subscriptions.listPaused(uuid),
     };
   }
 
   @Post('api/clients/subscription/:uuid/:id/pause')
-  @UseGuards(OwnsAccountGuard)
   @HttpCode(200)
   @ApiOperation({
     summary:
       'Pauses within the allowance (hourly: 2 per 24 h, up to 8 h each; monthly: 1 free 7-day pause per 6 months); 409 beyond it',
   })
-  pause(@Param('uuid') uuid: string, @Param('id') id: string): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.pause(uuid.toLowerCase(), id.toLowerCase());
+  pause(
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
+  ): Promise<SubscriptionActionResponse> {
+    return this.subscriptions.pause(uuid, id);
   }
 
   @Post('api/clients/subscription/:uuid/:id/activate')
-  @UseGuards(OwnsAccountGuard)
   @HttpCode(200)
   @ApiOperation({
     summary:
       'Resumes a pause for free; an expired or unpaid subscription pays one period (402 with balance and required when short)',
   })
   activate(
-    @Param('uuid') uuid: string,
-    @Param('id') id: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.activate(uuid.toLowerCase(), id.toLowerCase(), idempotencyKey);
+    return this.subscriptions.activate(uuid, id, idempotencyKey);
   }
 
   @Post('api/clients/subscription/:uuid/:id/change-type')
-  @UseGuards(OwnsAccountGuard)
   @HttpCode(200)
   @ApiOperation({
     summary:
       'Changes the billing cycle for 10 SSL per server (a new period now, no refund); pauses the subscription when the wallet is short',
   })
   changeType(
-    @Param('uuid') uuid: string,
-    @Param('id') id: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
     @Body() body: ChangeBillingTypeDto,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ChangeBillingTypeResponse> {
-    return this.subscriptions.changeType(
-      uuid.toLowerCase(),
-      id.toLowerCase(),
-      body.newBillingCycle,
-      idempotencyKey,
-    );
+    return this.subscriptions.changeType(uuid, id, body.newBillingCycle, idempotencyKey);
   }
 
   @Post('api/clients/subscription/:uuid/:id/auto-renew')
-  @UseGuards(OwnsAccountGuard)
   @HttpCode(200)
   @ApiOperation({
     summary:
       'Turns renewal at the end of each period on or off (off: the subscription expires and leaves its nodes)',
   })
   setAutoRenew(
-    @Param('uuid') uuid: string,
-    @Param('id') id: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
     @Body() body: AutoRenewDto,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.setAutoRenew(uuid.toLowerCase(), id.toLowerCase(), body.autoRenew);
+    return this.subscriptions.setAutoRenew(uuid, id, body.autoRenew);
   }
 
   @Delete('api/clients/subscription/:uuid/:id')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Deletes a subscription: its uuid leaves every node, its URL stops' })
-  async remove(@Param('uuid') uuid: string, @Param('id') id: string): Promise<MessageResponse> {
-    await this.subscriptions.remove(uuid.toLowerCase(), id.toLowerCase());
+  async remove(
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
+  ): Promise<MessageResponse> {
+    await this.subscriptions.remove(uuid, id);
     return { success: true, message: SUBSCRIPTION_MESSAGES.deleted };
   }
 
   @Get('api/clients/subscription/:uuid/:id/qr-codes')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'QR codes (PNG data URLs, 180 px, level L): group and per server' })
   qrCodes(
-    @Param('uuid') uuid: string,
-    @Param('id') id: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
   ): Promise<SubscriptionQrCodesResponse> {
-    return this.subscriptions.qrCodesOf(uuid.toLowerCase(), id.toLowerCase());
+    return this.subscriptions.qrCodesOf(uuid, id);
   }
 
   @Post('api/clients/subscription/:uuid/:id/rotate-url')
-  @UseGuards(OwnsAccountGuard)
   @HttpCode(200)
   @ApiOperation({ summary: 'Issues a new subscription URL; the old one answers 404' })
   rotateUrl(
-    @Param('uuid') uuid: string,
-    @Param('id') id: string,
+    @OwnAccount() uuid: string,
+    @UuidParam('id', notFound) id: string,
   ): Promise<RotateSubscriptionUrlResponse> {
-    return this.subscriptions.rotateUrl(uuid.toLowerCase(), id.toLowerCase());
+    return this.subscriptions.rotateUrl(uuid, id);
   }
 
   @Get('api/clients/download-subscription/:uuid/:fileName')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'group_<id>.txt (base64 link list) or raw_<id>.txt (one per line)' })
   async download(
-    @Param('uuid') uuid: string,
+    @OwnAccount() uuid: string,
     @Param('fileName') fileName: string,
     @Res() response: Response,
   ): Promise<void> {
-    sendFile(response, await this.subscriptions.file(uuid.toLowerCase(), fileName));
+    sendFile(response, await this.subscriptions.file(uuid, fileName));
   }
 
   @Get('clients/download-subscription/:subscriptionId/:fileName')
   @ApiOperation({ summary: "The same files by subscription id (the session's own only)" })
   async downloadById(
-    @Param('subscriptionId') subscriptionId: string,
+    @UuidParam('subscriptionId', fileNotFound) subscriptionId: string,
     @Param('fileName') fileName: string,
     @CurrentSession() session: ActiveSession,
     @Res() response: Response,

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { dataSourceOptions } from '../database/data-source';
+import { TransactionRunner } from '../database/transaction-runner';
+import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { LedgerService } from './ledger.service';
 import { WalletException } from './wallet.exception';
@@ -21,7 +23,10 @@ beforeAll(async () => {
   await dataSource.initialize();
   repository = new WalletRepository(dataSource);
   ledger = new LedgerService(repository);
-  idempotency = new IdempotencyService(ledger);
+  idempotency = new IdempotencyService(
+    new TransactionRunner(dataSource),
+    new IdempotencyRepository(dataSource),
+  );
 });
 afterAll(async () => {
   await dataSource.destroy();
@@ -29,7 +34,7 @@ afterAll(async () => {
 });
 
 const balance = async (owner: string) =>
-  repository.balance((await repository.findAccountId(dataSource, 'client_wallet', owner))!);
+  repository.balance((await repository.findAccountId('client_wallet', owner))!);
 
 function payOnce(client: string, key: string | undefined, body: unknown = { servers: 1 }) {
   return idempotency.once(client, key, { route: 'pay', body }, async (manager) => {

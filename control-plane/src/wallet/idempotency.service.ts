@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { queryRows } from '../common/sql';
-import { LedgerService } from './ledger.service';
+import { type Transaction, TransactionRunner } from '../database/transaction-runner';
+import { IdempotencyRepository } from './idempotency.repository';
 import { WalletException } from './wallet.exception';
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -28,30 +27,26 @@ export interface IdempotentResult<T> {
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(private readonly ledger: LedgerService) {}
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly repository: IdempotencyRepository,
+  ) {}
 
   async once<T>(
     ownerUuid: string,
     key: string | undefined,
     request: { route: string; body: unknown },
-    work: (manager: EntityManager) => Promise<T>,
+    work: (tx: Transaction) => Promise<T>,
   ): Promise<IdempotentResult<T>> {
     const claim = this.claimOf(key, request);
-    if (!claim) return { body: await this.ledger.transaction(work), replayed: false };
+    if (!claim) return { body: await this.transactions.run(work), replayed: false };
 
-    const outcome = await this.ledger.transaction(async (manager) => {
-      const claimed = await queryRows<{ key: string }>(
-        manager,
-        `INSERT INTO idempotency_keys (owner_uuid, key, request_hash, status_code, response)
-         VALUES ($1, $2, $3, 0, 'null') ON CONFLICT DO NOTHING RETURNING key`,
-        [ownerUuid, claim.key, claim.requestHash],
-      );
-      if (claimed.length === 0) return { claimed: false as const };
-      const body = await work(manager);
-      await manager.query(
-        `UPDATE idempotency_keys SET status_code = 200, response = $3 WHERE owner_uuid = $1 AND key = $2`,
-        [ownerUuid, claim.key, JSON.stringify(body)],
-      );
+    const outcome = await this.transactions.run(async (tx) => {
+      if (!(await this.repository.claim(tx, ownerUuid, claim.key, claim.requestHash))) {
+        return { claimed: false as const };
+      }
+      const body = await work(tx);
+      await this.repository.answer(tx, ownerUuid, claim.key, body);
       return { claimed: true as const, body };
     });
     if (outcome.claimed) return { body: outcome.body, replayed: false };
@@ -79,13 +74,8 @@ export class IdempotencyService {
    * first request's transaction). The same key with another request is refused.
    */
   async replay<T>(ownerUuid: string, claim: IdempotencyClaim): Promise<T> {
-    const stored = await queryRows<{ request_hash: string; response: T }>(
-      this.ledger.dataSource,
-      `SELECT request_hash, response FROM idempotency_keys WHERE owner_uuid = $1 AND key = $2`,
-      [ownerUuid, claim.key],
-    );
-    const first = stored[0];
-    if (!first || first.request_hash !== claim.requestHash) {
+    const first = await this.repository.find<T>(ownerUuid, claim.key);
+    if (!first || first.requestHash !== claim.requestHash) {
       throw new WalletException('idempotency_key_reused');
     }
     return first.response;

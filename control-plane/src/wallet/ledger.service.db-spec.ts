@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
 import { dataSourceOptions } from '../database/data-source';
+import { TransactionRunner } from '../database/transaction-runner';
 import { LedgerService } from './ledger.service';
 import { WalletException } from './wallet.exception';
 import { WalletRepository } from './wallet.repository';
@@ -11,6 +12,7 @@ const SSL = 1_000_000n;
 let db: TestDatabase;
 let dataSource: DataSource;
 let ledger: LedgerService;
+let transactions: TransactionRunner;
 let repository: WalletRepository;
 
 beforeAll(async () => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
   await dataSource.initialize();
   repository = new WalletRepository(dataSource);
   ledger = new LedgerService(repository);
+  transactions = new TransactionRunner(dataSource);
 });
 afterAll(async () => {
   await dataSource.destroy();
@@ -26,13 +29,13 @@ afterAll(async () => {
 });
 
 async function balanceOf(kind: 'client_wallet' | 'node_wallet', owner: string): Promise<bigint> {
-  const id = await repository.findAccountId(dataSource, kind, owner);
+  const id = await repository.findAccountId(kind, owner);
   return id ? repository.balance(id) : 0n;
 }
 
 /** A purchase-shaped movement: the client pays `ssl`, the operator earns it frozen. */
 function pay(client: string, operator: string, ssl: bigint) {
-  return ledger.transaction((manager) =>
+  return transactions.run((manager) =>
     ledger.post(manager, {
       type: 'subscription',
       initiatorUuid: client,
@@ -88,7 +91,7 @@ describe('LedgerService', () => {
     const client = randomUUID();
     await depositSsl(db.url, client, 5);
     await expect(
-      ledger.transaction((manager) =>
+      transactions.run((manager) =>
         ledger.post(manager, {
           type: 'subscription',
           postings: [
@@ -105,7 +108,7 @@ describe('LedgerService', () => {
     const client = randomUUID();
     await depositSsl(db.url, client, 10);
     await expect(
-      ledger.transaction(async (manager) => {
+      transactions.run(async (manager) => {
         await ledger.post(manager, {
           type: 'subscription',
           postings: [
@@ -124,7 +127,7 @@ describe('LedgerService', () => {
     it('should refuse an unbalanced transaction written around the service, at commit', async () => {
       const client = randomUUID();
       await depositSsl(db.url, client, 1);
-      const accountId = (await repository.findAccountId(dataSource, 'client_wallet', client))!;
+      const accountId = (await repository.findAccountId('client_wallet', client))!;
       await expect(
         dataSource.transaction(async (manager) => {
           const id = randomUUID();
@@ -143,9 +146,8 @@ describe('LedgerService', () => {
     it('should refuse a wallet going negative even without the service’s lock', async () => {
       const client = randomUUID();
       await depositSsl(db.url, client, 1);
-      const accountId = (await repository.findAccountId(dataSource, 'client_wallet', client))!;
+      const accountId = (await repository.findAccountId('client_wallet', client))!;
       const external = (await repository.findAccountId(
-        dataSource,
         'external',
         '00000000-0000-0000-0000-000000000000',
       ))!;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction-runner';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
 import { WalletException } from './wallet.exception';
@@ -87,11 +88,18 @@ function assertBalanced(request: PostRequest): void {
 export class LedgerService {
   constructor(private readonly repository: WalletRepository) {}
 
+  /**
+   * @deprecated use TransactionRunner: services get transactions from it and leave the data
+   * source to repositories. Kept until the callers in subscriptions/ have moved.
+   */
   get dataSource() {
     return this.repository.dataSource;
   }
 
-  /** Runs `work` in one database transaction (READ COMMITTED with row locks). */
+  /**
+   * Runs `work` in one database transaction (READ COMMITTED with row locks).
+   * @deprecated use TransactionRunner.run. Kept until the callers in subscriptions/ have moved.
+   */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.repository.dataSource.transaction(work);
   }
@@ -101,7 +109,7 @@ export class LedgerService {
    * balance: read the balance this way before deciding anything that depends on it.
    */
   lockWallet(
-    manager: EntityManager,
+    manager: Transaction,
     wallet: WalletKind,
     ownerUuid: string,
   ): Promise<{ id: string; balanceMicro: bigint }> {
@@ -110,11 +118,11 @@ export class LedgerService {
 
   /** Creates the wallet if missing; returns its id. */
   ensureWallet(wallet: WalletKind, ownerUuid: string): Promise<string> {
-    return this.repository.accountId(this.repository.dataSource, wallet, ownerUuid);
+    return this.repository.ensureAccount(wallet, ownerUuid);
   }
 
   /** Writes one balanced movement inside `manager`'s transaction; returns its id. */
-  async post(manager: EntityManager, request: PostRequest): Promise<string> {
+  async post(manager: Transaction, request: PostRequest): Promise<string> {
     const { transactionIds } = await this.postAll(manager, [request]);
     return transactionIds[0]!;
   }
@@ -145,7 +153,7 @@ export class LedgerService {
    * debited wallets after the movements.
    */
   async postAll(
-    manager: EntityManager,
+    manager: Transaction,
     requests: readonly PostRequest[],
   ): Promise<{ transactionIds: string[]; balancesAfterMicro: Map<string, bigint> }> {
     requests.forEach(assertBalanced);

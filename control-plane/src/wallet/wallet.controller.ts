@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type MessageResponse,
@@ -8,7 +8,8 @@ import {
 } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
-import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
+import { OwnAccount, OwnsAccountGuard } from '../auth/own-account.decorator';
+import { CurrentSession, SessionGuard } from '../auth/session.guard';
 import { WalletException } from './wallet.exception';
 import { WalletService } from './wallet.service';
 
@@ -22,27 +23,25 @@ export class WalletController {
   constructor(private readonly wallets: WalletService) {}
 
   @Get('wallet/client/:uuid')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Client wallet: balance and transactions (newest first, paged)' })
   async clientWallet(
-    @Param('uuid') uuid: string,
+    @OwnAccount() uuid: string,
     @Query() query: WalletQueryDto,
     @CurrentSession() session: ActiveSession,
   ): Promise<WalletResponse> {
     this.wallets.assertType(session, 'client');
-    return { success: true, data: await this.wallets.view(uuid.toLowerCase(), 'client', query) };
+    return { success: true, data: await this.wallets.view(uuid, 'client', query) };
   }
 
   @Get('wallet/node/:uuid')
-  @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Node wallet: balance, frozen rewards (60 days) and transactions' })
   async nodeWallet(
-    @Param('uuid') uuid: string,
+    @OwnAccount() uuid: string,
     @Query() query: WalletQueryDto,
     @CurrentSession() session: ActiveSession,
   ): Promise<WalletResponse> {
     this.wallets.assertType(session, 'node');
-    return { success: true, data: await this.wallets.view(uuid.toLowerCase(), 'node', query) };
+    return { success: true, data: await this.wallets.view(uuid, 'node', query) };
   }
 
   @Post('wallet/create-client-wallet')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { LedgerService } from './ledger.service';
 import { WalletController } from './wallet.controller';
@@ -10,7 +11,13 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [AuthModule],
   controllers: [WalletController],
-  providers: [WalletRepository, LedgerService, WalletService, IdempotencyService],
+  providers: [
+    WalletRepository,
+    IdempotencyRepository,
+    LedgerService,
+    WalletService,
+    IdempotencyService,
+  ],
   exports: [LedgerService, IdempotencyService, WalletService],
 })
 export class WalletModule {}

@@ -108,13 +108,15 @@ export class WalletRepository {
     return { id: accountId, balanceMicro: BigInt(rows[0]!.balance_micro) };
   }
 
-  async findAccountId(
-    db: EntityManager | DataSource,
-    kind: LedgerAccountKind,
-    ownerUuid: string,
-  ): Promise<string | null> {
+  /** Creates the account (empty) if missing, on its own; returns its id. */
+  ensureAccount(kind: LedgerAccountKind, ownerUuid: string): Promise<string> {
+    return this.accountId(this.dataSource, kind, ownerUuid);
+  }
+
+  /** The id of the account; null when it was never created (reading creates nothing). */
+  async findAccountId(kind: LedgerAccountKind, ownerUuid: string): Promise<string | null> {
     const rows = await queryRows<{ id: string }>(
-      db,
+      this.dataSource,
       `SELECT id FROM ledger_accounts WHERE kind = $1 AND owner_uuid = $2`,
       [kind, ownerUuid],
     );

@@ -47,11 +47,7 @@ export class WalletService {
     page: { limit: number; before?: string },
   ): Promise<WalletData> {
     const now = this.clock.now();
-    const accountId = await this.repository.findAccountId(
-      this.repository.dataSource,
-      KIND_OF[type],
-      ownerUuid,
-    );
+    const accountId = await this.repository.findAccountId(KIND_OF[type], ownerUuid);
     const [balance, rows, lots] = accountId
       ? await Promise.all([
           this.repository.balance(accountId),

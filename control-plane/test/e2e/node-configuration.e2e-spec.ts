@@ -227,6 +227,12 @@ describe('GET nodes/server/{uuid}/{serverId} (Node Configuration)', () => {
       message: 'Server not found',
     });
     await details(operator, 'not-a-uuid').expect(404);
+    // 36 characters of hex digits and dashes that are no UUID: not found, not a database error.
+    await t
+      .http()
+      .delete(`/nodes/server/${operator.uuid}/${'-'.repeat(36)}`)
+      .set('Authorization', `Bearer ${operator.token}`)
+      .expect(404);
     await t.http().get(`/nodes/server/${operator.uuid}/${node.nodeId}`).expect(401);
   });
 });

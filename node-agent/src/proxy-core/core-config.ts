@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProxyCoreKind } from '@scn/proto';
+import { type ProxyCoreKind, UUID_PATTERN } from '@scn/proto';
 import { ProxyCoreException } from './proxy-core.exception';
 import type { VlessInboundSettings } from './proxy-core';
 import {
@@ -19,8 +19,6 @@ export const API_TAG = 'api';
 export const CORE_CONFIG_FILE = 'core-config.json';
 const DIRECT_TAG = 'direct';
 const BLOCKED_TAG = 'blocked';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface CoreConfigInput {
   kind: ProxyCoreKind;

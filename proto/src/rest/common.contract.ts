@@ -19,6 +19,24 @@ export type UserType = (typeof USER_TYPES)[number];
 /** spec 01 §5: the simple x@y.z pattern. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * A UUID in its text form: 8-4-4-4-12 hex digits, either case (RFC 9562 §4: input is
+ * case-insensitive). Version and variant are not checked: every id we issue or store fits.
+ */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A UUID from a client (a path parameter, a body field): any case in, the lower-case canonical
+ * form out, which is how the database and every comparison spell it.
+ */
+export const uuidSchema = z.string().regex(UUID_PATTERN, 'must be a UUID').toLowerCase();
+
+/** The canonical (lower-case) form of a UUID from a client; null when it is not one. */
+export function canonicalUuid(value: unknown): string | null {
+  const parsed = uuidSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 /** C0 and C1 control characters (newlines, tabs, escapes): never part of one-line text. */
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;

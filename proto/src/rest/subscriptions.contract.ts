@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestBody } from './common.contract';
+import { requestBody, UUID_PATTERN } from './common.contract';
 
 /**
  * Subscriptions (spec 01 §2 Purchase modals, §3, §4 Purchase; spec 02 §2 Client dashboard, §3,
@@ -124,7 +124,6 @@ export const SUBSCRIPTION_MESSAGES = {
   qrTooComplex: 'QR Code Too Complex',
 } as const;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const microString = z.string().regex(/^-?\d+$/);
 
 export const billingCycleSchema = z.enum(BILLING_CYCLES, {
@@ -141,14 +140,14 @@ export const createSubscriptionRequestSchema = requestBody({
   uuid: z
     .string({ error: SUBSCRIPTION_MESSAGES.uuidRequired })
     .trim()
-    .regex(uuidPattern, SUBSCRIPTION_MESSAGES.uuidMismatch)
+    .regex(UUID_PATTERN, SUBSCRIPTION_MESSAGES.uuidMismatch)
     .toLowerCase(),
   serverIds: z
     .array(
       z
         .string({ error: SUBSCRIPTION_MESSAGES.serverIdInvalid })
         .trim()
-        .regex(uuidPattern, SUBSCRIPTION_MESSAGES.serverIdInvalid)
+        .regex(UUID_PATTERN, SUBSCRIPTION_MESSAGES.serverIdInvalid)
         .toLowerCase(),
       { error: SUBSCRIPTION_MESSAGES.serverIdsRequired },
     )

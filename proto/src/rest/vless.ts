@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from './common.contract';
+
 /**
  * VLESS connection strings (`vless://<uuid>@<host>:<port>?<params>#<name>`), parsed and built
  * the same way by the control plane and the portal, in the shape of the XTLS share-link proposal
@@ -16,7 +18,6 @@ export interface VlessLink {
 
 export type VlessLinkCheck = { ok: true; link: VlessLink } | { ok: false; problem: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DNS_NAME =
   /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -98,7 +99,7 @@ export function checkVlessLink(input: string, options: VlessParseOptions = {}): 
     return fail('it is not a valid URL (an IPv6 address must be in brackets)');
   }
   const uuid = decodeOrNull(url.username);
-  if (uuid === null || !UUID.test(uuid)) return fail('the user id before @ must be a UUID');
+  if (uuid === null || !UUID_PATTERN.test(uuid)) return fail('the user id before @ must be a UUID');
   const host = canonicalHost(url.hostname);
   if (host === null) return fail('the host must be a DNS name, an IPv4 or a bracketed IPv6');
   const port = Number(url.port);
