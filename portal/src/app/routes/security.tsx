@@ -3,6 +3,7 @@ import { InfoPageHeader } from '../../features/info/components/info-page-header'
 import { InfoSection } from '../../features/info/components/info-section';
 import { TableOfContents } from '../../features/info/components/table-of-contents';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import './security.css';
 
 const TOC = [
   { id: 'encryption', label: 'Encryption' },

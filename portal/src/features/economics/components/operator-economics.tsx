@@ -18,6 +18,7 @@ import { SlashingTable } from './slashing-table';
 import { SslLegalNotice } from './ssl-legal-notice';
 import { StakingScheduleTable } from './staking-schedule-table';
 import { VpsTierTable } from './vps-tier-table';
+import '../economics.css';
 
 /** The "For Node Operators" tab of the economics page (spec 02 §4 and §9, spec 01 §9). */
 export function OperatorEconomics() {

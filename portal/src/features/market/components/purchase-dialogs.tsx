@@ -10,6 +10,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { insufficientBalanceMessage, priceLabel, totalPriceMicro } from '../market-rules';
 import type { SelectedServer } from '../store';
 import { CountryFlag } from './country-flag';
+import '../market.css';
 
 export interface PurchaseDialogsProps {
   open: boolean;

@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { getServerConfig } from '../api/get-server-config';
 import { countryName, formatAddress, formatBytes, formatDateTime } from '../server-format';
 import { saveServerSettings } from '../store';
+import '../nodes.css';
 
 export interface NodeConfigDialogProps {
   ownerUuid: string;

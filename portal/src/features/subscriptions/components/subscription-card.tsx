@@ -10,6 +10,7 @@ import {
   pause,
 } from '../store';
 import { WithdrawnServers } from './withdrawn-servers';
+import '../subscriptions.css';
 
 export interface SubscriptionCardProps {
   ownerUuid: string;

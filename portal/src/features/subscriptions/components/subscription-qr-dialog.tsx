@@ -9,6 +9,7 @@ import { getSubscriptionQrCodes } from '../api/get-subscription-qr-codes';
 import { parseSubscriptionContent } from '../subscription-content';
 import type { SubscriptionView } from '../store';
 import { QrImage } from './qr-image';
+import '../subscriptions.css';
 
 /** spec 01 §4: the loading state shows at least about 2 s on opening, 500 ms on a retry. */
 export const QR_MIN_LOADING_MS = 2_000;
