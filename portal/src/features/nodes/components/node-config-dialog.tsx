@@ -138,35 +138,17 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
 
   if (loadError) {
     return (
-      <div className="stack">
-        <Banner tone="error" data-testid="node-config-load-error">
-          {loadError}
-        </Banner>
-        <div className="dialog__actions">
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-          <Button
-            variant="primary"
-            onClick={() => {
-              setLoadError(null);
-              setAttempt((n) => n + 1);
-            }}
-          >
-            Try Again
-          </Button>
-        </div>
-      </div>
+      <LoadError
+        message={loadError}
+        onClose={onClose}
+        onRetry={() => {
+          setLoadError(null);
+          setAttempt((n) => n + 1);
+        }}
+      />
     );
   }
-  if (!details) {
-    return (
-      <div className="page-loading" role="status" aria-live="polite">
-        <span className="spinner" aria-hidden="true" />
-        <span>Loading the configuration...</span>
-      </div>
-    );
-  }
+  if (!details) return <ConfigLoading />;
 
   const changes = changesOf(form, details);
   const dirty = Object.keys(changes).length > 0;
@@ -265,16 +247,7 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
             {hint('location', `City or data centre, up to ${SERVER_LOCATION_MAX} characters.`)}
           </div>
         </div>
-        {saveError && (
-          <Banner tone="error" data-testid="node-config-error">
-            {saveError}
-          </Banner>
-        )}
-        {saved && (
-          <Banner tone="success" data-testid="node-config-saved">
-            {SERVER_SETTINGS_MESSAGES.updated}
-          </Banner>
-        )}
+        <SaveResult error={saveError} saved={saved} />
         <div className="dialog__actions">
           <Button variant="secondary" onClick={onClose} disabled={saving}>
             Close
@@ -427,5 +400,59 @@ function ServerFacts({ server }: { server: NodeServerDetails }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** The configuration could not be read: why, Close and Try Again. */
+function LoadError({
+  message,
+  onClose,
+  onRetry,
+}: {
+  message: string;
+  onClose: () => void;
+  onRetry: () => void;
+}) {
+  return (
+    <div className="stack">
+      <Banner tone="error" data-testid="node-config-load-error">
+        {message}
+      </Banner>
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+        <Button variant="primary" onClick={onRetry}>
+          Try Again
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function ConfigLoading() {
+  return (
+    <div className="page-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>Loading the configuration...</span>
+    </div>
+  );
+}
+
+/** How the last save went: its error, or that the settings were updated. */
+function SaveResult({ error, saved }: { error: string | null; saved: boolean }) {
+  return (
+    <>
+      {error && (
+        <Banner tone="error" data-testid="node-config-error">
+          {error}
+        </Banner>
+      )}
+      {saved && (
+        <Banner tone="success" data-testid="node-config-saved">
+          {SERVER_SETTINGS_MESSAGES.updated}
+        </Banner>
+      )}
+    </>
   );
 }
