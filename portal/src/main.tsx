@@ -1,14 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+// First, so every component's own stylesheet (imported beside it) follows the shared base.
 import './styles/tokens.css';
 import './styles/base.css';
-import './styles/landing.css';
-import './styles/pages.css';
-import './styles/node-dashboard.css';
-import './styles/wallet.css';
-import './styles/client-dashboard.css';
-import './styles/market.css';
+import { App } from './app/app';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');

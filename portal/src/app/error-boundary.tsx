@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import './routes/not-found.css';
 
 interface ErrorBoundaryState {
   failed: boolean;

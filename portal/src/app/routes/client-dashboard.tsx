@@ -10,6 +10,7 @@ import { DownloadAppsDialog } from '../../features/subscriptions/components/down
 import { loadSubscriptions } from '../../features/subscriptions/store';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
+import './client-dashboard.css';
 
 /** /client-dashboard (spec 02 §2): only for an authenticated client. */
 export function ClientDashboardRoute() {

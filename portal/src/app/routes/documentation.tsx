@@ -9,6 +9,7 @@ import { InfoPageHeader } from '../../features/info/components/info-page-header'
 import { InfoSection } from '../../features/info/components/info-section';
 import { TableOfContents } from '../../features/info/components/table-of-contents';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import './documentation.css';
 
 const TOC = [
   { id: 'overview', label: 'How SCN works' },
@@ -110,9 +111,6 @@ const TROUBLESHOOTING: readonly Problem[] = [
 /** /documentation (spec 02 §2): the user guide for clients and node operators. */
 export function DocumentationRoute() {
   useDocumentTitle('Documentation');
-  const site = typeof window === 'undefined' ? 'https://your-scn-site' : window.location.origin;
-  const installCommand = `curl -fsSL ${site}/install.sh | sudo bash -s -- --token <YOUR_NODE_TOKEN> --tier ${recommendedTier?.id ?? 'tier2'}`;
-
   return (
     <div className="info-page page container">
       <InfoPageHeader
@@ -140,57 +138,7 @@ export function DocumentationRoute() {
             </p>
           </InfoSection>
 
-          <InfoSection id="client-guide" title="Getting started as a client">
-            <ol className="doc-steps">
-              <li>
-                <h3>Create an account</h3>
-                <p>
-                  Choose <em>Get Started</em>, pick the <strong>Client</strong> account type and
-                  register with your email and a password.
-                </p>
-              </li>
-              <li>
-                <h3>Add SSL to your wallet</h3>
-                <p>
-                  In your client dashboard, open <em>Your Wallet</em> and deposit SOL. It is
-                  converted to SSL (by default {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per
-                  SOL). Card deposits are not available yet. Access is complimentary during the
-                  launch period, through December 31, 2025.
-                </p>
-              </li>
-              <li>
-                <h3>Pick your servers</h3>
-                <p>
-                  Open the <Link href={paths.servers}>server market</Link>. Servers are listed by
-                  reliability and ping; choose one or more close to you with high reliability (green
-                  is 90% or more).
-                </p>
-              </li>
-              <li>
-                <h3>Subscribe</h3>
-                <p>
-                  Choose monthly ({PRICING.monthlyPerServerSsl} SSL per server for{' '}
-                  {PRICING.monthlyValidityDays} days) or hourly ({PRICING.hourlyPerServerSsl} SSL
-                  per hour, {PRICING.hourlyBlockHours} hours paid upfront) billing and confirm.
-                </p>
-              </li>
-              <li>
-                <h3>Import the connection</h3>
-                <p>
-                  Your dashboard shows a QR code and a VLESS connection string for each server. Scan
-                  the code with your phone, or copy the string and import it into your app (see
-                  below).
-                </p>
-              </li>
-              <li>
-                <h3>Connect</h3>
-                <p>
-                  Select the imported server in your app and connect. For multi-server
-                  subscriptions, import each server so you can switch if one becomes unreachable.
-                </p>
-              </li>
-            </ol>
-          </InfoSection>
+          <ClientGuideSection />
 
           <InfoSection id="client-apps" title="Client apps">
             <p>
@@ -208,56 +156,7 @@ export function DocumentationRoute() {
             <CodeBlock code="vless://<uuid>@<host>:<port>?<parameters>#<name>" />
           </InfoSection>
 
-          <InfoSection id="operator-guide" title="Running a node">
-            <h3>Requirements</h3>
-            <ul>
-              <li>Ubuntu or Debian, with root access (the installer must run as root).</li>
-              <li>
-                Ports 22, 80, 443 and 10000-65535 reachable; the installer opens them on the host
-                firewall.
-              </li>
-              <li>At least 100 Mbps each way, latency under 50 ms, unlimited data.</li>
-              <li>No static IP, port forwarding or router changes needed.</li>
-            </ul>
-
-            <h3>Choose a tier</h3>
-            <p>
-              The setup wizard offers four VPS tiers. The tier sets how many clients your node
-              accepts and its base earnings.
-            </p>
-            <VpsTierTable />
-
-            <h3>Install</h3>
-            <ol>
-              <li>
-                Sign in as a node operator, open your{' '}
-                <Link href={paths.nodeDashboard}>node dashboard</Link> and start the VPS setup
-                wizard.
-              </li>
-              <li>
-                Choose your tier and select <em>Generate Setup Script</em>.
-              </li>
-              <li>
-                Copy the generated command, which contains your personal token, and run it on the
-                server:
-              </li>
-            </ol>
-            <CodeBlock code={installCommand} />
-            <p>
-              Replace <code>{'<YOUR_NODE_TOKEN>'}</code> with the token from the wizard and the tier
-              with the one you chose (<code>{VPS_TIERS.map((tier) => tier.id).join(', ')}</code>).
-              Installation takes about 5 minutes. The agent installs the Xray core, configures the
-              firewall, enables automatic updates and starts reporting health every 60 seconds.
-            </p>
-
-            <h3>Verify</h3>
-            <p>Check that the agent is running and connected:</p>
-            <CodeBlock code="scn-agent status" />
-            <p>
-              Your server appears on the node dashboard within 2 to 3 minutes, with its uptime,
-              connections, reliability and ping.
-            </p>
-          </InfoSection>
+          <OperatorGuideSection />
 
           <InfoSection id="billing" title="Billing">
             <ul>
@@ -330,5 +229,118 @@ export function DocumentationRoute() {
         </div>
       </div>
     </div>
+  );
+}
+
+/** Running a node: requirements, tier, install command (with this site's address) and the check. */
+function OperatorGuideSection() {
+  const site = typeof window === 'undefined' ? 'https://your-scn-site' : window.location.origin;
+  const installCommand = `curl -fsSL ${site}/install.sh | sudo bash -s -- --token <YOUR_NODE_TOKEN> --tier ${recommendedTier?.id ?? 'tier2'}`;
+
+  return (
+    <InfoSection id="operator-guide" title="Running a node">
+      <h3>Requirements</h3>
+      <ul>
+        <li>Ubuntu or Debian, with root access (the installer must run as root).</li>
+        <li>
+          Ports 22, 80, 443 and 10000-65535 reachable; the installer opens them on the host
+          firewall.
+        </li>
+        <li>At least 100 Mbps each way, latency under 50 ms, unlimited data.</li>
+        <li>No static IP, port forwarding or router changes needed.</li>
+      </ul>
+
+      <h3>Choose a tier</h3>
+      <p>
+        The setup wizard offers four VPS tiers. The tier sets how many clients your node accepts and
+        its base earnings.
+      </p>
+      <VpsTierTable />
+
+      <h3>Install</h3>
+      <ol>
+        <li>
+          Sign in as a node operator, open your{' '}
+          <Link href={paths.nodeDashboard}>node dashboard</Link> and start the VPS setup wizard.
+        </li>
+        <li>
+          Choose your tier and select <em>Generate Setup Script</em>.
+        </li>
+        <li>
+          Copy the generated command, which contains your personal token, and run it on the server:
+        </li>
+      </ol>
+      <CodeBlock code={installCommand} />
+      <p>
+        Replace <code>{'<YOUR_NODE_TOKEN>'}</code> with the token from the wizard and the tier with
+        the one you chose (<code>{VPS_TIERS.map((tier) => tier.id).join(', ')}</code>). Installation
+        takes about 5 minutes. The agent installs the Xray core, configures the firewall, enables
+        automatic updates and starts reporting health every 60 seconds.
+      </p>
+
+      <h3>Verify</h3>
+      <p>Check that the agent is running and connected:</p>
+      <CodeBlock code="scn-agent status" />
+      <p>
+        Your server appears on the node dashboard within 2 to 3 minutes, with its uptime,
+        connections, reliability and ping.
+      </p>
+    </InfoSection>
+  );
+}
+
+/** Getting started as a client, step by step. */
+function ClientGuideSection() {
+  return (
+    <InfoSection id="client-guide" title="Getting started as a client">
+      <ol className="doc-steps">
+        <li>
+          <h3>Create an account</h3>
+          <p>
+            Choose <em>Get Started</em>, pick the <strong>Client</strong> account type and register
+            with your email and a password.
+          </p>
+        </li>
+        <li>
+          <h3>Add SSL to your wallet</h3>
+          <p>
+            In your client dashboard, open <em>Your Wallet</em> and deposit SOL. It is converted to
+            SSL (by default {DEFAULT_SSL_PER_SOL.toLocaleString('en-US')} SSL per SOL). Card
+            deposits are not available yet. Access is complimentary during the launch period,
+            through December 31, 2025.
+          </p>
+        </li>
+        <li>
+          <h3>Pick your servers</h3>
+          <p>
+            Open the <Link href={paths.servers}>server market</Link>. Servers are listed by
+            reliability and ping; choose one or more close to you with high reliability (green is
+            90% or more).
+          </p>
+        </li>
+        <li>
+          <h3>Subscribe</h3>
+          <p>
+            Choose monthly ({PRICING.monthlyPerServerSsl} SSL per server for{' '}
+            {PRICING.monthlyValidityDays} days) or hourly ({PRICING.hourlyPerServerSsl} SSL per
+            hour, {PRICING.hourlyBlockHours} hours paid upfront) billing and confirm.
+          </p>
+        </li>
+        <li>
+          <h3>Import the connection</h3>
+          <p>
+            Your dashboard shows a QR code and a VLESS connection string for each server. Scan the
+            code with your phone, or copy the string and import it into your app (see below).
+          </p>
+        </li>
+        <li>
+          <h3>Connect</h3>
+          <p>
+            Select the imported server in your app and connect. For multi-server subscriptions,
+            import each server so you can switch if one becomes unreachable.
+          </p>
+        </li>
+      </ol>
+    </InfoSection>
   );
 }

@@ -8,6 +8,7 @@ import { Accordion, type AccordionItem } from '../../features/info/components/ac
 import { InfoPageHeader } from '../../features/info/components/info-page-header';
 import { SECURITY_EMAIL } from '../../features/info/security-email';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import './faqs.css';
 
 interface FaqCategory {
   id: string;

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import './not-found.css';
 
 /** spec 02 §2 "Not-found page". */
 export function NotFoundRoute() {

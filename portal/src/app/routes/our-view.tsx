@@ -50,9 +50,6 @@ const REGIONS = Array.from(new Set(RESTRICTED_COUNTRIES.map((entry) => entry.reg
 /** /our-view (spec 02 §2, §9): market analysis behind the network. */
 export function OurViewRoute() {
   useDocumentTitle('Our View');
-  const monthlyClientSpendSsl = TARGET_USERS * PRICING.monthlyPerServerSsl;
-  const laptopTier = TIER_PLAN[0];
-
   return (
     <div className="info-page page container">
       <InfoPageHeader
@@ -111,49 +108,7 @@ export function OurViewRoute() {
             </p>
           </InfoSection>
 
-          <InfoSection
-            id="tier-model"
-            title="Laptop and server tier model"
-            intro="Most of the network can run on hardware people already own. Capacity is planned over four tiers by CPU cores."
-          >
-            <DataTable
-              caption="Planned capacity by tier"
-              captionHidden
-              head={[
-                'Tier',
-                'Cores',
-                'Users per server',
-                'Share of users',
-                'Users served',
-                'Servers needed',
-              ]}
-              numeric={[2, 3, 4, 5]}
-              hideOnNarrow={[1]}
-              rows={TIER_PLAN.map((tier) => [
-                tier.label,
-                tier.cores,
-                formatNumber(tier.usersPerServer),
-                `${tier.userSharePercent}%`,
-                formatNumber(tier.users),
-                formatNumber(tier.servers),
-              ])}
-              foot={[
-                'Total',
-                '',
-                '',
-                '100%',
-                formatNumber(TARGET_USERS),
-                formatNumber(BASE_SERVERS),
-              ]}
-            />
-            <p className="info-note">
-              {laptopTier
-                ? `The laptop tier carries ${laptopTier.userSharePercent}% of users at ${laptopTier.usersPerServer} users per machine: a modern ${laptopTier.cores}-core laptop on a home connection is enough, with no static IP, port forwarding or router changes. `
-                : null}
-              Larger machines take the rest, so a few well-connected servers anchor each region
-              while many small ones make it impossible to block.
-            </p>
-          </InfoSection>
+          <TierModelSection />
 
           <InfoSection
             id="infrastructure"
@@ -214,43 +169,7 @@ export function OurViewRoute() {
             </div>
           </InfoSection>
 
-          <InfoSection id="highlights" title="Revenue and adoption highlights">
-            <div className="info-grid info-grid--2">
-              <article className="card info-card">
-                <h3 className="info-card__title">Revenue</h3>
-                <ul className="check-list info-checklist">
-                  <li>
-                    At the {TARGET_SHARE_PERCENT}% target, one server each at{' '}
-                    {PRICING.monthlyPerServerSsl} SSL a month means{' '}
-                    {formatMillions(monthlyClientSpendSsl)} SSL (
-                    {formatUsdOfSsl(monthlyClientSpendSsl)}) of client spend every month.
-                  </li>
-                  <li>
-                    100% of client payments go to node operators, on top of their base rewards.
-                  </li>
-                  <li>
-                    Prices stay low for the people who need access most:{' '}
-                    {PRICING.monthlyPerServerSsl} SSL is{' '}
-                    {formatUsdOfSsl(PRICING.monthlyPerServerSsl)} a month per server.
-                  </li>
-                </ul>
-              </article>
-              <article className="card info-card">
-                <h3 className="info-card__title">Adoption</h3>
-                <ul className="check-list info-checklist">
-                  <li>
-                    A node installs with one command in about 5 minutes and appears within 2-3
-                    minutes.
-                  </li>
-                  <li>Clients use the VLESS apps they already know; a QR code is all it takes.</li>
-                  <li>
-                    Access is complimentary during the launch period, through December 31, 2025.
-                  </li>
-                  <li>Share-and-earn rewards turn users into the network's own marketing.</li>
-                </ul>
-              </article>
-            </div>
-          </InfoSection>
+          <HighlightsSection />
         </div>
       </div>
     </div>
@@ -263,5 +182,88 @@ function Stat({ value, label }: { value: string; label: string }) {
       <span className="info-stat__value">{value}</span>
       <span className="info-stat__label">{label}</span>
     </div>
+  );
+}
+
+/** Revenue and adoption highlights at the target share. */
+function HighlightsSection() {
+  const monthlyClientSpendSsl = TARGET_USERS * PRICING.monthlyPerServerSsl;
+
+  return (
+    <InfoSection id="highlights" title="Revenue and adoption highlights">
+      <div className="info-grid info-grid--2">
+        <article className="card info-card">
+          <h3 className="info-card__title">Revenue</h3>
+          <ul className="check-list info-checklist">
+            <li>
+              At the {TARGET_SHARE_PERCENT}% target, one server each at{' '}
+              {PRICING.monthlyPerServerSsl} SSL a month means{' '}
+              {formatMillions(monthlyClientSpendSsl)} SSL ({formatUsdOfSsl(monthlyClientSpendSsl)})
+              of client spend every month.
+            </li>
+            <li>100% of client payments go to node operators, on top of their base rewards.</li>
+            <li>
+              Prices stay low for the people who need access most: {PRICING.monthlyPerServerSsl} SSL
+              is {formatUsdOfSsl(PRICING.monthlyPerServerSsl)} a month per server.
+            </li>
+          </ul>
+        </article>
+        <article className="card info-card">
+          <h3 className="info-card__title">Adoption</h3>
+          <ul className="check-list info-checklist">
+            <li>
+              A node installs with one command in about 5 minutes and appears within 2-3 minutes.
+            </li>
+            <li>Clients use the VLESS apps they already know; a QR code is all it takes.</li>
+            <li>Access is complimentary during the launch period, through December 31, 2025.</li>
+            <li>Share-and-earn rewards turn users into the network's own marketing.</li>
+          </ul>
+        </article>
+      </div>
+    </InfoSection>
+  );
+}
+
+/** Planned capacity by tier, led by the laptop tier. */
+function TierModelSection() {
+  const laptopTier = TIER_PLAN[0];
+
+  return (
+    <InfoSection
+      id="tier-model"
+      title="Laptop and server tier model"
+      intro="Most of the network can run on hardware people already own. Capacity is planned over four tiers by CPU cores."
+    >
+      <DataTable
+        caption="Planned capacity by tier"
+        captionHidden
+        head={[
+          'Tier',
+          'Cores',
+          'Users per server',
+          'Share of users',
+          'Users served',
+          'Servers needed',
+        ]}
+        numeric={[2, 3, 4, 5]}
+        hideOnNarrow={[1]}
+        rows={TIER_PLAN.map((tier) => [
+          tier.label,
+          tier.cores,
+          formatNumber(tier.usersPerServer),
+          `${tier.userSharePercent}%`,
+          formatNumber(tier.users),
+          formatNumber(tier.servers),
+        ])}
+        foot={['Total', '', '', '100%', formatNumber(TARGET_USERS), formatNumber(BASE_SERVERS)]}
+      />
+      <p className="info-note">
+        {laptopTier
+          ? `The laptop tier carries ${laptopTier.userSharePercent}% of users at ${laptopTier.usersPerServer} users per machine: a modern ${laptopTier.cores}-core laptop on a home connection is enough, with no static IP, port forwarding or router changes. `
+          : null}
+        Larger machines take the rest, so a few well-connected servers anchor each region while many
+        small ones make it impossible to block.
+      </p>
+    </InfoSection>
   );
 }

@@ -3,6 +3,7 @@ import { InfoPageHeader } from '../../features/info/components/info-page-header'
 import { InfoSection } from '../../features/info/components/info-section';
 import { TableOfContents } from '../../features/info/components/table-of-contents';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import './security.css';
 
 const TOC = [
   { id: 'encryption', label: 'Encryption' },
@@ -94,28 +95,7 @@ export function SecurityRoute() {
           <TableOfContents items={TOC} />
         </aside>
         <div className="info-layout__main">
-          <InfoSection
-            id="encryption"
-            title="Encryption"
-            intro="Multi-layer encryption: each hop of the system is protected on its own, so a weakness in one layer does not expose the others."
-          >
-            <div className="info-grid info-grid--3">
-              <FeatureCard title="TLS 1.3 on every tunnel">
-                Connections between your device and a node use TLS 1.3 with ephemeral key exchange,
-                giving forward secrecy: recorded traffic cannot be decrypted later even if a key
-                leaks.
-              </FeatureCard>
-              <FeatureCard title="Per-client authentication">
-                Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node
-                serves only clients holding a valid, active subscription.
-              </FeatureCard>
-              <FeatureCard title="Encrypted control channels">
-                The portal, the control plane and node agents talk only over encrypted,
-                authenticated connections. Credentials and wallet operations never travel in the
-                clear.
-              </FeatureCard>
-            </div>
-          </InfoSection>
+          <EncryptionSection />
 
           <InfoSection
             id="protocol-stack"
@@ -247,5 +227,31 @@ function FeatureCard({ title, children }: { title: string; children: ReactNode }
       <h3 className="info-card__title">{title}</h3>
       <p className="info-card__text">{children}</p>
     </article>
+  );
+}
+
+/** Encryption: each hop protected on its own. */
+function EncryptionSection() {
+  return (
+    <InfoSection
+      id="encryption"
+      title="Encryption"
+      intro="Multi-layer encryption: each hop of the system is protected on its own, so a weakness in one layer does not expose the others."
+    >
+      <div className="info-grid info-grid--3">
+        <FeatureCard title="TLS 1.3 on every tunnel">
+          Connections between your device and a node use TLS 1.3 with ephemeral key exchange, giving
+          forward secrecy: recorded traffic cannot be decrypted later even if a key leaks.
+        </FeatureCard>
+        <FeatureCard title="Per-client authentication">
+          Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node serves
+          only clients holding a valid, active subscription.
+        </FeatureCard>
+        <FeatureCard title="Encrypted control channels">
+          The portal, the control plane and node agents talk only over encrypted, authenticated
+          connections. Credentials and wallet operations never travel in the clear.
+        </FeatureCard>
+      </div>
+    </InfoSection>
   );
 }

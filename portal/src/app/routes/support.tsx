@@ -6,6 +6,7 @@ import { paths } from '../../config/paths';
 import { ContactSupportModal } from '../../features/contact/components/contact-support-modal';
 import { InfoPageHeader } from '../../features/info/components/info-page-header';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import './support.css';
 
 /** spec 02 §2: expected response times by kind of request. */
 const RESPONSE_TIMES = [

@@ -4,6 +4,7 @@ import { CookieConsentBanner } from '../../features/cookie-consent/components/co
 import { signIn } from '../../features/session/store';
 import { Footer } from './footer';
 import { TopBar } from './top-bar';
+import './shell.css';
 
 /** spec 01 §2 "Shell": top bar, page, footer, and the global auth and cookie surfaces. */
 export function Shell({ children }: { children: ReactNode }) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './banner.css';
 
 export type BannerTone = 'error' | 'success' | 'info' | 'warning';
 

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
+import './button.css';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 export type ButtonSize = 'sm' | 'md' | 'lg';

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
+import './copy-button.css';
 
 /** spec 01 §9: the copy confirmation shows for 2 s. */
 const COPIED_MS = 2000;

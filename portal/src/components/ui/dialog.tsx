@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { createPortal } from 'react-dom';
+import './dialog.css';
 
 /*
  * Modal dialogs. Every open dialog renders into its own container at the end of <body>; the

@@ -1,155 +1,36 @@
-import {
-  AUTH_MESSAGES,
-  firstIssueMessage,
-  forgotPasswordRequestSchema,
-  resetPasswordRequestSchema,
-} from '@scn/proto';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Banner, type BannerTone } from '../../../components/ui/banner';
+import { useRef } from 'react';
+import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { ApiError } from '../../../lib/api-client';
-import { forgotPassword } from '../api/forgot-password';
-import { resetPassword } from '../api/reset-password';
-import { backToSignIn, closeAuth, useAuthFlow } from '../store';
-
-/** spec 01 §9: switch to login 2 s after a reset; the form resets 300 ms after closing. */
-const BACK_TO_LOGIN_MS = 2000;
-const FORM_RESET_MS = 300;
-
-interface Notice {
-  tone: BannerTone;
-  text: string;
-}
+import { backToSignIn, closeAuth } from '../store';
+import { usePasswordResetDialog } from './use-password-reset-dialog';
 
 /** spec 01 §2 "Password-reset dialog (two steps)" and §4 "Password reset". */
 export function PasswordResetDialog() {
-  const flow = useAuthFlow();
-  const open = flow.view === 'reset';
-  const userType = flow.userType ?? 'client';
-
-  const [step, setStep] = useState<1 | 2>(1);
-  const [email, setEmail] = useState('');
-  const [code, setCode] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [pending, setPending] = useState(false);
-  const [done, setDone] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setEmail(flow.email);
-  }
-
-  useEffect(() => {
-    if (open) return;
-    window.clearTimeout(timer.current);
-    const reset = window.setTimeout(() => {
-      setStep(1);
-      setCode('');
-      setNewPassword('');
-      setConfirmPassword('');
-      setPending(false);
-      setDone(false);
-      setNotice(null);
-    }, FORM_RESET_MS);
-    return () => window.clearTimeout(reset);
-  }, [open]);
-
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
-  // The step-1 button that had focus is gone once step 2 shows: move focus to the code.
   const codeRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (open && step === 2) codeRef.current?.focus();
-  }, [open, step]);
-
-  const busy = pending || done;
-
-  const requestCode = async () => {
-    const parsed = forgotPasswordRequestSchema.safeParse({ email, userType });
-    if (!parsed.success) {
-      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
-      return;
-    }
-    setPending(true);
-    setNotice(null);
-    try {
-      await forgotPassword(parsed.data);
-    } catch {
-      // spec 01 §8: forgot password always reports the same message, even on error, so the
-      // dialog never reveals whether an address has an account.
-    }
-    setPending(false);
-    setNotice({ tone: 'success', text: AUTH_MESSAGES.forgotPassword });
-    setStep(2);
-  };
-
-  const submitReset = async () => {
-    // spec 01 §5: checked in this order.
-    if (!code.trim()) return setNotice({ tone: 'error', text: AUTH_MESSAGES.resetCodeRequired });
-    if (!newPassword) return setNotice({ tone: 'error', text: AUTH_MESSAGES.newPasswordRequired });
-    if (newPassword !== confirmPassword) {
-      return setNotice({ tone: 'error', text: AUTH_MESSAGES.passwordsDoNotMatch });
-    }
-    const parsed = resetPasswordRequestSchema.safeParse({ email, code, newPassword, userType });
-    if (!parsed.success) {
-      // The schema puts the e-mail first; after the spec's checks the password length leads.
-      const passwordIssue = parsed.error.issues.find((issue) => issue.path[0] === 'newPassword');
-      return setNotice({
-        tone: 'error',
-        text: passwordIssue?.message ?? firstIssueMessage(parsed.error),
-      });
-    }
-    setPending(true);
-    setNotice(null);
-    try {
-      const response = await resetPassword(parsed.data);
-      setDone(true);
-      setNotice({ tone: 'success', text: response.message || AUTH_MESSAGES.passwordReset });
-      timer.current = window.setTimeout(() => backToSignIn(parsed.data.email), BACK_TO_LOGIN_MS);
-    } catch (error) {
-      setNotice({
-        tone: 'error',
-        text:
-          error instanceof ApiError && error.message ? error.message : 'Failed to reset password',
-      });
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    void (step === 1 ? requestCode() : submitReset());
-  };
-
-  const accountLabel = userType === 'client' ? 'Client' : 'Node Operator';
+  const reset = usePasswordResetDialog(codeRef);
+  const accountLabel = reset.userType === 'client' ? 'Client' : 'Node Operator';
 
   return (
     <Dialog
-      open={open}
+      open={reset.open}
       onClose={closeAuth}
       title="Reset Your Password"
       description={
-        step === 1
+        reset.step === 1
           ? `Enter the email of your ${accountLabel} account and we will send you a reset code.`
           : 'Enter the 6-digit code from your email and choose a new password.'
       }
       size="sm"
       data-testid="reset-dialog"
     >
-      {notice && (
-        <Banner tone={notice.tone} data-testid="reset-message">
-          {notice.text}
+      {reset.notice && (
+        <Banner tone={reset.notice.tone} data-testid="reset-message">
+          {reset.notice.text}
         </Banner>
       )}
-      <form className="form" onSubmit={onSubmit} noValidate>
-        {step === 1 ? (
+      <form className="form" onSubmit={reset.onSubmit} noValidate>
+        {reset.step === 1 ? (
           <>
             <div className="field">
               <label className="field__label" htmlFor="reset-email">
@@ -161,13 +42,13 @@ export function PasswordResetDialog() {
                 type="email"
                 autoComplete="email"
                 placeholder="you@example.com"
-                value={email}
-                disabled={busy}
-                onChange={(event) => setEmail(event.target.value)}
+                value={reset.email}
+                disabled={reset.busy}
+                onChange={(event) => reset.setEmail(event.target.value)}
               />
             </div>
-            <Button type="submit" variant="primary" block disabled={busy}>
-              {pending ? 'Sending...' : 'Send Reset Code'}
+            <Button type="submit" variant="primary" block disabled={reset.busy}>
+              {reset.pending ? 'Sending...' : 'Send Reset Code'}
             </Button>
           </>
         ) : (
@@ -185,9 +66,9 @@ export function PasswordResetDialog() {
                 autoComplete="one-time-code"
                 maxLength={6}
                 placeholder="Enter 6-digit code"
-                value={code}
-                disabled={busy}
-                onChange={(event) => setCode(event.target.value.replace(/\D/g, ''))}
+                value={reset.code}
+                disabled={reset.busy}
+                onChange={(event) => reset.setCode(event.target.value.replace(/\D/g, ''))}
                 data-autofocus
               />
             </div>
@@ -201,9 +82,9 @@ export function PasswordResetDialog() {
                 type="password"
                 autoComplete="new-password"
                 placeholder="At least 8 characters"
-                value={newPassword}
-                disabled={busy}
-                onChange={(event) => setNewPassword(event.target.value)}
+                value={reset.newPassword}
+                disabled={reset.busy}
+                onChange={(event) => reset.setNewPassword(event.target.value)}
               />
             </div>
             <div className="field">
@@ -215,23 +96,15 @@ export function PasswordResetDialog() {
                 className="input"
                 type="password"
                 autoComplete="new-password"
-                value={confirmPassword}
-                disabled={busy}
-                onChange={(event) => setConfirmPassword(event.target.value)}
+                value={reset.confirmPassword}
+                disabled={reset.busy}
+                onChange={(event) => reset.setConfirmPassword(event.target.value)}
               />
             </div>
-            <Button type="submit" variant="primary" block disabled={busy}>
-              {pending ? 'Resetting...' : 'Reset Password'}
+            <Button type="submit" variant="primary" block disabled={reset.busy}>
+              {reset.pending ? 'Resetting...' : 'Reset Password'}
             </Button>
-            <Button
-              variant="ghost"
-              block
-              disabled={busy}
-              onClick={() => {
-                setNotice(null);
-                setStep(1);
-              }}
-            >
+            <Button variant="ghost" block disabled={reset.busy} onClick={reset.backToRequest}>
               Back to Request Code
             </Button>
           </>
@@ -239,7 +112,7 @@ export function PasswordResetDialog() {
       </form>
       <p className="dialog__footer-text">
         Remembered it?{' '}
-        <button type="button" className="link-button" onClick={() => backToSignIn(email)}>
+        <button type="button" className="link-button" onClick={() => backToSignIn(reset.email)}>
           Sign in Instead
         </button>
       </p>

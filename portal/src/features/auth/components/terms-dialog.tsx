@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { paths } from '../../../config/paths';
+import '../auth.css';
 
 export interface TermsDialogProps {
   open: boolean;

@@ -8,6 +8,7 @@ import { SUPPORT_EMAIL } from '../../../config/env';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { CONTACT_FAILED_MESSAGE, sendContact } from '../api/send-contact';
+import '../contact.css';
 
 export interface ContactSupportModalProps {
   open: boolean;

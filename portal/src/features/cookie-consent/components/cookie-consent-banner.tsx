@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { saveCookieConsent, useCookieConsent } from '../store';
+import '../cookie-consent.css';
 
 /** spec 01 §2 "Cookie consent banner": shown at the bottom until a choice is stored. */
 export function CookieConsentBanner() {

@@ -2,6 +2,7 @@ import { PRICING } from '@scn/proto';
 import { formatSsl, formatUsdOfSsl } from '../economics-format';
 import { billingChangeCostSsl, hourlyBlockCostSsl, monthlyCostSsl } from '../economics-examples';
 import { DataTable } from './data-table';
+import '../economics.css';
 
 const SERVER_COUNTS = [1, 3, 5] as const;
 

@@ -9,6 +9,7 @@ import { formatNumber, formatSsl, formatUsdOfSsl } from '../economics-format';
 import { hourlyBlockCostSsl, monthlyCostSsl } from '../economics-examples';
 import { ClientCostTable } from './client-cost-table';
 import { SslLegalNotice } from './ssl-legal-notice';
+import '../economics.css';
 
 const LAUNCH_END_TEXT = new Intl.DateTimeFormat('en-US', {
   month: 'long',

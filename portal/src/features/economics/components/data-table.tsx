@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../economics.css';
 
 export interface DataTableProps {
   caption: string;

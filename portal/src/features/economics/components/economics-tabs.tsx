@@ -2,6 +2,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { useHashTab } from '../use-hash-tab';
 import { ClientEconomics } from './client-economics';
 import { OperatorEconomics } from './operator-economics';
+import '../economics.css';
 
 /** spec 02 §2: tab 0 is #clients, tab 1 is #node-operators. */
 const TABS = [

@@ -18,18 +18,10 @@ import { SlashingTable } from './slashing-table';
 import { SslLegalNotice } from './ssl-legal-notice';
 import { StakingScheduleTable } from './staking-schedule-table';
 import { VpsTierTable } from './vps-tier-table';
+import '../economics.css';
 
 /** The "For Node Operators" tab of the economics page (spec 02 §4 and §9, spec 01 §9). */
 export function OperatorEconomics() {
-  const subscriptions = EXAMPLE_MONTH.clients * PRICING.operatorRewardSsl;
-  const total = nodeIncomeSsl(
-    EXAMPLE_MONTH.baseRewardSsl,
-    EXAMPLE_MONTH.clients,
-    EXAMPLE_MONTH.adBonusSsl,
-  );
-  const stake = (total * EXAMPLE_MONTH.stakeSharePercent) / 100;
-  const stakeIncome = monthlyStakeIncomeSsl(stake);
-
   return (
     <div className="econ-panel">
       <section className="econ-block" aria-labelledby="econ-op-income">
@@ -77,90 +69,9 @@ export function OperatorEconomics() {
         <CoreRewardTable />
       </section>
 
-      <section className="econ-block" aria-labelledby="econ-op-example">
-        <h2 id="econ-op-example">An example month</h2>
-        <p className="econ-block__lead">
-          A node with a base reward of {formatSsl(EXAMPLE_MONTH.baseRewardSsl)} serving{' '}
-          {EXAMPLE_MONTH.clients} clients at {formatSsl(PRICING.operatorRewardSsl)} each:
-        </p>
-        <DataTable
-          caption="Example monthly income"
-          captionHidden
-          head={['Source', 'SSL', 'USD']}
-          numeric={[1, 2]}
-          rows={[
-            [
-              'Base reward',
-              formatNumber(EXAMPLE_MONTH.baseRewardSsl),
-              formatUsdOfSsl(EXAMPLE_MONTH.baseRewardSsl),
-            ],
-            [
-              `Subscriptions (${EXAMPLE_MONTH.clients} × ${PRICING.operatorRewardSsl})`,
-              formatNumber(subscriptions),
-              formatUsdOfSsl(subscriptions),
-            ],
-            [
-              'Ad bonus',
-              formatNumber(EXAMPLE_MONTH.adBonusSsl),
-              formatUsdOfSsl(EXAMPLE_MONTH.adBonusSsl),
-            ],
-          ]}
-          foot={['Total', formatNumber(total), formatUsdOfSsl(total)]}
-        />
-        <p className="econ-fineprint">
-          Staking {EXAMPLE_MONTH.stakeSharePercent}% of that month ({formatSsl(stake)}) at{' '}
-          {ECONOMICS.stakingApyPercent}% APY adds about {formatSsl(stakeIncome, 1)} per month. USD
-          values use the {SSL_USD_PRICE_TEXT} service rate.
-        </p>
-      </section>
+      <ExampleMonthBlock />
 
-      <section className="econ-block" aria-labelledby="econ-op-reliability">
-        <h2 id="econ-op-reliability">Reliability and slashing</h2>
-        <p className="econ-block__lead">
-          Clients depend on your server being up. Rewards are slashed as reliability falls: every 1%
-          of reliability lost costs 2% of rewards, so 50% reliability means a 100% slash.
-        </p>
-        <div className="econ-formula" aria-label="Slashing formula">
-          <span className="econ-formula__term">slash %</span>
-          <span className="econ-formula__op">=</span>
-          <span className="econ-formula__term">2 × (1 − reliability) × 100</span>
-        </div>
-        <div className="econ-formula" aria-label="Final reward formula">
-          <span className="econ-formula__term">final reward</span>
-          <span className="econ-formula__op">=</span>
-          <span className="econ-formula__term">base × (1 − slash / 100)</span>
-        </div>
-        <SlashingTable />
-        <div className="econ-grid econ-grid--2">
-          <article className="card econ-card">
-            <h3>How reliability is scored</h3>
-            <ul className="econ-list">
-              <li>
-                Each check that finds your server reachable with a fresh health report adds 2
-                points, up to 100.
-              </li>
-              <li>A health report older than 1 hour makes the server unavailable.</li>
-              <li>1 to 24 hours stale: minus 5 per full hour, at most 20.</li>
-              <li>24 to 96 hours stale: minus (hours over 24) × 10 + 20.</li>
-              <li>More than 96 hours stale: reliability drops to 0.</li>
-              <li>A server counts as available at {ECONOMICS.availableAtReliability}% or more.</li>
-            </ul>
-          </article>
-          <article className="card econ-card">
-            <h3>Lifecycle of a struggling node</h3>
-            <ol className="econ-steps">
-              <li>At 100%: no slashing.</li>
-              <li>Below 100%: rewards drop by the slashing formula.</li>
-              <li>
-                Below {ECONOMICS.hideBelowReliabilityPercent}%: the server is hidden from the
-                network and its rewards are frozen.
-              </li>
-              <li>You have {ECONOMICS.recoveryDays} days to recover reliability.</li>
-              <li>Not recovered in time: the node is banned and frozen rewards are cancelled.</li>
-            </ol>
-          </article>
-        </div>
-      </section>
+      <ReliabilityBlock />
 
       <section className="econ-block" aria-labelledby="econ-op-staking">
         <h2 id="econ-op-staking">Staking and halving protection</h2>
@@ -250,5 +161,109 @@ function RequirementCard({ title, items }: { title: string; items: readonly stri
         ))}
       </ul>
     </article>
+  );
+}
+
+/** Reliability, slashing and what it costs a node. */
+function ReliabilityBlock() {
+  return (
+    <section className="econ-block" aria-labelledby="econ-op-reliability">
+      <h2 id="econ-op-reliability">Reliability and slashing</h2>
+      <p className="econ-block__lead">
+        Clients depend on your server being up. Rewards are slashed as reliability falls: every 1%
+        of reliability lost costs 2% of rewards, so 50% reliability means a 100% slash.
+      </p>
+      <div className="econ-formula" aria-label="Slashing formula">
+        <span className="econ-formula__term">slash %</span>
+        <span className="econ-formula__op">=</span>
+        <span className="econ-formula__term">2 × (1 − reliability) × 100</span>
+      </div>
+      <div className="econ-formula" aria-label="Final reward formula">
+        <span className="econ-formula__term">final reward</span>
+        <span className="econ-formula__op">=</span>
+        <span className="econ-formula__term">base × (1 − slash / 100)</span>
+      </div>
+      <SlashingTable />
+      <div className="econ-grid econ-grid--2">
+        <article className="card econ-card">
+          <h3>How reliability is scored</h3>
+          <ul className="econ-list">
+            <li>
+              Each check that finds your server reachable with a fresh health report adds 2 points,
+              up to 100.
+            </li>
+            <li>A health report older than 1 hour makes the server unavailable.</li>
+            <li>1 to 24 hours stale: minus 5 per full hour, at most 20.</li>
+            <li>24 to 96 hours stale: minus (hours over 24) × 10 + 20.</li>
+            <li>More than 96 hours stale: reliability drops to 0.</li>
+            <li>A server counts as available at {ECONOMICS.availableAtReliability}% or more.</li>
+          </ul>
+        </article>
+        <article className="card econ-card">
+          <h3>Lifecycle of a struggling node</h3>
+          <ol className="econ-steps">
+            <li>At 100%: no slashing.</li>
+            <li>Below 100%: rewards drop by the slashing formula.</li>
+            <li>
+              Below {ECONOMICS.hideBelowReliabilityPercent}%: the server is hidden from the network
+              and its rewards are frozen.
+            </li>
+            <li>You have {ECONOMICS.recoveryDays} days to recover reliability.</li>
+            <li>Not recovered in time: the node is banned and frozen rewards are cancelled.</li>
+          </ol>
+        </article>
+      </div>
+    </section>
+  );
+}
+
+/** An example month of a node's income, with the staking it could add. */
+function ExampleMonthBlock() {
+  const subscriptions = EXAMPLE_MONTH.clients * PRICING.operatorRewardSsl;
+  const total = nodeIncomeSsl(
+    EXAMPLE_MONTH.baseRewardSsl,
+    EXAMPLE_MONTH.clients,
+    EXAMPLE_MONTH.adBonusSsl,
+  );
+  const stake = (total * EXAMPLE_MONTH.stakeSharePercent) / 100;
+  const stakeIncome = monthlyStakeIncomeSsl(stake);
+
+  return (
+    <section className="econ-block" aria-labelledby="econ-op-example">
+      <h2 id="econ-op-example">An example month</h2>
+      <p className="econ-block__lead">
+        A node with a base reward of {formatSsl(EXAMPLE_MONTH.baseRewardSsl)} serving{' '}
+        {EXAMPLE_MONTH.clients} clients at {formatSsl(PRICING.operatorRewardSsl)} each:
+      </p>
+      <DataTable
+        caption="Example monthly income"
+        captionHidden
+        head={['Source', 'SSL', 'USD']}
+        numeric={[1, 2]}
+        rows={[
+          [
+            'Base reward',
+            formatNumber(EXAMPLE_MONTH.baseRewardSsl),
+            formatUsdOfSsl(EXAMPLE_MONTH.baseRewardSsl),
+          ],
+          [
+            `Subscriptions (${EXAMPLE_MONTH.clients} × ${PRICING.operatorRewardSsl})`,
+            formatNumber(subscriptions),
+            formatUsdOfSsl(subscriptions),
+          ],
+          [
+            'Ad bonus',
+            formatNumber(EXAMPLE_MONTH.adBonusSsl),
+            formatUsdOfSsl(EXAMPLE_MONTH.adBonusSsl),
+          ],
+        ]}
+        foot={['Total', formatNumber(total), formatUsdOfSsl(total)]}
+      />
+      <p className="econ-fineprint">
+        Staking {EXAMPLE_MONTH.stakeSharePercent}% of that month ({formatSsl(stake)}) at{' '}
+        {ECONOMICS.stakingApyPercent}% APY adds about {formatSsl(stakeIncome, 1)} per month. USD
+        values use the {SSL_USD_PRICE_TEXT} service rate.
+      </p>
+    </section>
   );
 }

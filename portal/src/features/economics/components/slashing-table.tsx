@@ -2,6 +2,7 @@ import { ECONOMICS, slashPercent } from '@scn/proto';
 import { formatNumber } from '../economics-format';
 import { rewardAfterSlash, SLASH_EXAMPLE_RELIABILITIES } from '../economics-examples';
 import { DataTable } from './data-table';
+import '../economics.css';
 
 const EXAMPLE_BASE_SSL = 1000;
 

@@ -1,4 +1,5 @@
 import { SSL_USD_PRICE_TEXT } from '@scn/proto';
+import '../economics.css';
 
 /** spec 02 §1: what SSL is and is not. Shown on the economics page. */
 export function SslLegalNotice() {

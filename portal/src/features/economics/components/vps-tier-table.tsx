@@ -1,6 +1,7 @@
 import { VPS_TIERS } from '@scn/proto';
 import { formatNumber } from '../economics-format';
 import { DataTable } from './data-table';
+import '../economics.css';
 
 /** spec 01 §9: the VPS tiers offered by the node setup wizard. */
 export function VpsTierTable() {

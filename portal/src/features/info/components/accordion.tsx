@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import '../info.css';
 
 export interface AccordionItem {
   id: string;

@@ -1,4 +1,5 @@
 import { CopyButton } from '../../../components/ui/copy-button';
+import '../info.css';
 
 export interface CodeBlockProps {
   code: string;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../info.css';
 
 export interface InfoPageHeaderProps {
   /** Small label above the title, e.g. the page's section of the site. */

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../info.css';
 
 export interface InfoSectionProps {
   id: string;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { InfoPageHeader } from './info-page-header';
 import { TableOfContents } from './table-of-contents';
+import '../info.css';
 
 export interface LegalSection {
   id: string;

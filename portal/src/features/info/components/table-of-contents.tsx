@@ -1,4 +1,5 @@
 import { useActiveSection } from '../use-active-section';
+import '../info.css';
 
 export interface TocItem {
   id: string;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../landing.css';
 
 export interface FinalCtaProps {
   actions: ReactNode;

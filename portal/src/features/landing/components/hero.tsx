@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NodeDiagram } from './node-diagram';
+import '../landing.css';
 
 export interface HeroProps {
   /** The call-to-action buttons, which depend on the session (spec 01 §2 "Landing page"). */

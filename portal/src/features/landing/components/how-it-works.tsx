@@ -1,4 +1,5 @@
 import { PRICING } from '@scn/proto';
+import '../landing.css';
 
 const STEPS = [
   {

@@ -1,4 +1,5 @@
 import { PRICING } from '@scn/proto';
+import '../landing.css';
 
 /** '2025-12-31' as 'December 31, 2025', read in UTC so no time zone shifts the day. */
 export function formatLaunchEnd(isoDate: string): string {

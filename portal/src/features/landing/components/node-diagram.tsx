@@ -1,3 +1,4 @@
+import '../landing.css';
 /**
  * The hero's animated node diagram: the network core, the operators' nodes around it and the
  * clients at the edge. Motion is CSS only (landing.css) and stops under prefers-reduced-motion.

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../../config/paths';
+import '../landing.css';
 
 const icon = (d: string): ReactNode => (
   <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">

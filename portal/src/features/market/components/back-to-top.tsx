@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { showBackToTop } from '../market-rules';
+import '../market.css';
 
 /** spec 01 §2, §9: appears after more than 300 px of scrolling. */
 export function BackToTop() {

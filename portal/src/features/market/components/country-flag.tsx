@@ -1,3 +1,4 @@
+import '../market.css';
 /**
  * spec 01 §2 "country flag and code". Flag emoji need a colour-emoji font (Windows and many Linux
  * machines have none and show two letters or empty boxes), so flags are the flag-icons SVGs:

@@ -2,6 +2,7 @@ import { MARKET_SEARCH_MAX, type MarketOrder, type MarketSort } from '@scn/proto
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { MarketFilters as Filters } from '../market-query';
+import '../market.css';
 
 /** How long typing must pause before the search runs. */
 export const SEARCH_DEBOUNCE_MS = 350;

@@ -1,4 +1,5 @@
 import type { MarketStats as Stats } from '@scn/proto';
+import '../market.css';
 
 /** spec 01 §2: Total Servers, Countries, Avg. Reliability (%), Avg. Ping (ms). */
 export function MarketStats({ stats }: { stats: Readonly<Stats> | null }) {

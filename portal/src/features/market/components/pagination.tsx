@@ -1,5 +1,6 @@
 import { Button } from '../../../components/ui/button';
 import { pageItems } from '../market-rules';
+import '../market.css';
 
 export interface PaginationProps {
   page: number;

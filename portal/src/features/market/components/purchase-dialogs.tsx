@@ -10,6 +10,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { insufficientBalanceMessage, priceLabel, totalPriceMicro } from '../market-rules';
 import type { SelectedServer } from '../store';
 import { CountryFlag } from './country-flag';
+import '../market.css';
 
 export interface PurchaseDialogsProps {
   open: boolean;
@@ -161,47 +162,13 @@ export function PurchaseDialogs({
         {result ? (
           <PurchaseResult result={result} onView={() => onViewSubscription(result)} />
         ) : (
-          <>
-            <p>
-              You are subscribing to {servers.length} server{servers.length === 1 ? '' : 's'}. Each
-              one gets a connection string and a QR code for your VLESS app.
-            </p>
-            <ul className="purchase-servers" data-testid="purchase-servers">
-              {servers.map((server) => (
-                <li key={server.id}>
-                  <span className="purchase-servers__name">
-                    <CountryFlag code={server.countryCode} />
-                    {server.name}
-                  </span>
-                  <span className="muted">
-                    {priceLabel(server.priceMicro)}
-                    {server.priceMicro === '0' ? '' : ' / month'}
-                  </span>
-                </li>
-              ))}
-            </ul>
-            <p className="purchase-total">
-              <span>Total</span>
-              <strong data-testid="purchase-total">
-                {priceMicro === 0n ? 'Free' : `${sslAmount(priceMicro)} / month`}
-              </strong>
-            </p>
-            <p className="small muted">
-              The price is taken from your SSL balance once you confirm the payment.
-            </p>
-            <div className="dialog__actions">
-              <Button variant="secondary" onClick={close} disabled={creating} data-autofocus>
-                Cancel
-              </Button>
-              <Button
-                variant="primary"
-                onClick={() => void startPayment()}
-                disabled={creating || servers.length === 0}
-              >
-                {creating ? 'Creating...' : 'Create Subscription'}
-              </Button>
-            </div>
-          </>
+          <PurchaseSummary
+            servers={servers}
+            priceMicro={priceMicro}
+            creating={creating}
+            onCancel={close}
+            onCreate={() => void startPayment()}
+          />
         )}
       </Dialog>
 
@@ -214,45 +181,14 @@ export function PurchaseDialogs({
         data-testid="payment-dialog"
       >
         {payment && (
-          <>
-            <dl className="payment-summary">
-              <div>
-                <dt>Selected Servers</dt>
-                <dd data-testid="payment-server-count">{payment.serverIds.length}</dd>
-              </div>
-              <div>
-                <dt>Subscription Price</dt>
-                <dd data-testid="payment-price">{sslAmount(payment.priceMicro)}</dd>
-              </div>
-              <div>
-                <dt>Your Balance</dt>
-                <dd
-                  className={`market-tone market-tone--${shortMessage ? 'danger' : 'success'}`}
-                  data-testid="payment-balance"
-                >
-                  {sslAmount(payment.balanceMicro)}
-                </dd>
-              </div>
-            </dl>
-            {(paymentError ?? shortMessage) && (
-              <Banner tone="error" data-testid="payment-error">
-                {paymentError ?? shortMessage}
-              </Banner>
-            )}
-            <div className="dialog__actions">
-              <Button variant="secondary" onClick={cancelPayment} disabled={paying}>
-                Cancel
-              </Button>
-              <Button
-                variant="primary"
-                onClick={() => void confirmPayment()}
-                disabled={paying || shortMessage !== null}
-                data-autofocus
-              >
-                {paying ? 'Processing...' : 'Confirm Payment'}
-              </Button>
-            </div>
-          </>
+          <PaymentConfirmation
+            payment={payment}
+            paying={paying}
+            error={paymentError ?? shortMessage}
+            short={shortMessage !== null}
+            onCancel={cancelPayment}
+            onConfirm={() => void confirmPayment()}
+          />
         )}
       </Dialog>
     </>
@@ -317,5 +253,115 @@ function PurchaseResult({
         </Button>
       </div>
     </div>
+  );
+}
+
+/** spec 01 §2 modal 1 before paying: the chosen servers, their total, Cancel and Create. */
+function PurchaseSummary({
+  servers,
+  priceMicro,
+  creating,
+  onCancel,
+  onCreate,
+}: {
+  servers: readonly SelectedServer[];
+  priceMicro: bigint;
+  creating: boolean;
+  onCancel: () => void;
+  onCreate: () => void;
+}) {
+  return (
+    <>
+      <p>
+        You are subscribing to {servers.length} server{servers.length === 1 ? '' : 's'}. Each one
+        gets a connection string and a QR code for your VLESS app.
+      </p>
+      <ul className="purchase-servers" data-testid="purchase-servers">
+        {servers.map((server) => (
+          <li key={server.id}>
+            <span className="purchase-servers__name">
+              <CountryFlag code={server.countryCode} />
+              {server.name}
+            </span>
+            <span className="muted">
+              {priceLabel(server.priceMicro)}
+              {server.priceMicro === '0' ? '' : ' / month'}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="purchase-total">
+        <span>Total</span>
+        <strong data-testid="purchase-total">
+          {priceMicro === 0n ? 'Free' : `${sslAmount(priceMicro)} / month`}
+        </strong>
+      </p>
+      <p className="small muted">
+        The price is taken from your SSL balance once you confirm the payment.
+      </p>
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel} disabled={creating} data-autofocus>
+          Cancel
+        </Button>
+        <Button variant="primary" onClick={onCreate} disabled={creating || servers.length === 0}>
+          {creating ? 'Creating...' : 'Create Subscription'}
+        </Button>
+      </div>
+    </>
+  );
+}
+
+/** spec 01 §2 modal 2: what is bought, the balance (red when short), the error, Confirm. */
+function PaymentConfirmation({
+  payment,
+  paying,
+  error,
+  short,
+  onCancel,
+  onConfirm,
+}: {
+  payment: PaymentStep;
+  paying: boolean;
+  /** The failed purchase's message, else the short-balance message. */
+  error: string | null;
+  short: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <>
+      <dl className="payment-summary">
+        <div>
+          <dt>Selected Servers</dt>
+          <dd data-testid="payment-server-count">{payment.serverIds.length}</dd>
+        </div>
+        <div>
+          <dt>Subscription Price</dt>
+          <dd data-testid="payment-price">{sslAmount(payment.priceMicro)}</dd>
+        </div>
+        <div>
+          <dt>Your Balance</dt>
+          <dd
+            className={`market-tone market-tone--${short ? 'danger' : 'success'}`}
+            data-testid="payment-balance"
+          >
+            {sslAmount(payment.balanceMicro)}
+          </dd>
+        </div>
+      </dl>
+      {error && (
+        <Banner tone="error" data-testid="payment-error">
+          {error}
+        </Banner>
+      )}
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel} disabled={paying}>
+          Cancel
+        </Button>
+        <Button variant="primary" onClick={onConfirm} disabled={paying || short} data-autofocus>
+          {paying ? 'Processing...' : 'Confirm Payment'}
+        </Button>
+      </div>
+    </>
   );
 }

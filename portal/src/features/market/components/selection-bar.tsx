@@ -1,5 +1,6 @@
 import { Button } from '../../../components/ui/button';
 import { selectionText } from '../market-rules';
+import '../market.css';
 
 export interface SelectionBarProps {
   count: number;

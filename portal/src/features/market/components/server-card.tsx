@@ -14,6 +14,7 @@ import {
   staggerDelaySeconds,
 } from '../market-rules';
 import { CountryFlag } from './country-flag';
+import '../market.css';
 
 export interface ServerCardProps {
   server: MarketServer;

@@ -25,6 +25,7 @@ import { Pagination } from './pagination';
 import { PurchaseDialogs } from './purchase-dialogs';
 import { SelectionBar } from './selection-bar';
 import { ServerCard } from './server-card';
+import '../market.css';
 
 /** spec 01 §9: processing servers are polled every 1 s. */
 export const PROCESSING_POLL_MS = 1000;

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { uploadServer } from '../api/upload-server';
 import { loadServers } from '../store';
+import '../nodes.css';
 
 export interface AddServerDialogProps {
   ownerUuid: string;

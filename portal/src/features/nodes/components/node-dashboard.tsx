@@ -3,6 +3,7 @@ import { QuickSetup } from './quick-setup';
 import { ServerList } from './server-list';
 import { SetupWizardDialog } from './setup-wizard-dialog';
 import { ToastRegion } from './toast-region';
+import '../nodes.css';
 
 export interface NodeDashboardProps {
   ownerUuid: string;

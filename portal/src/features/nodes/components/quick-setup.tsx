@@ -1,5 +1,6 @@
 import { Button } from '../../../components/ui/button';
 import { setQuickSetupOpen, useNodes } from '../store';
+import '../nodes.css';
 
 /** spec 02 §2: collapsible Quick Setup, collapsed by default, the choice remembered locally. */
 export function QuickSetup({ onOpenWizard }: { onOpenWizard: () => void }) {

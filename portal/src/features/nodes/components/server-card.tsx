@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
 import { formatAddress, formatDateTime, formatPlace, formatRelative } from '../server-format';
+import '../nodes.css';
 
 export interface ServerCardProps {
   server: NodeServer;

@@ -8,6 +8,7 @@ import { AddServerDialog } from './add-server-dialog';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { NodeConfigDialog } from './node-config-dialog';
 import { ServerCard } from './server-card';
+import '../nodes.css';
 
 export interface ServerListProps {
   ownerUuid: string;

@@ -11,6 +11,7 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { createEnrollmentToken } from '../api/create-enrollment-token';
 import { formatDateTime } from '../server-format';
+import '../nodes.css';
 
 export interface SetupWizardDialogProps {
   open: boolean;

@@ -1,4 +1,5 @@
 import { dismissToast, useNodes } from '../store';
+import '../nodes.css';
 
 /** Toasts of the node dashboard (spec 02 §4 reliability changes, §8 refresh failures). */
 export function ToastRegion() {

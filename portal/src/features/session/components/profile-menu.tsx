@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { paths } from '../../../config/paths';
 import { dashboardPathFor, logout, useSession } from '../store';
+import '../session.css';
 
 /** spec 01 §2 "Shell": the signed-in profile dropdown of the top bar. */
 export function ProfileMenu() {

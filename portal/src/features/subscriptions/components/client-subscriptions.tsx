@@ -14,6 +14,7 @@ import { ChangeTypeDialog } from './change-type-dialog';
 import { DeleteSubscriptionDialog } from './delete-subscription-dialog';
 import { SubscriptionCard } from './subscription-card';
 import { SubscriptionQrDialog } from './subscription-qr-dialog';
+import '../subscriptions.css';
 
 /** spec 02 §9: a new subscription's card is highlighted for 3 s. */
 export const HIGHLIGHT_MS = 3_000;

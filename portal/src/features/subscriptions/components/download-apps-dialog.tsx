@@ -11,6 +11,7 @@ import {
   installPlatformOf,
 } from '../client-apps';
 import { InstallInstructionsDialog } from './install-instructions-dialog';
+import '../subscriptions.css';
 
 export interface DownloadAppsDialogProps {
   open: boolean;

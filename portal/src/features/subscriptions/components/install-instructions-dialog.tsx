@@ -1,6 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import type { InstallPlatform } from '../client-apps';
+import '../subscriptions.css';
 
 export interface InstallInstructionsDialogProps {
   platform: InstallPlatform | null;

@@ -1,6 +1,7 @@
 import { SUBSCRIPTION_MESSAGES, SUBSCRIPTION_QR_SIZE } from '@scn/proto';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
+import '../subscriptions.css';
 
 export interface QrImageProps {
   /** A PNG data URL made by the server; when null the code is drawn here from `text`. */

@@ -10,6 +10,7 @@ import {
   pause,
 } from '../store';
 import { WithdrawnServers } from './withdrawn-servers';
+import '../subscriptions.css';
 
 export interface SubscriptionCardProps {
   ownerUuid: string;
@@ -108,41 +109,7 @@ export function SubscriptionCard({
       </ul>
       <WithdrawnServers subscription={subscription} />
 
-      <dl className="subscription-card__facts">
-        <div>
-          <dt>Billing</dt>
-          <dd data-testid="subscription-billing">
-            {hourly
-              ? `${formatSsl(subscription.hourlyPriceMicro)} SSL / hour`
-              : `${formatSsl(subscription.billingAmountMicro)} SSL / 30 days`}
-          </dd>
-        </div>
-        {hourly ? (
-          <div>
-            <dt>Time left</dt>
-            <dd>
-              <Countdown subscription={subscription} />
-            </dd>
-          </div>
-        ) : (
-          <div>
-            <dt>{isActive ? (subscription.autoRenew ? 'Renews' : 'Expires') : 'Paid until'}</dt>
-            <dd>{formatDate(subscription.expirationDate)}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDate(subscription.created)}</dd>
-        </div>
-        {isActive && (
-          <div>
-            <dt>Pauses left</dt>
-            <dd data-testid="subscription-pauses">
-              {allowance.pausesLeft} of {allowance.pausesPerWindow}
-            </dd>
-          </div>
-        )}
-      </dl>
+      <SubscriptionFacts subscription={subscription} />
 
       {!isActive && (
         <p className="small muted subscription-card__paused" data-testid="subscription-paused">
@@ -227,5 +194,49 @@ export function SubscriptionCard({
         </Button>
       </footer>
     </article>
+  );
+}
+
+/** Billing, time left or the paid-until date, creation and the pauses left. */
+function SubscriptionFacts({ subscription }: { subscription: SubscriptionView }) {
+  const isActive = subscription.status === 'active';
+  const hourly = subscription.billingCycle === 'hourly';
+  const allowance = subscription.pauseAllowance;
+  return (
+    <dl className="subscription-card__facts">
+      <div>
+        <dt>Billing</dt>
+        <dd data-testid="subscription-billing">
+          {hourly
+            ? `${formatSsl(subscription.hourlyPriceMicro)} SSL / hour`
+            : `${formatSsl(subscription.billingAmountMicro)} SSL / 30 days`}
+        </dd>
+      </div>
+      {hourly ? (
+        <div>
+          <dt>Time left</dt>
+          <dd>
+            <Countdown subscription={subscription} />
+          </dd>
+        </div>
+      ) : (
+        <div>
+          <dt>{isActive ? (subscription.autoRenew ? 'Renews' : 'Expires') : 'Paid until'}</dt>
+          <dd>{formatDate(subscription.expirationDate)}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Created</dt>
+        <dd>{formatDate(subscription.created)}</dd>
+      </div>
+      {isActive && (
+        <div>
+          <dt>Pauses left</dt>
+          <dd data-testid="subscription-pauses">
+            {allowance.pausesLeft} of {allowance.pausesPerWindow}
+          </dd>
+        </div>
+      )}
+    </dl>
   );
 }

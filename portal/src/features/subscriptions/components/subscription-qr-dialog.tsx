@@ -9,6 +9,7 @@ import { getSubscriptionQrCodes } from '../api/get-subscription-qr-codes';
 import { parseSubscriptionContent } from '../subscription-content';
 import type { SubscriptionView } from '../store';
 import { QrImage } from './qr-image';
+import '../subscriptions.css';
 
 /** spec 01 §4: the loading state shows at least about 2 s on opening, 500 ms on a retry. */
 export const QR_MIN_LOADING_MS = 2_000;
@@ -168,26 +169,8 @@ function QrBody({
     setAttempt((value) => value + 1);
   }, []);
 
-  if (phase.kind === 'loading') {
-    return (
-      <div className="qr-dialog__loading" role="status" aria-live="polite" data-testid="qr-loading">
-        <span className="spinner" aria-hidden="true" />
-        <span>Generating your connection details...</span>
-      </div>
-    );
-  }
-  if (phase.kind === 'error') {
-    return (
-      <div className="stack" data-testid="qr-error">
-        <Banner tone="error">{phase.message}</Banner>
-        <div>
-          <Button variant="secondary" onClick={retry}>
-            Try Again
-          </Button>
-        </div>
-      </div>
-    );
-  }
+  if (phase.kind === 'loading') return <QrLoading />;
+  if (phase.kind === 'error') return <QrError message={phase.message} onRetry={retry} />;
 
   const { items, groupQrCode, groupQrTooComplex } = phase.loaded;
   const count = items.length;
@@ -266,30 +249,11 @@ function QrBody({
         </div>
       </div>
 
-      <div className="qr-dialog__copy">
-        <span className="small muted">Subscription URL (imports and updates every server)</span>
-        <div className="qr-dialog__copy-row">
-          <code className="qr-dialog__url" data-testid="subscription-url">
-            {subscription.subscriptionUrl}
-          </code>
-          <CopyButton
-            text={subscription.subscriptionUrl}
-            label="Copy URL"
-            data-testid="copy-subscription-url"
-          />
-        </div>
-        <details className="qr-dialog__group-qr">
-          <summary>QR code of the subscription URL</summary>
-          <QrImage
-            key={subscription.subscriptionUrl}
-            qrCode={groupQrCode}
-            tooComplex={groupQrTooComplex}
-            text={subscription.subscriptionUrl}
-            alt="QR code of the subscription URL"
-            data-testid="group-qr-image"
-          />
-        </details>
-      </div>
+      <SubscriptionUrl
+        url={subscription.subscriptionUrl}
+        qrCode={groupQrCode}
+        tooComplex={groupQrTooComplex}
+      />
 
       <section className="qr-dialog__howto" aria-labelledby="qr-howto-title">
         <h3 id="qr-howto-title">How to use</h3>
@@ -299,6 +263,62 @@ function QrBody({
           <li>Connect to any of the servers of your subscription.</li>
         </ol>
       </section>
+    </div>
+  );
+}
+
+function QrLoading() {
+  return (
+    <div className="qr-dialog__loading" role="status" aria-live="polite" data-testid="qr-loading">
+      <span className="spinner" aria-hidden="true" />
+      <span>Generating your connection details...</span>
+    </div>
+  );
+}
+
+function QrError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="stack" data-testid="qr-error">
+      <Banner tone="error">{message}</Banner>
+      <div>
+        <Button variant="secondary" onClick={onRetry}>
+          Try Again
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The subscription URL (imports and updates every server), its copy button and its QR code. */
+function SubscriptionUrl({
+  url,
+  qrCode,
+  tooComplex,
+}: {
+  url: string;
+  qrCode: Loaded['groupQrCode'];
+  tooComplex: Loaded['groupQrTooComplex'];
+}) {
+  return (
+    <div className="qr-dialog__copy">
+      <span className="small muted">Subscription URL (imports and updates every server)</span>
+      <div className="qr-dialog__copy-row">
+        <code className="qr-dialog__url" data-testid="subscription-url">
+          {url}
+        </code>
+        <CopyButton text={url} label="Copy URL" data-testid="copy-subscription-url" />
+      </div>
+      <details className="qr-dialog__group-qr">
+        <summary>QR code of the subscription URL</summary>
+        <QrImage
+          key={url}
+          qrCode={qrCode}
+          tooComplex={tooComplex}
+          text={url}
+          alt="QR code of the subscription URL"
+          data-testid="group-qr-image"
+        />
+      </details>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { formatSsl } from '@scn/proto';
 import type { SubscriptionView } from '../store';
+import '../subscriptions.css';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 

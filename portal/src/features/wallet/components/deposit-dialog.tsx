@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { loadWalletSettings, useWalletSettings, walletStore } from '../store';
 import { CARD_MIN_USD, cardPreviewSsl, groupThousands } from '../wallet-format';
+import '../wallet.css';
 
 /** spec 01 §5. */
 export const CARD_UNAVAILABLE =

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import type { WalletType } from '../api/get-wallet';
 import { loadMoreTransactions, useWallet } from '../store';
 import { formatDateTime, signedAmount, transactionLabel } from '../wallet-format';
+import '../wallet.css';
 
 export interface TransactionListProps {
   type: WalletType;

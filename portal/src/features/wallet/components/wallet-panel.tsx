@@ -7,6 +7,7 @@ import { type WalletView, loadWallet, useWallet } from '../store';
 import { formatDateTime, sslAmount, usdAmount } from '../wallet-format';
 import { DepositDialog } from './deposit-dialog';
 import { TransactionList } from './transaction-list';
+import '../wallet.css';
 
 export interface WalletPanelProps {
   type: WalletType;

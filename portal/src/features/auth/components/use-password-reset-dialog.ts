@@ -1,0 +1,155 @@
+import {
+  AUTH_MESSAGES,
+  firstIssueMessage,
+  forgotPasswordRequestSchema,
+  resetPasswordRequestSchema,
+} from '@scn/proto';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import type { BannerTone } from '../../../components/ui/banner';
+import { ApiError } from '../../../lib/api-client';
+import { forgotPassword } from '../api/forgot-password';
+import { resetPassword } from '../api/reset-password';
+import { backToSignIn, useAuthFlow } from '../store';
+
+/** spec 01 §9: switch to login 2 s after a reset; the form resets 300 ms after closing. */
+const BACK_TO_LOGIN_MS = 2000;
+const FORM_RESET_MS = 300;
+
+interface Notice {
+  tone: BannerTone;
+  text: string;
+}
+
+/**
+ * The password-reset dialog's state and actions (spec 01 §2 "Password-reset dialog (two steps)",
+ * §4 "Password reset"), apart from its markup: requesting the code, then setting the password.
+ * codeRef is the code input, focused when step 2 shows.
+ */
+export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | null>) {
+  const flow = useAuthFlow();
+  const open = flow.view === 'reset';
+  const userType = flow.userType ?? 'client';
+
+  const [step, setStep] = useState<1 | 2>(1);
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setEmail(flow.email);
+  }
+
+  useEffect(() => {
+    if (open) return;
+    window.clearTimeout(timer.current);
+    const reset = window.setTimeout(() => {
+      setStep(1);
+      setCode('');
+      setNewPassword('');
+      setConfirmPassword('');
+      setPending(false);
+      setDone(false);
+      setNotice(null);
+    }, FORM_RESET_MS);
+    return () => window.clearTimeout(reset);
+  }, [open]);
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  // The step-1 button that had focus is gone once step 2 shows: move focus to the code.
+  useEffect(() => {
+    if (open && step === 2) codeRef.current?.focus();
+  }, [open, step, codeRef]);
+
+  const busy = pending || done;
+
+  const requestCode = async () => {
+    const parsed = forgotPasswordRequestSchema.safeParse({ email, userType });
+    if (!parsed.success) {
+      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      return;
+    }
+    setPending(true);
+    setNotice(null);
+    try {
+      await forgotPassword(parsed.data);
+    } catch {
+      // spec 01 §8: forgot password always reports the same message, even on error, so the
+      // dialog never reveals whether an address has an account.
+    }
+    setPending(false);
+    setNotice({ tone: 'success', text: AUTH_MESSAGES.forgotPassword });
+    setStep(2);
+  };
+
+  const submitReset = async () => {
+    // spec 01 §5: checked in this order.
+    if (!code.trim()) return setNotice({ tone: 'error', text: AUTH_MESSAGES.resetCodeRequired });
+    if (!newPassword) return setNotice({ tone: 'error', text: AUTH_MESSAGES.newPasswordRequired });
+    if (newPassword !== confirmPassword) {
+      return setNotice({ tone: 'error', text: AUTH_MESSAGES.passwordsDoNotMatch });
+    }
+    const parsed = resetPasswordRequestSchema.safeParse({ email, code, newPassword, userType });
+    if (!parsed.success) {
+      // The schema puts the e-mail first; after the spec's checks the password length leads.
+      const passwordIssue = parsed.error.issues.find((issue) => issue.path[0] === 'newPassword');
+      return setNotice({
+        tone: 'error',
+        text: passwordIssue?.message ?? firstIssueMessage(parsed.error),
+      });
+    }
+    setPending(true);
+    setNotice(null);
+    try {
+      const response = await resetPassword(parsed.data);
+      setDone(true);
+      setNotice({ tone: 'success', text: response.message || AUTH_MESSAGES.passwordReset });
+      timer.current = window.setTimeout(() => backToSignIn(parsed.data.email), BACK_TO_LOGIN_MS);
+    } catch (error) {
+      setNotice({
+        tone: 'error',
+        text:
+          error instanceof ApiError && error.message ? error.message : 'Failed to reset password',
+      });
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    void (step === 1 ? requestCode() : submitReset());
+  };
+
+  const backToRequest = () => {
+    setNotice(null);
+    setStep(1);
+  };
+
+  return {
+    open,
+    userType,
+    step,
+    email,
+    setEmail,
+    code,
+    setCode,
+    newPassword,
+    setNewPassword,
+    confirmPassword,
+    setConfirmPassword,
+    pending,
+    busy,
+    notice,
+    onSubmit,
+    backToRequest,
+  };
+}
