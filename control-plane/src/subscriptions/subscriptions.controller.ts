@@ -25,7 +25,10 @@ import type { Response } from 'express';
 import type { ActiveSession } from '../auth/auth.repository';
 import { CurrentSession, OwnsAccountGuard, SessionGuard } from '../auth/session.guard';
 import { AutoRenewDto, ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
-import { type SubscriptionFile, SubscriptionsService } from './subscriptions.service';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
+import { SubscriptionPurchaseService } from './subscription-purchase.service';
+import { type SubscriptionFile, SubscriptionViewsService } from './subscription-views.service';
 
 /**
  * spec 01 §7 and spec 02 §7 `clients/*` calls. Prices and rewards are computed by the service;
@@ -36,7 +39,12 @@ import { type SubscriptionFile, SubscriptionsService } from './subscriptions.ser
 @Controller()
 @UseGuards(SessionGuard)
 export class SubscriptionsController {
-  constructor(private readonly subscriptions: SubscriptionsService) {}
+  constructor(
+    private readonly purchase: SubscriptionPurchaseService,
+    private readonly views: SubscriptionViewsService,
+    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly paidChanges: SubscriptionPaidChangesService,
+  ) {}
 
   @Post(['api/clients/create-subscription', 'clients/create-subscription'])
   @HttpCode(200)
@@ -49,7 +57,7 @@ export class SubscriptionsController {
     @CurrentSession() session: ActiveSession,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubscriptionCreationResponse> {
-    return this.subscriptions.create(session, body, idempotencyKey);
+    return this.purchase.create(session, body, idempotencyKey);
   }
 
   @Get('api/clients/subscriptions/:uuid')
@@ -58,7 +66,7 @@ export class SubscriptionsController {
   async active(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listActive(uuid.toLowerCase()),
+      subscriptions: await this.views.listActive(uuid.toLowerCase()),
     };
   }
 
@@ -68,7 +76,7 @@ export class SubscriptionsController {
   async paused(@Param('uuid') uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listPaused(uuid.toLowerCase()),
+      subscriptions: await this.views.listPaused(uuid.toLowerCase()),
     };
   }
 
@@ -80,7 +88,7 @@ export class SubscriptionsController {
       'Pauses within the allowance (hourly: 2 per 24 h, up to 8 h each; monthly: 1 free 7-day pause per 6 months); 409 beyond it',
   })
   pause(@Param('uuid') uuid: string, @Param('id') id: string): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.pause(uuid.toLowerCase(), id.toLowerCase());
+    return this.lifecycle.pause(uuid.toLowerCase(), id.toLowerCase());
   }
 
   @Post('api/clients/subscription/:uuid/:id/activate')
@@ -95,7 +103,7 @@ export class SubscriptionsController {
     @Param('id') id: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.activate(uuid.toLowerCase(), id.toLowerCase(), idempotencyKey);
+    return this.paidChanges.activate(uuid.toLowerCase(), id.toLowerCase(), idempotencyKey);
   }
 
   @Post('api/clients/subscription/:uuid/:id/change-type')
@@ -111,7 +119,7 @@ export class SubscriptionsController {
     @Body() body: ChangeBillingTypeDto,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ChangeBillingTypeResponse> {
-    return this.subscriptions.changeType(
+    return this.paidChanges.changeType(
       uuid.toLowerCase(),
       id.toLowerCase(),
       body.newBillingCycle,
@@ -131,14 +139,14 @@ export class SubscriptionsController {
     @Param('id') id: string,
     @Body() body: AutoRenewDto,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.setAutoRenew(uuid.toLowerCase(), id.toLowerCase(), body.autoRenew);
+    return this.lifecycle.setAutoRenew(uuid.toLowerCase(), id.toLowerCase(), body.autoRenew);
   }
 
   @Delete('api/clients/subscription/:uuid/:id')
   @UseGuards(OwnsAccountGuard)
   @ApiOperation({ summary: 'Deletes a subscription: its uuid leaves every node, its URL stops' })
   async remove(@Param('uuid') uuid: string, @Param('id') id: string): Promise<MessageResponse> {
-    await this.subscriptions.remove(uuid.toLowerCase(), id.toLowerCase());
+    await this.lifecycle.remove(uuid.toLowerCase(), id.toLowerCase());
     return { success: true, message: SUBSCRIPTION_MESSAGES.deleted };
   }
 
@@ -149,7 +157,7 @@ export class SubscriptionsController {
     @Param('uuid') uuid: string,
     @Param('id') id: string,
   ): Promise<SubscriptionQrCodesResponse> {
-    return this.subscriptions.qrCodesOf(uuid.toLowerCase(), id.toLowerCase());
+    return this.views.qrCodesOf(uuid.toLowerCase(), id.toLowerCase());
   }
 
   @Post('api/clients/subscription/:uuid/:id/rotate-url')
@@ -160,7 +168,7 @@ export class SubscriptionsController {
     @Param('uuid') uuid: string,
     @Param('id') id: string,
   ): Promise<RotateSubscriptionUrlResponse> {
-    return this.subscriptions.rotateUrl(uuid.toLowerCase(), id.toLowerCase());
+    return this.lifecycle.rotateUrl(uuid.toLowerCase(), id.toLowerCase());
   }
 
   @Get('api/clients/download-subscription/:uuid/:fileName')
@@ -171,7 +179,7 @@ export class SubscriptionsController {
     @Param('fileName') fileName: string,
     @Res() response: Response,
   ): Promise<void> {
-    sendFile(response, await this.subscriptions.file(uuid.toLowerCase(), fileName));
+    sendFile(response, await this.views.file(uuid.toLowerCase(), fileName));
   }
 
   @Get('clients/download-subscription/:subscriptionId/:fileName')
@@ -182,10 +190,7 @@ export class SubscriptionsController {
     @CurrentSession() session: ActiveSession,
     @Res() response: Response,
   ): Promise<void> {
-    sendFile(
-      response,
-      await this.subscriptions.file(session.account.uuid, fileName, subscriptionId),
-    );
+    sendFile(response, await this.views.file(session.account.uuid, fileName, subscriptionId));
   }
 }
 
