@@ -1,4 +1,6 @@
 import {
+  fakePayments,
+  fakeWithdrawals,
   inlineTransactions,
   NOW,
   subscribableServer,
@@ -7,15 +9,9 @@ import {
 } from '../../test/support/subscription-fixtures';
 import type { PremiumServers } from '../market/premium-servers';
 import type { NodesService } from '../nodes/nodes.service';
-import type { ServerWithdrawalJob } from './server-withdrawal.job';
 import { SubscriptionBillingService } from './subscription-billing.service';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service';
-import type { PeriodPayment, SubscriptionPaymentsService } from './subscription-payments.service';
-import type {
-  SubscribableServer,
-  SubscriptionRecord,
-  SubscriptionsRepository,
-} from './subscriptions.repository';
+import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
 import type { SubscriptionsNotifier } from './subscriptions.notifier';
 
 const SSL = 1_000_000n;
@@ -52,26 +48,12 @@ function billingWith({ rows, balance = 100n * SSL, unable = [] }: Setup) {
       return Promise.resolve();
     },
   } as unknown as SubscriptionsRepository;
-  const payments = {
-    priceMicro: (_c: string, priced: readonly unknown[]) => BigInt(priced.length) * 10n * SSL,
-    lockBalance: () => Promise.resolve(balance),
-    charge: (_tx: unknown, payment: PeriodPayment) => {
-      writes.push(['charge', payment.servers.length, payment.externalRef]);
-      return Promise.resolve({ paymentId: 'p', chargedMicro: 0n, balanceMicro: 0n });
-    },
-  } as unknown as SubscriptionPaymentsService;
   const lifecycle = {
     resume: (_tx: unknown, record: SubscriptionRecord, at: Date, pausedMs: number) => {
       writes.push(['resume', record.id, at, pausedMs]);
       return Promise.resolve({});
     },
   } as unknown as SubscriptionLifecycleService;
-  const withdrawals = {
-    dropUnable: (_tx: unknown, _r: unknown, list: SubscribableServer[]) => {
-      const kept = list.filter((server) => !unable.includes(server.id));
-      return Promise.resolve({ kept, dropped: list.length - kept.length });
-    },
-  } as unknown as ServerWithdrawalJob;
   const nodes = {
     removeClients: (_tx: unknown, ids: string[], uuid: string) => {
       writes.push(['removeClients', ids, uuid]);
@@ -85,9 +67,9 @@ function billingWith({ rows, balance = 100n * SSL, unable = [] }: Setup) {
   const service = new SubscriptionBillingService(
     inlineTransactions().runner,
     repository,
-    payments,
+    fakePayments(balance, writes),
     lifecycle,
-    withdrawals,
+    fakeWithdrawals(unable),
     nodes,
     notifier,
     { operatorEmail: null } as PremiumServers,
@@ -105,7 +87,7 @@ describe('SubscriptionBillingService.settleDue', () => {
     const { service, writes, events } = billingWith({ rows: [record] });
     expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, withdrawn: 0 });
     expect(writes).toEqual([
-      ['charge', 2, `renewal:${record.id}:3`],
+      ['charge', 'subscription', 'monthly', 2, `renewal:${record.id}:3`],
       [
         'update',
         record.id,
@@ -132,7 +114,7 @@ describe('SubscriptionBillingService.settleDue', () => {
   it('should renew only the servers that can serve, and tell the dashboard about the rest', async () => {
     const { service, writes, events } = billingWith({ rows: [ended()], unable: [B] });
     expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, withdrawn: 1 });
-    expect(writes[0]).toEqual(['charge', 1, expect.any(String)]);
+    expect(writes[0]).toEqual(['charge', 'subscription', 'monthly', 1, expect.any(String)]);
     expect(events).toEqual(['withdrawn', 'changed']);
   });
 
@@ -153,7 +135,10 @@ describe('SubscriptionBillingService.settleDue', () => {
   it('should leave rows that are no longer due when locked, and send no event', async () => {
     const running = subscriptionRecord({ status: 'paused', pauseReason: 'user', pausedAt: NOW });
     const { service, writes, events } = billingWith({
-      rows: [running, subscriptionRecord({ id: 'later', expiresAt: new Date(NOW.getTime() + HOUR) })],
+      rows: [
+        running,
+        subscriptionRecord({ id: 'later', expiresAt: new Date(NOW.getTime() + HOUR) }),
+      ],
     });
     expect(await service.settleDue()).toEqual({ renewed: 0, expired: 0, resumed: 0, withdrawn: 0 });
     expect(writes).toEqual([]);

@@ -1,4 +1,6 @@
 import {
+  fakePayments,
+  fakeWithdrawals,
   inlineTransactions,
   NOW,
   OWNER,
@@ -10,16 +12,10 @@ import {
 import type { PremiumServers } from '../market/premium-servers';
 import type { NodesService } from '../nodes/nodes.service';
 import type { IdempotencyService } from '../wallet/idempotency.service';
-import type { ServerWithdrawalJob } from './server-withdrawal.job';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
-import type { PeriodPayment, SubscriptionPaymentsService } from './subscription-payments.service';
 import type { SubscriptionViewsService } from './subscription-views.service';
-import type {
-  SubscribableServer,
-  SubscriptionRecord,
-  SubscriptionsRepository,
-} from './subscriptions.repository';
+import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
 import type { SubscriptionsNotifier } from './subscriptions.notifier';
 
 const SSL = 1_000_000n;
@@ -56,15 +52,6 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
       replayed: false,
     }),
   } as unknown as IdempotencyService;
-  const payments = {
-    priceMicro: (_c: string, priced: readonly unknown[]) => BigInt(priced.length) * 10n * SSL,
-    lockBalance: () => Promise.resolve(balance),
-    charge: (_tx: unknown, payment: PeriodPayment) => {
-      const price = BigInt(payment.servers.length) * 10n * SSL;
-      writes.push(['charge', payment.type, payment.cycle, payment.servers.length]);
-      return Promise.resolve({ paymentId: 'p1', chargedMicro: price, balanceMicro: balance - price });
-    },
-  } as unknown as SubscriptionPaymentsService;
   const lifecycle = {
     lockOwned: () => Promise.resolve(record),
     resume: (_tx: unknown, _r: unknown, at: Date, pausedMs: number) => {
@@ -72,12 +59,6 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
       return Promise.resolve({ success: true, message: 'resumed', chargedMicro: '0' });
     },
   } as unknown as SubscriptionLifecycleService;
-  const withdrawals = {
-    dropUnable: (_tx: unknown, _r: unknown, list: SubscribableServer[]) => {
-      const kept = list.filter((server) => !unable.includes(server.id));
-      return Promise.resolve({ kept, dropped: list.length - kept.length });
-    },
-  } as unknown as ServerWithdrawalJob;
   const nodes = {
     addClients: (_tx: unknown, ids: string[], uuid: string) => {
       writes.push(['addClients', ids, uuid]);
@@ -97,9 +78,9 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
     inlineTransactions().runner,
     repository,
     idempotency,
-    payments,
+    fakePayments(balance, writes),
     lifecycle,
-    withdrawals,
+    fakeWithdrawals(unable),
     nodes,
     views,
     { changed: () => events.push('changed') } as unknown as SubscriptionsNotifier,
@@ -125,7 +106,7 @@ describe('SubscriptionPaidChangesService.activate', () => {
     const { service, writes } = paidChangesWith({ record: expired, unable: [B] });
     const answer = await service.activate(OWNER, SUBSCRIPTION_ID, 'key-1');
     expect(writes).toEqual([
-      ['charge', 'activation', 'monthly', 1],
+      ['charge', 'activation', 'monthly', 1, undefined],
       [
         'update',
         SUBSCRIPTION_ID,
@@ -173,7 +154,7 @@ describe('SubscriptionPaidChangesService.changeType', () => {
     const { service, writes } = paidChangesWith({ record: subscriptionRecord() });
     const answer = await service.changeType(OWNER, SUBSCRIPTION_ID, 'hourly', undefined);
     expect(writes).toEqual([
-      ['charge', 'billing_change', 'hourly', 2],
+      ['charge', 'billing_change', 'hourly', 2, undefined],
       [
         'update',
         SUBSCRIPTION_ID,
@@ -192,7 +173,10 @@ describe('SubscriptionPaidChangesService.changeType', () => {
   });
 
   it('should pause with the new cycle and leave the nodes when the wallet is short', async () => {
-    const { service, writes } = paidChangesWith({ record: subscriptionRecord(), balance: 5n * SSL });
+    const { service, writes } = paidChangesWith({
+      record: subscriptionRecord(),
+      balance: 5n * SSL,
+    });
     const answer = await service.changeType(OWNER, SUBSCRIPTION_ID, 'hourly', undefined);
     expect(writes).toEqual([
       [

@@ -41,7 +41,9 @@ function recordingLedger(balanceMicro: bigint) {
       posted.push(requests);
       return Promise.resolve({
         transactionIds: requests.map((_, i) => `t${i}`),
-        balancesAfterMicro: new Map([[walletKey('client_wallet', CLIENT), balanceMicro - 30n * SSL]]),
+        balancesAfterMicro: new Map([
+          [walletKey('client_wallet', CLIENT), balanceMicro - 30n * SSL],
+        ]),
       });
     },
   } as unknown as LedgerService;

@@ -1,9 +1,5 @@
 import { VPS_TIERS } from '@scn/proto';
-import {
-  NOW,
-  OWNER,
-  subscribableServer,
-} from '../../test/support/subscription-fixtures';
+import { NOW, OWNER, subscribableServer } from '../../test/support/subscription-fixtures';
 import type { ActiveSession } from '../auth/auth.repository';
 import type { AppConfig } from '../config/app-config';
 import type { PremiumServers } from '../market/premium-servers';

@@ -17,7 +17,10 @@ const context = {
 describe('timeLeft', () => {
   it('should count down to the end of the period while active', () => {
     const record = subscriptionRecord({ expiresAt: new Date(NOW.getTime() + 5 * HOUR) });
-    expect(timeLeft(record, NOW)).toEqual({ remainingMs: 5 * HOUR, expirationDate: record.expiresAt });
+    expect(timeLeft(record, NOW)).toEqual({
+      remainingMs: 5 * HOUR,
+      expirationDate: record.expiresAt,
+    });
   });
 
   it('should stop the clock during a client pause and end from now', () => {
@@ -35,7 +38,11 @@ describe('timeLeft', () => {
 
   it('should leave no time to an unpaid pause or an expired subscription', () => {
     const pausedAt = new Date(NOW.getTime() - HOUR);
-    const unpaid = subscriptionRecord({ status: 'paused', pauseReason: 'insufficient_funds', pausedAt });
+    const unpaid = subscriptionRecord({
+      status: 'paused',
+      pauseReason: 'insufficient_funds',
+      pausedAt,
+    });
     expect(timeLeft(unpaid, NOW)).toEqual({ remainingMs: 0, expirationDate: pausedAt });
     const expired = subscriptionRecord({ status: 'expired', expiresAt: pausedAt });
     expect(timeLeft(expired, NOW)).toEqual({ remainingMs: 0, expirationDate: pausedAt });
@@ -45,7 +52,12 @@ describe('timeLeft', () => {
 describe('subscriptionView', () => {
   it('should show price, links, files and time left of an active subscription', () => {
     const record = subscriptionRecord({ expiresAt: new Date(NOW.getTime() + 90 * 60_000) });
-    const view = subscriptionView(record, [subscribableServer('aaaa0000-0000-4000-8000-000000000001')], [], context);
+    const view = subscriptionView(
+      record,
+      [subscribableServer('aaaa0000-0000-4000-8000-000000000001')],
+      [],
+      context,
+    );
     expect(view).toMatchObject({
       id: record.id,
       uuid: record.vlessUuid,
@@ -79,7 +91,9 @@ describe('subscriptionView', () => {
     expect(view.pauseReason).toBe('insufficient_funds');
     const deleted = subscriptionView(subscriptionRecord({ status: 'deleted' }), [], [], context);
     expect(deleted.status).toBe('expired');
-    expect(subscriptionView(unpaid, [server], [], { ...context, free: true }).activationPrice).toBe(0);
+    expect(subscriptionView(unpaid, [server], [], { ...context, free: true }).activationPrice).toBe(
+      0,
+    );
   });
 
   it('should list the dropped servers with their reason and refund', () => {

@@ -49,7 +49,11 @@ function viewsWith(records: SubscriptionRecord[]) {
 /** A subscription whose URL secret was issued by `views` (sealed with the same APP_SECRET). */
 function withUrl(views: SubscriptionViewsService, changes: Partial<SubscriptionRecord> = {}) {
   const url = views.issueUrl();
-  const record = subscriptionRecord({ urlTokenHash: url.hash, urlTokenSealed: url.sealed, ...changes });
+  const record = subscriptionRecord({
+    urlTokenHash: url.hash,
+    urlTokenSealed: url.sealed,
+    ...changes,
+  });
   return { url, record };
 }
 
@@ -65,12 +69,19 @@ describe('SubscriptionViewsService', () => {
     expect(url.url).toBe(`https://scn.test/sub/${url.secret}`);
     const feed = await views.feed(url.secret);
     expect(decoded(feed!.content)).toEqual([listed!.vlessString]);
-    expect(feed).toMatchObject({ expiresAt: record.expiresAt, title: 'SCN Subscription (1 server)' });
+    expect(feed).toMatchObject({
+      expiresAt: record.expiresAt,
+      title: 'SCN Subscription (1 server)',
+    });
   });
 
   it('should serve placeholders, never links, while the subscription is paused', async () => {
     const issuer = viewsWith([]);
-    const { url, record } = withUrl(issuer, { status: 'paused', pauseReason: 'user', pausedAt: NOW });
+    const { url, record } = withUrl(issuer, {
+      status: 'paused',
+      pauseReason: 'user',
+      pausedAt: NOW,
+    });
     const lines = decoded((await viewsWith([record]).feed(url.secret))!.content);
     expect(lines).toHaveLength(2);
     expect(lines.join('\n')).toContain('0.0.0.0:1');
@@ -96,7 +107,11 @@ describe('SubscriptionViewsService', () => {
   it('should give the files by name, and 404 for another name, id or owner', async () => {
     const views = viewsWith([subscriptionRecord()]);
     const group = await views.file(OWNER, `group_${SUBSCRIPTION_ID}.txt`);
-    const raw = await views.file(OWNER, `RAW_${SUBSCRIPTION_ID.toUpperCase()}.txt`, SUBSCRIPTION_ID);
+    const raw = await views.file(
+      OWNER,
+      `RAW_${SUBSCRIPTION_ID.toUpperCase()}.txt`,
+      SUBSCRIPTION_ID,
+    );
     expect(group.fileName).toBe(`group_${SUBSCRIPTION_ID}.txt`);
     expect(raw.fileName).toBe(`raw_${SUBSCRIPTION_ID}.txt`);
     expect(decoded(group.content)).toEqual([raw.content.trimEnd()]);

@@ -1,4 +1,9 @@
 import type { Transaction, TransactionRunner } from '../../src/database/transaction-runner';
+import type { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
+import type {
+  PeriodPayment,
+  SubscriptionPaymentsService,
+} from '../../src/subscriptions/subscription-payments.service';
 import type {
   SubscribableServer,
   SubscriptionRecord,
@@ -68,4 +73,38 @@ export function inlineTransactions(): { runner: TransactionRunner; tx: Transacti
     exclusive: (_lock: number, work: (t: Transaction) => Promise<unknown>) => work(tx),
   } as unknown as TransactionRunner;
   return { runner, tx };
+}
+
+const PER_SERVER_MICRO = 10_000_000n;
+
+/**
+ * Payments at 10 SSL per server from a wallet that holds `balance`; each charge is recorded in
+ * `writes` as ['charge', type, cycle, server count, externalRef].
+ */
+export function fakePayments(balance: bigint, writes: unknown[][]): SubscriptionPaymentsService {
+  const priceMicro = (servers: readonly unknown[]) => BigInt(servers.length) * PER_SERVER_MICRO;
+  return {
+    priceMicro: (_cycle: string, servers: readonly unknown[]) => priceMicro(servers),
+    lockBalance: () => Promise.resolve(balance),
+    charge: (_tx: Transaction, payment: PeriodPayment) => {
+      const price = priceMicro(payment.servers);
+      const { type, cycle, servers, externalRef } = payment;
+      writes.push(['charge', type, cycle, servers.length, externalRef]);
+      return Promise.resolve({
+        paymentId: 'p1',
+        chargedMicro: price,
+        balanceMicro: balance - price,
+      });
+    },
+  } as unknown as SubscriptionPaymentsService;
+}
+
+/** A withdrawal step that drops the servers listed in `unable` (issue 15 §7). */
+export function fakeWithdrawals(unable: readonly string[]): ServerWithdrawalJob {
+  return {
+    dropUnable: (_tx: Transaction, _record: unknown, servers: SubscribableServer[]) => {
+      const kept = servers.filter((server) => !unable.includes(server.id));
+      return Promise.resolve({ kept, dropped: servers.length - kept.length });
+    },
+  } as unknown as ServerWithdrawalJob;
 }
