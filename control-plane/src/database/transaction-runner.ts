@@ -35,7 +35,7 @@ export class TransactionRunner {
   }
 
   /**
-   * `runRetrying` for work that opens its one transaction itself (through a service of another
+   * `runRetrying` for work that opens its own transaction itself (through a service of another
    * domain, such as `IdempotencyService.once`): runs it again when PostgreSQL rolled that
    * transaction back for a deadlock or a serialization failure (up to `RETRY_ATTEMPTS` in all).
    */
