@@ -82,6 +82,26 @@ describe('TransactionRunner', () => {
     expect(runs).toBe(1);
   });
 
+  it('runs work that opens its own transaction again after a serialization failure', async () => {
+    let runs = 0;
+    const result = await runner.retrying(() =>
+      runner.run(async (tx) => {
+        runs += 1;
+        await tx.query('INSERT INTO runner_spec VALUES ($1, 1)', [runs]);
+        if (runs === 1) {
+          await tx.query(`DO $$ BEGIN RAISE EXCEPTION 'again' USING ERRCODE = '40001'; END $$`);
+        }
+        return runs;
+      }),
+    );
+    expect(result).toBe(2);
+    // The first run's insert was rolled back with its transaction.
+    expect(await count()).toBe(1);
+    await expect(runner.retrying(() => Promise.reject(new Error('refused')))).rejects.toThrow(
+      'refused',
+    );
+  });
+
   it('skips exclusive work while another transaction holds its lock', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

@@ -32,10 +32,19 @@ export class TransactionRunner {
    * serialization failure, runs it again in a new one (up to `RETRY_ATTEMPTS` in all). `work`
    * must therefore do nothing outside the database that it cannot do twice.
    */
-  async runRetrying<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  runRetrying<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.retrying(() => this.run(work));
+  }
+
+  /**
+   * `runRetrying` for work that opens its own transaction itself (through a service of another
+   * domain, such as `IdempotencyService.once`): runs it again when PostgreSQL rolled that
+   * transaction back for a deadlock or a serialization failure (up to `RETRY_ATTEMPTS` in all).
+   */
+  async retrying<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.dataSource.transaction(work);
+        return await work();
       } catch (error) {
         const code = sqlState(error);
         if (attempt >= RETRY_ATTEMPTS || !code || !RETRYABLE_SQL_STATES.has(code)) throw error;

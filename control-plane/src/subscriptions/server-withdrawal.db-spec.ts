@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { dataSourceOptions } from '../database/data-source';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
-import { PurchaseWriter } from './purchase-writer';
+import { PurchasesRepository } from './purchases.repository';
 import { ServerWithdrawals } from './server-withdrawal';
 import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 let db: TestDatabase;
 let dataSource: DataSource;
 let ledger: LedgerService;
-let writer: PurchaseWriter;
+let writer: PurchasesRepository;
 let withdrawals: ServerWithdrawals;
 let subscriptions: SubscriptionsRepository;
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   dataSource = new DataSource({ ...dataSourceOptions(db.url), extra: { max: 20 } });
   await dataSource.initialize();
   ledger = new LedgerService(new WalletRepository(dataSource));
-  writer = new PurchaseWriter(dataSource);
+  writer = new PurchasesRepository(dataSource);
   subscriptions = new SubscriptionsRepository(dataSource);
   withdrawals = new ServerWithdrawals(
     new ServerWithdrawalsRepository(dataSource),

@@ -5,11 +5,8 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../common/clock';
-import { runExclusive } from '../common/exclusive';
-import { RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
+import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { NodesService } from '../nodes/nodes.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { ServerWithdrawals } from './server-withdrawal';
@@ -49,8 +46,8 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     private readonly subscriptions: SubscriptionsRepository,
     private readonly nodes: NodesService,
     private readonly realtime: RealtimeGateway,
+    private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -69,7 +66,8 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
 
   /** Drops what is due unless another replica is doing it now (then null); answers how many. */
   runOnce(): Promise<number | null> {
-    return runExclusive(this.dataSource, WITHDRAWAL_LOCK_ID, () => this.settle());
+    // The lock's transaction only holds the lock: each subscription is settled in its own.
+    return this.transactions.exclusive(WITHDRAWAL_LOCK_ID, () => this.settle());
   }
 
   /**
@@ -78,14 +76,14 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
    * transaction. Answers the servers that stay, in the client's order.
    */
   async dropUnable(
-    manager: EntityManager,
+    manager: Transaction,
     record: SubscriptionRecord,
     servers: readonly SubscribableServer[],
     now: Date,
     watching?: Date,
   ): Promise<{ kept: SubscribableServer[]; dropped: number }> {
     const since =
-      watching ?? watchingSince(await this.repository.heartbeat(manager, WITHDRAWAL_JOB), now);
+      watching ?? watchingSince(await this.repository.heartbeat(WITHDRAWAL_JOB, manager), now);
     const kept: SubscribableServer[] = [];
     let dropped = 0;
     for (const server of servers) {
@@ -103,18 +101,15 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
 
   private async settle(): Promise<number> {
     const now = this.clock.now();
-    const watching = watchingSince(
-      await this.repository.heartbeat(this.dataSource, WITHDRAWAL_JOB),
-      now,
-    );
-    await this.repository.beat(this.dataSource, WITHDRAWAL_JOB, now, watching);
+    const watching = watchingSince(await this.repository.heartbeat(WITHDRAWAL_JOB), now);
+    await this.repository.beat(WITHDRAWAL_JOB, now, watching);
     // Hidden servers qualify only once the job has watched for the grace (banned ones at once).
     const graceStart = now.getTime() - HIDDEN_GRACE_MS;
     const hiddenBefore = new Date(watching.getTime() <= graceStart ? graceStart : 0);
     let dropped = 0;
     for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
       const due = await this.repository.candidates(hiddenBefore, after, PAGE);
-      for (const id of due) dropped += await retrying(() => this.settleOne(id, now, watching));
+      for (const id of due) dropped += await this.settleOne(id, now, watching);
       if (due.length < PAGE) break;
       after = due[due.length - 1]!;
     }
@@ -124,24 +119,12 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
   }
 
   private settleOne(id: string, now: Date, watching: Date): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.runRetrying(async (manager) => {
       const record = await this.subscriptions.lockForJob(manager, id);
       if (!record || !['active', 'paused', 'expired'].includes(record.status)) return 0;
-      const servers = (await this.subscriptions.serversOf(manager, [id], null)).get(id) ?? [];
+      const servers = await this.subscriptions.serversFor(manager, id, null);
       const { dropped } = await this.dropUnable(manager, record, servers, now, watching);
       return dropped;
     });
-  }
-}
-
-/** Runs `work` again (at most 3 times) when PostgreSQL aborted it for a deadlock. */
-async function retrying<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      const code = sqlState(error);
-      if (attempt >= 3 || !code || !RETRYABLE_SQL_STATES.has(code)) throw error;
-    }
   }
 }

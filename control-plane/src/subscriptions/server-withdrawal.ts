@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { WITHDRAWAL_REASON_TEXT } from '@scn/proto';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction-runner';
 import type { ServerDeletion } from '../nodes/server-deletion';
 import { LedgerService, type Posting } from '../wallet/ledger.service';
 import { periodMs } from './subscription-pricing';
@@ -49,7 +49,7 @@ export class ServerWithdrawals implements ServerDeletion {
 
   /** Null when this server was already dropped from this subscription in this period. */
   async withdraw(
-    manager: EntityManager,
+    manager: Transaction,
     record: SubscriptionRecord,
     server: WithdrawnServerRef,
     unable: Unable,
@@ -126,7 +126,7 @@ export class ServerWithdrawals implements ServerDeletion {
   }
 
   /** ServerDeletion: the operator deleted the server; every subscription of it is refunded. */
-  async beforeDelete(manager: EntityManager, serverId: string, now: Date): Promise<number> {
+  async beforeDelete(manager: Transaction, serverId: string, now: Date): Promise<number> {
     const records = await this.repository.lockSubscriptionsOf(manager, serverId);
     if (records.length === 0) return 0;
     const [server] = await this.subscriptions.readServers([serverId], null);

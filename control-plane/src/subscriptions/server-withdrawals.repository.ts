@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { WithdrawalReason } from '@scn/proto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
+import type { Transaction } from '../database/transaction-runner';
 import { type SubscriptionRecord, subscriptionFromRow } from './subscriptions.repository';
-
-type Db = DataSource | EntityManager;
 
 /** A dropped server as the dashboard shows it. */
 export interface WithdrawalRecord {
@@ -33,7 +32,7 @@ const PERIOD_PAYMENT_TYPES = ['subscription', 'activation', 'billing_change'];
 /** The DB access of server withdrawals (issue 15 §7). Writers take the caller's transaction. */
 @Injectable()
 export class ServerWithdrawalsRepository {
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * The latest period payment of a subscription (its client's debit) and, from the same database
@@ -41,7 +40,7 @@ export class ServerWithdrawalsRepository {
    * reward it paid `operatorUuid` per server.
    */
   async periodPayment(
-    manager: EntityManager,
+    manager: Transaction,
     subscriptionId: string,
     operatorUuid: string,
   ): Promise<PeriodPayment | null> {
@@ -92,7 +91,7 @@ export class ServerWithdrawalsRepository {
    * period (the unique key): false then, and the caller must move no money.
    */
   async insert(
-    manager: EntityManager,
+    manager: Transaction,
     row: {
       id: string;
       subscriptionId: string;
@@ -128,7 +127,7 @@ export class ServerWithdrawalsRepository {
 
   /** Takes the server out of the subscription; how many servers the subscription has left. */
   async dropServer(
-    manager: EntityManager,
+    manager: Transaction,
     subscriptionId: string,
     serverId: string,
   ): Promise<number> {
@@ -149,10 +148,7 @@ export class ServerWithdrawalsRepository {
    * The subscriptions (not deleted) that cover a server, locked in id order until the
    * transaction ends: what the server's deletion drops it from.
    */
-  async lockSubscriptionsOf(
-    manager: EntityManager,
-    serverId: string,
-  ): Promise<SubscriptionRecord[]> {
+  async lockSubscriptionsOf(manager: Transaction, serverId: string): Promise<SubscriptionRecord[]> {
     const rows = await queryRows<Record<string, unknown>>(
       manager,
       `SELECT su.* FROM subscriptions su
@@ -184,10 +180,16 @@ export class ServerWithdrawalsRepository {
     return rows.map((row) => row.id);
   }
 
-  /** A minute job's last run and since when it has run without a gap; null before its first. */
-  async heartbeat(db: Db, job: string): Promise<{ lastRunAt: Date; watchingSince: Date } | null> {
+  /**
+   * A minute job's last run and since when it has run without a gap; null before its first (in
+   * `tx` when given).
+   */
+  async heartbeat(
+    job: string,
+    tx?: Transaction,
+  ): Promise<{ lastRunAt: Date; watchingSince: Date } | null> {
     const rows = await queryRows<{ last_run_at: Date; watching_since: Date }>(
-      db,
+      tx ?? this.dataSource,
       `SELECT last_run_at, watching_since FROM job_heartbeats WHERE job = $1`,
       [job],
     );
@@ -195,8 +197,8 @@ export class ServerWithdrawalsRepository {
     return row ? { lastRunAt: row.last_run_at, watchingSince: row.watching_since } : null;
   }
 
-  async beat(db: Db, job: string, now: Date, watchingSince: Date): Promise<void> {
-    await db.query(
+  async beat(job: string, now: Date, watchingSince: Date): Promise<void> {
+    await this.dataSource.query(
       `INSERT INTO job_heartbeats (job, last_run_at, watching_since) VALUES ($1, $2, $3)
        ON CONFLICT (job) DO UPDATE SET last_run_at = EXCLUDED.last_run_at,
          watching_since = EXCLUDED.watching_since`,
@@ -205,10 +207,7 @@ export class ServerWithdrawalsRepository {
   }
 
   /** The dropped servers of each subscription, newest first. */
-  async listFor(
-    db: Db,
-    subscriptionIds: readonly string[],
-  ): Promise<Map<string, WithdrawalRecord[]>> {
+  async listFor(subscriptionIds: readonly string[]): Promise<Map<string, WithdrawalRecord[]>> {
     const result = new Map<string, WithdrawalRecord[]>(subscriptionIds.map((id) => [id, []]));
     if (subscriptionIds.length === 0) return result;
     const rows = await queryRows<{
@@ -220,7 +219,7 @@ export class ServerWithdrawalsRepository {
       withdrawn_at: Date;
       refund_micro: string;
     }>(
-      db,
+      this.dataSource,
       `SELECT subscription_id, server_id, server_name, reason, unable_since, withdrawn_at,
               refund_micro::text AS refund_micro
        FROM subscription_withdrawals WHERE subscription_id = ANY($1::uuid[])

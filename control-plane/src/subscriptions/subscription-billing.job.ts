@@ -4,11 +4,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { runExclusive } from '../common/exclusive';
-import { type SettleResult, SubscriptionsService } from './subscriptions.service';
 import { isDatabaseUnavailable } from '../common/database-unavailable';
+import { TransactionRunner } from '../database/transaction-runner';
+import { type SettleResult, SubscriptionBillingService } from './subscription-billing.service';
 
 const BILLING_INTERVAL_MS = 60_000;
 /** Shared by every replica: whoever holds it this minute settles the subscriptions. */
@@ -25,8 +23,8 @@ export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplica
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly subscriptions: SubscriptionsService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly billing: SubscriptionBillingService,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -51,6 +49,7 @@ export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplica
 
   /** Settles what is due unless another replica is doing it now (then null). */
   runOnce(): Promise<SettleResult | null> {
-    return runExclusive(this.dataSource, BILLING_LOCK_ID, () => this.subscriptions.settleDue());
+    // The lock's transaction only holds the lock: each subscription is settled in its own.
+    return this.transactions.exclusive(BILLING_LOCK_ID, () => this.billing.settleDue());
   }
 }

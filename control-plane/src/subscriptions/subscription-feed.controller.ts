@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
 import type { Response } from 'express';
-import { SubscriptionsService } from './subscriptions.service';
+import { SubscriptionViewsService } from './subscription-views.service';
 
 /**
  * `GET /sub/<secret>`: the subscription URL that v2rayN, v2rayNG, Hiddify, Streisand and NekoBox
@@ -11,7 +11,7 @@ import { SubscriptionsService } from './subscriptions.service';
 @ApiTags('subscriptions')
 @Controller()
 export class SubscriptionFeedController {
-  constructor(private readonly subscriptions: SubscriptionsService) {}
+  constructor(private readonly views: SubscriptionViewsService) {}
 
   @Get('sub/:secret')
   @ApiOperation({
@@ -22,10 +22,10 @@ export class SubscriptionFeedController {
     response.setHeader('Cache-Control', 'no-store');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
-    const pages = this.subscriptions.feedPages;
+    const pages = this.views.feedPages;
     response.setHeader('support-url', pages.supportUrl);
     response.setHeader('profile-web-page-url', pages.dashboardUrl);
-    const feed = await this.subscriptions.feed(secret);
+    const feed = await this.views.feed(secret);
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
       return;

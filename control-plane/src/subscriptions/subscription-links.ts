@@ -91,3 +91,8 @@ export function groupFile(links: readonly string[]): string {
 export function subscriptionName(serverCount: number): string {
   return `Subscription (${serverCount} server${serverCount === 1 ? '' : 's'})`;
 }
+
+/** The ids of a subscription's servers, in its order (for the node client sets). */
+export function serverIds(servers: readonly { id: string }[]): string[] {
+  return servers.map((server) => server.id);
+}

@@ -27,8 +27,11 @@ import { OwnAccount } from '../auth/own-account.decorator';
 import { CurrentSession, SessionGuard } from '../auth/session.guard';
 import { UuidParam } from '../common/uuid-param';
 import { AutoRenewDto, ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
+import { SubscriptionPurchaseService } from './subscription-purchase.service';
+import { type SubscriptionFile, SubscriptionViewsService } from './subscription-views.service';
 import { SubscriptionsException } from './subscriptions.exception';
-import { type SubscriptionFile, SubscriptionsService } from './subscriptions.service';
 
 const notFound = () => SubscriptionsException.of('not_found');
 const fileNotFound = () => SubscriptionsException.of('file_not_found');
@@ -42,7 +45,12 @@ const fileNotFound = () => SubscriptionsException.of('file_not_found');
 @Controller()
 @UseGuards(SessionGuard)
 export class SubscriptionsController {
-  constructor(private readonly subscriptions: SubscriptionsService) {}
+  constructor(
+    private readonly purchase: SubscriptionPurchaseService,
+    private readonly views: SubscriptionViewsService,
+    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly paidChanges: SubscriptionPaidChangesService,
+  ) {}
 
   @Post(['api/clients/create-subscription', 'clients/create-subscription'])
   @HttpCode(200)
@@ -55,7 +63,7 @@ export class SubscriptionsController {
     @CurrentSession() session: ActiveSession,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubscriptionCreationResponse> {
-    return this.subscriptions.create(session, body, idempotencyKey);
+    return this.purchase.create(session, body, idempotencyKey);
   }
 
   @Get('api/clients/subscriptions/:uuid')
@@ -63,7 +71,7 @@ export class SubscriptionsController {
   async active(@OwnAccount() uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listActive(uuid),
+      subscriptions: await this.views.listActive(uuid),
     };
   }
 
@@ -72,7 +80,7 @@ export class SubscriptionsController {
   async paused(@OwnAccount() uuid: string): Promise<SubscriptionsResponse> {
     return {
       success: true,
-      subscriptions: await this.subscriptions.listPaused(uuid),
+      subscriptions: await this.views.listPaused(uuid),
     };
   }
 
@@ -86,7 +94,7 @@ export class SubscriptionsController {
     @OwnAccount() uuid: string,
     @UuidParam('id', notFound) id: string,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.pause(uuid, id);
+    return this.lifecycle.pause(uuid, id);
   }
 
   @Post('api/clients/subscription/:uuid/:id/activate')
@@ -100,7 +108,7 @@ export class SubscriptionsController {
     @UuidParam('id', notFound) id: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.activate(uuid, id, idempotencyKey);
+    return this.paidChanges.activate(uuid, id, idempotencyKey);
   }
 
   @Post('api/clients/subscription/:uuid/:id/change-type')
@@ -115,7 +123,7 @@ export class SubscriptionsController {
     @Body() body: ChangeBillingTypeDto,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ChangeBillingTypeResponse> {
-    return this.subscriptions.changeType(uuid, id, body.newBillingCycle, idempotencyKey);
+    return this.paidChanges.changeType(uuid, id, body.newBillingCycle, idempotencyKey);
   }
 
   @Post('api/clients/subscription/:uuid/:id/auto-renew')
@@ -129,7 +137,7 @@ export class SubscriptionsController {
     @UuidParam('id', notFound) id: string,
     @Body() body: AutoRenewDto,
   ): Promise<SubscriptionActionResponse> {
-    return this.subscriptions.setAutoRenew(uuid, id, body.autoRenew);
+    return this.lifecycle.setAutoRenew(uuid, id, body.autoRenew);
   }
 
   @Delete('api/clients/subscription/:uuid/:id')
@@ -138,7 +146,7 @@ export class SubscriptionsController {
     @OwnAccount() uuid: string,
     @UuidParam('id', notFound) id: string,
   ): Promise<MessageResponse> {
-    await this.subscriptions.remove(uuid, id);
+    await this.lifecycle.remove(uuid, id);
     return { success: true, message: SUBSCRIPTION_MESSAGES.deleted };
   }
 
@@ -148,7 +156,7 @@ export class SubscriptionsController {
     @OwnAccount() uuid: string,
     @UuidParam('id', notFound) id: string,
   ): Promise<SubscriptionQrCodesResponse> {
-    return this.subscriptions.qrCodesOf(uuid, id);
+    return this.views.qrCodesOf(uuid, id);
   }
 
   @Post('api/clients/subscription/:uuid/:id/rotate-url')
@@ -158,7 +166,7 @@ export class SubscriptionsController {
     @OwnAccount() uuid: string,
     @UuidParam('id', notFound) id: string,
   ): Promise<RotateSubscriptionUrlResponse> {
-    return this.subscriptions.rotateUrl(uuid, id);
+    return this.lifecycle.rotateUrl(uuid, id);
   }
 
   @Get('api/clients/download-subscription/:uuid/:fileName')
@@ -168,7 +176,7 @@ export class SubscriptionsController {
     @Param('fileName') fileName: string,
     @Res() response: Response,
   ): Promise<void> {
-    sendFile(response, await this.subscriptions.file(uuid, fileName));
+    sendFile(response, await this.views.file(uuid, fileName));
   }
 
   @Get('clients/download-subscription/:subscriptionId/:fileName')
@@ -179,10 +187,7 @@ export class SubscriptionsController {
     @CurrentSession() session: ActiveSession,
     @Res() response: Response,
   ): Promise<void> {
-    sendFile(
-      response,
-      await this.subscriptions.file(session.account.uuid, fileName, subscriptionId),
-    );
+    sendFile(response, await this.views.file(session.account.uuid, fileName, subscriptionId));
   }
 }
 

@@ -8,12 +8,18 @@ import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsRepository } from './subscriptions.repository';
-import { PurchaseWriter } from './purchase-writer';
+import { PurchasesRepository } from './purchases.repository';
 import { SERVER_DELETION } from '../nodes/server-deletion';
 import { ServerWithdrawals } from './server-withdrawal';
 import { ServerWithdrawalJob } from './server-withdrawal.job';
 import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
-import { SubscriptionsService } from './subscriptions.service';
+import { SubscriptionBillingService } from './subscription-billing.service';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
+import { SubscriptionPaymentsService } from './subscription-payments.service';
+import { SubscriptionPurchaseService } from './subscription-purchase.service';
+import { SubscriptionViewsService } from './subscription-views.service';
+import { SubscriptionsNotifier } from './subscriptions.notifier';
 
 /**
  * Client subscriptions: purchase, the subscription URL, pauses, billing changes, renewals.
@@ -26,8 +32,14 @@ import { SubscriptionsService } from './subscriptions.service';
   controllers: [SubscriptionsController, SubscriptionFeedController],
   providers: [
     SubscriptionsRepository,
-    PurchaseWriter,
-    SubscriptionsService,
+    PurchasesRepository,
+    SubscriptionsNotifier,
+    SubscriptionPaymentsService,
+    SubscriptionViewsService,
+    SubscriptionPurchaseService,
+    SubscriptionLifecycleService,
+    SubscriptionPaidChangesService,
+    SubscriptionBillingService,
     SubscriptionBillingJob,
     ServerWithdrawalsRepository,
     ServerWithdrawals,
@@ -35,6 +47,6 @@ import { SubscriptionsService } from './subscriptions.service';
     { provide: SUBSCRIBED_SERVERS, useExisting: SubscriptionsRepository },
     { provide: SERVER_DELETION, useExisting: ServerWithdrawals },
   ],
-  exports: [SubscriptionsService, SUBSCRIBED_SERVERS, SERVER_DELETION],
+  exports: [SUBSCRIBED_SERVERS, SERVER_DELETION],
 })
 export class SubscriptionsModule {}

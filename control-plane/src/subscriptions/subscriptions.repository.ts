@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { BillingCycle, PauseReason, VpsTierId } from '@scn/proto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
+import type { Transaction } from '../database/transaction-runner';
 import type { SubscriptionState } from './entities/subscription.entity';
 import type { LinkedServer } from './subscription-links';
 
-type Db = DataSource | EntityManager;
+/** An id that is not a uuid names no subscription (and would not cast to the column's type). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A subscription row as the rules read it. */
 export interface SubscriptionRecord {
@@ -116,7 +118,7 @@ export function serverFromRow(row: Record<string, unknown>): SubscribableServer 
 /** The only DB access for subscriptions. Writers take the caller's transaction. */
 @Injectable()
 export class SubscriptionsRepository {
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The servers as a purchase checks them, without locks. */
   async readServers(
@@ -141,7 +143,7 @@ export class SubscriptionsRepository {
    * (`platformEmail`).
    */
   async lockServers(
-    manager: EntityManager,
+    manager: Transaction,
     serverIds: readonly string[],
     platformEmail: string | null,
   ): Promise<SubscribableServer[]> {
@@ -163,7 +165,7 @@ export class SubscriptionsRepository {
    * its own statement, so it sees what committed while waiting.
    */
   async slotsTaken(
-    manager: EntityManager,
+    manager: Transaction,
     serverIds: readonly string[],
   ): Promise<Map<string, number>> {
     const rows = await queryRows<{ id: string; taken: number }>(
@@ -189,10 +191,11 @@ export class SubscriptionsRepository {
 
   /** Owner-scoped and locked until the transaction ends; deleted ones are not found. */
   async lockOwned(
-    manager: EntityManager,
+    manager: Transaction,
     ownerUuid: string,
     id: string,
   ): Promise<SubscriptionRecord | null> {
+    if (!UUID.test(id)) return null;
     const rows = await queryRows<Record<string, unknown>>(
       manager,
       `SELECT * FROM subscriptions
@@ -203,7 +206,7 @@ export class SubscriptionsRepository {
   }
 
   /** For the billing job: locked unless a client's call holds it now (then it waits a minute). */
-  async lockForJob(manager: EntityManager, id: string): Promise<SubscriptionRecord | null> {
+  async lockForJob(manager: Transaction, id: string): Promise<SubscriptionRecord | null> {
     const rows = await queryRows<Record<string, unknown>>(
       manager,
       `SELECT * FROM subscriptions WHERE id = $1 FOR UPDATE SKIP LOCKED`,
@@ -212,7 +215,9 @@ export class SubscriptionsRepository {
     return rows[0] ? subscriptionFromRow(rows[0]) : null;
   }
 
+  /** Owner-scoped; deleted ones are not found. */
   async findOwned(ownerUuid: string, id: string): Promise<SubscriptionRecord | null> {
+    if (!UUID.test(id)) return null;
     const rows = await queryRows<Record<string, unknown>>(
       this.dataSource,
       `SELECT * FROM subscriptions WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted'`,
@@ -244,16 +249,16 @@ export class SubscriptionsRepository {
     return rows.map(subscriptionFromRow);
   }
 
-  /** The servers of each subscription, in the client's order. */
+  /** The servers of each subscription, in the client's order (in `tx` when given). */
   async serversOf(
-    db: Db,
     subscriptionIds: readonly string[],
     platformEmail: string | null,
+    tx?: Transaction,
   ): Promise<Map<string, SubscribableServer[]>> {
     const result = new Map<string, SubscribableServer[]>(subscriptionIds.map((id) => [id, []]));
     if (subscriptionIds.length === 0) return result;
     const rows = await queryRows<Record<string, unknown>>(
-      db,
+      tx ?? this.dataSource,
       `SELECT ss.subscription_id, ${SERVER_COLUMNS}
        FROM subscription_servers ss
          JOIN servers s ON s.id = ss.server_id
@@ -266,7 +271,17 @@ export class SubscriptionsRepository {
     return result;
   }
 
-  async update(manager: EntityManager, id: string, changes: SubscriptionChanges): Promise<void> {
+  /** The servers of one subscription, in the client's order, in `tx`. */
+  async serversFor(
+    tx: Transaction,
+    subscriptionId: string,
+    platformEmail: string | null,
+  ): Promise<SubscribableServer[]> {
+    const servers = await this.serversOf([subscriptionId], platformEmail, tx);
+    return servers.get(subscriptionId) ?? [];
+  }
+
+  async update(manager: Transaction, id: string, changes: SubscriptionChanges): Promise<void> {
     const entries = Object.entries(changes) as Array<[keyof SubscriptionChanges, unknown]>;
     const sets = entries.map(([key], i) => `${COLUMN_OF[key]} = $${i + 2}`);
     await manager.query(
@@ -276,12 +291,12 @@ export class SubscriptionsRepository {
   }
 
   /** Deleted subscriptions keep their row (the ledger names it), not their servers. */
-  async dropServers(manager: EntityManager, id: string): Promise<void> {
+  async dropServers(manager: Transaction, id: string): Promise<void> {
     await manager.query(`DELETE FROM subscription_servers WHERE subscription_id = $1`, [id]);
   }
 
   async insertPause(
-    manager: EntityManager,
+    manager: Transaction,
     pause: { id: string; subscriptionId: string; startedAt: Date; endsAt: Date },
   ): Promise<void> {
     await manager.query(
@@ -290,7 +305,7 @@ export class SubscriptionsRepository {
     );
   }
 
-  async closePause(manager: EntityManager, subscriptionId: string, resumedAt: Date): Promise<void> {
+  async closePause(manager: Transaction, subscriptionId: string, resumedAt: Date): Promise<void> {
     await manager.query(
       `UPDATE subscription_pauses SET resumed_at = $2
        WHERE subscription_id = $1 AND resumed_at IS NULL`,
@@ -298,16 +313,16 @@ export class SubscriptionsRepository {
     );
   }
 
-  /** Start times of the client's pauses since `since`, per subscription. */
+  /** Start times of the client's pauses since `since`, per subscription (in `tx` when given). */
   async pauseStarts(
-    db: Db,
     subscriptionIds: readonly string[],
     since: Date,
+    tx?: Transaction,
   ): Promise<Map<string, Date[]>> {
     const result = new Map<string, Date[]>(subscriptionIds.map((id) => [id, []]));
     if (subscriptionIds.length === 0) return result;
     const rows = await queryRows<{ subscription_id: string; started_at: Date }>(
-      db,
+      tx ?? this.dataSource,
       `SELECT subscription_id, started_at FROM subscription_pauses
        WHERE subscription_id = ANY($1::uuid[]) AND started_at > $2`,
       [subscriptionIds, since],

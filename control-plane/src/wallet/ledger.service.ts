@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { Transaction } from '../database/transaction-runner';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
@@ -87,22 +86,6 @@ function assertBalanced(request: PostRequest): void {
 @Injectable()
 export class LedgerService {
   constructor(private readonly repository: WalletRepository) {}
-
-  /**
-   * @deprecated use TransactionRunner: services get transactions from it and leave the data
-   * source to repositories. Kept until the callers in subscriptions/ have moved.
-   */
-  get dataSource() {
-    return this.repository.dataSource;
-  }
-
-  /**
-   * Runs `work` in one database transaction (READ COMMITTED with row locks).
-   * @deprecated use TransactionRunner.run. Kept until the callers in subscriptions/ have moved.
-   */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.repository.dataSource.transaction(work);
-  }
 
   /**
    * Locks the wallet (creating it if missing) until the transaction ends and returns its

@@ -42,7 +42,7 @@ export interface NewTransaction {
 /** The only SQL of the ledger. Writers take the caller's transaction (EntityManager). */
 @Injectable()
 export class WalletRepository {
-  constructor(readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Account ids never change once created, so this replica remembers them (a bounded map of

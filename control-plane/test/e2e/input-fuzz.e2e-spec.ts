@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';
 import { FuzzFixtures } from '../support/fuzz/fixtures';
@@ -61,6 +62,7 @@ beforeAll(async () => {
   t = await startTestApp();
   // Timers would write (renewals, reliability, probes) while a refused request is in flight.
   t.app.get(SubscriptionBillingJob).onApplicationShutdown();
+  t.app.get(ServerWithdrawalJob).onApplicationShutdown();
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);

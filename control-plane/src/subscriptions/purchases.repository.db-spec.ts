@@ -7,13 +7,13 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { dataSourceOptions } from '../database/data-source';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
-import { PurchaseFailed, type PurchaseWrite, PurchaseWriter } from './purchase-writer';
+import { PurchaseFailed, type PurchaseWrite, PurchasesRepository } from './purchases.repository';
 
 const SSL = 1_000_000n;
 let db: TestDatabase;
 let dataSource: DataSource;
 let ledger: LedgerService;
-let writer: PurchaseWriter;
+let writer: PurchasesRepository;
 let operator: string;
 
 beforeAll(async () => {
@@ -21,7 +21,7 @@ beforeAll(async () => {
   dataSource = new DataSource({ ...dataSourceOptions(db.url), extra: { max: 10 } });
   await dataSource.initialize();
   ledger = new LedgerService(new WalletRepository(dataSource));
-  writer = new PurchaseWriter(dataSource);
+  writer = new PurchasesRepository(dataSource);
   operator = await insertAccount(dataSource, { userType: 'node' });
 });
 afterAll(async () => {
@@ -97,7 +97,7 @@ async function count(sql: string, params: unknown[]): Promise<number> {
   return rows[0]!.n;
 }
 
-describe('PurchaseWriter (one statement per batch, one subtransaction per purchase)', () => {
+describe('PurchasesRepository (one statement per batch, one subtransaction per purchase)', () => {
   it('should let one balance pay for the first purchase of a batch and refuse the rest alone', async () => {
     const client = await newClient(10);
     const [a, b, c] = [await newServer(), await newServer(), await newServer()];
@@ -170,7 +170,7 @@ describe('PurchaseWriter (one statement per batch, one subtransaction per purcha
   it('should let one of two replicas write a key both were sent, and answer the other as a replay', async () => {
     const client = await newClient(20);
     const server = await newServer();
-    const replica = new PurchaseWriter(dataSource);
+    const replica = new PurchasesRepository(dataSource);
     try {
       // The later batch waits for the first one's locks (the same client set and wallet), then
       // finds the key stored.

@@ -59,7 +59,9 @@ export class PurchaseFailed extends Error {
 }
 
 /**
- * Writes purchases in batches (group commit, KeyedBatcher): what arrives while a batch is in the
+ * The purchase's database access: one checked and priced purchase in, its outcome out. It is a
+ * repository (the only code here that sends the purchase SQL) that batches: it writes purchases
+ * in batches (group commit, KeyedBatcher): what arrives while a batch is in the
  * database goes together in the next one, as one statement, `subscription_purchase_batch`, one
  * transaction. Each purchase runs in its own subtransaction, in order, so a refused or failed
  * purchase rolls back alone and two purchases of one client in one batch see each other's debit.
@@ -70,7 +72,7 @@ export class PurchaseFailed extends Error {
  * Idempotency-Key gets the stored answer if it did.
  */
 @Injectable()
-export class PurchaseWriter implements OnModuleDestroy {
+export class PurchasesRepository implements OnModuleDestroy {
   private readonly batcher = new KeyedBatcher<PurchaseWrite, PurchaseOutcome>(
     (batch) => this.writeBatch(batch),
     { status: 'retry' },

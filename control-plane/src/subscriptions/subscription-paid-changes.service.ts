@@ -1,0 +1,231 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type BillingCycle,
+  type ChangeBillingTypeResponse,
+  formatSsl,
+  type SubscriptionActionResponse,
+  SUBSCRIPTION_MESSAGES,
+} from '@scn/proto';
+import { CLOCK, type Clock } from '../common/clock';
+import { type Transaction, TransactionRunner } from '../database/transaction-runner';
+import { PremiumServers } from '../market/premium-servers';
+import { NodesService } from '../nodes/nodes.service';
+import { IdempotencyService } from '../wallet/idempotency.service';
+import { ServerWithdrawalJob } from './server-withdrawal.job';
+import { serverIds } from './subscription-links';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionPaymentsService } from './subscription-payments.service';
+import { capacityOf, periodMs } from './subscription-pricing';
+import { micro } from './subscription-view';
+import { SubscriptionViewsService } from './subscription-views.service';
+import { type SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsException } from './subscriptions.exception';
+import { SubscriptionsNotifier } from './subscriptions.notifier';
+
+/**
+ * The client's calls that may pay a new period now (spec 02 §4 Activate, change billing type).
+ * Each is one database transaction with its Idempotency-Key (IdempotencyService), under the
+ * subscription's row lock; servers that cannot serve are dropped first and never paid for
+ * (issue 15 §7). Run again when PostgreSQL rolls one back for a deadlock.
+ */
+@Injectable()
+export class SubscriptionPaidChangesService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly repository: SubscriptionsRepository,
+    private readonly idempotency: IdempotencyService,
+    private readonly payments: SubscriptionPaymentsService,
+    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly withdrawals: ServerWithdrawalJob,
+    private readonly nodes: NodesService,
+    private readonly views: SubscriptionViewsService,
+    private readonly notifier: SubscriptionsNotifier,
+    private readonly premium: PremiumServers,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * spec 02 §4 Activate. A client pause resumes for free (the paid time runs on from where it
+   * stopped). An expired subscription, or one paused because a billing change could not be paid,
+   * pays one period of its billing cycle now: 402 with balance and required when short.
+   */
+  async activate(
+    ownerUuid: string,
+    id: string,
+    idempotencyKey: string | undefined,
+  ): Promise<SubscriptionActionResponse> {
+    const now = this.clock.now();
+    const result = await this.transactions.retrying(() =>
+      this.idempotency.once(
+        ownerUuid,
+        idempotencyKey,
+        { route: `activate:${id}`, body: {} },
+        async (tx) => {
+          const record = await this.lifecycle.lockOwned(tx, ownerUuid, id);
+          if (record.status === 'paused' && record.pauseReason === 'user' && record.pausedAt) {
+            const pausedMs = now.getTime() - record.pausedAt.getTime();
+            const message = SUBSCRIPTION_MESSAGES.activated;
+            return this.lifecycle.resume(tx, record, now, pausedMs, message);
+          }
+          if (record.status !== 'paused' && record.status !== 'expired') {
+            throw SubscriptionsException.of('not_paused');
+          }
+          // issue 15 §7: servers that cannot serve are dropped, not paid for.
+          const { kept: current } = await this.withdrawals.dropUnable(
+            tx,
+            record,
+            await this.repository.serversFor(tx, id, this.premium.operatorEmail),
+            now,
+          );
+          if (current.length === 0) throw SubscriptionsException.of('no_servers_left');
+          // Its slots were given up: take them again, under the same locks as a purchase.
+          const servers = await this.repository.lockServers(
+            tx,
+            serverIds(current),
+            this.premium.operatorEmail,
+          );
+          await this.assertFreeSlots(tx, servers);
+          const balance = await this.payments.lockBalance(tx, ownerUuid);
+          const price = this.payments.priceMicro(record.billingCycle, servers, now);
+          if (balance < price) throw SubscriptionsException.activateInsufficient(balance, price);
+          const payment = await this.payments.charge(tx, {
+            type: 'activation',
+            ownerUuid,
+            subscriptionId: id,
+            cycle: record.billingCycle,
+            servers: current,
+            now,
+            description: 'Subscription activated',
+          });
+          const changes = {
+            status: 'active' as const,
+            periodIndex: record.periodIndex + 1,
+            expiresAt: new Date(now.getTime() + periodMs(record.billingCycle)),
+            pausedAt: null,
+            pauseEndsAt: null,
+            pauseReason: null,
+          };
+          await this.repository.update(tx, id, changes);
+          await this.nodes.addClients(tx, serverIds(current), record.vlessUuid);
+          const response = await this.views.actionResponse(
+            tx,
+            SUBSCRIPTION_MESSAGES.activated,
+            { ...record, ...changes },
+            current,
+            now,
+          );
+          return {
+            ...response,
+            chargedMicro: micro(payment.chargedMicro),
+            paymentId: payment.paymentId,
+          };
+        },
+      ),
+    );
+    if (!result.replayed) this.notifier.changed();
+    return result.body;
+  }
+
+  /**
+   * spec 02 §4, §9 change billing type: 10 SSL per server upfront for a new period of the new
+   * cycle starting now, no refund of the remaining time. When the wallet cannot pay it, the
+   * subscription is paused with the new cycle (spec 02 §4: the automatic pause) and activating it
+   * later pays that period.
+   */
+  async changeType(
+    ownerUuid: string,
+    id: string,
+    newCycle: BillingCycle,
+    idempotencyKey: string | undefined,
+  ): Promise<ChangeBillingTypeResponse> {
+    const now = this.clock.now();
+    const result = await this.transactions.retrying(() =>
+      this.idempotency.once(
+        ownerUuid,
+        idempotencyKey,
+        { route: `change-type:${id}`, body: { newBillingCycle: newCycle } },
+        async (tx): Promise<ChangeBillingTypeResponse> => {
+          const record = await this.lifecycle.lockOwned(tx, ownerUuid, id);
+          if (record.status !== 'active') throw SubscriptionsException.of('not_active');
+          if (record.billingCycle === newCycle)
+            throw SubscriptionsException.sameBillingCycle(newCycle);
+          // issue 15 §7: a new period is paid only for the servers that can serve.
+          const { kept: servers } = await this.withdrawals.dropUnable(
+            tx,
+            record,
+            await this.repository.serversFor(tx, id, this.premium.operatorEmail),
+            now,
+          );
+          if (servers.length === 0) throw SubscriptionsException.of('no_servers_left');
+          const price = this.payments.priceMicro(newCycle, servers, now);
+          const balance = await this.payments.lockBalance(tx, ownerUuid);
+          if (balance < price) {
+            const changes = {
+              status: 'paused' as const,
+              billingCycle: newCycle,
+              pausedAt: now,
+              pauseEndsAt: null,
+              pauseReason: 'insufficient_funds' as const,
+            };
+            await this.repository.update(tx, id, changes);
+            await this.nodes.removeClients(tx, serverIds(servers), record.vlessUuid);
+            const view = await this.views.viewIn(tx, { ...record, ...changes }, servers, now);
+            return {
+              success: true,
+              message: SUBSCRIPTION_MESSAGES.automaticallyPaused(newCycle),
+              subscription: view,
+              walletBalance: Number(formatSsl(balance)),
+              walletBalanceMicro: micro(balance),
+              automaticallyPaused: true,
+              availableBalance: Number(formatSsl(balance)),
+              requiredAmount: Number(formatSsl(price)),
+              chargedMicro: '0',
+              paymentId: null,
+            };
+          }
+          const payment = await this.payments.charge(tx, {
+            type: 'billing_change',
+            ownerUuid,
+            subscriptionId: id,
+            cycle: newCycle,
+            servers,
+            now,
+            description: `Billing changed to ${newCycle}`,
+          });
+          const changes = {
+            billingCycle: newCycle,
+            periodIndex: record.periodIndex + 1,
+            expiresAt: new Date(now.getTime() + periodMs(newCycle)),
+          };
+          await this.repository.update(tx, id, changes);
+          const view = await this.views.viewIn(tx, { ...record, ...changes }, servers, now);
+          return {
+            success: true,
+            message: SUBSCRIPTION_MESSAGES.typeChanged(newCycle),
+            subscription: view,
+            walletBalance: Number(formatSsl(payment.balanceMicro)),
+            walletBalanceMicro: micro(payment.balanceMicro),
+            automaticallyPaused: false,
+            chargedMicro: micro(payment.chargedMicro),
+            paymentId: payment.paymentId,
+          };
+        },
+      ),
+    );
+    if (!result.replayed) this.notifier.changed();
+    return result.body;
+  }
+
+  /** spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10). */
+  private async assertFreeSlots(
+    tx: Transaction,
+    servers: readonly SubscribableServer[],
+  ): Promise<void> {
+    const taken = await this.repository.slotsTaken(tx, serverIds(servers));
+    for (const server of servers) {
+      if ((taken.get(server.id) ?? 0) >= capacityOf(server)) {
+        throw SubscriptionsException.serverFull(server.name);
+      }
+    }
+  }
+}

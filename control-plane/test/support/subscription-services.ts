@@ -1,0 +1,122 @@
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../../src/common/clock';
+import type { AppConfig } from '../../src/config/app-config';
+import { TransactionRunner } from '../../src/database/transaction-runner';
+import type { PremiumServers } from '../../src/market/premium-servers';
+import type { NodesService } from '../../src/nodes/nodes.service';
+import type { RealtimeGateway } from '../../src/realtime/realtime.gateway';
+import { PurchasesRepository } from '../../src/subscriptions/purchases.repository';
+import { ServerWithdrawals } from '../../src/subscriptions/server-withdrawal';
+import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
+import { ServerWithdrawalsRepository } from '../../src/subscriptions/server-withdrawals.repository';
+import { SubscriptionBillingService } from '../../src/subscriptions/subscription-billing.service';
+import { SubscriptionLifecycleService } from '../../src/subscriptions/subscription-lifecycle.service';
+import { SubscriptionPaidChangesService } from '../../src/subscriptions/subscription-paid-changes.service';
+import { SubscriptionPaymentsService } from '../../src/subscriptions/subscription-payments.service';
+import { SubscriptionPurchaseService } from '../../src/subscriptions/subscription-purchase.service';
+import { SubscriptionViewsService } from '../../src/subscriptions/subscription-views.service';
+import { SubscriptionsNotifier } from '../../src/subscriptions/subscriptions.notifier';
+import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
+import { IdempotencyRepository } from '../../src/wallet/idempotency.repository';
+import { IdempotencyService } from '../../src/wallet/idempotency.service';
+import { LedgerService } from '../../src/wallet/ledger.service';
+import { WalletRepository } from '../../src/wallet/wallet.repository';
+
+export const SERVICES_CONFIG = {
+  appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
+  publicUrl: 'https://scn.test',
+  launchPeriodEndsAt: new Date('2020-01-01T00:00:00Z'),
+} as AppConfig;
+
+/**
+ * The subscription services wired as the module wires them, over a real database, for db-specs.
+ * The node client sets are the nodes domain's (their own specs): here they are only recorded.
+ */
+export function subscriptionServices(dataSource: DataSource, clock: Clock) {
+  const clientSetCalls: string[] = [];
+  const record = (name: string) => () => {
+    clientSetCalls.push(name);
+    return Promise.resolve();
+  };
+  const nodes = {
+    addClients: record('add'),
+    removeClients: record('remove'),
+    enableClients: record('enable'),
+    disableClients: record('disable'),
+  } as unknown as NodesService;
+  const realtime = { serverListUpdated: () => undefined } as unknown as RealtimeGateway;
+  const premium = { operatorEmail: null } as PremiumServers;
+  const transactions = new TransactionRunner(dataSource);
+  const repository = new SubscriptionsRepository(dataSource);
+  const withdrawalRecords = new ServerWithdrawalsRepository(dataSource);
+  const ledger = new LedgerService(new WalletRepository(dataSource));
+  const withdrawals = new ServerWithdrawalJob(
+    new ServerWithdrawals(withdrawalRecords, repository, ledger),
+    withdrawalRecords,
+    repository,
+    nodes,
+    realtime,
+    transactions,
+    clock,
+  );
+  const notifier = new SubscriptionsNotifier(realtime);
+  const payments = new SubscriptionPaymentsService(ledger, SERVICES_CONFIG);
+  const views = new SubscriptionViewsService(
+    repository,
+    withdrawalRecords,
+    premium,
+    clock,
+    SERVICES_CONFIG,
+  );
+  const lifecycle = new SubscriptionLifecycleService(
+    transactions,
+    repository,
+    nodes,
+    views,
+    notifier,
+    premium,
+    clock,
+  );
+  const purchases = new PurchasesRepository(dataSource);
+  const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
+  return {
+    clientSetCalls,
+    purchases,
+    purchase: new SubscriptionPurchaseService(
+      repository,
+      purchases,
+      idempotency,
+      payments,
+      views,
+      notifier,
+      premium,
+      clock,
+    ),
+    views,
+    lifecycle,
+    paidChanges: new SubscriptionPaidChangesService(
+      transactions,
+      repository,
+      idempotency,
+      payments,
+      lifecycle,
+      withdrawals,
+      nodes,
+      views,
+      notifier,
+      premium,
+      clock,
+    ),
+    billing: new SubscriptionBillingService(
+      transactions,
+      repository,
+      payments,
+      lifecycle,
+      withdrawals,
+      nodes,
+      notifier,
+      premium,
+      clock,
+    ),
+  };
+}
