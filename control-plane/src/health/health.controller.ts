@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/database-unavailable';
-import { ClientSetNotifier } from '../nodes/client-set.notifier';
+import { ClientSetNotifier } from '../client-sets/client-set.notifier';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 
 /** A readiness probe must answer even when the database hangs: it waits at most this long. */

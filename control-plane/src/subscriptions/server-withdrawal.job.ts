@@ -10,7 +10,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, type Clock } from '../common/clock';
 import { runExclusive } from '../common/exclusive';
 import { RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
-import { NodesService } from '../nodes/nodes.service';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { ServerWithdrawals } from './server-withdrawal';
 import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
@@ -47,7 +47,7 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     private readonly withdrawals: ServerWithdrawals,
     private readonly repository: ServerWithdrawalsRepository,
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly nodes: NodesService,
+    private readonly nodes: ClientSetsService,
     private readonly realtime: RealtimeGateway,
     @Inject(CLOCK) private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,

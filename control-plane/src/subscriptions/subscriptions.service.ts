@@ -28,7 +28,7 @@ import { RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PremiumServers } from '../market/premium-servers';
-import { NodesService } from '../nodes/nodes.service';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { viewReliability } from '../reliability/reliability';
 import {
@@ -151,7 +151,7 @@ export class SubscriptionsService {
     private readonly ledger: LedgerService,
     private readonly idempotency: IdempotencyService,
     private readonly purchases: PurchaseWriter,
-    private readonly nodes: NodesService,
+    private readonly nodes: ClientSetsService,
     private readonly realtime: RealtimeGateway,
     private readonly premium: PremiumServers,
     private readonly withdrawals: ServerWithdrawalJob,

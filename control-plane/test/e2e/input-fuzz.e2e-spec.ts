@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';
 import { FuzzFixtures } from '../support/fuzz/fixtures';
