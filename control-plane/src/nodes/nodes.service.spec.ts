@@ -55,14 +55,16 @@ describe('NodesService.deleteServer', () => {
 describe('NodesService.updateServer', () => {
   it('should write only the given fields and tell the market', async () => {
     const { service, repository, realtime } = setup();
-    await service.updateServer('owner', 's1', { country: 'NL' });
+    await service.updateServer('owner', 's1', { country: 'NL', location: undefined });
     expect(repository.updateOwnedServer).toHaveBeenCalledWith('owner', 's1', { country: 'NL' });
     expect(realtime.serverListUpdated.mock.calls).toEqual([['updated']]);
   });
 
   it("should answer not found when the server is another operator's", async () => {
     const { service, realtime } = setup({ owned: false });
-    await expect(service.updateServer('owner', 's1', { name: 'x' })).rejects.toMatchObject({
+    await expect(
+      service.updateServer('owner', 's1', { name: 'x', location: undefined }),
+    ).rejects.toMatchObject({
       code: 'server_not_found',
     });
     await expect(service.ownedServer('owner', 's1')).rejects.toMatchObject({
