@@ -1,34 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { dataSourceOptions } from '../database/data-source';
+import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
 import { AgentReportRepository, type ReportColumns } from './agent-report.repository';
 
-let db: TestDatabase;
-let dataSource: DataSource;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  dataSource = await new DataSource(dataSourceOptions(db.url)).initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await db.drop();
-});
-
-async function insertServer(): Promise<string> {
-  const owner = randomUUID();
-  await db.query(
-    `INSERT INTO accounts (uuid, email, user_type, password_hash, name) VALUES ($1, $2, 'node', 'x', 'x')`,
-    [owner, `${owner}@example.com`],
-  );
-  const id = randomUUID();
-  await db.query(
-    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound, hardware, last_report_at)
-     VALUES ($1, $2, 'n', 'agent', 'tier1', $3, 'h.example', 443, '{"security":"tls"}', '{"cpuCores":2}', now())`,
-    [id, owner, 'a'.repeat(64)],
-  );
-  return id;
-}
+const t = repositoryDatabase();
+const insertServer = () => insertAgentServer(t.db);
 
 function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
   return {
@@ -54,7 +28,7 @@ function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
 describe('AgentReportRepository', () => {
   it('should persist a burst of reports in batches, each acknowledged only once written', async () => {
     const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));
-    const writer = new AgentReportRepository(dataSource);
+    const writer = new AgentReportRepository(t.dataSource);
     const at = new Date('2026-11-01T00:00:00Z');
     // Distinct times to the millisecond, stored exactly.
     const stamp = (i: number) => new Date(at.getTime() + i * 1_001 + 7);
@@ -79,7 +53,7 @@ describe('AgentReportRepository', () => {
         ),
       ),
     );
-    const rows = await db.query<{
+    const rows = await t.db.query<{
       id: string;
       reliability_at_report: number;
       port: number;
@@ -113,7 +87,7 @@ describe('AgentReportRepository', () => {
   it('should keep the stored hardware when a report leaves it out, and store what one carries', async () => {
     const [left, given] = await Promise.all([insertServer(), insertServer()]);
     const versions = await versionsOf([left!, given!]);
-    const writer = new AgentReportRepository(dataSource);
+    const writer = new AgentReportRepository(t.dataSource);
     const resized = {
       os: 'Debian GNU/Linux 12 (bookworm)',
       osRelease: '6.1.0',
@@ -128,7 +102,7 @@ describe('AgentReportRepository', () => {
       writer.write(left!, versions.get(left!)!, reportColumns({ hardware: null })),
       writer.write(given!, versions.get(given!)!, reportColumns({ hardware: resized })),
     ]);
-    const rows = await db.query<{ id: string; hardware: unknown }>(
+    const rows = await t.db.query<{ id: string; hardware: unknown }>(
       'SELECT id, hardware FROM servers WHERE id = ANY($1::uuid[])',
       [[left, given]],
     );
@@ -143,7 +117,7 @@ describe('AgentReportRepository', () => {
   it('should fail only the report PostgreSQL refuses, not the others of its batch', async () => {
     const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
     const versions = await versionsOf(ids);
-    const writer = new AgentReportRepository(dataSource);
+    const writer = new AgentReportRepository(t.dataSource);
     const columns = (uptimeSeconds: string) => reportColumns({ uptimeSeconds });
     const outcomes = await Promise.allSettled(
       ids.map((id, i) =>
@@ -151,7 +125,7 @@ describe('AgentReportRepository', () => {
       ),
     );
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const rows = await db.query<{ id: string; uptime_seconds: string }>(
+    const rows = await t.db.query<{ id: string; uptime_seconds: string }>(
       'SELECT id, uptime_seconds FROM servers WHERE id = ANY($1::uuid[])',
       [ids],
     );
@@ -171,9 +145,9 @@ describe('AgentReportRepository', () => {
       insertServer(),
     ]);
     const versions = await versionsOf([changed!, kept!, gone!]);
-    await db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
-    await db.query('DELETE FROM servers WHERE id = $1', [gone]);
-    const writer = new AgentReportRepository(dataSource);
+    await t.db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
+    await t.db.query('DELETE FROM servers WHERE id = $1', [gone]);
+    const writer = new AgentReportRepository(t.dataSource);
     const columns = reportColumns({ reliabilityAtReport: 42 });
     const outcomes = await Promise.all(
       [changed!, kept!, gone!].map((id) => writer.write(id, versions.get(id)!, columns)),
@@ -181,7 +155,7 @@ describe('AgentReportRepository', () => {
     expect(outcomes[0]).toBeNull();
     expect(outcomes[1]).toEqual(expect.any(String));
     expect(outcomes[2]).toBeNull();
-    const rows = await db.query<{ id: string; reliability_at_report: number }>(
+    const rows = await t.db.query<{ id: string; reliability_at_report: number }>(
       'SELECT id, reliability_at_report FROM servers WHERE id = ANY($1::uuid[])',
       [[changed, kept]],
     );
@@ -195,7 +169,7 @@ describe('AgentReportRepository', () => {
 });
 
 async function versionsOf(ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await db.query<{ id: string; version: string }>(
+  const rows = await t.db.query<{ id: string; version: string }>(
     'SELECT id, xmin::text AS version FROM servers WHERE id = ANY($1::uuid[])',
     [ids],
   );

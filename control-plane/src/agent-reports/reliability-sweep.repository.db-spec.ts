@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { dataSourceOptions } from '../database/data-source';
+import { repositoryDatabase } from '../../test/support/server-rows';
 import { type ReliabilityState, settleThreshold } from '../reliability/reliability';
 import { ReliabilitySweepRepository, type SweepCandidate } from './reliability-sweep.repository';
 
-let db: TestDatabase;
-let dataSource: DataSource;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  dataSource = await new DataSource(dataSourceOptions(db.url)).initialize();
-});
-afterAll(async () => {
-  await dataSource.destroy();
-  await db.drop();
-});
+const t = repositoryDatabase();
 
 describe('ReliabilitySweepRepository', () => {
   const MIN = 60_000;
@@ -25,7 +14,7 @@ describe('ReliabilitySweepRepository', () => {
   let owner: string;
   beforeAll(async () => {
     owner = randomUUID();
-    await db.query(
+    await t.db.query(
       `INSERT INTO accounts (uuid, email, user_type, password_hash, name) VALUES ($1, $2, 'node', 'x', 'x')`,
       [owner, `${owner}@example.com`],
     );
@@ -35,7 +24,7 @@ describe('ReliabilitySweepRepository', () => {
   /** Inserts servers in one statement; `lastReportAt` may be a SQL timestamp literal. */
   async function insertServers(rows: ReadonlyArray<Row & { lastReportText?: string }>) {
     const ids = rows.map(() => randomUUID());
-    await db.query(
+    await t.db.query(
       `INSERT INTO servers (id, owner_uuid, name, source, inbound, hardware, reliability_at_report,
                             last_report_at, below_threshold_since, banned_at)
        SELECT v.id, $2, 'n', 'agent', '{"security":"tls"}', '{"cpuCores":2}', v.r, v.l, v.b, v.x
@@ -55,7 +44,7 @@ describe('ReliabilitySweepRepository', () => {
 
   async function candidatesAmong(ids: readonly string[]): Promise<Map<string, SweepCandidate>> {
     const mine = new Set(ids);
-    const all = await new ReliabilitySweepRepository(dataSource).listServersForSweep(
+    const all = await new ReliabilitySweepRepository(t.dataSource).listServersForSweep(
       now,
       null,
       100_000,
@@ -142,7 +131,7 @@ describe('ReliabilitySweepRepository', () => {
 
   it('should page by id after the given id when given a limit', async () => {
     const ids = await insertServers(Array.from({ length: 7 }, () => ({ lastReportAt: null })));
-    const repository = new ReliabilitySweepRepository(dataSource);
+    const repository = new ReliabilitySweepRepository(t.dataSource);
     const seen: string[] = [];
     for (let after: string | null = null; ;) {
       const page = await repository.listServersForSweep(now, after, 3);
@@ -172,22 +161,24 @@ describe('ReliabilitySweepRepository', () => {
       return { ...candidate, belowThresholdSince: after.belowThresholdSince, bannedAt: now };
     });
     const snapshot = () =>
-      db.query<Record<string, unknown>>('SELECT * FROM servers WHERE id = ANY($1::uuid[])', [ids]);
+      t.db.query<Record<string, unknown>>('SELECT * FROM servers WHERE id = ANY($1::uuid[])', [
+        ids,
+      ]);
     const before = new Map((await snapshot()).map((r) => [r.id as string, r]));
 
     // A report comes in, another replica's rule bans one, a report batch holds one.
-    await db.query(
+    await t.db.query(
       'UPDATE servers SET last_report_at = $2, reliability_at_report = 96 WHERE id = $1',
       [reported, now],
     );
-    await db.query('UPDATE servers SET banned_at = $2 WHERE id = $1', [banned, ago(MIN)]);
+    await t.db.query('UPDATE servers SET banned_at = $2 WHERE id = $1', [banned, ago(MIN)]);
     const changedBeforeWrite = new Map((await snapshot()).map((r) => [r.id as string, r]));
-    await db.query('BEGIN');
+    await t.db.query('BEGIN');
     try {
-      await db.query('SELECT 1 FROM servers WHERE id = $1 FOR UPDATE', [locked]);
-      expect(await new ReliabilitySweepRepository(dataSource).settleServers(settlements)).toBe(1);
+      await t.db.query('SELECT 1 FROM servers WHERE id = $1 FOR UPDATE', [locked]);
+      expect(await new ReliabilitySweepRepository(t.dataSource).settleServers(settlements)).toBe(1);
     } finally {
-      await db.query('ROLLBACK');
+      await t.db.query('ROLLBACK');
     }
 
     const after = new Map((await snapshot()).map((r) => [r.id as string, r]));
