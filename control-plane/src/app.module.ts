@@ -4,7 +4,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { type Logger as PinoLogger, pino } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
+import { AgentReportsModule } from './agent-reports/agent-reports.module';
 import { AuthModule } from './auth/auth.module';
+import { ClientSetsModule } from './client-sets/client-sets.module';
 import type { Clock } from './common/clock';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -12,8 +14,12 @@ import { ContactModule } from './contact/contact.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { dataSourceOptions } from './database/data-source';
 import { DatabaseModule } from './database/transaction-runner';
+import { DemoModule } from './demo/demo.module';
+import { EnrollmentModule } from './enrollment/enrollment.module';
+import { GrpcModule } from './grpc/grpc.module';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
+import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -72,10 +78,17 @@ export class AppModule {
         AuthModule,
         ContactModule,
         NodesModule,
+        EnrollmentModule,
+        AgentReportsModule,
+        ClientSetsModule,
+        ManualServersModule,
+        GrpcModule,
         MarketModule,
         WalletModule,
         SubscriptionsModule,
         DownloadsModule,
+        // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
+        ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],
       controllers: [HealthController],
       providers: [{ provide: ROOT_LOGGER, useValue: logger }],

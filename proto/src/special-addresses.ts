@@ -1,7 +1,7 @@
 /**
  * The addresses that are not the public Internet (IANA special-purpose registries, RFC 6890 and
  * successors, plus multicast), in one table for both sides that must never be led there: the
- * control plane's manual-server probe (control-plane/src/nodes/address-policy.ts) and the node's
+ * control plane's manual-server probe (control-plane/src/common/address-policy.ts) and the node's
  * tunnel routing (node-agent/src/proxy-core/destination-policy.ts). TEST-NET-1/2/3 are in: they
  * are never routed on the Internet, so no real destination lives there, while a LAN numbered out
  * of them would be exposed. See docs/security.md, "Manual servers" and "Tunnel isolation".

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { insideTestNets } from '../nodes/address-policy';
+import { insideTestNets } from '../common/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
 
 /** The validated configuration of one control-plane process. */

@@ -3,9 +3,9 @@ import { TermsAcceptanceEntity } from '../accounts/entities/terms-acceptance.ent
 import { SessionEntity } from '../auth/entities/session.entity';
 import { VerificationCodeEntity } from '../auth/entities/verification-code.entity';
 import { ContactMessageEntity } from '../contact/entities/contact-message.entity';
-import { EnrollmentTokenEntity } from '../nodes/entities/enrollment-token.entity';
-import { ServerClientEntity } from '../nodes/entities/server-client.entity';
-import { ServerClientSetEntity } from '../nodes/entities/server-client-set.entity';
+import { EnrollmentTokenEntity } from '../enrollment/entities/enrollment-token.entity';
+import { ServerClientEntity } from '../client-sets/entities/server-client.entity';
+import { ServerClientSetEntity } from '../client-sets/entities/server-client-set.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
 import { RateLimitBucketEntity } from '../rate-limit/rate-limit-bucket.entity';
 import { MarketCountEntity } from '../market/entities/market-count.entity';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AGENT_BUNDLE_PATH } from '../nodes/installer.controller';
+import { AGENT_BUNDLE_PATH } from '../enrollment/installer.controller';
 import clientApps from './client-apps.json';
 import { DownloadsController } from './downloads.controller';
 import { AGENT_BUNDLE_FILE, CLIENT_APPS_MANIFEST, DownloadsService } from './downloads.service';

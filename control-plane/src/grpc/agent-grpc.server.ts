@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import type { z } from 'zod';
 import {
   Inject,
   Injectable,
@@ -18,38 +17,22 @@ import {
   type ReportResponse,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
-import {
-  DATABASE_UNAVAILABLE_MESSAGE,
-  isDatabaseUnavailable,
-} from '../common/database-unavailable';
-import { DomainException, type ErrorKind } from '../common/domain.exception';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { ClientSetNotifier } from '../nodes/client-set.notifier';
-import type { ClientSet } from '../nodes/nodes.repository';
-import { NodesService, PresentedCredential, REPORT_INTERVAL_MS } from '../nodes/nodes.service';
+import { AgentAuthService, PresentedCredential } from '../agent-reports/agent-auth.service';
+import { AgentReportsService, REPORT_INTERVAL_MS } from '../agent-reports/agent-reports.service';
+import { ClientSetNotifier } from '../client-sets/client-set.notifier';
+import type { ClientSet } from '../client-sets/client-sets.repository';
+import { ClientSetsService } from '../client-sets/client-sets.service';
+import { EnrollmentService } from '../enrollment/enrollment.service';
 import {
-  describeIssue,
   enrollRequestSchema,
   reportRequestSchema,
   TIER_BY_PROTO,
   watchClientsRequestSchema,
 } from './agent-messages';
+import { GrpcFailure, parseRequest, tolerantDeserializers, toServiceError } from './grpc-errors';
 import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
-
-const STATUS_BY_KIND: Record<ErrorKind, grpc.status> = {
-  invalid: grpc.status.INVALID_ARGUMENT,
-  unauthenticated: grpc.status.UNAUTHENTICATED,
-  forbidden: grpc.status.PERMISSION_DENIED,
-  not_found: grpc.status.NOT_FOUND,
-  conflict: grpc.status.ALREADY_EXISTS,
-  payment_required: grpc.status.FAILED_PRECONDITION,
-  gone: grpc.status.UNIMPLEMENTED,
-  unprocessable: grpc.status.FAILED_PRECONDITION,
-  too_large: grpc.status.RESOURCE_EXHAUSTED,
-  rate_limited: grpc.status.RESOURCE_EXHAUSTED,
-  unavailable: grpc.status.UNAVAILABLE,
-};
 
 /** What openStream() needs of a grpc-js server stream (server-streaming or bidirectional). */
 interface ServerStream {
@@ -70,68 +53,6 @@ export const MAX_QUEUED_REPORTS = 8;
 
 const PROTO_TIER = { tier1: 'TIER_1', tier2: 'TIER_2', tier3: 'TIER_3', tier4: 'TIER_4' } as const;
 
-class GrpcFailure extends Error {
-  constructor(
-    readonly code: grpc.status,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A request whose bytes are not a protobuf message of its type. */
-class MalformedMessage {
-  constructor(readonly reason: string) {}
-}
-
-/**
- * grpc-js answers INTERNAL when a request's bytes do not decode; the contract says a malformed
- * message is INVALID_ARGUMENT. Decoding failures become a MalformedMessage the handlers refuse.
- */
-function tolerantDeserializers(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
-  return Object.fromEntries(
-    Object.entries(service).map(([name, method]) => [
-      name,
-      {
-        ...method,
-        requestDeserialize: (bytes: Buffer): unknown => {
-          try {
-            return method.requestDeserialize(bytes);
-          } catch (error) {
-            return new MalformedMessage(error instanceof Error ? error.message : String(error));
-          }
-        },
-      },
-    ]),
-  ) as grpc.ServiceDefinition;
-}
-
-/** The request's fields, or INVALID_ARGUMENT when it is not a message of its type at all. */
-function parseRequest<T>(schema: z.ZodType<T>, request: unknown): T {
-  if (request instanceof MalformedMessage)
-    throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, `Malformed message: ${request.reason}`);
-  const parsed = schema.safeParse(request);
-  if (!parsed.success)
-    throw new GrpcFailure(grpc.status.INVALID_ARGUMENT, describeIssue(parsed.error));
-  return parsed.data;
-}
-
-function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceError> {
-  if (error instanceof GrpcFailure) return { code: error.code, details: error.message };
-  if (error instanceof DomainException)
-    return { code: STATUS_BY_KIND[error.kind], details: error.message };
-  if (isDatabaseUnavailable(error)) {
-    // The agent retries UNAVAILABLE with backoff; an outage is not a bug (no stack).
-    logger.warn(
-      { err: { message: (error as Error).message } },
-      'Agent call failed: database unavailable',
-    );
-    return { code: grpc.status.UNAVAILABLE, details: DATABASE_UNAVAILABLE_MESSAGE };
-  }
-  logger.error({ err: error }, 'Agent call failed');
-  return { code: grpc.status.INTERNAL, details: 'Internal error' };
-}
-
 /**
  * The agent-facing gRPC server (issue 3): Enroll, Report and the WatchClients push stream.
  * Malformed messages get INVALID_ARGUMENT, bad credentials UNAUTHENTICATED, another node's id
@@ -148,7 +69,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   private readonly reportLimiter: ReportRateLimiter;
 
   constructor(
-    private readonly nodes: NodesService,
+    private readonly enrollment: EnrollmentService,
+    private readonly auth: AgentAuthService,
+    private readonly reports: AgentReportsService,
+    private readonly clientSets: ClientSetsService,
     private readonly notifier: ClientSetNotifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
@@ -273,7 +197,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     message: unknown,
     receivedAt: number,
   ): Promise<ReportResponse> {
-    const server = await this.nodes.authenticate(credential, { fresh: false });
+    const server = await this.auth.authenticate(credential, { fresh: false });
     // Counted once the node is known: calls that only name a node cannot use up its allowance.
     const allowance = this.reportLimiter.take(server.id);
     if (!allowance.allowed) {
@@ -283,7 +207,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     const request = parseRequest(reportRequestSchema, message);
-    const view = await this.nodes.report(credential, server, request);
+    const view = await this.reports.report(credential, server, request);
     return {
       accepted: true,
       serverTimeMs: String(Date.now()),
@@ -305,7 +229,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           return;
         }
         const { enrollmentToken, tier, agentVersion, hardware, country, location } = request;
-        this.nodes
+        this.enrollment
           .enroll({
             enrollmentToken,
             tier: TIER_BY_PROTO[tier],
@@ -384,7 +308,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         // `resync`: LISTEN came back after an outage; send the current set even when its version
         // seems already sent (the agent ignores a version it holds, so this costs one message).
         const push = async (serverId: string, resync = false) => {
-          const set: ClientSet | null = await this.nodes.clientSet(serverId);
+          const set: ClientSet | null = await this.clientSets.clientSet(serverId);
           if (stream.closed) return;
           if (!set) throw new GrpcFailure(grpc.status.NOT_FOUND, 'This node was deleted');
           const version = BigInt(set.version);
@@ -394,7 +318,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           }
         };
         Promise.resolve()
-          .then(() => this.nodes.authenticate(this.credentialOf(call.metadata), { fresh: true }))
+          .then(() => this.auth.authenticate(this.credentialOf(call.metadata), { fresh: true }))
           .then(async (server) => {
             if (stream.closed) return;
             lastSent = BigInt(parseRequest(watchClientsRequestSchema, call.request).knownVersion);

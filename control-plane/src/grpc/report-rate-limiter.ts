@@ -1,5 +1,5 @@
 import type { Clock } from '../common/clock';
-import { REPORT_INTERVAL_MS } from '../nodes/nodes.service';
+import { REPORT_INTERVAL_MS } from '../agent-reports/agent-reports.service';
 
 /**
  * A node's allowance of reports: a token bucket per node. An agent reports once every

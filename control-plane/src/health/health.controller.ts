@@ -2,8 +2,8 @@ import { Controller, Get, HttpException, HttpStatus, Res } from '@nestjs/common'
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/database-unavailable';
+import { ClientSetNotifier } from '../client-sets/client-set.notifier';
 import { DatabaseHealth } from '../database/database-health';
-import { ClientSetNotifier } from '../nodes/client-set.notifier';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 
 /** A readiness probe must answer even when the database hangs: it waits at most this long. */

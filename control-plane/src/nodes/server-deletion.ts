@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction-runner';
 
 /**
  * What must happen inside a server's deletion, before its row goes (issue 15 §7: its clients'
@@ -9,5 +9,5 @@ export const SERVER_DELETION = Symbol('SERVER_DELETION');
 
 export interface ServerDeletion {
   /** Runs in the deletion's transaction; answers how many subscriptions lost the server. */
-  beforeDelete(manager: EntityManager, serverId: string, now: Date): Promise<number>;
+  beforeDelete(manager: Transaction, serverId: string, now: Date): Promise<number>;
 }

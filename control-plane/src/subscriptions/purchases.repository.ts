@@ -5,7 +5,7 @@ import type { BillingCycle } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared, RETRYABLE_SQL_STATES } from '../common/sql';
-import { CLIENT_SET_CHANNEL } from '../nodes/nodes.repository';
+import { CLIENT_SET_CHANNEL } from '../client-sets/client-sets.repository';
 import type { PlannedTransaction } from '../wallet/ledger.service';
 
 /** One priced and checked purchase, as `subscription_purchase` (migration 600) takes it. */

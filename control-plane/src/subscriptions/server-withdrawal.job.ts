@@ -6,8 +6,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
-import { NodesService } from '../nodes/nodes.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { ServerWithdrawals } from './server-withdrawal';
 import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
@@ -44,7 +44,7 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     private readonly withdrawals: ServerWithdrawals,
     private readonly repository: ServerWithdrawalsRepository,
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly nodes: NodesService,
+    private readonly clientSets: ClientSetsService,
     private readonly realtime: RealtimeGateway,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -94,7 +94,7 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
       }
       const done = await this.withdrawals.withdraw(manager, record, server, unable, now);
       if (done) dropped += 1;
-      await this.nodes.removeClients(manager, [server.id], record.vlessUuid);
+      await this.clientSets.removeClients(manager, [server.id], record.vlessUuid);
     }
     return { kept, dropped };
   }

@@ -36,7 +36,7 @@ export interface Withdrawal {
  * - Once per subscription, server and period: the subscription_withdrawals unique key; the
  *   ledger movement's external_ref (`withdrawal:<id>`) names the row.
  *
- * Taking the subscription's uuid off the server's client set is the caller's (NodesService, in
+ * Taking the subscription's uuid off the server's client set is the caller's (ClientSetsService, in
  * the same transaction); a deleted server's set goes with its row.
  */
 @Injectable()

@@ -8,7 +8,7 @@ import {
   VLESS_UUID,
 } from '../../test/support/subscription-fixtures';
 import type { PremiumServers } from '../market/premium-servers';
-import type { NodesService } from '../nodes/nodes.service';
+import type { ClientSetsService } from '../client-sets/client-sets.service';
 import { SubscriptionBillingService } from './subscription-billing.service';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
@@ -59,7 +59,7 @@ function billingWith({ rows, balance = 100n * SSL, unable = [] }: Setup) {
       writes.push(['removeClients', ids, uuid]);
       return Promise.resolve();
     },
-  } as unknown as NodesService;
+  } as unknown as ClientSetsService;
   const notifier = {
     changed: () => events.push('changed'),
     withdrawn: () => events.push('withdrawn'),

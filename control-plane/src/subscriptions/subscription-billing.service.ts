@@ -3,7 +3,7 @@ import { SUBSCRIPTION_MESSAGES } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
-import { NodesService } from '../nodes/nodes.service';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { ServerWithdrawalJob } from './server-withdrawal.job';
 import { serverIds } from './subscription-links';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
@@ -36,7 +36,7 @@ export class SubscriptionBillingService {
     private readonly payments: SubscriptionPaymentsService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly withdrawals: ServerWithdrawalJob,
-    private readonly nodes: NodesService,
+    private readonly clientSets: ClientSetsService,
     private readonly notifier: SubscriptionsNotifier,
     private readonly premium: PremiumServers,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -142,7 +142,7 @@ export class SubscriptionBillingService {
         }
       }
       await this.repository.update(tx, id, { status: 'expired' });
-      await this.nodes.removeClients(tx, serverIds(servers), record.vlessUuid);
+      await this.clientSets.removeClients(tx, serverIds(servers), record.vlessUuid);
       return { status: 'expired' as const, withdrawn };
     });
   }

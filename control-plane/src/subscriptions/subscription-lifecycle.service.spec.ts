@@ -8,7 +8,7 @@ import {
   VLESS_UUID,
 } from '../../test/support/subscription-fixtures';
 import type { PremiumServers } from '../market/premium-servers';
-import type { NodesService } from '../nodes/nodes.service';
+import type { ClientSetsService } from '../client-sets/client-sets.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import type { SubscriptionViewsService } from './subscription-views.service';
@@ -51,7 +51,7 @@ function lifecycleWith(record: SubscriptionRecord | null, pauseStarts: Date[] = 
     disableClients: clientSet('disableClients'),
     enableClients: clientSet('enableClients'),
     removeClients: clientSet('removeClients'),
-  } as unknown as NodesService;
+  } as unknown as ClientSetsService;
   const views = {
     actionResponse: (_tx: unknown, message: string, updated: SubscriptionRecord) =>
       Promise.resolve({ success: true, message, subscription: updated }),

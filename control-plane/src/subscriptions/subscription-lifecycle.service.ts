@@ -8,7 +8,7 @@ import {
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
-import { NodesService } from '../nodes/nodes.service';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { serverIds } from './subscription-links';
 import { PAUSE_RULES, pauseAllowance } from './subscription-pricing';
 import { SubscriptionViewsService } from './subscription-views.service';
@@ -26,7 +26,7 @@ export class SubscriptionLifecycleService {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly repository: SubscriptionsRepository,
-    private readonly nodes: NodesService,
+    private readonly clientSets: ClientSetsService,
     private readonly views: SubscriptionViewsService,
     private readonly notifier: SubscriptionsNotifier,
     private readonly premium: PremiumServers,
@@ -68,7 +68,7 @@ export class SubscriptionLifecycleService {
       await this.repository.update(tx, id, changes);
       const servers = await this.repository.serversFor(tx, id, this.premium.operatorEmail);
       // The paused subscription keeps its slots (it resumes by itself) but leaves the nodes.
-      await this.nodes.disableClients(tx, serverIds(servers), record.vlessUuid);
+      await this.clientSets.disableClients(tx, serverIds(servers), record.vlessUuid);
       const updated = { ...record, ...changes };
       return this.views.actionResponse(tx, SUBSCRIPTION_MESSAGES.paused, updated, servers, now);
     });
@@ -97,7 +97,7 @@ export class SubscriptionLifecycleService {
     await this.repository.update(tx, record.id, changes);
     await this.repository.closePause(tx, record.id, resumedAt);
     const servers = await this.repository.serversFor(tx, record.id, this.premium.operatorEmail);
-    await this.nodes.enableClients(tx, serverIds(servers), record.vlessUuid);
+    await this.clientSets.enableClients(tx, serverIds(servers), record.vlessUuid);
     const updated = { ...record, ...changes };
     return this.views.actionResponse(tx, message, updated, servers, this.clock.now());
   }
@@ -108,7 +108,7 @@ export class SubscriptionLifecycleService {
     await this.transactions.runRetrying(async (tx) => {
       const record = await this.lockOwned(tx, ownerUuid, id);
       const servers = await this.repository.serversFor(tx, id, this.premium.operatorEmail);
-      await this.nodes.removeClients(tx, serverIds(servers), record.vlessUuid);
+      await this.clientSets.removeClients(tx, serverIds(servers), record.vlessUuid);
       await this.repository.closePause(tx, id, now);
       await this.repository.update(tx, id, {
         status: 'deleted',

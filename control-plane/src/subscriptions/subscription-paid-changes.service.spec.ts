@@ -10,7 +10,7 @@ import {
   VLESS_UUID,
 } from '../../test/support/subscription-fixtures';
 import type { PremiumServers } from '../market/premium-servers';
-import type { NodesService } from '../nodes/nodes.service';
+import type { ClientSetsService } from '../client-sets/client-sets.service';
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
@@ -68,7 +68,7 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
       writes.push(['removeClients', ids, uuid]);
       return Promise.resolve();
     },
-  } as unknown as NodesService;
+  } as unknown as ClientSetsService;
   const views = {
     actionResponse: (_tx: unknown, message: string, updated: SubscriptionRecord) =>
       Promise.resolve({ success: true, message, subscription: updated, chargedMicro: '0' }),

@@ -9,7 +9,7 @@ import {
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
-import { NodesService } from '../nodes/nodes.service';
+import { ClientSetsService } from '../client-sets/client-sets.service';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { ServerWithdrawalJob } from './server-withdrawal.job';
 import { serverIds } from './subscription-links';
@@ -37,7 +37,7 @@ export class SubscriptionPaidChangesService {
     private readonly payments: SubscriptionPaymentsService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly withdrawals: ServerWithdrawalJob,
-    private readonly nodes: NodesService,
+    private readonly clientSets: ClientSetsService,
     private readonly views: SubscriptionViewsService,
     private readonly notifier: SubscriptionsNotifier,
     private readonly premium: PremiumServers,
@@ -106,7 +106,7 @@ export class SubscriptionPaidChangesService {
             pauseReason: null,
           };
           await this.repository.update(tx, id, changes);
-          await this.nodes.addClients(tx, serverIds(current), record.vlessUuid);
+          await this.clientSets.addClients(tx, serverIds(current), record.vlessUuid);
           const response = await this.views.actionResponse(
             tx,
             SUBSCRIPTION_MESSAGES.activated,
@@ -168,7 +168,7 @@ export class SubscriptionPaidChangesService {
               pauseReason: 'insufficient_funds' as const,
             };
             await this.repository.update(tx, id, changes);
-            await this.nodes.removeClients(tx, serverIds(servers), record.vlessUuid);
+            await this.clientSets.removeClients(tx, serverIds(servers), record.vlessUuid);
             const view = await this.views.viewIn(tx, { ...record, ...changes }, servers, now);
             return {
               success: true,

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { MarketModule } from '../market/market.module';
 import { SUBSCRIBED_SERVERS } from '../market/subscribed-servers';
-import { NodesModule } from '../nodes/nodes.module';
+import { ClientSetsModule } from '../client-sets/client-sets.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
@@ -28,7 +28,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
  */
 @Global()
 @Module({
-  imports: [AuthModule, WalletModule, NodesModule, MarketModule],
+  imports: [AuthModule, WalletModule, ClientSetsModule, MarketModule],
   controllers: [SubscriptionsController, SubscriptionFeedController],
   providers: [
     SubscriptionsRepository,

@@ -3,8 +3,8 @@ import * as grpc from '@grpc/grpc-js';
 import { Client } from 'pg';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
 import { AgentGrpcServer, MAX_QUEUED_REPORTS } from '../../src/grpc/agent-grpc.server';
-import { NodesService } from '../../src/nodes/nodes.service';
-import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ClientSetsService } from '../../src/client-sets/client-sets.service';
+import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
 import {
   agentClient,
@@ -608,7 +608,7 @@ describe('WatchClients', () => {
   it('should push the full allowed set on every change, in version order', async () => {
     const { node, metadata } = await enrolledNode();
     const stream = watch(client, metadata);
-    const nodes = t.app.get(NodesService);
+    const nodes = t.app.get(ClientSetsService);
     const u1 = '11111111-1111-4111-8111-111111111111';
     const u2 = '22222222-2222-4222-8222-222222222222';
     await new Promise((r) => setTimeout(r, 100));

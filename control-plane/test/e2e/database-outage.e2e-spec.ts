@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import type { AgentServiceClient } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
-import { NodesService } from '../../src/nodes/nodes.service';
+import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, TIER1_HARDWARE, watch } from '../support/agent-client';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -81,7 +81,7 @@ describe('the control plane across a database outage', () => {
     const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
     const stream = watch(agent, metadata);
     const version = await t.app
-      .get(NodesService)
+      .get(ClientSetsService)
       .setAllowedClients(node.nodeId, ['11111111-1111-4111-8111-111111111111']);
     await stream.waitFor(() => stream.sets.length === 1);
     expect(stream.sets[0]!.version).toBe(version);
@@ -132,7 +132,7 @@ describe('the control plane across a database outage', () => {
 
     // And changes flow again.
     const next = await t.app
-      .get(NodesService)
+      .get(ClientSetsService)
       .setAllowedClients(node.nodeId, [
         '11111111-1111-4111-8111-111111111111',
         '22222222-2222-4222-8222-222222222222',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -18,7 +19,13 @@ describe('demo node ports', () => {
   it('should hand the demo agents the ports of DEMO_NODE_PORT and DEMO_CORE_API_PORT', () => {
     const enrollment = JSON.parse(
       readFileSync(join(t.config.dataDir, 'demo', 'enrollment.json'), 'utf8'),
-    ) as { tokens: string[]; ports: Array<{ publicPort: number; coreApiPort: number }> };
+    ) as {
+      grpcTarget: string;
+      tokens: string[];
+      ports: Array<{ publicPort: number; coreApiPort: number }>;
+    };
+    // GRPC_PORT=0: the file is written once the gRPC server is bound, with the port it got.
+    expect(enrollment.grpcTarget).toMatch(new RegExp(`:${t.app.get(AgentGrpcServer).port}$`));
     expect(enrollment.tokens).toHaveLength(2);
     expect(enrollment.ports).toEqual([
       { publicPort: 40101, coreApiPort: 40201 },

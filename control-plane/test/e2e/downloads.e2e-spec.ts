@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLIENT_PLATFORMS, clientChecksumsResponseSchema } from '@scn/proto';
-import { AGENT_BUNDLE_PATH } from '../../src/nodes/installer.controller';
+import { AGENT_BUNDLE_PATH } from '../../src/enrollment/installer.controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** spec 02 §7: GET /checksums/client and /checksums/server, from outside. */

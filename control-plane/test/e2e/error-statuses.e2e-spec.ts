@@ -5,7 +5,7 @@ import type { AgentServiceClient } from '@scn/proto';
 import { DomainException, type ErrorKind } from '../../src/common/domain.exception';
 import { DownloadsService } from '../../src/downloads/downloads.service';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
-import { NodesService } from '../../src/nodes/nodes.service';
+import { EnrollmentService } from '../../src/enrollment/enrollment.service';
 import { agentClient, enroll, TIER1_HARDWARE } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -192,12 +192,12 @@ describe('domain exceptions through the built server', () => {
   it('should answer each code with its documented gRPC status to an agent', async () => {
     // Enroll is the agent's call without credentials: the service it calls (async, as the real
     // one) fails with each one.
-    const nodes = t.app.get(NodesService);
+    const enrollment = t.app.get(EnrollmentService);
     const documented = documentedStatuses();
     const answered: Record<string, { status: string; details?: string }> = {};
     const expected: typeof answered = {};
     for (const { key, make } of cases()) {
-      jest.spyOn(nodes, 'enroll').mockImplementationOnce(async () => {
+      jest.spyOn(enrollment, 'enroll').mockImplementationOnce(async () => {
         throw make();
       });
       const error = await enroll(client, {

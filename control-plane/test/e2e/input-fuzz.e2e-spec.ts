@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';

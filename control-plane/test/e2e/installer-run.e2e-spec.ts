@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
-import { AGENT_BUNDLE_PATH } from '../../src/nodes/installer.controller';
+import { AGENT_BUNDLE_PATH } from '../../src/enrollment/installer.controller';
 import { registerAccount } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
 

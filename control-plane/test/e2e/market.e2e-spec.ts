@@ -11,7 +11,7 @@ import {
   serverHealthResponseSchema,
 } from '@scn/proto';
 import { PremiumServers } from '../../src/market/premium-servers';
-import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
 import { allowClients, insertAccount, insertServers, promote } from '../support/market-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

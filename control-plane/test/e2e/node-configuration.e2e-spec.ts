@@ -7,7 +7,7 @@ import {
 } from '@scn/proto';
 import type { Socket } from 'socket.io-client';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
-import { NodesService } from '../../src/nodes/nodes.service';
+import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import { registerAccount } from '../support/accounts';
 import { agentClient, enroll, nodeMetadata, report, statusOf } from '../support/agent-client';
 import { watchServerList } from '../support/realtime';
@@ -172,7 +172,7 @@ describe('GET nodes/server/{uuid}/{serverId} (Node Configuration)', () => {
       appliedClientSetVersion: '0',
     });
     await t.app
-      .get(NodesService)
+      .get(ClientSetsService)
       .setAllowedClients(node.nodeId, [
         '11111111-1111-4111-8111-111111111111',
         '22222222-2222-4222-8222-222222222222',

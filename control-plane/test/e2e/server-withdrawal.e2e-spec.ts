@@ -4,7 +4,7 @@ import {
   type Subscription,
 } from '@scn/proto';
 import type { Socket } from 'socket.io-client';
-import { ReliabilitySweepJob } from '../../src/nodes/reliability-sweep.job';
+import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';

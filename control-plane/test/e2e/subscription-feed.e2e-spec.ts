@@ -8,8 +8,8 @@ import {
   subscriptionCreationResponseSchema,
   subscriptionQrCodesResponseSchema,
 } from '@scn/proto';
-import { ManualServerCheck } from '../../src/nodes/manual-server-check';
-import { supportedManualLink } from '../../src/nodes/manual-servers.service';
+import { ManualServerCheck } from '../../src/manual-servers/manual-server-check';
+import { supportedManualLink } from '../../src/manual-servers/manual-servers.service';
 import { qrDataUrl } from '../../src/common/qr/qr-code';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';

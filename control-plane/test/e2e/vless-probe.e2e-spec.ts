@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkVless, probeTargetOf, type VlessCheck } from '../../src/nodes/vless-probe';
+import { checkVless, probeTargetOf, type VlessCheck } from '../../src/manual-servers/vless-probe';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 
 const UUID = randomUUID();

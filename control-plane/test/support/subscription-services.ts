@@ -3,7 +3,7 @@ import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import type { PremiumServers } from '../../src/market/premium-servers';
-import type { NodesService } from '../../src/nodes/nodes.service';
+import type { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import type { RealtimeGateway } from '../../src/realtime/realtime.gateway';
 import { PurchasesRepository } from '../../src/subscriptions/purchases.repository';
 import { ServerWithdrawals } from '../../src/subscriptions/server-withdrawal';
@@ -43,7 +43,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     removeClients: record('remove'),
     enableClients: record('enable'),
     disableClients: record('disable'),
-  } as unknown as NodesService;
+  } as unknown as ClientSetsService;
   const realtime = { serverListUpdated: () => undefined } as unknown as RealtimeGateway;
   const premium = { operatorEmail: null } as PremiumServers;
   const transactions = new TransactionRunner(dataSource);

@@ -12,7 +12,7 @@ import {
   type ControlPlaneKit,
   hasDatabase,
   loadControlPlaneKit,
-  type NodesServiceShape,
+  type ClientSetsServiceShape,
   type TestApp,
 } from './control-plane-kit';
 
@@ -156,7 +156,7 @@ withDatabase('agent <-> control plane over TLS (--ca-file)', () => {
       expect(row).toEqual({ host: '198.51.100.30', port: 8443 });
 
       const version = await t.app
-        .get<NodesServiceShape>(kit.NodesService)
+        .get<ClientSetsServiceShape>(kit.ClientSetsService)
         .setAllowedClients(enrolled.nodeId, ['aaaaaaaa-0000-4000-8000-0000000000a1']);
       await until(() => daemon.store.current.appliedClientSetVersion === version);
       expect(daemon.store.current.allowedClients).toEqual(['aaaaaaaa-0000-4000-8000-0000000000a1']);

@@ -22,10 +22,10 @@ export interface ControlPlaneKit {
     options: { userType: 'node' },
   ): Promise<{ uuid: string; token: string }>;
   AgentGrpcServer: unknown;
-  NodesService: unknown;
+  ClientSetsService: unknown;
 }
 
-export interface NodesServiceShape {
+export interface ClientSetsServiceShape {
   setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string>;
 }
 
@@ -37,11 +37,11 @@ const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
   const load = (file: string) =>
     import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [testApp, accounts, grpc, nodes] = await Promise.all([
+  const [testApp, accounts, grpc, clientSets] = await Promise.all([
     load('test/support/test-app'),
     load('test/support/accounts'),
     load('src/grpc/agent-grpc.server'),
-    load('src/nodes/nodes.service'),
+    load('src/client-sets/client-sets.service'),
   ]);
-  return { ...testApp, ...accounts, ...grpc, ...nodes } as unknown as ControlPlaneKit;
+  return { ...testApp, ...accounts, ...grpc, ...clientSets } as unknown as ControlPlaneKit;
 }

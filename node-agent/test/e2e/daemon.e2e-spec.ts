@@ -8,7 +8,7 @@ import {
   type ControlPlaneKit,
   hasDatabase,
   loadControlPlaneKit,
-  type NodesServiceShape,
+  type ClientSetsServiceShape,
   type TestApp,
 } from './control-plane-kit';
 import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
@@ -68,7 +68,7 @@ function processAlive(pid: number | undefined): boolean {
 describeFullChain('agent daemon with a real v2ray, driven by the real control plane', () => {
   let kit: ControlPlaneKit;
   let t: TestApp;
-  let nodes: NodesServiceShape;
+  let nodes: ClientSetsServiceShape;
   let operator: { uuid: string; token: string };
   let workDir: string;
   let httpServer: LocalHttpServer;
@@ -106,7 +106,7 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
   beforeAll(async () => {
     kit = await loadControlPlaneKit();
     t = await kit.startTestApp();
-    nodes = t.app.get<NodesServiceShape>(kit.NodesService);
+    nodes = t.app.get<ClientSetsServiceShape>(kit.ClientSetsService);
     const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
     operator = await kit.registerAccount(t, { userType: 'node' });
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-agent-daemon-e2e-'));

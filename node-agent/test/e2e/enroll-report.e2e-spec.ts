@@ -152,7 +152,7 @@ withDatabase('agent <-> real control plane (gRPC on loopback)', () => {
   it('should reconcile the core with a set pushed by the control plane over WatchClients', async () => {
     const nodes = t.app.get<{
       setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string>;
-    }>(kit.NodesService);
+    }>(kit.ClientSetsService);
     const config = await readAgentConfig(configPath);
     const core = new InMemoryCore();
     const daemon = new AgentDaemon(

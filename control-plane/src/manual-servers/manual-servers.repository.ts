@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
-import { ServerEntity } from './entities/server.entity';
-import { serverFromRow } from './nodes.repository';
+import type { Transaction } from '../database/transaction-runner';
+import { ServerEntity } from '../nodes/entities/server.entity';
+import { serverFromRow } from '../nodes/nodes.repository';
 
 /** What one VLESS check of a manual server writes. */
 export type CheckColumns = Partial<
@@ -23,10 +24,17 @@ export type CheckColumns = Partial<
 /** The only DB access for servers added without the agent (Add New Server). */
 @Injectable()
 export class ManualServersRepository {
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** How many servers without the agent the operator has (any state). */
-  async countOwned(manager: EntityManager | DataSource, ownerUuid: string): Promise<number> {
+  countOwned(ownerUuid: string): Promise<number> {
+    return this.countOwnedIn(this.dataSource, ownerUuid);
+  }
+
+  private async countOwnedIn(
+    manager: Transaction | DataSource,
+    ownerUuid: string,
+  ): Promise<number> {
     const rows = await queryRows<{ n: number }>(
       manager,
       `SELECT count(*)::int AS n FROM servers WHERE owner_uuid = $1 AND source = 'manual'`,
@@ -45,7 +53,7 @@ export class ManualServersRepository {
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE`, [server.ownerUuid]);
-      if ((await this.countOwned(manager, server.ownerUuid)) >= limit) return false;
+      if ((await this.countOwnedIn(manager, server.ownerUuid)) >= limit) return false;
       await manager.getRepository(ServerEntity).insert(server);
       return true;
     });

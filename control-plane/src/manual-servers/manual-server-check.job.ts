@@ -4,9 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { runExclusive } from '../common/exclusive';
+import { TransactionRunner } from '../database/transaction-runner';
 import { ManualServersService } from './manual-servers.service';
 
 const CHECK_INTERVAL_MS = 60_000;
@@ -28,7 +26,7 @@ export class ManualServerCheckJob implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly manual: ManualServersService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -50,7 +48,7 @@ export class ManualServerCheckJob implements OnApplicationBootstrap, OnApplicati
   async runOnce(): Promise<number | null> {
     this.running = true;
     try {
-      return await runExclusive(this.dataSource, CHECK_LOCK_ID, () => this.manual.checkAll());
+      return await this.transactions.exclusive(CHECK_LOCK_ID, () => this.manual.checkAll());
     } finally {
       this.running = false;
     }

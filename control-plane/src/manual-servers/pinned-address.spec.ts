@@ -1,4 +1,4 @@
-import { CidrList } from './address-policy';
+import { CidrList } from '../common/address-policy';
 import { pinAddress, type Resolver } from './pinned-address';
 
 const policy = { allowed: new CidrList([]), own: new Set(['8.8.4.4']) };

@@ -6,7 +6,12 @@ import type { VlessLink } from '@scn/proto';
 import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { type AddressClass, type AddressPolicy, CidrList, normalize } from './address-policy';
+import {
+  type AddressClass,
+  type AddressPolicy,
+  CidrList,
+  normalize,
+} from '../common/address-policy';
 import { bareHost, pinAddress, type Resolver, systemResolver } from './pinned-address';
 import {
   checkVless,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared } from '../common/sql';
-import type { ServerEntity } from './entities/server.entity';
+import type { ServerEntity } from '../nodes/entities/server.entity';
 
 /**
  * What an agent call needs of its server: credential, tier, address and reliability state, and
@@ -50,15 +50,15 @@ const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
 const MAX_REMEMBERED = 300_000;
 
 /**
- * The servers of agent calls. A report normally needs no read: the server as this process last
+ * The agent calls' repository of their servers. A report normally needs no read: the server as this process last
  * wrote it is remembered with its row version, and the report's write only applies if the row
- * is still at that version (ReportWriter), so a change by anyone else (another replica, the
+ * is still at that version (AgentReportRepository), so a change by anyone else (another replica, the
  * sweep, a purchase, the dashboard, a deletion) makes the write miss and the report is read
  * again and re-applied. Other reads go to the database, in batches: the lookups that arrive
  * while a batch is in the database become one `SELECT ... WHERE id = ANY(...)`.
  */
 @Injectable()
-export class ServerReader {
+export class AgentServerRepository {
   private readonly remembered = new Map<string, AgentServer>();
   private readonly batcher: KeyedBatcher<null, AgentServer | null>;
 

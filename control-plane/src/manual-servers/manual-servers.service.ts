@@ -7,24 +7,23 @@ import { APP_CONFIG } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import type { RateLimitRule } from '../rate-limit/rate-limit.rules';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
+import type { ServerEntity } from '../nodes/entities/server.entity';
+import { NodesException } from '../nodes/nodes.exception';
+import { NodesRepository } from '../nodes/nodes.repository';
+import { reliabilityStateOf } from '../nodes/server-reliability';
 import {
   applyReport,
   initialReliability,
   type ReliabilityState,
   viewReliability,
 } from '../reliability/reliability';
-import type { ServerEntity } from './entities/server.entity';
 import { ManualServerCheck } from './manual-server-check';
 import { type CheckColumns, ManualServersRepository } from './manual-servers.repository';
-import { NodesException } from './nodes.exception';
-import { NodesRepository } from './nodes.repository';
 
 /** Checks run by uploads, per operator: each one makes the control plane connect out. */
 const UPLOAD_CHECKS_PER_HOUR = 30;
 /** Servers checked at once by the minute sweep. */
 const SWEEP_CONCURRENCY = 16;
-
-export type ManualCheckState = 'pending' | 'passed' | 'failed';
 
 /**
  * The shapes a server without the agent can have: what the check can verify (VLESS over TCP,
@@ -39,23 +38,6 @@ export function supportedManualLink(link: VlessLink): boolean {
     !flow &&
     (encryption ?? 'none') === 'none'
   );
-}
-
-/** The check state the node dashboard shows (issue 15 §4: listed only after a passing check). */
-export function manualCheckState(server: ServerEntity): ManualCheckState | null {
-  if (server.source !== 'manual') return null;
-  if (server.lastReportAt === null) return server.checkError ? 'failed' : 'pending';
-  return server.checkError ? 'failed' : 'passed';
-}
-
-function stateOf(server: ServerEntity): ReliabilityState {
-  return {
-    reliabilityAtReport: server.reliabilityAtReport,
-    lastReportAt: server.lastReportAt,
-    lastCreditedAt: server.lastCreditedAt,
-    belowThresholdSince: server.belowThresholdSince,
-    bannedAt: server.bannedAt,
-  };
 }
 
 /**
@@ -87,7 +69,7 @@ export class ManualServersService {
     if (!supportedManualLink(link)) throw new NodesException('manual_unsupported');
     const limit = this.config.manualServersPerOperator;
     const tooMany = () => new NodesException('manual_limit', UPLOAD_SERVER_MESSAGES.limit(limit));
-    if ((await this.repository.countOwned(this.repository.dataSource, ownerUuid)) >= limit) {
+    if ((await this.repository.countOwned(ownerUuid)) >= limit) {
       throw tooMany();
     }
     // Refused addresses are refused before anything is sent, and before the rate limit counts.
@@ -161,20 +143,23 @@ export class ManualServersService {
                   : UPLOAD_SERVER_MESSAGES.vlessInvalid,
               } as const);
         const now = this.clock.now();
-        const before = viewReliability(stateOf(server), now);
+        const before = viewReliability(reliabilityStateOf(server), now);
         let columns: CheckColumns;
         if (outcome.ok) {
           passed += 1;
           const state =
             server.lastReportAt === null
               ? initialReliability(now)
-              : applyReport(stateOf(server), 'ok', now);
+              : applyReport(reliabilityStateOf(server), 'ok', now);
           columns = { ...state, pingMs: outcome.connectMs, checkedAt: now, checkError: null };
         } else {
           columns = { checkedAt: now, checkError: outcome.message.slice(0, 200) };
         }
         await this.repository.writeCheck(server.id, columns);
-        const after = viewReliability({ ...stateOf(server), ...columns } as ReliabilityState, now);
+        const after = viewReliability(
+          { ...reliabilityStateOf(server), ...columns } as ReliabilityState,
+          now,
+        );
         if (before.available !== after.available || before.hidden !== after.hidden) {
           availabilityChanged = true;
         }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared, sqlState } from '../common/sql';
-import type { ServerEntity } from './entities/server.entity';
+import type { ServerEntity } from '../nodes/entities/server.entity';
 
 /**
  * One report's row change. `hardware`, `activeClients` and `pingMs` are null when the report did
@@ -59,7 +59,8 @@ function reportRowJson(id: string, version: string, c: ReportColumns): ReportRow
 }
 
 /**
- * Writes agent reports in batches (group commit, KeyedBatcher): one `UPDATE` per batch. A report
+ * The agent reports' repository: writes them in batches (group commit, KeyedBatcher), one
+ * `UPDATE` per batch. A report
  * is acknowledged only after its batch committed, so an accepted report is always persisted.
  *
  * Each write applies only if the row is still at the version the report was computed from: the
@@ -67,7 +68,7 @@ function reportRowJson(id: string, version: string, c: ReportColumns): ReportRow
  * meanwhile; the caller then reads it again and re-applies the report.
  */
 @Injectable()
-export class ReportWriter implements OnApplicationShutdown {
+export class AgentReportRepository implements OnApplicationShutdown {
   private readonly batcher = new KeyedBatcher<ReportRowJson, string | null>(
     (batch) => this.writeBatch(batch),
     null,

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import type { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from '../database/data-source';
+import type { TransactionRunner } from '../database/transaction-runner';
+import type { MarketRefresh } from '../market/market-refresh';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { ReliabilityState } from '../reliability/reliability';
-import { NodesRepository } from './nodes.repository';
-import { NodesService } from './nodes.service';
-import type { ReportWriter } from './report-writer';
-import type { ServerReader } from './server-reader';
+import { ReliabilitySweepJob } from './reliability-sweep.job';
+import { ReliabilitySweepRepository } from './reliability-sweep.repository';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -60,7 +59,7 @@ async function rows(): Promise<Map<string, Record<string, unknown>>> {
   return new Map(all.map((row) => [row.id as string, row]));
 }
 
-describe('NodesService.sweepReliability', () => {
+describe('ReliabilitySweepJob.sweep', () => {
   it('should ban, start and clear recovery windows across pages and leave every other server untouched', async () => {
     // Left alone by the candidate query: reported within the hour at 95 or more, or banned.
     const untouched = [
@@ -120,19 +119,18 @@ describe('NodesService.sweepReliability', () => {
     ]);
     const before = await rows();
 
-    const repository = new NodesRepository(dataSource);
+    const repository = new ReliabilitySweepRepository(dataSource);
     const read = jest.spyOn(repository, 'listServersForSweep');
     const write = jest.spyOn(repository, 'settleServers');
     const realtime = { serverListUpdated: jest.fn() };
-    const service = new NodesService(
+    const job = new ReliabilitySweepJob(
       repository,
-      { now: () => now },
-      {} as AppConfig,
+      {} as MarketRefresh,
+      {} as TransactionRunner,
       realtime as unknown as RealtimeGateway,
-      {} as ReportWriter,
-      {} as ServerReader,
+      { now: () => now },
     );
-    expect(await service.sweepReliability(3)).toBe(expected.size);
+    expect(await job.sweep(3)).toBe(expected.size);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['availability']]);
 
     // 9 candidates, 3 a page: three full pages and an empty one; one write per page.
@@ -156,7 +154,7 @@ describe('NodesService.sweepReliability', () => {
     }
 
     // Idempotent for its minute: nothing more to change, nothing to announce.
-    expect(await service.sweepReliability(3)).toBe(0);
+    expect(await job.sweep(3)).toBe(0);
     expect(realtime.serverListUpdated).toHaveBeenCalledTimes(1);
     expect(await rows()).toEqual(after);
   });

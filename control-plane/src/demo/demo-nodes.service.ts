@@ -2,18 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import * as argon2 from 'argon2';
-import type { DataSource } from 'typeorm';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import type { ActiveSession } from '../auth/auth.repository';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { TransactionRunner } from '../database/transaction-runner';
+import { EnrollmentService } from '../enrollment/enrollment.service';
+import { grpcTarget } from '../enrollment/installer.controller';
+import { DEMO_OPERATOR_EMAIL } from '../enrollment/server-name';
 import { AgentGrpcServer } from '../grpc/agent-grpc.server';
-import { DEMO_OPERATOR_EMAIL } from './demo-operator';
-import { grpcTarget } from './installer.controller';
-import { NodesRepository } from './nodes.repository';
-import { NodesService } from './nodes.service';
+import { NodesRepository } from '../nodes/nodes.repository';
 
 /** Where the demo nodes say they are, so the market looks like a real one (in turn). */
 export const DEMO_PLACES: ReadonlyArray<{ country: string; location: string }> = [
@@ -33,28 +32,28 @@ export function demoPlace(index: number): { country: string; location: string } 
  * `npm start` shows a live market: with DEMO_NODES set, the control plane issues that many
  * enrollment tokens of a demo operator (who cannot sign in: random password) and writes them to
  * DATA_DIR/demo/enrollment.json; scripts/start.mjs enrolls the real agent with them over gRPC.
+ * Only in the application when demo seeding is configured (DemoModule.enabled).
  */
 @Injectable()
 export class DemoNodesService implements OnApplicationBootstrap {
   private readonly logger = new Logger('DemoNodesService');
 
   constructor(
-    private readonly nodes: NodesService,
-    private readonly repository: NodesRepository,
+    private readonly enrollment: EnrollmentService,
+    private readonly servers: NodesRepository,
     private readonly accounts: AccountsRepository,
     private readonly grpc: AgentGrpcServer,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.demoNodes === 0 || this.config.grpcPort === null) return;
     const operator = await this.demoOperator();
     await this.placeExistingDemoNodes(operator.uuid);
     const session = { id: 'demo', expiresAt: new Date(), account: operator } as ActiveSession;
     const tokens = [];
     for (let i = 0; i < this.config.demoNodes; i += 1) {
-      tokens.push((await this.nodes.createEnrollmentToken(session, 'tier1')).token);
+      tokens.push((await this.enrollment.createEnrollmentToken(session, 'tier1')).token);
     }
     const dir = join(this.config.dataDir, 'demo');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -87,10 +86,10 @@ export class DemoNodesService implements OnApplicationBootstrap {
 
   /** Demo nodes enrolled before they had a place get one (what `enroll --country` gives new ones). */
   private async placeExistingDemoNodes(operatorUuid: string): Promise<void> {
-    const servers = await this.repository.listOwnedServers(operatorUuid);
+    const servers = await this.servers.listOwnedServers(operatorUuid);
     for (const [i, server] of servers.entries()) {
       if (server.country !== null) continue;
-      await this.repository.updateOwnedServer(operatorUuid, server.id, demoPlace(i));
+      await this.servers.updateOwnedServer(operatorUuid, server.id, demoPlace(i));
     }
   }
 
@@ -100,8 +99,8 @@ export class DemoNodesService implements OnApplicationBootstrap {
     const passwordHash = await argon2.hash(randomBytes(32).toString('base64url'), {
       type: argon2.argon2id,
     });
-    await this.dataSource.transaction((manager) =>
-      this.accounts.insert(manager, {
+    await this.transactions.run((tx) =>
+      this.accounts.insert(tx, {
         uuid: randomUUID(),
         email: DEMO_OPERATOR_EMAIL,
         userType: 'node',

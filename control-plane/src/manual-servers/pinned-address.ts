@@ -1,6 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type AddressClass, type AddressPolicy, normalize, refusal } from './address-policy';
+import {
+  type AddressClass,
+  type AddressPolicy,
+  normalize,
+  refusal,
+} from '../common/address-policy';
 
 const LOOKUP_TIMEOUT_MS = 5_000;
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ServerEntity } from './server.entity';
+import { ServerEntity } from '../../nodes/entities/server.entity';
 
 /**
  * A client's place on a server. Enabled places are the set the control plane pushes to the

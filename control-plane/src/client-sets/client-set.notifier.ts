@@ -1,9 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { PgListener } from '../common/pg-listener';
-import { CLIENT_SET_CHANNEL } from './nodes.repository';
+import type { PgListener } from '../common/pg-listener';
+import { ClientSetsRepository } from './client-sets.repository';
 
 /**
  * Tells this replica's open WatchClients streams that a server's allowed set changed, whichever
@@ -15,10 +13,8 @@ export class ClientSetNotifier implements OnModuleInit, OnApplicationShutdown {
   private readonly events = new EventEmitter().setMaxListeners(0);
   private readonly listener: PgListener;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    this.listener = new PgListener(
-      dataSource,
-      CLIENT_SET_CHANNEL,
+  constructor(repository: ClientSetsRepository) {
+    this.listener = repository.listen(
       {
         notified: (serverId) => this.events.emit(serverId, false),
         // Every stream re-reads and re-sends its set after a reconnect: a notification may have

@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
-import { ServerEntity } from './server.entity';
+import { ServerEntity } from '../../nodes/entities/server.entity';
 
 /**
  * The version of a server's allowed client set: bumped with every change of its

@@ -1,0 +1,177 @@
+import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
+import { AgentReportRepository, type ReportColumns } from './agent-report.repository';
+
+const t = repositoryDatabase();
+const insertServer = () => insertAgentServer(t.db);
+
+function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
+  return {
+    reliabilityAtReport: 100,
+    lastReportAt: new Date('2026-11-01T00:00:00Z'),
+    lastCreditedAt: null,
+    belowThresholdSince: null,
+    bannedAt: null,
+    host: 'h.example',
+    port: 443,
+    inbound: { security: 'none' },
+    hardware: null,
+    agentVersion: '0.1.0',
+    coreState: 'running',
+    activeClients: 0,
+    pingMs: 7,
+    uptimeSeconds: '1',
+    appliedClientSetVersion: '0',
+    ...overrides,
+  };
+}
+
+describe('AgentReportRepository', () => {
+  it('should persist a burst of reports in batches, each acknowledged only once written', async () => {
+    const ids = await Promise.all(Array.from({ length: 50 }, () => insertServer()));
+    const writer = new AgentReportRepository(t.dataSource);
+    const at = new Date('2026-11-01T00:00:00Z');
+    // Distinct times to the millisecond, stored exactly.
+    const stamp = (i: number) => new Date(at.getTime() + i * 1_001 + 7);
+    const versions = await versionsOf(ids);
+    const written = await Promise.all(
+      ids.map((id, i) =>
+        writer.write(
+          id,
+          versions.get(id)!,
+          reportColumns({
+            reliabilityAtReport: i,
+            lastReportAt: stamp(i),
+            lastCreditedAt: at,
+            belowThresholdSince: i % 2 === 0 ? stamp(i + 100) : null,
+            bannedAt: i % 5 === 0 ? stamp(i + 200) : null,
+            host: `n${i}.example`,
+            port: 1000 + i,
+            activeClients: i,
+            uptimeSeconds: String(i * 10),
+            appliedClientSetVersion: '3',
+          }),
+        ),
+      ),
+    );
+    const rows = await t.db.query<{
+      id: string;
+      reliability_at_report: number;
+      port: number;
+      uptime_seconds: string;
+      inbound: unknown;
+    }>(
+      `SELECT id, reliability_at_report, port, uptime_seconds, inbound, last_report_at, last_credited_at,
+              below_threshold_since, banned_at
+       FROM servers WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    ids.forEach((id, i) =>
+      expect(byId.get(id)).toMatchObject({
+        reliability_at_report: i,
+        port: 1000 + i,
+        uptime_seconds: String(i * 10),
+        inbound: { security: 'none' },
+        last_report_at: stamp(i),
+        last_credited_at: at,
+        below_threshold_since: i % 2 === 0 ? stamp(i + 100) : null,
+        banned_at: i % 5 === 0 ? stamp(i + 200) : null,
+      }),
+    );
+    // Each write answers the row's new version.
+    const after = await versionsOf(ids);
+    expect(written).toEqual(ids.map((id) => after.get(id)));
+    expect(written.every((version, i) => version !== versions.get(ids[i]!))).toBe(true);
+  });
+
+  it('should keep the stored hardware when a report leaves it out, and store what one carries', async () => {
+    const [left, given] = await Promise.all([insertServer(), insertServer()]);
+    const versions = await versionsOf([left!, given!]);
+    const writer = new AgentReportRepository(t.dataSource);
+    const resized = {
+      os: 'Debian GNU/Linux 12 (bookworm)',
+      osRelease: '6.1.0',
+      arch: 'x64',
+      cpuCores: 4,
+      cpuModel: 'AMD EPYC',
+      cpuGhz: 2.4,
+      ramBytes: '8589934592',
+      diskBytes: '85899345920',
+    };
+    await Promise.all([
+      writer.write(left!, versions.get(left!)!, reportColumns({ hardware: null })),
+      writer.write(given!, versions.get(given!)!, reportColumns({ hardware: resized })),
+    ]);
+    const rows = await t.db.query<{ id: string; hardware: unknown }>(
+      'SELECT id, hardware FROM servers WHERE id = ANY($1::uuid[])',
+      [[left, given]],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.hardware]))).toEqual(
+      new Map<string, unknown>([
+        [left, { cpuCores: 2 }],
+        [given, resized],
+      ]),
+    );
+  });
+
+  it('should fail only the report PostgreSQL refuses, not the others of its batch', async () => {
+    const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
+    const versions = await versionsOf(ids);
+    const writer = new AgentReportRepository(t.dataSource);
+    const columns = (uptimeSeconds: string) => reportColumns({ uptimeSeconds });
+    const outcomes = await Promise.allSettled(
+      ids.map((id, i) =>
+        writer.write(id, versions.get(id)!, columns(i === 1 ? '99999999999999999999' : '77')),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await t.db.query<{ id: string; uptime_seconds: string }>(
+      'SELECT id, uptime_seconds FROM servers WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.uptime_seconds]))).toEqual(
+      new Map([
+        [ids[0], '77'],
+        [ids[1], '0'],
+        [ids[2], '77'],
+      ]),
+    );
+  });
+
+  it('should write nothing where the row changed since the report was computed', async () => {
+    const [changed, kept, gone] = await Promise.all([
+      insertServer(),
+      insertServer(),
+      insertServer(),
+    ]);
+    const versions = await versionsOf([changed!, kept!, gone!]);
+    await t.db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
+    await t.db.query('DELETE FROM servers WHERE id = $1', [gone]);
+    const writer = new AgentReportRepository(t.dataSource);
+    const columns = reportColumns({ reliabilityAtReport: 42 });
+    const outcomes = await Promise.all(
+      [changed!, kept!, gone!].map((id) => writer.write(id, versions.get(id)!, columns)),
+    );
+    expect(outcomes[0]).toBeNull();
+    expect(outcomes[1]).toEqual(expect.any(String));
+    expect(outcomes[2]).toBeNull();
+    const rows = await t.db.query<{ id: string; reliability_at_report: number }>(
+      'SELECT id, reliability_at_report FROM servers WHERE id = ANY($1::uuid[])',
+      [[changed, kept]],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.reliability_at_report]))).toEqual(
+      new Map([
+        [changed, 100],
+        [kept, 42],
+      ]),
+    );
+  });
+});
+
+async function versionsOf(ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await t.db.query<{ id: string; version: string }>(
+    'SELECT id, xmin::text AS version FROM servers WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.version]));
+}

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { MarketModule } from '../market/market.module';
+import { AgentAuthService } from './agent-auth.service';
+import { AgentReportRepository } from './agent-report.repository';
+import { AgentReportsService } from './agent-reports.service';
+import { AgentServerRepository } from './agent-server.repository';
+import { ReliabilitySweepJob } from './reliability-sweep.job';
+import { ReliabilitySweepRepository } from './reliability-sweep.repository';
+
+/**
+ * What agents tell the control plane (spec 02 §4): their credentials checked, their reports
+ * applied in batches, and the minute sweep that moves silent servers through the 95%/14-day
+ * lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
+ */
+@Module({
+  imports: [MarketModule],
+  providers: [
+    AgentServerRepository,
+    AgentReportRepository,
+    AgentAuthService,
+    AgentReportsService,
+    ReliabilitySweepRepository,
+    ReliabilitySweepJob,
+  ],
+  exports: [AgentAuthService, AgentReportsService],
+})
+export class AgentReportsModule {}

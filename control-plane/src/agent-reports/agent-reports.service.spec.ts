@@ -1,0 +1,107 @@
+import type { RealtimeGateway } from '../realtime/realtime.gateway';
+import type { AgentAuthService } from './agent-auth.service';
+import { PresentedCredential } from './agent-auth.service';
+import type { AgentReportRepository } from './agent-report.repository';
+import { type AgentReport, AgentReportsService } from './agent-reports.service';
+import type { AgentServer, AgentServerRepository } from './agent-server.repository';
+
+const ID = '11111111-1111-4111-8111-111111111111';
+const now = new Date('2026-11-10T12:00:00.000Z');
+const credential = new PresentedCredential(ID, `${ID}.secret`);
+
+const server: AgentServer = {
+  id: ID,
+  tier: 'tier1',
+  host: 'h.example',
+  port: 443,
+  reliabilityAtReport: 90,
+  lastReportAt: new Date(now.getTime() - 60_000),
+  lastCreditedAt: null,
+  belowThresholdSince: null,
+  bannedAt: null,
+  version: '7',
+  secretDigest: Buffer.alloc(32),
+};
+
+const report: AgentReport = {
+  agentVersion: '1.0.0',
+  hardware: null,
+  uptimeSeconds: '10',
+  proxyCore: { state: 'PROXY_CORE_STATE_RUNNING' },
+  activeClients: 1,
+  clientCountFailed: false,
+  clientTraffic: [{}],
+  pingMs: 0,
+  publicHost: 'h.example',
+  publicPort: 443,
+  inbound: { security: 'tls' },
+  appliedClientSetVersion: '3',
+};
+
+function setup(versions: Array<string | null>) {
+  const writes = [...versions];
+  const reports = { write: jest.fn(async () => writes.shift() ?? null) };
+  const servers = { remember: jest.fn(), forget: jest.fn() };
+  const auth = { authenticate: jest.fn(async () => ({ ...server, version: '8' })) };
+  const realtime = { serverListUpdated: jest.fn() };
+  const service = new AgentReportsService(
+    auth as unknown as AgentAuthService,
+    reports as unknown as AgentReportRepository,
+    servers as unknown as AgentServerRepository,
+    { now: () => now },
+    realtime as unknown as RealtimeGateway,
+  );
+  return { service, reports, servers, auth, realtime };
+}
+
+describe('AgentReportsService.report', () => {
+  it('should write the report at the version read and remember the row at its new version', async () => {
+    const { service, reports, servers, auth } = setup(['9']);
+    const view = await service.report(credential, server, report);
+    expect(view.reliability).toBe(92); // spec 02 §4: +2 for a fresh report
+    expect(reports.write).toHaveBeenCalledWith(
+      ID,
+      '7',
+      expect.objectContaining({ coreState: 'running', pingMs: null, activeClients: 1 }),
+    );
+    expect(servers.remember).toHaveBeenCalledWith(
+      expect.objectContaining({ id: ID, version: '9', reliabilityAtReport: 92, lastReportAt: now }),
+    );
+    expect(auth.authenticate).not.toHaveBeenCalled();
+  });
+
+  it('should read the server again and re-apply when the row changed under the write', async () => {
+    const { service, reports, servers, auth } = setup([null, '10']);
+    await service.report(credential, server, report);
+    expect(servers.forget).toHaveBeenCalledWith(ID);
+    expect(auth.authenticate).toHaveBeenCalledWith(credential, { fresh: true });
+    expect(reports.write.mock.calls.map((call) => (call as unknown[])[1])).toEqual(['7', '8']);
+  });
+
+  it('should refuse as a conflict when the row changed at every one of three tries', async () => {
+    const { service, reports } = setup([null, null, null]);
+    await expect(service.report(credential, server, report)).rejects.toMatchObject({
+      code: 'report_conflict',
+    });
+    expect(reports.write).toHaveBeenCalledTimes(3);
+  });
+
+  it('should cost the score when the client count failed or the counts cannot be true', async () => {
+    const failed = await setup(['9']).service.report(credential, server, {
+      ...report,
+      clientCountFailed: true,
+    });
+    const impossible = await setup(['9']).service.report(credential, server, {
+      ...report,
+      activeClients: 2,
+    });
+    expect(failed.reliability).toBeLessThan(90);
+    expect(impossible.reliability).toBeLessThan(90);
+  });
+
+  it('should tell the market when the address clients dial changed', async () => {
+    const { service, realtime } = setup(['9']);
+    await service.report(credential, server, { ...report, publicPort: 8443 });
+    expect(realtime.serverListUpdated.mock.calls).toEqual([['address']]);
+  });
+});

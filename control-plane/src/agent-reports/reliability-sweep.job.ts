@@ -1,0 +1,100 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
+import { TransactionRunner } from '../database/transaction-runner';
+import { MarketRefresh } from '../market/market-refresh';
+import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { settleThreshold } from '../reliability/reliability';
+import { ReliabilitySweepRepository, type SweepSettlement } from './reliability-sweep.repository';
+
+const SWEEP_INTERVAL_MS = 60_000;
+/** Shared by every replica: whoever holds it this minute runs the sweep. */
+const SWEEP_LOCK_ID = 4_202_612;
+/** Servers the reliability sweep reads, and writes in one statement, at a time. */
+export const SWEEP_PAGE_SIZE = 5_000;
+
+/**
+ * Once a minute (spec 02 §4): moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
+ * transaction-scoped advisory lock keeps two replicas from running it at once.
+ */
+@Injectable()
+export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ReliabilitySweepJob');
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly repository: ReliabilitySweepRepository,
+    private readonly market: MarketRefresh,
+    private readonly transactions: TransactionRunner,
+    private readonly realtime: RealtimeGateway,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) =>
+        // A database outage is not a bug: a warning, and the next run catches up.
+        isDatabaseUnavailable(error)
+          ? this.logger.warn(
+              { err: { message: (error as Error).message } },
+              'Reliability sweep failed: database unavailable',
+            )
+          : this.logger.error({ err: error }, 'Reliability sweep failed'),
+      );
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
+  runOnce(): Promise<number | null> {
+    return this.transactions.exclusive(SWEEP_LOCK_ID, async () => {
+      const changed = await this.sweep();
+      await this.market.refresh();
+      return changed;
+    });
+  }
+
+  /**
+   * Moves the 95%/14-day lifecycle on for every server it could move for (idempotent per run):
+   * reads the candidates a page at a time and writes each page's changes in one statement, so
+   * memory and round trips stay bounded at any network size. Returns how many servers changed.
+   */
+  async sweep(pageSize = SWEEP_PAGE_SIZE): Promise<number> {
+    const now = this.clock.now();
+    let changed = 0;
+    let afterId: string | null = null;
+    for (;;) {
+      const page = await this.repository.listServersForSweep(now, afterId, pageSize);
+      const settlements: SweepSettlement[] = [];
+      for (const before of page) {
+        const after = settleThreshold(before, now);
+        if (after !== before) {
+          settlements.push({
+            id: before.id,
+            version: before.version,
+            belowThresholdSince: after.belowThresholdSince,
+            bannedAt: after.bannedAt,
+          });
+        }
+      }
+      changed += await this.repository.settleServers(settlements);
+      const last = page[page.length - 1];
+      if (!last || page.length < pageSize) break;
+      afterId = last.id;
+    }
+    if (changed > 0) this.realtime.serverListUpdated('availability');
+    return changed;
+  }
+}

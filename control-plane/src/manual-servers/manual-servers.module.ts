@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { NodesModule } from '../nodes/nodes.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ManualServerCheck } from './manual-server-check';
+import { ManualServerCheckJob } from './manual-server-check.job';
+import { ManualServersController } from './manual-servers.controller';
+import { ManualServersRepository } from './manual-servers.repository';
+import { ManualServersService } from './manual-servers.service';
+
+/**
+ * Add New Server (spec 02 §5; issue 15 §4): servers run without our agent, added from a VLESS
+ * string after a real check through them, and checked again every minute.
+ */
+@Module({
+  imports: [AuthModule, NodesModule, RateLimitModule],
+  controllers: [ManualServersController],
+  providers: [
+    ManualServerCheck,
+    ManualServerCheckJob,
+    ManualServersRepository,
+    ManualServersService,
+  ],
+})
+export class ManualServersModule {}
