@@ -5,8 +5,8 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { PeriodicJob } from '../common/periodic-job';
 import { CLOCK, type Clock } from '../common/clock';
-import { isDatabaseUnavailable } from '../common/database-unavailable';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MarketRefresh } from '../market/market-refresh';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -26,8 +26,12 @@ export const SWEEP_PAGE_SIZE = 5_000;
  */
 @Injectable()
 export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('ReliabilitySweepJob');
-  private timer: NodeJS.Timeout | null = null;
+  private readonly every = new PeriodicJob(
+    'Reliability sweep',
+    SWEEP_INTERVAL_MS,
+    () => this.runOnce(),
+    new Logger('ReliabilitySweepJob'),
+  );
 
   constructor(
     private readonly repository: ReliabilitySweepRepository,
@@ -38,23 +42,11 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        // A database outage is not a bug: a warning, and the next run catches up.
-        isDatabaseUnavailable(error)
-          ? this.logger.warn(
-              { err: { message: (error as Error).message } },
-              'Reliability sweep failed: database unavailable',
-            )
-          : this.logger.error({ err: error }, 'Reliability sweep failed'),
-      );
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.every.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.every.stop();
   }
 
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */

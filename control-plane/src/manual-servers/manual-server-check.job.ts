@@ -4,6 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { PeriodicJob } from '../common/periodic-job';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ManualServersService } from './manual-servers.service';
 
@@ -20,9 +21,12 @@ const CHECK_LOCK_ID = 4_202_615;
  */
 @Injectable()
 export class ManualServerCheckJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('ManualServerCheckJob');
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private readonly every = new PeriodicJob(
+    'Manual server checks',
+    CHECK_INTERVAL_MS,
+    () => this.runOnce(),
+    new Logger('ManualServerCheckJob'),
+  );
 
   constructor(
     private readonly manual: ManualServersService,
@@ -30,27 +34,15 @@ export class ManualServerCheckJob implements OnApplicationBootstrap, OnApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.runOnce().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Manual server checks failed'),
-      );
-    }, CHECK_INTERVAL_MS);
-    this.timer.unref();
+    this.every.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.every.stop();
   }
 
   /** Runs the checks unless another replica is; returns how many servers passed, or null. */
-  async runOnce(): Promise<number | null> {
-    this.running = true;
-    try {
-      return await this.transactions.exclusive(CHECK_LOCK_ID, () => this.manual.checkAll());
-    } finally {
-      this.running = false;
-    }
+  runOnce(): Promise<number | null> {
+    return this.transactions.exclusive(CHECK_LOCK_ID, () => this.manual.checkAll());
   }
 }

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { PeriodicJob } from '../common/periodic-job';
 import { CLOCK, type Clock } from '../common/clock';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
@@ -37,8 +38,12 @@ export const WITHDRAWAL_JOB = 'server-withdrawal';
  */
 @Injectable()
 export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('ServerWithdrawalJob');
-  private timer: NodeJS.Timeout | null = null;
+  private readonly every = new PeriodicJob(
+    'Server withdrawal',
+    JOB_INTERVAL_MS,
+    () => this.runOnce(),
+    new Logger('ServerWithdrawalJob'),
+  );
 
   constructor(
     private readonly withdrawals: ServerWithdrawals,
@@ -51,17 +56,11 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Server withdrawal failed'),
-      );
-    }, JOB_INTERVAL_MS);
-    this.timer.unref();
+    this.every.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.every.stop();
   }
 
   /** Drops what is due unless another replica is doing it now (then null); answers how many. */

@@ -4,7 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { isDatabaseUnavailable } from '../common/database-unavailable';
+import { PeriodicJob } from '../common/periodic-job';
 import { TransactionRunner } from '../database/transaction-runner';
 import { type SettleResult, SubscriptionBillingService } from './subscription-billing.service';
 
@@ -19,8 +19,12 @@ const BILLING_LOCK_ID = 4_202_640;
  */
 @Injectable()
 export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('SubscriptionBillingJob');
-  private timer: NodeJS.Timeout | null = null;
+  private readonly every = new PeriodicJob(
+    'Subscription billing',
+    BILLING_INTERVAL_MS,
+    () => this.runOnce(),
+    new Logger('SubscriptionBillingJob'),
+  );
 
   constructor(
     private readonly billing: SubscriptionBillingService,
@@ -28,23 +32,11 @@ export class SubscriptionBillingJob implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        // A database outage is not a bug: a warning, and the next run catches up.
-        isDatabaseUnavailable(error)
-          ? this.logger.warn(
-              { err: { message: (error as Error).message } },
-              'Subscription billing failed: database unavailable',
-            )
-          : this.logger.error({ err: error }, 'Subscription billing failed'),
-      );
-    }, BILLING_INTERVAL_MS);
-    this.timer.unref();
+    this.every.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.every.stop();
   }
 
   /** Settles what is due unless another replica is doing it now (then null). */
