@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { canonicalUuid } from '@scn/proto';
 import { NodesException } from '../nodes/nodes.exception';
 import { type AgentServer, AgentServerRepository } from './agent-server.repository';
 
@@ -17,7 +18,8 @@ export class PresentedCredential {
     readonly bearer: string,
   ) {
     const ownId = bearer.split('.', 1)[0]!;
-    this.ownId = /^[0-9a-f-]{36}$/.test(ownId) ? ownId : null;
+    // Issued in canonical (lower-case) form: any other spelling names no node.
+    this.ownId = canonicalUuid(ownId) === ownId ? ownId : null;
   }
 
   get hash(): Buffer {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  canonicalUuid,
   type Subscription,
   type SubscriptionActionResponse,
   type SubscriptionCreationResponse,
@@ -37,8 +38,8 @@ import {
   type WithdrawalRecord,
 } from './server-withdrawals.repository';
 
-const FILE_NAME =
-  /^(group|raw)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.txt$/;
+/** `group_<id>.txt` or `raw_<id>.txt`, the id checked by `canonicalUuid`. */
+const FILE_NAME = /^(group|raw)_([^/]+)\.txt$/;
 /** The oldest pause any allowance looks at (monthly: 6 months). */
 const PAUSE_HISTORY_MS = 190 * 24 * 3_600_000;
 
@@ -109,11 +110,11 @@ export class SubscriptionViewsService {
     subscriptionId?: string,
   ): Promise<SubscriptionFile> {
     const match = FILE_NAME.exec(fileName.toLowerCase());
-    if (!match || (subscriptionId !== undefined && match[2] !== subscriptionId.toLowerCase())) {
+    const id = canonicalUuid(match?.[2]);
+    if (!match || !id || (subscriptionId !== undefined && id !== subscriptionId.toLowerCase())) {
       throw SubscriptionsException.of('file_not_found');
     }
     const kind = match[1] === 'group' ? 'group' : 'raw';
-    const id = match[2]!;
     const record = await this.repository.findOwned(ownerUuid, id);
     if (!record) throw SubscriptionsException.of('file_not_found');
     const links = subscriptionServers(await this.serversOf(record), record.vlessUuid)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { BillingCycle, PauseReason, VpsTierId } from '@scn/proto';
+import { type BillingCycle, canonicalUuid, type PauseReason, type VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
@@ -8,7 +8,6 @@ import type { SubscriptionState } from './entities/subscription.entity';
 import type { LinkedServer } from './subscription-links';
 
 /** An id that is not a uuid names no subscription (and would not cast to the column's type). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A subscription row as the rules read it. */
 export interface SubscriptionRecord {
@@ -195,7 +194,7 @@ export class SubscriptionsRepository {
     ownerUuid: string,
     id: string,
   ): Promise<SubscriptionRecord | null> {
-    if (!UUID.test(id)) return null;
+    if (canonicalUuid(id) !== id) return null;
     const rows = await queryRows<Record<string, unknown>>(
       manager,
       `SELECT * FROM subscriptions
@@ -217,7 +216,7 @@ export class SubscriptionsRepository {
 
   /** Owner-scoped; deleted ones are not found. */
   async findOwned(ownerUuid: string, id: string): Promise<SubscriptionRecord | null> {
-    if (!UUID.test(id)) return null;
+    if (canonicalUuid(id) !== id) return null;
     const rows = await queryRows<Record<string, unknown>>(
       this.dataSource,
       `SELECT * FROM subscriptions WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted'`,
