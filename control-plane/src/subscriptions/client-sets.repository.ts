@@ -10,12 +10,18 @@ export interface WantedPlace {
   capacity?: number;
 }
 
-export type TakeOutcome =
-  /** The client is on every server; the sets that changed get a new version and a NOTIFY at commit. */
-  | { status: 'taken'; changedServers: string[] }
-  /** Refusals: the caller's transaction is aborted (the database raised), so it can only roll back. */
-  | { status: 'server_not_found'; serverId: string }
-  | { status: 'server_full'; serverId: string };
+/**
+ * `take` refused: the server does not exist, or its places are all taken. The database raised,
+ * so the caller's transaction is aborted: it can only roll back (throw the domain's exception).
+ */
+export class ClientSetRefusal extends Error {
+  constructor(
+    readonly reason: 'server_not_found' | 'server_full',
+    readonly serverId: string,
+  ) {
+    super(`${reason}: ${serverId}`);
+  }
+}
 
 /**
  * The client-set capacity rule, in one place: `client_sets_take` (src/subscriptions/sql), which
@@ -25,29 +31,29 @@ export type TakeOutcome =
 @Injectable()
 export class ClientSetsRepository {
   /**
-   * Inside the caller's transaction: locks the servers' client sets in id order, refuses the
-   * first server (in the order given) that does not exist or whose places (every client there,
-   * paused ones too) have reached its capacity, else adds `clientUuid` to every set, bumps the
-   * changed sets' versions and notifies the nodes' channel at commit.
+   * Inside the caller's transaction: locks the servers' client sets in id order, refuses
+   * (ClientSetRefusal) the first server, in the order given, that does not exist or whose places
+   * (every client there, paused ones too) have reached its capacity; else adds `clientUuid` to
+   * every set, bumps the changed sets' versions and notifies the nodes' channel at commit.
+   * Answers the servers whose set changed (id order).
    */
   async take(
     manager: Transaction,
     places: readonly WantedPlace[],
     clientUuid: string,
-  ): Promise<TakeOutcome> {
-    if (places.length === 0) return { status: 'taken', changedServers: [] };
+  ): Promise<string[]> {
+    if (places.length === 0) return [];
     try {
       const rows = await queryRows<{ changed: string[] }>(
         manager,
         `SELECT client_sets_take($1::jsonb, $2, $3) AS changed`,
         [JSON.stringify(places), clientUuid, CLIENT_SET_CHANNEL],
       );
-      return { status: 'taken', changedServers: rows[0]!.changed };
+      return rows[0]!.changed;
     } catch (error) {
       const state = sqlState(error);
-      const serverId = errorMessage(error);
-      if (state === 'SCN04') return { status: 'server_not_found', serverId };
-      if (state === 'SCN09') return { status: 'server_full', serverId };
+      if (state === 'SCN04') throw new ClientSetRefusal('server_not_found', errorMessage(error));
+      if (state === 'SCN09') throw new ClientSetRefusal('server_full', errorMessage(error));
       throw error;
     }
   }
