@@ -115,6 +115,7 @@ export class Market1764000000100 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TRIGGER market_listings_derive BEFORE INSERT OR UPDATE ON market_listings FOR EACH ROW EXECUTE FUNCTION market_listing_derive()`,
     );
+    await queryRunner.query(sqlFunction('market_counts_apply'));
     await queryRunner.query(sqlFunction('market_listings_count_inserted'));
     await queryRunner.query(sqlFunction('market_listings_count_updated'));
     await queryRunner.query(sqlFunction('market_listings_count_deleted'));
@@ -195,6 +196,7 @@ export class Market1764000000100 implements MigrationInterface {
     await queryRunner.query(`DROP FUNCTION market_bump_version()`);
     await queryRunner.query(`DROP SEQUENCE market_version_seq`);
     await queryRunner.query(`DROP FUNCTION market_capacity(varchar)`);
+    await queryRunner.query(`DROP FUNCTION market_counts_apply(market_counts[])`);
     await queryRunner.query(`DROP TABLE "market_counts"`);
     // pg_trgm stays: other objects of the database may use it, and up() tolerates it.
   }

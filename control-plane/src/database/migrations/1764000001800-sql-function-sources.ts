@@ -4,14 +4,15 @@ import { allSqlFunctions } from '../sql-functions';
 /**
  * Every SQL function from its one source file (src/<domain>/sql/<name>.sql, issue 16 §1), so a
  * database migrated before and a fresh one end identical (sql-functions.db-spec checks both).
- * Two functions are new: `ledger_post`, the one writer of ledger transactions and entries (the
- * purchase and LedgerService both call it), and `client_sets_take`, the one client-set capacity
- * check (the purchase calls it). `subscription_purchase` now calls them instead of carrying
- * their SQL; `market_capacity` and `market_listing_derive` read their constants from @scn/proto
+ * Three functions are new: `ledger_post`, the one writer of ledger transactions and entries (the
+ * purchase and LedgerService both call it); `client_sets_take`, the one client-set capacity
+ * check (the purchase calls it); and `market_counts_apply`, the counters' upsert that the three
+ * `market_listings_count_*` triggers each carried. The functions that now call them do the same
+ * as before; `market_capacity` and `market_listing_derive` read their constants from @scn/proto
  * (the same values). Every other function gets the body it had (layout and comments aside).
  *
  * Nothing to undo: the functions behave as the ones they replace, and the old bodies would call
- * nothing that is gone. (Migration 600's `down` drops the two new functions with the purchase.)
+ * nothing that is gone. (Migrations 100 and 600 drop the new functions with their callers.)
  */
 export class SqlFunctionSources1764000001800 implements MigrationInterface {
   name = 'SqlFunctionSources1764000001800';
