@@ -8,7 +8,7 @@ import { queryPrepared, RETRYABLE_SQL_STATES } from '../common/sql';
 import { CLIENT_SET_CHANNEL } from '../nodes/nodes.repository';
 import type { PlannedTransaction } from '../wallet/ledger.service';
 
-/** One priced and checked purchase, as `subscription_purchase` (migration 600) takes it. */
+/** One priced and checked purchase, as `subscription_purchase` (subscriptions/sql) takes it. */
 export interface PurchaseWrite {
   owner: string;
   /** The Idempotency-Key and its request's fingerprint, or null for a purchase without one. */
