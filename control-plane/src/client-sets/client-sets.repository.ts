@@ -1,8 +1,8 @@
 import { Injectable, type Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { type DataSource, QueryFailedError } from 'typeorm';
 import { PgListener, type PgListenerHandlers } from '../common/pg-listener';
-import { queryRows } from '../common/sql';
+import { queryRows, sqlState } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
 
 /** The channel on which every replica hears that a server's allowed client set changed. */
@@ -11,6 +11,25 @@ export const CLIENT_SET_CHANNEL = 'scn_client_sets';
 export interface ClientSet {
   version: string;
   clientUuids: string[];
+}
+
+/** A server to take a place on; without `capacity`, its tier's (VPS_TIERS, in SQL market_capacity). */
+export interface WantedPlace {
+  id: string;
+  capacity?: number;
+}
+
+/**
+ * `take` refused: the server does not exist, or its places are all taken. The database raised,
+ * so the caller's transaction is aborted: it can only roll back (throw the domain's exception).
+ */
+export class ClientSetRefusal extends Error {
+  constructor(
+    readonly reason: 'server_not_found' | 'server_full',
+    readonly serverId: string,
+  ) {
+    super(`${reason}: ${serverId}`);
+  }
 }
 
 /** The only DB access for the client sets: the places on each server and the set's version. */
@@ -149,4 +168,38 @@ export class ClientSetsRepository {
     );
     return rows.map((row) => row.id);
   }
+
+  /**
+   * Inside the caller's transaction: locks the servers' client sets in id order, refuses
+   * (ClientSetRefusal) the first server, in the order given, that does not exist or whose places
+   * (every client there, paused ones too) have reached its capacity; else adds `clientUuid` to
+   * every set, bumps the changed sets' versions and notifies the nodes' channel at commit.
+   * Answers the servers whose set changed (id order).
+   */
+  async take(
+    manager: Transaction,
+    places: readonly WantedPlace[],
+    clientUuid: string,
+  ): Promise<string[]> {
+    if (places.length === 0) return [];
+    try {
+      const rows = await queryRows<{ changed: string[] }>(
+        manager,
+        `SELECT client_sets_take($1::jsonb, $2, $3) AS changed`,
+        [JSON.stringify(places), clientUuid, CLIENT_SET_CHANNEL],
+      );
+      return rows[0]!.changed;
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === 'SCN04') throw new ClientSetRefusal('server_not_found', errorMessage(error));
+      if (state === 'SCN09') throw new ClientSetRefusal('server_full', errorMessage(error));
+      throw error;
+    }
+  }
+}
+
+/** The database's message (RAISE ... MESSAGE: here the refused server's id). */
+function errorMessage(error: unknown): string {
+  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  return (driverError as { message?: string }).message ?? '';
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../database/transaction-runner';
-import { type ClientSet, ClientSetsRepository } from './client-sets.repository';
+import { type ClientSet, ClientSetsRepository, type WantedPlace } from './client-sets.repository';
 
 /**
  * Which client UUIDs each server lets in (issue 4): changed by purchases, pauses and deletions
@@ -18,6 +18,15 @@ export class ClientSetsService {
   /** Sets the client UUIDs allowed on a server and pushes them to the node (issue 4 calls this). */
   setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string> {
     return this.repository.replaceClientSet(serverId, clientUuids);
+  }
+
+  /**
+   * Gives one client a place on each server, or refuses (`ClientSetRefusal`: a server gone or
+   * full, by its tier's capacity) inside the caller's transaction: the capacity rule
+   * (`client_sets_take`) that purchases run too. Answers the servers whose set changed.
+   */
+  take(tx: Transaction, places: readonly WantedPlace[], clientUuid: string): Promise<string[]> {
+    return this.repository.take(tx, places, clientUuid);
   }
 
   /**

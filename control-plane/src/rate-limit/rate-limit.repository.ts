@@ -16,7 +16,7 @@ export class RateLimitRepository {
 
   /**
    * One statement: records the request at `at` in every rule's bucket if all of them have room,
-   * else records nothing and names the full ones (migration 1764000001100).
+   * else records nothing and names the full ones (rate-limit/sql/rate_limit_take.sql).
    */
   async take(rules: readonly RateLimitRule[], at: Date): Promise<Refusal[]> {
     const rows = await queryRows<{ refused_bucket: string; retry_after_ms: string }>(

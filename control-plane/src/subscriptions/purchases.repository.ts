@@ -8,7 +8,7 @@ import { queryPrepared, RETRYABLE_SQL_STATES } from '../common/sql';
 import { CLIENT_SET_CHANNEL } from '../client-sets/client-sets.repository';
 import type { PlannedTransaction } from '../wallet/ledger.service';
 
-/** One priced and checked purchase, as `subscription_purchase` (migration 600) takes it. */
+/** One priced and checked purchase, as `subscription_purchase` (subscriptions/sql) takes it. */
 export interface PurchaseWrite {
   owner: string;
   /** The Idempotency-Key and its request's fingerprint, or null for a purchase without one. */
@@ -23,8 +23,11 @@ export interface PurchaseWrite {
     urlTokenSealed: string;
     createdAt: string;
   };
-  /** In the client's order, with each server's capacity (its tier's max clients). */
-  servers: Array<{ id: string; capacity: number }>;
+  /**
+   * In the client's order. A server's capacity is its tier's (client_sets_take, from VPS_TIERS);
+   * `capacity` overrides it where a test needs a server that fills up sooner.
+   */
+  servers: Array<{ id: string; capacity?: number }>;
   /** What the client's wallet must cover (0 in the launch period). */
   debitMicro: string;
   transactions: PlannedTransaction[];

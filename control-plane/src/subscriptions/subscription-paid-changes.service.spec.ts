@@ -10,6 +10,7 @@ import {
   VLESS_UUID,
 } from '../../test/support/subscription-fixtures';
 import type { PremiumServers } from '../market/premium-servers';
+import { ClientSetRefusal } from '../client-sets/client-sets.repository';
 import type { ClientSetsService } from '../client-sets/client-sets.service';
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { SubscriptionLifecycleService } from './subscription-lifecycle.service';
@@ -39,8 +40,6 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
     serversFor: () => Promise.resolve(servers),
     lockServers: (_tx: unknown, ids: string[]) =>
       Promise.resolve(servers.filter((server) => ids.includes(server.id))),
-    slotsTaken: (_tx: unknown, ids: string[]) =>
-      Promise.resolve(new Map(ids.map((id) => [id, taken]))),
     update: (_tx: unknown, id: string, changes: object) => {
       writes.push(['update', id, changes]);
       return Promise.resolve();
@@ -60,9 +59,11 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
     },
   } as unknown as SubscriptionLifecycleService;
   const nodes = {
-    addClients: (_tx: unknown, ids: string[], uuid: string) => {
-      writes.push(['addClients', ids, uuid]);
-      return Promise.resolve();
+    // client_sets_take: refuses the first full server (tier1 takes 10), else adds the client.
+    take: (_tx: unknown, places: Array<{ id: string }>, uuid: string) => {
+      if (taken >= 10) return Promise.reject(new ClientSetRefusal('server_full', places[0]!.id));
+      writes.push(['take', places.map((place) => place.id), uuid]);
+      return Promise.resolve(places.map((place) => place.id));
     },
     removeClients: (_tx: unknown, ids: string[], uuid: string) => {
       writes.push(['removeClients', ids, uuid]);
@@ -106,6 +107,7 @@ describe('SubscriptionPaidChangesService.activate', () => {
     const { service, writes } = paidChangesWith({ record: expired, unable: [B] });
     const answer = await service.activate(OWNER, SUBSCRIPTION_ID, 'key-1');
     expect(writes).toEqual([
+      ['take', [A], VLESS_UUID],
       ['charge', 'activation', 'monthly', 1, undefined],
       [
         'update',
@@ -119,7 +121,6 @@ describe('SubscriptionPaidChangesService.activate', () => {
           pauseReason: null,
         },
       ],
-      ['addClients', [A], VLESS_UUID],
     ]);
     expect(answer).toMatchObject({ chargedMicro: '10000000', paymentId: 'p1' });
   });
@@ -129,7 +130,8 @@ describe('SubscriptionPaidChangesService.activate', () => {
     await expect(service.activate(OWNER, SUBSCRIPTION_ID, undefined)).rejects.toMatchObject({
       code: 'activate_insufficient',
     });
-    expect(writes).toEqual([]);
+    // The places were taken first; the refusal rolls them back with the transaction.
+    expect(writes).toEqual([['take', [A, B], VLESS_UUID]]);
   });
 
   it('should refuse when a server is full again, or none can serve, or it is running', async () => {

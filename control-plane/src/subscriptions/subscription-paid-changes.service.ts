@@ -9,13 +9,14 @@ import {
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
+import { ClientSetRefusal } from '../client-sets/client-sets.repository';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { ServerWithdrawalJob } from './server-withdrawal.job';
 import { serverIds } from './subscription-links';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
-import { capacityOf, periodMs } from './subscription-pricing';
+import { periodMs } from './subscription-pricing';
 import { micro } from './subscription-view';
 import { SubscriptionViewsService } from './subscription-views.service';
 import { type SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
@@ -84,7 +85,7 @@ export class SubscriptionPaidChangesService {
             serverIds(current),
             this.premium.operatorEmail,
           );
-          await this.assertFreeSlots(tx, servers);
+          await this.takePlaces(tx, servers, record.vlessUuid);
           const balance = await this.payments.lockBalance(tx, ownerUuid);
           const price = this.payments.priceMicro(record.billingCycle, servers, now);
           if (balance < price) throw SubscriptionsException.activateInsufficient(balance, price);
@@ -106,7 +107,6 @@ export class SubscriptionPaidChangesService {
             pauseReason: null,
           };
           await this.repository.update(tx, id, changes);
-          await this.clientSets.addClients(tx, serverIds(current), record.vlessUuid);
           const response = await this.views.actionResponse(
             tx,
             SUBSCRIPTION_MESSAGES.activated,
@@ -216,16 +216,28 @@ export class SubscriptionPaidChangesService {
     return result.body;
   }
 
-  /** spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10). */
-  private async assertFreeSlots(
+  /**
+   * spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10), the
+   * rule a purchase runs (client_sets_take): the client's places again, or 409 server_full.
+   */
+  private async takePlaces(
     tx: Transaction,
     servers: readonly SubscribableServer[],
+    clientUuid: string,
   ): Promise<void> {
-    const taken = await this.repository.slotsTaken(tx, serverIds(servers));
-    for (const server of servers) {
-      if ((taken.get(server.id) ?? 0) >= capacityOf(server)) {
+    try {
+      await this.clientSets.take(
+        tx,
+        servers.map((server) => ({ id: server.id })),
+        clientUuid,
+      );
+    } catch (error) {
+      if (!(error instanceof ClientSetRefusal)) throw error;
+      const server = servers.find((candidate) => candidate.id === error.serverId);
+      if (error.reason === 'server_full' && server) {
         throw SubscriptionsException.serverFull(server.name);
       }
+      throw SubscriptionsException.of('not_found');
     }
   }
 }

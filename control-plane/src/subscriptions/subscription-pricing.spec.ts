@@ -1,7 +1,5 @@
-import { VPS_TIERS } from '@scn/proto';
 import { launchPeriodActive } from '../common/launch-period';
 import {
-  capacityOf,
   hourlyPriceMicro,
   operatorRewards,
   pauseAllowance,
@@ -75,13 +73,5 @@ describe('pauseAllowance', () => {
       nextPauseAvailableAt: '2026-08-01T00:00:00.000Z',
     });
     expect(pauseAllowance('monthly', [new Date('2025-11-01T00:00:00Z')], now).pausesLeft).toBe(1);
-  });
-
-  it("should give a server its tier's max clients, and one without a tier (manual) tier1's", () => {
-    expect(capacityOf({ tier: 'tier1' })).toBe(10);
-    expect(capacityOf({ tier: 'tier3' })).toBe(
-      VPS_TIERS.find((tier) => tier.id === 'tier3')!.maxClients,
-    );
-    expect(capacityOf({ tier: null })).toBe(10);
   });
 });

@@ -1,11 +1,4 @@
-import {
-  type BillingCycle,
-  type PauseAllowance,
-  PRICING,
-  sslToMicro,
-  type VpsTierId,
-  VPS_TIERS,
-} from '@scn/proto';
+import { type BillingCycle, type PauseAllowance, PRICING, sslToMicro } from '@scn/proto';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -146,9 +139,4 @@ export function pauseAllowance(
     maxPauseHours: rule.maxPauseMs / HOUR_MS,
     nextPauseAvailableAt: pausesLeft === 0 && oldest ? rule.windowEnd(oldest).toISOString() : null,
   };
-}
-
-/** spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10). */
-export function capacityOf(server: { tier: VpsTierId | null }): number {
-  return (VPS_TIERS.find((t) => t.id === server.tier) ?? VPS_TIERS[0]!).maxClients;
 }

@@ -21,7 +21,7 @@ import { WalletException } from '../wallet/wallet.exception';
 import { PurchasesRepository } from './purchases.repository';
 import { serverIds } from './subscription-links';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
-import { capacityOf, periodMs } from './subscription-pricing';
+import { periodMs } from './subscription-pricing';
 import { micro, sslNumber } from './subscription-view';
 import { SubscriptionViewsService } from './subscription-views.service';
 import {
@@ -148,7 +148,7 @@ export class SubscriptionPurchaseService {
           urlTokenSealed: url.sealed,
           createdAt: now.toISOString(),
         },
-        servers: servers.map((server) => ({ id: server.id, capacity: capacityOf(server) })),
+        servers: servers.map((server) => ({ id: server.id })),
         debitMicro: price.toString(),
         transactions,
         response: body,

@@ -157,25 +157,6 @@ export class SubscriptionsRepository {
     return rows.map(serverFromRow);
   }
 
-  /**
-   * Slots taken on each server: every client place there, including those of subscriptions
-   * paused by their client (disabled: they keep their place, and resume by themselves within 8
-   * hours or 7 days). The market's free slots count the same rows. Run after lockServers, as
-   * its own statement, so it sees what committed while waiting.
-   */
-  async slotsTaken(
-    manager: Transaction,
-    serverIds: readonly string[],
-  ): Promise<Map<string, number>> {
-    const rows = await queryRows<{ id: string; taken: number }>(
-      manager,
-      `SELECT t.id, (SELECT count(*) FROM server_clients c WHERE c.server_id = t.id)::int AS taken
-       FROM unnest($1::uuid[]) AS t(id)`,
-      [serverIds],
-    );
-    return new Map(rows.map((row) => [row.id, row.taken]));
-  }
-
   /** The ids among `serverIds` on which the owner has an active or paused subscription. */
   async subscribedAmong(ownerUuid: string, serverIds: readonly string[]): Promise<Set<string>> {
     const rows = await queryRows<{ server_id: string }>(

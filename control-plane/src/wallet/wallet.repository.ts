@@ -133,9 +133,10 @@ export class WalletRepository {
   }
 
   /**
-   * Inserts transactions and their entries in one statement. Entries go in account-id order so
-   * that concurrent transactions lock the wallets they touch in one global order (no
-   * deadlocks); the balance trigger updates each wallet in the same statement.
+   * Inserts transactions and their entries in one statement, through `ledger_post` (the one
+   * writer of the ledger, src/wallet/sql/ledger_post.sql, which the purchase calls too): entries
+   * go in account-id order so that concurrent transactions lock the wallets they touch in one
+   * global order (no deadlocks); the balance trigger updates each wallet in the same statement.
    */
   async insertTransactions(
     manager: EntityManager,
@@ -145,41 +146,16 @@ export class WalletRepository {
     }[],
   ): Promise<string[]> {
     const ids = transactions.map(() => randomUUID());
-    const entries = transactions
-      .flatMap(({ entries: list }, i) =>
-        list.map((entry) => ({ ...entry, transactionId: ids[i]! })),
-      )
-      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0));
-    const column = <T>(pick: (t: NewTransaction) => T) =>
-      transactions.map(({ transaction }) => pick(transaction));
-    await manager.query(
-      `WITH t AS (
-         INSERT INTO ledger_transactions
-           (id, type, initiator_uuid, subscription_id, server_count, duration, description, external_ref)
-         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::uuid[], $4::uuid[], $5::int[],
-                              $6::varchar[], $7::varchar[], $8::varchar[])
-         RETURNING id)
-       INSERT INTO ledger_entries (transaction_id, account_id, amount_micro, frozen_until)
-       SELECT e.transaction_id, e.account_id, e.amount_micro, e.frozen_until
-       FROM unnest($9::uuid[], $10::uuid[], $11::bigint[], $12::timestamptz[])
-         WITH ORDINALITY AS e(transaction_id, account_id, amount_micro, frozen_until, n)
-       JOIN t ON t.id = e.transaction_id
-       ORDER BY e.n`,
-      [
-        ids,
-        column((t) => t.type),
-        column((t) => t.initiatorUuid),
-        column((t) => t.subscriptionId),
-        column((t) => t.serverCount),
-        column((t) => t.duration),
-        column((t) => t.description),
-        column((t) => t.externalRef),
-        entries.map((e) => e.transactionId),
-        entries.map((e) => e.accountId),
-        entries.map((e) => e.amountMicro.toString()),
-        entries.map((e) => e.frozenUntil?.toISOString() ?? null),
-      ],
-    );
+    const rows = transactions.map(({ transaction, entries }, i) => ({
+      id: ids[i]!,
+      ...transaction,
+      entries: entries.map((entry) => ({
+        accountId: entry.accountId,
+        amountMicro: entry.amountMicro.toString(),
+        frozenUntil: entry.frozenUntil?.toISOString() ?? null,
+      })),
+    }));
+    await manager.query(`SELECT ledger_post($1::jsonb)`, [JSON.stringify(rows)]);
     return ids;
   }
 

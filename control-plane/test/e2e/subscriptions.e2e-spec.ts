@@ -648,6 +648,39 @@ describe('pause, activate, delete and change-type', () => {
     await call(buyer, id, 'activate').expect(409);
   });
 
+  it('should take the places of an expired subscription again on activate, or refuse a full server (409)', async () => {
+    const buyer = await registerAccount(t, { userType: 'client' });
+    await depositSsl(t.db.url, buyer.uuid, 20);
+    const [tiny] = await servers(operatorA, 1, { name: 'Tiny', tier: 'tier1' });
+    const body = subscriptionCreationResponseSchema.parse(
+      (await buy(t, buyer, [tiny!]).expect(200)).body,
+    );
+    const id = body.subscriptionId;
+    const uuid = body.subscription.uuid;
+    // Expired: its place is given up (the billing job does this at the end of an unpaid period).
+    await t.db.query(`UPDATE subscriptions SET status = 'expired' WHERE id = $1`, [id]);
+    await t.db.query(`DELETE FROM server_clients WHERE server_id = $1 AND client_uuid = $2`, [
+      tiny,
+      uuid,
+    ]);
+    // Meanwhile the tier1 server filled up (10 clients): activate is refused and pays nothing.
+    await t.db.query(
+      `INSERT INTO server_clients (server_id, client_uuid) SELECT $1, gen_random_uuid() FROM generate_series(1, 10)`,
+      [tiny],
+    );
+    const refused = await call(buyer, id, 'activate').expect(409);
+    expect(refused.body.message).toBe(SUBSCRIPTION_MESSAGES.serverFull('Tiny'));
+    expect(await walletBalance(t.db, buyer.uuid, 'client_wallet')).toBe(10n * SSL);
+    // A place frees: activate pays one period and puts the uuid back on the server.
+    await t.db.query(
+      `DELETE FROM server_clients WHERE ctid = (SELECT ctid FROM server_clients WHERE server_id = $1 AND client_uuid <> $2 LIMIT 1)`,
+      [tiny, uuid],
+    );
+    await call(buyer, id, 'activate').expect(200);
+    expect((await clientSetOf(t.db, tiny!)).uuids).toContain(uuid);
+    expect(await walletBalance(t.db, buyer.uuid, 'client_wallet')).toBe(0n);
+  });
+
   it('should allow two hourly pauses a day and end each one after 8 hours by itself', async () => {
     const { buyer, ids, id, uuid } = await create('hourly', 1);
     const startedAt = now;

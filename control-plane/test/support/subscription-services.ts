@@ -3,7 +3,8 @@ import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import type { PremiumServers } from '../../src/market/premium-servers';
-import type { ClientSetsService } from '../../src/client-sets/client-sets.service';
+import { ClientSetsRepository } from '../../src/client-sets/client-sets.repository';
+import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import type { RealtimeGateway } from '../../src/realtime/realtime.gateway';
 import { PurchasesRepository } from '../../src/subscriptions/purchases.repository';
 import { ServerWithdrawals } from '../../src/subscriptions/server-withdrawal';
@@ -29,21 +30,11 @@ export const SERVICES_CONFIG = {
 } as AppConfig;
 
 /**
- * The subscription services wired as the module wires them, over a real database, for db-specs.
- * The node client sets are the nodes domain's (their own specs): here they are only recorded.
+ * The subscription services wired as the module wires them, over a real database, for db-specs,
+ * the client sets included (the capacity rule is client_sets_take's).
  */
 export function subscriptionServices(dataSource: DataSource, clock: Clock) {
-  const clientSetCalls: string[] = [];
-  const record = (name: string) => () => {
-    clientSetCalls.push(name);
-    return Promise.resolve();
-  };
-  const nodes = {
-    addClients: record('add'),
-    removeClients: record('remove'),
-    enableClients: record('enable'),
-    disableClients: record('disable'),
-  } as unknown as ClientSetsService;
+  const nodes = new ClientSetsService(new ClientSetsRepository(dataSource));
   const realtime = { serverListUpdated: () => undefined } as unknown as RealtimeGateway;
   const premium = { operatorEmail: null } as PremiumServers;
   const transactions = new TransactionRunner(dataSource);
@@ -80,7 +71,6 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
   const purchases = new PurchasesRepository(dataSource);
   const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
   return {
-    clientSetCalls,
     purchases,
     purchase: new SubscriptionPurchaseService(
       repository,

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFunction } from '../sql-functions';
 
 /**
  * The client journey's money: a double-entry ledger whose invariants the database itself keeps
@@ -47,32 +48,15 @@ export class ClientJourney1764000000000 implements MigrationInterface {
       `ALTER TABLE "ledger_entries" ADD CONSTRAINT "fk_ledger_entries_account" FOREIGN KEY ("account_id") REFERENCES "ledger_accounts"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`,
     );
 
-    await queryRunner.query(`CREATE FUNCTION ledger_apply_entry() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  -- System accounts are summed when read: updating their row would serialise every payment.
-  UPDATE ledger_accounts SET balance_micro = balance_micro + NEW.amount_micro
-  WHERE id = NEW.account_id AND kind IN ('client_wallet', 'node_wallet');
-  RETURN NEW;
-END $$`);
+    await queryRunner.query(sqlFunction('ledger_apply_entry'));
     await queryRunner.query(
       `CREATE TRIGGER ledger_entries_apply AFTER INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_apply_entry()`,
     );
-    await queryRunner.query(`CREATE FUNCTION ledger_check_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE total numeric;
-BEGIN
-  SELECT COALESCE(sum(amount_micro), 0) INTO total FROM ledger_entries WHERE transaction_id = NEW.transaction_id;
-  IF total <> 0 THEN
-    RAISE EXCEPTION 'ledger transaction % does not balance (sum %)', NEW.transaction_id, total USING ERRCODE = '23514';
-  END IF;
-  RETURN NULL;
-END $$`);
+    await queryRunner.query(sqlFunction('ledger_check_balanced'));
     await queryRunner.query(
       `CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_check_balanced()`,
     );
-    await queryRunner.query(`CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION 'the ledger is append-only (% on %)', TG_OP, TG_TABLE_NAME USING ERRCODE = '42501';
-END $$`);
+    await queryRunner.query(sqlFunction('ledger_append_only'));
     await queryRunner.query(
       `CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_append_only()`,
     );

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFunction } from '../sql-functions';
 
 /**
  * The server market (spec 01 §3, §4, §9): `market_listings`, one row per server with what the
@@ -16,116 +17,17 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Multi-row updates lock listing rows in server_id order (and counters in country order), so
  * report batches, client-set changes and the sweep cannot deadlock on them.
+ *
+ * The functions' bodies live in src/market/sql (database/sql-functions.ts): a fresh database
+ * gets their current version here (market_servers_updated with the changes of migrations 400,
+ * 700, 800 and 900, which no longer carry it).
  */
-
-/** spec 01 §9 tiers' max clients (VPS_TIERS); manual servers count as tier1. Checked by market.db-spec. */
-const CAPACITY_FUNCTION = `CREATE FUNCTION market_capacity(tier varchar) RETURNS int LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE tier WHEN 'tier1' THEN 10 WHEN 'tier2' THEN 25 WHEN 'tier3' THEN 60 WHEN 'tier4' THEN 140 ELSE 10 END
-$$`;
-
-/** spec 02 §4 (hidden below 95, banned, no address), spec 01 §4 (disabled), spec 01 §9 (order). */
-const DERIVE_FUNCTION = `CREATE FUNCTION market_listing_derive() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW.listed := NOT NEW.banned AND NEW.has_address AND NEW.reliability >= 95;
-  NEW.disabled := NEW.stale OR NEW.reliability < 50 OR NEW.core_down OR NEW.allowed_clients >= NEW.capacity;
-  NEW.sort_group := (CASE WHEN NEW.disabled THEN 3 ELSE 0 END)
-    + (CASE WHEN NEW.premium THEN 0 WHEN NEW.promoted THEN 1 ELSE 2 END);
-  NEW.sort_promoted_at := CASE WHEN NEW.promoted AND NOT NEW.premium THEN NEW.promoted_at END;
-  NEW.sort_reliability := CASE WHEN NEW.disabled THEN 0 WHEN NEW.premium THEN 100 ELSE NEW.reliability END;
-  RETURN NEW;
-END $$`;
 
 /** The listing columns copied from a servers row `n`. */
 const COPIED = `n.country, lower(concat_ws(E'\\n', n.name, n.location, n.host)) AS search_text, n.ping_ms,
     (n.uptime_seconds / 3600)::int AS uptime_hours, market_capacity(n.tier) AS capacity,
     n.banned_at IS NOT NULL AS banned, (n.host IS NOT NULL AND n.port IS NOT NULL) AS has_address,
     COALESCE(n.core_state IN ('stopped', 'failed', 'absent'), false) AS core_down, n.last_report_at`;
-
-const PREMIUM_OF = `EXISTS (SELECT 1 FROM market_settings m JOIN accounts a ON a.email = m.platform_operator_email
-     WHERE a.uuid = n.owner_uuid)`;
-
-const SERVERS_INSERTED_FUNCTION = `CREATE FUNCTION market_servers_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO market_listings (server_id, country, search_text, ping_ms, uptime_hours, capacity, banned,
-                               has_address, core_down, last_report_at, reliability, stale, premium)
-  SELECT n.id, ${COPIED},
-    CASE WHEN n.last_report_at IS NULL THEN 0 ELSE n.reliability_at_report END,
-    n.last_report_at IS NULL,
-    ${PREMIUM_OF}
-  FROM new_rows n;
-  RETURN NULL;
-END $$`;
-
-const SERVERS_UPDATED_FUNCTION = `CREATE FUNCTION market_servers_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  WITH v AS (
-    SELECT n.id, ${COPIED}, n.reliability_at_report,
-      n.last_report_at IS NOT NULL AND (n.last_report_at IS DISTINCT FROM o.last_report_at
-        OR n.reliability_at_report <> o.reliability_at_report) AS fresh
-    FROM new_rows n JOIN old_rows o ON o.id = n.id
-  ), changed AS (
-    SELECT v.* FROM v JOIN market_listings l ON l.server_id = v.id
-    WHERE v.fresh
-       OR (l.country, l.search_text, l.ping_ms, l.uptime_hours, l.capacity, l.banned, l.has_address, l.core_down)
-          IS DISTINCT FROM (v.country, v.search_text, v.ping_ms, v.uptime_hours, v.capacity, v.banned, v.has_address, v.core_down)
-    ORDER BY v.id
-    FOR UPDATE OF l
-  )
-  UPDATE market_listings l SET
-    country = c.country, search_text = c.search_text, ping_ms = c.ping_ms, uptime_hours = c.uptime_hours,
-    capacity = c.capacity, banned = c.banned, has_address = c.has_address, core_down = c.core_down,
-    last_report_at = c.last_report_at,
-    reliability = CASE WHEN c.fresh THEN c.reliability_at_report ELSE l.reliability END,
-    stale = CASE WHEN c.fresh THEN false ELSE l.stale END
-  FROM changed c WHERE l.server_id = c.id;
-  RETURN NULL;
-END $$`;
-
-const CLIENTS_CHANGED_FUNCTION = `CREATE FUNCTION market_server_clients_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    WITH d AS (SELECT server_id, count(*)::int AS n FROM new_rows GROUP BY server_id),
-    locked AS (SELECT l.server_id, d.n FROM market_listings l JOIN d ON d.server_id = l.server_id
-               ORDER BY l.server_id FOR UPDATE OF l)
-    UPDATE market_listings l SET allowed_clients = l.allowed_clients + k.n FROM locked k WHERE l.server_id = k.server_id;
-  ELSE
-    WITH d AS (SELECT server_id, count(*)::int AS n FROM old_rows GROUP BY server_id),
-    locked AS (SELECT l.server_id, d.n FROM market_listings l JOIN d ON d.server_id = l.server_id
-               ORDER BY l.server_id FOR UPDATE OF l)
-    UPDATE market_listings l SET allowed_clients = GREATEST(0, l.allowed_clients - k.n) FROM locked k WHERE l.server_id = k.server_id;
-  END IF;
-  RETURN NULL;
-END $$`;
-
-/** A listed row's share of its country's counters; `sign` -1 takes an old row out. */
-const contribution = (table: string, sign: 1 | -1) =>
-  `SELECT COALESCE(country, '')::text AS country, ${sign} AS listed, ${sign} * reliability AS reliability_sum,
-     ${sign} * COALESCE(ping_ms, 0)::bigint AS ping_sum, ${sign} * (ping_ms IS NOT NULL)::int AS ping_count
-   FROM ${table} WHERE listed`;
-
-const COUNTS_FUNCTION = `CREATE FUNCTION market_listings_count() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO market_counts AS c (country, listed, reliability_sum, ping_sum, ping_count)
-  SELECT d.country, sum(d.listed), sum(d.reliability_sum), sum(d.ping_sum), sum(d.ping_count)
-  FROM (
-    SELECT ''::text AS country, 0 AS listed, 0 AS reliability_sum, 0::bigint AS ping_sum, 0 AS ping_count WHERE false
-    UNION ALL ${'$NEW'}
-    UNION ALL ${'$OLD'}
-  ) d
-  GROUP BY d.country
-  HAVING sum(d.listed) <> 0 OR sum(d.reliability_sum) <> 0 OR sum(d.ping_sum) <> 0 OR sum(d.ping_count) <> 0
-  ORDER BY d.country
-  ON CONFLICT (country) DO UPDATE SET listed = c.listed + EXCLUDED.listed,
-    reliability_sum = c.reliability_sum + EXCLUDED.reliability_sum,
-    ping_sum = c.ping_sum + EXCLUDED.ping_sum, ping_count = c.ping_count + EXCLUDED.ping_count;
-  RETURN NULL;
-END $$`;
-
-function countsFunction(name: string, withNew: boolean, withOld: boolean): string {
-  return COUNTS_FUNCTION.replace('market_listings_count()', `${name}()`)
-    .replace('UNION ALL $NEW', withNew ? `UNION ALL ${contribution('new_rows', 1)}` : '')
-    .replace('UNION ALL $OLD', withOld ? `UNION ALL ${contribution('old_rows', -1)}` : '');
-}
 
 /** Every partial index is over listed rows only: what the market shows. */
 const SORT_PREFIX = `"sort_group", "sort_promoted_at" DESC NULLS LAST`;
@@ -173,17 +75,6 @@ const STRUCTURAL = `(OLD.listed, OLD.disabled, OLD.sort_group, OLD.sort_promoted
   IS DISTINCT FROM (NEW.listed, NEW.disabled, NEW.sort_group, NEW.sort_promoted_at, NEW.country, NEW.search_text,
     NEW.allowed_clients, NEW.capacity, NEW.premium)`;
 
-/**
- * The market version: moves when a committed change alters what a page shows (MarketPageCache
- * keys on it). A sequence takes no lock, so it cannot make writers wait on each other, and the
- * deferred trigger moves it at commit, when the change becomes visible.
- */
-const VERSION_FUNCTION = `CREATE FUNCTION market_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM nextval('market_version_seq');
-  RETURN NULL;
-END $$`;
-
 export class Market1764000000100 implements MigrationInterface {
   name = 'Market1764000000100';
 
@@ -219,14 +110,15 @@ export class Market1764000000100 implements MigrationInterface {
       await queryRunner.query(`CREATE INDEX "${name}" ON "market_listings" ${definition}`);
     }
 
-    await queryRunner.query(CAPACITY_FUNCTION);
-    await queryRunner.query(DERIVE_FUNCTION);
+    await queryRunner.query(sqlFunction('market_capacity'));
+    await queryRunner.query(sqlFunction('market_listing_derive'));
     await queryRunner.query(
       `CREATE TRIGGER market_listings_derive BEFORE INSERT OR UPDATE ON market_listings FOR EACH ROW EXECUTE FUNCTION market_listing_derive()`,
     );
-    await queryRunner.query(countsFunction('market_listings_count_inserted', true, false));
-    await queryRunner.query(countsFunction('market_listings_count_updated', true, true));
-    await queryRunner.query(countsFunction('market_listings_count_deleted', false, true));
+    await queryRunner.query(sqlFunction('market_counts_apply'));
+    await queryRunner.query(sqlFunction('market_listings_count_inserted'));
+    await queryRunner.query(sqlFunction('market_listings_count_updated'));
+    await queryRunner.query(sqlFunction('market_listings_count_deleted'));
     await queryRunner.query(
       `CREATE TRIGGER market_listings_counted_insert AFTER INSERT ON market_listings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION market_listings_count_inserted()`,
     );
@@ -238,7 +130,7 @@ export class Market1764000000100 implements MigrationInterface {
     );
 
     await queryRunner.query(`CREATE SEQUENCE market_version_seq`);
-    await queryRunner.query(VERSION_FUNCTION);
+    await queryRunner.query(sqlFunction('market_bump_version'));
     await queryRunner.query(
       `CREATE CONSTRAINT TRIGGER market_listings_version_insert AFTER INSERT ON market_listings DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.listed) EXECUTE FUNCTION market_bump_version()`,
     );
@@ -258,15 +150,15 @@ export class Market1764000000100 implements MigrationInterface {
         (SELECT count(*)::int FROM server_clients c WHERE c.server_id = n.id)
       FROM servers n`);
 
-    await queryRunner.query(SERVERS_INSERTED_FUNCTION);
-    await queryRunner.query(SERVERS_UPDATED_FUNCTION);
+    await queryRunner.query(sqlFunction('market_servers_inserted'));
+    await queryRunner.query(sqlFunction('market_servers_updated'));
     await queryRunner.query(
       `CREATE TRIGGER market_servers_inserted AFTER INSERT ON servers REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION market_servers_inserted()`,
     );
     await queryRunner.query(
       `CREATE TRIGGER market_servers_updated AFTER UPDATE ON servers REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION market_servers_updated()`,
     );
-    await queryRunner.query(CLIENTS_CHANGED_FUNCTION);
+    await queryRunner.query(sqlFunction('market_server_clients_changed'));
     await queryRunner.query(
       `CREATE TRIGGER market_server_clients_inserted AFTER INSERT ON server_clients REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION market_server_clients_changed()`,
     );
@@ -304,6 +196,7 @@ export class Market1764000000100 implements MigrationInterface {
     await queryRunner.query(`DROP FUNCTION market_bump_version()`);
     await queryRunner.query(`DROP SEQUENCE market_version_seq`);
     await queryRunner.query(`DROP FUNCTION market_capacity(varchar)`);
+    await queryRunner.query(`DROP FUNCTION market_counts_apply(market_counts[])`);
     await queryRunner.query(`DROP TABLE "market_counts"`);
     // pg_trgm stays: other objects of the database may use it, and up() tolerates it.
   }

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFunction } from '../sql-functions';
 
 /**
  * A server's client-set version moves to a row of its own, `server_client_sets`, created with
@@ -22,13 +23,7 @@ export class ClientSetVersions1764000000500 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "server_client_sets" ADD CONSTRAINT "fk_server_client_sets_server" FOREIGN KEY ("server_id") REFERENCES "servers"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
-    await queryRunner.query(
-      `CREATE FUNCTION server_client_sets_created() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         INSERT INTO server_client_sets (server_id) SELECT id FROM new_rows;
-         RETURN NULL;
-       END $$`,
-    );
+    await queryRunner.query(sqlFunction('server_client_sets_created'));
     await queryRunner.query(
       `CREATE TRIGGER server_client_sets_created AFTER INSERT ON servers REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION server_client_sets_created()`,
     );

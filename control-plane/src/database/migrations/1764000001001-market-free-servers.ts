@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFunction } from '../sql-functions';
 
 /** Every partial index is over listed rows only, with the market's order prefix (market migration). */
 const SORT_PREFIX = `"sort_group", "sort_promoted_at" DESC NULLS LAST`;
@@ -22,11 +23,7 @@ export class MarketFreeServers1764000001001 implements MigrationInterface {
        WHERE s."id" = l."server_id" AND s."source" = 'manual'`,
     );
     // A listing is created by the servers INSERT trigger; this fills `free` in as it is created.
-    await queryRunner.query(`CREATE FUNCTION market_listing_free() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW.free := EXISTS (SELECT 1 FROM servers WHERE id = NEW.server_id AND source = 'manual');
-  RETURN NEW;
-END $$`);
+    await queryRunner.query(sqlFunction('market_listing_free'));
     await queryRunner.query(
       `CREATE TRIGGER market_listings_free BEFORE INSERT ON market_listings FOR EACH ROW EXECUTE FUNCTION market_listing_free()`,
     );

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFunction } from '../sql-functions';
 
 /**
  * Rate limits become sliding windows (issue 15 §5). A fixed window admits its limit at the end of
@@ -23,42 +24,7 @@ export class SlidingRateLimits1764000001100 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "rate_limit_buckets" ("bucket" character varying(300) NOT NULL, "hits" TIMESTAMP WITH TIME ZONE array NOT NULL, "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_rate_limit_buckets" PRIMARY KEY ("bucket"))`,
     );
-    await queryRunner.query(`
-      CREATE FUNCTION rate_limit_take(
-        p_buckets text[], p_limits int[], p_windows_ms bigint[], p_at timestamptz
-      ) RETURNS TABLE (refused_bucket text, retry_after_ms bigint)
-      LANGUAGE plpgsql AS $fn$
-      BEGIN
-        INSERT INTO rate_limit_buckets AS b (bucket, hits, expires_at)
-          SELECT t.bucket, '{}', p_at FROM unnest(p_buckets) AS t(bucket) ORDER BY t.bucket
-          ON CONFLICT (bucket) DO UPDATE SET expires_at = b.expires_at;
-
-        RETURN QUERY
-          WITH input AS (
-            SELECT t.bucket, t.lim, t.window_ms * interval '1 millisecond' AS win
-            FROM unnest(p_buckets, p_limits, p_windows_ms) AS t(bucket, lim, window_ms)
-          ), live AS (
-            SELECT i.bucket, i.lim, i.win,
-              ARRAY(SELECT h FROM unnest(b.hits) AS h WHERE h > p_at - i.win ORDER BY h) AS hits
-            FROM input i JOIN rate_limit_buckets b ON b.bucket = i.bucket
-          )
-          SELECT l.bucket::text,
-            ceil(extract(epoch FROM l.hits[cardinality(l.hits) - l.lim + 1] + l.win - p_at) * 1000)::bigint
-          FROM live l WHERE cardinality(l.hits) >= l.lim;
-        IF FOUND THEN
-          RETURN;
-        END IF;
-
-        UPDATE rate_limit_buckets AS b
-          SET hits = ARRAY(SELECT h FROM unnest(b.hits) AS h WHERE h > p_at - i.win ORDER BY h) || p_at,
-              expires_at = greatest(b.expires_at, p_at + i.win)
-          FROM (
-            SELECT t.bucket, t.window_ms * interval '1 millisecond' AS win
-            FROM unnest(p_buckets, p_windows_ms) AS t(bucket, window_ms)
-          ) i
-          WHERE b.bucket = i.bucket;
-      END
-      $fn$`);
+    await queryRunner.query(sqlFunction('rate_limit_take'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -16,6 +16,7 @@ import { SlidingRateLimits1764000001100 } from './1764000001100-sliding-rate-lim
 import { SubscriptionWithdrawals1764000001200 } from './1764000001200-subscription-withdrawals';
 import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
+import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-sources';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   SubscriptionWithdrawals1764000001200,
   JobHeartbeats1764000001201,
   CanonicalServerHosts1764000001300,
+  SqlFunctionSources1764000001800,
 ] as const;

@@ -1,0 +1,13 @@
+-- What a market listing shows, derived from its columns before every write (trigger
+-- market_listings_derive): spec 02 §4 (hidden below 95, banned, no address), spec 01 §4
+-- (disabled: stale, below 50, core down or full), spec 01 §9 (the order's groups).
+CREATE OR REPLACE FUNCTION market_listing_derive() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.listed := NOT NEW.banned AND NEW.has_address AND NEW.reliability >= {{hideBelowReliabilityPercent}};
+  NEW.disabled := NEW.stale OR NEW.reliability < {{availableAtReliability}} OR NEW.core_down OR NEW.allowed_clients >= NEW.capacity;
+  NEW.sort_group := (CASE WHEN NEW.disabled THEN 3 ELSE 0 END)
+    + (CASE WHEN NEW.premium THEN 0 WHEN NEW.promoted THEN 1 ELSE 2 END);
+  NEW.sort_promoted_at := CASE WHEN NEW.promoted AND NOT NEW.premium THEN NEW.promoted_at END;
+  NEW.sort_reliability := CASE WHEN NEW.disabled THEN 0 WHEN NEW.premium THEN 100 ELSE NEW.reliability END;
+  RETURN NEW;
+END $$;
