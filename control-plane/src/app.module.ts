@@ -13,7 +13,7 @@ import { ConfigModule } from './config/config.module';
 import { ContactModule } from './contact/contact.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { dataSourceOptions } from './database/data-source';
-import { DatabaseModule } from './database/transaction-runner';
+import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
 import { EnrollmentModule } from './enrollment/enrollment.module';
 import { GrpcModule } from './grpc/grpc.module';

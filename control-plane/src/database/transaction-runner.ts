@@ -1,9 +1,7 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows, RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
-import { DatabaseHealth } from './database-health';
-import { PgChannels } from './pg-channels';
 
 /**
  * An open database transaction, as services see it: something to hand to repositories. Only
@@ -68,13 +66,3 @@ export class TransactionRunner {
     });
   }
 }
-
-const PROVIDERS = [TransactionRunner, DatabaseHealth, PgChannels];
-
-/**
- * Provides the one `TransactionRunner` to every module, and the database's infrastructure
- * (health probes, LISTEN/NOTIFY channels) to the parts that are no domain of their own.
- */
-@Global()
-@Module({ providers: PROVIDERS, exports: PROVIDERS })
-export class DatabaseModule {}
