@@ -214,3 +214,17 @@ describe('parseDuration', () => {
     expect(parseDuration(input)).toBe(expected);
   });
 });
+
+describe("loadConfig: the agents' report allowance", () => {
+  it("should allow 20 reports at once by default and take a load test's larger burst", () => {
+    expect(loadConfig(base).agentReportBurst).toBe(20);
+    expect(loadConfig({ ...base, AGENT_REPORT_BURST: '1000000' }).agentReportBurst).toBe(1_000_000);
+  });
+
+  it.each([
+    [{ AGENT_REPORT_BURST: '0' }, 'AGENT_REPORT_BURST="0": must be between 1 and 1000000'],
+    [{ AGENT_REPORT_BURST: 'lots' }, 'AGENT_REPORT_BURST="lots": must be a number'],
+  ])('should refuse %j', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+});

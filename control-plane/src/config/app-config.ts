@@ -28,6 +28,8 @@ export interface AppConfig {
   /** null: no agent gRPC server (GRPC_PORT=off). */
   grpcPort: number | null;
   grpcHost: string;
+  /** Reports a node may send at once (its allowance then refills one per 6 s). */
+  agentReportBurst: number;
   demoNodes: number;
   /** Ports of demo node 1 (node i adds i - 1): its VLESS inbound and its core's API. */
   demoNodePort: number;
@@ -139,6 +141,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: publicUrl.startsWith('https://'),
     grpcPort: env.GRPC_PORT,
     grpcHost: env.GRPC_HOST,
+    agentReportBurst: env.AGENT_REPORT_BURST,
     demoNodes: env.DEMO_NODES,
     demoNodePort: env.DEMO_NODE_PORT,
     demoCoreApiPort: env.DEMO_CORE_API_PORT,

@@ -210,6 +210,16 @@ export const ENV_VARS = {
     doc: 'PEM private key for the agent gRPC server',
     sensitive: true,
   },
+  AGENT_REPORT_BURST: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 1000000')
+      .max(1_000_000, 'must be between 1 and 1000000')
+      .default(20),
+    doc: 'Reports one node may send at once before its allowance of one per 6 s holds it back (agents report every 60 s; raise it only for load tests such as bench/ingest)',
+    sensitive: false,
+  },
   PLATFORM_OPERATOR_EMAIL: {
     schema: mailbox.optional(),
     doc: "E-mail of the platform's own operator account: its servers are the premium (admin) servers, and their subscription revenue goes to the platform, not to an operator reward",

@@ -77,7 +77,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
-    this.reportLimiter = new ReportRateLimiter(clock);
+    this.reportLimiter = new ReportRateLimiter(clock, config.agentReportBurst);
   }
 
   /** The port actually bound (GRPC_PORT=0 picks a free one, for tests). */
