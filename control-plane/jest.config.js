@@ -6,26 +6,9 @@
  * `../../src/...` as usual; ../scripts/jest/dist-resolver.cjs loads dist/ for those imports, and
  * the global setup refuses a dist/ older than the sources (`npm test` builds first).
  */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-  },
-];
+const { commonProject } = require('../scripts/jest/nest-projects.cjs');
 
-const common = {
-  testEnvironment: 'node',
-  rootDir: __dirname,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  transform: { '^.+\\.ts$': swc },
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-};
+const common = commonProject(__dirname);
 
 module.exports = {
   // Run-wide options (jest ignores them inside projects).

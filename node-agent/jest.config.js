@@ -8,26 +8,9 @@
  * a dist/ older than the sources (`npm test` builds first). The control plane's test kit uses
  * decorators, hence these swc settings.
  */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-  },
-];
+const { commonProject } = require('../scripts/jest/nest-projects.cjs');
 
-const common = {
-  testEnvironment: 'node',
-  rootDir: __dirname,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  transform: { '^.+\\.ts$': swc },
-  globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
-};
+const common = commonProject(__dirname);
 
 module.exports = {
   // Run-wide options (jest ignores them inside projects).
