@@ -22,6 +22,7 @@ const SHARED_INPUTS = ['tsconfig.base.json'];
 /** Per package: its own files and folders the build reads (tests excluded, as in nx.json). */
 const INPUTS = {
   proto: { files: ['package.json', 'tsconfig.json', 'tsconfig.build.json'], dirs: ['src'] },
+  devchain: { files: ['package.json', 'tsconfig.json', 'tsconfig.build.json'], dirs: ['src'] },
   'control-plane': {
     files: ['package.json', 'tsconfig.json', 'tsconfig.build.json'],
     dirs: ['src'],

@@ -11,6 +11,7 @@ export * from './rest/vless';
 export * from './economics';
 export * from './money';
 export * from './rest/wallet.contract';
+export * from './rest/deposits.contract';
 export * from './rest/subscriptions.contract';
 export * from './rest/downloads.contract';
 export * from './countries';

@@ -1,0 +1,39 @@
+import {
+  createDepositRequestSchema,
+  DEPOSIT_MESSAGES,
+  lamportsToSol,
+  solAmountSchema,
+  solToLamports,
+} from './deposits.contract';
+
+const ADDRESS = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
+
+describe('SOL amounts', () => {
+  it('should convert decimal SOL to lamports and back without floats', () => {
+    expect(solToLamports('1')).toBe(1_000_000_000n);
+    expect(solToLamports('0.001')).toBe(1_000_000n);
+    expect(solToLamports('12.345678912')).toBe(12_345_678_912n);
+    expect(lamportsToSol(1_500_000_000n)).toBe('1.5');
+    expect(lamportsToSol(1n)).toBe('0.000000001');
+    expect(lamportsToSol(3_000_000_000n)).toBe('3');
+  });
+
+  it('should take a number or a decimal string of at least 0.001 SOL with at most 9 decimals', () => {
+    expect(solAmountSchema.parse(0.25)).toBe('0.25');
+    expect(solAmountSchema.parse(' 2 ')).toBe('2');
+    for (const bad of ['0', '0.0009', '-1', '1e3', 'abc', '1.0000000001', '', null]) {
+      expect(solAmountSchema.safeParse(bad).error?.issues[0]?.message).toBe(
+        DEPOSIT_MESSAGES.invalidAmount,
+      );
+    }
+  });
+
+  it('should refuse a deposit request without a valid Solana address', () => {
+    expect(createDepositRequestSchema.parse({ solAmount: '1', userAddress: ADDRESS })).toEqual({
+      solAmount: '1',
+      userAddress: ADDRESS,
+    });
+    const bad = createDepositRequestSchema.safeParse({ solAmount: '1', userAddress: '0xabc' });
+    expect(bad.error?.issues[0]?.message).toBe(DEPOSIT_MESSAGES.invalidAddress);
+  });
+});

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { uuidSchema } from './common.contract';
+
+/**
+ * spec 01 §3, §4, §7, §8: SOL deposits (issue 17). The server decides every amount: a deposit
+ * request fixes the SOL amount, the quote (SSL per SOL) and a Solana Pay reference key; the
+ * transfer is found on chain by that reference and credited once per signature and per request.
+ */
+export const DEPOSIT_ROUTES = {
+  /** spec 01 §7 (the portal refreshes through the /api one). */
+  config: '/solana/config',
+  apiConfig: '/api/solana/config',
+  /** POST: a deposit request of the session's account (its client or node wallet). */
+  requests: '/api/solana/deposit-requests',
+  request: (id: string) => `/api/solana/deposit-requests/${encodeURIComponent(id)}`,
+  /** spec 01 §7: checks the chain now for the account's open request (or the named one). */
+  verify: '/api/solana/verify-deposit',
+} as const;
+
+export const SOLANA_CLUSTERS = ['localnet', 'devnet', 'mainnet-beta'] as const;
+export type SolanaCluster = (typeof SOLANA_CLUSTERS)[number];
+
+/** Lamports per SOL: amounts travel as decimal strings of lamports, never floats. */
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/** spec 01 §5: the crypto form's input step and minimum. */
+export const MIN_DEPOSIT_SOL = '0.001';
+
+export const DEPOSIT_MESSAGES = {
+  /** spec 01 §8. */
+  initFailed: 'Failed to initialize payment system',
+  fillAll: 'Please fill in all required fields',
+  invalidAmount: 'Please enter a valid SOL amount',
+  notFound:
+    'Transaction not found. Please ensure you sent the exact amount from the specified address.',
+  verifyFailed: 'Failed to verify deposit',
+  cardUnavailable:
+    'Credit card payments are currently unavailable. Please use Solana deposits instead.',
+  /** Refusals of issue 17 §2 (nothing is credited). */
+  invalidAddress: 'Please enter a valid Solana address',
+  invalidSignature: 'That is not a valid Solana transaction signature',
+  wrongRecipient: 'That transaction did not pay the deposit address',
+  wrongAmount: 'That transaction did not send the exact amount of the deposit request',
+  failedTransaction: 'That transaction failed on chain; nothing was credited',
+  notConfirmed: 'The transaction is not confirmed yet. Please wait a moment and verify again.',
+  tooOld: 'That transaction is older than the deposit request',
+  alreadyCredited: 'This deposit has already been credited',
+  creditedElsewhere: 'That transaction was already credited to another account',
+  requestExpired: 'This deposit request has expired. Please start a new deposit.',
+  requestNotFound: 'Deposit request not found',
+  ambiguous:
+    'More than one open deposit request matches that transfer. Please verify it from its payment instructions.',
+  /** The alert after a credit. */
+  credited: (ssl: string) => `Deposit verified: ${ssl} SSL credited to your wallet`,
+} as const;
+
+/** A Solana address (a base58 public key: 32 bytes, 32 to 44 characters). */
+export const solanaAddressSchema = z
+  .string({ error: DEPOSIT_MESSAGES.fillAll })
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, DEPOSIT_MESSAGES.invalidAddress);
+
+/** A transaction signature (base58, 64 bytes: 86 to 88 characters). */
+export const solanaSignatureSchema = z
+  .string()
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{86,88}$/, DEPOSIT_MESSAGES.invalidSignature);
+
+/**
+ * A SOL amount from a form: a number or a decimal string, above 0, at most 9 decimals (a
+ * lamport), at least MIN_DEPOSIT_SOL. Yields the decimal string as typed (normalised).
+ */
+export const solAmountSchema = z
+  .union([z.string(), z.number()], { error: DEPOSIT_MESSAGES.invalidAmount })
+  .transform((value) => String(value).trim())
+  .refine(
+    (text) =>
+      /^\d+(\.\d{1,9})?$/.test(text) && solToLamports(text) >= solToLamports(MIN_DEPOSIT_SOL),
+    DEPOSIT_MESSAGES.invalidAmount,
+  );
+
+/** '1.5' -> 1500000000n; the text must be a non-negative decimal with at most 9 decimals. */
+export function solToLamports(sol: string): bigint {
+  const [whole, fraction = ''] = sol.split('.');
+  return BigInt(whole!) * LAMPORTS_PER_SOL + BigInt(fraction.padEnd(9, '0').slice(0, 9) || '0');
+}
+
+/** 1500000000n -> '1.5' (no trailing zeros). */
+export function lamportsToSol(lamports: bigint): string {
+  const whole = lamports / LAMPORTS_PER_SOL;
+  const fraction = (lamports % LAMPORTS_PER_SOL).toString().padStart(9, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+/** spec 01 §3 Solana config, plus where the chain is. */
+export const solanaConfigSchema = z.object({
+  success: z.literal(true),
+  depositAddress: z.string(),
+  /** SSL per SOL (spec 01 §9: 5143 by default). */
+  conversionRate: z.number(),
+  /** USD per SSL (0.035). */
+  sslTokenPrice: z.number(),
+  solPriceUsd: z.number(),
+  lastUpdated: z.string(),
+  cluster: z.enum(SOLANA_CLUSTERS),
+  /** The public RPC a wallet should use for this cluster. */
+  rpcUrl: z.string(),
+  /** How long a deposit request's quote holds. */
+  quoteValidSeconds: z.number(),
+  /** The explorer link of a transaction: replace `{signature}`. */
+  explorerTxUrl: z.string(),
+});
+export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
+
+export const createDepositRequestSchema = z.object({
+  solAmount: solAmountSchema,
+  /** The address the client will send from (spec 01 §4: "own Solana address"). */
+  userAddress: solanaAddressSchema,
+});
+export type CreateDepositRequest = z.input<typeof createDepositRequestSchema>;
+
+export const DEPOSIT_REQUEST_STATUSES = ['open', 'credited', 'expired'] as const;
+
+export const depositRequestSchema = z.object({
+  id: z.string(),
+  status: z.enum(DEPOSIT_REQUEST_STATUSES),
+  walletType: z.enum(['client_wallet', 'node_wallet']),
+  depositAddress: z.string(),
+  userAddress: z.string(),
+  /** The Solana Pay reference key the transfer must carry. */
+  reference: z.string(),
+  solAmount: z.string(),
+  lamports: z.string(),
+  /** The quote: SSL per SOL, fixed at the request. */
+  conversionRate: z.number(),
+  /** floor(SOL x rate) SSL, as integer micro-SSL. */
+  sslCreditMicro: z.string(),
+  /** The Solana Pay transfer-request URL (solana:<address>?amount=..&reference=..). */
+  transferUrl: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  signature: z.string().nullable(),
+  creditedAt: z.string().nullable(),
+});
+export type DepositRequest = z.infer<typeof depositRequestSchema>;
+
+export const depositRequestResponseSchema = z.object({
+  success: z.literal(true),
+  request: depositRequestSchema,
+});
+export type DepositRequestResponse = z.infer<typeof depositRequestResponseSchema>;
+
+/** spec 01 §7 verify-deposit: the spec's fields, plus the request it is about and a signature. */
+export const verifyDepositSchema = z.object({
+  userAddress: solanaAddressSchema,
+  expectedAmount: solAmountSchema,
+  userId: uuidSchema,
+  /** The deposit request being paid (the portal always sends it). */
+  requestId: uuidSchema.optional(),
+  /** A signature the client already knows (from its wallet); else found by the reference. */
+  signature: solanaSignatureSchema.optional(),
+});
+export type VerifyDepositRequest = z.input<typeof verifyDepositSchema>;
+
+export const verifyDepositResponseSchema = z.object({
+  verified: z.boolean(),
+  message: z.string(),
+  transaction: z
+    .object({
+      signature: z.string(),
+      /** spec 01 §3: the SSL credited (whole SSL). */
+      sslTokens: z.number(),
+      sslCreditMicro: z.string(),
+      solAmount: z.string(),
+    })
+    .optional(),
+  error: z.string().optional(),
+});
+export type VerifyDepositResponse = z.infer<typeof verifyDepositResponseSchema>;
