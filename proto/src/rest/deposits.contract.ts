@@ -109,6 +109,11 @@ export const solanaConfigSchema = z.object({
   quoteValidSeconds: z.number(),
   /** The explorer link of a transaction: replace `{signature}`. */
   explorerTxUrl: z.string(),
+  /**
+   * localnet only: the local chain's demo wallet, which pays a `solana:` transfer-request URL
+   * (POST `{ url }`) from a keypair funded by airdrop, so a deposit can be tried offline.
+   */
+  demoWalletUrl: z.string().nullable(),
 });
 export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
 
