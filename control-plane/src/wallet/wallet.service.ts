@@ -67,7 +67,7 @@ export class WalletService {
         frozenUntil: lot.frozenUntil.toISOString(),
       })),
       availableMicro: (balance - frozenShown).toString(),
-      walletAddress: null,
+      walletAddress: this.config.solana?.depositAddress ?? null,
       transactions: rows.slice(0, page.limit).map((row) => ({
         id: row.entryId,
         type: row.type,
@@ -97,7 +97,7 @@ export class WalletService {
       launchPeriodEndsAt: this.config.launchPeriodEndsAt.toISOString(),
       launchPeriodActive: launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
       withdrawalsEnabled: false,
-      depositsEnabled: false,
+      depositsEnabled: this.config.solana !== null,
     };
   }
 }
