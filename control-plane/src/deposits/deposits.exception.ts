@@ -8,6 +8,7 @@ import { DomainException, kindsOf } from '../common/domain.exception';
 const ERRORS = {
   deposits_off: { kind: 'unavailable', message: DEPOSIT_MESSAGES.initFailed },
   chain_unavailable: { kind: 'unavailable', message: DEPOSIT_MESSAGES.verifyFailed },
+  amount_too_small: { kind: 'invalid', message: DEPOSIT_MESSAGES.invalidAmount },
   request_not_found: { kind: 'not_found', message: DEPOSIT_MESSAGES.requestNotFound },
   request_expired: { kind: 'gone', message: DEPOSIT_MESSAGES.requestExpired },
   not_your_account: {
