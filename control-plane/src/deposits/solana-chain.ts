@@ -101,7 +101,7 @@ export class Web3DepositChain implements DepositChain {
     return {
       signature,
       blockTime: tx.blockTime ? new Date(tx.blockTime * 1000) : null,
-      failed: tx.meta !== null && tx.meta.err !== null,
+      failed: tx.meta === null || tx.meta.err !== null,
       confirmation: statuses.value[0]?.confirmationStatus ?? 'confirmed',
       feePayer: keys[0] ?? '',
       accountKeys: keys,

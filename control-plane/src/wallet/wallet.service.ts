@@ -78,6 +78,8 @@ export class WalletService {
         duration: row.duration,
         description: row.description,
         frozenUntil: row.frozenUntil?.toISOString() ?? null,
+        // issue 17: a deposit's on-chain signature, for the explorer link of the cluster.
+        signature: row.externalRef?.startsWith('sol:') ? row.externalRef.slice(4) : null,
       })),
       hasMore: rows.length > page.limit,
       lastUpdated: now.toISOString(),
