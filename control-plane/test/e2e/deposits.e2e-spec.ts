@@ -150,6 +150,28 @@ async function payWithDemoWallet(transferUrl: string): Promise<string> {
   return ((await response.json()) as { signature: string }).signature;
 }
 
+describe('deposits off (no SOLANA_RPC_URL or SOLANA_DEPOSIT_ADDRESS)', () => {
+  it('should answer 503 "Failed to initialize payment system"', async () => {
+    const off = await startTestApp();
+    try {
+      for (const path of [DEPOSIT_ROUTES.config, DEPOSIT_ROUTES.apiConfig]) {
+        const response = await off.http().get(path).expect(503);
+        expect(response.body).toMatchObject({ message: DEPOSIT_MESSAGES.initFailed });
+      }
+      const client = await registerAccount(off);
+      const response = await off
+        .http()
+        .post(DEPOSIT_ROUTES.requests)
+        .set('Cookie', client.cookie)
+        .send({ solAmount: '1', userAddress: treasury })
+        .expect(503);
+      expect(response.body).toMatchObject({ message: DEPOSIT_MESSAGES.initFailed });
+    } finally {
+      await off.close();
+    }
+  }, 30_000);
+});
+
 describe('deposits on the local chain (issue 17)', () => {
   it('should answer the Solana config of the local cluster', async () => {
     const response = await t.http().get(DEPOSIT_ROUTES.config).expect(200);
@@ -183,7 +205,6 @@ describe('deposits on the local chain (issue 17)', () => {
       data = await wallet(alice);
     }
     const lagMs = Date.now() - finalizedAt;
-    // eslint-disable-next-line no-console
     console.log(`deposit watcher: credited ${lagMs} ms after the transfer was finalized`);
     expect(data.balanceMicro).toBe('7714000000');
     expect(lagMs).toBeLessThan(2000);
