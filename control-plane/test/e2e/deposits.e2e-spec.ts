@@ -15,6 +15,8 @@ import {
   Transaction,
   type TransactionSignature,
 } from '@solana/web3.js';
+import type { AddressInfo } from 'node:net';
+import { io } from 'socket.io-client';
 import { registerAccount } from '../support/accounts';
 import { ledgerViolations } from '../support/ledger';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -191,6 +193,15 @@ describe('deposits on the local chain (issue 17)', () => {
 
   it('should let the watcher credit a demo-wallet deposit within 2 s of finalization', async () => {
     const alice = await account();
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const socket = io(`http://127.0.0.1:${port}`, {
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    const events: Array<{ reason: string }> = [];
+    socket.on('wallet-updated', (event: { reason: string }) => events.push(event));
+    await new Promise((resolve) => socket.once('connect', () => resolve(null)));
     const request = await depositRequest(alice, '1.5', treasury);
     expect(request).toMatchObject({
       status: 'open',
@@ -226,6 +237,12 @@ describe('deposits on the local chain (issue 17)', () => {
       transaction: { signature, sslTokens: 7714 },
     });
     expect((await wallet(alice)).balanceMicro).toBe('7714000000');
+    // The portal's wallet refreshes itself on this event (pg_notify, then socket.io).
+    for (const end = Date.now() + 2000; events.length === 0 && Date.now() < end;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(events).toEqual([expect.objectContaining({ reason: 'deposit' })]);
+    socket.close();
   }, 20_000);
 
   it('should credit one transfer once when 20 verifies race, into a node wallet for an operator', async () => {
