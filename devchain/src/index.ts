@@ -96,7 +96,7 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     advanceSlots: (slots = 1) => chain.advance(slots),
     async stop() {
       chain.stop();
-      subscriptions.close();
+      await subscriptions.close();
       await Promise.all([close(rpc), close(pubsub)]);
     },
   };
