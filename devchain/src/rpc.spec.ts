@@ -34,7 +34,11 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
   }
 
   function transfer(from: Keypair, to: PublicKey, lamports: number, reference?: PublicKey) {
-    const instruction = SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports });
+    const instruction = SystemProgram.transfer({
+      fromPubkey: from.publicKey,
+      toPubkey: to,
+      lamports,
+    });
     if (reference) instruction.keys.push({ pubkey: reference, isSigner: false, isWritable: false });
     return new Transaction().add(instruction);
   }
@@ -65,9 +69,9 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
       transfer(payer, recipient, LAMPORTS_PER_SOL / 10, reference),
       [payer],
     );
-    const confirming = connection.getLatestBlockhash().then((blockhash) =>
-      connection.confirmTransaction({ signature, ...blockhash }, 'confirmed'),
-    );
+    const confirming = connection
+      .getLatestBlockhash()
+      .then((blockhash) => connection.confirmTransaction({ signature, ...blockhash }, 'confirmed'));
     setTimeout(() => chain.advanceSlots(1), 200);
     expect((await confirming).value.err).toBeNull();
 
@@ -85,13 +89,12 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
       SystemProgram.programId.toBase58(),
       reference.toBase58(),
     ]);
-    expect(json?.meta?.preBalances[0]! - json?.meta?.postBalances[0]!).toBe(
-      LAMPORTS_PER_SOL / 10 + 5000,
-    );
+    const [payerBefore = 0, recipientBefore] = json?.meta?.preBalances ?? [];
+    const [payerAfter = 0] = json?.meta?.postBalances ?? [];
+    expect(payerBefore - payerAfter).toBe(LAMPORTS_PER_SOL / 10 + 5000);
+    expect(recipientBefore).toBe(0);
     expect(json?.meta?.postBalances[1]).toBe(LAMPORTS_PER_SOL / 10);
-    expect(json?.meta?.logMessages).toContain(
-      'Program 11111111111111111111111111111111 success',
-    );
+    expect(json?.meta?.logMessages).toContain('Program 11111111111111111111111111111111 success');
 
     const parsed = await connection.getParsedTransaction(signature, {
       commitment: 'confirmed',
@@ -174,17 +177,26 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
       transfer(payer, Keypair.generate().publicKey, LAMPORTS_PER_SOL / 10, reference),
       [payer],
     );
-    expect(await status(signature)).toMatchObject({ confirmationStatus: 'processed', confirmations: 0 });
+    expect(await status(signature)).toMatchObject({
+      confirmationStatus: 'processed',
+      confirmations: 0,
+    });
     expect(await connection.getTransaction(signature, { commitment: 'confirmed' })).toBeNull();
 
     chain.advanceSlots(1);
-    expect(await status(signature)).toMatchObject({ confirmationStatus: 'confirmed', confirmations: 1 });
+    expect(await status(signature)).toMatchObject({
+      confirmationStatus: 'confirmed',
+      confirmations: 1,
+    });
     expect(await connection.getTransaction(signature, { commitment: 'confirmed' })).not.toBeNull();
     expect(await connection.getTransaction(signature, { commitment: 'finalized' })).toBeNull();
     expect(await connection.getSignaturesForAddress(reference, {}, 'finalized')).toEqual([]);
 
     chain.advanceSlots(3);
-    expect(await status(signature)).toMatchObject({ confirmationStatus: 'finalized', confirmations: null });
+    expect(await status(signature)).toMatchObject({
+      confirmationStatus: 'finalized',
+      confirmations: null,
+    });
     expect(await connection.getTransaction(signature, { commitment: 'finalized' })).not.toBeNull();
     const finalized = await connection.getSignaturesForAddress(reference, {}, 'finalized');
     expect(finalized.map((entry) => entry.confirmationStatus)).toEqual(['finalized']);
