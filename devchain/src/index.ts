@@ -2,10 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Chain } from './chain';
 import { DemoWallet } from './demo-wallet';
+import { loadOrCreateKeypair } from './keypair-file';
 import { createHandler } from './server';
 import { Subscriptions } from './subscriptions';
 
 export { parseTransferRequest, type TransferRequest } from './demo-wallet';
+export { loadOrCreateKeypair } from './keypair-file';
 
 export interface DevchainOptions {
   /** The JSON-RPC port; 0 (the default) picks a free one. WebSocket PubSub also answers on port + 1. */
@@ -18,6 +20,11 @@ export interface DevchainOptions {
   finalizeAfterSlots?: number;
   /** Access-Control-Allow-Origin of every answer (default '*'). */
   allowOrigin?: string;
+  /**
+   * The treasury (deposit address) keypair file, created on first use (Solana CLI format). The
+   * chain does not need it; `npm start` keeps it so the treasury's funds could be moved later.
+   */
+  treasuryKeyFile?: string;
   /** What the demo wallet receives by airdrop at start (default 1,000 SOL). */
   demoWalletLamports?: number;
 }
@@ -30,6 +37,8 @@ export interface Devchain {
   /** POST {url: 'solana:...'} pays a transfer request; GET answers {address, balanceLamports}. */
   demoWalletUrl: string;
   demoWalletAddress: string;
+  /** The public key of `treasuryKeyFile`, when given. */
+  treasuryAddress?: string;
   /** Moves the chain forward now (tests), besides the slot timer. */
   advanceSlots(slots?: number): void;
   stop(): Promise<void>;
@@ -74,6 +83,7 @@ async function bindPair(rpc: Server, pubsub: Server, port: number, host: string)
 /** Starts a local Solana chain with its JSON-RPC server (issue 17 §3). */
 export async function startDevchain(options: DevchainOptions = {}): Promise<Devchain> {
   const host = options.host ?? '127.0.0.1';
+  const treasury = options.treasuryKeyFile ? loadOrCreateKeypair(options.treasuryKeyFile) : null;
   const chain = new Chain(options.finalizeAfterSlots ?? 32);
   const wallet = new DemoWallet(chain);
   wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
@@ -93,6 +103,7 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     wsUrl: `ws://${host.includes(':') ? `[${host}]` : host}:${port + 1}`,
     demoWalletUrl: `http://${origin}/demo-wallet`,
     demoWalletAddress: wallet.address,
+    ...(treasury ? { treasuryAddress: treasury.publicKey.toBase58() } : {}),
     advanceSlots: (slots = 1) => chain.advance(slots),
     async stop() {
       chain.stop();
