@@ -9,7 +9,7 @@ import {
   VersionedTransaction,
   type VersionedMessage,
 } from '@solana/web3.js';
-import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 import {
   landsOnChain,
   outcomeOf,
@@ -190,7 +190,7 @@ export class Chain extends EventEmitter {
     return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
   }
 
-  /** Base fee per signature plus the compute-budget priority fee, as the runtime charges it. */
+  /** The base fee: 5,000 lamports per signature (getFeeForMessage; no priority fee). */
   feeFor(message: VersionedMessage): number {
     return LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures;
   }
@@ -268,7 +268,7 @@ export class Chain extends EventEmitter {
       accountKeys,
       preBalances,
       postBalances: accountKeys.map((key) => Number(this.balance(key))),
-      fee: this.feeFor(message),
+      fee: chargedFee(outcome.meta) ?? this.feeFor(message),
       logMessages: outcome.meta.logs(),
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
     };
@@ -292,4 +292,14 @@ export class Chain extends EventEmitter {
 function signatureOf(transaction: VersionedTransaction): string {
   const [first] = transaction.signatures;
   return first ? base58.decode(first) : '';
+}
+
+/**
+ * What the runtime charged, priority fee included. litesvm's typings expose no accessor for it,
+ * but its metadata's debug text ends with it (`fee: 205000 })`); the base fee is the fallback.
+ */
+function chargedFee(meta: TransactionMetadata): number | null {
+  // Anchored at the end: program logs earlier in the text could contain "fee: ".
+  const match = /\bfee: (\d+) \}\)$/.exec(meta.toString().trim());
+  return match?.[1] ? Number(match[1]) : null;
 }

@@ -1,4 +1,5 @@
 import {
+  ComputeBudgetProgram,
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
@@ -151,6 +152,22 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
     expect(failed?.meta?.postBalances).toEqual([LAMPORTS_PER_SOL - 5000, 0, 1]);
     const listed = await connection.getSignaturesForAddress(recipient, {}, 'confirmed');
     expect(listed[0]?.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
+  });
+
+  it('should record the priority fee it charged when the transaction sets a compute unit price', async () => {
+    const payer = await funded(1);
+    const transaction = new Transaction()
+      .add(ComputeBudgetProgram.setComputeUnitLimit({ units: 10_000 }))
+      .add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 2_000_000 }))
+      .add(transfer(payer, Keypair.generate().publicKey, LAMPORTS_PER_SOL / 10));
+    const signature = await connection.sendTransaction(transaction, [payer]);
+    chain.advanceSlots(1);
+    const recorded = await connection.getTransaction(signature, { commitment: 'confirmed' });
+    // 5,000 per signature + 10,000 CU x 2 lamports.
+    expect(recorded?.meta?.fee).toBe(25_000);
+    expect(await connection.getBalance(payer.publicKey)).toBe(
+      LAMPORTS_PER_SOL - LAMPORTS_PER_SOL / 10 - 25_000,
+    );
   });
 
   it('should drop a transaction whose blockhash is unknown when preflight is skipped', async () => {
