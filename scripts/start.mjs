@@ -47,7 +47,12 @@ async function startDevchain() {
     return null;
   }
   const { startDevchain } = createRequire(import.meta.url)(devchainEntry);
-  const options = { treasuryKeyFile: join(dataDir, 'devchain', 'treasury.json') };
+  // The chain is kept beside the database (DATA_DIR/devchain/chain.json), so the deposits the
+  // control plane remembers stay on chain across restarts.
+  const options = {
+    treasuryKeyFile: join(dataDir, 'devchain', 'treasury.json'),
+    stateFile: join(dataDir, 'devchain', 'chain.json'),
+  };
   const explicitPort = env.DEVCHAIN_PORT !== undefined;
   const port = explicitPort ? Number(env.DEVCHAIN_PORT) : 8899;
   if (!Number.isInteger(port) || port < 0 || port > 65534) {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { UsageError, parseCliOptions } from './cli-options';
 
 describe('parseCliOptions', () => {
@@ -6,6 +7,9 @@ describe('parseCliOptions', () => {
       parseCliOptions(['--port', '0', '--slot-ms', '50', '--finalize-after-slots', '3']),
     ).toMatchObject({ port: 0, slotMs: 50, finalizeAfterSlots: 3, host: '127.0.0.1' });
     expect(parseCliOptions([]).port).toBe(8899);
+    expect(parseCliOptions(['--state-file', 'chain.json']).stateFile).toBe(
+      join(process.cwd(), 'chain.json'),
+    );
   });
 
   it.each([
@@ -16,6 +20,7 @@ describe('parseCliOptions', () => {
     [['--finalize-after-slots', '0']],
     [['--host', 'evil host']],
     [['--allow-origin', 'javascript:alert(1)']],
+    [['--state-file', '']],
     [['--unknown']],
     [['positional']],
   ])('should refuse %j with a usage error', (argv) => {

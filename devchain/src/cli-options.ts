@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DevchainOptions } from './index';
 
@@ -10,13 +11,21 @@ A local Solana chain (litesvm) with a JSON-RPC server in the real wire format.
   --host ADDRESS            listen address (default 127.0.0.1: the faucet and demo wallet are open)
   --slot-ms N               milliseconds per slot, 10-60000 (default 400)
   --finalize-after-slots N  slots until a transaction is finalized, 1-1000 (default 32)
-  --allow-origin ORIGIN     Access-Control-Allow-Origin (default *)`;
+  --allow-origin ORIGIN     Access-Control-Allow-Origin (default *)
+  --state-file PATH         keep the chain in this file between runs (created when missing)`;
 
 function integer(name: string, value: string | undefined, min: number, max: number) {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
     throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${value}")`);
   return Number(value);
+}
+
+function stateFile(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || value.startsWith('-'))
+    throw new UsageError(`--state-file must be a file path (got "${value}")`);
+  return resolve(value);
 }
 
 /** The CLI's flags, validated: any unknown flag or bad value is a UsageError. */
@@ -33,6 +42,7 @@ export function parseCliOptions(argv: string[]): DevchainOptions & { help: boole
         'slot-ms': { type: 'string' },
         'finalize-after-slots': { type: 'string' },
         'allow-origin': { type: 'string' },
+        'state-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -52,5 +62,6 @@ export function parseCliOptions(argv: string[]): DevchainOptions & { help: boole
     slotMs: integer('slot-ms', values['slot-ms'], 10, 60_000),
     finalizeAfterSlots: integer('finalize-after-slots', values['finalize-after-slots'], 1, 1000),
     allowOrigin: origin,
+    stateFile: stateFile(values['state-file']),
   };
 }

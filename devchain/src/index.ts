@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Keypair } from '@solana/web3.js';
 import { Chain } from './chain';
 import { DemoWallet } from './demo-wallet';
 import { loadOrCreateKeypair } from './keypair-file';
+import { StateSaver, readState, type SavedState } from './state-file';
 import { createHandler } from './server';
 import { Subscriptions } from './subscriptions';
 
@@ -25,6 +27,11 @@ export interface DevchainOptions {
    * chain does not need it; `npm start` keeps it so the treasury's funds could be moved later.
    */
   treasuryKeyFile?: string;
+  /**
+   * Keeps the chain (accounts, history, slot, faucet, demo wallet) in this file between runs:
+   * loaded at start when it exists, saved a second after transactions land and at stop.
+   */
+  stateFile?: string;
   /** What the demo wallet receives by airdrop at start (default 1,000 SOL). */
   demoWalletLamports?: number;
 }
@@ -80,13 +87,38 @@ async function bindPair(rpc: Server, pubsub: Server, port: number, host: string)
   }
 }
 
+function restoreChain(finalizeAfterSlots: number, path?: string, saved?: SavedState | null) {
+  try {
+    return new Chain(finalizeAfterSlots, saved?.chain);
+  } catch (error) {
+    // E.g. a state file written by another litesvm version.
+    throw new Error(
+      `${path}: cannot restore the chain (${(error as Error).message}); delete it to start a new chain`,
+    );
+  }
+}
+
 /** Starts a local Solana chain with its JSON-RPC server (issue 17 §3). */
 export async function startDevchain(options: DevchainOptions = {}): Promise<Devchain> {
   const host = options.host ?? '127.0.0.1';
   const treasury = options.treasuryKeyFile ? loadOrCreateKeypair(options.treasuryKeyFile) : null;
-  const chain = new Chain(options.finalizeAfterSlots ?? 32);
-  const wallet = new DemoWallet(chain);
-  wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
+  const saved = options.stateFile ? readState(options.stateFile) : null;
+  const chain = restoreChain(options.finalizeAfterSlots ?? 32, options.stateFile, saved);
+  const wallet = new DemoWallet(
+    chain,
+    saved ? Keypair.fromSecretKey(Uint8Array.from(saved.demoWalletSecretKey)) : undefined,
+  );
+  if (!saved) wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
+  const saver = options.stateFile
+    ? new StateSaver(
+        options.stateFile,
+        () => ({
+          chain: chain.snapshot(),
+          demoWalletSecretKey: Array.from(wallet.keypair.secretKey),
+        }),
+        chain,
+      )
+    : null;
   const handler = createHandler(chain, wallet, options.allowOrigin ?? '*');
   const rpc = createServer((request, response) => void handler(request, response));
   const pubsub = createServer((_request, response) => {
@@ -107,6 +139,7 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     advanceSlots: (slots = 1) => chain.advance(slots),
     async stop() {
       chain.stop();
+      saver?.stop();
       await subscriptions.close();
       await Promise.all([close(rpc), close(pubsub)]);
     },
