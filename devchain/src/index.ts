@@ -44,8 +44,10 @@ export interface Devchain {
   /** POST {url: 'solana:...'} pays a transfer request; GET answers {address, balanceLamports}. */
   demoWalletUrl: string;
   demoWalletAddress: string;
-  /** The public key of `treasuryKeyFile`, when given. */
-  treasuryAddress?: string;
+  /** The treasury's public key: `treasuryKeyFile`'s, or a fresh keypair's (kept in memory). */
+  treasuryAddress: string;
+  /** The same as treasuryAddress (the name of SOLANA_DEPOSIT_ADDRESS). */
+  depositAddress: string;
   /** Moves the chain forward now (tests), besides the slot timer. */
   advanceSlots(slots?: number): void;
   stop(): Promise<void>;
@@ -101,7 +103,9 @@ function restoreChain(finalizeAfterSlots: number, path?: string, saved?: SavedSt
 /** Starts a local Solana chain with its JSON-RPC server (issue 17 §3). */
 export async function startDevchain(options: DevchainOptions = {}): Promise<Devchain> {
   const host = options.host ?? '127.0.0.1';
-  const treasury = options.treasuryKeyFile ? loadOrCreateKeypair(options.treasuryKeyFile) : null;
+  const treasury = options.treasuryKeyFile
+    ? loadOrCreateKeypair(options.treasuryKeyFile)
+    : Keypair.generate();
   const saved = options.stateFile ? readState(options.stateFile) : null;
   const chain = restoreChain(options.finalizeAfterSlots ?? 32, options.stateFile, saved);
   const wallet = new DemoWallet(
@@ -135,7 +139,8 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     wsUrl: `ws://${host.includes(':') ? `[${host}]` : host}:${port + 1}`,
     demoWalletUrl: `http://${origin}/demo-wallet`,
     demoWalletAddress: wallet.address,
-    ...(treasury ? { treasuryAddress: treasury.publicKey.toBase58() } : {}),
+    treasuryAddress: treasury.publicKey.toBase58(),
+    depositAddress: treasury.publicKey.toBase58(),
     advanceSlots: (slots = 1) => chain.advance(slots),
     async stop() {
       chain.stop();
