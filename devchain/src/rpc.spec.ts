@@ -248,6 +248,9 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
       'confirmed',
     );
     expect(until.map((entry) => entry.signature)).toEqual(newestFirst.slice(0, 2));
+    // getParsedTransactions is one JSON-RPC batch request.
+    const batch = await connection.getParsedTransactions(signatures, 'confirmed');
+    expect(batch.map((entry) => entry?.transaction.signatures[0])).toEqual(signatures);
   });
 
   it('should answer the calls web3.js makes on its usual paths', async () => {
