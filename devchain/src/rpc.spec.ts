@@ -170,6 +170,13 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
     );
   });
 
+  it('should refuse in preflight when the fee payer has never been credited', async () => {
+    const stranger = Keypair.generate();
+    await expect(
+      connection.sendTransaction(transfer(stranger, Keypair.generate().publicKey, 1), [stranger]),
+    ).rejects.toThrow(/Attempt to debit an account but found no record of a prior credit/);
+  });
+
   it('should drop a transaction whose blockhash is unknown when preflight is skipped', async () => {
     const payer = await funded(1);
     const stale = transfer(payer, Keypair.generate().publicKey, LAMPORTS_PER_SOL / 10);
