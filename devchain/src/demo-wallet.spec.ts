@@ -99,8 +99,6 @@ describe('demo wallet (HTTP)', () => {
     expect(await connection.getBalance(new PublicKey(recipient), 'finalized')).toBe(250_000_000);
     const after = (await (await fetch(chain.demoWalletUrl)).json()) as { balanceLamports: number };
     expect(after.balanceLamports).toBe(before.balanceLamports - 250_000_000 - 5000);
-    // Let web3.js close its idle PubSub socket before the chain stops.
-    await new Promise((resolve) => setTimeout(resolve, 600));
   });
 
   it('should answer 400 with a JSON error when the URL or the body is malformed', async () => {
