@@ -4,6 +4,9 @@
 // unless SMTP_URL is set, and DEMO_NODES demo agents (default 3) so the market is not empty.
 // The demo agents are the real scn-agent, enrolled through the real gRPC path; where xray or
 // v2ray is on PATH they run it on loopback ports, otherwise they run without a proxy core.
+// Deposits run against the local Solana chain (devchain/, issue 17 §3) started here on loopback
+// (DEVCHAIN_PORT, default 8899), unless SOLANA_RPC_URL points at another chain or NODE_ENV is
+// production (which refuses a localnet cluster).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,11 +16,12 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'control-plane', 'dist', 'main.js');
 const agentEntry = join(root, 'node-agent', 'dist', 'src', 'index.js');
+const devchainEntry = join(root, 'devchain', 'dist', 'index.js');
 // The flags the installer's launcher runs the agent with (node-agent/src/node-flags.ts).
 const { AGENT_NODE_ENV, AGENT_NODE_FLAGS } = createRequire(import.meta.url)(
   join(root, 'node-agent', 'dist', 'src', 'node-flags.js'),
 );
-if (!existsSync(entry) || !existsSync(agentEntry)) {
+if (!existsSync(entry) || !existsSync(agentEntry) || !existsSync(devchainEntry)) {
   console.error('Not built: run `npm run build` (npm start does it for you).');
   process.exit(1);
 }
@@ -28,11 +32,63 @@ const demoDir = join(dataDir, 'demo');
 const startedAt = Date.now();
 const children = [];
 
+/**
+ * The local chain, in this process: the control plane reads it (SOLANA_RPC_URL), the portal's
+ * "Pay with the demo wallet" calls its demo wallet, and the treasury keypair stays under DATA_DIR
+ * (only its public key, the deposit address, goes to the control plane).
+ */
+async function startDevchain() {
+  if (env.SOLANA_RPC_URL) {
+    console.log(`[devchain] not started: SOLANA_RPC_URL is set (${env.SOLANA_RPC_URL})`);
+    return null;
+  }
+  if (env.NODE_ENV === 'production') {
+    console.log('[devchain] not started: NODE_ENV=production refuses a localnet cluster');
+    return null;
+  }
+  const { startDevchain } = createRequire(import.meta.url)(devchainEntry);
+  // The chain is kept beside the database (DATA_DIR/devchain/chain.json), so the deposits the
+  // control plane remembers stay on chain across restarts.
+  const options = {
+    treasuryKeyFile: join(dataDir, 'devchain', 'treasury.json'),
+    stateFile: join(dataDir, 'devchain', 'chain.json'),
+  };
+  const explicitPort = env.DEVCHAIN_PORT !== undefined;
+  const port = explicitPort ? Number(env.DEVCHAIN_PORT) : 8899;
+  if (!Number.isInteger(port) || port < 0 || port > 65534) {
+    console.error(`DEVCHAIN_PORT must be an integer from 0 to 65534 (got "${env.DEVCHAIN_PORT}")`);
+    process.exit(2);
+  }
+  let chain;
+  try {
+    chain = await startDevchain({ ...options, port });
+  } catch (error) {
+    if (explicitPort || error.code !== 'EADDRINUSE') throw error;
+    chain = await startDevchain({ ...options, port: 0 });
+    console.log(`[devchain] port 8899 or 8900 is taken: using ${new URL(chain.url).port}`);
+  }
+  // The deposit settings (control-plane README); what the caller set wins. `confirmed` rather
+  // than production's `finalized` so a demo deposit is credited in about a second, not 13.
+  env.SOLANA_RPC_URL = chain.url;
+  env.SOLANA_PUBLIC_RPC_URL ??= chain.url;
+  env.SOLANA_CLUSTER ??= 'localnet';
+  env.SOLANA_DEPOSIT_ADDRESS ??= chain.treasuryAddress;
+  env.SOLANA_COMMITMENT ??= 'confirmed';
+  env.SOLANA_DEMO_WALLET_URL ??= chain.demoWalletUrl;
+  console.log(
+    `[devchain] local Solana chain at ${chain.url} (commitment ${env.SOLANA_COMMITMENT}); ` +
+      `treasury ${env.SOLANA_DEPOSIT_ADDRESS}; demo wallet ${chain.demoWalletAddress}`,
+  );
+  return chain;
+}
+
+const devchain = await startDevchain();
 const controlPlane = spawn(process.execPath, [entry], { stdio: 'inherit', env });
 children.push(controlPlane);
 controlPlane.on('exit', (code, signal) => {
   for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
-  process.exit(code ?? (signal ? 1 : 0));
+  const stopped = devchain ? devchain.stop() : Promise.resolve();
+  void stopped.finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

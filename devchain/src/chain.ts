@@ -9,7 +9,8 @@ import {
   VersionedTransaction,
   type VersionedMessage,
 } from '@solana/web3.js';
-import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import { describeTransaction, restoreRecord, saveRecord, type SavedChain } from './chain-state';
 import {
   landsOnChain,
   outcomeOf,
@@ -73,9 +74,9 @@ const hashOf = (...parts: string[]): string =>
  * each (processed when executed, confirmed one slot later, finalized `finalizeAfterSlots` later).
  */
 export class Chain extends EventEmitter {
-  readonly genesisHash = base58.decode(randomBytes(32));
-  readonly faucet = Keypair.generate();
-  private readonly svm = new LiteSVM().withBlockhashCheck(false);
+  readonly genesisHash: string;
+  readonly faucet: Keypair;
+  private readonly svm: LiteSVM;
   private readonly blockhashes = new Map<string, number>();
   private readonly records = new Map<string, TransactionRecord>();
   /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
@@ -83,8 +84,29 @@ export class Chain extends EventEmitter {
   private currentSlot = 0;
   private timer?: NodeJS.Timeout;
 
-  constructor(readonly finalizeAfterSlots: number) {
+  /** A new chain, or the one `snapshot()` saved (its slot, accounts, history and faucet). */
+  constructor(
+    readonly finalizeAfterSlots: number,
+    saved?: SavedChain,
+  ) {
     super();
+    if (saved) {
+      this.genesisHash = saved.genesisHash;
+      this.faucet = Keypair.fromSecretKey(Uint8Array.from(saved.faucetSecretKey));
+      this.svm = LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')).withBlockhashCheck(false);
+      for (const record of saved.records.map(restoreRecord)) {
+        this.records.set(record.signature, record);
+        this.history.push(record);
+      }
+      // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
+      for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot < saved.slot; slot++)
+        this.blockhashes.set(hashOf(this.genesisHash, String(slot)), slot);
+      this.enterSlot(saved.slot + 1);
+      return;
+    }
+    this.genesisHash = base58.decode(randomBytes(32));
+    this.faucet = Keypair.generate();
+    this.svm = new LiteSVM().withBlockhashCheck(false);
     this.svm.setAccount({
       address: this.faucet.publicKey.toBase58() as Address,
       lamports: FAUCET_LAMPORTS as never,
@@ -94,6 +116,17 @@ export class Chain extends EventEmitter {
       space: 0n,
     });
     this.enterSlot(0);
+  }
+
+  snapshot(): SavedChain {
+    return {
+      version: 1,
+      genesisHash: this.genesisHash,
+      slot: this.currentSlot,
+      faucetSecretKey: Array.from(this.faucet.secretKey),
+      svm: Buffer.from(this.svm.toBytes()).toString('base64'),
+      records: this.history.map(saveRecord),
+    };
   }
 
   start(slotMs: number): void {
@@ -190,7 +223,7 @@ export class Chain extends EventEmitter {
     return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
   }
 
-  /** Base fee per signature plus the compute-budget priority fee, as the runtime charges it. */
+  /** The base fee: 5,000 lamports per signature (getFeeForMessage; no priority fee). */
   feeFor(message: VersionedMessage): number {
     return LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures;
   }
@@ -245,8 +278,7 @@ export class Chain extends EventEmitter {
     const signature = signatureOf(transaction);
     const early = this.loadError(transaction);
     if (early) return { landed: false, signature, err: early };
-    const message = transaction.message;
-    const accountKeys = message.staticAccountKeys.map((key) => key.toBase58());
+    const { message, accountKeys } = describeTransaction(wire, transaction);
     const preBalances = accountKeys.map((key) => Number(this.balance(key)));
     let outcome;
     try {
@@ -258,17 +290,13 @@ export class Chain extends EventEmitter {
     if (!outcome.ok && !landsOnChain(outcome.err))
       return { landed: false, signature, err: outcome.err };
     const record: TransactionRecord = {
-      signature,
+      ...describeTransaction(wire, transaction),
       slot: this.currentSlot,
       blockTime: Math.floor(Date.now() / 1000),
       err: outcome.ok ? null : outcome.err,
-      signatures: transaction.signatures.map((s) => base58.decode(s)),
-      wire,
-      message,
-      accountKeys,
       preBalances,
       postBalances: accountKeys.map((key) => Number(this.balance(key))),
-      fee: this.feeFor(message),
+      fee: chargedFee(outcome.meta) ?? this.feeFor(message),
       logMessages: outcome.meta.logs(),
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
     };
@@ -292,4 +320,14 @@ export class Chain extends EventEmitter {
 function signatureOf(transaction: VersionedTransaction): string {
   const [first] = transaction.signatures;
   return first ? base58.decode(first) : '';
+}
+
+/**
+ * What the runtime charged, priority fee included. litesvm's typings expose no accessor for it,
+ * but its metadata's debug text ends with it (`fee: 205000 })`); the base fee is the fallback.
+ */
+function chargedFee(meta: TransactionMetadata): number | null {
+  // Anchored at the end: program logs earlier in the text could contain "fee: ".
+  const match = /\bfee: (\d+) \}\)$/.exec(meta.toString().trim());
+  return match?.[1] ? Number(match[1]) : null;
 }

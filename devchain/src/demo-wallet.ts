@@ -65,9 +65,10 @@ export function parseTransferRequest(url: unknown): TransferRequest {
  * reference as a read-only, non-signer account key.
  */
 export class DemoWallet {
-  readonly keypair = Keypair.generate();
-
-  constructor(private readonly chain: Chain) {}
+  constructor(
+    private readonly chain: Chain,
+    readonly keypair: Keypair = Keypair.generate(),
+  ) {}
 
   get address(): string {
     return this.keypair.publicKey.toBase58();

@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Keypair } from '@solana/web3.js';
 import { Chain } from './chain';
 import { DemoWallet } from './demo-wallet';
+import { loadOrCreateKeypair } from './keypair-file';
+import { StateSaver, readState, type SavedState } from './state-file';
 import { createHandler } from './server';
 import { Subscriptions } from './subscriptions';
 
 export { parseTransferRequest, type TransferRequest } from './demo-wallet';
+export { loadOrCreateKeypair } from './keypair-file';
 
 export interface DevchainOptions {
   /** The JSON-RPC port; 0 (the default) picks a free one. WebSocket PubSub also answers on port + 1. */
@@ -18,6 +22,16 @@ export interface DevchainOptions {
   finalizeAfterSlots?: number;
   /** Access-Control-Allow-Origin of every answer (default '*'). */
   allowOrigin?: string;
+  /**
+   * The treasury (deposit address) keypair file, created on first use (Solana CLI format). The
+   * chain does not need it; `npm start` keeps it so the treasury's funds could be moved later.
+   */
+  treasuryKeyFile?: string;
+  /**
+   * Keeps the chain (accounts, history, slot, faucet, demo wallet) in this file between runs:
+   * loaded at start when it exists, saved a second after transactions land and at stop.
+   */
+  stateFile?: string;
   /** What the demo wallet receives by airdrop at start (default 1,000 SOL). */
   demoWalletLamports?: number;
 }
@@ -30,6 +44,10 @@ export interface Devchain {
   /** POST {url: 'solana:...'} pays a transfer request; GET answers {address, balanceLamports}. */
   demoWalletUrl: string;
   demoWalletAddress: string;
+  /** The treasury's public key: `treasuryKeyFile`'s, or a fresh keypair's (kept in memory). */
+  treasuryAddress: string;
+  /** The same as treasuryAddress (the name of SOLANA_DEPOSIT_ADDRESS). */
+  depositAddress: string;
   /** Moves the chain forward now (tests), besides the slot timer. */
   advanceSlots(slots?: number): void;
   stop(): Promise<void>;
@@ -71,12 +89,40 @@ async function bindPair(rpc: Server, pubsub: Server, port: number, host: string)
   }
 }
 
+function restoreChain(finalizeAfterSlots: number, path?: string, saved?: SavedState | null) {
+  try {
+    return new Chain(finalizeAfterSlots, saved?.chain);
+  } catch (error) {
+    // E.g. a state file written by another litesvm version.
+    throw new Error(
+      `${path}: cannot restore the chain (${(error as Error).message}); delete it to start a new chain`,
+    );
+  }
+}
+
 /** Starts a local Solana chain with its JSON-RPC server (issue 17 §3). */
 export async function startDevchain(options: DevchainOptions = {}): Promise<Devchain> {
   const host = options.host ?? '127.0.0.1';
-  const chain = new Chain(options.finalizeAfterSlots ?? 32);
-  const wallet = new DemoWallet(chain);
-  wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
+  const treasury = options.treasuryKeyFile
+    ? loadOrCreateKeypair(options.treasuryKeyFile)
+    : Keypair.generate();
+  const saved = options.stateFile ? readState(options.stateFile) : null;
+  const chain = restoreChain(options.finalizeAfterSlots ?? 32, options.stateFile, saved);
+  const wallet = new DemoWallet(
+    chain,
+    saved ? Keypair.fromSecretKey(Uint8Array.from(saved.demoWalletSecretKey)) : undefined,
+  );
+  if (!saved) wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
+  const saver = options.stateFile
+    ? new StateSaver(
+        options.stateFile,
+        () => ({
+          chain: chain.snapshot(),
+          demoWalletSecretKey: Array.from(wallet.keypair.secretKey),
+        }),
+        chain,
+      )
+    : null;
   const handler = createHandler(chain, wallet, options.allowOrigin ?? '*');
   const rpc = createServer((request, response) => void handler(request, response));
   const pubsub = createServer((_request, response) => {
@@ -93,10 +139,13 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     wsUrl: `ws://${host.includes(':') ? `[${host}]` : host}:${port + 1}`,
     demoWalletUrl: `http://${origin}/demo-wallet`,
     demoWalletAddress: wallet.address,
+    treasuryAddress: treasury.publicKey.toBase58(),
+    depositAddress: treasury.publicKey.toBase58(),
     advanceSlots: (slots = 1) => chain.advance(slots),
     async stop() {
       chain.stop();
-      subscriptions.close();
+      saver?.stop();
+      await subscriptions.close();
       await Promise.all([close(rpc), close(pubsub)]);
     },
   };

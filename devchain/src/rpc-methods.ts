@@ -36,8 +36,9 @@ function accountJson(chain: Chain, address: string, encoding: unknown) {
     executable: account.executable,
     lamports: Number(account.lamports),
     owner: account.programAddress,
-    // Every account is rent-exempt since agave 1.16: rentEpoch is u64::MAX.
-    rentEpoch: Number.MAX_SAFE_INTEGER,
+    // Every account is rent-exempt since agave 1.16: rentEpoch is u64::MAX (as a JSON number,
+    // which JavaScript clients read as 2^64 from a real node too).
+    rentEpoch: 2 ** 64,
     space: Number(account.space),
   };
 }

@@ -48,8 +48,23 @@ export class Subscriptions {
     );
   }
 
-  close(): void {
-    for (const socket of this.wss.clients) socket.terminate();
+  /**
+   * Closes every client with 1000 (normal closure): web3.js's client (rpc-websockets) reconnects
+   * forever after any other code. Sockets that do not answer the close handshake are cut.
+   */
+  async close(): Promise<void> {
+    const closing = [...this.wss.clients].map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          const cut = setTimeout(() => socket.terminate(), 250);
+          socket.once('close', () => {
+            clearTimeout(cut);
+            resolve();
+          });
+          socket.close(1000, 'devchain stopped');
+        }),
+    );
+    await Promise.all(closing);
     this.wss.close();
   }
 

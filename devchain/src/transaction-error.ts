@@ -143,8 +143,10 @@ export function transactionErrorJson(result: FailedTransactionMetadata): Transac
 export function describeError(err: TransactionErrorJson): string {
   if (typeof err === 'string') {
     if (err === 'BlockhashNotFound') return 'Blockhash not found';
-    if (err === 'InsufficientFundsForFee')
+    // agave's TransactionError Display texts.
+    if (err === 'AccountNotFound')
       return 'Attempt to debit an account but found no record of a prior credit.';
+    if (err === 'InsufficientFundsForFee') return 'Insufficient funds for fee';
     if (err === 'AlreadyProcessed') return 'This transaction has already been processed';
     return err;
   }
