@@ -9,9 +9,9 @@ const postgresSetup = require('../../control-plane/test/support/global-setup.ts'
 
 /** The packages whose dist/ each suite runs (node-agent's suites start a control plane). */
 const BUILDS_RUN_BY = {
-  'control-plane': ['proto', 'control-plane'],
+  'control-plane': ['proto', 'devchain', 'control-plane'],
   'node-agent': ['proto', 'control-plane', 'node-agent'],
-  portal: ['proto', 'control-plane', 'portal'],
+  portal: ['proto', 'devchain', 'control-plane', 'portal'],
 };
 
 module.exports = async function e2eGlobalSetup(globalConfig, projectConfig) {
