@@ -62,6 +62,8 @@ export const walletTransactionSchema = z.object({
   description: z.string().nullable(),
   /** Node wallets: an operator reward that cannot be withdrawn before this instant. */
   frozenUntil: z.string().nullable(),
+  /** Deposits (issue 17): the on-chain transaction's signature, linked to the cluster's explorer. */
+  signature: z.string().nullable().optional(),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
 

@@ -1,8 +1,9 @@
-import type { WalletData, WalletSettingsResponse } from '@scn/proto';
+import type { SolanaConfig, WalletData, WalletSettingsResponse } from '@scn/proto';
 import { type Snapshot, proxy, useSnapshot } from 'valtio';
 import { createWallet } from './api/create-wallet';
 import { getWallet, type WalletType } from './api/get-wallet';
 import { getWalletSettings } from './api/get-wallet-settings';
+import { getSolanaConfig } from './api/solana';
 import {
   CLIENT_WALLET_RETRY,
   NODE_WALLET_RETRY,
@@ -29,6 +30,8 @@ export interface WalletState {
   client: WalletSlot;
   node: WalletSlot;
   settings: { status: 'idle' | 'loading' | 'ready' | 'error'; data: WalletSettings | null };
+  /** /api/solana/config (deposit address, quote, cluster, explorer, demo wallet). */
+  solana: { status: 'idle' | 'loading' | 'ready' | 'error'; data: SolanaConfig | null };
 }
 
 const emptySlot = (): WalletSlot => ({
@@ -44,6 +47,7 @@ export const walletStore = proxy<WalletState>({
   client: emptySlot(),
   node: emptySlot(),
   settings: { status: 'idle', data: null },
+  solana: { status: 'idle', data: null },
 });
 
 export function useWallet(type: WalletType) {
@@ -52,6 +56,10 @@ export function useWallet(type: WalletType) {
 
 export function useWalletSettings() {
   return useSnapshot(walletStore).settings;
+}
+
+export function useSolanaConfig() {
+  return useSnapshot(walletStore).solana;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
@@ -132,5 +140,20 @@ export async function loadWalletSettings(): Promise<void> {
     Object.assign(settings, { status: 'ready', data });
   } catch {
     settings.status = 'error';
+  }
+}
+
+/**
+ * /api/solana/config, loaded once (spec 01 §8: its failure is 'Failed to initialize payment
+ * system'); a call after a failure tries again.
+ */
+export async function loadSolanaConfig(): Promise<void> {
+  const solana = walletStore.solana;
+  if (solana.status === 'loading' || solana.status === 'ready') return;
+  solana.status = 'loading';
+  try {
+    Object.assign(solana, { status: 'ready', data: await getSolanaConfig() });
+  } catch {
+    solana.status = 'error';
   }
 }

@@ -1,0 +1,72 @@
+import {
+  DEPOSIT_MESSAGES,
+  DEPOSIT_ROUTES,
+  type CreateDepositRequest,
+  type DepositRequestResponse,
+  type SolanaConfig,
+  type VerifyDepositRequest,
+  type VerifyDepositResponse,
+} from '@scn/proto';
+import { api } from '../../../lib/api-client';
+
+/** GET /api/solana/config: deposit address, quote, cluster, explorer and (localnet) demo wallet. */
+export function getSolanaConfig(): Promise<SolanaConfig> {
+  return api.get<SolanaConfig>(DEPOSIT_ROUTES.apiConfig, {
+    fallbackMessage: DEPOSIT_MESSAGES.initFailed,
+  });
+}
+
+/** POST /api/solana/deposit-requests: the server fixes the amount, quote and reference. */
+export function createDepositRequest(body: CreateDepositRequest): Promise<DepositRequestResponse> {
+  return api.post<DepositRequestResponse>(DEPOSIT_ROUTES.requests, body, {
+    fallbackMessage: DEPOSIT_MESSAGES.initFailed,
+  });
+}
+
+export function getDepositRequest(id: string): Promise<DepositRequestResponse> {
+  return api.get<DepositRequestResponse>(DEPOSIT_ROUTES.request(id), {
+    fallbackMessage: DEPOSIT_MESSAGES.verifyFailed,
+  });
+}
+
+/**
+ * POST /api/solana/verify-deposit. A refusal may come back as `success: false` with a message
+ * (the api client throws it) or as `verified: false`: the caller shows either.
+ */
+export function verifyDeposit(body: VerifyDepositRequest): Promise<VerifyDepositResponse> {
+  return api.post<VerifyDepositResponse>(DEPOSIT_ROUTES.verify, body, {
+    fallbackMessage: DEPOSIT_MESSAGES.verifyFailed,
+  });
+}
+
+export const DEMO_WALLET_FAILED = 'The demo wallet could not pay this request';
+
+/**
+ * localnet only: the local chain's demo wallet pays a `solana:` transfer-request URL from its
+ * own keypair (another origin: no credentials). Resolves with the transaction's signature.
+ */
+export async function payWithDemoWallet(
+  demoWalletUrl: string,
+  transferUrl: string,
+): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(demoWalletUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ url: transferUrl }),
+    });
+  } catch {
+    throw new Error(DEMO_WALLET_FAILED);
+  }
+  const payload = (await response.json().catch(() => null)) as {
+    signature?: unknown;
+    message?: unknown;
+    error?: unknown;
+  } | null;
+  if (!response.ok || typeof payload?.signature !== 'string') {
+    const reason = payload?.message ?? payload?.error;
+    throw new Error(typeof reason === 'string' && reason ? reason : DEMO_WALLET_FAILED);
+  }
+  return payload.signature;
+}
