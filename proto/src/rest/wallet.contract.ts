@@ -62,7 +62,10 @@ export const walletTransactionSchema = z.object({
   description: z.string().nullable(),
   /** Node wallets: an operator reward that cannot be withdrawn before this instant. */
   frozenUntil: z.string().nullable(),
-  /** Deposits (issue 17): the on-chain transaction's signature, linked to the cluster's explorer. */
+  /**
+   * Deposits (issue 17): the Solana transaction signature; the explorer link is the Solana
+   * config's `explorerTxUrl` with `{signature}` replaced. Absent from older servers.
+   */
   signature: z.string().nullable().optional(),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
