@@ -15,6 +15,7 @@ import { DownloadsModule } from './downloads/downloads.module';
 import { dataSourceOptions } from './database/data-source';
 import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
+import { DepositsModule } from './deposits/deposits.module';
 import { EnrollmentModule } from './enrollment/enrollment.module';
 import { GrpcModule } from './grpc/grpc.module';
 import { HealthController } from './health/health.controller';
@@ -85,6 +86,7 @@ export class AppModule {
         GrpcModule,
         MarketModule,
         WalletModule,
+        DepositsModule,
         SubscriptionsModule,
         DownloadsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { insideTestNets } from '../common/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
+import { type SolanaSettings, solanaSettings } from './solana-settings';
 
 /** The validated configuration of one control-plane process. */
 export interface AppConfig {
@@ -50,6 +51,8 @@ export interface AppConfig {
   manualServerProbeUrl: string;
   /** Documentation-range CIDRs manual servers may use (tests only; empty in production). */
   manualServerAllowedCidrs: string[];
+  /** SOL deposits (issue 17); null: off (their routes answer 503). */
+  solana: SolanaSettings | null;
 }
 
 export interface DatabaseTimeouts {
@@ -96,7 +99,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       'GRPC_TLS_CERT and GRPC_TLS_KEY: set both (TLS) or neither (plaintext)',
     ]);
   }
-  const crossProblems = [...timeoutProblems(env), ...demoPortProblems(env)];
+  const solana = solanaSettings(env, raw.SOLANA_CLUSTER !== undefined);
+  const crossProblems = [...timeoutProblems(env), ...demoPortProblems(env), ...solana.problems];
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     throw new ConfigError([
@@ -159,6 +163,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     manualServersPerOperator: env.MANUAL_SERVER_LIMIT,
     manualServerProbeUrl: env.MANUAL_PROBE_URL ?? `${publicUrl}/healthz`,
     manualServerAllowedCidrs: allowedCidrs,
+    solana: solana.settings,
   };
 }
 
@@ -173,6 +178,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     supportEmail: config.supportEmail,
     sessionTtlSeconds: config.sessionTtlSeconds,
     portalDist: config.portalDist,
+    deposits: config.solana
+      ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
+      : 'off',
   };
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_SSL_PER_SOL } from '@scn/proto';
 import { z } from 'zod';
 import { parseDuration } from './duration';
 import { parseTrustProxy } from './trust-proxy';
@@ -262,6 +263,54 @@ export const ENV_VARS = {
   MANUAL_TEST_CIDRS: {
     schema: z.string().default(''),
     doc: 'Tests only: comma-separated CIDRs inside the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) that servers without the agent may use; refused in production',
+    sensitive: false,
+  },
+  SOLANA_RPC_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: 'Solana JSON-RPC the control plane reads to verify deposits (with SOLANA_DEPOSIT_ADDRESS; without both, deposits are off and their routes answer 503)',
+    sensitive: true,
+  },
+  SOLANA_PUBLIC_RPC_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: 'The RPC the portal tells wallets to use (GET /solana/config rpcUrl; default: SOLANA_RPC_URL)',
+    sensitive: false,
+  },
+  SOLANA_CLUSTER: {
+    schema: z.enum(['localnet', 'devnet', 'mainnet-beta']).default('localnet'),
+    doc: 'localnet, devnet or mainnet-beta: which explorer links point at; NODE_ENV=production refuses localnet',
+    sensitive: false,
+  },
+  SOLANA_DEPOSIT_ADDRESS: {
+    schema: z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana public key')
+      .optional(),
+    doc: "The treasury's public key that deposits pay (a valid base58 Ed25519 public key)",
+    sensitive: false,
+  },
+  SOLANA_COMMITMENT: {
+    schema: z.enum(['confirmed', 'finalized']).default('finalized'),
+    doc: 'The commitment a deposit must reach before it is credited: finalized (production) or confirmed',
+    sensitive: false,
+  },
+  SOLANA_SSL_PER_SOL: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 1000000000')
+      .max(1_000_000_000, 'must be between 1 and 1000000000')
+      .default(DEFAULT_SSL_PER_SOL),
+    doc: 'SSL credited per SOL (whole SSL; spec 01 §9 default 5143); a deposit request fixes it for its quote',
+    sensitive: false,
+  },
+  DEPOSIT_QUOTE_TTL: {
+    schema: duration(60, 86400).default(30 * 60),
+    doc: "How long a deposit request's quote (SOL amount and rate) holds (seconds, or 30m, 2h)",
+    sensitive: false,
+  },
+  SOLANA_DEMO_WALLET_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: "localnet only: the local chain's demo wallet the portal offers (Pay with the demo wallet)",
     sensitive: false,
   },
   LOG_PRETTY: {

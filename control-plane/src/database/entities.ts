@@ -2,6 +2,8 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { TermsAcceptanceEntity } from '../accounts/entities/terms-acceptance.entity';
 import { SessionEntity } from '../auth/entities/session.entity';
 import { VerificationCodeEntity } from '../auth/entities/verification-code.entity';
+import { DepositCreditEntity } from '../deposits/entities/deposit-credit.entity';
+import { DepositRequestEntity } from '../deposits/entities/deposit-request.entity';
 import { ContactMessageEntity } from '../contact/entities/contact-message.entity';
 import { EnrollmentTokenEntity } from '../enrollment/entities/enrollment-token.entity';
 import { ServerClientEntity } from '../client-sets/entities/server-client.entity';
@@ -37,6 +39,8 @@ export const ENTITIES = [
   LedgerTransactionEntity,
   LedgerEntryEntity,
   IdempotencyKeyEntity,
+  DepositRequestEntity,
+  DepositCreditEntity,
   MarketListingEntity,
   MarketCountEntity,
   MarketSettingsEntity,

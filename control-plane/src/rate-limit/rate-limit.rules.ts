@@ -65,6 +65,14 @@ export const RATE_LIMITS = {
     { bucket: `reset:email:${email}`, limit: 30, windowSeconds: HOUR },
     { bucket: `reset:ip:${addressKey(ip)}`, limit: 30, windowSeconds: HOUR },
   ],
+  /** Each deposit request is a row and a fresh reference: an account may not flood them. */
+  depositRequest: (accountUuid: string): RateLimitRule[] => [
+    { bucket: `deposit-request:account:${accountUuid}`, limit: 20, windowSeconds: HOUR },
+  ],
+  /** Each verify may ask the Solana RPC several times (a paid resource in production). */
+  depositVerify: (accountUuid: string): RateLimitRule[] => [
+    { bucket: `deposit-verify:account:${accountUuid}`, limit: 60, windowSeconds: 10 * MINUTE },
+  ],
   contact: (ip: string): RateLimitRule[] => [
     { bucket: `contact:ip:${addressKey(ip)}`, limit: 5, windowSeconds: HOUR },
   ],

@@ -5,7 +5,11 @@ import type { PgListener } from '../common/pg-listener';
 import { PgChannels } from '../database/pg-channels';
 
 /** spec 01 §7: the realtime events the portal listens for. */
-export const REALTIME_EVENTS = { serverListUpdated: 'server-list-updated' } as const;
+export const REALTIME_EVENTS = {
+  serverListUpdated: 'server-list-updated',
+  /** issue 17: a deposit was credited; a wallet page refetches its own wallet. */
+  walletUpdated: 'wallet-updated',
+} as const;
 
 export type ServerListChange =
   | 'added'
@@ -50,8 +54,9 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
       {
         notified: (payload) => {
           try {
-            const { reason } = JSON.parse(payload) as { reason: string };
-            this.deliver(reason);
+            const { event, reason } = JSON.parse(payload) as { event?: string; reason: string };
+            if (event === REALTIME_EVENTS.walletUpdated) this.emitWalletUpdated(reason);
+            else this.deliver(reason);
           } catch (err) {
             this.logger.warn({ err }, 'ignored a malformed realtime notification');
           }
@@ -86,6 +91,23 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
       this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
       this.deliver(reason);
     });
+  }
+
+  /**
+   * A wallet changed without its owner's request (the deposit watcher credited it). Carries no
+   * account: every wallet page refetches its own wallet through the authenticated API, which
+   * is cheap next to how rarely deposits land.
+   */
+  walletUpdated(reason: 'deposit'): void {
+    const payload = JSON.stringify({ event: REALTIME_EVENTS.walletUpdated, reason });
+    this.channels.notify(REALTIME_CHANNEL, payload).catch((err: unknown) => {
+      this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
+      this.emitWalletUpdated(reason);
+    });
+  }
+
+  private emitWalletUpdated(reason: string): void {
+    this.server?.emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
   }
 
   private deliver(reason: string): void {

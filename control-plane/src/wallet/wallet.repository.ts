@@ -27,6 +27,7 @@ export interface TransactionRow {
   description: string | null;
   frozenUntil: Date | null;
   entryId: string;
+  externalRef: string | null;
 }
 
 export interface NewTransaction {
@@ -176,10 +177,12 @@ export class WalletRepository {
       description: string | null;
       frozen_until: Date | null;
       entry_id: string;
+      external_ref: string | null;
     }>(
       this.dataSource,
       `SELECT t.id, t.type, e.amount_micro, e.created_at, t.subscription_id, t.server_count,
-              t.duration, t.description, e.frozen_until, e.id AS entry_id
+              t.duration, t.description, e.frozen_until, e.id AS entry_id,
+              t.external_ref
        FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
        WHERE e.account_id = $1 AND ($2::bigint IS NULL OR e.id < $2::bigint)
        ORDER BY e.id DESC
@@ -197,6 +200,7 @@ export class WalletRepository {
       description: r.description,
       frozenUntil: r.frozen_until,
       entryId: r.entry_id,
+      externalRef: r.external_ref,
     }));
   }
 

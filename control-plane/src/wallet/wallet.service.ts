@@ -67,7 +67,7 @@ export class WalletService {
         frozenUntil: lot.frozenUntil.toISOString(),
       })),
       availableMicro: (balance - frozenShown).toString(),
-      walletAddress: null,
+      walletAddress: this.config.solana?.depositAddress ?? null,
       transactions: rows.slice(0, page.limit).map((row) => ({
         id: row.entryId,
         type: row.type,
@@ -78,6 +78,8 @@ export class WalletService {
         duration: row.duration,
         description: row.description,
         frozenUntil: row.frozenUntil?.toISOString() ?? null,
+        // issue 17: a deposit's on-chain signature, for the explorer link of the cluster.
+        signature: row.externalRef?.startsWith('sol:') ? row.externalRef.slice(4) : null,
       })),
       hasMore: rows.length > page.limit,
       lastUpdated: now.toISOString(),
@@ -97,7 +99,7 @@ export class WalletService {
       launchPeriodEndsAt: this.config.launchPeriodEndsAt.toISOString(),
       launchPeriodActive: launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
       withdrawalsEnabled: false,
-      depositsEnabled: false,
+      depositsEnabled: this.config.solana !== null,
     };
   }
 }

@@ -17,6 +17,7 @@ import { SubscriptionWithdrawals1764000001200 } from './1764000001200-subscripti
 import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-sources';
+import { Deposits1764000002200 } from './1764000002200-deposits';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   JobHeartbeats1764000001201,
   CanonicalServerHosts1764000001300,
   SqlFunctionSources1764000001800,
+  Deposits1764000002200,
 ] as const;

@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { getBase58Decoder, getTransactionDecoder, type Address } from '@solana/kit';
+import {
+  Keypair,
+  type PublicKey,
+  SystemProgram,
+  Transaction,
+  VersionedTransaction,
+  type VersionedMessage,
+} from '@solana/web3.js';
+import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import {
+  landsOnChain,
+  outcomeOf,
+  transactionErrorJson,
+  type TransactionErrorJson,
+} from './transaction-error';
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+/** What a real leader keeps of a transaction that landed in a block (success or failure). */
+export interface TransactionRecord {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  err: TransactionErrorJson | null;
+  signatures: string[];
+  /** The signed transaction as sent (getTransaction with base64/base58 encoding). */
+  wire: Uint8Array;
+  message: VersionedMessage;
+  accountKeys: string[];
+  preBalances: number[];
+  postBalances: number[];
+  fee: number;
+  logMessages: string[];
+  computeUnitsConsumed: number;
+}
+
+export type SendResult =
+  | { landed: true; record: TransactionRecord }
+  | { landed: false; signature: string; err: TransactionErrorJson };
+
+export interface SimulationResult {
+  err: TransactionErrorJson | null;
+  logs: string[];
+  unitsConsumed: number;
+}
+
+export class TransactionRejected extends Error {
+  constructor(
+    readonly reason: 'deserialize' | 'unsupported',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Real clusters: a blockhash can be used for 150 blocks (MAX_PROCESSING_AGE). */
+export const BLOCKHASH_VALID_SLOTS = 150;
+export const SLOTS_PER_EPOCH = 432_000;
+const LAMPORTS_PER_SIGNATURE = 5000;
+const FAUCET_LAMPORTS = 500_000_000_000_000n; // 500,000 SOL: under 2^53, so JSON numbers stay exact
+const base58 = getBase58Decoder();
+
+const hashOf = (...parts: string[]): string =>
+  base58.decode(createHash('sha256').update(parts.join('/')).digest());
+
+/**
+ * The chain: litesvm (the Solana runtime, executing real signed transactions with real balances)
+ * plus what litesvm leaves to a validator: slots advancing on a timer, blockhashes per slot that
+ * expire after 150 slots, blockTime, the history of landed transactions and the commitment of
+ * each (processed when executed, confirmed one slot later, finalized `finalizeAfterSlots` later).
+ */
+export class Chain extends EventEmitter {
+  readonly genesisHash = base58.decode(randomBytes(32));
+  readonly faucet = Keypair.generate();
+  private readonly svm = new LiteSVM().withBlockhashCheck(false);
+  private readonly blockhashes = new Map<string, number>();
+  private readonly records = new Map<string, TransactionRecord>();
+  /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
+  private readonly history: TransactionRecord[] = [];
+  private currentSlot = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(readonly finalizeAfterSlots: number) {
+    super();
+    this.svm.setAccount({
+      address: this.faucet.publicKey.toBase58() as Address,
+      lamports: FAUCET_LAMPORTS as never,
+      programAddress: SystemProgram.programId.toBase58() as Address,
+      data: new Uint8Array(),
+      executable: false,
+      space: 0n,
+    });
+    this.enterSlot(0);
+  }
+
+  start(slotMs: number): void {
+    this.timer = setInterval(() => this.enterSlot(this.currentSlot + 1), slotMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Moves to the next slot now (tests use it instead of waiting for the timer). */
+  advance(slots = 1): void {
+    for (let i = 0; i < slots; i++) this.enterSlot(this.currentSlot + 1);
+  }
+
+  private enterSlot(slot: number): void {
+    this.currentSlot = slot;
+    this.blockhashes.set(hashOf(this.genesisHash, String(slot)), slot);
+    for (const [hash, at] of this.blockhashes)
+      if (slot - at > BLOCKHASH_VALID_SLOTS) this.blockhashes.delete(hash);
+      else break;
+    this.svm.warpToSlot(BigInt(slot));
+    const clock = this.svm.getClock();
+    this.svm.setClock(
+      new Clock(
+        BigInt(slot),
+        clock.epochStartTimestamp,
+        BigInt(Math.floor(slot / SLOTS_PER_EPOCH)),
+        clock.leaderScheduleEpoch,
+        BigInt(Math.floor(Date.now() / 1000)),
+      ),
+    );
+    this.emit('slot', slot);
+  }
+
+  /** The newest slot a reader at this commitment sees (blocks are never skipped: height = slot). */
+  slotAt(commitment: Commitment = 'finalized'): number {
+    if (commitment === 'processed') return this.currentSlot;
+    if (commitment === 'confirmed') return Math.max(0, this.currentSlot - 1);
+    return Math.max(0, this.currentSlot - this.finalizeAfterSlots);
+  }
+
+  blockhashAt(commitment: Commitment): { blockhash: string; lastValidBlockHeight: number } {
+    const slot = this.slotAt(commitment);
+    return {
+      blockhash: hashOf(this.genesisHash, String(slot)),
+      lastValidBlockHeight: slot + BLOCKHASH_VALID_SLOTS,
+    };
+  }
+
+  isBlockhashValid(blockhash: string, commitment: Commitment): boolean {
+    const at = this.blockhashes.get(blockhash);
+    return at !== undefined && at <= this.slotAt(commitment);
+  }
+
+  confirmationStatus(record: TransactionRecord): Commitment {
+    const depth = this.currentSlot - record.slot;
+    if (depth >= this.finalizeAfterSlots) return 'finalized';
+    return depth >= 1 ? 'confirmed' : 'processed';
+  }
+
+  /** The record when a reader at this commitment can see it. */
+  transaction(signature: string, commitment: Commitment): TransactionRecord | undefined {
+    const record = this.records.get(signature);
+    return record && record.slot <= this.slotAt(commitment) ? record : undefined;
+  }
+
+  /** Landed transactions naming the address among their account keys, newest first. */
+  transactionsFor(address: string, commitment: Commitment): TransactionRecord[] {
+    const visibleSlot = this.slotAt(commitment);
+    const found: TransactionRecord[] = [];
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const record = this.history[i];
+      if (record && record.slot <= visibleSlot && record.accountKeys.includes(address))
+        found.push(record);
+    }
+    return found;
+  }
+
+  transactionCount(): number {
+    return this.history.length;
+  }
+
+  balance(address: string): bigint {
+    return this.svm.getBalance(address as Address) ?? 0n;
+  }
+
+  account(address: string) {
+    const account = this.svm.getAccount(address as Address);
+    return account.exists ? account : null;
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+  }
+
+  /** Base fee per signature plus the compute-budget priority fee, as the runtime charges it. */
+  feeFor(message: VersionedMessage): number {
+    return LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures;
+  }
+
+  decode(wire: Uint8Array): VersionedTransaction {
+    let transaction: VersionedTransaction;
+    try {
+      transaction = VersionedTransaction.deserialize(wire);
+    } catch (error) {
+      throw new TransactionRejected(
+        'deserialize',
+        `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${(error as Error).message}`,
+      );
+    }
+    if (transaction.signatures.length === 0)
+      throw new TransactionRejected('deserialize', 'a transaction needs at least one signature');
+    if (transaction.message.addressTableLookups.length > 0)
+      throw new TransactionRejected(
+        'unsupported',
+        'devchain does not resolve address lookup tables',
+      );
+    return transaction;
+  }
+
+  /** Runs the transaction without committing it (preflight, simulateTransaction). */
+  simulate(wire: Uint8Array): SimulationResult {
+    const transaction = this.decode(wire);
+    const early = this.loadError(transaction);
+    if (early) return { err: early, logs: [], unitsConsumed: 0 };
+    let result;
+    try {
+      result = this.svm.simulateTransaction(getTransactionDecoder().decode(wire));
+    } catch {
+      return { err: 'SignatureFailure', logs: [], unitsConsumed: 0 };
+    }
+    const meta = result.meta();
+    const err = result instanceof FailedTransactionMetadata ? transactionErrorJson(result) : null;
+    return { err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
+  }
+
+  /** What a leader refuses before running anything: unknown/expired blockhash, a replay. */
+  private loadError(transaction: VersionedTransaction): TransactionErrorJson | null {
+    const signature = signatureOf(transaction);
+    if (this.records.has(signature)) return 'AlreadyProcessed';
+    if (!this.blockhashes.has(transaction.message.recentBlockhash)) return 'BlockhashNotFound';
+    return null;
+  }
+
+  /** Executes a signed transaction; it lands (success or failure, fee charged) or is dropped. */
+  send(wire: Uint8Array): SendResult {
+    const transaction = this.decode(wire);
+    const signature = signatureOf(transaction);
+    const early = this.loadError(transaction);
+    if (early) return { landed: false, signature, err: early };
+    const message = transaction.message;
+    const accountKeys = message.staticAccountKeys.map((key) => key.toBase58());
+    const preBalances = accountKeys.map((key) => Number(this.balance(key)));
+    let outcome;
+    try {
+      outcome = outcomeOf(this.svm.sendTransaction(getTransactionDecoder().decode(wire)));
+    } catch {
+      // litesvm refuses a transaction missing signatures before running it.
+      return { landed: false, signature, err: 'SignatureFailure' };
+    }
+    if (!outcome.ok && !landsOnChain(outcome.err))
+      return { landed: false, signature, err: outcome.err };
+    const record: TransactionRecord = {
+      signature,
+      slot: this.currentSlot,
+      blockTime: Math.floor(Date.now() / 1000),
+      err: outcome.ok ? null : outcome.err,
+      signatures: transaction.signatures.map((s) => base58.decode(s)),
+      wire,
+      message,
+      accountKeys,
+      preBalances,
+      postBalances: accountKeys.map((key) => Number(this.balance(key))),
+      fee: this.feeFor(message),
+      logMessages: outcome.meta.logs(),
+      computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
+    };
+    this.records.set(signature, record);
+    this.history.push(record);
+    this.emit('transaction', record);
+    return { landed: true, record };
+  }
+
+  /** requestAirdrop: a real System Program transfer from the chain's faucet keypair. */
+  airdrop(to: PublicKey, lamports: number): SendResult {
+    const transaction = new Transaction({
+      feePayer: this.faucet.publicKey,
+      recentBlockhash: this.blockhashAt('processed').blockhash,
+    }).add(SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: to, lamports }));
+    transaction.sign(this.faucet);
+    return this.send(transaction.serialize());
+  }
+}
+
+function signatureOf(transaction: VersionedTransaction): string {
+  const [first] = transaction.signatures;
+  return first ? base58.decode(first) : '';
+}
