@@ -70,3 +70,15 @@ export async function payWithDemoWallet(
   }
   return payload.signature;
 }
+
+/** localnet only: the demo wallet's own address (GET `{ address, balanceLamports }`). */
+export async function getDemoWalletAddress(demoWalletUrl: string): Promise<string> {
+  try {
+    const response = await fetch(demoWalletUrl, { headers: { Accept: 'application/json' } });
+    const payload = (await response.json()) as { address?: unknown };
+    if (response.ok && typeof payload.address === 'string') return payload.address;
+  } catch {
+    // answered below
+  }
+  throw new Error('The demo wallet could not be reached');
+}

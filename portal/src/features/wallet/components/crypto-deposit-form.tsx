@@ -84,6 +84,13 @@ export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
         onChange={(event) => deposit.setField('userAddress', event.target.value)}
         placeholder="The address you will send SOL from"
       />
+      {config.data.demoWalletUrl && (
+        <div>
+          <Button variant="ghost" size="sm" onClick={deposit.fillDemoAddress}>
+            Use the demo wallet&apos;s address
+          </Button>
+        </div>
+      )}
       {error && (
         <Banner tone="error" data-testid="deposit-error">
           {error}

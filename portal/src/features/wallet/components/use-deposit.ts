@@ -1,7 +1,8 @@
-import type { DepositRequest } from '@scn/proto';
+import { DEPOSIT_MESSAGES, type DepositRequest } from '@scn/proto';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   createDepositRequest,
+  getDemoWalletAddress,
   getDepositRequest,
   payWithDemoWallet,
   verifyDeposit,
@@ -9,7 +10,6 @@ import {
 import type { WalletType } from '../api/get-wallet';
 import { type CryptoForm, checkCryptoForm, creditedText, verifyOutcome } from '../deposit-rules';
 import { loadSolanaConfig, loadWallet, useSolanaConfig } from '../store';
-import { DEPOSIT_MESSAGES } from '@scn/proto';
 
 export type DepositStep = 'method' | 'crypto' | 'instructions' | 'card';
 type Busy = 'continue' | 'verify' | 'demo' | null;
@@ -143,6 +143,18 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     }
   };
 
+  /** localnet: the demo wallet pays, so the form can take its address in one click. */
+  const fillDemoAddress = async () => {
+    const demoWalletUrl = config.data?.demoWalletUrl;
+    if (!demoWalletUrl) return;
+    setError(null);
+    try {
+      setField('userAddress', await getDemoWalletAddress(demoWalletUrl));
+    } catch (failure) {
+      setError(messageOf(failure, DEPOSIT_MESSAGES.initFailed));
+    }
+  };
+
   return {
     step,
     form,
@@ -160,6 +172,7 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     submit: () => void submit(),
     verify: () => void verify(),
     payDemo: () => void payDemo(),
+    fillDemoAddress: () => void fillDemoAddress(),
   };
 }
 
