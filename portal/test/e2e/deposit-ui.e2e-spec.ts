@@ -99,7 +99,7 @@ async function answerDeposits(page: Page, account: Account) {
     sent.verifies.push(route.request().postDataJSON());
     return json(route, { verified: false, message: '' });
   });
-  await page.route(demoWalletUrl(), (route) => {
+  await page.route(`${demoWalletUrl()}/pay`, (route) => {
     if (route.request().method() === 'OPTIONS') {
       return route.fulfill({ status: 204, headers: CORS });
     }

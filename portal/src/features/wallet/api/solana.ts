@@ -41,23 +41,31 @@ export function verifyDeposit(body: VerifyDepositRequest): Promise<VerifyDeposit
 
 export const DEMO_WALLET_FAILED = 'The demo wallet could not pay this request';
 
-/**
- * localnet only: the local chain's demo wallet pays a `solana:` transfer-request URL from its
- * own keypair (another origin: no credentials). Resolves with the transaction's signature.
- */
-export async function payWithDemoWallet(
-  demoWalletUrl: string,
-  transferUrl: string,
-): Promise<string> {
-  let response: Response;
+/** POSTs `{ url }` to one address of the demo wallet. */
+async function postTransfer(address: string, transferUrl: string): Promise<Response> {
   try {
-    response = await fetch(demoWalletUrl, {
+    return await fetch(address, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ url: transferUrl }),
     });
   } catch {
     throw new Error(DEMO_WALLET_FAILED);
+  }
+}
+
+/**
+ * localnet only: the local chain's demo wallet pays a `solana:` transfer-request URL from its
+ * own keypair (another origin: no credentials). devchain takes the POST at `<address>/pay`; a
+ * wallet that takes it at its address itself works too. Resolves with the transaction's signature.
+ */
+export async function payWithDemoWallet(
+  demoWalletUrl: string,
+  transferUrl: string,
+): Promise<string> {
+  let response = await postTransfer(`${demoWalletUrl.replace(/\/+$/, '')}/pay`, transferUrl);
+  if (response.status === 404 || response.status === 405) {
+    response = await postTransfer(demoWalletUrl, transferUrl);
   }
   const payload = (await response.json().catch(() => null)) as {
     signature?: unknown;

@@ -1,0 +1,137 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DEPOSIT_MESSAGES } from '@scn/proto';
+import type { Locator, Page } from 'playwright-core';
+import { ledgerViolations } from '../../../control-plane/test/support/ledger';
+import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
+import { browserSuite } from './support/suite';
+
+/**
+ * issue 17 §5 "Browser: a new client signs up, deposits with the demo wallet, sees the balance
+ * rise, buys a server": the real control plane pointed at the local chain (devchain), the demo
+ * wallet signing a real Solana Pay transfer, the watcher crediting it, no SQL for the money.
+ */
+
+const suite = browserSuite({ solana: true });
+const { openPage } = suite;
+
+const SERVER = 'Porto A';
+
+beforeAll(async () => {
+  // A listed server as an enrolled agent leaves it (the operator is not this test's business).
+  const operator = randomUUID();
+  await suite.stack.db.query(
+    `INSERT INTO accounts (uuid, email, user_type, password_hash, name)
+     VALUES ($1, $2, 'node', 'x', 'operator')`,
+    [operator, `${operator}@example.com`],
+  );
+  await suite.stack.db.query(
+    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound,
+       country, location, active_clients, ping_ms, uptime_seconds, reliability_at_report,
+       last_report_at)
+     VALUES ($1, $2, $3, 'agent', 'tier2', $4, '203.0.113.31', 30101, $5::jsonb, 'PT', 'Porto', 0,
+       25, 72000, 100, now())`,
+    [
+      randomUUID(),
+      operator,
+      SERVER,
+      randomBytes(32).toString('hex'),
+      JSON.stringify({ security: 'none', network: 'tcp' }),
+    ],
+  );
+});
+
+function marketCard(page: Page, name: string): Locator {
+  return page
+    .getByTestId('market-server-card')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
+}
+
+describe('deposit on the local chain', () => {
+  it('a new client signs up, pays with the demo wallet, sees the SSL arrive by itself and buys a server', async () => {
+    const { stack } = suite;
+    const chain = stack.chain!;
+    const page = await openPage();
+    const problems = collectProblems(page);
+    await signUpFromLanding(page, stack, 'client', uniqueEmail('depositor'));
+    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
+    const wallet = page.getByTestId('client-wallet');
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '0.00')).toBe('0.00');
+
+    await wallet.getByRole('button', { name: 'Deposit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
+    await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
+    await dialog.getByLabel('SOL amount').fill('0.01');
+    // floor(0.01 x 5143) = 51 SSL at the default rate.
+    expect(await dialog.getByTestId('deposit-quote').innerText()).toBe('You will receive 51 SSL');
+    await dialog.getByRole('button', { name: "Use the demo wallet's address" }).click();
+    await page.waitForFunction(
+      (address) =>
+        (document.getElementById('deposit-address') as HTMLInputElement | null)?.value === address,
+      chain.demoWalletAddress,
+    );
+    await dialog.getByRole('button', { name: 'Continue to Payment Instructions' }).click();
+    const instructions = dialog.getByTestId('deposit-instructions');
+    await instructions.waitFor();
+    expect(await instructions.getByTestId('deposit-address').innerText()).toBe(
+      chain.depositAddress,
+    );
+    const transferUrl = await instructions.getByTestId('deposit-qr').getAttribute('data-url');
+    expect(transferUrl).toMatch(
+      new RegExp(`^solana:${chain.depositAddress}\\?amount=0\\.01&reference=[1-9A-HJ-NP-Za-km-z]+`),
+    );
+
+    // Nothing paid yet: Verify says so (spec 01 §8) and credits nothing.
+    await instructions.getByRole('button', { name: 'Verify' }).click();
+    expect(await instructions.getByTestId('deposit-error').innerText()).toBe(
+      DEPOSIT_MESSAGES.notFound,
+    );
+
+    // The demo wallet pays; the watcher credits: the dialog closes by itself with the alert.
+    const alert = page.waitForEvent('dialog', { timeout: 20_000 });
+    await instructions.getByRole('button', { name: 'Pay with the demo wallet' }).click();
+    const shown = await alert;
+    expect(shown.message()).toBe(DEPOSIT_MESSAGES.credited('51'));
+    await shown.accept();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '51.00')).toBe('51.00');
+    expect(await wallet.getByTestId('wallet-usd').innerText()).toBe('≈ $1.79 USD (1 SSL = $0.035)');
+
+    // The deposit in the transactions, linked to the transaction on the explorer.
+    await wallet.getByRole('tab', { name: 'Transactions' }).click();
+    const row = wallet.getByTestId('transaction').first();
+    expect(await row.getByTestId('transaction-amount').innerText()).toBe('+51.00 SSL');
+    const href = await row.getByTestId('transaction-explorer').getAttribute('href');
+    expect(href).toMatch(/^https:\/\/explorer\.solana\.com\/tx\/[1-9A-HJ-NP-Za-km-z]{86,88}\?/);
+    await wallet.getByRole('tab', { name: 'Overview' }).click();
+
+    // The market: one server for 10 SSL from the deposited SSL.
+    await page.getByRole('link', { name: 'Browse Servers' }).first().click();
+    await page.waitForURL(`${stack.baseUrl}/servers`);
+    await marketCard(page, SERVER).getByTestId('market-connect').click();
+    await page
+      .getByRole('region', { name: 'Selected servers' })
+      .getByRole('button', { name: 'Create Subscription' })
+      .click();
+    const create = page.getByRole('dialog', { name: 'Create Network Subscription' });
+    await create.getByRole('button', { name: 'Create Subscription' }).click();
+    const payment = page.getByRole('dialog', { name: 'Payment Confirmation' });
+    await payment.getByRole('button', { name: 'Confirm Payment' }).click();
+    await create.getByTestId('purchase-result').waitFor();
+    await create.getByRole('button', { name: 'View Subscription' }).click();
+    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
+    const qr = page.getByRole('dialog', { name: 'Subscription QR Code' });
+    await qr.getByTestId('qr-ready').waitFor();
+    await qr.getByRole('button', { name: 'Close dialog' }).click();
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '41.00')).toBe('41.00');
+
+    expect(await ledgerViolations(stack.db.url)).toEqual([]);
+    expect(problems.pageErrors).toEqual([]);
+    // The first Verify's "not found" (404) is the only failed request: an answer, not a fault.
+    expect(problems.consoleErrors).toEqual([
+      'Failed to load resource: the server responded with a status of 404 (Not Found)',
+    ]);
+    expect(problems.failedRequests).toEqual([
+      expect.stringMatching(/^POST .*\/api\/solana\/verify-deposit: HTTP 404$/),
+    ]);
+  });
+});
