@@ -47,7 +47,7 @@ function marketCard(page: Page, name: string): Locator {
 }
 
 describe('deposit on the local chain', () => {
-  it('a new client signs up, pays with the demo wallet, sees the SSL arrive by itself and buys a server', async () => {
+  it('a new client signs up, pays with the demo wallet, sees the SSL arrive by itself (twice) and buys a server', async () => {
     const { stack } = suite;
     const chain = stack.chain!;
     const page = await openPage();
@@ -104,6 +104,24 @@ describe('deposit on the local chain', () => {
     expect(href).toMatch(/^https:\/\/explorer\.solana\.com\/tx\/[1-9A-HJ-NP-Za-km-z]{86,88}\?/);
     await wallet.getByRole('tab', { name: 'Overview' }).click();
 
+    // A phone wallet scans the QR while the dialog is closed: the watcher credits, the
+    // 'wallet-updated' event refreshes the wallet with nothing pressed (0.002 x 5143 = 10 SSL).
+    await wallet.getByRole('button', { name: 'Deposit' }).click();
+    await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
+    await dialog.getByLabel('SOL amount').fill('0.002');
+    await dialog.getByLabel('Your Solana address').fill(chain.demoWalletAddress);
+    await dialog.getByRole('button', { name: 'Continue to Payment Instructions' }).click();
+    const scanned = await instructions.getByTestId('deposit-qr').getAttribute('data-url');
+    await dialog.getByRole('button', { name: 'Close dialog' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const paid = await fetch(`${chain.demoWalletUrl}/pay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: scanned }),
+    });
+    expect(paid.status).toBe(200);
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '61.00')).toBe('61.00');
+
     // The market: one server for 10 SSL from the deposited SSL.
     await page.getByRole('link', { name: 'Browse Servers' }).first().click();
     await page.waitForURL(`${stack.baseUrl}/servers`);
@@ -122,7 +140,7 @@ describe('deposit on the local chain', () => {
     const qr = page.getByRole('dialog', { name: 'Subscription QR Code' });
     await qr.getByTestId('qr-ready').waitFor();
     await qr.getByRole('button', { name: 'Close dialog' }).click();
-    expect(await waitForText(wallet.getByTestId('wallet-balance'), '41.00')).toBe('41.00');
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '51.00')).toBe('51.00');
 
     expect(await ledgerViolations(stack.db.url)).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
