@@ -1,17 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
-import { depositSsl, ledgerViolations } from '../../../control-plane/test/support/ledger';
-import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
+import { ledgerViolations } from '../../../control-plane/test/support/ledger';
+import { depositThroughChain } from './support/deposits';
+import {
+  type Account,
+  collectProblems,
+  signUpFromLanding,
+  uniqueEmail,
+  waitForText,
+} from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
- * issue 4 §5 "Browser: a client signs up, is given SSL by a test helper that writes a real
- * ledger deposit, selects two servers, pays, sees the QR modal, copies the link, pauses and
+ * issue 4 §5 "Browser: a client signs up, is given SSL (since issue 17 a real deposit on the
+ * local chain, paid by its demo wallet), selects two servers, pays, sees the QR modal, copies the link, pauses and
  * activates, deletes", all against the real control plane, database and ledger.
  */
 
-const suite = browserSuite();
+const suite = browserSuite({ solana: true });
 const { openPage } = suite;
 
 const SERVERS = ['Lisbon A', 'Lisbon B'] as const;
@@ -79,9 +86,15 @@ describe('client journey', () => {
     }));
     const uuid = session.user.uuid;
 
-    // A real ledger deposit of 30 SSL; the dashboard shows it after a reload.
-    await depositSsl(stack.db.url, uuid, 30);
-    await page.reload();
+    // A real deposit of 30 SSL on the local chain; the dashboard shows it by itself.
+    const account: Account = {
+      uuid,
+      email,
+      userType: 'client',
+      password: '',
+      token: session.token,
+    };
+    await depositThroughChain(stack, account, 30);
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '30.00')).toBe('30.00');
 
     // The market: select both servers and pay 20 SSL.
