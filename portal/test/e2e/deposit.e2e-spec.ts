@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { DEPOSIT_MESSAGES } from '@scn/proto';
-import type { Locator, Page } from 'playwright-core';
 import { ledgerViolations } from '../../../control-plane/test/support/ledger';
 import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
+import { buyFromMarket, insertListedServer, insertOperator } from './support/market';
 import { browserSuite } from './support/suite';
 
 /**
@@ -17,34 +16,15 @@ const { openPage } = suite;
 const SERVER = 'Porto A';
 
 beforeAll(async () => {
-  // A listed server as an enrolled agent leaves it (the operator is not this test's business).
-  const operator = randomUUID();
-  await suite.stack.db.query(
-    `INSERT INTO accounts (uuid, email, user_type, password_hash, name)
-     VALUES ($1, $2, 'node', 'x', 'operator')`,
-    [operator, `${operator}@example.com`],
-  );
-  await suite.stack.db.query(
-    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound,
-       country, location, active_clients, ping_ms, uptime_seconds, reliability_at_report,
-       last_report_at)
-     VALUES ($1, $2, $3, 'agent', 'tier2', $4, '203.0.113.31', 30101, $5::jsonb, 'PT', 'Porto', 0,
-       25, 72000, 100, now())`,
-    [
-      randomUUID(),
-      operator,
-      SERVER,
-      randomBytes(32).toString('hex'),
-      JSON.stringify({ security: 'none', network: 'tcp' }),
-    ],
-  );
+  const ownerUuid = await insertOperator(suite.stack);
+  await insertListedServer(suite.stack, {
+    ownerUuid,
+    name: SERVER,
+    host: '203.0.113.31',
+    port: 30_101,
+    location: 'Porto',
+  });
 });
-
-function marketCard(page: Page, name: string): Locator {
-  return page
-    .getByTestId('market-server-card')
-    .filter({ has: page.getByRole('heading', { name, exact: true }) });
-}
 
 describe('deposit on the local chain', () => {
   it('a new client signs up, pays with the demo wallet, sees the SSL arrive by itself (twice) and buys a server', async () => {
@@ -123,20 +103,7 @@ describe('deposit on the local chain', () => {
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '61.00')).toBe('61.00');
 
     // The market: one server for 10 SSL from the deposited SSL.
-    await page.getByRole('link', { name: 'Browse Servers' }).first().click();
-    await page.waitForURL(`${stack.baseUrl}/servers`);
-    await marketCard(page, SERVER).getByTestId('market-connect').click();
-    await page
-      .getByRole('region', { name: 'Selected servers' })
-      .getByRole('button', { name: 'Create Subscription' })
-      .click();
-    const create = page.getByRole('dialog', { name: 'Create Network Subscription' });
-    await create.getByRole('button', { name: 'Create Subscription' }).click();
-    const payment = page.getByRole('dialog', { name: 'Payment Confirmation' });
-    await payment.getByRole('button', { name: 'Confirm Payment' }).click();
-    await create.getByTestId('purchase-result').waitFor();
-    await create.getByRole('button', { name: 'View Subscription' }).click();
-    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
+    expect((await buyFromMarket(page, stack.baseUrl, [SERVER])).price).toBe('10.00 SSL');
     const qr = page.getByRole('dialog', { name: 'Subscription QR Code' });
     await qr.getByTestId('qr-ready').waitFor();
     await qr.getByRole('button', { name: 'Close dialog' }).click();
