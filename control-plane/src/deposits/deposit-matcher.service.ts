@@ -11,6 +11,11 @@ import { checkTransfer, QUOTE_GRACE_MS, type TransferCheck } from './transfer-ch
 
 /** How many recent transfers to the deposit address the path without a reference looks at. */
 const SENDER_SCAN_LIMIT = 25;
+/**
+ * How long one RPC call may take: the watcher holds its lock meanwhile, and a verify its
+ * request; an RPC that hangs must become a 503, not a stuck job.
+ */
+export const RPC_TIMEOUT_MS = 10_000;
 
 /**
  * Finds the transfer that pays a deposit request on chain and credits it (verify-deposit and
@@ -129,11 +134,18 @@ export class DepositMatcherService {
     return this.call(() => this.chain.transaction(signature));
   }
 
+  /** One RPC call: its failure or a timeout is `chain_unavailable` (503). */
   async call<T>(work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('RPC timeout')), RPC_TIMEOUT_MS);
+    });
     try {
-      return await work();
+      return await Promise.race([work(), timeout]);
     } catch {
       throw new DepositsException('chain_unavailable');
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

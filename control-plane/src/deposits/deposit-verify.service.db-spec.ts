@@ -1,7 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DEPOSIT_MESSAGES } from '@scn/proto';
 import { Keypair } from '@solana/web3.js';
-import bs58 from 'bs58';
 import { DataSource } from 'typeorm';
 import { ledgerViolations } from '../../test/support/ledger';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
@@ -24,7 +23,8 @@ import { FakeChain } from '../../test/support/fake-chain';
 import type { ChainTransaction } from './solana-chain';
 
 const key = () => Keypair.generate().publicKey.toBase58();
-const signature = () => bs58.encode(randomBytes(64));
+/** Unique, signature-shaped (base58, 64+ characters): the fake chain only compares them. */
+const signature = () => key() + key();
 const treasury = key();
 const config = {
   solana: {

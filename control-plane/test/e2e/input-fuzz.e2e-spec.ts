@@ -1,5 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import { type Devchain, startDevchain } from '@scn/devchain';
+import { Keypair } from '@solana/web3.js';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
+import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';
@@ -52,6 +55,7 @@ interface Outcome {
 jest.setTimeout(600_000);
 
 let t: TestApp;
+let chain: Devchain;
 let fixtures: FuzzFixtures;
 let http: RawHttpClient;
 let writeLog: WriteLog;
@@ -59,11 +63,17 @@ let operations: Operation[];
 const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Deposits on, against the local chain (issue 17): their routes are fuzzed too.
+  chain = await startDevchain();
+  t = await startTestApp({
+    SOLANA_RPC_URL: chain.url,
+    SOLANA_DEPOSIT_ADDRESS: Keypair.generate().publicKey.toBase58(),
+  });
   // Timers would write (renewals, reliability, probes) while a refused request is in flight.
   t.app.get(SubscriptionBillingJob).onApplicationShutdown();
   t.app.get(ServerWithdrawalJob).onApplicationShutdown();
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
+  t.app.get(DepositWatcherJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);
   fixtures = await FuzzFixtures.create(t);
@@ -74,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   http?.close();
   await t?.close();
+  await chain?.stop();
 });
 
 const random = new SeededRandom(SEED);
