@@ -26,7 +26,13 @@ beforeAll(async () => {
   const ownerUuid = await insertOperator(suite.stack);
   for (const [index, name] of SERVERS.entries()) {
     const port = 30_001 + index;
-    await insertListedServer(suite.stack, { ownerUuid, name, host: '203.0.113.21', port, location: 'Lisbon' });
+    await insertListedServer(suite.stack, {
+      ownerUuid,
+      name,
+      host: '203.0.113.21',
+      port,
+      location: 'Lisbon',
+    });
   }
 });
 

@@ -137,6 +137,8 @@ describe('deposit dialog (against the contract)', () => {
       DEPOSIT_MESSAGES.invalidAmount,
     );
     await amount.fill('0.1');
+    // Typing makes the refusal stale: it goes.
+    expect(await dialog.getByTestId('deposit-error').count()).toBe(0);
     // The server's quote: floor(0.1 x 5143) SSL.
     expect(await dialog.getByTestId('deposit-quote').innerText()).toBe('You will receive 514 SSL');
     await address.fill('not-a-solana-address');

@@ -14,18 +14,27 @@ import type { Stack } from './stack';
  * paid by the local chain's demo wallet, credited by the watcher. Needs `browserSuite({ solana:
  * true })`. Resolves when the request is credited.
  */
-export async function depositThroughChain(stack: Stack, account: Account, ssl: number): Promise<void> {
+export async function depositThroughChain(
+  stack: Stack,
+  account: Account,
+  ssl: number,
+): Promise<void> {
   const chain = stack.chain;
   if (!chain) throw new Error('depositThroughChain needs browserSuite({ solana: true })');
   const auth = { Authorization: `Bearer ${account.token}` };
-  const config = (await (await fetch(`${stack.baseUrl}${DEPOSIT_ROUTES.apiConfig}`)).json()) as SolanaConfig;
+  const config = (await (
+    await fetch(`${stack.baseUrl}${DEPOSIT_ROUTES.apiConfig}`)
+  ).json()) as SolanaConfig;
   // The fewest lamports whose credit, floor(SOL x rate), is `ssl`.
   const rate = BigInt(config.conversionRate);
   const lamports = (BigInt(ssl) * LAMPORTS_PER_SOL + rate - 1n) / rate;
   const created = await fetch(`${stack.baseUrl}${DEPOSIT_ROUTES.requests}`, {
     method: 'POST',
     headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ solAmount: lamportsToSol(lamports), userAddress: chain.demoWalletAddress }),
+    body: JSON.stringify({
+      solAmount: lamportsToSol(lamports),
+      userAddress: chain.demoWalletAddress,
+    }),
   });
   if (!created.ok) throw new Error(`deposit request answered ${created.status}`);
   const { request } = (await created.json()) as DepositRequestResponse;

@@ -82,8 +82,11 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     setStep(next);
   };
 
-  const setField = (field: keyof CryptoForm, value: string) =>
+  // A changed field makes the last refusal stale.
+  const setField = (field: keyof CryptoForm, value: string) => {
+    setError(null);
     setForm((current) => ({ ...current, [field]: value }));
+  };
 
   const submit = async () => {
     const check = checkCryptoForm(form, ownerUuid);
