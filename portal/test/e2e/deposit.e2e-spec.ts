@@ -1,6 +1,12 @@
 import { DEPOSIT_MESSAGES } from '@scn/proto';
 import { ledgerViolations } from '../../../control-plane/test/support/ledger';
-import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
+import {
+  collectProblems,
+  registerAccount,
+  signUpFromLanding,
+  uniqueEmail,
+  waitForText,
+} from './support/portal';
 import { buyFromMarket, insertListedServer, insertOperator } from './support/market';
 import { browserSuite } from './support/suite';
 
@@ -118,5 +124,30 @@ describe('deposit on the local chain', () => {
     expect(problems.failedRequests).toEqual([
       expect.stringMatching(/^POST .*\/api\/solana\/verify-deposit: HTTP 404$/),
     ]);
+  });
+
+  it("a node operator deposits into the node wallet from the Promote dialog's deposit view", async () => {
+    const { stack } = suite;
+    const node = await registerAccount(stack, 'node');
+    const page = await openPage({ account: node });
+    await page.goto('/node-dashboard');
+    const wallet = page.getByTestId('node-wallet');
+    await waitForText(wallet.getByTestId('wallet-balance'), '0.00');
+    // "Add SSL to Balance" (spec 01 §2): the dashboard with the state flag opening the deposit.
+    await page.evaluate(() => window.history.replaceState({ openDeposit: true }, ''));
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
+    await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
+    await dialog.getByLabel('SOL amount').fill('0.004');
+    await dialog.getByLabel('Your Solana address').fill(stack.chain!.demoWalletAddress);
+    await dialog.getByRole('button', { name: 'Continue to Payment Instructions' }).click();
+    const alert = page.waitForEvent('dialog', { timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Pay with the demo wallet' }).click();
+    const shown = await alert;
+    // floor(0.004 x 5143) = 20 SSL, into the node wallet.
+    expect(shown.message()).toBe(DEPOSIT_MESSAGES.credited('20'));
+    await shown.accept();
+    expect(await waitForText(wallet.getByTestId('wallet-balance'), '20.00')).toBe('20.00');
+    expect(await ledgerViolations(stack.db.url)).toEqual([]);
   });
 });
