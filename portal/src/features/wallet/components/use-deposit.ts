@@ -7,6 +7,7 @@ import {
   payWithDemoWallet,
   verifyDeposit,
 } from '../api/solana';
+import { onRealtime } from '../../../lib/realtime';
 import type { WalletType } from '../api/get-wallet';
 import { type CryptoForm, checkCryptoForm, creditedText, verifyOutcome } from '../deposit-rules';
 import { loadSolanaConfig, loadWallet, useSolanaConfig } from '../store';
@@ -58,10 +59,11 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     [type, ownerUuid, onClose],
   );
 
-  // The watcher credits without anyone pressing Verify: follow the request while it is shown.
+  // The watcher credits without anyone pressing Verify: follow the request while it is shown,
+  // at once when a credit is announced ('wallet-updated'), else every REQUEST_POLL_MS.
   useEffect(() => {
     if (step !== 'instructions' || !request) return;
-    const timer = window.setInterval(() => {
+    const check = () =>
       getDepositRequest(request.id).then(
         ({ request: current }) => {
           if (current.status === 'credited') {
@@ -72,8 +74,12 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
         },
         () => undefined,
       );
-    }, REQUEST_POLL_MS);
-    return () => window.clearInterval(timer);
+    const timer = window.setInterval(() => void check(), REQUEST_POLL_MS);
+    const unsubscribe = onRealtime('wallet-updated', () => void check());
+    return () => {
+      window.clearInterval(timer);
+      unsubscribe();
+    };
   }, [step, request, finish]);
 
   const go = (next: DepositStep) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { onRealtime } from '../../../lib/realtime';
@@ -32,6 +32,7 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
   const wallet = useWallet(type);
   const [tab, setTab] = useState<TabId>('overview');
   const [depositOpen, setDepositOpen] = useState(depositOpenInitially ?? false);
+  const closeDeposit = useCallback(() => setDepositOpen(false), []);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const baseId = useId();
   const titleId = `${baseId}-title`;
@@ -136,12 +137,7 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
         )}
       </div>
 
-      <DepositDialog
-        open={depositOpen}
-        onClose={() => setDepositOpen(false)}
-        type={type}
-        ownerUuid={ownerUuid}
-      />
+      <DepositDialog open={depositOpen} onClose={closeDeposit} type={type} ownerUuid={ownerUuid} />
     </section>
   );
 }
