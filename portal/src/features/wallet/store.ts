@@ -1,8 +1,7 @@
-import type { SolanaConfig, WalletData, WalletSettingsResponse } from '@scn/proto';
+import type { SolanaConfig, WalletData } from '@scn/proto';
 import { type Snapshot, proxy, useSnapshot } from 'valtio';
 import { createWallet } from './api/create-wallet';
 import { getWallet, type WalletType } from './api/get-wallet';
-import { getWalletSettings } from './api/get-wallet-settings';
 import { getSolanaConfig } from './api/solana';
 import {
   CLIENT_WALLET_RETRY,
@@ -24,12 +23,9 @@ export interface WalletSlot {
 /** A wallet as components see it (a read-only snapshot of the store). */
 export type WalletView = Snapshot<WalletData>;
 
-export type WalletSettings = WalletSettingsResponse['settings'];
-
 export interface WalletState {
   client: WalletSlot;
   node: WalletSlot;
-  settings: { status: 'idle' | 'loading' | 'ready' | 'error'; data: WalletSettings | null };
   /** /api/solana/config (deposit address, quote, cluster, explorer, demo wallet). */
   solana: { status: 'idle' | 'loading' | 'ready' | 'error'; data: SolanaConfig | null };
 }
@@ -46,16 +42,11 @@ const emptySlot = (): WalletSlot => ({
 export const walletStore = proxy<WalletState>({
   client: emptySlot(),
   node: emptySlot(),
-  settings: { status: 'idle', data: null },
   solana: { status: 'idle', data: null },
 });
 
 export function useWallet(type: WalletType) {
   return useSnapshot(walletStore)[type];
-}
-
-export function useWalletSettings() {
-  return useSnapshot(walletStore).settings;
 }
 
 export function useSolanaConfig() {
@@ -127,19 +118,6 @@ export async function loadMoreTransactions(type: WalletType, ownerUuid: string):
     // The button stays; the user may try again.
   } finally {
     slot.loadingMore = false;
-  }
-}
-
-/** /wallet/settings: whether deposits are open (spec 01 §7); loaded once, retried on failure. */
-export async function loadWalletSettings(): Promise<void> {
-  const settings = walletStore.settings;
-  if (settings.status === 'ready' || settings.status === 'loading') return;
-  settings.status = 'loading';
-  try {
-    const { settings: data } = await getWalletSettings();
-    Object.assign(settings, { status: 'ready', data });
-  } catch {
-    settings.status = 'error';
   }
 }
 
