@@ -14,6 +14,12 @@ import { setupOpenApi } from './openapi';
 import { OriginCheckedIoAdapter, realtimeOrigins } from './realtime/origin-checked-io.adapter';
 import { servePortal } from './portal/serve-portal';
 
+/** The local chain's demo wallet, another origin the portal may call (localnet only). */
+function demoWalletOrigins(config: AppConfig): string[] {
+  const url = config.solana?.demoWalletUrl;
+  return url ? [new URL(url).origin] : [];
+}
+
 /** Builds the HTTP application (REST API, OpenAPI, portal) without listening. */
 export async function createApp(
   config: AppConfig,
@@ -37,7 +43,8 @@ export async function createApp(
       contentSecurityPolicy: {
         directives: {
           'img-src': ["'self'", 'data:'],
-          'connect-src': ["'self'"],
+          // localnet: the portal's "Pay with the demo wallet" posts to the local chain (issue 17).
+          'connect-src': ["'self'", ...demoWalletOrigins(config)],
           'upgrade-insecure-requests': config.secureCookies ? [] : null,
         },
       },

@@ -1,8 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
 import { API_BASE } from '../config/env';
 
-/** spec 01 §7, §9: the realtime events and the socket client's reconnection defaults. */
-export type RealtimeEvent = 'server-list-updated';
+/**
+ * spec 01 §7, §9: the realtime events and the socket client's reconnection defaults.
+ * 'wallet-updated' (issue 17): a deposit was credited; it carries no amounts, wallets re-fetch.
+ */
+export type RealtimeEvent = 'server-list-updated' | 'wallet-updated';
 
 let socket: Socket | null = null;
 let listeners = 0;

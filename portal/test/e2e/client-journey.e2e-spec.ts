@@ -1,56 +1,40 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
-import type { Locator, Page } from 'playwright-core';
-import { depositSsl, ledgerViolations } from '../../../control-plane/test/support/ledger';
-import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './support/portal';
+import { ledgerViolations } from '../../../control-plane/test/support/ledger';
+import { depositThroughChain } from './support/deposits';
+import { buyFromMarket, insertListedServer, insertOperator } from './support/market';
+import {
+  type Account,
+  collectProblems,
+  signUpFromLanding,
+  uniqueEmail,
+  waitForText,
+} from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
- * issue 4 §5 "Browser: a client signs up, is given SSL by a test helper that writes a real
- * ledger deposit, selects two servers, pays, sees the QR modal, copies the link, pauses and
- * activates, deletes", all against the real control plane, database and ledger.
+ * issue 4 §5 "Browser: a client signs up, is given SSL (since issue 17 a real deposit on the
+ * local chain, paid by its demo wallet), selects two servers, pays, sees the QR modal, copies
+ * the link, pauses and activates, deletes", against the real control plane, database and ledger.
  */
 
-const suite = browserSuite();
+const suite = browserSuite({ solana: true });
 const { openPage } = suite;
 
 const SERVERS = ['Lisbon A', 'Lisbon B'] as const;
 
-/** A listed server as an enrolled agent leaves it after a fresh report. */
-async function insertServer(ownerUuid: string, name: string, port: number): Promise<void> {
-  await suite.stack.db.query(
-    `INSERT INTO servers (id, owner_uuid, name, source, tier, secret_hash, host, port, inbound,
-       country, location, active_clients, ping_ms, uptime_seconds, reliability_at_report,
-       last_report_at)
-     VALUES ($1, $2, $3, 'agent', 'tier2', $4, '203.0.113.21', $5, $6::jsonb, 'PT', 'Lisbon', 0,
-       25, 72000, 100, now())`,
-    [
-      randomUUID(),
+beforeAll(async () => {
+  const ownerUuid = await insertOperator(suite.stack);
+  for (const [index, name] of SERVERS.entries()) {
+    const port = 30_001 + index;
+    await insertListedServer(suite.stack, {
       ownerUuid,
       name,
-      randomBytes(32).toString('hex'),
+      host: '203.0.113.21',
       port,
-      JSON.stringify({ security: 'none', network: 'tcp' }),
-    ],
-  );
-}
-
-beforeAll(async () => {
-  const operator = randomUUID();
-  await suite.stack.db.query(
-    `INSERT INTO accounts (uuid, email, user_type, password_hash, name)
-     VALUES ($1, $2, 'node', 'x', 'operator')`,
-    [operator, `${operator}@example.com`],
-  );
-  await insertServer(operator, SERVERS[0], 30_001);
-  await insertServer(operator, SERVERS[1], 30_002);
+      location: 'Lisbon',
+    });
+  }
 });
-
-function marketCard(page: Page, name: string): Locator {
-  return page
-    .getByTestId('market-server-card')
-    .filter({ has: page.getByRole('heading', { name, exact: true }) });
-}
 
 async function subscriptionsOf(uuid: string, token: string): Promise<SubscriptionsResponse> {
   const response = await fetch(`${suite.stack.baseUrl}${SUBSCRIPTION_ROUTES.active(uuid)}`, {
@@ -79,30 +63,22 @@ describe('client journey', () => {
     }));
     const uuid = session.user.uuid;
 
-    // A real ledger deposit of 30 SSL; the dashboard shows it after a reload.
-    await depositSsl(stack.db.url, uuid, 30);
-    await page.reload();
+    // A real deposit of 30 SSL on the local chain; the dashboard shows it by itself.
+    const account: Account = {
+      uuid,
+      email,
+      userType: 'client',
+      password: '',
+      token: session.token,
+    };
+    await depositThroughChain(stack, account, 30);
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '30.00')).toBe('30.00');
 
     // The market: select both servers and pay 20 SSL.
-    await page.getByRole('link', { name: 'Browse Servers' }).first().click();
-    await page.waitForURL(`${stack.baseUrl}/servers`);
-    for (const name of SERVERS) await marketCard(page, name).getByTestId('market-connect').click();
-    await waitForText(page.getByTestId('selection-count'), '2 servers selected');
-    await page
-      .getByRole('region', { name: 'Selected servers' })
-      .getByRole('button', { name: 'Create Subscription' })
-      .click();
-    const create = page.getByRole('dialog', { name: 'Create Network Subscription' });
-    await create.getByRole('button', { name: 'Create Subscription' }).click();
-    const payment = page.getByRole('dialog', { name: 'Payment Confirmation' });
-    expect(await payment.getByTestId('payment-price').innerText()).toBe('20.00 SSL');
-    await payment.getByRole('button', { name: 'Confirm Payment' }).click();
-    await create.getByTestId('purchase-result').waitFor();
-    await create.getByRole('button', { name: 'View Subscription' }).click();
+    const { price } = await buyFromMarket(page, stack.baseUrl, SERVERS);
+    expect(price).toBe('20.00 SSL');
 
     // The dashboard opens the QR modal of the new subscription.
-    await page.waitForURL(`${stack.baseUrl}/client-dashboard`);
     const qr = page.getByRole('dialog', { name: 'Subscription QR Code' });
     await qr.getByTestId('qr-ready').waitFor();
     expect(await qr.getByTestId('qr-group-note').innerText()).toBe(

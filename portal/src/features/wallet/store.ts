@@ -1,8 +1,8 @@
-import type { WalletData, WalletSettingsResponse } from '@scn/proto';
+import type { SolanaConfig, WalletData } from '@scn/proto';
 import { type Snapshot, proxy, useSnapshot } from 'valtio';
 import { createWallet } from './api/create-wallet';
 import { getWallet, type WalletType } from './api/get-wallet';
-import { getWalletSettings } from './api/get-wallet-settings';
+import { getSolanaConfig } from './api/solana';
 import {
   CLIENT_WALLET_RETRY,
   NODE_WALLET_RETRY,
@@ -23,12 +23,11 @@ export interface WalletSlot {
 /** A wallet as components see it (a read-only snapshot of the store). */
 export type WalletView = Snapshot<WalletData>;
 
-export type WalletSettings = WalletSettingsResponse['settings'];
-
 export interface WalletState {
   client: WalletSlot;
   node: WalletSlot;
-  settings: { status: 'idle' | 'loading' | 'ready' | 'error'; data: WalletSettings | null };
+  /** /api/solana/config (deposit address, quote, cluster, explorer, demo wallet). */
+  solana: { status: 'idle' | 'loading' | 'ready' | 'error'; data: SolanaConfig | null };
 }
 
 const emptySlot = (): WalletSlot => ({
@@ -43,15 +42,15 @@ const emptySlot = (): WalletSlot => ({
 export const walletStore = proxy<WalletState>({
   client: emptySlot(),
   node: emptySlot(),
-  settings: { status: 'idle', data: null },
+  solana: { status: 'idle', data: null },
 });
 
 export function useWallet(type: WalletType) {
   return useSnapshot(walletStore)[type];
 }
 
-export function useWalletSettings() {
-  return useSnapshot(walletStore).settings;
+export function useSolanaConfig() {
+  return useSnapshot(walletStore).solana;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
@@ -122,15 +121,17 @@ export async function loadMoreTransactions(type: WalletType, ownerUuid: string):
   }
 }
 
-/** /wallet/settings: whether deposits are open (spec 01 §7); loaded once, retried on failure. */
-export async function loadWalletSettings(): Promise<void> {
-  const settings = walletStore.settings;
-  if (settings.status === 'ready' || settings.status === 'loading') return;
-  settings.status = 'loading';
+/**
+ * /api/solana/config, loaded once (spec 01 §8: its failure is 'Failed to initialize payment
+ * system'); a call after a failure tries again.
+ */
+export async function loadSolanaConfig(): Promise<void> {
+  const solana = walletStore.solana;
+  if (solana.status === 'loading' || solana.status === 'ready') return;
+  solana.status = 'loading';
   try {
-    const { settings: data } = await getWalletSettings();
-    Object.assign(settings, { status: 'ready', data });
+    Object.assign(solana, { status: 'ready', data: await getSolanaConfig() });
   } catch {
-    settings.status = 'error';
+    solana.status = 'error';
   }
 }

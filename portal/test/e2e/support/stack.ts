@@ -13,8 +13,23 @@ import {
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 
+/** The local chain (devchain) a stack with deposits reads. */
+export interface StackChain {
+  url: string;
+  demoWalletUrl: string;
+  demoWalletAddress: string;
+  depositAddress: string;
+}
+
+export interface StackOptions {
+  /** Deposits on: a local Solana chain (devchain, built) and the control plane pointed at it. */
+  solana?: boolean;
+}
+
 export interface Stack {
   baseUrl: string;
+  /** With `solana`: the local chain. */
+  chain: StackChain | null;
   /** The control plane's agent gRPC port on 127.0.0.1 (plaintext on loopback). */
   grpcPort: number;
   smtp: SmtpCapture;
@@ -36,7 +51,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The built control plane (serving the built portal) on a free port, a fresh database and SMTP. */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const entry = join(ROOT, 'control-plane', 'dist', 'main.js');
   if (!existsSync(entry) || !existsSync(join(ROOT, 'portal', 'dist', 'index.html'))) {
     throw new Error('Build first: npm run build (npm run test:browser does it)');
@@ -48,6 +63,8 @@ export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scn-browser-'));
   chmodSync(dataDir, 0o755);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const devchain = options.solana ? await startChain() : null;
+  const chain = devchain?.chain ?? null;
   const child: ChildProcess = spawn(process.execPath, [entry], {
     env: {
       PATH: process.env.PATH,
@@ -63,6 +80,16 @@ export async function startStack(): Promise<Stack> {
       DATA_DIR: dataDir,
       GRPC_PORT: String(grpcPort),
       GRPC_HOST: '127.0.0.1',
+      ...(chain
+        ? {
+            SOLANA_RPC_URL: chain.url,
+            SOLANA_CLUSTER: 'localnet',
+            SOLANA_DEPOSIT_ADDRESS: chain.depositAddress,
+            // The local chain confirms within a slot; finalized would wait ~32 slots.
+            SOLANA_COMMITMENT: 'confirmed',
+            SOLANA_DEMO_WALLET_URL: chain.demoWalletUrl,
+          }
+        : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -81,6 +108,7 @@ export async function startStack(): Promise<Stack> {
 
   return {
     baseUrl,
+    chain,
     grpcPort,
     smtp,
     db,
@@ -91,7 +119,37 @@ export async function startStack(): Promise<Stack> {
         child.kill('SIGTERM');
       });
       await smtp.stop();
+      await devchain?.stop();
       await db.drop();
     },
+  };
+}
+
+interface Devchain {
+  url: string;
+  demoWalletUrl: string;
+  demoWalletAddress: string;
+  stop(): Promise<void>;
+}
+
+/** The built devchain on a free loopback port, and a fresh treasury address for the deposits. */
+async function startChain(): Promise<{ chain: StackChain; stop(): Promise<void> }> {
+  const entry = join(ROOT, 'devchain', 'dist', 'index.js');
+  if (!existsSync(entry)) throw new Error('Build first: devchain/dist is missing');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startDevchain } = require(entry) as {
+    startDevchain(options: { port?: number; slotMs?: number }): Promise<Devchain>;
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Keypair } = require('@solana/web3.js') as typeof import('@solana/web3.js');
+  const devchain = await startDevchain({ port: 0, slotMs: 200 });
+  return {
+    chain: {
+      url: devchain.url,
+      demoWalletUrl: devchain.demoWalletUrl,
+      demoWalletAddress: devchain.demoWalletAddress,
+      depositAddress: Keypair.generate().publicKey.toBase58(),
+    },
+    stop: () => devchain.stop(),
   };
 }

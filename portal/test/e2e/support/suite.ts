@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser, newContext } from './browser';
 import { type Account, WAIT_MS, cookieEntries, seedStorage, sessionEntries } from './portal';
-import { type Stack, startStack } from './stack';
+import { type Stack, type StackOptions, startStack } from './stack';
 
 export interface OpenOptions {
   viewport?: typeof DESKTOP;
@@ -22,13 +22,13 @@ export interface BrowserSuite {
  * One stack and one browser per test file, a fresh context per page: registers the jest hooks
  * that start them and clean up after every test.
  */
-export function browserSuite(): BrowserSuite {
+export function browserSuite(options: StackOptions = {}): BrowserSuite {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+    [stack, browser] = await Promise.all([startStack(options), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,50 +1,45 @@
-import { DEFAULT_SSL_PER_SOL, WALLET_MESSAGES } from '@scn/proto';
-import { useEffect, useState } from 'react';
-import { Banner } from '../../../components/ui/banner';
-import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { loadWalletSettings, useWalletSettings, walletStore } from '../store';
-import { CARD_MIN_USD, cardPreviewSsl, groupThousands } from '../wallet-format';
+import type { WalletType } from '../api/get-wallet';
+import { CardDeposit } from './card-deposit';
+import { CryptoDepositForm } from './crypto-deposit-form';
+import { PaymentInstructions } from './payment-instructions';
+import { useDeposit } from './use-deposit';
 import '../wallet.css';
-
-/** spec 01 §5. */
-export const CARD_UNAVAILABLE =
-  'Credit card payments are currently unavailable. Please use Solana deposits instead.';
-export const SOL_DEPOSITS_UNAVAILABLE =
-  'SOL deposits are not available yet. Your wallet is ready: deposits open here as soon as the network accepts them.';
-
-type Step = 'method' | 'crypto' | 'card';
 
 export interface DepositDialogProps {
   open: boolean;
   onClose: () => void;
+  /** The wallet credited: the client's or the node operator's (spec 02 §2, §4). */
+  type: WalletType;
+  ownerUuid: string;
 }
 
 /**
- * spec 01 §2 deposit flow: choose a method (Cryptocurrency via SOL, or Credit/Debit Card). Card
- * payments are unavailable (spec 01 §5); SOL deposits open when /wallet/settings says so, which a
- * later release builds. Until then the dialog says so plainly instead of showing a form.
+ * spec 01 §2 deposit flow: choose a method (Cryptocurrency via SOL, or Credit/Debit Card), then
+ * the crypto form, then the payment instructions with the QR and Verify. Card payments are
+ * unavailable (spec 01 §5): the card view shows the preview and says so.
  */
-export function DepositDialog({ open, onClose }: DepositDialogProps) {
+export function DepositDialog({ open, onClose, type, ownerUuid }: DepositDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title="Deposit SSL" data-testid="deposit-dialog">
-      <DepositBody onClose={onClose} />
+      <DepositBody type={type} ownerUuid={ownerUuid} onClose={onClose} />
     </Dialog>
   );
 }
 
-function DepositBody({ onClose }: { onClose: () => void }) {
-  const [step, setStep] = useState<Step>('method');
+function DepositBody(props: { type: WalletType; ownerUuid: string; onClose: () => void }) {
+  const deposit = useDeposit(props);
 
-  if (step === 'crypto') return <CryptoStep onBack={() => setStep('method')} onClose={onClose} />;
-  if (step === 'card') {
-    return <CardStep onBack={() => setStep('method')} onUseSolana={() => setStep('crypto')} />;
+  if (deposit.step === 'crypto') return <CryptoDepositForm deposit={deposit} />;
+  if (deposit.step === 'instructions') return <PaymentInstructions deposit={deposit} />;
+  if (deposit.step === 'card') {
+    return <CardDeposit onBack={deposit.backToMethod} onUseSolana={deposit.chooseCrypto} />;
   }
   return (
     <div className="stack">
       <p className="muted">Choose how to add SSL to your balance.</p>
       <div className="choice-list">
-        <button type="button" className="choice" onClick={() => setStep('crypto')}>
+        <button type="button" className="choice" onClick={deposit.chooseCrypto}>
           <span className="choice__icon" aria-hidden="true">
             ◎
           </span>
@@ -53,7 +48,7 @@ function DepositBody({ onClose }: { onClose: () => void }) {
             <span className="choice__description">Deposit with Solana (SOL)</span>
           </span>
         </button>
-        <button type="button" className="choice" onClick={() => setStep('card')}>
+        <button type="button" className="choice" onClick={deposit.chooseCard}>
           <span className="choice__icon" aria-hidden="true">
             ▭
           </span>
@@ -62,101 +57,6 @@ function DepositBody({ onClose }: { onClose: () => void }) {
             <span className="choice__description">Pay in US dollars</span>
           </span>
         </button>
-      </div>
-    </div>
-  );
-}
-
-function CryptoStep({ onBack, onClose }: { onBack: () => void; onClose: () => void }) {
-  const settings = useWalletSettings();
-
-  useEffect(() => {
-    void loadWalletSettings();
-  }, []);
-
-  return (
-    <div className="stack" data-testid="deposit-crypto">
-      <h3 className="deposit__title">Deposit with Solana (SOL)</h3>
-      {settings.status === 'error' ? (
-        <>
-          <Banner tone="error">{WALLET_MESSAGES.settingsFailed}</Banner>
-          <div>
-            <Button
-              variant="secondary"
-              onClick={() => {
-                walletStore.settings.status = 'idle';
-                void loadWalletSettings();
-              }}
-            >
-              Try Again
-            </Button>
-          </div>
-        </>
-      ) : settings.status !== 'ready' || !settings.data ? (
-        <div className="wallet-panel__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>Loading deposit settings...</span>
-        </div>
-      ) : settings.data.depositsEnabled ? (
-        <Banner tone="info">
-          SOL deposits are open on the network; this version of the portal cannot take them yet.
-          Please reload the page.
-        </Banner>
-      ) : (
-        <Banner tone="info" data-testid="sol-unavailable">
-          {SOL_DEPOSITS_UNAVAILABLE}
-        </Banner>
-      )}
-      <p className="small muted">
-        When deposits open, SSL is credited at the network&apos;s live rate (about{' '}
-        {groupThousands(String(DEFAULT_SSL_PER_SOL))} SSL per SOL) once the transfer is confirmed on
-        the blockchain.
-      </p>
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={onBack}>
-          Back
-        </Button>
-        <Button variant="primary" onClick={onClose}>
-          Close
-        </Button>
-      </div>
-    </div>
-  );
-}
-
-function CardStep({ onBack, onUseSolana }: { onBack: () => void; onUseSolana: () => void }) {
-  const [usd, setUsd] = useState('');
-  const preview = cardPreviewSsl(usd);
-  return (
-    <div className="stack" data-testid="deposit-card">
-      <h3 className="deposit__title">Pay by card</h3>
-      <label htmlFor="deposit-usd">Amount (USD)</label>
-      <input
-        id="deposit-usd"
-        className="input"
-        type="number"
-        inputMode="decimal"
-        min={CARD_MIN_USD}
-        step="0.01"
-        value={usd}
-        onChange={(event) => setUsd(event.target.value)}
-        placeholder="10.00"
-      />
-      {preview !== null && (
-        <p className="small" data-testid="card-preview">
-          You would receive <strong>{groupThousands(preview.toString())} SSL</strong>
-        </p>
-      )}
-      <Banner tone="error" data-testid="card-unavailable">
-        {CARD_UNAVAILABLE}
-      </Banner>
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={onBack}>
-          Back
-        </Button>
-        <Button variant="primary" onClick={onUseSolana}>
-          Use Solana instead
-        </Button>
       </div>
     </div>
   );

@@ -1,8 +1,10 @@
 import type { WalletTransaction } from '@scn/proto';
+import { useEffect } from 'react';
 import type { Snapshot } from 'valtio';
 import { Button } from '../../../components/ui/button';
 import type { WalletType } from '../api/get-wallet';
-import { loadMoreTransactions, useWallet } from '../store';
+import { explorerLink, transactionSignature } from '../deposit-rules';
+import { loadMoreTransactions, loadSolanaConfig, useSolanaConfig, useWallet } from '../store';
 import { formatDateTime, signedAmount, transactionLabel } from '../wallet-format';
 import '../wallet.css';
 
@@ -15,6 +17,14 @@ export interface TransactionListProps {
 export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   const wallet = useWallet(type);
   const transactions = wallet.data?.transactions ?? [];
+  const explorer = useSolanaConfig().data?.explorerTxUrl ?? null;
+  const hasSignatures = transactions.some((transaction) => transactionSignature(transaction));
+
+  // Deposits link to the cluster's explorer: its address comes with the Solana config.
+  useEffect(() => {
+    if (hasSignatures) void loadSolanaConfig();
+  }, [hasSignatures]);
+
   if (transactions.length === 0) {
     return (
       <p className="wallet-transactions__empty" data-testid="transactions-empty">
@@ -26,7 +36,7 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
     <div className="stack">
       <ul className="wallet-transactions" data-testid="transactions">
         {transactions.map((transaction) => (
-          <TransactionRow key={transaction.id} transaction={transaction} />
+          <TransactionRow key={transaction.id} transaction={transaction} explorer={explorer} />
         ))}
       </ul>
       {wallet.data?.hasMore && (
@@ -58,9 +68,17 @@ function details(transaction: Snapshot<WalletTransaction>): string[] {
   return parts;
 }
 
-function TransactionRow({ transaction }: { transaction: Snapshot<WalletTransaction> }) {
+function TransactionRow({
+  transaction,
+  explorer,
+}: {
+  transaction: Snapshot<WalletTransaction>;
+  explorer: string | null;
+}) {
   const amount = signedAmount(transaction.amountMicro);
   const extra = details(transaction);
+  const signature = transactionSignature(transaction);
+  const link = signature ? explorerLink(explorer, signature) : null;
   return (
     <li className="wallet-transaction" data-testid="transaction" data-type={transaction.type}>
       <div className="wallet-transaction__main">
@@ -69,6 +87,17 @@ function TransactionRow({ transaction }: { transaction: Snapshot<WalletTransacti
         </span>
         <span className="small muted">{formatDateTime(transaction.timestamp)}</span>
         {extra.length > 0 && <span className="small muted">{extra.join(' · ')}</span>}
+        {link && (
+          <a
+            className="wallet-transaction__link"
+            href={link}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="transaction-explorer"
+          >
+            View transaction on the explorer
+          </a>
+        )}
       </div>
       <span
         className={`wallet-transaction__amount wallet-amount--${amount.tone}`}

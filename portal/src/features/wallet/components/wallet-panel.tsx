@@ -1,12 +1,12 @@
-import { SSL_USD_PRICE_TEXT } from '@scn/proto';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { onRealtime } from '../../../lib/realtime';
 import type { WalletType } from '../api/get-wallet';
-import { type WalletView, loadWallet, useWallet } from '../store';
-import { formatDateTime, sslAmount, usdAmount } from '../wallet-format';
+import { loadWallet, useWallet } from '../store';
 import { DepositDialog } from './deposit-dialog';
 import { TransactionList } from './transaction-list';
+import { WalletOverview } from './wallet-overview';
 import '../wallet.css';
 
 export interface WalletPanelProps {
@@ -32,6 +32,7 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
   const wallet = useWallet(type);
   const [tab, setTab] = useState<TabId>('overview');
   const [depositOpen, setDepositOpen] = useState(depositOpenInitially ?? false);
+  const closeDeposit = useCallback(() => setDepositOpen(false), []);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const baseId = useId();
   const titleId = `${baseId}-title`;
@@ -39,6 +40,12 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
   useEffect(() => {
     void loadWallet(type, ownerUuid);
   }, [type, ownerUuid]);
+
+  // issue 17: a credited deposit (by Verify or the server's watcher) refreshes the wallet.
+  useEffect(
+    () => onRealtime('wallet-updated', () => void loadWallet(type, ownerUuid)),
+    [type, ownerUuid],
+  );
 
   const onTabKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
@@ -130,61 +137,7 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
         )}
       </div>
 
-      <DepositDialog open={depositOpen} onClose={() => setDepositOpen(false)} />
+      <DepositDialog open={depositOpen} onClose={closeDeposit} type={type} ownerUuid={ownerUuid} />
     </section>
-  );
-}
-
-function WalletOverview({ type, data }: { type: WalletType; data: WalletView }) {
-  return (
-    <div className="wallet-overview" data-testid="wallet-overview">
-      <div className="wallet-overview__balance">
-        <p className="wallet-overview__label">Balance</p>
-        <p className="wallet-overview__amount">
-          <span data-testid="wallet-balance">{sslAmount(data.balanceMicro)}</span>{' '}
-          <span className="wallet-overview__unit">SSL</span>
-        </p>
-        <p className="wallet-overview__usd" data-testid="wallet-usd">
-          ≈ {usdAmount(data.balanceMicro)} USD
-          <span className="muted small"> (1 SSL = {SSL_USD_PRICE_TEXT})</span>
-        </p>
-      </div>
-
-      {type === 'node' && (
-        <dl className="wallet-overview__figures">
-          <div>
-            <dt>Frozen</dt>
-            <dd data-testid="wallet-frozen">{sslAmount(data.frozenAmountMicro)} SSL</dd>
-          </div>
-          <div>
-            <dt>Available to withdraw</dt>
-            <dd data-testid="wallet-available">{sslAmount(data.availableMicro)} SSL</dd>
-          </div>
-        </dl>
-      )}
-
-      {type === 'node' && data.frozenAmounts.length > 0 && (
-        <div className="wallet-overview__frozen">
-          <p className="small muted">Operator rewards are frozen for 60 days after each sale:</p>
-          <ul data-testid="wallet-frozen-list">
-            {data.frozenAmounts.map((lot, index) => (
-              <li key={`${lot.frozenUntil}-${index}`}>
-                <strong>{sslAmount(lot.amountMicro)} SSL</strong>{' '}
-                <span className="muted">until {formatDateTime(lot.frozenUntil)}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-
-      {/* spec 01 §6: the wallet address overview is hidden for the node wallet. */}
-      {type === 'client' && data.walletAddress && (
-        <p className="wallet-overview__address small">
-          Wallet address: <code data-testid="wallet-address">{data.walletAddress}</code>
-        </p>
-      )}
-
-      <p className="small muted">Updated {formatDateTime(data.lastUpdated)}</p>
-    </div>
   );
 }

@@ -1,0 +1,92 @@
+import {
+  DEPOSIT_MESSAGES,
+  DEPOSIT_ROUTES,
+  type CreateDepositRequest,
+  type DepositRequestResponse,
+  type SolanaConfig,
+  type VerifyDepositRequest,
+  type VerifyDepositResponse,
+} from '@scn/proto';
+import { api } from '../../../lib/api-client';
+
+/** GET /api/solana/config: deposit address, quote, cluster, explorer and (localnet) demo wallet. */
+export function getSolanaConfig(): Promise<SolanaConfig> {
+  return api.get<SolanaConfig>(DEPOSIT_ROUTES.apiConfig, {
+    fallbackMessage: DEPOSIT_MESSAGES.initFailed,
+  });
+}
+
+/** POST /api/solana/deposit-requests: the server fixes the amount, quote and reference. */
+export function createDepositRequest(body: CreateDepositRequest): Promise<DepositRequestResponse> {
+  return api.post<DepositRequestResponse>(DEPOSIT_ROUTES.requests, body, {
+    fallbackMessage: DEPOSIT_MESSAGES.initFailed,
+  });
+}
+
+export function getDepositRequest(id: string): Promise<DepositRequestResponse> {
+  return api.get<DepositRequestResponse>(DEPOSIT_ROUTES.request(id), {
+    fallbackMessage: DEPOSIT_MESSAGES.verifyFailed,
+  });
+}
+
+/**
+ * POST /api/solana/verify-deposit. A refusal may come back as `success: false` with a message
+ * (the api client throws it) or as `verified: false`: the caller shows either.
+ */
+export function verifyDeposit(body: VerifyDepositRequest): Promise<VerifyDepositResponse> {
+  return api.post<VerifyDepositResponse>(DEPOSIT_ROUTES.verify, body, {
+    fallbackMessage: DEPOSIT_MESSAGES.verifyFailed,
+  });
+}
+
+export const DEMO_WALLET_FAILED = 'The demo wallet could not pay this request';
+
+/** POSTs `{ url }` to one address of the demo wallet. */
+async function postTransfer(address: string, transferUrl: string): Promise<Response> {
+  try {
+    return await fetch(address, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ url: transferUrl }),
+    });
+  } catch {
+    throw new Error(DEMO_WALLET_FAILED);
+  }
+}
+
+/**
+ * localnet only: the local chain's demo wallet pays a `solana:` transfer-request URL from its
+ * own keypair (another origin: no credentials). devchain takes the POST at `<address>/pay`; a
+ * wallet that takes it at its address itself works too. Resolves with the transaction's signature.
+ */
+export async function payWithDemoWallet(
+  demoWalletUrl: string,
+  transferUrl: string,
+): Promise<string> {
+  let response = await postTransfer(`${demoWalletUrl.replace(/\/+$/, '')}/pay`, transferUrl);
+  if (response.status === 404 || response.status === 405) {
+    response = await postTransfer(demoWalletUrl, transferUrl);
+  }
+  const payload = (await response.json().catch(() => null)) as {
+    signature?: unknown;
+    message?: unknown;
+    error?: unknown;
+  } | null;
+  if (!response.ok || typeof payload?.signature !== 'string') {
+    const reason = payload?.message ?? payload?.error;
+    throw new Error(typeof reason === 'string' && reason ? reason : DEMO_WALLET_FAILED);
+  }
+  return payload.signature;
+}
+
+/** localnet only: the demo wallet's own address (GET `{ address, balanceLamports }`). */
+export async function getDemoWalletAddress(demoWalletUrl: string): Promise<string> {
+  try {
+    const response = await fetch(demoWalletUrl, { headers: { Accept: 'application/json' } });
+    const payload = (await response.json()) as { address?: unknown };
+    if (response.ok && typeof payload.address === 'string') return payload.address;
+  } catch {
+    // answered below
+  }
+  throw new Error('The demo wallet could not be reached');
+}

@@ -1,0 +1,53 @@
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+import '../wallet.css';
+
+/** The deposit QR's size in CSS pixels. */
+export const DEPOSIT_QR_SIZE = 200;
+
+/**
+ * spec 01 §5: the deposit QR at error correction level H, encoding the Solana Pay transfer-request
+ * URL (`solana:<address>?amount=..&reference=..`) that mobile wallets scan. Give it a `key` per URL.
+ */
+export function DepositQr({ url }: { url: string }) {
+  const [drawn, setDrawn] = useState<{ src: string } | { failed: true } | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    QRCode.toDataURL(url, { errorCorrectionLevel: 'H', width: DEPOSIT_QR_SIZE, margin: 1 }).then(
+      (src) => !cancelled && setDrawn({ src }),
+      () => !cancelled && setDrawn({ failed: true }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [url]);
+
+  if (drawn && 'failed' in drawn) {
+    return (
+      <div className="deposit-qr deposit-qr--message" role="alert" data-testid="deposit-qr-error">
+        <strong>QR Code Error</strong>
+        <span className="small muted">Please send the amount below to the address below.</span>
+      </div>
+    );
+  }
+  if (!drawn) {
+    return (
+      <div className="deposit-qr deposit-qr--message" role="status">
+        <span className="spinner" aria-hidden="true" />
+      </div>
+    );
+  }
+  return (
+    <img
+      className="deposit-qr"
+      src={drawn.src}
+      alt="Solana Pay QR code of this deposit"
+      width={DEPOSIT_QR_SIZE}
+      height={DEPOSIT_QR_SIZE}
+      data-testid="deposit-qr"
+      data-level="H"
+      data-url={url}
+    />
+  );
+}

@@ -1,0 +1,188 @@
+import { DEPOSIT_MESSAGES, type DepositRequest } from '@scn/proto';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  createDepositRequest,
+  getDemoWalletAddress,
+  getDepositRequest,
+  payWithDemoWallet,
+  verifyDeposit,
+} from '../api/solana';
+import { onRealtime } from '../../../lib/realtime';
+import type { WalletType } from '../api/get-wallet';
+import { type CryptoForm, checkCryptoForm, creditedText, verifyOutcome } from '../deposit-rules';
+import { loadSolanaConfig, loadWallet, useSolanaConfig } from '../store';
+
+export type DepositStep = 'method' | 'crypto' | 'instructions' | 'card';
+type Busy = 'continue' | 'verify' | 'demo' | null;
+
+/** While the instructions show, the request is looked at this often (the watcher may credit it). */
+export const REQUEST_POLL_MS = 2000;
+
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback;
+
+export interface UseDepositOptions {
+  type: WalletType;
+  ownerUuid: string;
+  onClose: () => void;
+}
+
+/**
+ * The deposit dialog's state (spec 01 §4 "Deposit (crypto)"): method, form, the server's deposit
+ * request and its payment instructions, Verify, the demo wallet (localnet), and the end: the
+ * dialog closes, the fields clear (the dialog's state goes with it) and an alert reports the SSL
+ * credited, whether Verify or the server's watcher credited it.
+ */
+export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
+  const config = useSolanaConfig();
+  const [step, setStep] = useState<DepositStep>('method');
+  const [form, setForm] = useState<CryptoForm>({ solAmount: '', userAddress: '' });
+  const [request, setRequest] = useState<DepositRequest | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [signature, setSignature] = useState<string | null>(null);
+  const finished = useRef(false);
+
+  useEffect(() => {
+    if (step === 'crypto') void loadSolanaConfig();
+  }, [step]);
+
+  const finish = useCallback(
+    (alertText: string) => {
+      if (finished.current) return;
+      finished.current = true;
+      void loadWallet(type, ownerUuid);
+      onClose();
+      window.setTimeout(() => window.alert(alertText), 0);
+    },
+    [type, ownerUuid, onClose],
+  );
+
+  // The watcher credits without anyone pressing Verify: follow the request while it is shown,
+  // at once when a credit is announced ('wallet-updated'), else every REQUEST_POLL_MS.
+  useEffect(() => {
+    if (step !== 'instructions' || !request) return;
+    const check = () =>
+      getDepositRequest(request.id).then(
+        ({ request: current }) => {
+          if (current.status === 'credited') {
+            finish(DEPOSIT_MESSAGES.credited(creditedText(current.sslCreditMicro)));
+          } else if (current.status === 'expired') {
+            setError(DEPOSIT_MESSAGES.requestExpired);
+          }
+        },
+        () => undefined,
+      );
+    const timer = window.setInterval(() => void check(), REQUEST_POLL_MS);
+    const unsubscribe = onRealtime('wallet-updated', () => void check());
+    return () => {
+      window.clearInterval(timer);
+      unsubscribe();
+    };
+  }, [step, request, finish]);
+
+  const go = (next: DepositStep) => {
+    setError(null);
+    setNotice(null);
+    setStep(next);
+  };
+
+  // A changed field makes the last refusal stale.
+  const setField = (field: keyof CryptoForm, value: string) => {
+    setError(null);
+    setForm((current) => ({ ...current, [field]: value }));
+  };
+
+  const submit = async () => {
+    const check = checkCryptoForm(form, ownerUuid);
+    if (!check.ok) return setError(check.error);
+    setError(null);
+    setBusy('continue');
+    try {
+      const { request: created } = await createDepositRequest({
+        solAmount: check.solAmount,
+        userAddress: check.userAddress,
+      });
+      setRequest(created);
+      setSignature(null);
+      go('instructions');
+    } catch (failure) {
+      setError(messageOf(failure, DEPOSIT_MESSAGES.initFailed));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const verify = async () => {
+    if (!request) return;
+    setError(null);
+    setBusy('verify');
+    try {
+      const outcome = verifyOutcome(
+        await verifyDeposit({
+          userAddress: request.userAddress,
+          expectedAmount: request.solAmount,
+          userId: ownerUuid,
+          requestId: request.id,
+          ...(signature ? { signature } : {}),
+        }),
+      );
+      if (outcome.credited) finish(outcome.alert);
+      else setError(outcome.error);
+    } catch (failure) {
+      setError(messageOf(failure, DEPOSIT_MESSAGES.verifyFailed));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const payDemo = async () => {
+    const demoWalletUrl = config.data?.demoWalletUrl;
+    if (!request || !demoWalletUrl) return;
+    setError(null);
+    setBusy('demo');
+    try {
+      setSignature(await payWithDemoWallet(demoWalletUrl, request.transferUrl));
+      setNotice('Payment sent from the demo wallet. Waiting for confirmation...');
+    } catch (failure) {
+      setError(messageOf(failure, DEPOSIT_MESSAGES.verifyFailed));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  /** localnet: the demo wallet pays, so the form can take its address in one click. */
+  const fillDemoAddress = async () => {
+    const demoWalletUrl = config.data?.demoWalletUrl;
+    if (!demoWalletUrl) return;
+    setError(null);
+    try {
+      setField('userAddress', await getDemoWalletAddress(demoWalletUrl));
+    } catch (failure) {
+      setError(messageOf(failure, DEPOSIT_MESSAGES.initFailed));
+    }
+  };
+
+  return {
+    step,
+    form,
+    request,
+    error,
+    notice,
+    busy,
+    config,
+    chooseCrypto: () => go('crypto'),
+    chooseCard: () => go('card'),
+    backToMethod: () => go('method'),
+    backToEdit: () => go('crypto'),
+    retryConfig: () => void loadSolanaConfig(),
+    setField,
+    submit: () => void submit(),
+    verify: () => void verify(),
+    payDemo: () => void payDemo(),
+    fillDemoAddress: () => void fillDemoAddress(),
+  };
+}
+
+export type DepositState = ReturnType<typeof useDeposit>;
