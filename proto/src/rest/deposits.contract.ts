@@ -110,8 +110,9 @@ export const solanaConfigSchema = z.object({
   /** The explorer link of a transaction: replace `{signature}`. */
   explorerTxUrl: z.string(),
   /**
-   * localnet only: the local chain's demo wallet, which pays a `solana:` transfer-request URL
-   * (POST `{ url }`) from a keypair funded by airdrop, so a deposit can be tried offline.
+   * localnet only: the local chain's demo wallet (a keypair funded by airdrop), so a deposit can
+   * be tried offline: GET it for `{ address, balanceLamports }`; POST `{ url }` (a `solana:`
+   * transfer-request URL) to `<demoWalletUrl>/pay` and it pays it, answering `{ signature }`.
    */
   demoWalletUrl: z.string().nullable(),
 });

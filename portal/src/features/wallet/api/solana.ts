@@ -56,17 +56,14 @@ async function postTransfer(address: string, transferUrl: string): Promise<Respo
 
 /**
  * localnet only: the local chain's demo wallet pays a `solana:` transfer-request URL from its
- * own keypair (another origin: no credentials). devchain takes the POST at `<address>/pay`; a
- * wallet that takes it at its address itself works too. Resolves with the transaction's signature.
+ * own keypair (another origin: no credentials), POSTed to `<demoWalletUrl>/pay` (the contract's
+ * `demoWalletUrl`). Resolves with the transaction's signature.
  */
 export async function payWithDemoWallet(
   demoWalletUrl: string,
   transferUrl: string,
 ): Promise<string> {
-  let response = await postTransfer(`${demoWalletUrl.replace(/\/+$/, '')}/pay`, transferUrl);
-  if (response.status === 404 || response.status === 405) {
-    response = await postTransfer(demoWalletUrl, transferUrl);
-  }
+  const response = await postTransfer(`${demoWalletUrl.replace(/\/+$/, '')}/pay`, transferUrl);
   const payload = (await response.json().catch(() => null)) as {
     signature?: unknown;
     message?: unknown;
