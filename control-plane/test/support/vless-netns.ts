@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect } from 'node:net';
@@ -61,10 +60,54 @@ async function waitForPort(address: string, port: number): Promise<void> {
   throw new Error(`nothing listens on ${address}:${port}`);
 }
 
+/** Whether a process is still running (a lock it left behind is stale otherwise). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims one of the 32 /30 blocks inside 203.0.113.64/26 for this test host, so that suites
+ * running at once (jest workers, several packages) never put the same address on two veths: the
+ * host would then route one suite's packets into the other's namespace, where nothing listens
+ * (a "could not connect" that only showed under load). A block is claimed by creating its lock
+ * file exclusively (atomic across processes); a lock whose process is gone is taken over, and a
+ * block whose address is still on an interface (a run that was killed) is skipped.
+ */
+function claimBlock(): { block: number; release(): void } {
+  const inUse = execFileSync('ip', ['-o', '-4', 'addr', 'show'], { encoding: 'utf8' });
+  const start = randomBytes(1)[0]! % 32;
+  for (let i = 0; i < 32; i += 1) {
+    const block = 64 + 4 * ((start + i) % 32);
+    if (inUse.includes(` 203.0.113.${block + 1}/30 `)) continue;
+    const lock = join(tmpdir(), `scn-test-net-203.0.113.${block}.lock`);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        const fd = openSync(lock, 'wx');
+        writeFileSync(fd, String(process.pid));
+        closeSync(fd);
+        return { block, release: () => rmSync(lock, { force: true }) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        // Empty: its owner created it a moment ago and is writing its pid.
+        const owner = readFileSync(lock, 'utf8');
+        if (!owner || alive(Number(owner))) break;
+        rmSync(lock, { force: true });
+      }
+    }
+  }
+  throw new Error('no free /30 test block in 203.0.113.64/26');
+}
+
 /** `prefix` names the namespace, veths and temp folder (5 characters keep veth names legal). */
 export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promise<VlessTestHost> {
-  // /30 blocks inside 203.0.113.0/24, chosen per run so parallel runs do not share one.
-  const block = 64 + 4 * (randomBytes(1)[0]! % 32);
+  // A /30 block inside 203.0.113.64/26 that no other test host holds now.
+  const claim = claimBlock();
+  const block = claim.block;
   const hostAddress = `203.0.113.${block + 1}`;
   const serverAddress = `203.0.113.${block + 2}`;
   const cidr = `203.0.113.${block}/30`;
@@ -92,6 +135,7 @@ export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promis
       /* never created */
     }
     rmSync(dir, { recursive: true, force: true });
+    claim.release();
   };
 
   try {
