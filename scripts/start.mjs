@@ -145,6 +145,8 @@ async function startDemoNodes() {
       ? `[demo] ${enrollment.tokens.length} demo nodes with ${core.kind} (${core.binary}) on loopback`
       : `[demo] ${enrollment.tokens.length} demo nodes WITHOUT a proxy core (install xray or v2ray for working connection strings)`,
   );
+  // DATA_DIR exists (the control plane made it); only the demo folder is private.
+  mkdirSync(dirname(demoDir), { recursive: true });
   mkdirSync(demoDir, { recursive: true, mode: 0o700 });
   enrollment.tokens.forEach((token, i) => {
     const config = join(demoDir, `agent-${i + 1}.json`);

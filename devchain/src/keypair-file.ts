@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Keypair } from '@solana/web3.js';
+import { makePrivateDir } from './private-dir';
 
 /**
  * A keypair in the Solana CLI's file format (a JSON array of the 64 secret-key bytes, as
@@ -27,7 +28,7 @@ export function loadOrCreateKeypair(path: string): Keypair {
     }
   }
   const keypair = Keypair.generate();
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makePrivateDir(dirname(path));
   writeFileSync(path, `${JSON.stringify(Array.from(keypair.secretKey))}\n`, { mode: 0o600 });
   return keypair;
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Chain } from './chain';
 import type { SavedChain } from './chain-state';
+import { makePrivateDir } from './private-dir';
 
 /** What `stateFile` keeps: the chain and the demo wallet's key (its address stays the same). */
 export interface SavedState {
@@ -23,7 +24,7 @@ export function readState(path: string): SavedState | null {
 }
 
 function writeState(path: string, state: SavedState): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makePrivateDir(dirname(path));
   const partial = `${path}.${process.pid}.tmp`;
   writeFileSync(partial, JSON.stringify(state), { mode: 0o600 });
   // A crash mid-write leaves the previous state, never half a file.
