@@ -23,7 +23,7 @@ describe('creditMicro', () => {
 
 describe('the Solana config view', () => {
   const settings = {
-    rpcUrl: 'http://10.0.0.1:8899',
+    rpcUrl: 'http://198.51.100.7:8899',
     publicRpcUrl: 'http://127.0.0.1:8899',
     cluster: 'localnet' as const,
     depositAddress: 'Treasury111111111111111111111111111111111',
