@@ -10,6 +10,7 @@ export const REALTIME_EVENTS = {
   /** issue 17: a deposit was credited; a wallet page refetches its own wallet. */
   walletUpdated: 'wallet-updated',
 } as const;
+type RealtimeEvent = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];
 
 export type ServerListChange =
   | 'added'
@@ -55,8 +56,7 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
         notified: (payload) => {
           try {
             const { event, reason } = JSON.parse(payload) as { event?: string; reason: string };
-            if (event === REALTIME_EVENTS.walletUpdated) this.emitWalletUpdated(reason);
-            else this.deliver(reason);
+            this.receive(event, reason);
           } catch (err) {
             this.logger.warn({ err }, 'ignored a malformed realtime notification');
           }
@@ -85,12 +85,7 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
 
   /** A server appeared, changed availability, address, settings or subscribers, or disappeared. */
   serverListUpdated(reason: ServerListChange): void {
-    const payload = JSON.stringify({ event: REALTIME_EVENTS.serverListUpdated, reason });
-    this.channels.notify(REALTIME_CHANNEL, payload).catch((err: unknown) => {
-      // Fall back to this replica's own sockets: better a partial refresh than none.
-      this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
-      this.deliver(reason);
-    });
+    this.publish(REALTIME_EVENTS.serverListUpdated, reason);
   }
 
   /**
@@ -99,15 +94,26 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
    * is cheap next to how rarely deposits land.
    */
   walletUpdated(reason: 'deposit'): void {
-    const payload = JSON.stringify({ event: REALTIME_EVENTS.walletUpdated, reason });
+    this.publish(REALTIME_EVENTS.walletUpdated, reason);
+  }
+
+  /** To every replica's sockets through pg_notify (each hears it back on REALTIME_CHANNEL). */
+  private publish(event: RealtimeEvent, reason: string): void {
+    const payload = JSON.stringify({ event, reason });
     this.channels.notify(REALTIME_CHANNEL, payload).catch((err: unknown) => {
+      // Fall back to this replica's own sockets: better a partial refresh than none.
       this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
-      this.emitWalletUpdated(reason);
+      this.receive(event, reason);
     });
   }
 
-  private emitWalletUpdated(reason: string): void {
-    this.server?.emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
+  /** An event heard on REALTIME_CHANNEL (or published while pg_notify failed): to the sockets. */
+  private receive(event: string | undefined, reason: string): void {
+    if (event === REALTIME_EVENTS.walletUpdated) {
+      this.server?.emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
+    } else {
+      this.deliver(reason);
+    }
   }
 
   private deliver(reason: string): void {
