@@ -88,6 +88,8 @@ export class Chain extends EventEmitter {
   constructor(
     readonly finalizeAfterSlots: number,
     saved?: SavedChain,
+    /** The wall clock of blockTime and the runtime's Clock (ms since the epoch). */
+    private readonly now: () => number = Date.now,
   ) {
     super();
     if (saved) {
@@ -156,7 +158,7 @@ export class Chain extends EventEmitter {
         clock.epochStartTimestamp,
         BigInt(Math.floor(slot / SLOTS_PER_EPOCH)),
         clock.leaderScheduleEpoch,
-        BigInt(Math.floor(Date.now() / 1000)),
+        BigInt(Math.floor(this.now() / 1000)),
       ),
     );
     this.emit('slot', slot);
@@ -292,7 +294,7 @@ export class Chain extends EventEmitter {
     const record: TransactionRecord = {
       ...describeTransaction(wire, transaction),
       slot: this.currentSlot,
-      blockTime: Math.floor(Date.now() / 1000),
+      blockTime: Math.floor(this.now() / 1000),
       err: outcome.ok ? null : outcome.err,
       preBalances,
       postBalances: accountKeys.map((key) => Number(this.balance(key))),

@@ -34,6 +34,11 @@ export interface DevchainOptions {
   stateFile?: string;
   /** What the demo wallet receives by airdrop at start (default 1,000 SOL). */
   demoWalletLamports?: number;
+  /**
+   * The chain's wall clock, ms since the epoch (default Date.now): the blockTime of every
+   * transaction. Tests that move the control plane's clock give the chain the same one.
+   */
+  now?: () => number;
 }
 
 export interface Devchain {
@@ -89,9 +94,14 @@ async function bindPair(rpc: Server, pubsub: Server, port: number, host: string)
   }
 }
 
-function restoreChain(finalizeAfterSlots: number, path?: string, saved?: SavedState | null) {
+function restoreChain(
+  finalizeAfterSlots: number,
+  path?: string,
+  saved?: SavedState | null,
+  now?: () => number,
+) {
   try {
-    return new Chain(finalizeAfterSlots, saved?.chain);
+    return new Chain(finalizeAfterSlots, saved?.chain, now);
   } catch (error) {
     // E.g. a state file written by another litesvm version.
     throw new Error(
@@ -107,7 +117,12 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     ? loadOrCreateKeypair(options.treasuryKeyFile)
     : Keypair.generate();
   const saved = options.stateFile ? readState(options.stateFile) : null;
-  const chain = restoreChain(options.finalizeAfterSlots ?? 32, options.stateFile, saved);
+  const chain = restoreChain(
+    options.finalizeAfterSlots ?? 32,
+    options.stateFile,
+    saved,
+    options.now,
+  );
   const wallet = new DemoWallet(
     chain,
     saved ? Keypair.fromSecretKey(Uint8Array.from(saved.demoWalletSecretKey)) : undefined,

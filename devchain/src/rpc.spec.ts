@@ -302,3 +302,20 @@ describe('devchain JSON-RPC (web3.js Connection)', () => {
     expect(processed.error?.code).toBe(-32602);
   });
 });
+
+describe('devchain clock', () => {
+  it('should stamp blockTime from the given clock when one is passed', async () => {
+    const now = Date.parse('2027-03-01T12:00:00Z');
+    const chain = await startDevchain({ slotMs: 60_000, now: () => now });
+    try {
+      const connection = new Connection(chain.url, 'confirmed');
+      const keypair = Keypair.generate();
+      const signature = await connection.requestAirdrop(keypair.publicKey, LAMPORTS_PER_SOL);
+      chain.advanceSlots(1);
+      const airdrop = await connection.getTransaction(signature, { commitment: 'confirmed' });
+      expect(airdrop?.blockTime).toBe(now / 1000);
+    } finally {
+      await chain.stop();
+    }
+  });
+});

@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { WALLET_MESSAGES, WALLET_ROUTES, type WalletData } from '@scn/proto';
 import { registerAccount } from '../support/accounts';
-import { depositSsl } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let now = new Date('2026-11-22T12:00:00Z');
 const clock = { now: () => now };
 let t: TestApp;
+let funding: FundingChain;
 beforeAll(async () => {
-  t = await startTestApp({}, { clock });
+  funding = await startFundingChain({ now: () => now.getTime() });
+  t = await startTestApp(funding.env, { clock });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await funding.stop();
+});
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -66,16 +75,16 @@ describe('wallet calls', () => {
 
   it('should list deposits newest first with their type and signed amount, paged', async () => {
     const client = await registerAccount(t);
-    for (const ssl of [1, 2, 3]) await depositSsl(t.db.url, client.uuid, ssl);
+    for (const ssl of [6, 7, 8]) await depositThroughChain(t, funding, client, ssl);
     const page1 = await t
       .http()
       .get(`${WALLET_ROUTES.clientWallet(client.uuid)}?limit=2&t=123`)
       .set(bearer(client.token!))
       .expect(200);
     const data = page1.body.data as WalletData;
-    expect(data.balanceMicro).toBe('6000000');
-    expect(data.transactions.map((x) => x.amountMicro)).toEqual(['3000000', '2000000']);
-    expect(data.transactions[0]!.type).toBe('test_deposit');
+    expect(data.balanceMicro).toBe('21000000');
+    expect(data.transactions.map((x) => x.amountMicro)).toEqual(['8000000', '7000000']);
+    expect(data.transactions[0]!.type).toBe('deposit');
     expect(data.hasMore).toBe(true);
     const page2 = await t
       .http()
@@ -83,7 +92,7 @@ describe('wallet calls', () => {
       .set(bearer(client.token!))
       .expect(200);
     expect(page2.body.data.transactions.map((x: { amountMicro: string }) => x.amountMicro)).toEqual(
-      ['1000000'],
+      ['6000000'],
     );
     expect(page2.body.data.hasMore).toBe(false);
   });

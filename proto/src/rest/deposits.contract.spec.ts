@@ -1,6 +1,8 @@
 import {
   createDepositRequestSchema,
   DEPOSIT_MESSAGES,
+  LAMPORTS_PER_SOL,
+  lamportsForSsl,
   lamportsToSol,
   solAmountSchema,
   solToLamports,
@@ -16,6 +18,18 @@ describe('SOL amounts', () => {
     expect(lamportsToSol(1_500_000_000n)).toBe('1.5');
     expect(lamportsToSol(1n)).toBe('0.000000001');
     expect(lamportsToSol(3_000_000_000n)).toBe('3');
+  });
+
+  it('should ask the fewest lamports whose floor(SOL x rate) credit is the whole SSL wanted', () => {
+    const credit = (lamports: bigint, rate: number) => (lamports * BigInt(rate)) / LAMPORTS_PER_SOL;
+    for (const rate of [5143, 1, 7, 100_000]) {
+      for (const ssl of [1n, 7n, 25n, 5143n, 1_000_000n]) {
+        const lamports = lamportsForSsl(ssl, rate);
+        expect(credit(lamports, rate)).toBe(ssl);
+        expect(credit(lamports - 1n, rate)).toBe(ssl - 1n);
+      }
+    }
+    expect(lamportsForSsl(5143n, 5143)).toBe(LAMPORTS_PER_SOL);
   });
 
   it('should take a number or a decimal string of at least 0.001 SOL with at most 9 decimals', () => {

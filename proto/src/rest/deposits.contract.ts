@@ -92,6 +92,15 @@ export function lamportsToSol(lamports: bigint): string {
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
 
+/**
+ * The fewest lamports whose credit, floor(SOL x rate) whole SSL, is exactly `ssl` (a whole
+ * number of SSL): what a wallet must send to receive that much.
+ */
+export function lamportsForSsl(ssl: bigint, sslPerSol: number): bigint {
+  const rate = BigInt(sslPerSol);
+  return (ssl * LAMPORTS_PER_SOL + rate - 1n) / rate;
+}
+
 /** spec 01 §3 Solana config, plus where the chain is. */
 export const solanaConfigSchema = z.object({
   success: z.literal(true),

@@ -1,7 +1,7 @@
 import {
   DEPOSIT_ROUTES,
   type DepositRequestResponse,
-  LAMPORTS_PER_SOL,
+  lamportsForSsl,
   type SolanaConfig,
   lamportsToSol,
 } from '@scn/proto';
@@ -25,9 +25,7 @@ export async function depositThroughChain(
   const config = (await (
     await fetch(`${stack.baseUrl}${DEPOSIT_ROUTES.apiConfig}`)
   ).json()) as SolanaConfig;
-  // The fewest lamports whose credit, floor(SOL x rate), is `ssl`.
-  const rate = BigInt(config.conversionRate);
-  const lamports = (BigInt(ssl) * LAMPORTS_PER_SOL + rate - 1n) / rate;
+  const lamports = lamportsForSsl(BigInt(ssl), config.conversionRate);
   const created = await fetch(`${stack.baseUrl}${DEPOSIT_ROUTES.requests}`, {
     method: 'POST',
     headers: { ...auth, 'Content-Type': 'application/json' },

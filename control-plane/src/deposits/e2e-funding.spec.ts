@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const E2E_DIRS = ['control-plane/test', 'node-agent/test', 'portal/test'];
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) files(full, out);
+    else if (/\.(ts|mjs)$/.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * Issue 17 §5: end-to-end and browser suites fund accounts through real deposits on the local
+ * chain (`depositThroughChain`); the SQL helper `depositSsl` is for unit and database specs.
+ */
+describe('end-to-end suites are funded through the chain', () => {
+  it('should not use the SQL deposit helper in any end-to-end or browser suite or its support', () => {
+    const users = E2E_DIRS.flatMap((dir) => files(path.join(ROOT, dir)))
+      .filter((file) => !file.endsWith(path.join('test', 'support', 'ledger.ts')))
+      .filter((file) => /\bdepositSsl\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(ROOT, file))
+      .sort();
+    expect(users).toEqual([]);
+  });
+});
