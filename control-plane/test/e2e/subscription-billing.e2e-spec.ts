@@ -1,7 +1,12 @@
 import { subscriptionCreationResponseSchema, subscriptionsResponseSchema } from '@scn/proto';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, walletBalance } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -10,20 +15,29 @@ const SSL = 1_000_000n;
 const HOUR = 3_600_000;
 let now = new Date('2026-11-20T12:00:00.000Z');
 let t: TestApp;
+let funding: FundingChain;
 let operator: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ LAUNCH_PERIOD_ENDS: '2026-06-30' }, { clock: { now: () => now } });
+  // The chain keeps the test clock too: deposits made after it moves have matching block times.
+  funding = await startFundingChain({ now: () => now.getTime() });
+  t = await startTestApp(
+    { ...funding.env, LAUNCH_PERIOD_ENDS: '2026-06-30' },
+    { clock: { now: () => now } },
+  );
   operator = await insertAccount(t.db);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await funding.stop();
+});
 
 const job = () => t.app.get(SubscriptionBillingJob);
 
 /** A client with `ssl` in the wallet after buying one server for one period. */
 async function subscribed(cycle: 'monthly' | 'hourly', ssl: number) {
   const client = await registerAccount(t, { userType: 'client' });
-  await depositSsl(t.db.url, client.uuid, 10 + ssl);
+  await depositThroughChain(t, funding, client, 10 + ssl);
   // Reported now: the server is fresh whatever the test clock says.
   const [server] = await insertServers(t.db, [{ ownerUuid: operator, tier: 'tier4' }], now);
   const body = subscriptionCreationResponseSchema.parse(
@@ -54,7 +68,7 @@ async function row(id: string) {
 
 describe('SubscriptionBillingJob', () => {
   it('should renew an hourly block once per period when the wallet can pay, and credit the operator frozen', async () => {
-    const { client, id, server, uuid } = await subscribed('hourly', 15);
+    const { client, id, server, uuid } = await subscribed('hourly', 14);
     const start = now;
     now = new Date(start.getTime() + 99 * HOUR);
     expect(await job().runOnce()).toMatchObject({ renewed: 0, expired: 0 });
@@ -70,7 +84,7 @@ describe('SubscriptionBillingJob', () => {
       expires_at: new Date(start.getTime() + 200 * HOUR),
       period_index: 2,
     });
-    expect(await walletBalance(t.db, client.uuid)).toBe(5n * SSL);
+    expect(await walletBalance(t.db, client.uuid)).toBe(4n * SSL);
     expect(await walletBalance(t.db, operator, 'node_wallet')).toBe(operatorBefore + 10n * SSL);
     const renewal = await t.db.query<{ type: string; duration: string }>(
       `SELECT type, duration FROM ledger_transactions WHERE external_ref = $1`,
@@ -88,7 +102,7 @@ describe('SubscriptionBillingJob', () => {
     const set = await clientSetOf(t.db, server);
     expect(set.uuids).toEqual([]);
     expect(set.version).toBeGreaterThan(versionBefore);
-    expect(await walletBalance(t.db, client.uuid)).toBe(5n * SSL);
+    expect(await walletBalance(t.db, client.uuid)).toBe(4n * SSL);
 
     // Expired subscriptions are listed with the paused ones; activating pays a new block.
     const paused = await t
@@ -104,7 +118,8 @@ describe('SubscriptionBillingJob', () => {
       .post(`/api/clients/subscription/${client.uuid}/${id}/activate`)
       .set('Cookie', client.cookie)
       .expect(402);
-    await depositSsl(t.db.url, client.uuid, 5);
+    // The smallest deposit (6 SSL) brings the wallet to the 10 SSL price of one block.
+    await depositThroughChain(t, funding, client, 6);
     await t
       .http()
       .post(`/api/clients/subscription/${client.uuid}/${id}/activate`)

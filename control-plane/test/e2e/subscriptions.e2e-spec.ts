@@ -15,7 +15,12 @@ import {
 } from '@scn/proto';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, platformRevenue, walletBalance } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -28,6 +33,7 @@ let now = new Date('2026-11-20T12:00:00.000Z');
 const clock = { now: () => now };
 const logLines: string[] = [];
 let t: TestApp;
+let funding: FundingChain;
 let client: Awaited<ReturnType<typeof registerAccount>>;
 let other: Awaited<ReturnType<typeof registerAccount>>;
 let node: Awaited<ReturnType<typeof registerAccount>>;
@@ -68,8 +74,11 @@ function changeType(
 }
 
 beforeAll(async () => {
+  // The chain keeps the test clock too: deposits made after it moves have matching block times.
+  funding = await startFundingChain({ now: () => now.getTime() });
   t = await startTestApp(
     {
+      ...funding.env,
       PLATFORM_OPERATOR_EMAIL: OPERATOR_EMAIL,
       LAUNCH_PERIOD_ENDS: '2026-06-30',
       LOG_LEVEL: 'info',
@@ -94,13 +103,16 @@ beforeAll(async () => {
   operatorA = await insertAccount(t.db);
   operatorB = await insertAccount(t.db);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await funding.stop();
+});
 
 describe('POST /api/clients/create-subscription', () => {
   it('should debit the client, reward each operator frozen 60 days and allow the uuid on every node', async () => {
     const [a1, a2] = await servers(operatorA, 2);
     const [b1] = await servers(operatorB, 1);
-    await depositSsl(t.db.url, client.uuid, 100);
+    await depositThroughChain(t, funding, client, 100);
     const versionsBefore = [];
     for (const id of [a1!, a2!, b1!]) versionsBefore.push(await clientSetOf(t.db, id));
 
@@ -175,7 +187,7 @@ describe('POST /api/clients/create-subscription', () => {
 
   it('should neither wait for an agent report batch nor change the server row it writes', async () => {
     const [id] = await servers(operatorA, 1);
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     const versionOf = async () =>
       (
         await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM servers WHERE id = $1', [id])
@@ -198,7 +210,7 @@ describe('POST /api/clients/create-subscription', () => {
     // A purchase moves the client set, not the server row the report path remembers.
     const before = await versionOf();
     const set = await clientSetOf(t.db, id!);
-    await depositSsl(t.db.url, other.uuid, 10);
+    await depositThroughChain(t, funding, other, 10);
     await buy(t, other, [id!]).expect(200);
     expect(await versionOf()).toBe(before);
     expect((await clientSetOf(t.db, id!)).version).toBe(set.version + 1n);
@@ -206,7 +218,7 @@ describe('POST /api/clients/create-subscription', () => {
 
   it('should answer 402 with the spec message and write nothing when the balance is short', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 15);
+    await depositThroughChain(t, funding, buyer, 15);
     const ids = await servers(operatorA, 2);
     const response = await buy(t, buyer, ids).expect(402);
     expect(response.body).toMatchObject({
@@ -225,7 +237,7 @@ describe('POST /api/clients/create-subscription', () => {
 
   it('should pay the platform and no operator for premium servers', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 20);
+    await depositThroughChain(t, funding, buyer, 20);
     const [premium] = await servers(platform.uuid, 1);
     const [regular] = await servers(operatorB, 1);
     const revenueBefore = await platformRevenue(t.db);
@@ -270,7 +282,7 @@ describe('POST /api/clients/create-subscription', () => {
 
   it('should price hourly billing at 10 SSL per server per 100-hour block', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 30);
+    await depositThroughChain(t, funding, buyer, 30);
     const ids = await servers(operatorA, 2);
     const body = subscriptionCreationResponseSchema.parse(
       (await buy(t, buyer, ids, { billingCycle: 'hourly' }).expect(200)).body,
@@ -341,7 +353,7 @@ describe('POST /api/clients/create-subscription', () => {
   });
 
   it('should answer 404 for an unknown server and 409 for one that is not available or full', async () => {
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     const missing = '00000000-0000-4000-8000-0000000000ff';
     expect((await buy(t, client, [missing]).expect(404)).body.message).toBe(
       SUBSCRIPTION_MESSAGES.serverNotFound(missing),
@@ -375,7 +387,7 @@ describe('POST /api/clients/create-subscription', () => {
 
   it('should leave the balance untouched when the subscription cannot be written', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 10);
+    await depositThroughChain(t, funding, buyer, 10);
     const [id] = await servers(operatorA, 1);
     const operatorBefore = await walletBalance(t.db, operatorA, 'node_wallet');
     const transactionsBefore = await t.db.query(
@@ -412,7 +424,7 @@ describe('subscription lists, files and the subscription URL', () => {
 
   beforeAll(async () => {
     ids = await servers(operatorB, 2);
-    await depositSsl(t.db.url, client.uuid, 20);
+    await depositThroughChain(t, funding, client, 20);
     created = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, ids).expect(200)).body,
     );
@@ -574,7 +586,7 @@ describe('subscription lists, files and the subscription URL', () => {
 describe('pause, activate, delete and change-type', () => {
   async function create(cycle: 'monthly' | 'hourly', count = 2) {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 10 * count);
+    await depositThroughChain(t, funding, buyer, 10 * count);
     const ids = await servers(operatorA, count);
     const body = subscriptionCreationResponseSchema.parse(
       (await buy(t, buyer, ids, { billingCycle: cycle }).expect(200)).body,
@@ -650,7 +662,7 @@ describe('pause, activate, delete and change-type', () => {
 
   it('should take the places of an expired subscription again on activate, or refuse a full server (409)', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 20);
+    await depositThroughChain(t, funding, buyer, 20);
     const [tiny] = await servers(operatorA, 1, { name: 'Tiny', tier: 'tier1' });
     const body = subscriptionCreationResponseSchema.parse(
       (await buy(t, buyer, [tiny!]).expect(200)).body,
@@ -738,7 +750,7 @@ describe('pause, activate, delete and change-type', () => {
 
   it('should charge 10 SSL per server to change the billing type, without refund', async () => {
     const { buyer, id } = await create('monthly');
-    await depositSsl(t.db.url, buyer.uuid, 25);
+    await depositThroughChain(t, funding, buyer, 25);
     const response = await changeType(buyer, id, { newBillingCycle: 'hourly' }).expect(200);
     const body = changeBillingTypeResponseSchema.parse(response.body);
     expect(body).toMatchObject({
@@ -761,13 +773,14 @@ describe('pause, activate, delete and change-type', () => {
 
   it('should pause automatically when the change cannot be paid, and activate only with funds (402)', async () => {
     const { buyer, ids, id, uuid } = await create('monthly');
-    await depositSsl(t.db.url, buyer.uuid, 5);
+    // The smallest deposit (6 SSL): short of the 20 SSL the change costs.
+    await depositThroughChain(t, funding, buyer, 6);
     const response = await changeType(buyer, id, { newBillingCycle: 'hourly' }).expect(200);
     const body = changeBillingTypeResponseSchema.parse(response.body);
     expect(body).toMatchObject({
       automaticallyPaused: true,
-      walletBalance: 5,
-      availableBalance: 5,
+      walletBalance: 6,
+      availableBalance: 6,
       requiredAmount: 20,
       chargedMicro: '0',
       subscription: {
@@ -782,11 +795,11 @@ describe('pause, activate, delete and change-type', () => {
     const refused = await call(buyer, id, 'activate').expect(402);
     expect(refused.body).toMatchObject({
       message:
-        'Cannot activate subscription: Insufficient funds. Your balance: 5.00 SSL, Required: 20.00 SSL',
-      balance: '5.00',
+        'Cannot activate subscription: Insufficient funds. Your balance: 6.00 SSL, Required: 20.00 SSL',
+      balance: '6.00',
       required: '20.00',
     });
-    await depositSsl(t.db.url, buyer.uuid, 15);
+    await depositThroughChain(t, funding, buyer, 14);
     const activated = subscriptionActionResponseSchema.parse(
       (await call(buyer, id, 'activate').set('Idempotency-Key', `activate-${id}`).expect(200)).body,
     );
@@ -827,7 +840,7 @@ describe('realtime', () => {
     };
     try {
       const buyer = await registerAccount(t, { userType: 'client' });
-      await depositSsl(t.db.url, buyer.uuid, 10);
+      await depositThroughChain(t, funding, buyer, 10);
       const ids = await servers(operatorB, 1);
       const body = subscriptionCreationResponseSchema.parse(
         (await buy(t, buyer, ids).expect(200)).body,
@@ -849,7 +862,7 @@ describe('the market for a client with subscriptions', () => {
   it('should mark the servers the client subscribes to, for that client only', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
     const [mine, notMine] = await servers(operatorA, 2);
-    await depositSsl(t.db.url, buyer.uuid, 10);
+    await depositThroughChain(t, funding, buyer, 10);
     await buy(t, buyer, [mine!]).expect(200);
     const flags = async (cookie?: string) => {
       const request = t.http().get('/data/servers?limit=100');
