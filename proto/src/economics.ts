@@ -39,6 +39,12 @@ export interface VpsTier {
   ramGb: number;
   ssdGb: number;
   maxClients: number;
+  /**
+   * Issue 18 §2: the monthly base reward at 100% reliability, before slashing and halving. Set so
+   * that base + maxClients x 10 (a full node's subscription rewards) is the wizard's promise,
+   * `monthlyEarningsSsl` (docs/economics.md: 25 SSL per allowed client).
+   */
+  baseRewardSsl: number;
   monthlyEarningsSsl: number;
   usdValue: string;
   recommended: boolean;
@@ -53,6 +59,7 @@ export const VPS_TIERS: readonly VpsTier[] = [
     ramGb: 1,
     ssdGb: 25,
     maxClients: 10,
+    baseRewardSsl: 250,
     monthlyEarningsSsl: 350,
     usdValue: '$12.25',
     recommended: false,
@@ -64,6 +71,7 @@ export const VPS_TIERS: readonly VpsTier[] = [
     ramGb: 2,
     ssdGb: 50,
     maxClients: 25,
+    baseRewardSsl: 625,
     monthlyEarningsSsl: 875,
     usdValue: '$30.63',
     recommended: true,
@@ -75,6 +83,7 @@ export const VPS_TIERS: readonly VpsTier[] = [
     ramGb: 4,
     ssdGb: 80,
     maxClients: 60,
+    baseRewardSsl: 1500,
     monthlyEarningsSsl: 2100,
     usdValue: '$73.50',
     recommended: false,
@@ -86,6 +95,7 @@ export const VPS_TIERS: readonly VpsTier[] = [
     ramGb: 8,
     ssdGb: 160,
     maxClients: 140,
+    baseRewardSsl: 3500,
     monthlyEarningsSsl: 4900,
     usdValue: '$171.50',
     recommended: false,
@@ -157,6 +167,8 @@ export const ECONOMICS = {
   hardwareAgeCutPercent: 50,
   /** spec 02 §9: halving protection, share of monthly earnings to stake, by year. */
   stakingShareByYear: [20, 30, 40, 50] as const,
+  /** Issue 18 §4: a stake can be taken back this many days after it was made. */
+  stakeLockDays: 30,
   adRewardSsl: { min: 0.1, max: 1 },
 } as const;
 
