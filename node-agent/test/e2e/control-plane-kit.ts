@@ -14,6 +14,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A local Solana chain (@scn/devchain) for funding accounts through real deposits. */
+export interface FundingChain {
+  /** The control plane's settings for this chain: spread into startTestApp's env. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
 export interface ControlPlaneKit {
   /** `env` overrides the control plane's environment (e.g. GRPC_TLS_CERT, GRPC_TLS_KEY). */
   startTestApp(env?: Record<string, string>): Promise<TestApp>;
@@ -21,6 +28,21 @@ export interface ControlPlaneKit {
     t: TestApp,
     options: { userType: 'node' },
   ): Promise<{ uuid: string; token: string }>;
+  /**
+   * Starts a local chain; a suite that moves the control plane's clock passes the same clock as
+   * `now` (ms since the epoch), so the chain's block times agree with it.
+   */
+  startFundingChain(options?: { now?: () => number }): Promise<FundingChain>;
+  /**
+   * Issue 17 §5: gives `who` `ssl` whole SSL (at least 6, the 0.001 SOL minimum) through a real
+   * deposit request paid by the chain's demo wallet, then verified; answers the signature.
+   */
+  depositThroughChain(
+    t: TestApp,
+    funding: FundingChain,
+    who: { cookie: string; uuid: string },
+    ssl: number | bigint,
+  ): Promise<string>;
   AgentGrpcServer: unknown;
   ClientSetsService: unknown;
 }
@@ -37,11 +59,18 @@ const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
   const load = (file: string) =>
     import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [testApp, accounts, grpc, clientSets] = await Promise.all([
+  const [testApp, accounts, chainDeposits, grpc, clientSets] = await Promise.all([
     load('test/support/test-app'),
     load('test/support/accounts'),
+    load('test/support/chain-deposits'),
     load('src/grpc/agent-grpc.server'),
     load('src/client-sets/client-sets.service'),
   ]);
-  return { ...testApp, ...accounts, ...grpc, ...clientSets } as unknown as ControlPlaneKit;
+  return {
+    ...testApp,
+    ...accounts,
+    ...chainDeposits,
+    ...grpc,
+    ...clientSets,
+  } as unknown as ControlPlaneKit;
 }

@@ -9,7 +9,13 @@ import { io, type Socket } from 'socket.io-client';
 import type { SubscriptionCreationResponse } from '@scn/proto';
 import type { AgentDaemon } from '../../src/commands/run';
 import type { AgentConfig } from '../../src/config/agent-config';
-import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
+import {
+  type ControlPlaneKit,
+  type FundingChain,
+  hasDatabase,
+  loadControlPlaneKit,
+  type TestApp,
+} from './control-plane-kit';
 import {
   eventually,
   killAndWait,
@@ -92,15 +98,16 @@ async function startEmbeddedPostgres(databaseDir: string, port: number): Promise
   };
 }
 
-interface OutageKit {
+interface OutageKit extends Pick<
+  ControlPlaneKit,
+  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
+> {
   startTestApp(env: Record<string, string>): Promise<TestApp & { db: { url: string } }>;
   registerAccount(
     t: TestApp,
     options: { userType: 'client' | 'node' },
   ): Promise<{ uuid: string; token: string; cookie: string }>;
-  depositSsl(databaseUrl: string, ownerUuid: string, ssl: number): Promise<void>;
   ledgerViolations(databaseUrl: string): Promise<string[]>;
-  AgentGrpcServer: unknown;
 }
 
 async function loadKit(): Promise<OutageKit> {
@@ -133,6 +140,7 @@ function postgresProcesses(databaseDir: string): number[] {
 describeOutage('a database outage under a real node', () => {
   let kit: OutageKit;
   let t: TestApp & { db: { url: string } };
+  let funding: FundingChain | undefined;
   let workDir: string;
   let databaseDir: string;
   let pgPort: number;
@@ -183,7 +191,9 @@ describeOutage('a database outage under a real node', () => {
     databaseDir = path.join(workDir, 'postgres');
     pgPort = await freePort();
     await startDatabase();
+    funding = await kit.startFundingChain();
     t = await kit.startTestApp({
+      ...funding.env,
       DATABASE_URL: database!.url,
       // Paid purchases: the launch period is over for this control plane.
       LAUNCH_PERIOD_ENDS: '2020-01-01',
@@ -200,9 +210,10 @@ describeOutage('a database outage under a real node', () => {
 
     const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
     const operator = await kit.registerAccount(t, { userType: 'node' });
+    // Funded through real deposits on the chain while the database is up (issue 17 §5).
     for (let i = 0; i < 5; i += 1) {
       const client = await kit.registerAccount(t, { userType: 'client' });
-      await kit.depositSsl(t.db.url, client.uuid, DEPOSIT_SSL);
+      await kit.depositThroughChain(t, funding, client, DEPOSIT_SSL);
       clients.push(client);
     }
     httpServer = await startHttpServer(BODY);
@@ -226,6 +237,7 @@ describeOutage('a database outage under a real node', () => {
       if (!database && databaseDir) await startDatabase().catch(() => undefined);
       await t?.close();
     } finally {
+      await funding?.stop().catch(() => undefined);
       await stopDatabase().catch(() => undefined);
       if (workDir) await rm(workDir, { recursive: true, force: true });
     }

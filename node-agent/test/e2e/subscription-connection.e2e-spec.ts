@@ -10,7 +10,13 @@ import {
 } from '@scn/proto';
 import type { AgentDaemon } from '../../src/commands/run';
 import type { AgentConfig } from '../../src/config/agent-config';
-import { hasDatabase, loadControlPlaneKit, type TestApp } from './control-plane-kit';
+import {
+  type ControlPlaneKit,
+  type FundingChain,
+  hasDatabase,
+  loadControlPlaneKit,
+  type TestApp,
+} from './control-plane-kit';
 import {
   eventually,
   freePort,
@@ -39,31 +45,32 @@ if (!hasV2ray)
 const describeFullChain = hasV2ray && hasDatabase ? describe : describe.skip;
 
 /** The parts of the control plane's test kit this spec needs beyond the shared kit. */
-interface SubscriptionKit {
+interface SubscriptionKit extends Pick<
+  ControlPlaneKit,
+  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
+> {
   startTestApp(env: Record<string, string>, options: { clock: { now(): Date } }): Promise<TestApp>;
   registerAccount(
     t: TestApp,
     options: { userType: 'client' | 'node' },
   ): Promise<{ uuid: string; token: string; cookie: string }>;
-  depositSsl(databaseUrl: string, ownerUuid: string, ssl: number): Promise<void>;
-  AgentGrpcServer: unknown;
   SubscriptionBillingJob: unknown;
 }
 
 async function loadKit(): Promise<SubscriptionKit> {
   const load = (file: string) =>
     import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [shared, ledger, billing] = await Promise.all([
+  const [shared, billing] = await Promise.all([
     loadControlPlaneKit(),
-    load('test/support/ledger'),
     load('src/subscriptions/subscription-billing.job'),
   ]);
-  return { ...shared, ...ledger, ...billing } as unknown as SubscriptionKit;
+  return { ...shared, ...billing } as unknown as SubscriptionKit;
 }
 
 describeFullChain('a purchased subscription through a real node', () => {
   let kit: SubscriptionKit;
   let t: TestApp & { db: { url: string } };
+  let funding: FundingChain | undefined;
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs) };
   let workDir: string;
@@ -108,15 +115,18 @@ describeFullChain('a purchased subscription through a real node', () => {
 
   beforeAll(async () => {
     kit = await loadKit();
+    // The chain's block times follow the control plane's (moved) clock.
+    funding = await kit.startFundingChain({ now: () => clock.now().getTime() });
     t = (await kit.startTestApp(
       // Paid purchases: the launch period is over for this control plane.
-      { LAUNCH_PERIOD_ENDS: '2020-01-01' },
+      { ...funding.env, LAUNCH_PERIOD_ENDS: '2020-01-01' },
       { clock },
     )) as TestApp & { db: { url: string } };
     const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
     const operator = await kit.registerAccount(t, { userType: 'node' });
     client = await kit.registerAccount(t, { userType: 'client' });
-    await kit.depositSsl(t.db.url, client.uuid, 20);
+    // Funded through a real deposit on the chain (issue 17 §5).
+    await kit.depositThroughChain(t, funding, client, 20);
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-subscription-e2e-'));
     httpServer = await startHttpServer(BODY);
 
@@ -137,6 +147,7 @@ describeFullChain('a purchased subscription through a real node', () => {
       await httpServer?.close();
       await t?.close();
     } finally {
+      await funding?.stop();
       if (workDir) await rm(workDir, { recursive: true, force: true });
     }
   });
