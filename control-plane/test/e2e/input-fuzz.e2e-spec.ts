@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { type Devchain, startDevchain } from '@scn/devchain';
-import { Keypair } from '@solana/web3.js';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
+import { type FundingChain, startFundingChain } from '../support/chain-deposits';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';
 import { FuzzFixtures } from '../support/fuzz/fixtures';
 import { RawHttpClient } from '../support/fuzz/http';
@@ -55,7 +54,7 @@ interface Outcome {
 jest.setTimeout(600_000);
 
 let t: TestApp;
-let chain: Devchain;
+let funding: FundingChain;
 let fixtures: FuzzFixtures;
 let http: RawHttpClient;
 let writeLog: WriteLog;
@@ -63,12 +62,10 @@ let operations: Operation[];
 const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
-  // Deposits on, against the local chain (issue 17): their routes are fuzzed too.
-  chain = await startDevchain();
-  t = await startTestApp({
-    SOLANA_RPC_URL: chain.url,
-    SOLANA_DEPOSIT_ADDRESS: Keypair.generate().publicKey.toBase58(),
-  });
+  // Deposits on, against the local chain (issue 17): their routes are fuzzed too, and the
+  // fixtures' clients are funded through real deposits on it (issue 17 §5).
+  funding = await startFundingChain();
+  t = await startTestApp(funding.env);
   // Timers would write (renewals, reliability, probes) while a refused request is in flight.
   t.app.get(SubscriptionBillingJob).onApplicationShutdown();
   t.app.get(ServerWithdrawalJob).onApplicationShutdown();
@@ -76,7 +73,7 @@ beforeAll(async () => {
   t.app.get(DepositWatcherJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);
-  fixtures = await FuzzFixtures.create(t);
+  fixtures = await FuzzFixtures.create(t, funding);
   const served = await http.send('get', '/api/docs-json', {}, null);
   operations = operationsOf(JSON.parse(served.body) as OpenApiDocument);
   writeLog = await installWriteLog(t.db);
@@ -84,7 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   http?.close();
   await t?.close();
-  await chain?.stop();
+  await funding?.stop();
 });
 
 const random = new SeededRandom(SEED);

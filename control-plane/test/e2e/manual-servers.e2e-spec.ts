@@ -8,7 +8,12 @@ import { ManualServerCheck } from '../../src/manual-servers/manual-server-check'
 import { ManualServerCheckJob } from '../../src/manual-servers/manual-server-check.job';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { insertServers } from '../support/market-fixtures';
 import { buy, platformRevenue, walletBalance } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -25,11 +30,15 @@ let now = new Date('2026-11-01T00:00:00Z');
 const clock = { now: () => now };
 let host: VlessTestHost;
 let t: TestApp;
+/** The local chain a client's wallet is funded through (a real deposit, issue 17 §5). */
+let funding: FundingChain;
 
 beforeAll(async () => {
   host = await startVlessTestHost(UUID);
+  funding = await startFundingChain({ now: () => now.getTime() });
   t = await startTestApp(
     {
+      ...funding.env,
       MANUAL_TEST_CIDRS: host.cidr,
       MANUAL_PROBE_URL: host.probeUrl,
       MANUAL_SERVER_LIMIT: String(LIMIT),
@@ -42,6 +51,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await funding?.stop();
   await host?.close();
 });
 
@@ -461,7 +471,7 @@ describe('buying a free server without the agent', () => {
     expect(cheapest.indexOf(manualId)).toBeLessThan(cheapest.indexOf(agentId!));
     const dearest = await byPrice('asc');
     expect(dearest.indexOf(agentId!)).toBeLessThan(dearest.indexOf(manualId));
-    await depositSsl(t.db.url, client.uuid, 100);
+    await depositThroughChain(t, funding, client, 100);
     const revenue = await platformRevenue(t.db);
 
     const alone = await buy(t, client, [manualId]).expect(200);

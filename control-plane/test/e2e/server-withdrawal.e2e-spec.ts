@@ -8,7 +8,12 @@ import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.j
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, platformRevenue, walletBalance } from '../support/subscriptions';
 import { watchServerList } from '../support/realtime';
@@ -26,14 +31,21 @@ let now = new Date('2026-11-20T12:00:00.000Z');
 let t: TestApp;
 let socket: Socket;
 const events: Array<{ reason: string }> = [];
+/** Clients are funded through real deposits; the chain's block times follow the moved clock. */
+let funding: FundingChain;
 
 beforeAll(async () => {
-  t = await startTestApp({ LAUNCH_PERIOD_ENDS: '2026-06-30' }, { clock: { now: () => now } });
+  funding = await startFundingChain({ now: () => now.getTime() });
+  t = await startTestApp(
+    { ...funding.env, LAUNCH_PERIOD_ENDS: '2026-06-30' },
+    { clock: { now: () => now } },
+  );
   socket = await watchServerList(t, events);
 });
 afterAll(async () => {
   socket?.close();
   await t?.close();
+  await funding?.stop();
 });
 
 const billing = () => t.app.get(SubscriptionBillingJob);
@@ -134,7 +146,7 @@ describe('renewal', () => {
       now,
     )) as [string, string, string, string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 60);
+    await depositThroughChain(t, funding, client, 60);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [a, b, c, d], { billingCycle: 'hourly' }).expect(200)).body,
     );
@@ -231,7 +243,7 @@ describe('renewal', () => {
       string,
     ];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 100);
+    await depositThroughChain(t, funding, client, 100);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [server], { billingCycle: 'hourly' }).expect(200)).body,
     );
@@ -278,7 +290,7 @@ describe('renewal', () => {
       now,
     )) as [string, string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 20);
+    await depositThroughChain(t, funding, client, 20);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [good, bad], { billingCycle: 'hourly' }).expect(200)).body,
     );
@@ -290,7 +302,7 @@ describe('renewal', () => {
     now = new Date(now.getTime() + HOUR);
     await serverState(good, {});
     await serverState(bad, { bannedAt: now });
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     const activated = await t
       .http()
       .post(`/api/clients/subscription/${client.uuid}/${bought.subscriptionId}/activate`)
@@ -320,7 +332,7 @@ describe('billing change', () => {
       now,
     )) as [string, string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 30);
+    await depositThroughChain(t, funding, client, 30);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [kept, banned], { billingCycle: 'monthly' }).expect(200)).body,
     );
@@ -360,7 +372,7 @@ describe('during a paid period', () => {
       now,
     )) as [string, string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 20);
+    await depositThroughChain(t, funding, client, 20);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [down, up], { billingCycle: 'monthly' }).expect(200)).body,
     );
@@ -419,7 +431,7 @@ describe('during a paid period', () => {
       string,
     ];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [server], { billingCycle: 'monthly' }).expect(200)).body,
     );
@@ -462,7 +474,7 @@ describe('during a paid period', () => {
       now,
     )) as [string];
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     const bought = subscriptionCreationResponseSchema.parse(
       (await buy(t, client, [server], { billingCycle: 'hourly' }).expect(200)).body,
     );

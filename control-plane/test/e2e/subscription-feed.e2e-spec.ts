@@ -13,7 +13,12 @@ import { supportedManualLink } from '../../src/manual-servers/manual-servers.ser
 import { qrDataUrl } from '../../src/common/qr/qr-code';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { canonicallyEscaped, linkParts } from '../support/link-oracle';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { SHARE_LINK_CORPUS } from '../support/share-link-corpus';
@@ -37,14 +42,18 @@ let t: TestApp;
 let operator: string;
 /** A real v2ray VLESS server on a test host in a namespace of our own (the upload's check). */
 let host: VlessTestHost;
+/** The local chain the clients' wallets are funded through (real deposits, issue 17 §5). */
+let funding: FundingChain;
 
 beforeAll(async () => {
   host = await startVlessTestHost(randomUUID(), 'fix15');
+  funding = await startFundingChain({ now: () => now.getTime() });
   // After the launch period (2026-06-30): subscriptions cost money, so one can go unpaid.
   // Only the test host's /30 is let through the address policy; every other documentation
   // address stays refused.
   t = await startTestApp(
     {
+      ...funding.env,
       PUBLIC_URL: PORTAL,
       LAUNCH_PERIOD_ENDS: '2026-06-30',
       MANUAL_TEST_CIDRS: host.cidr,
@@ -56,6 +65,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await funding?.stop();
   await host?.close();
 });
 
@@ -126,7 +136,7 @@ describe('GET /sub/<secret> for each state of a subscription', () => {
   });
 
   it('should serve the links while active, placeholders while paused, and the links again after activate', async () => {
-    await depositSsl(t.db.url, client.uuid, 20);
+    await depositThroughChain(t, funding, client, 20);
     const created = await subscribe(client, ids);
     const uuid = created.subscription.uuid;
     const path = feedPath(created.subscriptionUrl);
@@ -153,7 +163,7 @@ describe('GET /sub/<secret> for each state of a subscription', () => {
 
   it('should serve "Unpaid" placeholders when a billing change could not be paid', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 20);
+    await depositThroughChain(t, funding, buyer, 20);
     const created = await subscribe(buyer, ids);
     // The wallet is empty now: the new cycle's period cannot be paid, the subscription pauses.
     const changed = await post(buyer, created.subscriptionId, 'change-type', {
@@ -167,7 +177,7 @@ describe('GET /sub/<secret> for each state of a subscription', () => {
 
   it('should serve "Expired" placeholders once the paid time ended unrenewed', async () => {
     const buyer = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, buyer.uuid, 20);
+    await depositThroughChain(t, funding, buyer, 20);
     const created = await subscribe(buyer, ids);
     const startedAt = now;
     now = new Date(now.getTime() + 31 * 86_400_000);
@@ -328,7 +338,7 @@ describe('uploaded share links, served back whole', () => {
     await insertServers(t.db, fixtures, now);
 
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 10 * SHARE_LINK_CORPUS.length);
+    await depositThroughChain(t, funding, client, 10 * SHARE_LINK_CORPUS.length);
     const servers = await t.db.query<{ id: string }>(
       'SELECT id FROM servers WHERE owner_uuid = $1 ORDER BY name',
       [node.uuid],

@@ -1,6 +1,11 @@
 import { SUBSCRIPTION_MESSAGES, subscriptionCreationResponseSchema } from '@scn/proto';
 import { registerAccount } from '../support/accounts';
-import { depositSsl, ledgerViolations } from '../support/ledger';
+import {
+  depositThroughChain,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
+import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, walletBalance } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -8,13 +13,21 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const SSL = 1_000_000n;
 const now = new Date('2026-11-20T12:00:00.000Z');
 let t: TestApp;
+let funding: FundingChain;
 let operator: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ LAUNCH_PERIOD_ENDS: '2026-06-30' }, { clock: { now: () => now } });
+  funding = await startFundingChain({ now: () => now.getTime() });
+  t = await startTestApp(
+    { ...funding.env, LAUNCH_PERIOD_ENDS: '2026-06-30' },
+    { clock: { now: () => now } },
+  );
   operator = await insertAccount(t.db);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await funding?.stop();
+});
 
 async function server(): Promise<string> {
   const [id] = await insertServers(t.db, [{ ownerUuid: operator, tier: 'tier4' }], now);
@@ -24,7 +37,7 @@ async function server(): Promise<string> {
 describe('purchases under concurrency (issue 4 §5)', () => {
   it('should let exactly 10 of 200 simultaneous purchases through a balance that covers 10', async () => {
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 100);
+    await depositThroughChain(t, funding, client, 100);
     const ids = [await server(), await server()];
     const operatorBefore = await walletBalance(t.db, operator, 'node_wallet');
 
@@ -59,7 +72,7 @@ describe('purchases under concurrency (issue 4 §5)', () => {
     const clients = await Promise.all(
       Array.from({ length: 4 }, () => registerAccount(t, { userType: 'client' })),
     );
-    for (const client of clients) await depositSsl(t.db.url, client.uuid, 100);
+    for (const client of clients) await depositThroughChain(t, funding, client, 100);
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, i) => buy(t, clients[i % 4]!, [small!])),
     );
@@ -76,7 +89,7 @@ describe('purchases under concurrency (issue 4 §5)', () => {
 describe('Idempotency-Key', () => {
   it('should return the first answer and move nothing on a replay', async () => {
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 50);
+    await depositThroughChain(t, funding, client, 50);
     const id = await server();
     const first = await buy(t, client, [id], { idempotencyKey: 'purchase-1' }).expect(200);
     const again = await buy(t, client, [id], { idempotencyKey: 'purchase-1' }).expect(200);
@@ -102,7 +115,7 @@ describe('Idempotency-Key', () => {
 
   it('should make 50 concurrent replays of one key pay once and answer the same', async () => {
     const client = await registerAccount(t, { userType: 'client' });
-    await depositSsl(t.db.url, client.uuid, 30);
+    await depositThroughChain(t, funding, client, 30);
     const id = await server();
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => buy(t, client, [id], { idempotencyKey: 'once' })),
@@ -122,7 +135,7 @@ describe('Idempotency-Key', () => {
     const client = await registerAccount(t, { userType: 'client' });
     const id = await server();
     await buy(t, client, [id], { idempotencyKey: 'retry-me' }).expect(402);
-    await depositSsl(t.db.url, client.uuid, 10);
+    await depositThroughChain(t, funding, client, 10);
     await buy(t, client, [id], { idempotencyKey: 'retry-me' }).expect(200);
     expect(await walletBalance(t.db, client.uuid)).toBe(0n);
   });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { registerAccount } from '../accounts';
-import { depositSsl } from '../ledger';
+import { depositThroughChain, type FundingChain } from '../chain-deposits';
 import { insertServers } from '../market-fixtures';
 import { buy } from '../subscriptions';
 import type { TestApp } from '../test-app';
@@ -38,7 +38,8 @@ export class FuzzFixtures {
     this.tokens.set('operator', operator.token);
   }
 
-  static async create(t: TestApp): Promise<FuzzFixtures> {
+  /** `funding` is the chain the app takes deposits on: the clients are funded through it. */
+  static async create(t: TestApp, funding: FundingChain): Promise<FuzzFixtures> {
     const [client, operator, otherClient, otherOperator] = await Promise.all([
       registerAccount(t),
       registerAccount(t, { userType: 'node' }),
@@ -53,8 +54,8 @@ export class FuzzFixtures {
       ],
       new Date(),
     )) as [string, string];
-    await depositSsl(t.db.url, client.uuid, 1_000);
-    await depositSsl(t.db.url, otherClient.uuid, 100);
+    await depositThroughChain(t, funding, client, 1_000);
+    await depositThroughChain(t, funding, otherClient, 100);
     const mine = await purchase(t, client, serverId);
     const theirs = await purchase(t, otherClient, otherServerId);
     return new FuzzFixtures(
