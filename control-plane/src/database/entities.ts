@@ -9,6 +9,8 @@ import { EnrollmentTokenEntity } from '../enrollment/entities/enrollment-token.e
 import { ServerClientEntity } from '../client-sets/entities/server-client.entity';
 import { ServerClientSetEntity } from '../client-sets/entities/server-client-set.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
+import { ServerReliabilityDayEntity } from '../reliability-history/entities/server-reliability-day.entity';
+import { OperatorEconomySettingsEntity } from '../staking/entities/operator-economy-settings.entity';
 import { RateLimitBucketEntity } from '../rate-limit/rate-limit-bucket.entity';
 import { MarketCountEntity } from '../market/entities/market-count.entity';
 import { MarketListingEntity } from '../market/entities/market-listing.entity';
@@ -50,4 +52,6 @@ export const ENTITIES = [
   SubscriptionPauseEntity,
   SubscriptionWithdrawalEntity,
   JobHeartbeatEntity,
+  ServerReliabilityDayEntity,
+  OperatorEconomySettingsEntity,
 ] as const;

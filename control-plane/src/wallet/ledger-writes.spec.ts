@@ -38,7 +38,9 @@ describe('the ledger has one writer (issue 16 §1)', () => {
   });
 
   it('should be called by both paths that write money: LedgerService and the purchase', () => {
+    // And the reward pool's genesis, minted once by its migration.
     expect(filesMatching(/\b(SELECT|PERFORM)\s+ledger_post\(/)).toEqual([
+      'database/migrations/1764000002400-economy-ledger.ts',
       'subscriptions/sql/subscription_purchase.sql',
       'wallet/wallet.repository.ts',
     ]);

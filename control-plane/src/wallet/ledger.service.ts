@@ -8,8 +8,9 @@ import { type NewTransaction, SYSTEM_OWNER, WalletRepository } from './wallet.re
 
 type NewEntry = { accountId: string; amountMicro: bigint; frozenUntil: Date | null };
 
-export type WalletKind = 'client_wallet' | 'node_wallet';
-export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn';
+/** Owned accounts (a user's wallet, an operator's stake, a server's reward escrow): locked and checked when debited. */
+export type WalletKind = 'client_wallet' | 'node_wallet' | 'stake' | 'reward_escrow';
+export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn' | 'supply' | 'reward_pool';
 
 /** The key of a wallet in postAll's balances. */
 export function walletKey(wallet: WalletKind, ownerUuid: string): string {

@@ -65,12 +65,12 @@ export async function ledgerViolations(databaseUrl: string): Promise<string[]> {
       `SELECT a.id FROM ledger_accounts a
        LEFT JOIN (SELECT account_id, sum(amount_micro) AS total FROM ledger_entries GROUP BY account_id) s
          ON s.account_id = a.id
-       WHERE a.kind IN ('client_wallet', 'node_wallet') AND a.balance_micro <> COALESCE(s.total, 0)`,
+       WHERE a.kind IN ('client_wallet', 'node_wallet', 'stake', 'reward_escrow') AND a.balance_micro <> COALESCE(s.total, 0)`,
     );
     for (const row of mismatched.rows)
       problems.push(`balance of ${row.id} differs from its entries`);
     const negative = await client.query(
-      `SELECT id FROM ledger_accounts WHERE kind IN ('client_wallet', 'node_wallet') AND balance_micro < 0`,
+      `SELECT id FROM ledger_accounts WHERE kind IN ('client_wallet', 'node_wallet', 'stake', 'reward_escrow') AND balance_micro < 0`,
     );
     for (const row of negative.rows) problems.push(`negative wallet ${row.id}`);
     const total = await client.query(

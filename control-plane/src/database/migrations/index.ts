@@ -18,6 +18,8 @@ import { JobHeartbeats1764000001201 } from './1764000001201-job-heartbeats';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-sources';
 import { Deposits1764000002200 } from './1764000002200-deposits';
+import { EconomyLedger1764000002400 } from './1764000002400-economy-ledger';
+import { EconomyFacts1764000002500 } from './1764000002500-economy-facts';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -41,4 +43,6 @@ export const MIGRATIONS = [
   CanonicalServerHosts1764000001300,
   SqlFunctionSources1764000001800,
   Deposits1764000002200,
+  EconomyLedger1764000002400,
+  EconomyFacts1764000002500,
 ] as const;

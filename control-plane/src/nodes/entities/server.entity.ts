@@ -109,6 +109,21 @@ export class ServerEntity {
   @Column({ name: 'check_error', type: 'varchar', length: 200, nullable: true })
   checkError: string | null;
 
+  /** Issue 18 §1: the reliability history is written up to this instant (null: not yet). */
+  @Column({ name: 'history_until', type: 'timestamptz', nullable: true })
+  historyUntil: Date | null;
+
+  /**
+   * Issue 18 §4: since when the hardware is as it is: the first hardware report, and every
+   * report with more cores or memory than before (an upgrade) resets it.
+   */
+  @Column({ name: 'hardware_since', type: 'timestamptz', nullable: true })
+  hardwareSince: Date | null;
+
+  /** Issue 18 §4: halving protection cut its rewards and allowed clients by half (last statement). */
+  @Column({ name: 'halving_cut', type: 'boolean', default: false })
+  halvingCut: boolean;
+
   /** The version the node last said it applied. */
   @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })
   appliedClientSetVersion: string;

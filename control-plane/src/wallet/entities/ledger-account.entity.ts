@@ -7,11 +7,33 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 't
  *   by exactly what users hold from outside.
  * - `platform_revenue`: premium-server subscriptions and protocol fees.
  * - `burn`: burned promotion fees.
+ * - `supply`: the SSL minted at genesis (issue 18 §2); negative by what was minted.
+ * - `reward_pool`: the operators' reward pool, 15% of the supply from genesis; base rewards and
+ *   staking income come out of it, 90% of promotion fees go in.
+ * Owned like wallets, never negative, not spendable as a wallet:
+ * - `stake`: an operator's stake (issue 18 §4), owned by the operator's account.
+ * - `reward_escrow`: a server's base rewards earned below 95% (issue 18 §3), owned by the server
+ *   (its id): released to the operator when it recovers, back to the pool when it is banned.
  */
 export type LedgerAccountKind =
-  'client_wallet' | 'node_wallet' | 'external' | 'platform_revenue' | 'burn';
+  | 'client_wallet'
+  | 'node_wallet'
+  | 'stake'
+  | 'reward_escrow'
+  | 'external'
+  | 'platform_revenue'
+  | 'burn'
+  | 'supply'
+  | 'reward_pool';
 
 export const WALLET_KINDS: readonly LedgerAccountKind[] = ['client_wallet', 'node_wallet'];
+/** Accounts with an owner and a kept balance that cannot go below zero. */
+export const OWNED_KINDS: readonly LedgerAccountKind[] = [
+  'client_wallet',
+  'node_wallet',
+  'stake',
+  'reward_escrow',
+];
 
 /**
  * One account of the double-entry ledger. `balanceMicro` is maintained by a trigger on
@@ -23,15 +45,15 @@ export const WALLET_KINDS: readonly LedgerAccountKind[] = ['client_wallet', 'nod
 @Index('uq_ledger_accounts_kind_owner', ['kind', 'ownerUuid'], { unique: true })
 @Check(
   'ck_ledger_accounts_kind',
-  `"kind" IN ('client_wallet', 'node_wallet', 'external', 'platform_revenue', 'burn')`,
+  `"kind" IN ('client_wallet', 'node_wallet', 'stake', 'reward_escrow', 'external', 'platform_revenue', 'burn', 'supply', 'reward_pool')`,
 )
 @Check(
   'ck_ledger_accounts_wallet_not_negative',
-  `"kind" NOT IN ('client_wallet', 'node_wallet') OR "balance_micro" >= 0`,
+  `"kind" NOT IN ('client_wallet', 'node_wallet', 'stake', 'reward_escrow') OR "balance_micro" >= 0`,
 )
 @Check(
   'ck_ledger_accounts_wallet_owner',
-  `("kind" IN ('client_wallet', 'node_wallet')) = ("owner_uuid" <> '00000000-0000-0000-0000-000000000000')`,
+  `("kind" IN ('client_wallet', 'node_wallet', 'stake', 'reward_escrow')) = ("owner_uuid" <> '00000000-0000-0000-0000-000000000000')`,
 )
 export class LedgerAccountEntity {
   @PrimaryColumn({ type: 'uuid' })

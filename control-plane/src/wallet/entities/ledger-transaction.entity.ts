@@ -16,7 +16,18 @@ export type LedgerTransactionType =
   | 'social_reward'
   | 'test_deposit'
   /** issue 15 §7: unused paid time on a server that could not serve, given back. */
-  | 'refund';
+  | 'refund'
+  /** issue 18: the reward pool minted once. */
+  | 'genesis'
+  /** issue 18 §4: stake income, stakes and unstakes. */
+  | 'staking_reward'
+  | 'stake'
+  | 'unstake'
+  /** issue 18 §3: escrowed rewards released on recovery, or given back to the pool on a ban. */
+  | 'reward_release'
+  | 'reward_forfeit'
+  /** issue 18 §5: a failed payout given back to the wallet (its amount and its fee). */
+  | 'withdrawal_reversal';
 
 /**
  * One movement of money: a set of entries (ledger_entries) that sums to zero, checked by a
