@@ -49,7 +49,7 @@ export class EconomyLedger1764000002400 implements MigrationInterface {
          AND e.transaction_id <> $1`,
       [GENESIS_ID],
     )) as Array<{ count: number }>;
-    if (count > 0)
+    if ((row?.count ?? 0) > 0)
       throw new Error('the economy has moved money: migration 2400 cannot be reverted');
     await queryRunner.query(
       `ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_append_only`,
