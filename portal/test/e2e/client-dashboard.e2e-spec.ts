@@ -1,17 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CLIENT_PLATFORMS, SUBSCRIPTION_ROUTES, type ClientChecksumsResponse } from '@scn/proto';
 import type { Page, Route } from 'playwright-core';
-import { depositSsl } from '../../../control-plane/test/support/ledger';
+import { depositThroughChain } from './support/deposits';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
  * The client dashboard in the browser (spec 02 §2 Client dashboard, §4 subscription states and
- * the wallet load, §7 calls, §8 errors; spec 01 §2 wallet panel, deposit, QR modal, installation
- * instructions) against the real control plane, its database and ledger.
+ * the wallet load, §7 calls, §8 errors; spec 01 §2 wallet panel, QR modal, installation
+ * instructions) against the real control plane, its database and ledger. Accounts get their SSL
+ * through real deposits on the local chain (issue 17 §5).
  */
 
-const suite = browserSuite();
+const suite = browserSuite({ solana: true });
 const { openPage } = suite;
 
 const SERVER_COUNT = 2;
@@ -88,15 +89,16 @@ describe('client dashboard', () => {
 
   it("shows the server's balance with its USD value and the transactions", async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 25);
-    await depositSsl(suite.stack.db.url, client.uuid, 7.5);
+    // Deposits credit whole SSL: 33 SSL is $1.155, which the panel rounds half up to the cent.
+    await depositThroughChain(suite.stack, client, 25);
+    await depositThroughChain(suite.stack, client, 8);
     const page = await openDashboard(client);
     const problems = collectProblems(page);
 
     // The server's figure as it is: no client-side "correction" to 100 + sum (spec 02 §5).
-    expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '32.50')).toBe('32.50');
+    expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '33.00')).toBe('33.00');
     expect(await wallet(page).getByTestId('wallet-usd').innerText()).toBe(
-      '≈ $1.14 USD (1 SSL = $0.035)',
+      '≈ $1.16 USD (1 SSL = $0.035)',
     );
     // A client wallet has no Withdraw (spec 01 §2: node wallets only).
     expect(await wallet(page).getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
@@ -105,11 +107,12 @@ describe('client dashboard', () => {
     const rows = wallet(page).getByTestId('transaction');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(2);
-    // Newest first; a type outside spec 01 §3's list shows raw.
-    expect(await rows.nth(0).getByTestId('transaction-type').innerText()).toBe('test_deposit');
+    // Newest first, with spec 01 §3's label for the ledger type 'deposit'.
+    expect(await rows.nth(0).getByTestId('transaction-type').innerText()).toBe('Deposit');
     const amount = rows.nth(0).getByTestId('transaction-amount');
-    expect(await amount.innerText()).toBe('+7.50 SSL');
+    expect(await amount.innerText()).toBe('+8.00 SSL');
     expect(await amount.getAttribute('class')).toContain('wallet-amount--positive');
+    expect(await rows.nth(1).getByTestId('transaction-type').innerText()).toBe('Deposit');
     expect(await rows.nth(1).getByTestId('transaction-amount').innerText()).toBe('+25.00 SSL');
 
     await page.getByRole('heading', { name: 'No subscriptions yet' }).waitFor();
@@ -119,7 +122,7 @@ describe('client dashboard', () => {
 
   it('shows a paid purchase as a red debit and reloads the wallet on server-list-updated', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 30);
+    await depositThroughChain(suite.stack, client, 30);
     const page = await openDashboard(client);
     await waitForText(wallet(page).getByTestId('wallet-balance'), '30.00');
 
@@ -143,7 +146,7 @@ describe('client dashboard', () => {
     const owner = await registerAccount(suite.stack, 'node');
     const doomed = await insertServer(owner.uuid, 'Rotterdam 1', 20_100);
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 20);
+    await depositThroughChain(suite.stack, client, 20);
     await buy(client, [doomed, serverIds[1]!]);
     const page = await openDashboard(client);
     const problems = collectProblems(page);
@@ -173,7 +176,7 @@ describe('client dashboard', () => {
 
   it('retries the wallet 3 times, then creates it, and shows the error with Try Again', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 4);
+    await depositThroughChain(suite.stack, client, 6);
     const page = await openPage({ account: client });
     const calls: string[] = [];
     const fail = (route: Route) => {
@@ -199,34 +202,7 @@ describe('client dashboard', () => {
     await page.unroute(`**/wallet/client/${client.uuid}?*`);
     await page.unroute('**/wallet/create-client-wallet');
     await wallet(page).getByRole('button', { name: 'Try Again' }).click();
-    expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '4.00')).toBe('4.00');
-  });
-
-  it('deposit: card payments are unavailable, and SOL deposits say so when the server has none', async () => {
-    const client = await registerAccount(suite.stack, 'client');
-    const page = await openDashboard(client);
-    await wallet(page).getByRole('button', { name: 'Deposit' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
-    await dialog.getByRole('button', { name: /Credit\/Debit Card/ }).click();
-    expect(await dialog.getByTestId('card-unavailable').innerText()).toBe(
-      'Credit card payments are currently unavailable. Please use Solana deposits instead.',
-    );
-    await dialog.getByLabel('Amount (USD)').fill('1');
-    // spec 01 §5: floor(1 / 0.035) = 28 SSL.
-    expect(await dialog.getByTestId('card-preview').innerText()).toBe('You would receive 28 SSL');
-
-    // This stack has no Solana settings: /api/solana/config refuses (spec 01 §8).
-    await dialog.getByRole('button', { name: 'Use Solana instead' }).click();
-    expect(
-      await waitForText(
-        dialog.getByTestId('deposit-init-failed'),
-        'Failed to initialize payment system',
-      ),
-    ).toBe('Failed to initialize payment system');
-    await dialog.getByRole('button', { name: 'Back' }).click();
-    await dialog.getByRole('button', { name: /Cryptocurrency/ }).waitFor();
-    await dialog.getByRole('button', { name: 'Close dialog' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '6.00')).toBe('6.00');
   });
 
   it('Download Client App: checksums from the server, then the installation instructions', async () => {
@@ -292,7 +268,7 @@ describe('client dashboard', () => {
 
   it('lists active and paused subscriptions with the hourly countdown, and says when all are paused', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 50);
+    await depositThroughChain(suite.stack, client, 50);
     const hourly = await buy(client, [serverIds[0]!], 'hourly');
     const page = await openDashboard(client);
 
@@ -340,7 +316,7 @@ describe('client dashboard', () => {
 
   it('change type: confirms the 10 SSL per server, and pauses with an alert when the balance is short', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 25);
+    await depositThroughChain(suite.stack, client, 25);
     const id = await buy(client, serverIds); // 20 SSL, 5 SSL left
     const page = await openDashboard(client);
     const card = page.locator(`[data-subscription-id="${id}"]`);
@@ -373,7 +349,7 @@ describe('client dashboard', () => {
 
   it('opens the QR modal from navigation state and highlights the new card for 3 s', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 20);
+    await depositThroughChain(suite.stack, client, 20);
     const id = await buy(client, serverIds);
     const page = await openPage({ account: client });
     await page.goto('/');
@@ -446,7 +422,7 @@ describe('client dashboard', () => {
 
   it('draws the QR in the browser without the server codes, and says when a subscription is missing', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 10);
+    await depositThroughChain(suite.stack, client, 10);
     const id = await buy(client, [serverIds[1]!]);
     const page = await openDashboard(client);
     await page.route('**/qr-codes', (route) =>
@@ -489,7 +465,7 @@ describe('client dashboard', () => {
 
   it('delete: the server refusal and a lost request each get their message', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 10);
+    await depositThroughChain(suite.stack, client, 10);
     const id = await buy(client, [serverIds[0]!]);
     const page = await openDashboard(client);
     const card = page.locator(`[data-subscription-id="${id}"]`);
@@ -526,7 +502,7 @@ describe('client dashboard', () => {
 describe('node dashboard wallet', () => {
   it('shows frozen rewards and a Withdraw button that is suspended', async () => {
     const node = await registerAccount(suite.stack, 'node');
-    await depositSsl(suite.stack.db.url, node.uuid, 12, 'node_wallet');
+    await depositThroughChain(suite.stack, node, 12);
     // A frozen operator reward as a sale leaves it: 10 SSL frozen for 60 days.
     const [external] = await suite.stack.db.query<{ id: string }>(
       `SELECT id FROM ledger_accounts WHERE kind = 'external'`,

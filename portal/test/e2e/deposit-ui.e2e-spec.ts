@@ -13,6 +13,7 @@ import { browserSuite } from './support/suite';
  * The deposit dialog against the contract (issue 17 §4; spec 01 §2, §4, §5, §8): the deposit
  * endpoints and the demo wallet are answered by the test, so every step and message of the
  * portal is checked whatever the chain does. deposit.e2e-spec.ts pays on the real local chain.
+ * This stack has no Solana settings: one test checks the control plane's own refusal.
  */
 
 const suite = browserSuite();
@@ -269,5 +270,34 @@ describe('deposit dialog (against the contract)', () => {
     await page.route(`**${DEPOSIT_ROUTES.apiConfig}`, (route) => json(route, config()));
     await dialog.getByRole('button', { name: 'Try Again' }).click();
     await dialog.getByLabel('SOL amount').waitFor();
+  });
+
+  it('card payments are unavailable, and SOL deposits say so when the server has no Solana settings', async () => {
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openPage({ account: client });
+    await page.goto('/client-dashboard');
+    await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
+    await dialog.getByRole('button', { name: /Credit\/Debit Card/ }).click();
+    expect(await dialog.getByTestId('card-unavailable').innerText()).toBe(
+      'Credit card payments are currently unavailable. Please use Solana deposits instead.',
+    );
+    await dialog.getByLabel('Amount (USD)').fill('1');
+    // spec 01 §5: floor(1 / 0.035) = 28 SSL.
+    expect(await dialog.getByTestId('card-preview').innerText()).toBe('You would receive 28 SSL');
+
+    // Not answered by the test: this stack has no Solana settings, so the control plane's own
+    // /api/solana/config refuses (spec 01 §8).
+    await dialog.getByRole('button', { name: 'Use Solana instead' }).click();
+    expect(
+      await waitForText(
+        dialog.getByTestId('deposit-init-failed'),
+        'Failed to initialize payment system',
+      ),
+    ).toBe('Failed to initialize payment system');
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await dialog.getByRole('button', { name: /Cryptocurrency/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Close dialog' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });

@@ -6,17 +6,19 @@ import {
   type MarketServersResponse,
 } from '@scn/proto';
 import type { Locator, Page, Request } from 'playwright-core';
-import { depositSsl, ledgerViolations } from '../../../control-plane/test/support/ledger';
+import { ledgerViolations } from '../../../control-plane/test/support/ledger';
+import { depositThroughChain } from './support/deposits';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
  * The server market in the browser (spec 01 §2 Server market, Server card, Purchase modals; §4
  * Connect cooldown, Purchase, Server list refresh; §5 purchasing rules; §9 page size and display)
- * against the real control plane, its database and ledger.
+ * against the real control plane, its database and ledger. Accounts get their SSL through real
+ * deposits on the local chain (issue 17 §5).
  */
 
-const suite = browserSuite();
+const suite = browserSuite({ solana: true });
 const { openPage } = suite;
 
 interface SeedServer {
@@ -405,8 +407,8 @@ describe('server market', () => {
     await create.getByRole('button', { name: 'Create Subscription' }).waitFor();
     expect(purchases).toHaveLength(0);
 
-    // A real ledger deposit of 25 SSL, then the purchase goes through exactly once.
-    await depositSsl(suite.stack.db.url, client.uuid, 25);
+    // A real deposit of 25 SSL on the local chain, then the purchase goes through exactly once.
+    await depositThroughChain(suite.stack, client, 25);
     await create.getByRole('button', { name: 'Create Subscription' }).click();
     await payment.waitFor();
     expect(await payment.getByTestId('payment-balance').innerText()).toBe('25.00 SSL');
@@ -513,7 +515,7 @@ describe('server market', () => {
 
   it('retries a purchase whose answer was lost with the same Idempotency-Key and pays once', async () => {
     const client = await registerAccount(suite.stack, 'client');
-    await depositSsl(suite.stack.db.url, client.uuid, 10);
+    await depositThroughChain(suite.stack, client, 10);
     const page = await openMarket(client, '?search=Tokyo');
     await waitForCount(page, 1);
 

@@ -2,9 +2,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUBSCRIPTION_ROUTES } from '@scn/proto';
 import type { Page } from 'playwright-core';
-import { depositSsl } from '../../../control-plane/test/support/ledger';
 import { insertServers } from '../../../control-plane/test/support/market-fixtures';
 import { DESKTOP, MOBILE } from './support/browser';
+import { depositThroughChain } from './support/deposits';
 import { type Account, collectProblems, registerAccount } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -15,15 +15,15 @@ import { browserSuite } from './support/suite';
 
 const OUT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
 
-const suite = browserSuite();
+const suite = browserSuite({ solana: true });
 const accounts: Partial<Record<'client' | 'node', Account>> = {};
 
 beforeAll(async () => {
   mkdirSync(OUT_DIR, { recursive: true });
   accounts.client = await registerAccount(suite.stack, 'client', { email: 'ada@example.com' });
   accounts.node = await registerAccount(suite.stack, 'node', { email: 'grace@example.com' });
-  // A real ledger deposit, so the wallet panel shows a balance and a transaction.
-  await depositSsl(suite.stack.db.url, accounts.client.uuid, 45);
+  // A real deposit on the local chain, so the wallet panel shows a balance and a transaction.
+  await depositThroughChain(suite.stack, accounts.client, 45);
   // A market with Grace's servers (as enrolled agents leave them after a fresh report), and a
   // subscription of Ada's to two of them, bought through the API: every dashboard has content.
   const ids = await insertServers(
