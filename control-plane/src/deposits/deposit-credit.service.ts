@@ -72,7 +72,7 @@ export class DepositCreditService {
       return true;
     });
     if (inserted) {
-      this.realtime.walletUpdated('deposit');
+      this.realtime.walletUpdated(request.ownerUuid, 'deposit');
       return { ...this.amounts(request, tx.signature), fresh: true };
     }
     return this.existing(request, tx.signature);

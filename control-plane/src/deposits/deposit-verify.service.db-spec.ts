@@ -246,6 +246,7 @@ describe('DepositVerifyService (real PostgreSQL, fake chain)', () => {
     expect(await watcher.runOnce()).toBe(1);
     expect(await watcher.runOnce()).toBe(0);
     expect(walletUpdated).toHaveBeenCalledTimes(1);
+    expect(walletUpdated).toHaveBeenCalledWith(operator.account.uuid, 'deposit');
     expect(await balance(operator.account.uuid, 'node_wallet' as 'client_wallet')).toBe(
       10_286_000_000n,
     );

@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
-import type { Server } from 'socket.io';
+import { type OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import type { Server, Socket } from 'socket.io';
+import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SessionService } from '../auth/session.service';
 import type { PgListener } from '../common/pg-listener';
 import { PgChannels } from '../database/pg-channels';
 
@@ -27,12 +29,37 @@ export type ServerListChange =
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';
 
+/** The room of one account's sockets: events about its own wallet go there only. */
+export const accountRoom = (accountUuid: string): string => `account:${accountUuid}`;
+
+/** The session token a socket presents: `auth.token` (bearer) first, else the session cookie. */
+export function socketToken(handshake: {
+  auth?: Record<string, unknown>;
+  headers: { cookie?: string };
+}): string | null {
+  const bearer = handshake.auth?.token;
+  if (typeof bearer === 'string' && bearer.length > 0) return bearer;
+  for (const part of (handshake.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE && value.length > 0) {
+      try {
+        return decodeURIComponent(value.join('=')) || null;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
 /** Events that arrive within this window reach the browsers as one (they only trigger a refetch). */
 const COALESCE_MS = 100;
 
 /**
  * The socket.io gateway on the HTTP port (path /socket.io). Events carry no private data: a
- * client that hears one refetches through the authenticated REST API.
+ * client that hears one refetches through the authenticated REST API. `server-list-updated`
+ * goes to every socket; `wallet-updated` only to the sockets of the wallet's owner, which
+ * joined their account's room at connection by presenting a live session (bearer or cookie).
  *
  * Several replicas: an event is published with pg_notify and every replica (this one included)
  * hears it on its LISTEN connection and emits it to its own sockets, so a browser connected to
@@ -41,7 +68,7 @@ const COALESCE_MS = 100;
  */
 @Injectable()
 @WebSocketGateway({ transports: ['polling', 'websocket'] })
-export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
+export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGatewayConnection {
   private readonly logger = new Logger('RealtimeGateway');
   private readonly listener: PgListener;
   private pending: { reasons: Set<string>; timer: NodeJS.Timeout } | null = null;
@@ -49,14 +76,21 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   @WebSocketServer()
   private server: Server | undefined;
 
-  constructor(private readonly channels: PgChannels) {
+  constructor(
+    private readonly channels: PgChannels,
+    private readonly sessions: SessionService,
+  ) {
     this.listener = channels.listener(
       REALTIME_CHANNEL,
       {
         notified: (payload) => {
           try {
-            const { event, reason } = JSON.parse(payload) as { event?: string; reason: string };
-            this.receive(event, reason);
+            const { event, reason, account } = JSON.parse(payload) as {
+              event?: string;
+              reason: string;
+              account?: string;
+            };
+            this.receive(event, reason, account);
           } catch (err) {
             this.logger.warn({ err }, 'ignored a malformed realtime notification');
           }
@@ -70,6 +104,21 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): Promise<void> {
     return this.listener.start();
+  }
+
+  /**
+   * A socket with a live session joins its account's room (a socket without one, or whose
+   * session cannot be checked now, stays anonymous: it hears the public events only).
+   */
+  async handleConnection(socket: Socket): Promise<void> {
+    const token = socketToken(socket.handshake);
+    if (!token) return;
+    try {
+      const session = await this.sessions.authenticate(token);
+      if (session && socket.connected) await socket.join(accountRoom(session.account.uuid));
+    } catch (err) {
+      this.logger.warn({ err }, 'could not check a socket session; it stays anonymous');
+    }
   }
 
   /** Whether LISTEN is in place (readiness). */
@@ -89,28 +138,31 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A wallet changed without its owner's request (the deposit watcher credited it). Carries no
-   * account: every wallet page refetches its own wallet through the authenticated API, which
-   * is cheap next to how rarely deposits land.
+   * An account's wallet changed without its request (the deposit watcher credited it): its own
+   * sockets refetch the wallet through the authenticated API. The event carries no amounts.
    */
-  walletUpdated(reason: 'deposit'): void {
-    this.publish(REALTIME_EVENTS.walletUpdated, reason);
+  walletUpdated(accountUuid: string, reason: 'deposit'): void {
+    this.publish(REALTIME_EVENTS.walletUpdated, reason, accountUuid);
   }
 
   /** To every replica's sockets through pg_notify (each hears it back on REALTIME_CHANNEL). */
-  private publish(event: RealtimeEvent, reason: string): void {
-    const payload = JSON.stringify({ event, reason });
+  private publish(event: RealtimeEvent, reason: string, account?: string): void {
+    const payload = JSON.stringify({ event, reason, account });
     this.channels.notify(REALTIME_CHANNEL, payload).catch((err: unknown) => {
       // Fall back to this replica's own sockets: better a partial refresh than none.
       this.logger.warn({ err }, 'pg_notify failed; emitting locally only');
-      this.receive(event, reason);
+      this.receive(event, reason, account);
     });
   }
 
   /** An event heard on REALTIME_CHANNEL (or published while pg_notify failed): to the sockets. */
-  private receive(event: string | undefined, reason: string): void {
+  private receive(event: string | undefined, reason: string, account?: string): void {
     if (event === REALTIME_EVENTS.walletUpdated) {
-      this.server?.emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
+      // Only to the owner's sockets; an event without an account reaches nobody.
+      if (typeof account !== 'string') return;
+      this.server
+        ?.to(accountRoom(account))
+        .emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
     } else {
       this.deliver(reason);
     }

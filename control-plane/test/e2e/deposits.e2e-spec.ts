@@ -58,12 +58,13 @@ afterEach(() => {
 interface Account {
   uuid: string;
   cookie: string;
+  token: string;
   userType: 'client' | 'node';
 }
 
 async function account(userType: 'client' | 'node' = 'client'): Promise<Account> {
   const registered = await registerAccount(t, { userType });
-  return { uuid: registered.uuid, cookie: registered.cookie, userType };
+  return { uuid: registered.uuid, cookie: registered.cookie, token: registered.token, userType };
 }
 
 async function depositRequest(
@@ -193,15 +194,31 @@ describe('deposits on the local chain (issue 17)', () => {
 
   it('should let the watcher credit a demo-wallet deposit within 2 s of finalization', async () => {
     const alice = await account();
+    const mallory = await account();
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
-    const socket = io(`http://127.0.0.1:${port}`, {
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    const events: Array<{ reason: string }> = [];
-    socket.on('wallet-updated', (event: { reason: string }) => events.push(event));
-    await new Promise((resolve) => socket.once('connect', () => resolve(null)));
+    // Alice's socket presents her session cookie; Mallory's her bearer token; one has none.
+    const listen = (options: { cookie?: string; token?: string }) => {
+      const socket = io(`http://127.0.0.1:${port}`, {
+        transports: ['websocket'],
+        reconnection: false,
+        ...(options.cookie ? { extraHeaders: { Cookie: options.cookie } } : {}),
+        ...(options.token ? { auth: { token: options.token } } : {}),
+      });
+      const heard: Array<{ reason: string }> = [];
+      socket.on('wallet-updated', (event: { reason: string }) => heard.push(event));
+      return { socket, heard };
+    };
+    const mine = listen({ cookie: alice.cookie });
+    const theirs = listen({ token: mallory.token });
+    const anonymous = listen({});
+    const socket = mine.socket;
+    const events = mine.heard;
+    for (const { socket: each } of [mine, theirs, anonymous]) {
+      await new Promise((resolve) => each.once('connect', () => resolve(null)));
+    }
+    // The room is joined once the session is checked, just after 'connect'.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const request = await depositRequest(alice, '1.5', treasury);
     expect(request).toMatchObject({
       status: 'open',
@@ -242,7 +259,10 @@ describe('deposits on the local chain (issue 17)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(events).toEqual([expect.objectContaining({ reason: 'deposit' })]);
-    socket.close();
+    // Only the owner's sockets hear it: not another account's, not an anonymous one.
+    expect(theirs.heard).toEqual([]);
+    expect(anonymous.heard).toEqual([]);
+    for (const each of [socket, theirs.socket, anonymous.socket]) each.close();
   }, 20_000);
 
   it('should credit one transfer once when 20 verifies race, into a node wallet for an operator', async () => {

@@ -3,16 +3,30 @@ import { API_BASE } from '../config/env';
 
 /**
  * spec 01 §7, §9: the realtime events and the socket client's reconnection defaults.
- * 'wallet-updated' (issue 17): a deposit was credited; it carries no amounts, wallets re-fetch.
+ * 'wallet-updated' (issue 17): a deposit was credited to this session's account; it carries no
+ * amounts, wallets re-fetch.
  */
 export type RealtimeEvent = 'server-list-updated' | 'wallet-updated';
 
 let socket: Socket | null = null;
 let listeners = 0;
+let sessionToken: string | null = null;
+
+/**
+ * The session the socket presents (issue 17: 'wallet-updated' reaches only its owner's
+ * sockets). Called on login and logout; a live socket reconnects as the new identity.
+ */
+export function setRealtimeSession(token: string | null): void {
+  if (token === sessionToken) return;
+  sessionToken = token;
+  if (socket?.connected) socket.disconnect().connect();
+}
 
 function connect(): Socket {
   socket ??= io(API_BASE || undefined, {
     path: '/socket.io',
+    // Read at every (re)connection; the cookie goes along too on the same origin.
+    auth: (send) => send(sessionToken ? { token: sessionToken } : {}),
     transports: ['websocket', 'polling'],
     reconnection: true,
     reconnectionDelay: 1000,

@@ -1,7 +1,9 @@
 import { sessionUserSchema, type Profile, type SessionUser } from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { setRealtimeSession } from '../../lib/realtime';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
 import { logoutRequest } from './api/logout';
@@ -42,6 +44,10 @@ export const sessionStore = proxy<SessionState>({
     return this.user?.userType === 'client';
   },
 });
+
+// The realtime socket presents this session, so the account's own events reach it.
+setRealtimeSession(sessionStore.token);
+subscribeKey(sessionStore, 'token', setRealtimeSession);
 
 /** The session for a component: re-renders when any field it reads changes. */
 export function useSession() {
