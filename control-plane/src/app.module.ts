@@ -6,6 +6,7 @@ import { type Logger as PinoLogger, pino } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentReportsModule } from './agent-reports/agent-reports.module';
 import { AuthModule } from './auth/auth.module';
+import { EconomicsModule } from './economics/economics.module';
 import { ClientSetsModule } from './client-sets/client-sets.module';
 import type { Clock } from './common/clock';
 import type { AppConfig } from './config/app-config';
@@ -87,6 +88,7 @@ export class AppModule {
         MarketModule,
         WalletModule,
         DepositsModule,
+        EconomicsModule,
         SubscriptionsModule,
         DownloadsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.

@@ -96,6 +96,30 @@ describe('economics tabs', () => {
   });
 });
 
+describe('live economy (issue 18 §6)', () => {
+  it('the operators’ tab shows the pool, the budget and the network as the server computes them', async () => {
+    const page = await openPage();
+    const problems = collectProblems(page);
+    await page.goto('/economics#node-operators');
+    const live = page.getByTestId('live-economy');
+    await live.getByText('Reward pool').waitFor();
+    const figures = (await (await page.request.get('/api/economics/live')).json()) as {
+      poolMicro: string;
+      monthBudgetMicro: string;
+      month: string;
+    };
+    const ssl = (micro: string) =>
+      `${Number(BigInt(micro) / 1_000_000n).toLocaleString('en-US')} SSL`;
+    const text = await live.innerText();
+    expect(text).toContain(ssl(figures.poolMicro));
+    expect(text).toContain('of 1,500,000,000 SSL at genesis');
+    expect(text).toContain(`Budget for ${figures.month}`);
+    expect(text).toContain(ssl(figures.monthBudgetMicro));
+    expect(text).toMatch(/Network reliability\s+(No reports yet|\d+\.\d%)/);
+    expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
+  });
+});
+
 describe('cookie consent banner', () => {
   interface Consent {
     essential: boolean;

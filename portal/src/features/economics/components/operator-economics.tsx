@@ -14,6 +14,7 @@ import {
 } from '../economics-examples';
 import { CoreRewardTable } from './core-reward-table';
 import { DataTable } from './data-table';
+import { LiveEconomy } from './live-economy';
 import { SlashingTable } from './slashing-table';
 import { SslLegalNotice } from './ssl-legal-notice';
 import { StakingScheduleTable } from './staking-schedule-table';
@@ -24,6 +25,7 @@ import '../economics.css';
 export function OperatorEconomics() {
   return (
     <div className="econ-panel">
+      <LiveEconomy />
       <section className="econ-block" aria-labelledby="econ-op-income">
         <h2 id="econ-op-income">How a node earns</h2>
         <p className="econ-block__lead">
