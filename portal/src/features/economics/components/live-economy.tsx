@@ -1,5 +1,5 @@
 import { ECONOMICS, MICRO_PER_SSL, type LiveEconomy as LiveFigures } from '@scn/proto';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { getLiveEconomy } from '../api/get-live-economy';
 import { formatNumber } from '../economics-format';
 
@@ -22,20 +22,28 @@ type State =
  */
 export function LiveEconomy() {
   const [state, setState] = useState<State>({ status: 'loading' });
-
-  const load = useCallback(async () => {
-    try {
-      setState({ status: 'ready', live: await getLiveEconomy() });
-    } catch (error) {
-      setState({ status: 'error', message: (error as Error).message });
-    }
-  }, []);
+  // Try Again bumps it: the effect reads again and restarts the refresh timer.
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), LIVE_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+    let mounted = true;
+    const read = () =>
+      getLiveEconomy().then(
+        (live) => mounted && setState({ status: 'ready', live }),
+        (error: Error) => mounted && setState({ status: 'error', message: error.message }),
+      );
+    void read();
+    const timer = setInterval(() => void read(), LIVE_REFRESH_MS);
+    return () => {
+      mounted = false;
+      clearInterval(timer);
+    };
+  }, [attempt]);
+
+  const retry = () => {
+    setState({ status: 'loading' });
+    setAttempt((value) => value + 1);
+  };
 
   return (
     <section
@@ -51,7 +59,7 @@ export function LiveEconomy() {
       {state.status === 'error' ? (
         <div className="econ-callout" role="alert">
           {state.message}{' '}
-          <button type="button" className="btn btn--ghost" onClick={() => void load()}>
+          <button type="button" className="btn btn--ghost" onClick={retry}>
             Try Again
           </button>
         </div>
