@@ -12,7 +12,6 @@ import {
   nodeIncomeSsl,
   OPERATOR_REQUIREMENTS,
 } from '../economics-examples';
-import { CoreRewardTable } from './core-reward-table';
 import { DataTable } from './data-table';
 import { LiveEconomy } from './live-economy';
 import { SlashingTable } from './slashing-table';
@@ -61,14 +60,16 @@ export function OperatorEconomics() {
       <section className="econ-block" aria-labelledby="econ-op-tiers">
         <h2 id="econ-op-tiers">Hardware tiers</h2>
         <p className="econ-block__lead">
-          The setup wizard offers four VPS sizes. Larger machines accept more clients and earn more.
+          The setup wizard offers four VPS sizes. Larger machines accept more clients and earn more:
+          a full node at 100% reliability earns its base reward plus{' '}
+          {formatSsl(PRICING.operatorRewardSsl)} for each of its clients, the monthly earnings
+          below.
         </p>
         <VpsTierTable />
         <p className="econ-block__lead">
-          Across the network, the base reward scales with CPU cores, and every tier must sustain its
-          minimum bandwidth:
+          Every node must sustain 1 Mbps for each client it accepts, and never less than 100 Mbps
+          each way.
         </p>
-        <CoreRewardTable />
       </section>
 
       <ExampleMonthBlock />
