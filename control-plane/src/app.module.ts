@@ -26,6 +26,7 @@ import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
+import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
 export const LOG_REDACT = [
@@ -87,6 +88,7 @@ export class AppModule {
         MarketModule,
         WalletModule,
         DepositsModule,
+        WithdrawalsModule,
         SubscriptionsModule,
         DownloadsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.

@@ -89,11 +89,12 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A wallet changed without its owner's request (the deposit watcher credited it). Carries no
-   * account: every wallet page refetches its own wallet through the authenticated API, which
-   * is cheap next to how rarely deposits land.
+   * A wallet changed without its owner's request (the deposit watcher credited it, or a
+   * withdrawal's payout was confirmed or failed and given back). Carries no account: every
+   * wallet page refetches its own wallet through the authenticated API, which is cheap next to
+   * how rarely deposits and withdrawals settle.
    */
-  walletUpdated(reason: 'deposit'): void {
+  walletUpdated(reason: 'deposit' | 'withdrawal'): void {
     this.publish(REALTIME_EVENTS.walletUpdated, reason);
   }
 
