@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   Connection,
   PublicKey,
@@ -58,26 +59,37 @@ function bounded<T>(work: Promise<T>, what: string): Promise<T> {
 }
 
 /**
+ * The reference key of a withdrawal (as a Solana Pay reference): sha256 of its id, added to the
+ * transfer as a read-only account. Two payouts of the same amount to the same address signed
+ * with the same blockhash would otherwise be the same transaction with the same signature (only
+ * one could land); and `getSignaturesForAddress(reference)` finds a withdrawal's payout on chain.
+ */
+export function payoutReference(withdrawalId: string): PublicKey {
+  return new PublicKey(createHash('sha256').update(`scn:withdrawal:${withdrawalId}`).digest());
+}
+
+/**
  * The payout: one System Program transfer of `lamports` from the treasury (also the fee payer)
- * to the destination, signed by the treasury key. Its signature is known before it is sent.
+ * to the destination, carrying the withdrawal's reference, signed by the treasury key. Its
+ * signature is known before it is sent.
  */
 export function signPayout(
   treasury: TreasuryKey,
-  destination: string,
-  lamports: bigint,
+  payout: { id: string; destination: string; lamports: bigint },
   blockhash: { blockhash: string; lastValidBlockHeight: number },
 ): SignedPayout {
+  const transfer = SystemProgram.transfer({
+    fromPubkey: treasury.publicKey,
+    toPubkey: new PublicKey(payout.destination),
+    lamports: payout.lamports,
+  });
+  // The System Program reads its first two accounts and ignores the rest.
+  transfer.keys.push({ pubkey: payoutReference(payout.id), isSigner: false, isWritable: false });
   const transaction = new Transaction({
     feePayer: treasury.publicKey,
     blockhash: blockhash.blockhash,
     lastValidBlockHeight: blockhash.lastValidBlockHeight,
-  }).add(
-    SystemProgram.transfer({
-      fromPubkey: treasury.publicKey,
-      toPubkey: new PublicKey(destination),
-      lamports,
-    }),
-  );
+  }).add(transfer);
   treasury.sign(transaction);
   const wire = transaction.serialize();
   const signature = base58(transaction.signature!);

@@ -123,7 +123,7 @@ export class WithdrawalPayoutService {
     row: WithdrawalRow,
   ): Promise<'sent' | 'failed' | 'skipped'> {
     const blockhash = await this.chain.latestBlockhash();
-    const payout = signPayout(settings.treasury, row.destination, row.lamports, blockhash);
+    const payout = signPayout(settings.treasury, row, blockhash);
     if (!(await this.repository.markSigned(row.id, payout, this.clock.now()))) return 'skipped';
     const failed = await this.send({
       ...row,
