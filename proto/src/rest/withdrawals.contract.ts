@@ -102,11 +102,17 @@ const destinationSchema = z
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, WITHDRAWAL_MESSAGES.invalidAddress);
 
 export const withdrawRequestSchema = z.object({
-  /** SSL as a decimal string (a number is read as its decimal text); the server parses it. */
-  amount: z
-    .union([z.string(), z.number()], { error: WITHDRAWAL_MESSAGES.invalidAmount })
-    .transform((value) => String(value).trim())
-    .refine((text) => (parseSslAmount(text) ?? 0n) > 0n, WITHDRAWAL_MESSAGES.invalidAmount),
+  /**
+   * SSL as a decimal string (a number is read as its decimal text); the server parses it. A
+   * preprocessed string rather than a union, so the OpenAPI document says "string".
+   */
+  amount: z.preprocess(
+    (value) => (typeof value === 'number' ? String(value) : value),
+    z
+      .string({ error: WITHDRAWAL_MESSAGES.invalidAmount })
+      .trim()
+      .refine((text) => (parseSslAmount(text) ?? 0n) > 0n, WITHDRAWAL_MESSAGES.invalidAmount),
+  ),
   destinationAddress: destinationSchema,
 });
 export type WithdrawRequest = z.input<typeof withdrawRequestSchema>;
