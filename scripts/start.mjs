@@ -6,7 +6,7 @@
 // v2ray is on PATH they run it on loopback ports, otherwise they run without a proxy core.
 // Deposits run against the local Solana chain (devchain/, issue 17 §3) started here on loopback
 // (DEVCHAIN_PORT, default 8899), unless SOLANA_RPC_URL points at another chain or NODE_ENV is
-// production (which refuses a localnet cluster).
+// production (which refuses a localnet cluster); withdrawals are paid from its treasury.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,7 +35,8 @@ const children = [];
 /**
  * The local chain, in this process: the control plane reads it (SOLANA_RPC_URL), the portal's
  * "Pay with the demo wallet" calls its demo wallet, and the treasury keypair stays under DATA_DIR
- * (only its public key, the deposit address, goes to the control plane).
+ * (its public key is the deposit address; the control plane signs withdrawals' payouts with the
+ * file, SOLANA_TREASURY_KEY_FILE).
  */
 async function startDevchain() {
   if (env.SOLANA_RPC_URL) {
@@ -75,9 +76,17 @@ async function startDevchain() {
   env.SOLANA_DEPOSIT_ADDRESS ??= chain.treasuryAddress;
   env.SOLANA_COMMITMENT ??= 'confirmed';
   env.SOLANA_DEMO_WALLET_URL ??= chain.demoWalletUrl;
+  // Withdrawals (issue 18 §5) on against this chain, signed with the treasury key kept above, so
+  // they can be tried offline; a minimum of 10 SSL (a 100 SSL default suits real clusters).
+  if (env.SOLANA_DEPOSIT_ADDRESS === chain.treasuryAddress) {
+    env.WITHDRAWALS_ENABLED ??= 'true';
+    env.SOLANA_TREASURY_KEY_FILE ??= options.treasuryKeyFile;
+    env.WITHDRAWAL_MIN_SSL ??= '10';
+  }
   console.log(
     `[devchain] local Solana chain at ${chain.url} (commitment ${env.SOLANA_COMMITMENT}); ` +
-      `treasury ${env.SOLANA_DEPOSIT_ADDRESS}; demo wallet ${chain.demoWalletAddress}`,
+      `treasury ${env.SOLANA_DEPOSIT_ADDRESS}; demo wallet ${chain.demoWalletAddress}; ` +
+      `withdrawals ${env.WITHDRAWALS_ENABLED === 'true' ? 'on' : 'off'}`,
   );
   return chain;
 }

@@ -27,6 +27,7 @@ import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
+import { WithdrawalsModule } from './withdrawals/withdrawals.module';
 
 /** Never logged: credentials, cookies, and the bodies that carry passwords and codes. */
 export const LOG_REDACT = [
@@ -89,6 +90,7 @@ export class AppModule {
         WalletModule,
         DepositsModule,
         EconomicsModule,
+        WithdrawalsModule,
         SubscriptionsModule,
         DownloadsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.

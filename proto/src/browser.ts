@@ -12,6 +12,7 @@ export * from './economics';
 export * from './money';
 export * from './rest/wallet.contract';
 export * from './rest/deposits.contract';
+export * from './rest/withdrawals.contract';
 export * from './rest/subscriptions.contract';
 export * from './rest/downloads.contract';
 export * from './rest/economics.contract';

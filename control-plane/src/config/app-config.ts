@@ -4,6 +4,11 @@ import { join, resolve } from 'node:path';
 import { insideTestNets } from '../common/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
 import { type SolanaSettings, solanaSettings } from './solana-settings';
+import {
+  describeWithdrawals,
+  type WithdrawalSettings,
+  withdrawalSettings,
+} from './withdrawal-settings';
 
 /** The validated configuration of one control-plane process. */
 export interface AppConfig {
@@ -53,6 +58,8 @@ export interface AppConfig {
   manualServerAllowedCidrs: string[];
   /** SOL deposits (issue 17); null: off (their routes answer 503). */
   solana: SolanaSettings | null;
+  /** Withdrawals (issue 18 §5); null: off (the withdraw route answers suspended). */
+  withdrawals: WithdrawalSettings | null;
 }
 
 export interface DatabaseTimeouts {
@@ -100,7 +107,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
   const solana = solanaSettings(env, raw.SOLANA_CLUSTER !== undefined);
-  const crossProblems = [...timeoutProblems(env), ...demoPortProblems(env), ...solana.problems];
+  const withdrawals = withdrawalSettings(env, solana.settings);
+  const crossProblems = [
+    ...timeoutProblems(env),
+    ...demoPortProblems(env),
+    ...solana.problems,
+    ...withdrawals.problems,
+  ];
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
     throw new ConfigError([
@@ -164,6 +177,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     manualServerProbeUrl: env.MANUAL_PROBE_URL ?? `${publicUrl}/healthz`,
     manualServerAllowedCidrs: allowedCidrs,
     solana: solana.settings,
+    withdrawals: withdrawals.settings,
   };
 }
 
@@ -181,6 +195,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     deposits: config.solana
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',
+    withdrawals: describeWithdrawals(config.withdrawals),
   };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_SSL_PER_SOL } from '@scn/proto';
+import { DEFAULT_SSL_PER_SOL, parseSslAmount } from '@scn/proto';
 import { z } from 'zod';
 import { parseDuration } from './duration';
 import { parseTrustProxy } from './trust-proxy';
@@ -49,6 +49,16 @@ const milliseconds = (min: number, max: number, off: boolean) =>
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An amount of SSL (a decimal with at most 6 decimals, above 0), as micro-SSL. */
+const sslSetting = z.string().transform((value, ctx) => {
+  const micro = parseSslAmount(value);
+  if (micro === null || micro <= 0n) {
+    ctx.addIssue({ code: 'custom', message: 'must be an amount of SSL above 0 (e.g. 100 or 2.5)' });
+    return z.NEVER;
+  }
+  return micro;
+});
 
 /**
  * Every environment variable the control plane reads, with its default and meaning. The README's
@@ -311,6 +321,26 @@ export const ENV_VARS = {
   SOLANA_DEMO_WALLET_URL: {
     schema: url(['http', 'https']).optional(),
     doc: "localnet only: the local chain's demo wallet the portal offers (Pay with the demo wallet)",
+    sensitive: false,
+  },
+  WITHDRAWALS_ENABLED: {
+    schema: bool.default(false),
+    doc: 'Node operators may withdraw SSL to a Solana address, paid in SOL from the treasury (issue 18 §5; needs the Solana settings and SOLANA_TREASURY_KEY_FILE); off: the Withdraw button shows Suspended',
+    sensitive: false,
+  },
+  WITHDRAWAL_MIN_SSL: {
+    schema: sslSetting.default(100_000_000n),
+    doc: 'The smallest withdrawal (SSL, up to 6 decimals); after the 25% fee it must pay at least the 890,880 lamports a new Solana account needs',
+    sensitive: false,
+  },
+  WITHDRAWAL_DAILY_CAP_SSL: {
+    schema: sslSetting.default(50_000_000_000n),
+    doc: 'The most one operator may withdraw per UTC day (SSL; failed withdrawals do not count)',
+    sensitive: false,
+  },
+  SOLANA_TREASURY_KEY_FILE: {
+    schema: z.string().min(1).optional(),
+    doc: "The treasury's keypair file (Solana CLI JSON: 64 bytes), which signs payouts; required with WITHDRAWALS_ENABLED; its public key must be SOLANA_DEPOSIT_ADDRESS",
     sensitive: false,
   },
   LOG_PRETTY: {

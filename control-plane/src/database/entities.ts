@@ -25,6 +25,7 @@ import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity'
 import { LedgerAccountEntity } from '../wallet/entities/ledger-account.entity';
 import { LedgerEntryEntity } from '../wallet/entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.entity';
+import { WithdrawalEntity } from '../withdrawals/entities/withdrawal.entity';
 
 export const ENTITIES = [
   AccountEntity,
@@ -54,4 +55,5 @@ export const ENTITIES = [
   JobHeartbeatEntity,
   ServerReliabilityDayEntity,
   OperatorEconomySettingsEntity,
+  WithdrawalEntity,
 ] as const;

@@ -138,10 +138,11 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
   }
 
   /**
-   * An account's wallet changed without its request (the deposit watcher credited it): its own
-   * sockets refetch the wallet through the authenticated API. The event carries no amounts.
+   * An account's wallet changed without its request (the deposit watcher credited it, or a
+   * withdrawal's payout was confirmed or failed and given back): its own sockets refetch the
+   * wallet through the authenticated API. The event carries no amounts.
    */
-  walletUpdated(accountUuid: string, reason: 'deposit'): void {
+  walletUpdated(accountUuid: string, reason: 'deposit' | 'withdrawal'): void {
     this.publish(REALTIME_EVENTS.walletUpdated, reason, accountUuid);
   }
 

@@ -100,6 +100,27 @@ export class LedgerService {
     return this.repository.lockAccount(manager, wallet, ownerUuid);
   }
 
+  /**
+   * `lockWallet`, and what of the balance is not frozen (spec 01 §9: operator rewards are frozen
+   * 60 days): a frozen reward partly spent already never counts for more than the balance.
+   */
+  async lockAvailable(
+    manager: Transaction,
+    wallet: WalletKind,
+    ownerUuid: string,
+    now: Date,
+  ): Promise<{ balanceMicro: bigint; frozenMicro: bigint; availableMicro: bigint }> {
+    const locked = await this.repository.lockAccount(manager, wallet, ownerUuid);
+    const lots = await this.repository.frozenLots(locked.id, now, manager);
+    const frozen = lots.reduce((sum, lot) => sum + lot.amountMicro, 0n);
+    const frozenMicro = frozen > locked.balanceMicro ? locked.balanceMicro : frozen;
+    return {
+      balanceMicro: locked.balanceMicro,
+      frozenMicro,
+      availableMicro: locked.balanceMicro - frozenMicro,
+    };
+  }
+
   /** Creates the wallet if missing; returns its id. */
   ensureWallet(wallet: WalletKind, ownerUuid: string): Promise<string> {
     return this.repository.ensureAccount(wallet, ownerUuid);

@@ -76,13 +76,6 @@ export class WalletController {
     throw new WalletException('pay_through_subscription');
   }
 
-  @Post('wallet/node/:uuid/withdraw')
-  @UseGuards(OwnsAccountGuard)
-  @ApiOperation({ summary: 'Suspended (spec 01 §5: the Withdraw button is always disabled)' })
-  withdraw(): never {
-    throw new WalletException('withdrawals_suspended');
-  }
-
   @Post('api/wallet/node/:uuid/reward')
   @ApiOperation({
     summary: 'Refused (403): operator rewards are paid by the server as part of each purchase',

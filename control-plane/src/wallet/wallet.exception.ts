@@ -4,7 +4,6 @@ import { DomainException, type ErrorKinds } from '../common/domain.exception';
 export type WalletErrorCode =
   | 'insufficient_balance'
   | 'wrong_wallet_type'
-  | 'withdrawals_suspended'
   | 'pay_through_subscription'
   | 'rewards_are_server_side'
   | 'idempotency_key_invalid'
@@ -13,7 +12,6 @@ export type WalletErrorCode =
 const KINDS: ErrorKinds<WalletErrorCode> = {
   insufficient_balance: 'payment_required',
   wrong_wallet_type: 'forbidden',
-  withdrawals_suspended: 'forbidden',
   pay_through_subscription: 'gone',
   rewards_are_server_side: 'forbidden',
   idempotency_key_invalid: 'invalid',
@@ -22,7 +20,6 @@ const KINDS: ErrorKinds<WalletErrorCode> = {
 
 const MESSAGES: Record<Exclude<WalletErrorCode, 'insufficient_balance'>, string> = {
   wrong_wallet_type: 'This wallet type does not belong to your account type',
-  withdrawals_suspended: WALLET_MESSAGES.withdrawalsSuspended,
   pay_through_subscription: WALLET_MESSAGES.payThroughSubscription,
   rewards_are_server_side: WALLET_MESSAGES.rewardsAreServerSide,
   idempotency_key_invalid:

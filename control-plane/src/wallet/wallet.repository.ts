@@ -211,9 +211,10 @@ export class WalletRepository {
   async frozenLots(
     accountId: string,
     now: Date,
+    db: EntityManager | DataSource = this.dataSource,
   ): Promise<{ amountMicro: bigint; frozenUntil: Date }[]> {
     const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
-      this.dataSource,
+      db,
       `SELECT sum(amount_micro)::text AS amount_micro, frozen_until FROM ledger_entries
        WHERE account_id = $1 AND frozen_until > $2
        GROUP BY frozen_until HAVING sum(amount_micro) > 0

@@ -98,7 +98,7 @@ export class WalletService {
       operatorRewardFrozenDays: PRICING.operatorRewardFrozenDays,
       launchPeriodEndsAt: this.config.launchPeriodEndsAt.toISOString(),
       launchPeriodActive: launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
-      withdrawalsEnabled: false,
+      withdrawalsEnabled: this.config.withdrawals !== null,
       depositsEnabled: this.config.solana !== null,
     };
   }

@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
+import { WithdrawalPayoutJob } from '../../src/withdrawals/withdrawal-payout.job';
 import { type FundingChain, startFundingChain } from '../support/chain-deposits';
 import { casesFor, type FuzzCase, type Identity } from '../support/fuzz/cases';
 import { FuzzFixtures } from '../support/fuzz/fixtures';
@@ -63,14 +67,21 @@ const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
   // Deposits on, against the local chain (issue 17): their routes are fuzzed too, and the
-  // fixtures' clients are funded through real deposits on it (issue 17 §5).
-  funding = await startFundingChain();
-  t = await startTestApp(funding.env);
+  // fixtures' clients are funded through real deposits on it (issue 17 §5). Withdrawals on as
+  // well (issue 18 §5), signed with the chain's treasury key file, so their rules are fuzzed.
+  const treasuryKeyFile = join(mkdtempSync(join(tmpdir(), 'scn-fuzz-treasury-')), 'treasury.json');
+  funding = await startFundingChain({ treasuryKeyFile });
+  t = await startTestApp({
+    ...funding.env,
+    WITHDRAWALS_ENABLED: 'true',
+    SOLANA_TREASURY_KEY_FILE: treasuryKeyFile,
+  });
   // Timers would write (renewals, reliability, probes) while a refused request is in flight.
   t.app.get(SubscriptionBillingJob).onApplicationShutdown();
   t.app.get(ServerWithdrawalJob).onApplicationShutdown();
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
   t.app.get(DepositWatcherJob).onApplicationShutdown();
+  t.app.get(WithdrawalPayoutJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);
   fixtures = await FuzzFixtures.create(t, funding);

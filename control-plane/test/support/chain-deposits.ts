@@ -23,10 +23,12 @@ export interface FundingChain {
 
 /**
  * A local chain with fast slots, trusted at `confirmed` (one slot, 50 ms). A suite that moves
- * the control plane's clock passes the same clock as `now`, so block times agree with it.
+ * the control plane's clock passes the same clock as `now`, so block times agree with it. A
+ * suite that pays withdrawals passes `treasuryKeyFile` (created if missing): the deposit address
+ * is then that keypair's, whose file the control plane signs payouts with.
  */
 export async function startFundingChain(
-  options: Pick<DevchainOptions, 'now'> = {},
+  options: Pick<DevchainOptions, 'now' | 'treasuryKeyFile'> = {},
 ): Promise<FundingChain> {
   const chain = await startDevchain({ slotMs: 50, ...options });
   return {

@@ -9,7 +9,7 @@ export const WALLET_ROUTES = {
   settings: '/wallet/settings',
   /** Refused here: the old client named the amount; purchases go through create-subscription. */
   paySubscription: (uuid: string) => `/wallet/client/${encodeURIComponent(uuid)}/pay-subscription`,
-  /** Suspended (spec 01 §5: the Withdraw button is always disabled). */
+  /** Issue 18 §5: suspended unless WITHDRAWALS_ENABLED (see withdrawals.contract.ts). */
   withdraw: (uuid: string) => `/wallet/node/${encodeURIComponent(uuid)}/withdraw`,
   /** Refused here: rewards are server-side effects of the verified event. */
   nodeReward: (uuid: string) => `/api/wallet/node/${encodeURIComponent(uuid)}/reward`,
@@ -46,6 +46,8 @@ export const TRANSACTION_TYPES = [
   'social_reward',
   'test_deposit',
   'refund',
+  /** Issue 18 §5: a failed withdrawal's amount given back. */
+  'withdrawal_reversal',
 ] as const;
 
 /** Amounts are integer micro-SSL as decimal strings (signed: positive green +, negative red). */

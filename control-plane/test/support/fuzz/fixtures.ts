@@ -1,3 +1,4 @@
+import { Keypair } from '@solana/web3.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { registerAccount } from '../accounts';
 import { depositThroughChain, type FundingChain } from '../chain-deposits';
@@ -122,6 +123,9 @@ export class FuzzFixtures {
         tier: 'tier2',
         country: ['DE'],
         newBillingCycle: 'hourly',
+        // issue 18 §5: a withdrawal of the minimum (100 SSL) to a wallet's address.
+        amount: '100',
+        destinationAddress: Keypair.generate().publicKey.toBase58(),
         autoRenew: false,
         paymentId: null,
         isFreeSubscription: false,

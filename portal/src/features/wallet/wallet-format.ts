@@ -47,6 +47,7 @@ const TRANSACTION_LABELS: Record<string, string> = {
   subscription: 'Subscription',
   subscription_reward: 'Subscription Reward',
   monthly_reward: 'Monthly Reward',
+  withdrawal_reversal: 'Withdrawal Reversal',
 };
 
 export function transactionLabel(type: string): string {

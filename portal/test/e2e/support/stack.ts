@@ -24,6 +24,12 @@ export interface StackChain {
 export interface StackOptions {
   /** Deposits on: a local Solana chain (devchain, built) and the control plane pointed at it. */
   solana?: boolean;
+  /**
+   * With `solana`, withdrawals on too (issue 18 §5): the chain's treasury keypair is kept in a
+   * file the control plane signs payouts with, and the deposit address is its public key (so
+   * deposits fund the payouts). Minimum 10 SSL.
+   */
+  withdrawals?: boolean;
 }
 
 export interface Stack {
@@ -63,7 +69,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scn-browser-'));
   chmodSync(dataDir, 0o755);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const devchain = options.solana ? await startChain() : null;
+  const treasuryKeyFile = options.withdrawals ? join(dataDir, 'treasury.json') : undefined;
+  const devchain = options.solana ? await startChain(treasuryKeyFile) : null;
   const chain = devchain?.chain ?? null;
   const child: ChildProcess = spawn(process.execPath, [entry], {
     env: {
@@ -88,6 +95,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             // The local chain confirms within a slot; finalized would wait ~32 slots.
             SOLANA_COMMITMENT: 'confirmed',
             SOLANA_DEMO_WALLET_URL: chain.demoWalletUrl,
+          }
+        : {}),
+      ...(chain && treasuryKeyFile
+        ? {
+            WITHDRAWALS_ENABLED: 'true',
+            SOLANA_TREASURY_KEY_FILE: treasuryKeyFile,
+            WITHDRAWAL_MIN_SSL: '10',
           }
         : {}),
     },
@@ -129,26 +143,38 @@ interface Devchain {
   url: string;
   demoWalletUrl: string;
   demoWalletAddress: string;
+  treasuryAddress: string;
   stop(): Promise<void>;
 }
 
-/** The built devchain on a free loopback port, and a fresh treasury address for the deposits. */
-async function startChain(): Promise<{ chain: StackChain; stop(): Promise<void> }> {
+/**
+ * The built devchain on a free loopback port, and a fresh treasury address for the deposits; with
+ * a treasury key file (withdrawals), the treasury is that keypair's.
+ */
+async function startChain(
+  treasuryKeyFile?: string,
+): Promise<{ chain: StackChain; stop(): Promise<void> }> {
   const entry = join(ROOT, 'devchain', 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error('Build first: devchain/dist is missing');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startDevchain } = require(entry) as {
-    startDevchain(options: { port?: number; slotMs?: number }): Promise<Devchain>;
+    startDevchain(options: {
+      port?: number;
+      slotMs?: number;
+      treasuryKeyFile?: string;
+    }): Promise<Devchain>;
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Keypair } = require('@solana/web3.js') as typeof import('@solana/web3.js');
-  const devchain = await startDevchain({ port: 0, slotMs: 200 });
+  const devchain = await startDevchain({ port: 0, slotMs: 200, treasuryKeyFile });
   return {
     chain: {
       url: devchain.url,
       demoWalletUrl: devchain.demoWalletUrl,
       demoWalletAddress: devchain.demoWalletAddress,
-      depositAddress: Keypair.generate().publicKey.toBase58(),
+      depositAddress: treasuryKeyFile
+        ? devchain.treasuryAddress
+        : Keypair.generate().publicKey.toBase58(),
     },
     stop: () => devchain.stop(),
   };

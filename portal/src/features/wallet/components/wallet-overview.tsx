@@ -1,4 +1,4 @@
-import { SSL_USD_PRICE_TEXT } from '@scn/proto';
+import { PRICING, SSL_USD_PRICE_TEXT } from '@scn/proto';
 import type { WalletType } from '../api/get-wallet';
 import type { WalletView } from '../store';
 import { formatDateTime, sslAmount, usdAmount } from '../wallet-format';
@@ -38,7 +38,10 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletV
 
       {type === 'node' && data.frozenAmounts.length > 0 && (
         <div className="wallet-overview__frozen">
-          <p className="small muted">Operator rewards are frozen for 60 days after each sale:</p>
+          <p className="small muted">
+            Operator rewards stay frozen for {PRICING.operatorRewardFrozenDays} days before they can
+            be withdrawn:
+          </p>
           <ul data-testid="wallet-frozen-list">
             {data.frozenAmounts.map((lot, index) => (
               <li key={`${lot.frozenUntil}-${index}`}>

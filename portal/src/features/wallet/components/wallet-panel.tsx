@@ -4,9 +4,12 @@ import { Button } from '../../../components/ui/button';
 import { onRealtime } from '../../../lib/realtime';
 import type { WalletType } from '../api/get-wallet';
 import { loadWallet, useWallet } from '../store';
+import { useWithdrawals } from '../withdrawals-store';
 import { DepositDialog } from './deposit-dialog';
 import { TransactionList } from './transaction-list';
 import { WalletOverview } from './wallet-overview';
+import { WithdrawAction } from './withdraw-action';
+import { WithdrawalList } from './withdrawal-list';
 import '../wallet.css';
 
 export interface WalletPanelProps {
@@ -25,11 +28,13 @@ type TabId = (typeof TABS)[number]['id'];
 
 /**
  * spec 01 §2 Wallet panel and spec 02 §2 wallet sections: Overview and Transactions tabs, Deposit,
- * and Withdraw for node wallets only (always disabled: withdrawals are suspended). Every amount
+ * and Withdraw for node wallets only (Suspended unless the server has withdrawals on; their list
+ * under the overview). Every amount
  * is the server's: nothing is corrected or added up here (deliberately unlike spec 02 §5).
  */
 export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: WalletPanelProps) {
   const wallet = useWallet(type);
+  const withdrawals = useWithdrawals();
   const [tab, setTab] = useState<TabId>('overview');
   const [depositOpen, setDepositOpen] = useState(depositOpenInitially ?? false);
   const closeDeposit = useCallback(() => setDepositOpen(false), []);
@@ -67,20 +72,10 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
             Deposit
           </Button>
           {type === 'node' && (
-            // A disabled button gets no pointer events: the wrapper carries the hover text.
-            <span
-              className="wallet-panel__withdraw"
-              title="Suspended"
-              data-tooltip="Suspended"
-              data-testid="withdraw-suspended"
-            >
-              <Button variant="secondary" size="sm" disabled aria-describedby={`${baseId}-wd`}>
-                Withdraw
-              </Button>
-              <span id={`${baseId}-wd`} className="sr-only">
-                Suspended
-              </span>
-            </span>
+            <WithdrawAction
+              ownerUuid={ownerUuid}
+              availableMicro={ready && wallet.data ? wallet.data.availableMicro : null}
+            />
           )}
         </div>
       </header>
@@ -131,7 +126,12 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
         ) : !wallet.data ? (
           <p className="wallet-panel__empty">No wallet data available</p>
         ) : tab === 'overview' ? (
-          <WalletOverview type={type} data={wallet.data} />
+          <>
+            <WalletOverview type={type} data={wallet.data} />
+            {type === 'node' && (
+              <WithdrawalList withdrawals={withdrawals.data?.withdrawals ?? []} />
+            )}
+          </>
         ) : (
           <TransactionList type={type} ownerUuid={ownerUuid} />
         )}

@@ -1,0 +1,65 @@
+import { useEffect, useId, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { onRealtime } from '../../../lib/realtime';
+import { loadWithdrawals, stopFollowingWithdrawals, useWithdrawals } from '../withdrawals-store';
+import { WithdrawDialog } from './withdraw-dialog';
+import '../wallet.css';
+
+/**
+ * The node wallet's Withdraw button: it opens the Withdraw modal while the server has
+ * withdrawals on (WITHDRAWALS_ENABLED); otherwise it is disabled and says 'Suspended' on hover
+ * (spec 01 §5), as it does until the wallet and the settings are loaded.
+ */
+export function WithdrawAction({
+  ownerUuid,
+  availableMicro,
+}: {
+  ownerUuid: string;
+  /** null until the wallet is loaded. */
+  availableMicro: string | null;
+}) {
+  const withdrawals = useWithdrawals();
+  const [open, setOpen] = useState(false);
+  const hintId = useId();
+
+  useEffect(() => {
+    void loadWithdrawals(ownerUuid);
+    return stopFollowingWithdrawals;
+  }, [ownerUuid]);
+  // A payout confirmed or given back refreshes the list as it does the wallet.
+  useEffect(() => onRealtime('wallet-updated', () => void loadWithdrawals(ownerUuid)), [ownerUuid]);
+
+  const data = withdrawals.ownerUuid === ownerUuid ? withdrawals.data : null;
+  if (!data?.settings.enabled || availableMicro === null) {
+    return (
+      // A disabled button gets no pointer events: the wrapper carries the hover text.
+      <span
+        className="wallet-panel__withdraw"
+        title="Suspended"
+        data-tooltip="Suspended"
+        data-testid="withdraw-suspended"
+      >
+        <Button variant="secondary" size="sm" disabled aria-describedby={hintId}>
+          Withdraw
+        </Button>
+        <span id={hintId} className="sr-only">
+          Suspended
+        </span>
+      </span>
+    );
+  }
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => setOpen(true)} data-testid="withdraw">
+        Withdraw
+      </Button>
+      <WithdrawDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        ownerUuid={ownerUuid}
+        availableMicro={availableMicro}
+        withdrawals={data}
+      />
+    </>
+  );
+}
