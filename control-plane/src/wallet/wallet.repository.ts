@@ -160,6 +160,37 @@ export class WalletRepository {
     return ids;
   }
 
+  /**
+   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.plan's
+   * rows), in one statement through `ledger_post`, which creates missing accounts.
+   */
+  async insertPlanned(manager: EntityManager, planned: readonly object[]): Promise<void> {
+    if (planned.length === 0) return;
+    await manager.query(`SELECT ledger_post($1::jsonb)`, [JSON.stringify(planned)]);
+  }
+
+  /**
+   * Locks the existing accounts of `kind` owned by `owners` (in id order, one statement) until
+   * the caller's transaction ends; answers their balances by owner (a missing account is absent:
+   * it holds nothing).
+   */
+  async lockAccounts(
+    manager: EntityManager,
+    kind: LedgerAccountKind,
+    owners: readonly string[],
+  ): Promise<Map<string, bigint>> {
+    const locked = new Map<string, bigint>();
+    if (owners.length === 0) return locked;
+    const rows = await queryRows<{ owner_uuid: string; balance_micro: string }>(
+      manager,
+      `SELECT owner_uuid, balance_micro FROM ledger_accounts
+       WHERE kind = $1 AND owner_uuid = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [kind, owners],
+    );
+    for (const row of rows) locked.set(row.owner_uuid, BigInt(row.balance_micro));
+    return locked;
+  }
+
   /** A wallet's entries, newest first, with their transaction. */
   async listEntries(
     accountId: string,
