@@ -1,11 +1,4 @@
-import {
-  ECONOMICS,
-  MICRO_PER_SSL,
-  PRICING,
-  TOTAL_SSL_SUPPLY,
-  VPS_TIERS,
-  type VpsTierId,
-} from '@scn/proto';
+import { ECONOMICS, MICRO_PER_SSL, PRICING, VPS_TIERS, type VpsTierId } from '@scn/proto';
 
 /**
  * The operators' economy as pure functions (issue 18; spec 02 §9): the monthly statement of one
@@ -16,10 +9,9 @@ import {
 
 const PERCENT = 100n;
 
-/** spec 02 §9: 15% of the 10 billion SSL supply, the pool's balance at genesis. */
-export const REWARD_POOL_GENESIS_MICRO =
-  (BigInt(TOTAL_SSL_SUPPLY) * BigInt(ECONOMICS.operatorRewardPoolPercent) * MICRO_PER_SSL) /
-  PERCENT;
+/** spec 02 §9: 15% of the 10 billion SSL supply, the pool's balance at genesis (in @scn/proto, so
+ * migration 2400 reads it without importing a domain). */
+export { REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 
 /** What the reliability history says of one node over one period. */
 export interface ReliabilityFacts {

@@ -272,11 +272,12 @@ describe('RewardsJob', () => {
     await reward('2026-05-10T10:00:00Z', onlyA1, a, 1);
     await reward('2026-05-14T10:00:00Z', onlyA1, a, 1);
     await reward('2026-06-01T00:00:00Z', onlyA1, a, 1); // the next period
-    for (const [serverId, owner] of [
+    const owners: Array<[string, string]> = [
       [a1!, a],
       [a2!, a],
       [b1!, b],
-    ]) {
+    ];
+    for (const [serverId, owner] of owners) {
       await insertHistory(db, {
         serverId,
         ownerUuid: owner,
