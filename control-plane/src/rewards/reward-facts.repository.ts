@@ -74,16 +74,17 @@ export class RewardFactsRepository {
       `WITH f AS (
          SELECT d.server_id, sum(d.observed_seconds)::int AS observed,
                 sum(d.reliability_seconds)::text AS reliability, sum(d.below_seconds)::int AS below,
-                (array_agg(d.owner_uuid ORDER BY d.day DESC))[1] AS owner_uuid,
-                (array_agg(d.tier ORDER BY d.day DESC))[1] AS tier
+                -- A server's owner and tier never change (the tier is chosen at enrollment): any
+                -- day's will do, and plain aggregates keep this one hash aggregate (issue 18 §7:
+                -- a 31-day month of 100,000 nodes in about 2 s).
+                min(d.owner_uuid::text)::uuid AS owner_uuid, max(d.tier) AS tier
          FROM server_reliability_days d
          WHERE d.day >= $1::date AND d.day < $2::date
            AND ($3::uuid IS NULL OR d.server_id IN (SELECT id FROM servers WHERE owner_uuid = $3))
          GROUP BY d.server_id)
        SELECT f.*, s.id IS NOT NULL AS present, s.created_at, s.hardware_since, s.banned_at,
               s.below_threshold_since
-       FROM f LEFT JOIN servers s ON s.id = f.server_id
-       ORDER BY f.server_id`,
+       FROM f LEFT JOIN servers s ON s.id = f.server_id`,
       [window.startDay, window.endDay, owner],
     );
     return rows.map((row) => ({

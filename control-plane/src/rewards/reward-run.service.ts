@@ -10,6 +10,8 @@ import { RewardStatementsRepository } from './reward-statements.repository';
 
 /** Statements paid per database transaction. */
 export const PAY_BATCH_SIZE = 2_000;
+/** Statements written per INSERT when a period is computed. */
+const STATEMENT_CHUNK = 5_000;
 
 export interface RunOptions {
   batchSize?: number;
@@ -74,7 +76,14 @@ export class RewardRunService {
     const draft = await this.computer.draft(period, periodBounds(period).end);
     const pool = await this.computer.pool(period);
     const scale = budgetScale(draft.demandMicro, pool.budgetMicro);
-    const statements = draft.statements.map((s) => statementRow(draft, s, scale, now));
+    // Rows are built a chunk at a time as they are written: 100,000 at once would be held twice.
+    function* statements() {
+      for (let i = 0; i < draft.statements.length; i += STATEMENT_CHUNK) {
+        yield draft.statements
+          .slice(i, i + STATEMENT_CHUNK)
+          .map((s) => statementRow(draft, s, scale, now));
+      }
+    }
     const staking = draft.staking.map((s) => stakingRow(draft, s, scale, now));
     return this.transactions.run((tx) =>
       this.repository.insertRun(
@@ -88,12 +97,12 @@ export class RewardRunService {
           demandMicro: draft.demandMicro.toString(),
           scaleNumeratorMicro: scale.numeratorMicro.toString(),
           scaleDenominatorMicro: scale.denominatorMicro.toString(),
-          statements: statements.length,
+          statements: draft.statements.length,
           stakingStatements: staking.length,
           computedAt: now,
           paidAt: null,
         },
-        statements,
+        statements(),
         staking,
       ),
     );

@@ -24,7 +24,7 @@ export interface UnpaidStaking {
   paidMicro: bigint;
 }
 
-/** Rows written per INSERT: a JSON parameter of a few MB at most. */
+/** Staking statements written per INSERT: a JSON parameter of a few MB at most. */
 const INSERT_CHUNK = 10_000;
 
 /** camelCase fields to the table's snake_case columns, dates as ISO text, for jsonb_populate_recordset. */
@@ -64,7 +64,8 @@ export class RewardStatementsRepository {
   async insertRun(
     manager: Transaction,
     run: RunRow,
-    statements: readonly StatementRow[],
+    /** The statements, a chunk at a time (built as they are written, so few are held at once). */
+    statements: Iterable<readonly StatementRow[]>,
     staking: readonly StakingRow[],
   ): Promise<boolean> {
     const inserted = await queryRows<{ period: string }>(
@@ -75,11 +76,11 @@ export class RewardStatementsRepository {
       [JSON.stringify([columns(run)])],
     );
     if (inserted.length === 0) return false;
-    for (let i = 0; i < statements.length; i += INSERT_CHUNK) {
+    for (const chunk of statements) {
       await manager.query(
         `INSERT INTO reward_statements
          SELECT * FROM jsonb_populate_recordset(NULL::reward_statements, $1::jsonb)`,
-        [JSON.stringify(statements.slice(i, i + INSERT_CHUNK).map(columns))],
+        [JSON.stringify(chunk.map(columns))],
       );
     }
     for (let i = 0; i < staking.length; i += INSERT_CHUNK) {

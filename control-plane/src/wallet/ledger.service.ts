@@ -46,6 +46,8 @@ export interface PlannedTransaction extends NewTransaction {
   entries: Array<{
     kind: LedgerAccountKind;
     owner: string;
+    /** Resolved ahead (postMany): ledger_post then looks nothing up. */
+    accountId?: string;
     amountMicro: string;
     frozenUntil: string | null;
   }>;
@@ -156,6 +158,7 @@ export class LedgerService {
     requests: readonly PostRequest[],
     locked: ReadonlyMap<string, bigint> = new Map(),
   ): Promise<string[]> {
+    if (requests.length === 0) return [];
     const planned = this.plan(requests);
     const debits = new Map<string, bigint>();
     for (const request of requests) {
@@ -174,6 +177,15 @@ export class LedgerService {
           requiredMicro: debit,
         });
       }
+    }
+    // Every account's id in two statements, not a lookup per entry inside ledger_post.
+    const ids = await this.repository.accountIds(
+      manager,
+      planned.flatMap((transaction) => transaction.entries),
+    );
+    for (const transaction of planned) {
+      for (const entry of transaction.entries)
+        entry.accountId = ids.get(`${entry.kind}:${entry.owner}`);
     }
     await this.repository.insertPlanned(manager, planned);
     return planned.map((transaction) => transaction.id);

@@ -170,6 +170,33 @@ export class WalletRepository {
   }
 
   /**
+   * The ids of many accounts at once (kind and owner each), creating the missing ones (empty) in
+   * the caller's transaction: one INSERT and one SELECT, however many. Keys are `kind:owner`.
+   */
+  async accountIds(
+    manager: EntityManager,
+    accounts: readonly { kind: LedgerAccountKind; owner: string }[],
+  ): Promise<Map<string, string>> {
+    const unique = new Map(accounts.map((a) => [`${a.kind}:${a.owner}`, a]));
+    const kinds = [...unique.values()].map((a) => a.kind);
+    const owners = [...unique.values()].map((a) => a.owner);
+    // In key order, so concurrent creators wait for each other rather than deadlock.
+    await manager.query(
+      `INSERT INTO ledger_accounts (id, kind, owner_uuid)
+       SELECT gen_random_uuid(), k, o FROM unnest($1::text[], $2::uuid[]) AS x(k, o)
+       ORDER BY k, o ON CONFLICT (kind, owner_uuid) DO NOTHING`,
+      [kinds, owners],
+    );
+    const rows = await queryRows<{ id: string; kind: string; owner_uuid: string }>(
+      manager,
+      `SELECT a.id, a.kind, a.owner_uuid FROM ledger_accounts a
+       JOIN unnest($1::text[], $2::uuid[]) AS x(k, o) ON a.kind = x.k AND a.owner_uuid = x.o`,
+      [kinds, owners],
+    );
+    return new Map(rows.map((row) => [`${row.kind}:${row.owner_uuid}`, row.id]));
+  }
+
+  /**
    * Locks the existing accounts of `kind` owned by `owners` (in id order, one statement) until
    * the caller's transaction ends; answers their balances by owner (a missing account is absent:
    * it holds nothing).
