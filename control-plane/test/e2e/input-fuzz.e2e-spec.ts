@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
+import { RewardsJob } from '../../src/rewards/rewards.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { type FundingChain, startFundingChain } from '../support/chain-deposits';
@@ -71,6 +72,7 @@ beforeAll(async () => {
   t.app.get(ServerWithdrawalJob).onApplicationShutdown();
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
   t.app.get(DepositWatcherJob).onApplicationShutdown();
+  t.app.get(RewardsJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);
   fixtures = await FuzzFixtures.create(t, funding);
