@@ -22,11 +22,14 @@ const DEMAND_TTL_MS = 10 * 60_000;
  * `GET /api/nodes/{uuid}/earnings` (issue 18 §2): an ended month answers its stored statements;
  * the current month (or an ended one the job has not paid yet) a dry run, computed now the same
  * way, clearly marked. The dry run's scale needs what the whole network asks of the pool: that
- * is computed at most once per 10 minutes per replica and period.
+ * is computed at most once per 10 minutes per replica and period, in the background.
  */
 @Injectable()
 export class EarningsService {
-  private readonly demand = new Map<string, { at: number; micro: Promise<bigint> }>();
+  private readonly demand = new Map<
+    string,
+    { at: number; micro: Promise<bigint>; refreshing: boolean }
+  >();
 
   constructor(
     private readonly computer: RewardComputer,
@@ -134,16 +137,30 @@ export class EarningsService {
     };
   }
 
-  /** What the whole network asks of the pool for `period` so far (cached per replica). */
+  /**
+   * What the whole network asks of the pool for `period` so far, per replica: computed once,
+   * then recomputed in the background when 10 minutes old while the last figure is answered (only
+   * the first request of a period waits for the computation).
+   */
   private networkDemand(period: string, now: Date): Promise<bigint> {
-    const cached = this.demand.get(period);
     const at = now.getTime();
-    if (cached && at >= cached.at && at - cached.at < DEMAND_TTL_MS) return cached.micro;
+    const entry = this.demand.get(period);
+    if (entry && (entry.refreshing || (at >= entry.at && at - entry.at < DEMAND_TTL_MS))) {
+      return entry.micro;
+    }
     const micro = this.computer.draft(period, now).then((draft) => draft.demandMicro);
-    micro.catch(() => this.demand.delete(period));
+    if (entry) {
+      entry.refreshing = true;
+      micro.then(
+        () => this.demand.set(period, { at, micro, refreshing: false }),
+        () => (entry.refreshing = false),
+      );
+      return entry.micro;
+    }
     // A few periods at most (the current one, the last ended): the oldest entry goes first.
     if (this.demand.size >= 4) this.demand.delete(this.demand.keys().next().value!);
-    this.demand.set(period, { at, micro });
+    this.demand.set(period, { at, micro, refreshing: false });
+    micro.catch(() => this.demand.delete(period));
     return micro;
   }
 }
