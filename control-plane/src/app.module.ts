@@ -25,6 +25,7 @@ import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { RewardsModule } from './rewards/rewards.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -92,6 +93,7 @@ export class AppModule {
         EconomicsModule,
         WithdrawalsModule,
         SubscriptionsModule,
+        RewardsModule,
         DownloadsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),

@@ -16,4 +16,5 @@ export * from './rest/withdrawals.contract';
 export * from './rest/subscriptions.contract';
 export * from './rest/downloads.contract';
 export * from './rest/economics.contract';
+export * from './rest/rewards.contract';
 export * from './countries';

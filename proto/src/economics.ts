@@ -172,6 +172,10 @@ export const ECONOMICS = {
   adRewardSsl: { min: 0.1, max: 1 },
 } as const;
 
+/** spec 02 §9: the operators' reward pool at genesis, 15% of the supply, in micro-SSL. */
+export const REWARD_POOL_GENESIS_MICRO =
+  (BigInt(TOTAL_SSL_SUPPLY) * BigInt(ECONOMICS.operatorRewardPoolPercent) * MICRO_PER_SSL) / 100n;
+
 /** spec 02 §9: slash percent = 2 x (1 - reliability) x 100, from 0 to 100. */
 export function slashPercent(reliabilityPercent: number): number {
   const reliability = Math.min(100, Math.max(0, reliabilityPercent)) / 100;

@@ -11,6 +11,10 @@ import { ServerClientSetEntity } from '../client-sets/entities/server-client-set
 import { ServerEntity } from '../nodes/entities/server.entity';
 import { ServerReliabilityDayEntity } from '../reliability-history/entities/server-reliability-day.entity';
 import { OperatorEconomySettingsEntity } from '../staking/entities/operator-economy-settings.entity';
+import { RewardRunEntity } from '../rewards/entities/reward-run.entity';
+import { RewardStakingStatementEntity } from '../rewards/entities/reward-staking-statement.entity';
+import { RewardStatementEntity } from '../rewards/entities/reward-statement.entity';
+import { ServerBanNoticeEntity } from '../rewards/entities/server-ban-notice.entity';
 import { RateLimitBucketEntity } from '../rate-limit/rate-limit-bucket.entity';
 import { MarketCountEntity } from '../market/entities/market-count.entity';
 import { MarketListingEntity } from '../market/entities/market-listing.entity';
@@ -56,4 +60,8 @@ export const ENTITIES = [
   ServerReliabilityDayEntity,
   OperatorEconomySettingsEntity,
   WithdrawalEntity,
+  RewardRunEntity,
+  RewardStatementEntity,
+  RewardStakingStatementEntity,
+  ServerBanNoticeEntity,
 ] as const;

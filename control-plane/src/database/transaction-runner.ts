@@ -65,4 +65,30 @@ export class TransactionRunner {
       return row?.locked ? work(tx) : null;
     });
   }
+
+  /**
+   * Runs `work` (which opens its own transactions, e.g. one per batch) unless another replica
+   * holds the same job's lock now: a session-level PostgreSQL advisory lock held on a connection
+   * of its own for as long as `work` runs, released when it ends (or when the connection dies
+   * with the process). Returns null when skipped.
+   */
+  async whileHolding<T>(lockId: number, work: () => Promise<T>): Promise<T | null> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [row] = await queryRows<{ locked: boolean }>(
+        runner,
+        'SELECT pg_try_advisory_lock($1) AS locked',
+        [lockId],
+      );
+      if (!row?.locked) return null;
+      try {
+        return await work();
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [lockId]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 import { ledgerViolations } from '../../test/support/ledger';
 import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
 import { TransactionRunner } from '../database/transaction-runner';
-import { REWARD_POOL_GENESIS_MICRO } from '../rewards/reward-rules';
+
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { EconomicsRepository } from './economics.repository';

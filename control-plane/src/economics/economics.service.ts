@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ECONOMICS, type LiveEconomy } from '@scn/proto';
+import { ECONOMICS, type LiveEconomy, REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
-import { monthlyBudgetMicro, REWARD_POOL_GENESIS_MICRO } from '../rewards/reward-rules';
+import { monthlyBudgetMicro } from '../rewards/reward-rules';
 import { EconomicsRepository } from './economics.repository';
 
 /** How long one replica answers the same live figures (they move once a minute at most). */

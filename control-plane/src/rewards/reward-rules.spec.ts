@@ -3,13 +3,16 @@ import {
   allowedClients,
   autoStakeMicro,
   baseReward,
+  budgetScale,
   halvingCutApplies,
   monthlyBudgetMicro,
   nodeYear,
   REWARD_POOL_GENESIS_MICRO,
   requiredStakeMicro,
   requiredStakeSharePercent,
+  scaleMicro,
   scaleToBudget,
+  UNSCALED,
   stakingIncomeMicro,
   subscriptionLineMicro,
   tierBaseMicro,
@@ -198,5 +201,20 @@ describe('staking income, the pool and the budget (spec 02 §9)', () => {
     expect(scaled).toEqual([0n, 0n, 0n]);
     expect(scaleToBudget([7n, 11n, 13n], 10n).reduce((a, b) => a + b, 0n)).toBeLessThanOrEqual(10n);
     expect(scaleToBudget([ssl(1)], 0n)).toEqual([0n]);
+  });
+
+  it('should state the scale as budget / total only when the total passes the budget', () => {
+    expect(budgetScale(ssl(30), ssl(30))).toEqual(UNSCALED);
+    expect(budgetScale(ssl(40), ssl(20))).toEqual({
+      numeratorMicro: ssl(20),
+      denominatorMicro: ssl(40),
+    });
+    expect(budgetScale(ssl(1), 0n)).toEqual({ numeratorMicro: 0n, denominatorMicro: 1n });
+    expect(budgetScale(0n, 0n)).toEqual(UNSCALED);
+    // Scaling each part of a payout apart never pays more than scaling the whole.
+    const scale = budgetScale(ssl(3), ssl(2));
+    const parts = scaleMicro(1_000_001n, scale) + scaleMicro(1_999_999n, scale);
+    expect(parts).toBeLessThanOrEqual(scaleMicro(ssl(3), scale));
+    expect(scaleMicro(ssl(3), scale)).toBe(ssl(2));
   });
 });

@@ -1,11 +1,4 @@
-import {
-  ECONOMICS,
-  MICRO_PER_SSL,
-  PRICING,
-  TOTAL_SSL_SUPPLY,
-  VPS_TIERS,
-  type VpsTierId,
-} from '@scn/proto';
+import { ECONOMICS, MICRO_PER_SSL, PRICING, VPS_TIERS, type VpsTierId } from '@scn/proto';
 
 /**
  * The operators' economy as pure functions (issue 18; spec 02 §9): the monthly statement of one
@@ -16,10 +9,9 @@ import {
 
 const PERCENT = 100n;
 
-/** spec 02 §9: 15% of the 10 billion SSL supply, the pool's balance at genesis. */
-export const REWARD_POOL_GENESIS_MICRO =
-  (BigInt(TOTAL_SSL_SUPPLY) * BigInt(ECONOMICS.operatorRewardPoolPercent) * MICRO_PER_SSL) /
-  PERCENT;
+/** spec 02 §9: 15% of the 10 billion SSL supply, the pool's balance at genesis (in @scn/proto, so
+ * migration 2400 reads it without importing a domain). */
+export { REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 
 /** What the reliability history says of one node over one period. */
 export interface ReliabilityFacts {
@@ -188,15 +180,36 @@ export function monthlyBudgetMicro(poolMicro: bigint, monthIndex: number): bigin
   return poolMicro > 0n ? poolMicro / BigInt(left) : 0n;
 }
 
+/** The factor a period's pool payouts are scaled by: numerator / denominator, at most 1. */
+export interface BudgetScale {
+  numeratorMicro: bigint;
+  denominatorMicro: bigint;
+}
+
+/** No scaling: the period's payouts fit its budget. */
+export const UNSCALED: BudgetScale = { numeratorMicro: 1n, denominatorMicro: 1n };
+
 /**
  * Issue 18 §2: when a month's pool payouts would pass its budget, every one is scaled by the
- * same factor, budget / total, each floored: the sum never passes the budget.
+ * same factor, budget / total (each amount floored, so the sum never passes the budget);
+ * otherwise they are paid in full.
  */
+export function budgetScale(totalMicro: bigint, budgetMicro: bigint): BudgetScale {
+  if (totalMicro <= budgetMicro) return UNSCALED;
+  if (budgetMicro <= 0n) return { numeratorMicro: 0n, denominatorMicro: 1n };
+  return { numeratorMicro: budgetMicro, denominatorMicro: totalMicro };
+}
+
+/** One amount scaled: floor(amount x numerator / denominator). */
+export function scaleMicro(amountMicro: bigint, scale: BudgetScale): bigint {
+  return (amountMicro * scale.numeratorMicro) / scale.denominatorMicro;
+}
+
+/** Every amount scaled by the one factor budgetScale gives for their total. */
 export function scaleToBudget(amounts: readonly bigint[], budgetMicro: bigint): bigint[] {
   const total = amounts.reduce((sum, amount) => sum + amount, 0n);
-  if (total <= budgetMicro) return [...amounts];
-  if (budgetMicro <= 0n) return amounts.map(() => 0n);
-  return amounts.map((amount) => (amount * budgetMicro) / total);
+  const scale = budgetScale(total, budgetMicro);
+  return amounts.map((amount) => scaleMicro(amount, scale));
 }
 
 /** spec 02 §9 node income = base + clients x 10 + ad bonus: the subscription line. */

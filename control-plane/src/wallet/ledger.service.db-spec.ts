@@ -177,4 +177,62 @@ describe('LedgerService', () => {
       expect(await ledgerViolations(db.url)).toEqual([]);
     });
   });
+
+  describe('postMany', () => {
+    it('should pay many owners from the pool in one statement and keep the ledger whole', async () => {
+      const operators = [randomUUID(), randomUUID(), randomUUID()];
+      const ids = await transactions.run((manager) =>
+        ledger.postMany(
+          manager,
+          operators.map((ownerUuid, i) => ({
+            type: 'monthly_reward' as const,
+            externalRef: `test-many:${ownerUuid}`,
+            postings: [
+              { account: { system: 'reward_pool' as const }, amountMicro: -BigInt(i + 1) * SSL },
+              {
+                account: { wallet: 'node_wallet' as const, ownerUuid },
+                amountMicro: BigInt(i + 1) * SSL,
+              },
+            ],
+          })),
+        ),
+      );
+      expect(ids).toHaveLength(3);
+      for (const [i, operator] of operators.entries()) {
+        expect(await balanceOf('node_wallet', operator)).toBe(BigInt(i + 1) * SSL);
+      }
+      expect(await ledgerViolations(db.url)).toEqual([]);
+    });
+
+    it('should refuse to debit an owned account the caller did not lock, or beyond its balance', async () => {
+      const client = randomUUID();
+      await depositSsl(db.url, client, 2);
+      const spend = (amount: bigint) => ({
+        type: 'withdrawal' as const,
+        postings: [
+          {
+            account: { wallet: 'client_wallet' as const, ownerUuid: client },
+            amountMicro: -amount,
+          },
+          { account: { system: 'external' as const }, amountMicro: amount },
+        ],
+      });
+      await expect(
+        transactions.run((manager) => ledger.postMany(manager, [spend(SSL)])),
+      ).rejects.toThrow(/not locked/);
+      await expect(
+        transactions.run(async (manager) => {
+          const locked = await ledger.lockWallets(manager, 'client_wallet', [client]);
+          return ledger.postMany(manager, [spend(SSL), spend(2n * SSL)], locked);
+        }),
+      ).rejects.toBeInstanceOf(WalletException);
+      await transactions.run(async (manager) => {
+        const locked = await ledger.lockWallets(manager, 'client_wallet', [client]);
+        expect(locked.get(`client_wallet:${client}`)).toBe(2n * SSL);
+        await ledger.postMany(manager, [spend(SSL), spend(SSL)], locked);
+      });
+      expect(await balanceOf('client_wallet', client)).toBe(0n);
+      expect(await ledgerViolations(db.url)).toEqual([]);
+    });
+  });
 });

@@ -46,6 +46,8 @@ export interface PlannedTransaction extends NewTransaction {
   entries: Array<{
     kind: LedgerAccountKind;
     owner: string;
+    /** Resolved ahead (postMany): ledger_post then looks nothing up. */
+    accountId?: string;
     amountMicro: string;
     frozenUntil: string | null;
   }>;
@@ -149,6 +151,65 @@ export class LedgerService {
         frozenUntil: frozenUntil?.toISOString() ?? null,
       })),
     }));
+  }
+
+  /**
+   * Locks `wallet` accounts of many owners at once (in id order) until the transaction ends;
+   * answers their balances by walletKey, for `postMany`. Missing accounts hold nothing.
+   */
+  async lockWallets(
+    manager: Transaction,
+    wallet: WalletKind,
+    owners: readonly string[],
+  ): Promise<Map<string, bigint>> {
+    const byOwner = await this.repository.lockAccounts(manager, wallet, owners);
+    return new Map([...byOwner].map(([owner, balance]) => [walletKey(wallet, owner), balance]));
+  }
+
+  /**
+   * Writes many balanced movements inside `manager`'s transaction in one statement
+   * (`ledger_post`), for jobs that pay many owners at once (the monthly rewards, escrow
+   * releases): no query per posting. Money may leave an owned account only within the balance
+   * the caller locked in this transaction (`locked`, from lockWallets); a debit of an account not
+   * locked, or beyond its balance, is refused before anything is written. Credits need no lock.
+   * Answers the transactions' ids, in order.
+   */
+  async postMany(
+    manager: Transaction,
+    requests: readonly PostRequest[],
+    locked: ReadonlyMap<string, bigint> = new Map(),
+  ): Promise<string[]> {
+    if (requests.length === 0) return [];
+    const planned = this.plan(requests);
+    const debits = new Map<string, bigint>();
+    for (const request of requests) {
+      for (const { account, amountMicro } of request.postings) {
+        if (!('wallet' in account) || amountMicro > 0n) continue;
+        const key = walletKey(account.wallet, account.ownerUuid);
+        debits.set(key, (debits.get(key) ?? 0n) - amountMicro);
+      }
+    }
+    for (const [key, debit] of debits) {
+      const balance = locked.get(key);
+      if (balance === undefined) throw new Error(`postMany: ${key} is debited but not locked`);
+      if (balance < debit) {
+        throw new WalletException('insufficient_balance', {
+          balanceMicro: balance,
+          requiredMicro: debit,
+        });
+      }
+    }
+    // Every account's id in two statements, not a lookup per entry inside ledger_post.
+    const ids = await this.repository.accountIds(
+      manager,
+      planned.flatMap((transaction) => transaction.entries),
+    );
+    for (const transaction of planned) {
+      for (const entry of transaction.entries)
+        entry.accountId = ids.get(`${entry.kind}:${entry.owner}`);
+    }
+    await this.repository.insertPlanned(manager, planned);
+    return planned.map((transaction) => transaction.id);
   }
 
   /**

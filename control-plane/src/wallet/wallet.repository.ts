@@ -160,6 +160,64 @@ export class WalletRepository {
     return ids;
   }
 
+  /**
+   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.plan's
+   * rows), in one statement through `ledger_post`, which creates missing accounts.
+   */
+  async insertPlanned(manager: EntityManager, planned: readonly object[]): Promise<void> {
+    if (planned.length === 0) return;
+    await manager.query(`SELECT ledger_post($1::jsonb)`, [JSON.stringify(planned)]);
+  }
+
+  /**
+   * The ids of many accounts at once (kind and owner each), creating the missing ones (empty) in
+   * the caller's transaction: one INSERT and one SELECT, however many. Keys are `kind:owner`.
+   */
+  async accountIds(
+    manager: EntityManager,
+    accounts: readonly { kind: LedgerAccountKind; owner: string }[],
+  ): Promise<Map<string, string>> {
+    const unique = new Map(accounts.map((a) => [`${a.kind}:${a.owner}`, a]));
+    const kinds = [...unique.values()].map((a) => a.kind);
+    const owners = [...unique.values()].map((a) => a.owner);
+    // In key order, so concurrent creators wait for each other rather than deadlock.
+    await manager.query(
+      `INSERT INTO ledger_accounts (id, kind, owner_uuid)
+       SELECT gen_random_uuid(), k, o FROM unnest($1::text[], $2::uuid[]) AS x(k, o)
+       ORDER BY k, o ON CONFLICT (kind, owner_uuid) DO NOTHING`,
+      [kinds, owners],
+    );
+    const rows = await queryRows<{ id: string; kind: string; owner_uuid: string }>(
+      manager,
+      `SELECT a.id, a.kind, a.owner_uuid FROM ledger_accounts a
+       JOIN unnest($1::text[], $2::uuid[]) AS x(k, o) ON a.kind = x.k AND a.owner_uuid = x.o`,
+      [kinds, owners],
+    );
+    return new Map(rows.map((row) => [`${row.kind}:${row.owner_uuid}`, row.id]));
+  }
+
+  /**
+   * Locks the existing accounts of `kind` owned by `owners` (in id order, one statement) until
+   * the caller's transaction ends; answers their balances by owner (a missing account is absent:
+   * it holds nothing).
+   */
+  async lockAccounts(
+    manager: EntityManager,
+    kind: LedgerAccountKind,
+    owners: readonly string[],
+  ): Promise<Map<string, bigint>> {
+    const locked = new Map<string, bigint>();
+    if (owners.length === 0) return locked;
+    const rows = await queryRows<{ owner_uuid: string; balance_micro: string }>(
+      manager,
+      `SELECT owner_uuid, balance_micro FROM ledger_accounts
+       WHERE kind = $1 AND owner_uuid = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [kind, owners],
+    );
+    for (const row of rows) locked.set(row.owner_uuid, BigInt(row.balance_micro));
+    return locked;
+  }
+
   /** A wallet's entries, newest first, with their transaction. */
   async listEntries(
     accountId: string,

@@ -1,5 +1,4 @@
-import { ECONOMICS_ROUTES, liveEconomySchema } from '@scn/proto';
-import { REWARD_POOL_GENESIS_MICRO } from '../../src/rewards/reward-rules';
+import { ECONOMICS_ROUTES, liveEconomySchema, REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let now = new Date('2026-11-24T12:00:00Z');

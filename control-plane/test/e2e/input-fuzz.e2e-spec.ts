@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
+import { RewardsJob } from '../../src/rewards/rewards.job';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { WithdrawalPayoutJob } from '../../src/withdrawals/withdrawal-payout.job';
@@ -82,6 +83,7 @@ beforeAll(async () => {
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
   t.app.get(DepositWatcherJob).onApplicationShutdown();
   t.app.get(WithdrawalPayoutJob).onApplicationShutdown();
+  t.app.get(RewardsJob).onApplicationShutdown();
   await t.app.listen(0, '127.0.0.1');
   http = new RawHttpClient((t.app.getHttpServer().address() as AddressInfo).port);
   fixtures = await FuzzFixtures.create(t, funding);

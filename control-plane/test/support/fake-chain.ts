@@ -1,4 +1,8 @@
-import type { ChainTransaction, DepositChain, SignatureSeen } from '../../src/deposits/solana-chain';
+import type {
+  ChainTransaction,
+  DepositChain,
+  SignatureSeen,
+} from '../../src/deposits/solana-chain';
 
 /**
  * An in-memory chain for specs: transactions as verification sees them, listed for every

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
+import { NODES_MESSAGES, UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import type { Page } from 'playwright-core';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
@@ -137,6 +137,21 @@ describe('node dashboard', () => {
     expect(await suite.stack.db.query('SELECT id FROM servers WHERE id = $1', [serverId])).toEqual(
       [],
     );
+  });
+
+  it('says on a banned server why it was banned and what became of its rewards', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const serverId = await insertServer(account.uuid, 'Oslo 1');
+    await suite.stack.db.query(
+      `UPDATE servers SET reliability_at_report = 40, below_threshold_since = now() - interval '15 days',
+                          banned_at = now() WHERE id = $1`,
+      [serverId],
+    );
+    const page = await openDashboard(account);
+    const card = page.getByTestId('server-card');
+    await card.waitFor();
+    expect(await card.getByTestId('server-badges').textContent()).toBe('Banned');
+    expect(await card.getByTestId('server-banned-reason').innerText()).toBe(NODES_MESSAGES.banned);
   });
 
   it('shows a toast when reliability moves by 10 points or more between refreshes', async () => {

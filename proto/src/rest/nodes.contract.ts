@@ -12,6 +12,9 @@ export const NODES_ROUTES = {
 
 export const NODES_MESSAGES = {
   tierRequired: 'Please select a VPS tier',
+  /** Issue 18 §3: why a server is banned, on its card (the operator is also e-mailed once). */
+  banned:
+    'Banned: its reliability stayed below 95% for 14 days. It stays hidden from the market and earns no rewards; its frozen rewards went back to the reward pool and its subscribers were refunded.',
 } as const;
 
 /** spec 02 §5: setup script generation requires a chosen tier. */

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { REWARD_POOL_GENESIS_MICRO } from '../../rewards/reward-rules';
+import { REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 import { sqlFunction } from '../sql-functions';
 
 const OLD_KINDS = `'client_wallet', 'node_wallet', 'external', 'platform_revenue', 'burn'`;

@@ -20,6 +20,7 @@ import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-so
 import { Deposits1764000002200 } from './1764000002200-deposits';
 import { EconomyLedger1764000002400 } from './1764000002400-economy-ledger';
 import { EconomyFacts1764000002500 } from './1764000002500-economy-facts';
+import { RewardStatements1764000002600 } from './1764000002600-reward-statements';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   Deposits1764000002200,
   EconomyLedger1764000002400,
   EconomyFacts1764000002500,
+  RewardStatements1764000002600,
   Withdrawals1764000002800,
 ] as const;

@@ -35,6 +35,9 @@ export type LedgerTransactionType =
  */
 @Entity({ name: 'ledger_transactions' })
 @Index('ix_ledger_transactions_subscription', ['subscriptionId'])
+// Issue 18 §2: a BRIN index on the creation time (append-only, so in time order) for the
+// monthly statements' reads of a period's subscription rewards.
+@Index('ix_ledger_transactions_created_at', { synchronize: false })
 export class LedgerTransactionEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

@@ -1,5 +1,5 @@
 import type { NodeServer } from '@scn/proto';
-import { UPLOAD_SERVER_MESSAGES, VPS_TIERS } from '@scn/proto';
+import { NODES_MESSAGES, UPLOAD_SERVER_MESSAGES, VPS_TIERS } from '@scn/proto';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
@@ -64,6 +64,11 @@ export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardPro
         </div>
       </header>
       {server.check && <ManualCheck check={server.check} now={now} />}
+      {server.banned && (
+        <p className="small node-tone--danger" data-testid="server-banned-reason">
+          {NODES_MESSAGES.banned}
+        </p>
+      )}
       <dl className="node-server__stats">
         <div>
           <dt>Reliability</dt>

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { EarningsService } from './earnings.service';
+import { RewardComputer } from './reward-computer';
+import { RewardEscrowRepository } from './reward-escrow.repository';
+import { RewardEscrowService } from './reward-escrow.service';
+import { RewardFactsRepository } from './reward-facts.repository';
+import { RewardRunService } from './reward-run.service';
+import { RewardStatementsRepository } from './reward-statements.repository';
+import { RewardsController } from './rewards.controller';
+import { RewardsJob } from './rewards.job';
+
+/**
+ * The operators' monthly rewards (issue 18 §2, §3): statements, the pool's budget, the monthly
+ * job, escrows and ban notices, and the earnings endpoint. Money moves through LedgerService.
+ */
+@Module({
+  imports: [AuthModule, WalletModule],
+  controllers: [RewardsController],
+  providers: [
+    RewardFactsRepository,
+    RewardStatementsRepository,
+    RewardEscrowRepository,
+    RewardComputer,
+    RewardRunService,
+    RewardEscrowService,
+    EarningsService,
+    RewardsJob,
+  ],
+  exports: [RewardRunService, RewardsJob],
+})
+export class RewardsModule {}
