@@ -24,6 +24,7 @@ import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { StakingModule } from './staking/staking.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 
@@ -89,6 +90,7 @@ export class AppModule {
         DepositsModule,
         SubscriptionsModule,
         DownloadsModule,
+        StakingModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],
