@@ -33,6 +33,9 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['checkedAt', 'checked_at'],
   ['checkError', 'check_error'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
+  ['historyUntil', 'history_until'],
+  ['hardwareSince', 'hardware_since'],
+  ['halvingCut', 'halving_cut'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
 ];
