@@ -120,7 +120,9 @@ describe('market order and filters on a generated set', () => {
     expect(listed.some((m) => m.promotedAt && !promotedNow(m, clock.at))).toBe(true);
     // Stakers and others that tie on every other key, so the stakers-first rule decides.
     const key = (m: Model) => `${m.disabled}|${m.premium}|${shown(m)}|${m.ping}`;
-    const tied = listed.filter((m) => m.staker && listed.some((o) => !o.staker && key(o) === key(m)));
+    const tied = listed.filter(
+      (m) => m.staker && listed.some((o) => !o.staker && key(o) === key(m)),
+    );
     expect(tied.length).toBeGreaterThan(5);
   });
 
