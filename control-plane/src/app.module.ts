@@ -26,6 +26,7 @@ import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
+import { StakingModule } from './staking/staking.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -95,6 +96,7 @@ export class AppModule {
         SubscriptionsModule,
         RewardsModule,
         DownloadsModule,
+        StakingModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

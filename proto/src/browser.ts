@@ -17,4 +17,5 @@ export * from './rest/subscriptions.contract';
 export * from './rest/downloads.contract';
 export * from './rest/economics.contract';
 export * from './rest/rewards.contract';
+export * from './rest/staking.contract';
 export * from './countries';

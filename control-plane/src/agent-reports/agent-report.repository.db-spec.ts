@@ -168,6 +168,90 @@ describe('AgentReportRepository', () => {
   });
 });
 
+describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
+  const GIB = 1024 ** 3;
+  const machine = (cpuCores: number, ramBytes: number) => ({
+    os: 'Debian GNU/Linux 12 (bookworm)',
+    osRelease: '6.1.0',
+    arch: 'x64',
+    cpuCores,
+    cpuModel: 'AMD EPYC',
+    cpuGhz: 2.4,
+    ramBytes: String(ramBytes),
+    diskBytes: '85899345920',
+  });
+  const day = (n: number) => new Date(Date.UTC(2026, 0, 1 + n));
+
+  /** Writes one report at `at` (with `hardware`, or without) and answers hardware_since after it. */
+  async function report(
+    writer: AgentReportRepository,
+    id: string,
+    at: Date,
+    hardware: ReturnType<typeof machine> | null,
+  ): Promise<Date | null> {
+    const versions = await versionsOf([id]);
+    const written = await writer.write(
+      id,
+      versions.get(id)!,
+      reportColumns({ lastReportAt: at, hardware }),
+    );
+    expect(written).toEqual(expect.any(String));
+    const [row] = await t.db.query<{ hardware_since: Date | null }>(
+      'SELECT hardware_since FROM servers WHERE id = $1',
+      [id],
+    );
+    return row!.hardware_since;
+  }
+
+  it('should set hardware_since at the first report with hardware and reset it only on an upgrade', async () => {
+    const id = await insertServer();
+    const writer = new AgentReportRepository(t.dataSource);
+    // A report without the hardware sets nothing.
+    expect(await report(writer, id, day(0), null)).toBeNull();
+    expect(await report(writer, id, day(1), machine(2, 2 * GIB))).toEqual(day(1));
+    // The same machine, a report without hardware, and a kernel's few megabytes more: kept.
+    expect(await report(writer, id, day(2), machine(2, 2 * GIB))).toEqual(day(1));
+    expect(await report(writer, id, day(3), null)).toEqual(day(1));
+    expect(await report(writer, id, day(4), machine(2, 2 * GIB + 8 * 1024 ** 2))).toEqual(day(1));
+    // A downgrade keeps it (and an upgrade back to where it was resets it: more than stored).
+    expect(await report(writer, id, day(5), machine(1, 2 * GIB))).toEqual(day(1));
+    // More cores: an upgrade.
+    expect(await report(writer, id, day(6), machine(4, 2 * GIB))).toEqual(day(6));
+    // More memory (5% or more): an upgrade.
+    expect(await report(writer, id, day(7), machine(4, 4 * GIB))).toEqual(day(7));
+    // Less memory with more cores is still an upgrade (more cores).
+    expect(await report(writer, id, day(8), machine(8, 2 * GIB))).toEqual(day(8));
+  });
+
+  it('should treat every server of a batch by its own hardware', async () => {
+    const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
+    const writer = new AgentReportRepository(t.dataSource);
+    for (const id of ids) await report(writer, id, day(0), machine(2, 2 * GIB));
+    const versions = await versionsOf(ids);
+    const next = [machine(2, 2 * GIB), machine(4, 2 * GIB), null];
+    await Promise.all(
+      ids.map((id, i) =>
+        writer.write(
+          id,
+          versions.get(id)!,
+          reportColumns({ lastReportAt: day(9), hardware: next[i]! }),
+        ),
+      ),
+    );
+    const rows = await t.db.query<{ id: string; hardware_since: Date }>(
+      'SELECT id, hardware_since FROM servers WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    expect(new Map(rows.map((r) => [r.id, r.hardware_since]))).toEqual(
+      new Map([
+        [ids[0], day(0)],
+        [ids[1], day(9)],
+        [ids[2], day(0)],
+      ]),
+    );
+  });
+});
+
 async function versionsOf(ids: readonly string[]): Promise<Map<string, string>> {
   const rows = await t.db.query<{ id: string; version: string }>(
     'SELECT id, xmin::text AS version FROM servers WHERE id = ANY($1::uuid[])',

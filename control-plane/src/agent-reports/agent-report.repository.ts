@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared, sqlState } from '../common/sql';
 import type { ServerEntity } from '../nodes/entities/server.entity';
+import { hardwareSinceSql } from '../staking/hardware-age';
 
 /**
  * One report's row change. `hardware`, `activeClients` and `pingMs` are null when the report did
@@ -57,6 +58,13 @@ function reportRowJson(id: string, version: string, c: ReportColumns): ReportRow
     applied_version: c.appliedClientSetVersion,
   });
 }
+
+/**
+ * Issue 18 §4 hardware age: the first report with the hardware sets `hardware_since`, an upgrade
+ * (more cores or memory than stored) resets it (staking/hardware-age.ts). Evaluated only for the
+ * rows whose report carries the hardware (the agent sends it first, on a change and hourly).
+ */
+const HARDWARE_SINCE = hardwareSinceSql('v.hardware', 'to_timestamp(v.last_report_at / 1000)');
 
 /**
  * The agent reports' repository: writes them in batches (group commit, KeyedBatcher), one
@@ -117,7 +125,8 @@ export class AgentReportRepository implements OnApplicationShutdown {
          last_credited_at = to_timestamp(v.last_credited_at / 1000),
          below_threshold_since = to_timestamp(v.below_since / 1000),
          banned_at = to_timestamp(v.banned_at / 1000), host = v.host, port = v.port, inbound = v.inbound,
-         hardware = COALESCE(v.hardware, s.hardware), agent_version = v.agent_version,
+         hardware = COALESCE(v.hardware, s.hardware),
+         hardware_since = ${HARDWARE_SINCE}, agent_version = v.agent_version,
          core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
          ping_ms = COALESCE(v.ping_ms, s.ping_ms), uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
          updated_at = now()

@@ -26,6 +26,8 @@ export const SQL_CONSTANTS: Readonly<Record<string, string>> = {
   // spec 02 §4: hidden below 95, available at 50 or more.
   hideBelowReliabilityPercent: String(ECONOMICS.hideBelowReliabilityPercent),
   availableAtReliability: String(ECONOMICS.availableAtReliability),
+  // spec 02 §4: halving protection halves a server's allowed clients.
+  hardwareAgeCutPercent: String(ECONOMICS.hardwareAgeCutPercent),
 };
 
 const NAME = /^[a-z_][a-z0-9_]*$/;

@@ -19,6 +19,7 @@ import {
   shown,
   useMarketDatabase,
 } from '../../test/support/market-model';
+import { depositSsl } from '../../test/support/ledger';
 import type { MarketPageQuery } from './market-query';
 
 /**
@@ -57,6 +58,9 @@ describe('market order and filters on a generated set', () => {
       ...(await Promise.all(Array.from({ length: 6 }, () => insertAccount(market.db)))),
     ];
     const start = clock.at;
+    // issue 18 §4: two operators stake, one before its servers are listed, one after.
+    const stakers = new Set([owners[1]!, owners[3]!]);
+    await depositSsl(market.db.url, owners[1]!, 5, 'stake');
     const generated: Generated[] = [];
     for (let i = 0; i < 400; i += 1) {
       const ageMinutes = pick([0, 0, 1, 5, 30, 59, 61, 90, 119, 125, 180, 26 * 60, 100 * 60, -1]);
@@ -87,7 +91,7 @@ describe('market order and filters on a generated set', () => {
               until: new Date(start.getTime() + pick([-1, 1, 48]) * HOUR),
             }
           : null;
-      generated.push({ fixture, allowed, promotion });
+      generated.push({ fixture, allowed, promotion, staker: stakers.has(fixture.ownerUuid) });
     }
     await insertServers(
       market.db,
@@ -99,6 +103,7 @@ describe('market order and filters on a generated set', () => {
       if (g.promotion)
         await promote(market.db, g.fixture.id, g.promotion.at, g.promotion.until, start);
     }
+    await depositSsl(market.db.url, owners[3]!, 1, 'stake');
     // The minute sweep brings decay and promotions up to clock.at.
     await market.refresh.refresh();
     models = generated.map((g) => modelOf(g, premiumOwner, clock.at));
@@ -113,6 +118,12 @@ describe('market order and filters on a generated set', () => {
     expect(listed.some((m) => m.premium)).toBe(true);
     expect(listed.some((m) => !m.premium && promotedNow(m, clock.at) && !m.disabled)).toBe(true);
     expect(listed.some((m) => m.promotedAt && !promotedNow(m, clock.at))).toBe(true);
+    // Stakers and others that tie on every other key, so the stakers-first rule decides.
+    const key = (m: Model) => `${m.disabled}|${m.premium}|${shown(m)}|${m.ping}`;
+    const tied = listed.filter(
+      (m) => m.staker && listed.some((o) => !o.staker && key(o) === key(m)),
+    );
+    expect(tied.length).toBeGreaterThan(5);
   });
 
   it('should list exactly the listed servers in the default order, page after page', async () => {

@@ -16,14 +16,18 @@ describe('orderKeys', () => {
           { column: 'sort_group', direction: 'ASC' },
           { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
         ]);
-        expect(keys.at(-1)).toEqual({ column: 'server_id', direction: 'ASC' });
+        // issue 18 §4: among servers equal on every other key, stakers first, then the id.
+        expect(keys.slice(-2)).toEqual([
+          { column: 'staker', direction: 'DESC' },
+          { column: 'server_id', direction: 'ASC' },
+        ]);
       }
     }
   });
 
   it('should default to reliability descending then ping ascending when no sort is chosen', () => {
     expect(orderBySql(orderKeys(undefined))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
   });
 
@@ -60,10 +64,10 @@ describe('orderKeys', () => {
 
   it('should put free servers first for price best first once prices differ, paid first for worst first', () => {
     expect(orderBySql(orderKeys('price', 'desc', true))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free DESC, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free DESC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
     expect(orderBySql(orderKeys('price', 'asc', true))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free ASC, sort_reliability DESC, ping_ms ASC NULLS LAST, server_id ASC',
+      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free ASC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
   });
 });

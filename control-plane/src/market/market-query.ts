@@ -31,6 +31,7 @@ export interface OrderKey {
     | 'ping_ms'
     | 'uptime_hours'
     | 'free'
+    | 'staker'
     | 'server_id';
   direction: 'ASC' | 'DESC';
   nulls?: 'FIRST' | 'LAST';
@@ -48,13 +49,16 @@ const RELIABILITY_BEST: OrderKey = { column: 'sort_reliability', direction: 'DES
 const PING_BEST: OrderKey = { column: 'ping_ms', direction: 'ASC', nulls: 'LAST' };
 /** Worst ping first: the highest, and an unmeasured ping is the worst of all. */
 const PING_WORST: OrderKey = { column: 'ping_ms', direction: 'DESC', nulls: 'FIRST' };
+/** spec 02 §9: stakers get priority at capacity: among otherwise equal servers they sort first. */
+const STAKERS_FIRST: OrderKey = { column: 'staker', direction: 'DESC' };
 /** A stable tiebreak, so pages never overlap or skip. */
 const TIEBREAK: OrderKey = { column: 'server_id', direction: 'ASC' };
 
 /**
  * The keys for a sort choice. `order` desc means Best First: the highest reliability and
  * uptime, the lowest ping. Without a sort: reliability descending, then ping ascending.
- * After the chosen field, ties fall back to that default order.
+ * After the chosen field, ties fall back to that default order; servers equal on every key
+ * show stakers first (issue 18 §4), then by id.
  *
  * Price: premium servers (10 SSL) form their own group ahead of the rest; among the others,
  * servers added without the agent are free and agent servers cost 10 SSL (issue 15 §4), so Best
@@ -93,7 +97,7 @@ export function orderKeys(
     default:
       keys = [RELIABILITY_BEST, PING_BEST];
   }
-  return [...PREFIX, ...keys, TIEBREAK];
+  return [...PREFIX, ...keys, STAKERS_FIRST, TIEBREAK];
 }
 
 export function orderBySql(keys: readonly OrderKey[], alias = ''): string {
@@ -141,12 +145,14 @@ export interface PageSql {
 
 /** The listing columns one page needs (the ORDER BY keys among them). */
 const LISTING_COLUMNS = `server_id, country, reliability, stale, ping_ms, uptime_hours, allowed_clients,
-  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability, free`;
+  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability, free,
+  staker`;
 
 /** The page's rows with what the card shows from servers, and the premium servers' numbers. */
 const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms, l.uptime_hours,
   l.allowed_clients, l.capacity, l.premium, l.promoted, l.core_down, l.disabled, l.sort_group,
-  l.sort_promoted_at, l.sort_reliability, l.free, s.owner_uuid, s.name, s.location, s.host, s.port,
+  l.sort_promoted_at, l.sort_reliability, l.free, l.staker, s.owner_uuid, s.name, s.location, s.host,
+  s.port,
   s.inbound, s.source, s.last_report_at, s.active_clients,
   CASE WHEN l.premium THEN (
     SELECT count(*)::int FROM market_listings p JOIN servers ps ON ps.id = p.server_id

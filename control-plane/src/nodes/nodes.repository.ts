@@ -36,6 +36,9 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['hardwareSince', 'hardware_since'],
   ['halvingCut', 'halving_cut'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
+  ['historyUntil', 'history_until'],
+  ['hardwareSince', 'hardware_since'],
+  ['halvingCut', 'halving_cut'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
 ];

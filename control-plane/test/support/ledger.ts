@@ -10,7 +10,8 @@ export async function depositSsl(
   databaseUrl: string,
   ownerUuid: string,
   ssl: number | bigint,
-  wallet: 'client_wallet' | 'node_wallet' = 'client_wallet',
+  /** `stake`: a stake as a test fixture (the market's stakers first), without a node wallet. */
+  wallet: 'client_wallet' | 'node_wallet' | 'stake' = 'client_wallet',
 ): Promise<void> {
   const micro = typeof ssl === 'bigint' ? ssl * 1_000_000n : BigInt(Math.round(ssl * 1_000_000));
   const client = new Client({ connectionString: databaseUrl });

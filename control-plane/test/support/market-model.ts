@@ -88,12 +88,15 @@ export interface Model {
   ping: number | null;
   uptimeHours: number;
   free: number;
+  /** The operator's stake holds something (issue 18 §4: stakers first among equals). */
+  staker: boolean;
 }
 
 export interface Generated {
   fixture: ServerFixture & { id: string };
   allowed: number;
   promotion: { at: Date; until: Date } | null;
+  staker?: boolean;
 }
 
 export function capacityOf(tier: VpsTierId | null | undefined): number {
@@ -139,6 +142,7 @@ export function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
     ping: f.pingMs === undefined ? 40 : f.pingMs,
     uptimeHours: Math.floor((f.uptimeSeconds ?? 36_000) / 3600),
     free,
+    staker: g.staker ?? false,
   };
 }
 
@@ -163,7 +167,7 @@ export function pingBetter(a: number | null, b: number | null): number {
 /**
  * spec 01 §9, written as a comparator: disabled last; then promoted first (admin servers, then
  * the most recently promoted); then the chosen field, best or worst first; then reliability
- * descending and ping ascending; then the id.
+ * descending and ping ascending; then stakers first (issue 18 §4); then the id.
  */
 export function compare(
   a: Model,
@@ -195,6 +199,7 @@ export function compare(
   if (shown(a) !== shown(b)) return shown(b) - shown(a);
   const byPing = pingBetter(a.ping, b.ping);
   if (byPing !== 0) return byPing;
+  if (a.staker !== b.staker) return a.staker ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 

@@ -1,9 +1,10 @@
 -- Takes a place for one client on several servers, or refuses, in the caller's transaction: the
 -- one capacity rule of purchases (subscription_purchase) and of anything else that gives a
 -- client places (ClientSetsRepository.take). `places` is a JSON array of { id, capacity? } in
--- the client's order; a server without `capacity` takes its tier's (market_capacity, from
--- VPS_TIERS). It locks the servers' client sets in id order (concurrent callers cannot deadlock;
--- the servers rows are not locked, so agent report batches never wait), refuses with SCN04 the
+-- the client's order; a server without `capacity` takes its allowed clients
+-- (market_allowed_clients: its tier's max from VPS_TIERS, halved while halving protection cuts
+-- it). It locks the servers' client sets in id order (concurrent callers cannot deadlock; the
+-- servers rows are not locked, so agent report batches never wait), refuses with SCN04 the
 -- first server that does not exist and with SCN09 the first that is full (every place counts,
 -- paused ones too: they keep their slots; counted after the lock, so it sees every client
 -- committed meanwhile), then adds the client to every set, bumps their versions and notifies
@@ -27,7 +28,7 @@ BEGIN
   SELECT e.v->>'id' INTO refused FROM jsonb_array_elements(places) WITH ORDINALITY e(v, n)
   WHERE (SELECT count(*) FROM server_clients c WHERE c.server_id = (e.v->>'id')::uuid)
         >= COALESCE((e.v->>'capacity')::int,
-                    (SELECT market_capacity(t.tier) FROM servers t WHERE t.id = (e.v->>'id')::uuid))
+                    (SELECT market_allowed_clients(t.tier, t.halving_cut) FROM servers t WHERE t.id = (e.v->>'id')::uuid))
   ORDER BY e.n LIMIT 1;
   IF refused IS NOT NULL THEN
     RAISE EXCEPTION USING ERRCODE = 'SCN09', MESSAGE = refused;

@@ -21,6 +21,7 @@ import { Deposits1764000002200 } from './1764000002200-deposits';
 import { EconomyLedger1764000002400 } from './1764000002400-economy-ledger';
 import { EconomyFacts1764000002500 } from './1764000002500-economy-facts';
 import { RewardStatements1764000002600 } from './1764000002600-reward-statements';
+import { StakingMarket1764000002700 } from './1764000002700-staking-market';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   EconomyLedger1764000002400,
   EconomyFacts1764000002500,
   RewardStatements1764000002600,
+  StakingMarket1764000002700,
   Withdrawals1764000002800,
 ] as const;

@@ -60,13 +60,23 @@ export class MarketListingEntity {
   @Column({ name: 'allowed_clients', type: 'int', default: 0 })
   allowedClients: number;
 
-  /** spec 01 §9: the tier's max clients; manually added servers count as tier1 (10). */
+  /**
+   * spec 01 §9: the tier's max clients (manually added servers count as tier1, 10), halved while
+   * halving protection cuts the server (spec 02 §4: market_allowed_clients).
+   */
   @Column({ type: 'int', default: 0 })
   capacity: number;
 
   /** Added without the agent: always free (issue 15 §4); set when the listing is created. */
   @Column({ type: 'boolean', default: false })
   free: boolean;
+
+  /**
+   * The operator's stake holds something (spec 02 §9: stakers first among otherwise equal
+   * servers), kept by triggers on the listing's creation and on the stake's balance.
+   */
+  @Column({ type: 'boolean', default: false })
+  staker: boolean;
 
   /** Owned by the platform operator account (PLATFORM_OPERATOR_EMAIL): an admin server. */
   @Column({ type: 'boolean', default: false })

@@ -1,8 +1,9 @@
 -- A servers update (agent report batches, probes, the reliability sweep, Node Configuration)
 -- copies into the server's market listing what a market page would show differently (trigger
 -- market_servers_updated, one call per statement):
--- - what it already copied: country, searchable text, capacity, banned, address, core state,
---   the uptime in whole hours;
+-- - what it already copied: country, searchable text, banned, address, core state, the uptime
+--   in whole hours (the capacity follows the tier and the halving cut, trigger
+--   market_servers_capacity, which these writes never touch);
 -- - the reliability or freshness (a stale listing, or a score that moved): a write that moves
 --   `last_report_at` (or the score at report) is a fresh report, which sets the reliability now
 --   and clears `stale` (staleness decay needs the clock: the minute sweep writes it);
@@ -23,15 +24,15 @@ BEGIN
   IF NOT EXISTS (
     WITH v AS (
       SELECT n.id, n.country, lower(concat_ws(E'\n', n.name, n.location, n.host)) AS search_text, n.ping_ms,
-        (n.uptime_seconds / 3600)::int AS uptime_hours, market_capacity(n.tier) AS capacity,
+        (n.uptime_seconds / 3600)::int AS uptime_hours,
         n.banned_at IS NOT NULL AS banned, (n.host IS NOT NULL AND n.port IS NOT NULL) AS has_address,
         COALESCE(n.core_state IN ('stopped', 'failed', 'absent'), false) AS core_down, n.last_report_at,
         n.reliability_at_report, n.last_report_at IS NOT NULL AS fresh
       FROM new_rows n
     )
     SELECT 1 FROM v JOIN market_listings l ON l.server_id = v.id
-    WHERE (l.country, l.search_text, l.uptime_hours, l.capacity, l.banned, l.has_address, l.core_down)
-          IS DISTINCT FROM (v.country, v.search_text, v.uptime_hours, v.capacity, v.banned, v.has_address, v.core_down)
+    WHERE (l.country, l.search_text, l.uptime_hours, l.banned, l.has_address, l.core_down)
+          IS DISTINCT FROM (v.country, v.search_text, v.uptime_hours, v.banned, v.has_address, v.core_down)
        OR (l.ping_ms IS NULL) <> (v.ping_ms IS NULL)
        OR abs(l.ping_ms - v.ping_ms) > GREATEST(5, l.ping_ms / 10)
        OR (v.fresh AND (l.stale OR l.reliability IS DISTINCT FROM v.reliability_at_report
@@ -42,7 +43,7 @@ BEGIN
   END IF;
   WITH v AS (
     SELECT n.id, n.country, lower(concat_ws(E'\n', n.name, n.location, n.host)) AS search_text, n.ping_ms,
-      (n.uptime_seconds / 3600)::int AS uptime_hours, market_capacity(n.tier) AS capacity,
+      (n.uptime_seconds / 3600)::int AS uptime_hours,
       n.banned_at IS NOT NULL AS banned, (n.host IS NOT NULL AND n.port IS NOT NULL) AS has_address,
       COALESCE(n.core_state IN ('stopped', 'failed', 'absent'), false) AS core_down, n.last_report_at,
       n.reliability_at_report,
@@ -51,8 +52,8 @@ BEGIN
     FROM new_rows n JOIN old_rows o ON o.id = n.id
   ), changed AS (
     SELECT v.* FROM v JOIN market_listings l ON l.server_id = v.id
-    WHERE (l.country, l.search_text, l.uptime_hours, l.capacity, l.banned, l.has_address, l.core_down)
-          IS DISTINCT FROM (v.country, v.search_text, v.uptime_hours, v.capacity, v.banned, v.has_address, v.core_down)
+    WHERE (l.country, l.search_text, l.uptime_hours, l.banned, l.has_address, l.core_down)
+          IS DISTINCT FROM (v.country, v.search_text, v.uptime_hours, v.banned, v.has_address, v.core_down)
        OR (l.ping_ms IS NULL) <> (v.ping_ms IS NULL)
        OR abs(l.ping_ms - v.ping_ms) > GREATEST(5, l.ping_ms / 10)
        OR (v.fresh AND (l.stale OR l.reliability IS DISTINCT FROM v.reliability_at_report
@@ -63,7 +64,7 @@ BEGIN
   )
   UPDATE market_listings l SET
     country = c.country, search_text = c.search_text, ping_ms = c.ping_ms, uptime_hours = c.uptime_hours,
-    capacity = c.capacity, banned = c.banned, has_address = c.has_address, core_down = c.core_down,
+    banned = c.banned, has_address = c.has_address, core_down = c.core_down,
     last_report_at = c.last_report_at,
     reliability = CASE WHEN c.fresh THEN c.reliability_at_report ELSE l.reliability END,
     stale = CASE WHEN c.fresh THEN false ELSE l.stale END

@@ -5,6 +5,7 @@ import { paths } from '../../config/paths';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
+import { StakingPanel } from '../../features/staking/components/staking-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
 import { onRealtime } from '../../lib/realtime';
@@ -83,6 +84,11 @@ function NodeDashboardPage() {
               ownerUuid={user.uuid}
               title="Node Wallet"
               depositOpenInitially={walletRequest.deposit}
+            />
+            {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}
+            <StakingPanel
+              ownerUuid={user.uuid}
+              onMoved={() => void loadWallet('node', user.uuid)}
             />
           </div>
         }

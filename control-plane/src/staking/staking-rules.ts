@@ -1,0 +1,126 @@
+import { ECONOMICS } from '@scn/proto';
+import { addYears, nodeYear, requiredStakeMicro } from '../rewards/reward-rules';
+import type { Posting } from '../wallet/ledger.service';
+
+/**
+ * Staking's rules as pure functions (issue 18 §4, spec 02 §9; docs/economics.md "Staking").
+ *
+ * The lock: every credit to a stake (a stake from the node wallet, an automatic stake of a
+ * payout) carries `frozen_until` = its time + ECONOMICS.stakeLockDays on its ledger entry. An
+ * unstake takes only money whose lock has passed, so stakes leave oldest first (FIFO): what is
+ * locked now is the sum of the credits still frozen, and the rest of the stake is unlocked.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** When a stake made at `at` unlocks. */
+export function stakeUnlocksAt(at: Date): Date {
+  return new Date(at.getTime() + ECONOMICS.stakeLockDays * DAY_MS);
+}
+
+/**
+ * The postings of a stake of `amountMicro` from the operator's node wallet, locked from `at`:
+ * what the stake call writes and what an automatic stake of a payout writes (ledger type
+ * `stake`), so both lock alike.
+ */
+export function stakePostings(ownerUuid: string, amountMicro: bigint, at: Date): Posting[] {
+  if (amountMicro <= 0n) throw new RangeError('a stake moves a positive amount');
+  return [
+    { account: { wallet: 'node_wallet', ownerUuid }, amountMicro: -amountMicro },
+    {
+      account: { wallet: 'stake', ownerUuid },
+      amountMicro,
+      frozenUntil: stakeUnlocksAt(at),
+    },
+  ];
+}
+
+/** The postings of an unstake (ledger type `unstake`): unlocked stake back to the node wallet. */
+export function unstakePostings(ownerUuid: string, amountMicro: bigint): Posting[] {
+  if (amountMicro <= 0n) throw new RangeError('an unstake moves a positive amount');
+  return [
+    { account: { wallet: 'stake', ownerUuid }, amountMicro: -amountMicro },
+    { account: { wallet: 'node_wallet', ownerUuid }, amountMicro },
+  ];
+}
+
+/** A stake credit still locked: its amount and when it unlocks. */
+export interface StakeLock {
+  amountMicro: bigint;
+  unlocksAt: Date;
+}
+
+export interface StakeLockView {
+  unlockedMicro: bigint;
+  lockedMicro: bigint;
+  /** Oldest first. */
+  locks: StakeLock[];
+}
+
+/**
+ * What of a stake balance can be unstaked now, from the credits still locked (oldest first).
+ * Unstakes never touch a locked credit, so normally the locks sum to at most the balance; if
+ * something else took from the stake (FIFO: from its oldest money), the oldest locks shrink first.
+ */
+export function stakeLockView(balanceMicro: bigint, locks: readonly StakeLock[]): StakeLockView {
+  const ordered = [...locks]
+    .filter((lock) => lock.amountMicro > 0n)
+    .sort((a, b) => a.unlocksAt.getTime() - b.unlocksAt.getTime());
+  const balance = balanceMicro > 0n ? balanceMicro : 0n;
+  let excess = ordered.reduce((sum, lock) => sum + lock.amountMicro, 0n) - balance;
+  const kept: StakeLock[] = [];
+  for (const lock of ordered) {
+    if (excess >= lock.amountMicro) {
+      excess -= lock.amountMicro;
+      continue;
+    }
+    kept.push(excess > 0n ? { ...lock, amountMicro: lock.amountMicro - excess } : lock);
+    excess = 0n;
+  }
+  const locked = kept.reduce((sum, lock) => sum + lock.amountMicro, 0n);
+  return { unlockedMicro: balance - locked, lockedMicro: locked, locks: kept };
+}
+
+/** One paid monthly statement of a server: the month it paid and what it paid. */
+export interface PaidStatement {
+  /** The first instant of the month after the period (exclusive end). */
+  periodEnd: Date;
+  earningsMicro: bigint;
+}
+
+/**
+ * spec 02 §9 halving protection: the stake asked for so far, each statement's earnings times the
+ * share of the node's year at the end of its period (requiredStakeMicro of reward-rules).
+ */
+export function requiredStakeSoFar(enrolledAt: Date, statements: readonly PaidStatement[]): bigint {
+  return statements.reduce(
+    (sum, statement) =>
+      sum +
+      requiredStakeMicro(
+        statement.earningsMicro,
+        nodeYear(enrolledAt, new Date(statement.periodEnd.getTime() - 1)),
+      ),
+    0n,
+  );
+}
+
+/**
+ * spec 02 §4, §9: from when halving protection applies to a node unless the requirement is met:
+ * the start of its year 5, or 4 years of its hardware without an upgrade, whichever is first
+ * (the same instants halvingCutApplies of reward-rules compares with).
+ */
+export function halvingFrom(enrolledAt: Date, hardwareSince: Date | null): Date {
+  const byAge = addYears(enrolledAt, ECONOMICS.hardwareAgeYears);
+  if (!hardwareSince) return byAge;
+  const byHardware = addYears(hardwareSince, ECONOMICS.hardwareAgeYears);
+  return byHardware < byAge ? byHardware : byAge;
+}
+
+/** `reward:<serverId>:<YYYY-MM>` of a monthly statement -> its period's exclusive end. */
+export function statementPeriodEnd(externalRef: string): Date | null {
+  const match = /^reward:[0-9a-f-]{36}:(\d{4})-(\d{2})$/.exec(externalRef);
+  if (!match) return null;
+  const month = Number(match[2]);
+  if (month < 1 || month > 12) return null;
+  return new Date(Date.UTC(Number(match[1]), month, 1));
+}

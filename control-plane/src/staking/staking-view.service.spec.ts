@@ -1,0 +1,104 @@
+import { MICRO_PER_SSL } from '@scn/proto';
+import type { StakingRepository, StakingServerRow, StatementRow } from './staking.repository';
+import { StakingViewService } from './staking-view.service';
+
+const now = new Date('2026-03-01T12:00:00.000Z');
+const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
+const OLD = '22222222-2222-4222-8222-222222222222';
+const NEW = '33333333-3333-4333-8333-333333333333';
+
+function setup(statements: StatementRow[], stake = ssl(852)) {
+  const servers: StakingServerRow[] = [
+    {
+      id: OLD,
+      name: 'Old',
+      tier: 'tier3',
+      createdAt: new Date('2021-06-01T00:00:00.000Z'),
+      hardwareSince: new Date('2021-06-02T00:00:00.000Z'),
+      halvingCut: true,
+    },
+    {
+      id: NEW,
+      name: 'New',
+      tier: null,
+      createdAt: new Date('2025-12-15T00:00:00.000Z'),
+      hardwareSince: null,
+      halvingCut: false,
+    },
+  ];
+  const repository = {
+    balances: jest.fn(async () => ({ nodeWalletMicro: ssl(50), stakeMicro: stake })),
+    frozenLots: jest.fn(async (kind: string) =>
+      kind === 'stake'
+        ? [{ amountMicro: ssl(100), unlocksAt: new Date('2026-03-20T00:00:00.000Z') }]
+        : [{ amountMicro: ssl(20), unlocksAt: new Date('2026-04-20T00:00:00.000Z') }],
+    ),
+    autoStakePercent: jest.fn(async () => 50),
+    servers: jest.fn(async () => servers),
+    statements: jest.fn(async () => statements),
+  };
+  return new StakingViewService(repository as unknown as StakingRepository, { now: () => now });
+}
+
+describe('StakingViewService.view', () => {
+  it('should show the stake, its locks, what can be staked, the income and the halving per server', async () => {
+    const view = await setup([
+      // spec 02 §9 example month in year 5: 50% of 1,704 SSL.
+      { serverId: OLD, externalRef: `reward:${OLD}:2026-02`, paidMicro: ssl(1704) },
+      // year 1: 20% of 100.
+      { serverId: NEW, externalRef: `reward:${NEW}:2026-01`, paidMicro: ssl(100) },
+      // Not a statement key: ignored.
+      { serverId: NEW, externalRef: `reward:${NEW}:bad`, paidMicro: ssl(999) },
+    ]).view('owner');
+    expect(view).toMatchObject({
+      stakeMicro: ssl(852).toString(),
+      unlockedMicro: ssl(752).toString(),
+      lockedMicro: ssl(100).toString(),
+      locks: [{ amountMicro: ssl(100).toString(), unlocksAt: '2026-03-20T00:00:00.000Z' }],
+      lockDays: 30,
+      stakeableMicro: ssl(30).toString(),
+      autoStakePercent: 50,
+      apyPercent: 12,
+      // spec 02 §9: 852 x 12% / 12 = 8.52 SSL ("about 8.5 SSL a month").
+      monthlyIncomeMicro: '8520000',
+      requiredStakeMicro: (ssl(852) + ssl(20)).toString(),
+      requirementMet: false,
+      lastUpdated: now.toISOString(),
+    });
+    expect(view.servers).toEqual([
+      {
+        id: OLD,
+        name: 'Old',
+        tier: 'tier3',
+        nodeYear: 5,
+        requiredSharePercent: 50,
+        requiredStakeMicro: ssl(852).toString(),
+        enrolledAt: '2021-06-01T00:00:00.000Z',
+        hardwareSince: '2021-06-02T00:00:00.000Z',
+        halvingFrom: '2025-06-01T00:00:00.000Z',
+        halvingCut: true,
+        maxClients: 60,
+        allowedClients: 30,
+      },
+      {
+        id: NEW,
+        name: 'New',
+        tier: null,
+        nodeYear: 1,
+        requiredSharePercent: 20,
+        requiredStakeMicro: ssl(20).toString(),
+        enrolledAt: '2025-12-15T00:00:00.000Z',
+        hardwareSince: null,
+        halvingFrom: '2029-12-15T00:00:00.000Z',
+        halvingCut: false,
+        maxClients: null,
+        allowedClients: null,
+      },
+    ]);
+  });
+
+  it('should call the requirement met when the stake covers every server’s', async () => {
+    const view = await setup([], ssl(1)).view('owner');
+    expect(view).toMatchObject({ requiredStakeMicro: '0', requirementMet: true });
+  });
+});

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { StakingController } from './staking.controller';
+import { StakingRepository } from './staking.repository';
+import { StakingService } from './staking.service';
+import { StakingViewService } from './staking-view.service';
+
+/**
+ * The operators' stakes (issue 18 §4). Money moves through the wallet's LedgerService; the
+ * rewards engine's automatic stake writes the same postings (staking-rules stakePostings).
+ */
+@Module({
+  imports: [AuthModule, WalletModule],
+  controllers: [StakingController],
+  providers: [StakingRepository, StakingService, StakingViewService],
+  exports: [StakingService],
+})
+export class StakingModule {}

@@ -1,0 +1,160 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { VpsTierId } from '@scn/proto';
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../common/sql';
+import type { Transaction } from '../database/transaction-runner';
+import type { StakeLock } from './staking-rules';
+
+/** One of the operator's servers as staking shows it. */
+export interface StakingServerRow {
+  id: string;
+  name: string;
+  tier: VpsTierId | null;
+  createdAt: Date;
+  hardwareSince: Date | null;
+  halvingCut: boolean;
+}
+
+/** A paid monthly statement of a server: its `reward:<serverId>:<YYYY-MM>` and what it paid. */
+export interface StatementRow {
+  serverId: string;
+  externalRef: string;
+  paidMicro: bigint;
+}
+
+/**
+ * The only SQL of staking. Every read is scoped by the operator (`ownerUuid`); the movements
+ * themselves are written by LedgerService.
+ */
+@Injectable()
+export class StakingRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Locks the market listings of the operator's servers (server_id order) until the transaction
+   * ends. A stake that turns the operator into a staker, or an unstake that ends it, updates
+   * those listings from the ledger's trigger (market_stake_changed) while holding the wallets'
+   * locks; a purchase locks a listing first and the operator's wallet after. Taking the listings
+   * first here keeps one order, so the two cannot deadlock.
+   */
+  async lockListings(tx: Transaction, ownerUuid: string): Promise<void> {
+    await tx.query(
+      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
+       WHERE s.owner_uuid = $1 ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
+      [ownerUuid],
+    );
+  }
+
+  /**
+   * The amounts of an owned account's entries still frozen at `now`, grouped by when they thaw
+   * (a debit carrying a lot's `frozen_until` shrinks that lot): the node wallet's frozen rewards,
+   * a stake's locks. The same reading as the wallet's frozenLots, in the caller's transaction
+   * when given.
+   */
+  async frozenLots(
+    kind: 'node_wallet' | 'stake',
+    ownerUuid: string,
+    now: Date,
+    tx?: Transaction,
+  ): Promise<StakeLock[]> {
+    const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
+      tx ?? this.dataSource,
+      `SELECT sum(e.amount_micro)::text AS amount_micro, e.frozen_until
+       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE a.kind = $1 AND a.owner_uuid = $2 AND e.frozen_until > $3
+       GROUP BY e.frozen_until HAVING sum(e.amount_micro) > 0
+       ORDER BY e.frozen_until`,
+      [kind, ownerUuid, now],
+    );
+    return rows.map((r) => ({ amountMicro: BigInt(r.amount_micro), unlocksAt: r.frozen_until }));
+  }
+
+  /** The balances of the operator's node wallet and stake (0 for an account never created). */
+  async balances(
+    ownerUuid: string,
+    tx?: Transaction,
+  ): Promise<{ nodeWalletMicro: bigint; stakeMicro: bigint }> {
+    const rows = await queryRows<{ kind: string; balance_micro: string }>(
+      tx ?? this.dataSource,
+      `SELECT kind, balance_micro FROM ledger_accounts
+       WHERE owner_uuid = $1 AND kind IN ('node_wallet', 'stake')`,
+      [ownerUuid],
+    );
+    const of = (kind: string) => BigInt(rows.find((r) => r.kind === kind)?.balance_micro ?? '0');
+    return { nodeWalletMicro: of('node_wallet'), stakeMicro: of('stake') };
+  }
+
+  async autoStakePercent(ownerUuid: string): Promise<number> {
+    const rows = await queryRows<{ auto_stake_percent: number }>(
+      this.dataSource,
+      `SELECT auto_stake_percent FROM operator_economy_settings WHERE owner_uuid = $1`,
+      [ownerUuid],
+    );
+    return rows[0]?.auto_stake_percent ?? 0;
+  }
+
+  async setAutoStakePercent(ownerUuid: string, percent: number, now: Date): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO operator_economy_settings (owner_uuid, auto_stake_percent, updated_at)
+       VALUES ($1, $2, $3)
+       ON CONFLICT (owner_uuid) DO UPDATE SET auto_stake_percent = EXCLUDED.auto_stake_percent,
+         updated_at = EXCLUDED.updated_at`,
+      [ownerUuid, percent, now],
+    );
+  }
+
+  /** The operator's servers (agent and manual), oldest first. */
+  async servers(ownerUuid: string): Promise<StakingServerRow[]> {
+    const rows = await queryRows<{
+      id: string;
+      name: string;
+      tier: VpsTierId | null;
+      created_at: Date;
+      hardware_since: Date | null;
+      halving_cut: boolean;
+    }>(
+      this.dataSource,
+      `SELECT id, name, tier, created_at, hardware_since, halving_cut FROM servers
+       WHERE owner_uuid = $1 ORDER BY created_at, id`,
+      [ownerUuid],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      tier: r.tier,
+      createdAt: r.created_at,
+      hardwareSince: r.hardware_since,
+      halvingCut: r.halving_cut,
+    }));
+  }
+
+  /**
+   * The monthly statements paid for the operator's servers: each `monthly_reward` transaction
+   * named `reward:<serverId>:<YYYY-MM>` (the rewards engine's idempotency key) with what it paid
+   * out of the pool (its credits to every account but the pool).
+   */
+  async statements(ownerUuid: string, now: Date): Promise<StatementRow[]> {
+    // Every month from the server's enrollment to now, looked up by its exact key (the unique
+    // index on external_ref): the cost follows the operator's server-months, not the ledger.
+    const rows = await queryRows<{ server_id: string; external_ref: string; paid_micro: string }>(
+      this.dataSource,
+      `SELECT k.server_id, t.external_ref, sum(e.amount_micro)::text AS paid_micro
+       FROM (SELECT s.id AS server_id,
+                    'reward:' || s.id::text || ':' || to_char(m, 'YYYY-MM') AS external_ref
+             FROM servers s, generate_series(date_trunc('month', s.created_at AT TIME ZONE 'UTC'),
+                                             $2::timestamptz AT TIME ZONE 'UTC', interval '1 month') m
+             WHERE s.owner_uuid = $1) k
+       JOIN ledger_transactions t ON t.external_ref = k.external_ref AND t.type = 'monthly_reward'
+       JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount_micro > 0
+       JOIN ledger_accounts a ON a.id = e.account_id AND a.kind <> 'reward_pool'
+       GROUP BY k.server_id, t.external_ref`,
+      [ownerUuid, now],
+    );
+    return rows.map((r) => ({
+      serverId: r.server_id,
+      externalRef: r.external_ref,
+      paidMicro: BigInt(r.paid_micro),
+    }));
+  }
+}
