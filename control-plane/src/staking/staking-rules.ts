@@ -1,5 +1,5 @@
 import { ECONOMICS } from '@scn/proto';
-import { addYears, nodeYear, requiredStakeMicro } from '../rewards/reward-rules';
+import { addYears } from '../rewards/reward-rules';
 import type { Posting } from '../wallet/ledger.service';
 
 /**
@@ -81,29 +81,6 @@ export function stakeLockView(balanceMicro: bigint, locks: readonly StakeLock[])
   return { unlockedMicro: balance - locked, lockedMicro: locked, locks: kept };
 }
 
-/** One paid monthly statement of a server: the month it paid and what it paid. */
-export interface PaidStatement {
-  /** The first instant of the month after the period (exclusive end). */
-  periodEnd: Date;
-  earningsMicro: bigint;
-}
-
-/**
- * spec 02 §9 halving protection: the stake asked for so far, each statement's earnings times the
- * share of the node's year at the end of its period (requiredStakeMicro of reward-rules).
- */
-export function requiredStakeSoFar(enrolledAt: Date, statements: readonly PaidStatement[]): bigint {
-  return statements.reduce(
-    (sum, statement) =>
-      sum +
-      requiredStakeMicro(
-        statement.earningsMicro,
-        nodeYear(enrolledAt, new Date(statement.periodEnd.getTime() - 1)),
-      ),
-    0n,
-  );
-}
-
 /**
  * spec 02 §4, §9: from when halving protection applies to a node unless the requirement is met:
  * the start of its year 5, or 4 years of its hardware without an upgrade, whichever is first
@@ -114,13 +91,4 @@ export function halvingFrom(enrolledAt: Date, hardwareSince: Date | null): Date 
   if (!hardwareSince) return byAge;
   const byHardware = addYears(hardwareSince, ECONOMICS.hardwareAgeYears);
   return byHardware < byAge ? byHardware : byAge;
-}
-
-/** `reward:<serverId>:<YYYY-MM>` of a monthly statement -> its period's exclusive end. */
-export function statementPeriodEnd(externalRef: string): Date | null {
-  const match = /^reward:[0-9a-f-]{36}:(\d{4})-(\d{2})$/.exec(externalRef);
-  if (!match) return null;
-  const month = Number(match[2]);
-  if (month < 1 || month > 12) return null;
-  return new Date(Date.UTC(Number(match[1]), month, 1));
 }

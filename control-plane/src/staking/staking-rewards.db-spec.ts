@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { MICRO_PER_SSL, type StakingData } from '@scn/proto';
+import { DataSource } from 'typeorm';
+import { ledgerViolations } from '../../test/support/ledger';
+import { insertAccount, insertServers } from '../../test/support/market-fixtures';
+import { insertHistory, ledgerAt, SYSTEM } from '../../test/support/reward-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
+import { dataSourceOptions } from '../database/data-source';
+import { TransactionRunner } from '../database/transaction-runner';
+import { RewardComputer } from '../rewards/reward-computer';
+import { RewardFactsRepository } from '../rewards/reward-facts.repository';
+import { RewardRunService } from '../rewards/reward-run.service';
+import { RewardStatementsRepository } from '../rewards/reward-statements.repository';
+import { LedgerService } from '../wallet/ledger.service';
+import { WalletRepository } from '../wallet/wallet.repository';
+import { StakingRepository } from './staking.repository';
+import { StakingViewService } from './staking-view.service';
+
+/**
+ * Staking and the rewards engine agree (issue 18 §2, §4): the halving requirement the staking
+ * settings show is the one the engine compares the stake with, and the engine's automatic
+ * stake is locked like a stake made by hand. Both run on one real database.
+ */
+
+const ssl = (value: number) => BigInt(value) * MICRO_PER_SSL;
+let now = new Date('2026-06-01T02:00:00Z');
+const clock = { now: () => now };
+
+let db: TestDatabase;
+let dataSource: DataSource;
+let runs: RewardRunService;
+let views: StakingViewService;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  dataSource = await new DataSource({
+    ...dataSourceOptions(db.url),
+    extra: { max: 20 },
+  }).initialize();
+  const transactions = new TransactionRunner(dataSource);
+  const ledger = new LedgerService(new WalletRepository(dataSource));
+  runs = new RewardRunService(
+    new RewardComputer(new RewardFactsRepository(dataSource)),
+    new RewardStatementsRepository(dataSource),
+    ledger,
+    transactions,
+    clock,
+  );
+  const repository = new StakingRepository(dataSource);
+  views = new StakingViewService(repository, clock);
+});
+afterAll(async () => {
+  await dataSource.destroy();
+  await db.drop();
+});
+afterEach(async () => {
+  expect(await ledgerViolations(db.url)).toEqual([]);
+});
+
+/** The engine's stored requirement of the operator's statements, per server and in all. */
+async function storedRequirements(owner: string) {
+  const rows = await db.query<{ server_id: string; required: string }>(
+    `SELECT server_id, sum(required_stake_micro)::text AS required FROM reward_statements
+     WHERE owner_uuid = $1 GROUP BY server_id`,
+    [owner],
+  );
+  return {
+    byServer: new Map(rows.map((r) => [r.server_id, r.required])),
+    total: rows.reduce((sum, r) => sum + BigInt(r.required), 0n).toString(),
+  };
+}
+
+function perServer(view: StakingData): Record<string, string> {
+  return Object.fromEntries(view.servers.map((s) => [s.id, s.requiredStakeMicro]));
+}
+
+describe('the halving requirement (issue 18 §4)', () => {
+  it('should show the requirement the rewards engine stored and compares the stake with', async () => {
+    const owner = await insertAccount(db);
+    const client = await insertAccount(db, { userType: 'client' });
+    // A node in its year 5 (50% of its income is asked), a young one (20%) that a client
+    // subscribes to, and one banned in June (its statements are withheld, never paid, yet they
+    // ask their share all the same).
+    const [old] = await insertServers(
+      db,
+      [{ ownerUuid: owner, tier: 'tier3' }],
+      new Date('2021-06-01T00:00:00Z'),
+    );
+    const [young, banned] = await insertServers(
+      db,
+      [
+        { ownerUuid: owner, tier: 'tier1' },
+        { ownerUuid: owner, tier: 'tier1', bannedAt: new Date('2026-06-20T00:00:00Z') },
+      ],
+      new Date('2026-01-01T00:00:00Z'),
+    );
+    for (const [serverId, tier] of [
+      [old!, 'tier3'],
+      [young!, 'tier1'],
+    ] as const) {
+      await insertHistory(db, {
+        serverId,
+        ownerUuid: owner,
+        tier,
+        from: '2026-05-01',
+        to: '2026-06-30',
+      });
+    }
+    await insertHistory(db, {
+      serverId: banned!,
+      ownerUuid: owner,
+      tier: 'tier1',
+      from: '2026-05-01',
+      to: '2026-06-19',
+    });
+    // May: one subscription to the young node pays its operator 10 SSL when bought.
+    const subscription = randomUUID();
+    await db.query(
+      `INSERT INTO subscriptions (id, owner_uuid, vless_uuid, status, billing_cycle, expires_at)
+       VALUES ($1, $2, $3, 'active', 'monthly', '2026-06-10')`,
+      [subscription, client, randomUUID()],
+    );
+    await db.query(
+      `INSERT INTO subscription_servers (subscription_id, server_id, position) VALUES ($1, $2, 0)`,
+      [subscription, young],
+    );
+    await ledgerAt(
+      db,
+      new Date('2026-05-10T10:00:00Z'),
+      'subscription_reward',
+      [
+        ['platform_revenue', SYSTEM, -ssl(10)],
+        ['node_wallet', owner, ssl(10)],
+      ],
+      { subscriptionId: subscription, serverCount: 1 },
+    );
+
+    now = new Date('2026-06-01T02:00:00Z');
+    await runs.runPeriod('2026-05');
+    const afterMay = await views.view(owner);
+    const stored = await storedRequirements(owner);
+    // Of each node's income (earned base + subscriptions): 50% of 1,500, 20% of 250 + 10, and
+    // 20% of the banned node's 250, though the pool paid it nothing.
+    expect(stored.total).toBe((ssl(750) + ssl(52) + ssl(50)).toString());
+    expect(afterMay).toMatchObject({ requiredStakeMicro: stored.total, requirementMet: false });
+    expect(perServer(afterMay)).toEqual(Object.fromEntries(stored.byServer));
+    expect(stored.byServer.size).toBe(3);
+
+    // June is computed against exactly what the settings showed: every June statement says
+    // the requirement before it was that total, and the node past year 4 is cut because the
+    // settings said the stake (0) does not cover it.
+    now = new Date('2026-07-01T02:00:00Z');
+    await runs.runPeriod('2026-06');
+    const june = await db.query<{
+      server_id: string;
+      required_before_micro: string;
+      halving_cut: boolean;
+    }>(
+      `SELECT server_id, required_before_micro, halving_cut FROM reward_statements
+       WHERE owner_uuid = $1 AND period = '2026-06-01'`,
+      [owner],
+    );
+    expect(june.map((s) => s.required_before_micro)).toEqual(
+      june.map(() => afterMay.requiredStakeMicro),
+    );
+    expect(june.find((s) => s.server_id === old)!.halving_cut).toBe(!afterMay.requirementMet);
+    const afterJune = await views.view(owner);
+    const storedJune = await storedRequirements(owner);
+    expect(afterJune.requiredStakeMicro).toBe(storedJune.total);
+    expect(perServer(afterJune)).toEqual(Object.fromEntries(storedJune.byServer));
+    expect(afterJune.servers.filter((s) => s.halvingCut).map((s) => s.id)).toEqual([old]);
+    // Another operator's view asks nothing of these statements.
+    expect((await views.view(await insertAccount(db))).requiredStakeMicro).toBe('0');
+  });
+});
