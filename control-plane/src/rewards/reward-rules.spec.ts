@@ -1,4 +1,4 @@
-import { MICRO_PER_SSL, SSL_USD_PRICE, VPS_TIERS } from '@scn/proto';
+import { ECONOMICS, MICRO_PER_SSL, SSL_USD_PRICE, VPS_TIERS } from '@scn/proto';
 import {
   allowedClients,
   autoStakeMicro,
@@ -13,6 +13,7 @@ import {
   scaleMicro,
   scaleToBudget,
   UNSCALED,
+  stakeUnlocksAt,
   stakingIncomeMicro,
   subscriptionLineMicro,
   tierBaseMicro,
@@ -180,6 +181,13 @@ describe('staking income, the pool and the budget (spec 02 §9)', () => {
     expect(stakingIncomeMicro(ssl(1000), ssl(400))).toBe(ssl(4));
     expect(() => autoStakeMicro(ssl(1), 101)).toThrow(RangeError);
     expect(() => autoStakeMicro(ssl(1), 2.5)).toThrow(RangeError);
+  });
+
+  it('should lock every stake credit for the lock days from when it is made', () => {
+    expect(stakeUnlocksAt(new Date('2026-01-15T10:00:00Z'))).toEqual(
+      new Date('2026-02-14T10:00:00Z'),
+    );
+    expect(ECONOMICS.stakeLockDays).toBe(30);
   });
 
   it('should hold 15% of the 10 billion SSL supply at genesis', () => {

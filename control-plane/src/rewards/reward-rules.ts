@@ -168,6 +168,18 @@ export function autoStakeMicro(payoutMicro: bigint, percent: number): bigint {
   return (payoutMicro * BigInt(percent)) / PERCENT;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * spec 02 §6 (issue 18 §4): every credit to a stake, a stake made by hand or the automatic stake
+ * of a payout, is locked ECONOMICS.stakeLockDays from when it is made. The ledger entry of the
+ * credit carries it as `frozen_until` (stakeCredit of reward-payouts, which staking's stakePostings
+ * and the payouts both write); an unstake takes only credits past it.
+ */
+export function stakeUnlocksAt(at: Date): Date {
+  return new Date(at.getTime() + ECONOMICS.stakeLockDays * DAY_MS);
+}
+
 /**
  * spec 02 §9 reward cycle: the pool is spent over 12-month cycles from genesis. A month's
  * budget is the pool's balance when the month is paid, shared evenly over the months left in

@@ -3,7 +3,13 @@ import { MICRO_PER_SSL, type StakingData } from '@scn/proto';
 import { DataSource } from 'typeorm';
 import { ledgerViolations } from '../../test/support/ledger';
 import { insertAccount, insertServers } from '../../test/support/market-fixtures';
-import { insertHistory, ledgerAt, SYSTEM } from '../../test/support/reward-fixtures';
+import {
+  balanceOf,
+  insertHistory,
+  ledgerAt,
+  setAutoStake,
+  SYSTEM,
+} from '../../test/support/reward-fixtures';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { dataSourceOptions } from '../database/data-source';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -11,9 +17,13 @@ import { RewardComputer } from '../rewards/reward-computer';
 import { RewardFactsRepository } from '../rewards/reward-facts.repository';
 import { RewardRunService } from '../rewards/reward-run.service';
 import { RewardStatementsRepository } from '../rewards/reward-statements.repository';
+import { IdempotencyRepository } from '../wallet/idempotency.repository';
+import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
+import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
+import { StakingService } from './staking.service';
 import { StakingViewService } from './staking-view.service';
 
 /**
@@ -23,12 +33,14 @@ import { StakingViewService } from './staking-view.service';
  */
 
 const ssl = (value: number) => BigInt(value) * MICRO_PER_SSL;
+const DAY = 86_400_000;
 let now = new Date('2026-06-01T02:00:00Z');
 const clock = { now: () => now };
 
 let db: TestDatabase;
 let dataSource: DataSource;
 let runs: RewardRunService;
+let staking: StakingService;
 let views: StakingViewService;
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -46,6 +58,8 @@ beforeAll(async () => {
     clock,
   );
   const repository = new StakingRepository(dataSource);
+  const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
+  staking = new StakingService(transactions, repository, ledger, idempotency, clock);
   views = new StakingViewService(repository, clock);
 });
 afterAll(async () => {
@@ -170,5 +184,67 @@ describe('the halving requirement (issue 18 §4)', () => {
     expect(afterJune.servers.filter((s) => s.halvingCut).map((s) => s.id)).toEqual([old]);
     // Another operator's view asks nothing of these statements.
     expect((await views.view(await insertAccount(db))).requiredStakeMicro).toBe('0');
+  });
+});
+
+async function refusal(work: Promise<unknown>): Promise<StakingException> {
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StakingException);
+  return error as StakingException;
+}
+
+describe('the automatic stake of a payout (issue 18 §4)', () => {
+  it('should be locked like a stake made by hand: 30 days from the payout', async () => {
+    const owner = await insertAccount(db);
+    const [server] = await insertServers(
+      db,
+      [{ ownerUuid: owner, tier: 'tier3' }],
+      new Date('2026-08-01T00:00:00Z'),
+    );
+    await insertHistory(db, {
+      serverId: server!,
+      ownerUuid: owner,
+      tier: 'tier3',
+      from: '2026-08-01',
+      to: '2026-08-31',
+    });
+    await setAutoStake(db, owner, 40);
+    const paidAt = new Date('2026-09-01T02:00:00Z');
+    now = paidAt;
+    await runs.runPeriod('2026-08');
+
+    // 40% of 1,500 SSL staked when paid, locked until the payout + 30 days.
+    const autoStaked = ssl(600);
+    expect(await balanceOf(db, 'stake', owner)).toBe(autoStaked);
+    const unlocksAt = new Date(paidAt.getTime() + 30 * DAY).toISOString();
+    expect(await views.view(owner)).toMatchObject({
+      stakeMicro: autoStaked.toString(),
+      lockedMicro: autoStaked.toString(),
+      unlockedMicro: '0',
+      locks: [{ amountMicro: autoStaked.toString(), unlocksAt }],
+    });
+    const early = await refusal(staking.unstake(owner, 1n, undefined));
+    expect(early.code).toBe('stake_locked');
+    expect(early.details).toMatchObject({
+      unlockedMicro: '0',
+      nextUnlockAt: unlocksAt,
+      nextUnlockMicro: autoStaked.toString(),
+    });
+    now = new Date(new Date(unlocksAt).getTime() - 1);
+    expect((await refusal(staking.unstake(owner, autoStaked, undefined))).code).toBe(
+      'stake_locked',
+    );
+
+    now = new Date(unlocksAt);
+    expect(await views.view(owner)).toMatchObject({
+      unlockedMicro: autoStaked.toString(),
+      locks: [],
+    });
+    expect(await staking.unstake(owner, autoStaked, undefined)).toMatchObject({
+      stakeMicro: '0',
+    });
   });
 });

@@ -1,11 +1,6 @@
 import { ECONOMICS, MICRO_PER_SSL } from '@scn/proto';
-import {
-  halvingFrom,
-  stakeLockView,
-  stakePostings,
-  stakeUnlocksAt,
-  unstakePostings,
-} from './staking-rules';
+import { stakeUnlocksAt } from '../rewards/reward-rules';
+import { halvingFrom, stakeLockView, stakePostings, unstakePostings } from './staking-rules';
 
 const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
 const at = (iso: string) => new Date(iso);

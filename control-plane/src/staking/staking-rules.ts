@@ -1,4 +1,5 @@
 import { ECONOMICS } from '@scn/proto';
+import { stakeCredit } from '../rewards/reward-payouts';
 import { addYears } from '../rewards/reward-rules';
 import type { Posting } from '../wallet/ledger.service';
 
@@ -11,27 +12,16 @@ import type { Posting } from '../wallet/ledger.service';
  * locked now is the sum of the credits still frozen, and the rest of the stake is unlocked.
  */
 
-const DAY_MS = 86_400_000;
-
-/** When a stake made at `at` unlocks. */
-export function stakeUnlocksAt(at: Date): Date {
-  return new Date(at.getTime() + ECONOMICS.stakeLockDays * DAY_MS);
-}
-
 /**
- * The postings of a stake of `amountMicro` from the operator's node wallet, locked from `at`:
- * what the stake call writes and what an automatic stake of a payout writes (ledger type
- * `stake`), so both lock alike.
+ * The postings of a stake of `amountMicro` from the operator's node wallet, locked from `at`
+ * (ledger type `stake`). Its credit is reward-payouts' stakeCredit, the one the automatic stake
+ * of a payout writes too, so both lock alike (reward-rules stakeUnlocksAt).
  */
 export function stakePostings(ownerUuid: string, amountMicro: bigint, at: Date): Posting[] {
   if (amountMicro <= 0n) throw new RangeError('a stake moves a positive amount');
   return [
     { account: { wallet: 'node_wallet', ownerUuid }, amountMicro: -amountMicro },
-    {
-      account: { wallet: 'stake', ownerUuid },
-      amountMicro,
-      frozenUntil: stakeUnlocksAt(at),
-    },
+    stakeCredit(ownerUuid, amountMicro, at),
   ];
 }
 

@@ -182,7 +182,12 @@ describe('GET /api/nodes/{uuid}/earnings and the monthly job', () => {
         frozen_until: new Date(now.getTime() + 60 * DAY),
       },
       { kind: 'reward_pool', amount_micro: (-earned).toString(), frozen_until: null },
-      { kind: 'stake', amount_micro: statement.autoStakedMicro, frozen_until: null },
+      // The automatic stake is locked 30 days from the payout, like any stake.
+      {
+        kind: 'stake',
+        amount_micro: statement.autoStakedMicro,
+        frozen_until: new Date(now.getTime() + 30 * DAY),
+      },
     ]);
     expect((await balanceOf(t.db, 'node_wallet', operator.uuid)) - walletBefore).toBe(
       BigInt(statement.walletMicro),
