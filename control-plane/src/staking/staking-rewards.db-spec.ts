@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MICRO_PER_SSL, type StakingData } from '@scn/proto';
 import { DataSource } from 'typeorm';
-import { ledgerViolations } from '../../test/support/ledger';
+import { depositSsl, ledgerViolations } from '../../test/support/ledger';
 import { insertAccount, insertServers } from '../../test/support/market-fixtures';
 import {
   balanceOf,
@@ -10,9 +10,12 @@ import {
   setAutoStake,
   SYSTEM,
 } from '../../test/support/reward-fixtures';
+import { subscriptionServices } from '../../test/support/subscription-services';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
+import type { ActiveSession } from '../auth/auth.repository';
 import { dataSourceOptions } from '../database/data-source';
-import { TransactionRunner } from '../database/transaction-runner';
+import { RETRYABLE_SQL_STATES, sqlState } from '../common/sql';
+import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { RewardComputer } from '../rewards/reward-computer';
 import { RewardFactsRepository } from '../rewards/reward-facts.repository';
 import { RewardRunService } from '../rewards/reward-run.service';
@@ -37,18 +40,37 @@ const DAY = 86_400_000;
 let now = new Date('2026-06-01T02:00:00Z');
 const clock = { now: () => now };
 
+/**
+ * The services' TransactionRunner, counting the transactions PostgreSQL rolled back for a
+ * deadlock or a serialization failure: runRetrying runs them again, so no caller would see one.
+ */
+class CountingRunner extends TransactionRunner {
+  rolledBack = 0;
+
+  override async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await super.run(work);
+    } catch (error) {
+      if (RETRYABLE_SQL_STATES.has(sqlState(error) ?? '')) this.rolledBack += 1;
+      throw error;
+    }
+  }
+}
+
+let transactions: CountingRunner;
 let db: TestDatabase;
 let dataSource: DataSource;
 let runs: RewardRunService;
 let staking: StakingService;
 let views: StakingViewService;
+let subscriptions: ReturnType<typeof subscriptionServices>;
 beforeAll(async () => {
   db = await createTestDatabase();
   dataSource = await new DataSource({
     ...dataSourceOptions(db.url),
     extra: { max: 20 },
   }).initialize();
-  const transactions = new TransactionRunner(dataSource);
+  transactions = new CountingRunner(dataSource);
   const ledger = new LedgerService(new WalletRepository(dataSource));
   runs = new RewardRunService(
     new RewardComputer(new RewardFactsRepository(dataSource)),
@@ -61,8 +83,10 @@ beforeAll(async () => {
   const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
   staking = new StakingService(transactions, repository, ledger, idempotency, clock);
   views = new StakingViewService(repository, clock);
+  subscriptions = subscriptionServices(dataSource, clock);
 });
 afterAll(async () => {
+  await subscriptions.purchases.onModuleDestroy();
   await dataSource.destroy();
   await db.drop();
 });
@@ -246,5 +270,101 @@ describe('the automatic stake of a payout (issue 18 §4)', () => {
     expect(await staking.unstake(owner, autoStaked, undefined)).toMatchObject({
       stakeMicro: '0',
     });
+  });
+});
+
+describe('a payout racing stakes and purchases of the same operators', () => {
+  it('should let every call through and keep the ledger whole', async () => {
+    now = new Date('2026-11-01T02:00:00Z');
+    const operators: Array<{ owner: string; servers: string[]; client: string }> = [];
+    for (let i = 0; i < 12; i += 1) {
+      const owner = await insertAccount(db);
+      const servers = await insertServers(
+        db,
+        [0, 1].map(() => ({
+          ownerUuid: owner,
+          tier: 'tier1' as const,
+          createdAt: new Date('2026-10-01T00:00:00Z'),
+        })),
+        now,
+      );
+      for (const serverId of servers) {
+        await insertHistory(db, {
+          serverId,
+          ownerUuid: owner,
+          tier: 'tier1',
+          from: '2026-10-01',
+          to: '2026-10-31',
+        });
+      }
+      // Half of each payout is staked: the payout credits both the node wallet and the stake,
+      // and its first credit turns the operator into a staker (a trigger updates the listings).
+      await setAutoStake(db, owner, 50);
+      await depositSsl(db.url, owner, 20, 'node_wallet');
+      const client = await insertAccount(db, { userType: 'client' });
+      await depositSsl(db.url, client, 100);
+      operators.push({ owner, servers, client });
+    }
+    const rolledBackBefore = transactions.rolledBack;
+    const session = (uuid: string) => ({ account: { uuid, userType: 'client' } }) as ActiveSession;
+    // Once the first batch is paid, every operator stakes and each client buys a server of its
+    // operator and of the next one, while the payout's other batches (one statement each) go on.
+    const racing: Array<Promise<unknown>> = [];
+    const payout = runs.runPeriod('2026-10', {
+      batchSize: 1,
+      afterBatch: (paid) => {
+        if (paid !== 1) return;
+        operators.forEach((o, i) => {
+          const next = operators[(i + 1) % operators.length]!;
+          racing.push(
+            staking.stake(o.owner, ssl(5), undefined),
+            subscriptions.purchase.create(
+              session(o.client),
+              {
+                uuid: o.client,
+                serverIds: [o.servers[0]!, next.servers[1]!],
+                billingCycle: 'monthly',
+              },
+              undefined,
+            ),
+          );
+        });
+      },
+    });
+    // The payout first: the racing calls start during it.
+    const outcomes = [
+      ...(await Promise.allSettled([payout])),
+      ...(await Promise.allSettled(racing)),
+    ];
+    expect(racing).toHaveLength(2 * operators.length);
+    const failures = outcomes
+      .map((o, i) =>
+        o.status === 'rejected' ? `${i === 0 ? 'payout' : 'call'}: ${String(o.reason)}` : null,
+      )
+      .filter((failure) => failure !== null);
+    expect(failures).toEqual([]);
+    // Not even one retried: the batch takes its locks in the purchases' and stakes' order.
+    expect(transactions.rolledBack - rolledBackBefore).toBe(0);
+    expect(await payout).toMatchObject({ paid: 24, finished: true });
+
+    // Each operator: two tier1 statements of 250 SSL, half of each staked; its own 5 SSL
+    // staked; two subscription rewards of 10 SSL (its client's purchase and the previous one's).
+    for (const { owner } of operators) {
+      expect(await balanceOf(db, 'stake', owner)).toBe(ssl(5 + 125 + 125));
+      expect(await balanceOf(db, 'node_wallet', owner)).toBe(ssl(20 - 5 + 125 + 125 + 10 + 10));
+    }
+    const [moves] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM reward_statements r
+       JOIN ledger_transactions t ON t.id = r.ledger_transaction_id
+       WHERE r.period = '2026-10-01' AND r.status = 'paid' AND t.type = 'monthly_reward'`,
+    );
+    expect(moves!.n).toBe(24);
+    // The listings follow the stakes: every one of these operators is a staker.
+    const notStakers = await db.query(
+      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
+       WHERE s.owner_uuid = ANY($1::uuid[]) AND NOT l.staker`,
+      [operators.map((o) => o.owner)],
+    );
+    expect(notStakers).toEqual([]);
   });
 });
