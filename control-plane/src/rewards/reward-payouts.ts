@@ -16,6 +16,9 @@ export function rewardFrozenUntil(now: Date): Date {
   return new Date(now.getTime() + PRICING.operatorRewardFrozenDays * DAY_MS);
 }
 
+/** The external ref of the transaction that minted the pool (migration 2400): month 0 of the cycle. */
+export const GENESIS_REF = 'genesis:reward_pool';
+
 /** The external ref that makes a statement's payout happen once. */
 export function rewardRef(serverId: string, period: string): string {
   return `reward:${serverId}:${period}`;

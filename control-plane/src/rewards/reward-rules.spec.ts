@@ -4,6 +4,7 @@ import {
   autoStakeMicro,
   baseReward,
   budgetScale,
+  cycleMonth,
   halvingCutApplies,
   monthlyBudgetMicro,
   nodeYear,
@@ -200,6 +201,9 @@ describe('staking income, the pool and the budget (spec 02 §9)', () => {
     expect(monthlyBudgetMicro(ssl(100), 11)).toBe(ssl(100));
     expect(monthlyBudgetMicro(ssl(1200), 12)).toBe(ssl(100));
     expect(monthlyBudgetMicro(0n, 3)).toBe(0n);
+    // A month before genesis is in the cycle before: index -1 is its last month.
+    expect(monthlyBudgetMicro(ssl(100), -1)).toBe(ssl(100));
+    expect([0, 1, 11, 12, 25, -1, -12, -13].map(cycleMonth)).toEqual([0, 1, 11, 0, 1, 11, 0, 11]);
   });
 
   it('should scale every payout by budget / total when a month is short, never passing it', () => {

@@ -187,9 +187,14 @@ export function stakeUnlocksAt(at: Date): Date {
  * ones). `monthIndex` counts months since genesis from 0.
  */
 export function monthlyBudgetMicro(poolMicro: bigint, monthIndex: number): bigint {
-  const cycle = ECONOMICS.rewardCycleMonths;
-  const left = cycle - (((monthIndex % cycle) + cycle) % cycle);
+  const left = ECONOMICS.rewardCycleMonths - cycleMonth(monthIndex);
   return poolMicro > 0n ? poolMicro / BigInt(left) : 0n;
+}
+
+/** A month's place in its 12-month cycle, 0 to 11, from its index since genesis (any sign). */
+export function cycleMonth(monthIndex: number): number {
+  const cycle = ECONOMICS.rewardCycleMonths;
+  return ((monthIndex % cycle) + cycle) % cycle;
 }
 
 /** The factor a period's pool payouts are scaled by: numerator / denominator, at most 1. */
