@@ -12,12 +12,10 @@ const t = repositoryDatabase();
 const SSL = 1_000_000n;
 
 describe('EconomicsRepository.facts', () => {
-  it('should read the pool from its entries, what it paid by month, the stakes and the servers', async () => {
+  it('should read the pool from its entries, what it paid for a month, the stakes and the servers', async () => {
     const repository = new EconomicsRepository(t.dataSource);
     const now = new Date();
-    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const lastMonthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-    const fresh = await repository.facts(now, lastMonthStart, monthStart);
+    const fresh = await repository.facts(now, '2026-10');
     expect(fresh).toMatchObject({
       poolMicro: REWARD_POOL_GENESIS_MICRO,
       totalPaidMicro: 0n,
@@ -28,16 +26,35 @@ describe('EconomicsRepository.facts', () => {
     });
     expect(fresh.genesisAt).toBeInstanceOf(Date);
 
-    // The pool pays an operator 100 SSL (40 of it staked) and receives a 9 SSL promotion fee.
+    // The pool pays an operator October's reward, 100 SSL (40 of it staked), and its staking
+    // income, and a September reward of 7 SSL; it receives a 9 SSL promotion fee.
     const ledger = new LedgerService(new WalletRepository(t.dataSource));
     const operator = randomUUID();
+    const server = randomUUID();
     await new TransactionRunner(t.dataSource).run(async (tx) => {
       await ledger.post(tx, {
         type: 'monthly_reward',
+        externalRef: `reward:${server}:2026-10`,
         postings: [
           { account: { system: 'reward_pool' }, amountMicro: -100n * SSL },
           { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: 60n * SSL },
           { account: { wallet: 'stake', ownerUuid: operator }, amountMicro: 40n * SSL },
+        ],
+      });
+      await ledger.post(tx, {
+        type: 'staking_reward',
+        externalRef: `stake-income:${operator}:2026-10`,
+        postings: [
+          { account: { system: 'reward_pool' }, amountMicro: -2n * SSL },
+          { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: 2n * SSL },
+        ],
+      });
+      await ledger.post(tx, {
+        type: 'monthly_reward',
+        externalRef: `reward:${server}:2026-09`,
+        postings: [
+          { account: { system: 'reward_pool' }, amountMicro: -7n * SSL },
+          { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: 7n * SSL },
         ],
       });
       await ledger.post(tx, {
@@ -61,13 +78,13 @@ describe('EconomicsRepository.facts', () => {
     );
     expect(reporting).toBeTruthy();
 
-    const facts = await repository.facts(new Date(), lastMonthStart, monthStart);
+    const facts = await repository.facts(new Date(), '2026-10');
     expect(facts).toMatchObject({
-      poolMicro: REWARD_POOL_GENESIS_MICRO - 91n * SSL,
-      totalPaidMicro: 100n * SSL,
+      poolMicro: REWARD_POOL_GENESIS_MICRO - 100n * SSL,
+      totalPaidMicro: 109n * SSL,
       totalInflowMicro: 9n * SSL,
-      // Paid this month, not in the last completed one.
-      lastMonthPaidMicro: 0n,
+      // October's payout: its statement and its staking income, whenever they were paid.
+      lastMonthPaidMicro: 102n * SSL,
       servers: 3,
       reportingServers: 2,
       hiddenServers: 1,
@@ -75,9 +92,8 @@ describe('EconomicsRepository.facts', () => {
       totalStakeMicro: 40n * SSL,
       stakers: 1,
     });
-    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    const later = await repository.facts(nextMonth, monthStart, nextMonth);
-    expect(later.lastMonthPaidMicro).toBe(100n * SSL);
+    expect((await repository.facts(new Date(), '2026-09')).lastMonthPaidMicro).toBe(7n * SSL);
+    expect((await repository.facts(new Date(), '2026-08')).lastMonthPaidMicro).toBe(0n);
     expect(await ledgerViolations(t.db.url)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import { RELIABILITY } from '../reliability/reliability';
+import { GENESIS_REF, rewardRef, stakingIncomeRef } from '../rewards/reward-payouts';
 
 /** What the live economy is made of, read in one round trip. */
 export interface EconomyFacts {
@@ -27,21 +28,25 @@ export class EconomicsRepository {
 
   /**
    * The pool's entries (the system account is summed when read), the stakes (kept balances),
-   * and the servers' counts. `monthStart` and `lastMonthStart` bound the last completed month.
+   * and the servers' counts. What the pool paid for `lastPeriod` (the last ended month) is the
+   * pool's side of that period's payout, as the rewards engine writes it: the movements named
+   * `reward:<serverId>:<period>` and `stake-income:<owner>:<period>` (reward-payouts), whenever
+   * they were paid.
    */
-  async facts(now: Date, lastMonthStart: Date, monthStart: Date): Promise<EconomyFacts> {
+  async facts(now: Date, lastPeriod: string): Promise<EconomyFacts> {
     const [row] = await queryRows<Record<string, string | Date | null>>(
       this.dataSource,
       `WITH pool AS (
-         SELECT e.amount_micro, e.created_at, t.type
+         SELECT e.amount_micro, t.type, t.external_ref
          FROM ledger_entries e
          JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'reward_pool'
          JOIN ledger_transactions t ON t.id = e.transaction_id)
        SELECT
          (SELECT COALESCE(sum(amount_micro), 0) FROM pool)::text AS pool,
-         (SELECT min(created_at) FROM pool WHERE type = 'genesis') AS genesis_at,
+         (SELECT created_at FROM ledger_transactions WHERE external_ref = $2) AS genesis_at,
          (SELECT COALESCE(-sum(amount_micro), 0) FROM pool
-            WHERE amount_micro < 0 AND created_at >= $2 AND created_at < $3)::text AS last_month_paid,
+            WHERE amount_micro < 0 AND type IN ('monthly_reward', 'staking_reward')
+              AND external_ref LIKE ANY($3::text[]))::text AS last_month_paid,
          (SELECT COALESCE(-sum(amount_micro), 0) FROM pool WHERE amount_micro < 0)::text AS total_paid,
          (SELECT COALESCE(sum(amount_micro), 0) FROM pool
             WHERE amount_micro > 0 AND type <> 'genesis')::text AS total_inflow,
@@ -56,7 +61,13 @@ export class EconomicsRepository {
            AS total_stake,
          (SELECT count(*) FROM ledger_accounts WHERE kind = 'stake' AND balance_micro > 0)::text
            AS stakers`,
-      [now, lastMonthStart, monthStart, RELIABILITY.staleAfterMs / 1000, RELIABILITY.hideBelow],
+      [
+        now,
+        GENESIS_REF,
+        [rewardRef('%', lastPeriod), stakingIncomeRef('%', lastPeriod)],
+        RELIABILITY.staleAfterMs / 1000,
+        RELIABILITY.hideBelow,
+      ],
     );
     const text = (key: string) => String(row?.[key] ?? '0');
     return {

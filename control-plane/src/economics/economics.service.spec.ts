@@ -1,11 +1,6 @@
 import { MICRO_PER_SSL } from '@scn/proto';
 import type { EconomicsRepository, EconomyFacts } from './economics.repository';
-import {
-  EconomicsService,
-  LIVE_ECONOMY_TTL_MS,
-  monthStart,
-  monthsBetween,
-} from './economics.service';
+import { EconomicsService, LIVE_ECONOMY_TTL_MS } from './economics.service';
 
 const facts = (overrides: Partial<EconomyFacts> = {}): EconomyFacts => ({
   poolMicro: 1_200n * MICRO_PER_SSL,
@@ -28,17 +23,6 @@ function service(now: { value: Date }, read: jest.Mock) {
   });
 }
 
-describe('UTC months', () => {
-  it('should find month starts and count months across years', () => {
-    expect(monthStart(new Date('2026-03-31T23:59:59Z'))).toEqual(new Date('2026-03-01T00:00:00Z'));
-    expect(monthStart(new Date('2026-01-10T00:00:00Z'), -1)).toEqual(
-      new Date('2025-12-01T00:00:00Z'),
-    );
-    expect(monthsBetween(new Date('2026-01-31Z'), new Date('2026-02-01Z'))).toBe(1);
-    expect(monthsBetween(new Date('2025-11-30Z'), new Date('2027-01-01Z'))).toBe(14);
-  });
-});
-
 describe('EconomicsService.live', () => {
   it('should give the budget by the months left in the cycle and the average reliability', async () => {
     const now = { value: new Date('2026-03-10T12:00:00Z') };
@@ -52,11 +36,20 @@ describe('EconomicsService.live', () => {
       networkReliability: 98.7,
       poolMicro: (1_200n * MICRO_PER_SSL).toString(),
     });
-    expect(read).toHaveBeenCalledWith(
-      now.value,
-      new Date('2026-02-01T00:00:00Z'),
-      new Date('2026-03-01T00:00:00Z'),
-    );
+    // What the pool paid is read for the last ended month.
+    expect(read).toHaveBeenCalledWith(now.value, '2026-02');
+  });
+
+  it('should place a month before genesis in the cycle as the rewards engine does', async () => {
+    // December 2025 is month -1 since a January genesis: month 12 of a cycle, 1 month left.
+    const now = { value: new Date('2025-12-20T00:00:00Z') };
+    const live = await service(now, jest.fn().mockResolvedValue(facts())).live();
+    expect(live).toMatchObject({ month: '2025-12', cycleMonth: 12 });
+    expect(live.monthBudgetMicro).toBe((1_200n * MICRO_PER_SSL).toString());
+    // January across a year: the read asks for December's payout.
+    const read = jest.fn().mockResolvedValue(facts());
+    await service({ value: new Date('2027-01-02T00:00:00Z') }, read).live();
+    expect(read).toHaveBeenCalledWith(new Date('2027-01-02T00:00:00Z'), '2026-12');
   });
 
   it('should start a new cycle after 12 months and say null when no server reports', async () => {

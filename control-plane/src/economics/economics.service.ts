@@ -1,28 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ECONOMICS, type LiveEconomy, REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
+import { type LiveEconomy, REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
-import { monthlyBudgetMicro } from '../rewards/reward-rules';
+import { addPeriods, monthsSinceGenesis, periodOf } from '../rewards/reward-period';
+import { cycleMonth, monthlyBudgetMicro } from '../rewards/reward-rules';
 import { EconomicsRepository } from './economics.repository';
 
 /** How long one replica answers the same live figures (they move once a minute at most). */
 export const LIVE_ECONOMY_TTL_MS = 30_000;
 
-/** The first instant of the UTC month `offset` months from `date`'s. */
-export function monthStart(date: Date, offset = 0): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
-}
-
-/** Whole UTC months from `from`'s month to `to`'s (0 in the same month). */
-export function monthsBetween(from: Date, to: Date): number {
-  return (
-    (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + (to.getUTCMonth() - from.getUTCMonth())
-  );
-}
-
 /**
- * The live economy for /economics (issue 18 §6): the pool, this month's budget by the reward
- * cycle's rule (reward-rules monthlyBudgetMicro), what the pool paid and received, the servers'
- * reliability and the stakes. Cached per replica for LIVE_ECONOMY_TTL_MS; concurrent callers
+ * The live economy for /economics (issue 18 §6): the pool, this month's budget by the rewards
+ * engine's own rule and month index (monthsSinceGenesis, monthlyBudgetMicro: what the monthly
+ * run and the dry run give the month), what the pool paid for the last month and since genesis
+ * and what it received, the servers' reliability and the stakes. Cached per replica for LIVE_ECONOMY_TTL_MS; concurrent callers
  * share one read.
  */
 @Injectable()
@@ -48,14 +38,14 @@ export class EconomicsService {
   }
 
   private async compute(now: Date): Promise<LiveEconomy> {
-    const thisMonth = monthStart(now);
-    const facts = await this.repository.facts(now, monthStart(now, -1), thisMonth);
-    const monthIndex = Math.max(0, monthsBetween(facts.genesisAt ?? now, now));
+    const month = periodOf(now);
+    const facts = await this.repository.facts(now, addPeriods(month, -1));
+    const monthIndex = monthsSinceGenesis(facts.genesisAt, month);
     return {
       poolMicro: facts.poolMicro.toString(),
       poolGenesisMicro: REWARD_POOL_GENESIS_MICRO.toString(),
-      month: thisMonth.toISOString().slice(0, 7),
-      cycleMonth: (monthIndex % ECONOMICS.rewardCycleMonths) + 1,
+      month,
+      cycleMonth: cycleMonth(monthIndex) + 1,
       monthBudgetMicro: monthlyBudgetMicro(facts.poolMicro, monthIndex).toString(),
       lastMonthPaidMicro: facts.lastMonthPaidMicro.toString(),
       totalPaidMicro: facts.totalPaidMicro.toString(),

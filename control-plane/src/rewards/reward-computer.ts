@@ -146,7 +146,7 @@ export class RewardComputer {
   async pool(period: string): Promise<PoolFigures> {
     const poolMicro = await this.facts.poolBalanceMicro();
     const genesis = await this.facts.genesisAt();
-    const monthIndex = genesis ? monthsSinceGenesis(genesis, period) : 0;
+    const monthIndex = monthsSinceGenesis(genesis, period);
     return { poolMicro, monthIndex, budgetMicro: monthlyBudgetMicro(poolMicro, monthIndex) };
   }
 }

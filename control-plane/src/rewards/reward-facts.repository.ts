@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
+import { GENESIS_REF } from './reward-payouts';
 
 /**
  * The facts a period's statements are computed from, each read with one set-based query for the
@@ -214,7 +215,8 @@ export class RewardFactsRepository {
   async genesisAt(): Promise<Date | null> {
     const rows = await queryRows<{ created_at: Date }>(
       this.dataSource,
-      `SELECT created_at FROM ledger_transactions WHERE external_ref = 'genesis:reward_pool'`,
+      `SELECT created_at FROM ledger_transactions WHERE external_ref = $1`,
+      [GENESIS_REF],
     );
     return rows[0]?.created_at ?? null;
   }

@@ -40,7 +40,12 @@ describe('reward payouts', () => {
         amountMicro: ssl(750),
         frozenUntil: new Date('2026-12-31T01:00:00Z'),
       },
-      { account: { wallet: 'stake', ownerUuid: OWNER }, amountMicro: ssl(250) },
+      // Locked like any stake: 30 days from the payout.
+      {
+        account: { wallet: 'stake', ownerUuid: OWNER },
+        amountMicro: ssl(250),
+        frozenUntil: new Date('2026-12-01T01:00:00Z'),
+      },
       { account: { wallet: 'reward_escrow', ownerUuid: SERVER }, amountMicro: 3n },
     ]);
     expect(sum(request)).toBe(0n);

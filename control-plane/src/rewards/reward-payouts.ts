@@ -1,5 +1,6 @@
 import { PRICING } from '@scn/proto';
 import type { Posting, PostRequest } from '../wallet/ledger.service';
+import { stakeUnlocksAt } from './reward-rules';
 
 /**
  * The ledger movements of the monthly rewards (issue 18 §2, §3), as pure functions: what each
@@ -15,6 +16,9 @@ export function rewardFrozenUntil(now: Date): Date {
   return new Date(now.getTime() + PRICING.operatorRewardFrozenDays * DAY_MS);
 }
 
+/** The external ref of the transaction that minted the pool (migration 2400): month 0 of the cycle. */
+export const GENESIS_REF = 'genesis:reward_pool';
+
 /** The external ref that makes a statement's payout happen once. */
 export function rewardRef(serverId: string, period: string): string {
   return `reward:${serverId}:${period}`;
@@ -24,13 +28,26 @@ export function stakingIncomeRef(ownerUuid: string, period: string): string {
   return `stake-income:${ownerUuid}:${period}`;
 }
 
+/**
+ * A credit to the operator's stake made at `at`, locked until stakeUnlocksAt(at): the one shape
+ * of every stake credit, the automatic stake of a payout here and a stake from the node wallet
+ * (staking-rules stakePostings), so both lock alike.
+ */
+export function stakeCredit(ownerUuid: string, amountMicro: bigint, at: Date): Posting {
+  return {
+    account: { wallet: 'stake', ownerUuid },
+    amountMicro,
+    frozenUntil: stakeUnlocksAt(at),
+  };
+}
+
 function credits(postings: Posting[]): Posting[] {
   return postings.filter((posting) => posting.amountMicro !== 0n);
 }
 
 /**
  * One statement's payout: from the pool to the node wallet (frozen 60 days), the operator's
- * stake (auto-stake) and the server's escrow (the part earned below 95%). Null when it pays
+ * stake (auto-stake, locked like any stake: stakeCredit) and the server's escrow (the part earned below 95%). Null when it pays
  * nothing.
  */
 export function statementPayout(
@@ -60,7 +77,7 @@ export function statementPayout(
           amountMicro: statement.walletMicro,
           frozenUntil: rewardFrozenUntil(now),
         },
-        { account: { wallet: 'stake', ownerUuid }, amountMicro: statement.autoStakedMicro },
+        stakeCredit(ownerUuid, statement.autoStakedMicro, now),
         {
           account: { wallet: 'reward_escrow', ownerUuid: serverId },
           amountMicro: statement.escrowedMicro,

@@ -42,6 +42,8 @@ describe('reward periods', () => {
     expect(monthsSinceGenesis(genesis, '2026-12')).toBe(1);
     expect(monthsSinceGenesis(genesis, '2027-11')).toBe(12);
     expect(monthsSinceGenesis(genesis, '2026-10')).toBe(-1);
+    // No genesis (a database before migration 2400): every month is month 0.
+    expect(monthsSinceGenesis(null, '2026-10')).toBe(0);
   });
 
   it("should give the period's first day as a date", () => {

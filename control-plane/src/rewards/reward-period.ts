@@ -47,10 +47,14 @@ export function lastEndedPeriod(now: Date): string {
 }
 
 /**
- * Months from the pool's genesis month to `period` (0 for the genesis month itself; negative
- * before it): the index `monthlyBudgetMicro` places the period in its 12-month cycle by.
+ * The period's month index in the reward cycle: months from the pool's genesis month (the
+ * genesis transaction's, `genesisAt`) to `period`, 0 for the genesis month itself, negative
+ * before it; 0 when there is no genesis. The one index `monthlyBudgetMicro` and `cycleMonth`
+ * place a month in its 12-month cycle by: the monthly run, the dry run and the live economy
+ * (GET /api/economics/live) all take it from here.
  */
-export function monthsSinceGenesis(genesisAt: Date, period: string): number {
+export function monthsSinceGenesis(genesisAt: Date | null, period: string): number {
+  if (!genesisAt) return 0;
   const { start } = periodBounds(period);
   return (
     (start.getUTCFullYear() - genesisAt.getUTCFullYear()) * 12 +

@@ -1,9 +1,10 @@
-import { MICRO_PER_SSL, SSL_USD_PRICE, VPS_TIERS } from '@scn/proto';
+import { ECONOMICS, MICRO_PER_SSL, SSL_USD_PRICE, VPS_TIERS } from '@scn/proto';
 import {
   allowedClients,
   autoStakeMicro,
   baseReward,
   budgetScale,
+  cycleMonth,
   halvingCutApplies,
   monthlyBudgetMicro,
   nodeYear,
@@ -13,6 +14,7 @@ import {
   scaleMicro,
   scaleToBudget,
   UNSCALED,
+  stakeUnlocksAt,
   stakingIncomeMicro,
   subscriptionLineMicro,
   tierBaseMicro,
@@ -182,6 +184,13 @@ describe('staking income, the pool and the budget (spec 02 §9)', () => {
     expect(() => autoStakeMicro(ssl(1), 2.5)).toThrow(RangeError);
   });
 
+  it('should lock every stake credit for the lock days from when it is made', () => {
+    expect(stakeUnlocksAt(new Date('2026-01-15T10:00:00Z'))).toEqual(
+      new Date('2026-02-14T10:00:00Z'),
+    );
+    expect(ECONOMICS.stakeLockDays).toBe(30);
+  });
+
   it('should hold 15% of the 10 billion SSL supply at genesis', () => {
     expect(REWARD_POOL_GENESIS_MICRO).toBe(ssl(1_500_000_000));
   });
@@ -192,6 +201,9 @@ describe('staking income, the pool and the budget (spec 02 §9)', () => {
     expect(monthlyBudgetMicro(ssl(100), 11)).toBe(ssl(100));
     expect(monthlyBudgetMicro(ssl(1200), 12)).toBe(ssl(100));
     expect(monthlyBudgetMicro(0n, 3)).toBe(0n);
+    // A month before genesis is in the cycle before: index -1 is its last month.
+    expect(monthlyBudgetMicro(ssl(100), -1)).toBe(ssl(100));
+    expect([0, 1, 11, 12, 25, -1, -12, -13].map(cycleMonth)).toEqual([0, 1, 11, 0, 1, 11, 0, 11]);
   });
 
   it('should scale every payout by budget / total when a month is short, never passing it', () => {

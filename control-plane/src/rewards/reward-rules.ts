@@ -168,6 +168,18 @@ export function autoStakeMicro(payoutMicro: bigint, percent: number): bigint {
   return (payoutMicro * BigInt(percent)) / PERCENT;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * spec 02 §6 (issue 18 §4): every credit to a stake, a stake made by hand or the automatic stake
+ * of a payout, is locked ECONOMICS.stakeLockDays from when it is made. The ledger entry of the
+ * credit carries it as `frozen_until` (stakeCredit of reward-payouts, which staking's stakePostings
+ * and the payouts both write); an unstake takes only credits past it.
+ */
+export function stakeUnlocksAt(at: Date): Date {
+  return new Date(at.getTime() + ECONOMICS.stakeLockDays * DAY_MS);
+}
+
 /**
  * spec 02 §9 reward cycle: the pool is spent over 12-month cycles from genesis. A month's
  * budget is the pool's balance when the month is paid, shared evenly over the months left in
@@ -175,9 +187,14 @@ export function autoStakeMicro(payoutMicro: bigint, percent: number): bigint {
  * ones). `monthIndex` counts months since genesis from 0.
  */
 export function monthlyBudgetMicro(poolMicro: bigint, monthIndex: number): bigint {
-  const cycle = ECONOMICS.rewardCycleMonths;
-  const left = cycle - (((monthIndex % cycle) + cycle) % cycle);
+  const left = ECONOMICS.rewardCycleMonths - cycleMonth(monthIndex);
   return poolMicro > 0n ? poolMicro / BigInt(left) : 0n;
+}
+
+/** A month's place in its 12-month cycle, 0 to 11, from its index since genesis (any sign). */
+export function cycleMonth(monthIndex: number): number {
+  const cycle = ECONOMICS.rewardCycleMonths;
+  return ((monthIndex % cycle) + cycle) % cycle;
 }
 
 /** The factor a period's pool payouts are scaled by: numerator / denominator, at most 1. */

@@ -38,6 +38,12 @@ export interface RunOutcome {
  * (`reward:<serverId>:<YYYY-MM>`) in the same transaction as marking it paid. A run stopped at
  * any point is finished by the next one, and nothing is paid twice: a batch either commits its
  * movements and its marks together or neither, and a statement once paid is never picked again.
+ *
+ * A batch credits the accounts of many operators while purchases and stakes of the same
+ * operators run: it takes its row locks in their order (the listings an automatic stake can
+ * update, then the accounts, in id order through ledger_post), and a batch PostgreSQL still rolls
+ * back for a deadlock or a serialization failure is run again (runRetrying: it does nothing
+ * outside the database).
  */
 @Injectable()
 export class RewardRunService {
@@ -116,9 +122,14 @@ export class RewardRunService {
     const day = periodDate(period);
     let total = 0;
     for (;;) {
-      const count = await this.transactions.run(async (tx) => {
+      const count = await this.transactions.runRetrying(async (tx) => {
         const now = this.clock.now();
         const rows = await this.repository.lockUnpaid(tx, day, batchSize);
+        // An automatic stake may turn its operator into a staker, which updates the operator's
+        // market listings: they are locked first, in the order purchases and stakes take them.
+        await this.repository.lockListingsOf(tx, [
+          ...new Set(rows.filter((row) => row.autoStakedMicro > 0n).map((row) => row.ownerUuid)),
+        ]);
         const payouts = rows.map((row) => ({
           key: row.serverId,
           request: statementPayout(row, period, now),
@@ -137,7 +148,7 @@ export class RewardRunService {
     const day = periodDate(period);
     let total = 0;
     for (;;) {
-      const count = await this.transactions.run(async (tx) => {
+      const count = await this.transactions.runRetrying(async (tx) => {
         const now = this.clock.now();
         const rows = await this.repository.lockUnpaidStaking(tx, day, batchSize);
         const payouts = rows.map((row) => ({

@@ -1,13 +1,6 @@
 import { ECONOMICS, MICRO_PER_SSL } from '@scn/proto';
-import {
-  halvingFrom,
-  requiredStakeSoFar,
-  stakeLockView,
-  stakePostings,
-  stakeUnlocksAt,
-  statementPeriodEnd,
-  unstakePostings,
-} from './staking-rules';
+import { stakeUnlocksAt } from '../rewards/reward-rules';
+import { halvingFrom, stakeLockView, stakePostings, unstakePostings } from './staking-rules';
 
 const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
 const at = (iso: string) => new Date(iso);
@@ -79,30 +72,6 @@ describe('stakeLockView', () => {
   });
 });
 
-describe('requiredStakeSoFar', () => {
-  const enrolled = at('2025-01-15T00:00:00Z');
-
-  it('should ask each statement’s earnings times the share of the node’s year at its end (spec 02 §9)', () => {
-    // December 2025 ends in year 1 (20%), January 2026 ends in year 2 (30%: the anniversary
-    // is 15 January).
-    expect(
-      requiredStakeSoFar(enrolled, [
-        { periodEnd: at('2026-01-01T00:00:00Z'), earningsMicro: ssl(1000) },
-        { periodEnd: at('2026-02-01T00:00:00Z'), earningsMicro: ssl(1000) },
-      ]),
-    ).toBe(ssl(200) + ssl(300));
-  });
-
-  it('should keep 50% after year 4 and ask nothing without statements', () => {
-    expect(
-      requiredStakeSoFar(enrolled, [
-        { periodEnd: at('2031-06-01T00:00:00Z'), earningsMicro: ssl(1704) },
-      ]),
-    ).toBe(ssl(852));
-    expect(requiredStakeSoFar(enrolled, [])).toBe(0n);
-  });
-});
-
 describe('halvingFrom', () => {
   it('should be the start of year 5, or 4 years of the hardware when that comes first', () => {
     const enrolled = at('2026-01-10T00:00:00Z');
@@ -111,21 +80,5 @@ describe('halvingFrom', () => {
     // Hardware older than the node (reported at enrollment, the same day): the same instant.
     expect(halvingFrom(enrolled, enrolled)).toEqual(at('2030-01-10T00:00:00Z'));
     expect(halvingFrom(enrolled, at('2025-06-01T00:00:00Z'))).toEqual(at('2029-06-01T00:00:00Z'));
-  });
-});
-
-describe('statementPeriodEnd', () => {
-  it('should read the month of a statement key and refuse anything else', () => {
-    const id = '11111111-1111-4111-8111-111111111111';
-    expect(statementPeriodEnd(`reward:${id}:2026-02`)).toEqual(at('2026-03-01T00:00:00Z'));
-    expect(statementPeriodEnd(`reward:${id}:2026-12`)).toEqual(at('2027-01-01T00:00:00Z'));
-    for (const ref of [
-      `reward:${id}:2026-13`,
-      `reward:${id}:2026-00`,
-      `renewal:${id}:2026-02`,
-      'x',
-    ]) {
-      expect(statementPeriodEnd(ref)).toBeNull();
-    }
   });
 });

@@ -1,5 +1,6 @@
 import { ECONOMICS } from '@scn/proto';
-import { addYears, nodeYear, requiredStakeMicro } from '../rewards/reward-rules';
+import { stakeCredit } from '../rewards/reward-payouts';
+import { addYears } from '../rewards/reward-rules';
 import type { Posting } from '../wallet/ledger.service';
 
 /**
@@ -11,27 +12,16 @@ import type { Posting } from '../wallet/ledger.service';
  * locked now is the sum of the credits still frozen, and the rest of the stake is unlocked.
  */
 
-const DAY_MS = 86_400_000;
-
-/** When a stake made at `at` unlocks. */
-export function stakeUnlocksAt(at: Date): Date {
-  return new Date(at.getTime() + ECONOMICS.stakeLockDays * DAY_MS);
-}
-
 /**
- * The postings of a stake of `amountMicro` from the operator's node wallet, locked from `at`:
- * what the stake call writes and what an automatic stake of a payout writes (ledger type
- * `stake`), so both lock alike.
+ * The postings of a stake of `amountMicro` from the operator's node wallet, locked from `at`
+ * (ledger type `stake`). Its credit is reward-payouts' stakeCredit, the one the automatic stake
+ * of a payout writes too, so both lock alike (reward-rules stakeUnlocksAt).
  */
 export function stakePostings(ownerUuid: string, amountMicro: bigint, at: Date): Posting[] {
   if (amountMicro <= 0n) throw new RangeError('a stake moves a positive amount');
   return [
     { account: { wallet: 'node_wallet', ownerUuid }, amountMicro: -amountMicro },
-    {
-      account: { wallet: 'stake', ownerUuid },
-      amountMicro,
-      frozenUntil: stakeUnlocksAt(at),
-    },
+    stakeCredit(ownerUuid, amountMicro, at),
   ];
 }
 
@@ -81,29 +71,6 @@ export function stakeLockView(balanceMicro: bigint, locks: readonly StakeLock[])
   return { unlockedMicro: balance - locked, lockedMicro: locked, locks: kept };
 }
 
-/** One paid monthly statement of a server: the month it paid and what it paid. */
-export interface PaidStatement {
-  /** The first instant of the month after the period (exclusive end). */
-  periodEnd: Date;
-  earningsMicro: bigint;
-}
-
-/**
- * spec 02 §9 halving protection: the stake asked for so far, each statement's earnings times the
- * share of the node's year at the end of its period (requiredStakeMicro of reward-rules).
- */
-export function requiredStakeSoFar(enrolledAt: Date, statements: readonly PaidStatement[]): bigint {
-  return statements.reduce(
-    (sum, statement) =>
-      sum +
-      requiredStakeMicro(
-        statement.earningsMicro,
-        nodeYear(enrolledAt, new Date(statement.periodEnd.getTime() - 1)),
-      ),
-    0n,
-  );
-}
-
 /**
  * spec 02 §4, §9: from when halving protection applies to a node unless the requirement is met:
  * the start of its year 5, or 4 years of its hardware without an upgrade, whichever is first
@@ -114,13 +81,4 @@ export function halvingFrom(enrolledAt: Date, hardwareSince: Date | null): Date 
   if (!hardwareSince) return byAge;
   const byHardware = addYears(hardwareSince, ECONOMICS.hardwareAgeYears);
   return byHardware < byAge ? byHardware : byAge;
-}
-
-/** `reward:<serverId>:<YYYY-MM>` of a monthly statement -> its period's exclusive end. */
-export function statementPeriodEnd(externalRef: string): Date | null {
-  const match = /^reward:[0-9a-f-]{36}:(\d{4})-(\d{2})$/.exec(externalRef);
-  if (!match) return null;
-  const month = Number(match[2]);
-  if (month < 1 || month > 12) return null;
-  return new Date(Date.UTC(Number(match[1]), month, 1));
 }

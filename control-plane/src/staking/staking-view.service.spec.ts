@@ -1,5 +1,5 @@
 import { MICRO_PER_SSL } from '@scn/proto';
-import type { StakingRepository, StakingServerRow, StatementRow } from './staking.repository';
+import type { StakeRequirements, StakingRepository, StakingServerRow } from './staking.repository';
 import { StakingViewService } from './staking-view.service';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
@@ -7,7 +7,7 @@ const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
 const OLD = '22222222-2222-4222-8222-222222222222';
 const NEW = '33333333-3333-4333-8333-333333333333';
 
-function setup(statements: StatementRow[], stake = ssl(852)) {
+function setup(requirements: StakeRequirements, stake = ssl(852)) {
   const servers: StakingServerRow[] = [
     {
       id: OLD,
@@ -35,21 +35,23 @@ function setup(statements: StatementRow[], stake = ssl(852)) {
     ),
     autoStakePercent: jest.fn(async () => 50),
     servers: jest.fn(async () => servers),
-    statements: jest.fn(async () => statements),
+    requirements: jest.fn(async () => requirements),
   };
   return new StakingViewService(repository as unknown as StakingRepository, { now: () => now });
 }
 
 describe('StakingViewService.view', () => {
   it('should show the stake, its locks, what can be staked, the income and the halving per server', async () => {
-    const view = await setup([
-      // spec 02 §9 example month in year 5: 50% of 1,704 SSL.
-      { serverId: OLD, externalRef: `reward:${OLD}:2026-02`, paidMicro: ssl(1704) },
-      // year 1: 20% of 100.
-      { serverId: NEW, externalRef: `reward:${NEW}:2026-01`, paidMicro: ssl(100) },
-      // Not a statement key: ignored.
-      { serverId: NEW, externalRef: `reward:${NEW}:bad`, paidMicro: ssl(999) },
-    ]).view('owner');
+    // The rewards engine's stored requirements: spec 02 §9's example month in year 5 (50% of
+    // 1,704 SSL) for the old server, 20% of 100 SSL for the new one, and 5 SSL of a server
+    // deleted since, which the engine still counts in the operator's total.
+    const view = await setup({
+      byServer: new Map([
+        [OLD, ssl(852)],
+        [NEW, ssl(20)],
+      ]),
+      totalMicro: ssl(852) + ssl(20) + ssl(5),
+    }).view('owner');
     expect(view).toMatchObject({
       stakeMicro: ssl(852).toString(),
       unlockedMicro: ssl(752).toString(),
@@ -61,7 +63,7 @@ describe('StakingViewService.view', () => {
       apyPercent: 12,
       // spec 02 §9: 852 x 12% / 12 = 8.52 SSL ("about 8.5 SSL a month").
       monthlyIncomeMicro: '8520000',
-      requiredStakeMicro: (ssl(852) + ssl(20)).toString(),
+      requiredStakeMicro: (ssl(852) + ssl(20) + ssl(5)).toString(),
       requirementMet: false,
       lastUpdated: now.toISOString(),
     });
@@ -97,8 +99,12 @@ describe('StakingViewService.view', () => {
     ]);
   });
 
-  it('should call the requirement met when the stake covers every server’s', async () => {
-    const view = await setup([], ssl(1)).view('owner');
-    expect(view).toMatchObject({ requiredStakeMicro: '0', requirementMet: true });
+  it('should call the requirement met when the stake covers the engine’s total', async () => {
+    const none = await setup({ byServer: new Map(), totalMicro: 0n }, ssl(1)).view('owner');
+    expect(none).toMatchObject({ requiredStakeMicro: '0', requirementMet: true });
+    expect(none.servers.map((server) => server.requiredStakeMicro)).toEqual(['0', '0']);
+    const exact = { byServer: new Map([[OLD, ssl(852)]]), totalMicro: ssl(852) };
+    expect((await setup(exact, ssl(852)).view('owner')).requirementMet).toBe(true);
+    expect((await setup(exact, ssl(852) - 1n).view('owner')).requirementMet).toBe(false);
   });
 });

@@ -7,14 +7,8 @@ import {
   requiredStakeSharePercent,
   stakingIncomeMicro,
 } from '../rewards/reward-rules';
-import { type StakingServerRow, StakingRepository, type StatementRow } from './staking.repository';
-import {
-  halvingFrom,
-  type PaidStatement,
-  requiredStakeSoFar,
-  stakeLockView,
-  statementPeriodEnd,
-} from './staking-rules';
+import { type StakingServerRow, StakingRepository } from './staking.repository';
+import { halvingFrom, stakeLockView } from './staking-rules';
 
 /**
  * What the node dashboard's staking settings show (GET /api/nodes/{uuid}/staking): the stake,
@@ -30,23 +24,24 @@ export class StakingViewService {
 
   async view(ownerUuid: string): Promise<StakingData> {
     const now = this.clock.now();
-    const [balances, stakeLocks, frozen, autoStakePercent, servers, statements] = await Promise.all(
-      [
+    const [balances, stakeLocks, frozen, autoStakePercent, servers, requirements] =
+      await Promise.all([
         this.repository.balances(ownerUuid),
         this.repository.frozenLots('stake', ownerUuid, now),
         this.repository.frozenLots('node_wallet', ownerUuid, now),
         this.repository.autoStakePercent(ownerUuid),
         this.repository.servers(ownerUuid),
-        this.repository.statements(ownerUuid, now),
-      ],
-    );
+        this.repository.requirements(ownerUuid),
+      ]);
     const locks = stakeLockView(balances.stakeMicro, stakeLocks);
     const frozenMicro = frozen.reduce((sum, lot) => sum + lot.amountMicro, 0n);
     const wallet = balances.nodeWalletMicro;
     const stakeable = wallet - (frozenMicro > wallet ? wallet : frozenMicro);
-    const byServer = groupStatements(statements);
-    const rows = servers.map((server) => this.server(server, byServer.get(server.id) ?? [], now));
-    const required = rows.reduce((sum, row) => sum + BigInt(row.requiredStakeMicro), 0n);
+    const rows = servers.map((server) =>
+      this.server(server, requirements.byServer.get(server.id) ?? 0n, now),
+    );
+    // The rewards engine's own figure (a deleted server's statements count too).
+    const required = requirements.totalMicro;
     return {
       stakeMicro: balances.stakeMicro.toString(),
       unlockedMicro: locks.unlockedMicro.toString(),
@@ -68,7 +63,7 @@ export class StakingViewService {
     };
   }
 
-  private server(row: StakingServerRow, statements: PaidStatement[], now: Date): StakingServer {
+  private server(row: StakingServerRow, requiredMicro: bigint, now: Date): StakingServer {
     const year = nodeYear(row.createdAt, now);
     const maxClients = VPS_TIERS.find((tier) => tier.id === row.tier)?.maxClients ?? null;
     return {
@@ -77,7 +72,7 @@ export class StakingViewService {
       tier: row.tier,
       nodeYear: year,
       requiredSharePercent: requiredStakeSharePercent(year),
-      requiredStakeMicro: requiredStakeSoFar(row.createdAt, statements).toString(),
+      requiredStakeMicro: requiredMicro.toString(),
       enrolledAt: row.createdAt.toISOString(),
       hardwareSince: row.hardwareSince?.toISOString() ?? null,
       halvingFrom: halvingFrom(row.createdAt, row.hardwareSince).toISOString(),
@@ -86,17 +81,4 @@ export class StakingViewService {
       allowedClients: maxClients === null ? null : allowedClients(maxClients, row.halvingCut),
     };
   }
-}
-
-/** Statements by server, with each one's period. */
-function groupStatements(rows: readonly StatementRow[]): Map<string, PaidStatement[]> {
-  const byServer = new Map<string, PaidStatement[]>();
-  for (const row of rows) {
-    const periodEnd = statementPeriodEnd(row.externalRef);
-    if (!periodEnd) continue;
-    const list = byServer.get(row.serverId) ?? [];
-    list.push({ periodEnd, earningsMicro: row.paidMicro });
-    byServer.set(row.serverId, list);
-  }
-  return byServer;
 }

@@ -227,51 +227,6 @@ describe('stakers in the market (issue 18 §4)', () => {
   });
 });
 
-describe('StakingViewService: the halving requirement so far', () => {
-  it('should ask the year’s share of each monthly statement the server was paid', async () => {
-    const { owner, serverId } = await operator(0);
-    const other = await operator(0);
-    const statement = (server: string, period: string, paid: bigint, to = owner) =>
-      runner.run((tx) =>
-        ledger.post(tx, {
-          type: 'monthly_reward',
-          externalRef: `reward:${server}:${period}`,
-          postings: [
-            { account: { system: 'reward_pool' }, amountMicro: -paid },
-            { account: { wallet: 'node_wallet', ownerUuid: to }, amountMicro: paid },
-          ],
-        }),
-      );
-    await statement(serverId, '2026-03', ssl(1000));
-    // Another operator's statement, and a reward of another type, count for nobody here.
-    await statement(other.serverId, '2026-03', ssl(500), other.owner);
-    await runner.run((tx) =>
-      ledger.post(tx, {
-        type: 'staking_reward',
-        externalRef: `reward:${serverId}:2026-04`,
-        postings: [
-          { account: { system: 'reward_pool' }, amountMicro: -ssl(7) },
-          { account: { wallet: 'node_wallet', ownerUuid: owner }, amountMicro: ssl(7) },
-        ],
-      }),
-    );
-    clock.at = new Date('2026-05-01T00:00:00.000Z');
-    const view = await views.view(owner);
-    // Year 1 of the node: 20% of 1,000 SSL.
-    expect(view.servers).toEqual([
-      expect.objectContaining({
-        id: serverId,
-        nodeYear: 1,
-        requiredStakeMicro: ssl(200).toString(),
-      }),
-    ]);
-    expect(view).toMatchObject({ requiredStakeMicro: ssl(200).toString(), requirementMet: false });
-    await staking.stake(owner, ssl(200), undefined);
-    expect((await views.view(owner)).requirementMet).toBe(true);
-    expect((await views.view(other.owner)).requiredStakeMicro).toBe(ssl(100).toString());
-  });
-});
-
 describe('StakingService.setAutoStake', () => {
   it('should store the percent per operator and show it', async () => {
     const { owner } = await operator(0);

@@ -16,11 +16,12 @@ export interface StakingServerRow {
   halvingCut: boolean;
 }
 
-/** A paid monthly statement of a server: its `reward:<serverId>:<YYYY-MM>` and what it paid. */
-export interface StatementRow {
-  serverId: string;
-  externalRef: string;
-  paidMicro: bigint;
+/** What halving protection asks of the operator so far (see StakingRepository.requirements). */
+export interface StakeRequirements {
+  /** Per server id: the sum of its statements' requirement. */
+  byServer: Map<string, bigint>;
+  /** Over every statement of the operator, a deleted server's included. */
+  totalMicro: bigint;
 }
 
 /**
@@ -130,31 +131,23 @@ export class StakingRepository {
   }
 
   /**
-   * The monthly statements paid for the operator's servers: each `monthly_reward` transaction
-   * named `reward:<serverId>:<YYYY-MM>` (the rewards engine's idempotency key) with what it paid
-   * out of the pool (its credits to every account but the pool).
+   * spec 02 §4, §9 halving protection, as the rewards engine decides it: the requirement each
+   * monthly statement added (`reward_statements.required_stake_micro`, its node income times the
+   * share of the node's year, stored when its period is computed), summed per server and over
+   * all of the operator's statements. The total is the figure the engine compares the stake
+   * with when it computes the next period (RewardFactsRepository.operatorFacts sums the same
+   * column over the operator's earlier statements), so the dashboard shows exactly that.
    */
-  async statements(ownerUuid: string, now: Date): Promise<StatementRow[]> {
-    // Every month from the server's enrollment to now, looked up by its exact key (the unique
-    // index on external_ref): the cost follows the operator's server-months, not the ledger.
-    const rows = await queryRows<{ server_id: string; external_ref: string; paid_micro: string }>(
+  async requirements(ownerUuid: string): Promise<StakeRequirements> {
+    const rows = await queryRows<{ server_id: string; required: string }>(
       this.dataSource,
-      `SELECT k.server_id, t.external_ref, sum(e.amount_micro)::text AS paid_micro
-       FROM (SELECT s.id AS server_id,
-                    'reward:' || s.id::text || ':' || to_char(m, 'YYYY-MM') AS external_ref
-             FROM servers s, generate_series(date_trunc('month', s.created_at AT TIME ZONE 'UTC'),
-                                             $2::timestamptz AT TIME ZONE 'UTC', interval '1 month') m
-             WHERE s.owner_uuid = $1) k
-       JOIN ledger_transactions t ON t.external_ref = k.external_ref AND t.type = 'monthly_reward'
-       JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount_micro > 0
-       JOIN ledger_accounts a ON a.id = e.account_id AND a.kind <> 'reward_pool'
-       GROUP BY k.server_id, t.external_ref`,
-      [ownerUuid, now],
+      `SELECT server_id, sum(required_stake_micro)::text AS required FROM reward_statements
+       WHERE owner_uuid = $1 GROUP BY server_id`,
+      [ownerUuid],
     );
-    return rows.map((r) => ({
-      serverId: r.server_id,
-      externalRef: r.external_ref,
-      paidMicro: BigInt(r.paid_micro),
-    }));
+    const byServer = new Map(rows.map((r) => [r.server_id, BigInt(r.required)]));
+    let totalMicro = 0n;
+    for (const required of byServer.values()) totalMicro += required;
+    return { byServer, totalMicro };
   }
 }

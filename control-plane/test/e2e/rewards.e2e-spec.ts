@@ -23,8 +23,13 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * (fixture rows of the reliability history) sees its dry run while the month runs, then the job,
  * with the clock moved past the month's end, pays exactly the statement the endpoint then shows.
  *
- * The month is the wall clock's: the subscription reward the client's purchase pays is stamped
- * by the database's clock, and must fall in the month the statement covers.
+ * The month is not chosen by the test: the subscription reward the client's purchase pays is
+ * stamped by the database's clock, which the test cannot move, and the statement counts it in
+ * the month of that stamp. So the test reads the stamp after the purchase and takes its month as
+ * the period (and the app's clock, for the dry run, within it): started a second before a month
+ * ends, it covers the next month instead of failing because the purchase landed after the
+ * boundary. Only a stamp in a month's last millisecond would leave no instant after it within the
+ * month for the dry run.
  */
 
 const ssl = (value: number) => BigInt(value) * MICRO_PER_SSL;
@@ -33,12 +38,19 @@ let now = new Date();
 let t: TestApp;
 let funding: FundingChain;
 
-const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-const period = monthStart.toISOString().slice(0, 7);
-const days = Math.round((nextMonth.getTime() - monthStart.getTime()) / DAY);
-const today = now.getUTCDate();
-const dayOf = (n: number) => `${period}-${String(n).padStart(2, '0')}`;
+/** The calendar month of `at` (UTC): its name, bounds, days and the day of `at`. */
+function monthOf(at: Date) {
+  const monthStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const nextMonth = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+  const period = monthStart.toISOString().slice(0, 7);
+  return {
+    period,
+    nextMonth,
+    days: Math.round((nextMonth.getTime() - monthStart.getTime()) / DAY),
+    today: at.getUTCDate(),
+    dayOf: (n: number) => `${period}-${String(n).padStart(2, '0')}`,
+  };
+}
 
 beforeAll(async () => {
   funding = await startFundingChain({ now: () => now.getTime() });
@@ -65,6 +77,23 @@ describe('GET /api/nodes/{uuid}/earnings and the monthly job', () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const [server] = await insertServers(t.db, [{ ownerUuid: operator.uuid, tier: 'tier2' }], now);
     await setAutoStake(t.db, operator.uuid, 20);
+    // A client buys a month of the server: 10 SSL reach the operator as a subscription reward.
+    const client = await registerAccount(t, { userType: 'client' });
+    await depositThroughChain(t, funding, client, 10);
+    await buy(t, client, [server!]).expect(200);
+    // The period is the month the database stamped the reward in (see above).
+    const [reward] = await t.db.query<{ created_at: Date }>(
+      `SELECT tx.created_at FROM ledger_transactions tx
+       JOIN ledger_entries e ON e.transaction_id = tx.id
+       JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE tx.type = 'subscription_reward' AND a.kind = 'node_wallet' AND a.owner_uuid = $1`,
+      [operator.uuid],
+    );
+    const { period, nextMonth, days, today, dayOf } = monthOf(reward!.created_at);
+    // The app's clock for the dry run: now, or the month's last instant if it has just ended.
+    now = new Date(Math.min(Date.now(), nextMonth.getTime() - 1));
+    expect(now.getTime()).toBeGreaterThan(reward!.created_at.getTime());
+
     // Day 1 at 96% (slashed, not frozen), every other day so far at 100%.
     await insertHistory(t.db, {
       serverId: server!,
@@ -83,12 +112,7 @@ describe('GET /api/nodes/{uuid}/earnings and the monthly job', () => {
         to: dayOf(today),
       });
     }
-    // A client buys a month of the server: 10 SSL reach the operator as a subscription reward.
-    const client = await registerAccount(t, { userType: 'client' });
-    await depositThroughChain(t, funding, client, 10);
-    await buy(t, client, [server!]).expect(200);
 
-    now = new Date();
     const dry = earningsResponseSchema.parse(
       (await earnings(operator, operator.uuid).expect(200)).body,
     ).earnings;
@@ -182,7 +206,12 @@ describe('GET /api/nodes/{uuid}/earnings and the monthly job', () => {
         frozen_until: new Date(now.getTime() + 60 * DAY),
       },
       { kind: 'reward_pool', amount_micro: (-earned).toString(), frozen_until: null },
-      { kind: 'stake', amount_micro: statement.autoStakedMicro, frozen_until: null },
+      // The automatic stake is locked 30 days from the payout, like any stake.
+      {
+        kind: 'stake',
+        amount_micro: statement.autoStakedMicro,
+        frozen_until: new Date(now.getTime() + 30 * DAY),
+      },
     ]);
     expect((await balanceOf(t.db, 'node_wallet', operator.uuid)) - walletBefore).toBe(
       BigInt(statement.walletMicro),

@@ -15,7 +15,10 @@ export const liveEconomySchema = z.object({
   month: z.string().regex(/^\d{4}-\d{2}$/),
   cycleMonth: z.number().int().min(1).max(12),
   monthBudgetMicro: micro,
-  /** Paid out of the pool: in the last completed month, and since genesis. */
+  /**
+   * Paid out of the pool: for the last completed month (its monthly payout, statements and
+   * staking incomes, whenever the job paid it), and since genesis.
+   */
   lastMonthPaidMicro: micro,
   totalPaidMicro: micro,
   /** Paid into the pool since genesis (promotion fees, forfeited rewards). */

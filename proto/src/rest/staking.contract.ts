@@ -136,8 +136,9 @@ export const stakingServerSchema = z.object({
   /** spec 02 §9: the share of monthly earnings to stake in this year (20/30/40/50%). */
   requiredSharePercent: z.number(),
   /**
-   * The stake the requirement asks for so far: each paid monthly statement of this server times
-   * the share of the node's year in that month (0 before the first statement).
+   * The stake the requirement asks for so far: the sum of what the rewards engine stored on this
+   * server's monthly statements (each month's node income times the share of the node's year
+   * at its end; 0 before the first statement).
    */
   requiredStakeMicro: microString,
   enrolledAt: z.string(),
@@ -167,7 +168,10 @@ export const stakingDataSchema = z.object({
   apyPercent: z.number(),
   /** spec 02 §9: stake x 12% / 12, on the stake held through a whole month. */
   monthlyIncomeMicro: microString,
-  /** The sum of the servers' requirements, and whether the stake covers it. */
+  /**
+   * The requirement over all of the operator's monthly statements (a deleted server's too): the
+   * figure the rewards engine compares the stake with. Whether the stake covers it.
+   */
   requiredStakeMicro: microString,
   requirementMet: z.boolean(),
   servers: z.array(stakingServerSchema),

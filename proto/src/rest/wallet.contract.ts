@@ -33,7 +33,11 @@ export const WALLET_MESSAGES = {
     'Rewards are paid by the server when the event that earns them is verified; they cannot be requested',
 } as const;
 
-/** spec 01 §3 transaction types, plus the server's own; any other type shows its raw name. */
+/**
+ * Every type of ledger transaction (the control plane's LedgerTransactionType is this list): spec
+ * 01 §3's types, plus the server's own. A wallet lists a transaction with its type; the portal
+ * labels each one, and shows any type it does not know by its raw name.
+ */
 export const TRANSACTION_TYPES = [
   'deposit',
   'withdrawal',
@@ -45,10 +49,24 @@ export const TRANSACTION_TYPES = [
   'promotion',
   'social_reward',
   'test_deposit',
+  /** issue 15 §7: unused paid time on a server that could not serve, given back. */
   'refund',
+  /** Issue 18: the reward pool minted once (a system account's: never in a user's wallet). */
+  'genesis',
+  /** Issue 18 §4: stake income, stakes (node wallet to stake) and unstakes (back). */
+  'staking_reward',
+  'stake',
+  'unstake',
+  /**
+   * Issue 18 §3: escrowed rewards released to the operator on recovery, or given back to the
+   * pool on a ban (escrow to pool: never in a user's wallet).
+   */
+  'reward_release',
+  'reward_forfeit',
   /** Issue 18 §5: a failed withdrawal's amount given back. */
   'withdrawal_reversal',
 ] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** Amounts are integer micro-SSL as decimal strings (signed: positive green +, negative red). */
 const microString = z.string().regex(/^-?\d+$/);

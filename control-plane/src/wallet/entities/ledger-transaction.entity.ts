@@ -1,33 +1,11 @@
+import type { TransactionType } from '@scn/proto';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * spec 01 §3 transaction types: deposit, withdrawal, subscription, subscription_reward,
- * monthly_reward; plus the movements our server makes itself.
+ * The ledger's transaction types: the contract's TRANSACTION_TYPES (spec 01 §3's, plus the
+ * movements our server makes itself), so that every type a wallet lists is one the portal labels.
  */
-export type LedgerTransactionType =
-  | 'deposit'
-  | 'withdrawal'
-  | 'subscription'
-  | 'subscription_reward'
-  | 'monthly_reward'
-  | 'billing_change'
-  | 'activation'
-  | 'promotion'
-  | 'social_reward'
-  | 'test_deposit'
-  /** issue 15 §7: unused paid time on a server that could not serve, given back. */
-  | 'refund'
-  /** issue 18: the reward pool minted once. */
-  | 'genesis'
-  /** issue 18 §4: stake income, stakes and unstakes. */
-  | 'staking_reward'
-  | 'stake'
-  | 'unstake'
-  /** issue 18 §3: escrowed rewards released on recovery, or given back to the pool on a ban. */
-  | 'reward_release'
-  | 'reward_forfeit'
-  /** issue 18 §5: a failed payout given back to the wallet (its amount and its fee). */
-  | 'withdrawal_reversal';
+export type LedgerTransactionType = TransactionType;
 
 /**
  * One movement of money: a set of entries (ledger_entries) that sums to zero, checked by a

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { TRANSACTION_TYPES } from '@scn/proto';
 import {
   cardPreviewSsl,
   groupThousands,
@@ -47,8 +48,28 @@ describe('transactionLabel', () => {
     expect(transactionLabel('subscription')).toBe('Subscription');
     expect(transactionLabel('subscription_reward')).toBe('Subscription Reward');
     expect(transactionLabel('monthly_reward')).toBe('Monthly Reward');
-    expect(transactionLabel('test_deposit')).toBe('test_deposit');
+    expect(transactionLabel('a_future_type')).toBe('a_future_type');
     expect(transactionLabel('toString')).toBe('toString');
+  });
+
+  it("should name issue 18's movements", () => {
+    expect(transactionLabel('staking_reward')).toBe('Staking Reward');
+    expect(transactionLabel('stake')).toBe('Stake');
+    expect(transactionLabel('unstake')).toBe('Unstake');
+    expect(transactionLabel('reward_release')).toBe('Frozen Rewards Released');
+    expect(transactionLabel('withdrawal_reversal')).toBe('Withdrawal Reversal');
+    // Never in a user's wallet (system accounts only), named all the same.
+    expect(transactionLabel('genesis')).toBe('Reward Pool Genesis');
+    expect(transactionLabel('reward_forfeit')).toBe('Frozen Rewards Forfeited');
+  });
+
+  it('should give every type of the contract a label of its own, never its raw name', () => {
+    const labels = TRANSACTION_TYPES.map((type) => transactionLabel(type));
+    for (const [i, type] of TRANSACTION_TYPES.entries()) {
+      expect(labels[i]).not.toBe(type);
+      expect(labels[i]).toMatch(/^[A-Z][A-Za-z ]+$/);
+    }
+    expect(new Set(labels).size).toBe(TRANSACTION_TYPES.length);
   });
 });
 

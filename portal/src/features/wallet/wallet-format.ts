@@ -1,4 +1,4 @@
-import { MICRO_PER_SSL, SSL_USD_PRICE, formatSsl, toMicro } from '@scn/proto';
+import { MICRO_PER_SSL, SSL_USD_PRICE, type TransactionType, formatSsl, toMicro } from '@scn/proto';
 
 /**
  * Display rules of the wallet panel (spec 01 §3, §5, §9). Amounts arrive as integer micro-SSL
@@ -40,18 +40,36 @@ export function usdAmount(micro: string | bigint): string {
   return `${sign}$${dollars}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
-/** spec 01 §3 transaction types; any other type shows its raw name. */
-const TRANSACTION_LABELS: Record<string, string> = {
+/**
+ * A label for every ledger transaction type (the contract's TRANSACTION_TYPES: the record must
+ * name each one); a type this portal does not know yet shows its raw name. Genesis and reward
+ * forfeits move system accounts only and never reach a user's wallet, but are named all the same.
+ */
+const TRANSACTION_LABELS: Record<TransactionType, string> = {
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
   subscription: 'Subscription',
   subscription_reward: 'Subscription Reward',
   monthly_reward: 'Monthly Reward',
+  billing_change: 'Billing Change',
+  activation: 'Activation',
+  promotion: 'Promotion',
+  social_reward: 'Social Reward',
+  test_deposit: 'Test Deposit',
+  refund: 'Refund',
+  genesis: 'Reward Pool Genesis',
+  staking_reward: 'Staking Reward',
+  stake: 'Stake',
+  unstake: 'Unstake',
+  reward_release: 'Frozen Rewards Released',
+  reward_forfeit: 'Frozen Rewards Forfeited',
   withdrawal_reversal: 'Withdrawal Reversal',
 };
 
 export function transactionLabel(type: string): string {
-  return Object.hasOwn(TRANSACTION_LABELS, type) ? (TRANSACTION_LABELS[type] ?? type) : type;
+  return Object.hasOwn(TRANSACTION_LABELS, type)
+    ? TRANSACTION_LABELS[type as TransactionType]
+    : type;
 }
 
 export type AmountTone = 'positive' | 'negative' | 'zero';

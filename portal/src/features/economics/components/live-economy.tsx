@@ -82,7 +82,7 @@ function LiveFiguresGrid({ live }: { live: LiveFigures }) {
         <Figure label={`Budget for ${live.month}`} value={wholeSsl(live.monthBudgetMicro)}>
           month {live.cycleMonth} of the {ECONOMICS.rewardCycleMonths}-month reward cycle
         </Figure>
-        <Figure label="Paid to operators last month" value={wholeSsl(live.lastMonthPaidMicro)}>
+        <Figure label="Paid to operators for last month" value={wholeSsl(live.lastMonthPaidMicro)}>
           {wholeSsl(live.totalPaidMicro)} since genesis
         </Figure>
         <Figure label="Network reliability" value={reliability}>
