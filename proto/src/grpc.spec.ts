@@ -126,6 +126,18 @@ describe('agent.proto over real gRPC', () => {
         });
         call.end();
       },
+      // Not exercised here (the agent's and control plane's suites do): one answer per report.
+      ReportStream(call) {
+        call.on('data', () =>
+          call.write({
+            accepted: true,
+            reliability: 100,
+            available: true,
+            nextReportIntervalMs: 60000,
+          }),
+        );
+        call.on('end', () => call.end());
+      },
     };
     const started = await serverOn((s) =>
       s.addService(proto.scn.agent.v1.AgentService.service, handlers),
