@@ -4,6 +4,8 @@ import { createApp } from './bootstrap';
 import { type AppConfig, ConfigError, describeConfig, loadConfig } from './config/app-config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
+import { runStartedJobsNow } from './common/periodic-job';
+import { fileClock } from './common/test-clock';
 
 function log(message: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(
@@ -39,12 +41,18 @@ async function main(): Promise<void> {
   const applied = await runMigrations(database.url);
   if (applied.length > 0) log('Applied migrations', { migrations: applied });
 
-  const app = await createApp(config, database.url);
+  // Tests only (loadConfig refuses it unless NODE_ENV=test): a clock the suite moves, every
+  // periodic job running once when it does.
+  const testClock = config.testClockFile ? fileClock(config.testClockFile) : undefined;
+  const app = await createApp(config, database.url, { clock: testClock });
+  const unwatchClock = testClock?.watch(runStartedJobsNow);
+  if (testClock) log('TEST CLOCK: time is moved by a file', { file: config.testClockFile });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log('Shutting down', { signal });
+    unwatchClock?.();
     await app.close();
     await database.stop();
     process.exit(0);

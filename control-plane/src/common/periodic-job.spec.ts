@@ -1,4 +1,4 @@
-import { PeriodicJob } from './periodic-job';
+import { PeriodicJob, runStartedJobsNow } from './periodic-job';
 
 function recordingLogger() {
   const lines: Array<{ level: 'warn' | 'error'; message: string }> = [];
@@ -57,5 +57,35 @@ describe('PeriodicJob', () => {
       { level: 'error', message: 'Spec job failed' },
     ]);
     expect(run).toHaveBeenCalledTimes(3);
+  });
+
+  it('should run every started job now when asked, and a running one again right after', async () => {
+    let finish!: () => void;
+    const slow = jest.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const quick = jest.fn(async () => undefined);
+    const stopped = jest.fn(async () => undefined);
+    const { logger } = recordingLogger();
+    const jobs = [
+      new PeriodicJob('Slow', 60_000, slow, logger),
+      new PeriodicJob('Quick', 60_000, quick, logger),
+      new PeriodicJob('Stopped', 60_000, stopped, logger),
+    ];
+    jobs.forEach((job) => job.start());
+    jobs[2]!.stop();
+    const going = jobs[0]!.tick();
+    runStartedJobsNow();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(quick).toHaveBeenCalledTimes(1);
+    expect(stopped).not.toHaveBeenCalled();
+    // The slow job was mid-run: it runs once more when that run ends, not twice at once.
+    expect(slow).toHaveBeenCalledTimes(1);
+    finish();
+    await going;
+    await jest.advanceTimersByTimeAsync(0);
+    expect(slow).toHaveBeenCalledTimes(2);
+    finish();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(slow).toHaveBeenCalledTimes(2);
+    jobs.forEach((job) => job.stop());
   });
 });

@@ -4,6 +4,18 @@ import { isDatabaseUnavailable } from './database-unavailable';
 /** What a background job needs from its logger (Nest's `Logger` fits). */
 type JobLogger = Pick<LoggerService, 'warn' | 'error'>;
 
+/** The jobs started in this process (stopped ones leave), for `runStartedJobsNow`. */
+const started = new Set<PeriodicJob>();
+
+/**
+ * Runs every started job once now (a job in the middle of a run runs again right after it).
+ * The test clock calls it when a test moves time (common/test-clock.ts): time passed for every
+ * job, so each does what its next tick would have done, without waiting for its interval.
+ */
+export function runStartedJobsNow(): void {
+  for (const job of started) job.runSoon();
+}
+
 /**
  * Runs a job every `intervalMs` while the application is up: never two runs of one process at
  * once (a tick that finds the last run still going is skipped), the timer never keeps the
@@ -13,6 +25,8 @@ type JobLogger = Pick<LoggerService, 'warn' | 'error'>;
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** runSoon found a run going: run again once it ends. */
+  private again = false;
 
   constructor(
     /** How the job is named in its log lines ("Subscription billing"). */
@@ -26,11 +40,20 @@ export class PeriodicJob {
     if (this.timer) return;
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
+    started.add(this);
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.again = false;
+    started.delete(this);
+  }
+
+  /** A run now, or right after the one going (which may have read the time before it moved). */
+  runSoon(): void {
+    if (this.running) this.again = true;
+    else void this.tick();
   }
 
   /** One run now unless one is going (then false); failures are logged, never thrown. */
@@ -50,6 +73,10 @@ export class PeriodicJob {
       }
     } finally {
       this.running = false;
+    }
+    if (this.again && this.timer) {
+      this.again = false;
+      void this.tick();
     }
     return true;
   }

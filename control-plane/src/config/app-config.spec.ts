@@ -43,6 +43,24 @@ describe('loadConfig: servers without the agent (issue 15 §4)', () => {
     expect(problemsOf(env).join('\n')).toContain(problem);
   });
 
+  it.each([['production'], ['development'], [undefined]])(
+    'should refuse a test clock file unless NODE_ENV=test (NODE_ENV=%s)',
+    (nodeEnv) => {
+      expect(
+        problemsOf({ TEST_CLOCK_FILE: '/tmp/clock', ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) }),
+      ).toEqual([
+        `TEST_CLOCK_FILE: is for tests only and refused unless NODE_ENV=test (NODE_ENV=${nodeEnv ?? 'development'})`,
+      ]);
+    },
+  );
+
+  it('should take a test clock file with NODE_ENV=test, and none by default', () => {
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'test', TEST_CLOCK_FILE: '/tmp/clock' }).testClockFile,
+    ).toBe('/tmp/clock');
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).testClockFile).toBeUndefined();
+  });
+
   it('should take test CIDRs inside the documentation ranges', () => {
     expect(
       loadConfig({ ...base, MANUAL_TEST_CIDRS: '203.0.113.64/30, 2001:db8::/48' })

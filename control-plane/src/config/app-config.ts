@@ -60,6 +60,8 @@ export interface AppConfig {
   solana: SolanaSettings | null;
   /** Withdrawals (issue 18 §5); null: off (the withdraw route answers suspended). */
   withdrawals: WithdrawalSettings | null;
+  /** Tests only (NODE_ENV=test): the file whose offset moves the clock (common/test-clock.ts). */
+  testClockFile: string | undefined;
 }
 
 export interface DatabaseTimeouts {
@@ -136,6 +138,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
 
+  // A clock anyone with the file can move has no place outside tests: refused at start-up.
+  if (env.TEST_CLOCK_FILE && env.NODE_ENV !== 'test') {
+    throw new ConfigError([
+      `TEST_CLOCK_FILE: is for tests only and refused unless NODE_ENV=test (NODE_ENV=${env.NODE_ENV})`,
+    ]);
+  }
+
   // Without PUBLIC_URL the portal is where this process listens (links, the install command).
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -178,6 +187,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     manualServerAllowedCidrs: allowedCidrs,
     solana: solana.settings,
     withdrawals: withdrawals.settings,
+    testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
   };
 }
 
@@ -196,6 +206,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',
     withdrawals: describeWithdrawals(config.withdrawals),
+    ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }
 

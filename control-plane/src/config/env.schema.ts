@@ -275,6 +275,11 @@ export const ENV_VARS = {
     doc: 'Tests only: comma-separated CIDRs inside the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) that servers without the agent may use; refused in production',
     sensitive: false,
   },
+  TEST_CLOCK_FILE: {
+    schema: z.string().min(1).optional(),
+    doc: 'Tests only, refused unless NODE_ENV=test: a file holding a whole number of milliseconds added to the clock; moving it runs every periodic job once (the browser suites simulate a month with it)',
+    sensitive: false,
+  },
   SOLANA_RPC_URL: {
     schema: url(['http', 'https']).optional(),
     doc: 'Solana JSON-RPC the control plane reads to verify deposits (with SOLANA_DEPOSIT_ADDRESS; without both, deposits are off and their routes answer 503)',

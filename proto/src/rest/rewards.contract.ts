@@ -17,6 +17,8 @@ export const REWARDS_MESSAGES = {
     'Dry run: this month has ended but its statement is not written yet (the monthly run pays it within an hour of the month ending).',
   notRun:
     'Dry run: no monthly run covered this month (it ended before the run existed); this is what the facts give.',
+  /** The portal's message when the statement cannot be loaded (no answer from the server). */
+  fetchFailed: 'Failed to load your earnings',
 } as const;
 
 /** `?period=YYYY-MM` (the current month when absent). */

@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import { EarningsPanel } from '../../features/earnings/components/earnings-panel';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
+import { useNodes } from '../../features/nodes/store';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
@@ -31,9 +33,21 @@ function readWalletRequest(state: unknown): { scroll: boolean; deposit: boolean 
   return { scroll: deposit || record.scrollToWallet === true, deposit };
 }
 
+/** When the operator's first listed server was added: the earliest month of its statements. */
+function useFirstServerAt(ownerUuid: string | null): string | null {
+  const nodes = useNodes();
+  if (nodes.ownerUuid !== ownerUuid) return null;
+  let first: string | null = null;
+  for (const { created } of nodes.servers) {
+    if (first === null || Date.parse(created) < Date.parse(first)) first = created;
+  }
+  return first;
+}
+
 function NodeDashboardPage() {
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
+  const firstServerAt = useFirstServerAt(uuid);
   const [walletRequest] = useState(() => readWalletRequest(window.history.state));
   const walletRef = useRef<HTMLDivElement>(null);
 
@@ -92,6 +106,7 @@ function NodeDashboardPage() {
             />
           </div>
         }
+        earnings={<EarningsPanel ownerUuid={user.uuid} firstServerAt={firstServerAt} />}
       />
     </div>
   );

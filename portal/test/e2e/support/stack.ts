@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,12 +30,31 @@ export interface StackOptions {
    * deposits fund the payouts). Minimum 10 SSL.
    */
   withdrawals?: boolean;
+  /**
+   * A test clock (issue 18 §7): the control plane reads its time as the system's plus an offset
+   * the test moves (TEST_CLOCK_FILE, refused unless NODE_ENV=test); each move runs every
+   * periodic job once (the monthly rewards, the reliability sweep, payouts...).
+   */
+  testClock?: boolean;
+}
+
+/** The control plane's clock, moved by the test (`StackOptions.testClock`). */
+export interface StackClock {
+  /** The control plane's time now. */
+  now(): Date;
+  /**
+   * Moves the control plane's time to `at` (it goes on from there). The server reads it at its
+   * next `now()`; its periodic jobs run within about 100 ms.
+   */
+  set(at: Date): void;
 }
 
 export interface Stack {
   baseUrl: string;
   /** With `solana`: the local chain. */
   chain: StackChain | null;
+  /** With `testClock`: the control plane's clock. */
+  clock: StackClock | null;
   /** The control plane's agent gRPC port on 127.0.0.1 (plaintext on loopback). */
   grpcPort: number;
   smtp: SmtpCapture;
@@ -71,6 +90,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const treasuryKeyFile = options.withdrawals ? join(dataDir, 'treasury.json') : undefined;
   const devchain = options.solana ? await startChain(treasuryKeyFile) : null;
+  const clockFile = options.testClock ? join(dataDir, 'clock-offset-ms') : undefined;
+  const clock = clockFile ? fileClock(clockFile) : null;
   const chain = devchain?.chain ?? null;
   const child: ChildProcess = spawn(process.execPath, [entry], {
     env: {
@@ -104,6 +125,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             WITHDRAWAL_MIN_SSL: '10',
           }
         : {}),
+      ...(clockFile ? { TEST_CLOCK_FILE: clockFile } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -123,6 +145,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     baseUrl,
     chain,
+    clock,
     grpcPort,
     smtp,
     db,
@@ -135,6 +158,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await smtp.stop();
       await devchain?.stop();
       await db.drop();
+    },
+  };
+}
+
+/** The offset file the control plane reads (see control-plane/src/common/test-clock.ts). */
+function fileClock(file: string): StackClock {
+  let offsetMs = 0;
+  const write = () => {
+    // A whole file at once: the server reads it at every now() and must never see it half written.
+    writeFileSync(`${file}.next`, `${offsetMs}\n`);
+    renameSync(`${file}.next`, file);
+  };
+  write();
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    set(at) {
+      offsetMs = at.getTime() - Date.now();
+      write();
     },
   };
 }

@@ -9,10 +9,15 @@ export interface NodeDashboardProps {
   ownerUuid: string;
   /** The wallet section (the wallet feature's panel, composed by the app). */
   wallet: ReactNode;
+  /** The servers' monthly statements (the earnings feature's panel), below the servers. */
+  earnings?: ReactNode;
 }
 
-/** spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers. */
-export function NodeDashboard({ ownerUuid, wallet }: NodeDashboardProps) {
+/**
+ * spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers, and
+ * (issue 18 §6) their earnings.
+ */
+export function NodeDashboard({ ownerUuid, wallet, earnings }: NodeDashboardProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
   const openWizard = () => setWizardOpen(true);
   return (
@@ -20,6 +25,7 @@ export function NodeDashboard({ ownerUuid, wallet }: NodeDashboardProps) {
       {wallet}
       <QuickSetup onOpenWizard={openWizard} />
       <ServerList ownerUuid={ownerUuid} onOpenWizard={openWizard} />
+      {earnings}
       <SetupWizardDialog open={wizardOpen} onClose={() => setWizardOpen(false)} />
       <ToastRegion />
     </div>

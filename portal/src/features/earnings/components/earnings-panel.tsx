@@ -1,0 +1,79 @@
+import { useEffect, useId } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { onRealtime } from '../../../lib/realtime';
+import { periodChoices } from '../earnings-periods';
+import { loadEarnings, reloadEarnings, useEarnings } from '../store';
+import { EarningsStatement } from './earnings-statement';
+import { PeriodPicker } from './period-picker';
+import '../earnings.css';
+
+export interface EarningsPanelProps {
+  ownerUuid: string;
+  /** When the account's first server was added (the earliest month to choose); null: none. */
+  firstServerAt: string | null;
+}
+
+/**
+ * The node dashboard's earnings (issue 18 §2, §6): this month's dry run, clearly marked as so
+ * far and not final, or an earlier month's statement, each server's lines with their inputs and
+ * the server's explanation, the staking income and the totals.
+ */
+export function EarningsPanel({ ownerUuid, firstServerAt }: EarningsPanelProps) {
+  const earnings = useEarnings();
+  const titleId = useId();
+
+  useEffect(() => {
+    void loadEarnings(ownerUuid);
+  }, [ownerUuid]);
+
+  // A payout or a subscription reward changes the figures of the month shown.
+  useEffect(() => onRealtime('wallet-updated', () => void reloadEarnings(ownerUuid)), [ownerUuid]);
+
+  const mine = earnings.ownerUuid === ownerUuid;
+  const latest = mine ? earnings.latestPeriod : null;
+  const shown = mine ? (earnings.period ?? latest) : null;
+  const data = mine ? earnings.data : null;
+
+  return (
+    <section className="card earnings-panel" aria-labelledby={titleId} data-testid="earnings-panel">
+      <header className="earnings-panel__header">
+        <div>
+          <h2 id={titleId}>Earnings</h2>
+          <p className="muted small">
+            Each month&apos;s statement per server, every line with its inputs and how it was
+            computed.
+          </p>
+        </div>
+        {latest && shown && (
+          <PeriodPicker
+            period={shown}
+            choices={periodChoices(firstServerAt, latest)}
+            disabled={earnings.status === 'loading'}
+            onSelect={(period) => void loadEarnings(ownerUuid, period)}
+          />
+        )}
+      </header>
+
+      {earnings.status === 'error' && mine ? (
+        <div className="stack">
+          <Banner tone="error" data-testid="earnings-error">
+            {earnings.error}
+          </Banner>
+          <div>
+            <Button variant="secondary" onClick={() => void reloadEarnings(ownerUuid)}>
+              Try Again
+            </Button>
+          </div>
+        </div>
+      ) : !data ? (
+        <div className="earnings-panel__loading" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" />
+          <span>Loading earnings...</span>
+        </div>
+      ) : (
+        <EarningsStatement earnings={data} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import type { StakingStatement } from '@scn/proto';
+import { useId } from 'react';
+import type { Snapshot } from 'valtio';
+import { Amount } from './amount';
+
+/** The month's staking income (spec 02 §9: 12% a year on the stake held all month). */
+export function StakingStatementView({ staking }: { staking: Snapshot<StakingStatement> }) {
+  const titleId = useId();
+  return (
+    <article className="earnings-server" aria-labelledby={titleId} data-testid="staking-statement">
+      <header className="earnings-server__header">
+        <h3 id={titleId}>Staking income</h3>
+      </header>
+      <dl className="earnings-figures">
+        <div>
+          <dt>Stake at the month&apos;s start</dt>
+          <dd>
+            <Amount micro={staking.stakeAtStartMicro} testId="staking-start" />
+          </dd>
+        </div>
+        <div>
+          <dt>Stake at its end</dt>
+          <dd>
+            <Amount micro={staking.stakeAtEndMicro} testId="staking-end" />
+          </dd>
+        </div>
+        <div>
+          <dt>Income</dt>
+          <dd>
+            <Amount micro={staking.incomeMicro} testId="staking-income" />
+          </dd>
+        </div>
+        <div>
+          <dt>Paid</dt>
+          <dd>
+            <Amount micro={staking.paidMicro} testId="staking-paid" />
+          </dd>
+        </div>
+      </dl>
+      <p className="small muted" data-testid="staking-explanation">
+        {staking.explanation}
+      </p>
+    </article>
+  );
+}
