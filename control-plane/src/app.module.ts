@@ -24,6 +24,7 @@ import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 
@@ -81,6 +82,7 @@ export class AppModule {
         NodesModule,
         EnrollmentModule,
         AgentReportsModule,
+        ReliabilityHistoryModule,
         ClientSetsModule,
         ManualServersModule,
         GrpcModule,

@@ -14,4 +14,5 @@ export * from './rest/wallet.contract';
 export * from './rest/deposits.contract';
 export * from './rest/subscriptions.contract';
 export * from './rest/downloads.contract';
+export * from './rest/reliability.contract';
 export * from './countries';

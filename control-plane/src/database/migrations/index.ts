@@ -20,6 +20,7 @@ import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-so
 import { Deposits1764000002200 } from './1764000002200-deposits';
 import { EconomyLedger1764000002400 } from './1764000002400-economy-ledger';
 import { EconomyFacts1764000002500 } from './1764000002500-economy-facts';
+import { ReliabilityHistoryCursors1764000002501 } from './1764000002501-reliability-history-cursors';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   Deposits1764000002200,
   EconomyLedger1764000002400,
   EconomyFacts1764000002500,
+  ReliabilityHistoryCursors1764000002501,
 ] as const;

@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { queryRows } from '../common/sql';
+import type { ReliabilityDayFacts } from './reliability-integral';
+
+/** A server as the history sweep reads it: its reliability state and how far its history is written. */
+export interface HistoryCandidate {
+  id: string;
+  ownerUuid: string;
+  tier: string | null;
+  createdAt: Date;
+  reliabilityAtReport: number;
+  lastReportAt: Date | null;
+  bannedAt: Date | null;
+  /** The cursor as read: the guard of the write (null: the server has no history yet). */
+  historyUntil: Date | null;
+}
+
+/** One server's move of its history: from the cursor as read to `until`, with its day rows. */
+export interface HistoryAdvance {
+  serverId: string;
+  ownerUuid: string;
+  tier: string | null;
+  readUntil: Date | null;
+  until: Date;
+  days: readonly ReliabilityDayFacts[];
+}
+
+/** One server's facts over a period, for the rewards engine (issue 18 §2). */
+export interface ServerPeriodFacts {
+  serverId: string;
+  /** The owner and tier of the latest day in the period. */
+  ownerUuid: string;
+  tier: string | null;
+  observedSeconds: number;
+  /** Sum of reliability (0 to 100) x seconds: the time-weighted average is this / observed. */
+  reliabilitySeconds: bigint;
+  belowSeconds: number;
+}
+
+/** One day of a server's history as the chart shows it. */
+export interface ServerHistoryDay {
+  day: string;
+  observedSeconds: number;
+  reliabilitySeconds: number;
+  minReliability: number;
+  belowSeconds: number;
+  staleSeconds: number;
+  failedReports: number;
+  malformedReports: number;
+}
+
+interface PeriodRow {
+  server_id: string;
+  owner_uuid: string;
+  tier: string | null;
+  observed: string;
+  reliability: string;
+  below: string;
+}
+
+/**
+ * The only DB access of the reliability history: the sweep's reads and writes (a page at a time),
+ * pruning, and the readers (the rewards engine's period facts, the dashboard's days).
+ */
+@Injectable()
+export class ReliabilityHistoryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * One page (keyset on id, after `afterId`) of the servers whose history can move: every server
+   * not banned, and a banned one whose history has not reached its ban yet (to the second, as
+   * the history is written). Deleted servers have no row (and their cursor went with them).
+   */
+  async listServersForHistory(afterId: string | null, limit: number): Promise<HistoryCandidate[]> {
+    const rows = await queryRows<{
+      id: string;
+      owner_uuid: string;
+      tier: string | null;
+      created_at: Date;
+      reliability_at_report: number;
+      last_report_at: Date | null;
+      banned_at: Date | null;
+      history_until: Date | null;
+    }>(
+      this.dataSource,
+      `SELECT s.id, s.owner_uuid, s.tier, s.created_at, s.reliability_at_report, s.last_report_at,
+              s.banned_at, c.history_until
+       FROM servers s LEFT JOIN server_history_cursors c ON c.server_id = s.id
+       WHERE ($1::uuid IS NULL OR s.id > $1::uuid)
+         AND (s.banned_at IS NULL
+              OR COALESCE(c.history_until, s.created_at) < date_trunc('second', s.banned_at))
+       ORDER BY s.id LIMIT $2`,
+      [afterId, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      ownerUuid: row.owner_uuid,
+      tier: row.tier,
+      createdAt: row.created_at,
+      reliabilityAtReport: row.reliability_at_report,
+      lastReportAt: row.last_report_at,
+      bannedAt: row.banned_at,
+      historyUntil: row.history_until,
+    }));
+  }
+
+  /**
+   * Writes a page of history in one statement: moves each server's cursor from the value read to
+   * its `until` (or creates it, when there was none), and adds the day rows of exactly the servers
+   * whose cursor moved. A cursor that moved since it was read (another sweep) is left alone with
+   * its days, so no interval is counted twice; a crash loses the statement whole, so nothing is
+   * counted half. Day rows are written in key order, as the report writer's are, so the two
+   * cannot deadlock. Returns how many servers moved.
+   */
+  async advance(advances: readonly HistoryAdvance[]): Promise<number> {
+    if (advances.length === 0) return 0;
+    const days = advances.flatMap((a) => a.days.map((d) => ({ a, d })));
+    const [row] = await queryRows<{ moved: number }>(
+      this.dataSource,
+      `WITH v AS (
+         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])
+           AS v(server_id, read_until, until)
+       ), locked AS (
+         SELECT c.server_id FROM server_history_cursors c JOIN v ON v.server_id = c.server_id
+         WHERE c.history_until = v.read_until
+         ORDER BY c.server_id FOR UPDATE OF c
+       ), moved AS (
+         UPDATE server_history_cursors AS c SET history_until = v.until
+         FROM v JOIN locked ON locked.server_id = v.server_id
+         WHERE c.server_id = v.server_id AND c.history_until = v.read_until
+         RETURNING c.server_id
+       ), started AS (
+         INSERT INTO server_history_cursors (server_id, history_until)
+         SELECT v.server_id, v.until FROM v JOIN servers s ON s.id = v.server_id
+         WHERE v.read_until IS NULL
+         ORDER BY v.server_id FOR KEY SHARE OF s
+         ON CONFLICT (server_id) DO NOTHING
+         RETURNING server_id
+       ), written AS (
+         SELECT server_id FROM moved UNION ALL SELECT server_id FROM started
+       ), days AS (
+         INSERT INTO server_reliability_days AS t (server_id, day, owner_uuid, tier,
+           observed_seconds, reliability_seconds, below_seconds, stale_seconds, min_reliability)
+         SELECT d.* FROM unnest($4::uuid[], $5::date[], $6::uuid[], $7::varchar[], $8::int[],
+             $9::bigint[], $10::int[], $11::int[], $12::smallint[])
+           AS d(server_id, day, owner_uuid, tier, observed, reliability, below, stale, min)
+         WHERE d.server_id IN (SELECT server_id FROM written)
+         ORDER BY d.server_id, d.day
+         ON CONFLICT (server_id, day) DO UPDATE SET
+           owner_uuid = excluded.owner_uuid, tier = excluded.tier,
+           observed_seconds = t.observed_seconds + excluded.observed_seconds,
+           reliability_seconds = t.reliability_seconds + excluded.reliability_seconds,
+           below_seconds = t.below_seconds + excluded.below_seconds,
+           stale_seconds = t.stale_seconds + excluded.stale_seconds,
+           min_reliability = LEAST(t.min_reliability, excluded.min_reliability)
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM written)::int AS moved, (SELECT count(*) FROM days) AS days`,
+      [
+        advances.map((a) => a.serverId),
+        advances.map((a) => a.readUntil),
+        advances.map((a) => a.until),
+        days.map(({ a }) => a.serverId),
+        days.map(({ d }) => d.day),
+        days.map(({ a }) => a.ownerUuid),
+        days.map(({ a }) => a.tier),
+        days.map(({ d }) => d.observedSeconds),
+        days.map(({ d }) => d.reliabilitySeconds),
+        days.map(({ d }) => d.belowSeconds),
+        days.map(({ d }) => d.staleSeconds),
+        days.map(({ d }) => d.minReliability),
+      ],
+    );
+    return row?.moved ?? 0;
+  }
+
+  /** Deletes the days before `day` (YYYY-MM-DD); returns how many. */
+  async pruneBefore(day: string): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource,
+      `WITH gone AS (DELETE FROM server_reliability_days WHERE day < $1::date RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [day],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * Every server's facts over the UTC days `[from, to)`, in one set-based aggregate (servers
+   * deleted since included: their days stay). `from` and `to` are UTC midnights.
+   */
+  async periodFacts(from: Date, to: Date): Promise<ServerPeriodFacts[]> {
+    const rows = await queryRows<PeriodRow>(this.dataSource, `${PERIOD_FACTS} GROUP BY server_id`, [
+      utcDay(from),
+      utcDay(to),
+      null,
+    ]);
+    return rows.map(periodFactsOf);
+  }
+
+  /** One server's facts over the UTC days `[from, to)`; null when it has no day there. */
+  async serverPeriodFacts(
+    serverId: string,
+    from: Date,
+    to: Date,
+  ): Promise<ServerPeriodFacts | null> {
+    const [row] = await queryRows<PeriodRow>(
+      this.dataSource,
+      `${PERIOD_FACTS} GROUP BY server_id`,
+      [utcDay(from), utcDay(to), serverId],
+    );
+    return row ? periodFactsOf(row) : null;
+  }
+
+  /** A server's days from `fromDay` (YYYY-MM-DD) on with observed time, oldest first. */
+  async serverDays(serverId: string, fromDay: string): Promise<ServerHistoryDay[]> {
+    const rows = await queryRows<{
+      day: string;
+      observed_seconds: number;
+      reliability_seconds: string;
+      min_reliability: number;
+      below_seconds: number;
+      stale_seconds: number;
+      failed_reports: number;
+      malformed_reports: number;
+    }>(
+      this.dataSource,
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, observed_seconds, reliability_seconds,
+              min_reliability, below_seconds, stale_seconds, failed_reports, malformed_reports
+       FROM server_reliability_days
+       WHERE server_id = $1 AND day >= $2::date AND observed_seconds > 0
+       ORDER BY day`,
+      [serverId, fromDay],
+    );
+    return rows.map((row) => ({
+      day: row.day,
+      observedSeconds: row.observed_seconds,
+      reliabilitySeconds: Number(row.reliability_seconds),
+      minReliability: row.min_reliability,
+      belowSeconds: row.below_seconds,
+      staleSeconds: row.stale_seconds,
+      failedReports: row.failed_reports,
+      malformedReports: row.malformed_reports,
+    }));
+  }
+}
+
+/** Sums per server; owner and tier are those of the server's latest day in the period. */
+const PERIOD_FACTS = `
+  SELECT server_id,
+         (array_agg(owner_uuid ORDER BY day DESC))[1] AS owner_uuid,
+         (array_agg(tier ORDER BY day DESC))[1] AS tier,
+         sum(observed_seconds)::text AS observed,
+         sum(reliability_seconds)::text AS reliability,
+         sum(below_seconds)::text AS below
+  FROM server_reliability_days
+  WHERE day >= $1::date AND day < $2::date AND ($3::uuid IS NULL OR server_id = $3::uuid)`;
+
+function periodFactsOf(row: PeriodRow): ServerPeriodFacts {
+  return {
+    serverId: row.server_id,
+    ownerUuid: row.owner_uuid,
+    tier: row.tier,
+    observedSeconds: Number(row.observed),
+    reliabilitySeconds: BigInt(row.reliability),
+    belowSeconds: Number(row.below),
+  };
+}
+
+/** A UTC midnight as `YYYY-MM-DD` (what the `day` column holds). */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
