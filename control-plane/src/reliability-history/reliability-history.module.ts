@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { NodesModule } from '../nodes/nodes.module';
 import { ReliabilityHistoryController } from './reliability-history.controller';
 import { ReliabilityHistoryRepository } from './reliability-history.repository';
@@ -10,7 +11,7 @@ import { ReliabilityHistoryService } from './reliability-history.service';
  * chart and by the rewards engine (ReliabilityHistoryRepository.periodFacts).
  */
 @Module({
-  imports: [NodesModule],
+  imports: [AuthModule, NodesModule],
   controllers: [ReliabilityHistoryController],
   providers: [ReliabilityHistoryRepository, ReliabilityHistoryService],
   exports: [ReliabilityHistoryRepository, ReliabilityHistoryService],
