@@ -116,12 +116,36 @@ export class ReliabilityHistoryRepository {
    */
   async advance(advances: readonly HistoryAdvance[]): Promise<number> {
     if (advances.length === 0) return 0;
-    const days = advances.flatMap((a) => a.days.map((d) => ({ a, d })));
+    // Two JSON documents, timestamps as epoch milliseconds (whole seconds here): pg's
+    // serialisation of a dozen arrays, dates above all, cost more than the statement itself.
+    const moves = JSON.stringify(
+      advances.map((a) => ({
+        server_id: a.serverId,
+        read_ms: a.readUntil?.getTime() ?? null,
+        until_ms: a.until.getTime(),
+      })),
+    );
+    const days = JSON.stringify(
+      advances.flatMap((a) =>
+        a.days.map((d) => ({
+          server_id: a.serverId,
+          day: d.day,
+          owner_uuid: a.ownerUuid,
+          tier: a.tier,
+          observed: d.observedSeconds,
+          reliability: d.reliabilitySeconds,
+          below: d.belowSeconds,
+          stale: d.staleSeconds,
+          min: d.minReliability,
+        })),
+      ),
+    );
     const [row] = await queryRows<{ moved: number }>(
       this.dataSource,
       `WITH v AS (
-         SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])
-           AS v(server_id, read_until, until)
+         SELECT server_id, to_timestamp(read_ms / 1000) AS read_until,
+                to_timestamp(until_ms / 1000) AS until
+         FROM json_to_recordset($1::json) AS j(server_id uuid, read_ms float8, until_ms float8)
        ), locked AS (
          SELECT c.server_id FROM server_history_cursors c JOIN v ON v.server_id = c.server_id
          WHERE c.history_until = v.read_until
@@ -143,9 +167,9 @@ export class ReliabilityHistoryRepository {
        ), days AS (
          INSERT INTO server_reliability_days AS t (server_id, day, owner_uuid, tier,
            observed_seconds, reliability_seconds, below_seconds, stale_seconds, min_reliability)
-         SELECT d.* FROM unnest($4::uuid[], $5::date[], $6::uuid[], $7::varchar[], $8::int[],
-             $9::bigint[], $10::int[], $11::int[], $12::smallint[])
-           AS d(server_id, day, owner_uuid, tier, observed, reliability, below, stale, min)
+         SELECT d.* FROM json_to_recordset($2::json) AS d(server_id uuid, day date,
+             owner_uuid uuid, tier varchar, observed int, reliability bigint, below int,
+             stale int, min smallint)
          WHERE d.server_id IN (SELECT server_id FROM written)
          ORDER BY d.server_id, d.day
          ON CONFLICT (server_id, day) DO UPDATE SET
@@ -158,20 +182,7 @@ export class ReliabilityHistoryRepository {
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM written)::int AS moved, (SELECT count(*) FROM days) AS days`,
-      [
-        advances.map((a) => a.serverId),
-        advances.map((a) => a.readUntil),
-        advances.map((a) => a.until),
-        days.map(({ a }) => a.serverId),
-        days.map(({ d }) => d.day),
-        days.map(({ a }) => a.ownerUuid),
-        days.map(({ a }) => a.tier),
-        days.map(({ d }) => d.observedSeconds),
-        days.map(({ d }) => d.reliabilitySeconds),
-        days.map(({ d }) => d.belowSeconds),
-        days.map(({ d }) => d.staleSeconds),
-        days.map(({ d }) => d.minReliability),
-      ],
+      [moves, days],
     );
     return row?.moved ?? 0;
   }
