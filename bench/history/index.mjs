@@ -10,6 +10,8 @@
 //   - size: a month (30 days) of day rows for every server, inserted in one statement with varied
 //     figures, then VACUUM ANALYZE; pg_total_relation_size (table, TOAST, primary key, BRIN), with
 //     the cursors table; scaled to 100,000 servers.
+//   - churn: the sweep updates every cursor (the day's figures pending there) every minute; the
+//     tables' size after HISTORY_CHURN_MINUTES (60) runs against the same rows compacted.
 //   - periodFacts: the month's aggregate per server, the rewards engine's read.
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,6 +34,7 @@ const { ReliabilityHistoryService } = dist('reliability-history/reliability-hist
 
 const SERVERS = Number(process.env.HISTORY_SERVERS ?? 100_000);
 const MONTH_DAYS = 30;
+const CHURN_MINUTES = Number(process.env.HISTORY_CHURN_MINUTES ?? 60);
 const fmt = (n, digits = 0) =>
   Number(n).toLocaleString('en-US', {
     minimumFractionDigits: digits,
@@ -116,13 +119,38 @@ try {
     await db.query('SELECT count(*)::int AS n FROM server_reliability_days')
   ).rows;
   console.log(
-    `History pass (ReliabilityHistoryService.writeUntil, pages of 5,000): first run ${fmt(first)} servers in ${firstSeconds.toFixed(2)} s, ${firstCpu} (cursors created, ${fmt(dayRowsAfterSweep)} day rows); ` +
+    `History pass (ReliabilityHistoryService.writeUntil, pages of 5,000): first run ${fmt(first)} servers in ${firstSeconds.toFixed(2)} s, ${firstCpu} (cursors created, ${fmt(dayRowsAfterSweep)} finished day rows); ` +
       `then each a minute later: ${steady.map((s) => `${fmt(s.moved)} in ${s.seconds.toFixed(2)} s, ${s.cpu}`).join('; ')}`,
   );
-  await db.query('VACUUM ANALYZE server_history_cursors');
-  const cursorBytes = Number(
-    (await db.query(`SELECT pg_total_relation_size('server_history_cursors') AS b`)).rows[0].b,
+  // Churn: every cursor updated once a minute for CHURN_MINUTES, as in production, against the
+  // same rows compacted.
+  for (let minute = 4; minute <= CHURN_MINUTES; minute += 1) {
+    await service.writeUntil(new Date(now.getTime() + minute * 60_000));
+  }
+  const hot = (
+    await db.query(
+      `SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+       WHERE relname IN ('server_history_cursors', 'server_reliability_days') ORDER BY relname`,
+    )
+  ).rows;
+  const sizeOf = async (table) =>
+    Number((await db.query(`SELECT pg_total_relation_size($1) AS b`, [table])).rows[0].b);
+  const churned = {
+    days: await sizeOf('server_reliability_days'),
+    cursors: await sizeOf('server_history_cursors'),
+  };
+  await db.query('VACUUM FULL server_reliability_days');
+  await db.query('VACUUM FULL server_history_cursors');
+  const compact = {
+    days: await sizeOf('server_reliability_days'),
+    cursors: await sizeOf('server_history_cursors'),
+  };
+  console.log(
+    `Churn: after ${CHURN_MINUTES} minute runs (the day's figures pending in the cursors): cursors ${mb(churned.cursors)} (${mb(compact.cursors)} compacted), ` +
+      `day rows ${mb(churned.days)} (${mb(compact.days)} compacted); updates HOT: ` +
+      hot.map((t) => `${t.relname} ${fmt(t.n_tup_hot_upd)} of ${fmt(t.n_tup_upd)}`).join(', '),
   );
+  const cursorBytes = churned.cursors;
 
   // A month of day rows for every server, as the sweep leaves them (varied figures).
   await db.query('TRUNCATE server_reliability_days');
@@ -158,7 +186,7 @@ try {
   );
   console.log(
     `Per 100,000 nodes: ${mb(perHundredThousand)} a month (${fmt(perHundredThousand)} bytes); ` +
-      `the cursors: ${mb((cursorBytes * 100_000) / SERVERS)} in all (one row a server, not growing)`,
+      `the cursors: ${mb((cursorBytes * 100_000) / SERVERS)} in all, after the churn (one row a server, not growing)`,
   );
 
   // The rewards engine's read over the month.

@@ -23,6 +23,7 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await t.db.query('DELETE FROM server_reliability_days');
+  await t.db.query('DELETE FROM server_history_cursors');
   await t.db.query('DELETE FROM servers');
 });
 
@@ -73,14 +74,47 @@ interface DayRow {
   min_reliability: number;
 }
 
+/** The history as readers see it: the day rows and the days pending in the cursors, summed. */
 function dayRows(serverId?: string): Promise<DayRow[]> {
   return t.db.query<DayRow>(
-    `SELECT server_id, to_char(day, 'YYYY-MM-DD') AS day, owner_uuid, tier, observed_seconds,
-            reliability_seconds, below_seconds, stale_seconds, failed_reports, malformed_reports,
-            min_reliability
-     FROM server_reliability_days WHERE $1::uuid IS NULL OR server_id = $1 ORDER BY server_id, day`,
+    `SELECT server_id, to_char(day, 'YYYY-MM-DD') AS day, max(owner_uuid::text) AS owner_uuid,
+            max(tier) AS tier, sum(observed_seconds)::int AS observed_seconds,
+            sum(reliability_seconds)::text AS reliability_seconds,
+            sum(below_seconds)::int AS below_seconds, sum(stale_seconds)::int AS stale_seconds,
+            sum(failed_reports)::int AS failed_reports,
+            sum(malformed_reports)::int AS malformed_reports,
+            min(min_reliability) AS min_reliability
+     FROM (SELECT server_id, day, owner_uuid, tier, observed_seconds, reliability_seconds,
+                  below_seconds, stale_seconds, failed_reports, malformed_reports, min_reliability
+           FROM server_reliability_days
+           UNION ALL
+           SELECT server_id, pending_day, owner_uuid, tier, pending_observed_seconds,
+                  pending_reliability_seconds, pending_below_seconds, pending_stale_seconds, 0, 0,
+                  pending_min_reliability
+           FROM server_history_cursors WHERE pending_day IS NOT NULL) AS d
+     WHERE $1::uuid IS NULL OR server_id = $1
+     GROUP BY server_id, day ORDER BY server_id, day`,
     [serverId ?? null],
   );
+}
+
+/** The days written to server_reliability_days itself (not pending in a cursor). */
+async function storedDays(serverId: string): Promise<string[]> {
+  const rows = await t.db.query<{ day: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM server_reliability_days
+     WHERE server_id = $1 ORDER BY day`,
+    [serverId],
+  );
+  return rows.map((row) => row.day);
+}
+
+async function pendingDayOf(serverId: string): Promise<string | null> {
+  const [row] = await t.db.query<{ day: string | null }>(
+    `SELECT to_char(pending_day, 'YYYY-MM-DD') AS day FROM server_history_cursors
+     WHERE server_id = $1`,
+    [serverId],
+  );
+  return row?.day ?? null;
 }
 
 async function cursorOf(serverId: string): Promise<Date | null> {
@@ -201,7 +235,8 @@ describe('ReliabilityHistoryService.writeUntil', () => {
       serverId: server.id,
       ownerUuid: server.owner,
       tier: 'tier1',
-      days: [days],
+      flush: [],
+      pending: { ...days, observedSeconds: 3660, reliabilitySeconds: 366_000 },
       until: at(MIN),
     };
     // Read before the first write (no cursor), or at an instant it has moved past.
@@ -239,15 +274,55 @@ describe('ReliabilityHistoryService.writeUntil', () => {
     }
   });
 
-  it('should stop a banned server at its ban and then leave it out', async () => {
+  it('should stop a banned server at its ban, with its last day in the day rows, and then leave it out', async () => {
     const banned = await insertServer({ createdAt: at(-HOUR), bannedAt: at(-20 * MIN + 500) });
     const service = new ReliabilityHistoryService(repository);
     expect(await service.writeUntil(at(0))).toBe(1);
     expect(await cursorOf(banned.id)).toEqual(at(-20 * MIN));
     expect(await totalObserved(banned.id)).toBe(40 * 60);
+    expect(await storedDays(banned.id)).toEqual(['2026-11-09']);
+    expect(await pendingDayOf(banned.id)).toBeNull();
     expect(await repository.listServersForHistory(null, 10)).toEqual([]);
     expect(await service.writeUntil(at(HOUR))).toBe(0);
     expect(await totalObserved(banned.id)).toBe(40 * 60);
+  });
+
+  it('should move the pending day to the day rows when the server is banned after it was written', async () => {
+    const server = await insertServer({ createdAt: at(-HOUR) });
+    const service = new ReliabilityHistoryService(repository);
+    await service.writeUntil(at(30 * MIN));
+    expect(await pendingDayOf(server.id)).toBe('2026-11-10');
+    // Banned by the lifecycle at the instant the history was written up to.
+    await t.db.query('UPDATE servers SET banned_at = $2 WHERE id = $1', [server.id, at(30 * MIN)]);
+    expect(await service.writeUntil(at(31 * MIN))).toBe(1);
+    expect(await pendingDayOf(server.id)).toBeNull();
+    expect(await storedDays(server.id)).toEqual(['2026-11-09', '2026-11-10']);
+    expect(await totalObserved(server.id)).toBe(90 * 60);
+    expect(await repository.listServersForHistory(null, 10)).toEqual([]);
+  });
+
+  it('should keep the day going in the cursor and write it to the day rows once it is over', async () => {
+    const server = await insertServer({ createdAt: at(-10 * MIN), lastReportAt: at(-10 * MIN) });
+    const service = new ReliabilityHistoryService(repository);
+    await service.writeUntil(at(-5 * MIN));
+    // Yesterday still going: nothing in the day rows yet, all in the cursor.
+    expect(await storedDays(server.id)).toEqual([]);
+    expect(await pendingDayOf(server.id)).toBe('2026-11-09');
+    await service.writeUntil(at(-MIN));
+    expect(await storedDays(server.id)).toEqual([]);
+    // Past midnight: yesterday is over and written once, today goes on in the cursor.
+    await service.writeUntil(at(2 * MIN));
+    expect(await storedDays(server.id)).toEqual(['2026-11-09']);
+    expect(await pendingDayOf(server.id)).toBe('2026-11-10');
+    const [yesterday] = await t.db.query<{ observed_seconds: number }>(
+      'SELECT observed_seconds FROM server_reliability_days WHERE server_id = $1',
+      [server.id],
+    );
+    expect(yesterday!.observed_seconds).toBe(600);
+    expect((await dayRows(server.id)).map((d) => [d.day, d.observed_seconds])).toEqual([
+      ['2026-11-09', 600],
+      ['2026-11-10', 120],
+    ]);
   });
 
   it('should write a long gap a month per run, and not before the retention', async () => {
@@ -278,12 +353,21 @@ describe('ReliabilityHistoryService.writeUntil', () => {
     expect(await version()).toBe(before);
   });
 
-  it('should keep the days of a deleted server and drop its cursor', async () => {
+  it('should keep the days of a deleted server, its last one moved from the cursor by the next run', async () => {
     const server = await insertServer({ createdAt: at(-HOUR) });
-    await new ReliabilityHistoryService(repository).writeUntil(at(0));
+    const service = new ReliabilityHistoryService(repository);
+    await service.writeUntil(at(30 * MIN));
     await t.db.query('DELETE FROM servers WHERE id = $1', [server.id]);
+    // Until the next run the pending day is still read from the cursor.
+    expect(await totalObserved(server.id)).toBe(90 * 60);
+    await service.writeUntil(at(31 * MIN));
     expect(await cursorOf(server.id)).toBeNull();
-    expect(await totalObserved(server.id)).toBe(3600);
+    expect(await storedDays(server.id)).toEqual(['2026-11-09', '2026-11-10']);
+    expect(await totalObserved(server.id)).toBe(90 * 60);
+    expect((await dayRows(server.id))[1]).toMatchObject({
+      owner_uuid: server.owner,
+      tier: 'tier1',
+    });
   });
 });
 

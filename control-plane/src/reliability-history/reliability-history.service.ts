@@ -7,7 +7,11 @@ import {
   ReliabilityHistoryRepository,
   utcDay,
 } from './reliability-history.repository';
-import { DAY_SECONDS, integrateReliability } from './reliability-integral';
+import {
+  DAY_SECONDS,
+  integrateReliability,
+  type ReliabilityDayFacts,
+} from './reliability-integral';
 
 const DAY_MS = DAY_SECONDS * 1000;
 /** Servers the history sweep reads, and writes in one statement, at a time. */
@@ -28,7 +32,8 @@ export const HISTORY_MAX_SPAN_MS = 31 * DAY_MS;
 /**
  * Writes each server's reliability history (issue 18 §1): from where it was written up to now,
  * the score the server's state gives (reliability-integral.ts), per UTC day, for every server
- * not banned (a banned one up to its ban).
+ * not banned (a banned one up to its ban). The day still going accumulates in the server's
+ * cursor and goes to the day rows when it is over (ServerHistoryCursorEntity says why).
  *
  * The bound of the approximation: a report changes the state at its instant, but the history is
  * written once a run (a minute) with the state read then; so the seconds between the previous
@@ -69,6 +74,8 @@ export class ReliabilityHistoryService {
       if (!last || page.length < pageSize) break;
       afterId = last.id;
     }
+    // Deleted servers' last days, kept in their cursors meanwhile, go to the day rows.
+    await this.repository.flushDeleted();
     return moved;
   }
 
@@ -117,26 +124,56 @@ function advanceOf(
   // within it.
   const from = Math.max(Math.floor(written / 1000) * 1000, keptFrom);
   let to = Math.min(until, from + HISTORY_MAX_SPAN_MS);
-  // A banned server stops accruing at its ban.
+  // A banned server stops accruing at its ban: its last day is over then.
+  const stops = server.bannedAt !== null;
   if (server.bannedAt) to = Math.min(to, Math.floor(server.bannedAt.getTime() / 1000) * 1000);
-  if (to <= from) return null;
-  const days = integrateReliability(
-    {
-      reliabilityAtReport: server.reliabilityAtReport,
-      lastReportAt: server.lastReportAt,
-      lastCreditedAt: null,
-      belowThresholdSince: null,
-      bannedAt: server.bannedAt,
-    },
-    new Date(from),
-    new Date(to),
-  );
+  const days =
+    to > from
+      ? integrateReliability(
+          {
+            reliabilityAtReport: server.reliabilityAtReport,
+            lastReportAt: server.lastReportAt,
+            lastCreditedAt: null,
+            belowThresholdSince: null,
+            bannedAt: server.bannedAt,
+          },
+          new Date(from),
+          new Date(to),
+        )
+      : [];
+  // Nothing to add, and nothing pending to move to the day rows.
+  if (days.length === 0 && !(stops && server.pending)) return null;
+  const all = withPending(server.pending, days);
+  // The last day is still being written unless the server stopped accruing.
+  const pending = stops ? null : all[all.length - 1]!;
   return {
     serverId: server.id,
     ownerUuid: server.ownerUuid,
     tier: server.tier,
     readUntil: server.historyUntil,
-    until: new Date(to),
-    days,
+    until: new Date(Math.max(to, written)),
+    flush: stops ? all : all.slice(0, -1),
+    pending,
   };
+}
+
+/** The pending day followed by the new days, the pending one merged into its day if it goes on. */
+function withPending(
+  pending: ReliabilityDayFacts | null,
+  days: readonly ReliabilityDayFacts[],
+): ReliabilityDayFacts[] {
+  if (!pending) return [...days];
+  const [first, ...rest] = days;
+  if (!first || first.day !== pending.day) return [pending, ...days];
+  return [
+    {
+      day: first.day,
+      observedSeconds: pending.observedSeconds + first.observedSeconds,
+      reliabilitySeconds: pending.reliabilitySeconds + first.reliabilitySeconds,
+      belowSeconds: pending.belowSeconds + first.belowSeconds,
+      staleSeconds: pending.staleSeconds + first.staleSeconds,
+      minReliability: Math.min(pending.minReliability, first.minReliability),
+    },
+    ...rest,
+  ];
 }

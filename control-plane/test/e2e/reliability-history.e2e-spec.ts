@@ -100,10 +100,11 @@ const average = (reliabilitySeconds: number, seconds: number) =>
 describe('GET /api/nodes/{uuid}/servers/{serverId}/reliability', () => {
   it('should answer the days the sweep wrote across a midnight, with the stale hours and the failed client count that dropped them', async () => {
     const node = await enrolledNode();
-    const [{ created_at: createdAt }] = await t.db.query<{ created_at: Date }>(
+    const [row] = await t.db.query<{ created_at: Date }>(
       'SELECT created_at FROM servers WHERE id = $1',
       [node.id],
     );
+    const createdAt = row!.created_at;
     // The history starts at the row's creation; the node was enrolled at the test clock's time,
     // later: its state (reported at enrollment, at 100) gives 100 for the time in between.
     const start = Math.floor(createdAt.getTime() / S) * S;
