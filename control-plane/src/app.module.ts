@@ -27,6 +27,7 @@ import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
 import { StakingModule } from './staking/staking.module';
+import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -85,6 +86,7 @@ export class AppModule {
         NodesModule,
         EnrollmentModule,
         AgentReportsModule,
+        ReliabilityHistoryModule,
         ClientSetsModule,
         ManualServersModule,
         GrpcModule,

@@ -18,4 +18,5 @@ export * from './rest/downloads.contract';
 export * from './rest/economics.contract';
 export * from './rest/rewards.contract';
 export * from './rest/staking.contract';
+export * from './rest/reliability.contract';
 export * from './countries';

@@ -166,6 +166,81 @@ describe('AgentReportRepository', () => {
       ]),
     );
   });
+
+  it('should count failed and malformed reports in their UTC day once written, in the batch that writes them', async () => {
+    const [failing, malformed, fine, missed] = await Promise.all([
+      insertServer(),
+      insertServer(),
+      insertServer(),
+      insertServer(),
+    ]);
+    const writer = new AgentReportRepository(t.dataSource);
+    const beforeMidnight = new Date('2026-11-01T23:59:59.500Z');
+    const afterMidnight = new Date('2026-11-02T00:00:00.250Z');
+    const send = async (
+      id: string,
+      reliability: number,
+      at: Date,
+      quality: 'ok' | 'client_count_failed' | 'malformed',
+    ) => {
+      const version = (await versionsOf([id])).get(id)!;
+      return writer.write(
+        id,
+        version,
+        reportColumns({ reliabilityAtReport: reliability, lastReportAt: at }),
+        quality,
+      );
+    };
+    // One batch with drops and an ok report, then more on either side of midnight.
+    await Promise.all([
+      send(failing!, 90, beforeMidnight, 'client_count_failed'),
+      send(malformed!, 95, beforeMidnight, 'malformed'),
+      send(fine!, 100, beforeMidnight, 'ok'),
+    ]);
+    await send(failing!, 80, beforeMidnight, 'client_count_failed');
+    await send(failing!, 82, afterMidnight, 'ok');
+    await send(failing!, 72, afterMidnight, 'client_count_failed');
+    // A drop whose write misses (the row changed since it was read) is not counted: it is read
+    // again and re-applied, and counted then.
+    const stale = (await versionsOf([missed!])).get(missed!)!;
+    await t.db.query('UPDATE servers SET name = $2 WHERE id = $1', [missed, 'renamed']);
+    expect(
+      await writer.write(
+        missed!,
+        stale,
+        reportColumns({ reliabilityAtReport: 90, lastReportAt: beforeMidnight }),
+        'client_count_failed',
+      ),
+    ).toBeNull();
+
+    const rows = await t.db.query<{
+      server_id: string;
+      day: string;
+      failed_reports: number;
+      malformed_reports: number;
+      min_reliability: number;
+      observed_seconds: number;
+      tier: string;
+    }>(
+      `SELECT server_id, to_char(day, 'YYYY-MM-DD') AS day, failed_reports, malformed_reports,
+              min_reliability, observed_seconds, tier
+       FROM server_reliability_days WHERE server_id = ANY($1::uuid[]) ORDER BY server_id, day`,
+      [[failing, malformed, fine, missed]],
+    );
+    const facts = (id: string) =>
+      rows
+        .filter((r) => r.server_id === id)
+        .map((r) => [r.day, r.failed_reports, r.malformed_reports, r.min_reliability]);
+    expect(facts(failing!)).toEqual([
+      ['2026-11-01', 2, 0, 80],
+      ['2026-11-02', 1, 0, 72],
+    ]);
+    expect(facts(malformed!)).toEqual([['2026-11-01', 0, 1, 95]]);
+    expect(facts(fine!)).toEqual([]);
+    expect(facts(missed!)).toEqual([]);
+    // The sweep writes the time; the report writer only the counts (with the server's tier).
+    expect(rows.every((r) => r.observed_seconds === 0 && r.tier === 'tier1')).toBe(true);
+  });
 });
 
 describe('AgentReportRepository: hardware age (issue 18 §4)', () => {

@@ -5,6 +5,7 @@ import { KeyFailure, KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared, sqlState } from '../common/sql';
 import type { ServerEntity } from '../nodes/entities/server.entity';
 import { hardwareSinceSql } from '../staking/hardware-age';
+import type { ReportQuality } from '../reliability/reliability';
 
 /**
  * One report's row change. `hardware`, `activeClients` and `pingMs` are null when the report did
@@ -35,7 +36,22 @@ export type ReportColumns = Pick<
  */
 type ReportRowJson = string;
 
-function reportRowJson(id: string, version: string, c: ReportColumns): ReportRowJson {
+/**
+ * A report as the batch carries it. `counted`: its quality is a drop the history counts per day
+ * (a failed client count, a malformed report; issue 18 §1), so the batch's statement also
+ * upserts a day row; rare, so the usual batch keeps the plain statement.
+ */
+interface ReportRow {
+  json: ReportRowJson;
+  counted: boolean;
+}
+
+function reportRowJson(
+  id: string,
+  version: string,
+  c: ReportColumns,
+  quality: ReportQuality,
+): ReportRowJson {
   // Timestamps go as epoch milliseconds: cheaper to write and for PostgreSQL to read than ISO text.
   return JSON.stringify({
     id,
@@ -56,6 +72,8 @@ function reportRowJson(id: string, version: string, c: ReportColumns): ReportRow
     ping_ms: c.pingMs,
     uptime: c.uptimeSeconds,
     applied_version: c.appliedClientSetVersion,
+    // Only the drops: an ok report's JSON stays as it was.
+    ...(quality === 'ok' ? {} : { quality }),
   });
 }
 
@@ -77,15 +95,28 @@ const HARDWARE_SINCE = hardwareSinceSql('v.hardware', 'to_timestamp(v.last_repor
  */
 @Injectable()
 export class AgentReportRepository implements OnApplicationShutdown {
-  private readonly batcher = new KeyedBatcher<ReportRowJson, string | null>(
+  private readonly batcher = new KeyedBatcher<ReportRow, string | null>(
     (batch) => this.writeBatch(batch),
     null,
   );
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  write(serverId: string, version: string, columns: ReportColumns): Promise<string | null> {
-    return this.batcher.submit(serverId, reportRowJson(serverId, version, columns));
+  /**
+   * Writes a report computed from the row at `version`. A `quality` other than ok is also counted
+   * in the server's reliability day (server_reliability_days, the report's UTC day) in the same
+   * statement, only when the report's write applied: a report re-applied after a miss counts once.
+   */
+  write(
+    serverId: string,
+    version: string,
+    columns: ReportColumns,
+    quality: ReportQuality = 'ok',
+  ): Promise<string | null> {
+    return this.batcher.submit(serverId, {
+      json: reportRowJson(serverId, version, columns, quality),
+      counted: quality !== 'ok',
+    });
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -98,7 +129,7 @@ export class AgentReportRepository implements OnApplicationShutdown {
    * instead of every report that shared its batch.
    */
   private async writeBatch(
-    batch: ReadonlyMap<string, ReportRowJson>,
+    batch: ReadonlyMap<string, ReportRow>,
   ): Promise<Map<string, string | KeyFailure>> {
     try {
       return await this.update(batch);
@@ -117,10 +148,29 @@ export class AgentReportRepository implements OnApplicationShutdown {
     }
   }
 
-  private async update(batch: ReadonlyMap<string, ReportRowJson>): Promise<Map<string, string>> {
+  private async update(batch: ReadonlyMap<string, ReportRow>): Promise<Map<string, string>> {
+    let json = '[';
+    let counted = false;
+    for (const row of batch.values()) {
+      json += json.length === 1 ? row.json : `,${row.json}`;
+      counted ||= row.counted;
+    }
+    json += ']';
     const written = await queryPrepared<{ id: string; version: string }>(
       this.dataSource,
-      `UPDATE servers AS s SET
+      counted ? COUNTED_UPDATE : UPDATE,
+      // The id list again as an array: the planner knows its length (it cannot see into the
+      // JSON) and probes the primary key instead of scanning servers for a small batch.
+      // One JSON document for the whole batch (pg's serialisation of sixteen text-escaped arrays
+      // was the writer's largest cost), joined from the rows serialised at submit.
+      [json, [...batch.keys()]],
+    );
+    return new Map(written.map((row) => [row.id, row.version]));
+  }
+}
+
+/** The batch's columns, set from the report rows `v` (json_to_recordset of $1). */
+const SET_COLUMNS = `
          reliability_at_report = v.reliability, last_report_at = to_timestamp(v.last_report_at / 1000),
          last_credited_at = to_timestamp(v.last_credited_at / 1000),
          below_threshold_since = to_timestamp(v.below_since / 1000),
@@ -129,23 +179,46 @@ export class AgentReportRepository implements OnApplicationShutdown {
          hardware_since = ${HARDWARE_SINCE}, agent_version = v.agent_version,
          core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
          ping_ms = COALESCE(v.ping_ms, s.ping_ms), uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
-         updated_at = now()
-       FROM json_to_recordset($1::json)
+         updated_at = now()`;
+
+/** The report rows of $1; `quality` (the drops only) where the statement counts them. */
+const reportRecord = (extra = '') => `json_to_recordset($1::json)
          AS v(id uuid, version xid, reliability smallint, last_report_at float8,
               last_credited_at float8, below_since float8, banned_at float8, host text,
               port int, inbound jsonb, hardware jsonb, agent_version text, core_state text,
-              active_clients int, ping_ms int, uptime bigint, applied_version bigint)
+              active_clients int, ping_ms int, uptime bigint, applied_version bigint${extra})`;
+
+/** Each report applies only to the row version it was computed from. */
+const UPDATE = `UPDATE servers AS s SET ${SET_COLUMNS}
+       FROM ${reportRecord()}
        WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
-       RETURNING s.id, s.xmin::text AS version`,
-      // The id list again as an array: the planner knows its length (it cannot see into the
-      // JSON) and probes the primary key instead of scanning servers for a small batch.
-      // One JSON document for the whole batch (pg's serialisation of sixteen text-escaped arrays
-      // was the writer's largest cost), joined from the rows serialised at submit.
-      [`[${[...batch.values()].join(',')}]`, [...batch.keys()]],
-    );
-    return new Map(written.map((row) => [row.id, row.version]));
-  }
-}
+       RETURNING s.id, s.xmin::text AS version`;
+
+/**
+ * UPDATE, and for the reports that applied and are drops, one more in their server's UTC day of
+ * the report (issue 18 §1) with the score the drop left (the day's minimum). Day rows in key
+ * order, as the history sweep writes them, so the two cannot deadlock.
+ */
+const COUNTED_UPDATE = `WITH v AS (SELECT * FROM ${reportRecord(', quality text')}),
+       written AS (
+         UPDATE servers AS s SET ${SET_COLUMNS}
+         FROM v WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
+         RETURNING s.id, s.xmin::text AS version, s.owner_uuid, s.tier
+       ), counted AS (
+         INSERT INTO server_reliability_days AS t
+           (server_id, day, owner_uuid, tier, failed_reports, malformed_reports, min_reliability)
+         SELECT w.id, (to_timestamp(v.last_report_at / 1000) AT TIME ZONE 'UTC')::date,
+                w.owner_uuid, w.tier, (v.quality = 'client_count_failed')::int,
+                (v.quality = 'malformed')::int, v.reliability
+         FROM v JOIN written w ON w.id = v.id
+         WHERE v.quality IS NOT NULL
+         ORDER BY 1, 2
+         ON CONFLICT (server_id, day) DO UPDATE SET
+           failed_reports = t.failed_reports + excluded.failed_reports,
+           malformed_reports = t.malformed_reports + excluded.malformed_reports,
+           min_reliability = LEAST(t.min_reliability, excluded.min_reliability)
+       )
+       SELECT id, version FROM written`;
 
 /** A timestamp as epoch milliseconds (exact in float8, and through `to_timestamp` to the microsecond). */
 function epochMs(date: Date | null): number | null {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module';
+import { ReliabilityHistoryModule } from '../reliability-history/reliability-history.module';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentReportRepository } from './agent-report.repository';
 import { AgentReportsService } from './agent-reports.service';
@@ -9,11 +10,11 @@ import { ReliabilitySweepRepository } from './reliability-sweep.repository';
 
 /**
  * What agents tell the control plane (spec 02 §4): their credentials checked, their reports
- * applied in batches, and the minute sweep that moves silent servers through the 95%/14-day
- * lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
+ * applied in batches, and the minute sweep that writes every server's reliability history, moves
+ * silent servers through the 95%/14-day lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
  */
 @Module({
-  imports: [MarketModule],
+  imports: [MarketModule, ReliabilityHistoryModule],
   providers: [
     AgentServerRepository,
     AgentReportRepository,

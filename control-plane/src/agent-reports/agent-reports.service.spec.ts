@@ -63,6 +63,7 @@ describe('AgentReportsService.report', () => {
       ID,
       '7',
       expect.objectContaining({ coreState: 'running', pingMs: null, activeClients: 1 }),
+      'ok',
     );
     expect(servers.remember).toHaveBeenCalledWith(
       expect.objectContaining({ id: ID, version: '9', reliabilityAtReport: 92, lastReportAt: now }),
@@ -86,17 +87,29 @@ describe('AgentReportsService.report', () => {
     expect(reports.write).toHaveBeenCalledTimes(3);
   });
 
-  it('should cost the score when the client count failed or the counts cannot be true', async () => {
-    const failed = await setup(['9']).service.report(credential, server, {
+  it('should cost the score and have the drop counted when the client count failed or the counts cannot be true', async () => {
+    const failedSetup = setup(['9']);
+    const failed = await failedSetup.service.report(credential, server, {
       ...report,
       clientCountFailed: true,
     });
-    const impossible = await setup(['9']).service.report(credential, server, {
+    const impossibleSetup = setup(['9']);
+    const impossible = await impossibleSetup.service.report(credential, server, {
       ...report,
       activeClients: 2,
     });
     expect(failed.reliability).toBeLessThan(90);
     expect(impossible.reliability).toBeLessThan(90);
+    // The writer counts the drop in the day's history (issue 18 §1).
+    expect(failedSetup.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe(
+      'client_count_failed',
+    );
+    expect(impossibleSetup.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe(
+      'malformed',
+    );
+    const ok = setup(['9']);
+    await ok.service.report(credential, server, report);
+    expect(ok.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe('ok');
   });
 
   it('should tell the market when the address clients dial changed', async () => {

@@ -77,7 +77,8 @@ export class AgentReportsService {
   ): Promise<ReliabilityView | null> {
     const now = this.clock.now();
     const before = viewReliability(reliabilityStateOf(server), now);
-    const state = applyReport(reliabilityStateOf(server), this.qualityOf(server, report), now);
+    const quality = this.qualityOf(server, report);
+    const state = applyReport(reliabilityStateOf(server), quality, now);
     // Plain literals, no spread: on this path V8 builds `{ ...a, b, c }` through a slow clone
     // (microseconds per report, measured).
     const columns: ReportColumns = {
@@ -98,7 +99,7 @@ export class AgentReportsService {
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
     };
-    const version = await this.reports.write(server.id, server.version, columns);
+    const version = await this.reports.write(server.id, server.version, columns, quality);
     if (version === null) {
       this.servers.forget(server.id);
       return null;

@@ -6,6 +6,7 @@ import type { TransactionRunner } from '../database/transaction-runner';
 import type { MarketRefresh } from '../market/market-refresh';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { ReliabilityState } from '../reliability/reliability';
+import type { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
 import { ReliabilitySweepRepository } from './reliability-sweep.repository';
 
@@ -128,6 +129,7 @@ describe('ReliabilitySweepJob.sweep', () => {
       {} as MarketRefresh,
       {} as TransactionRunner,
       realtime as unknown as RealtimeGateway,
+      {} as ReliabilityHistoryService,
       { now: () => now },
     );
     expect(await job.sweep(3)).toBe(expected.size);

@@ -11,6 +11,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { MarketRefresh } from '../market/market-refresh';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { settleThreshold } from '../reliability/reliability';
+import { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
 import { ReliabilitySweepRepository, type SweepSettlement } from './reliability-sweep.repository';
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -20,7 +21,8 @@ const SWEEP_LOCK_ID = 4_202_612;
 export const SWEEP_PAGE_SIZE = 5_000;
 
 /**
- * Once a minute (spec 02 §4): moves silent nodes through the 95%/14-day lifecycle, then brings the
+ * Once a minute (spec 02 §4): writes every server's reliability history up to now (issue 18 §1,
+ * and prunes it once a day), moves silent nodes through the 95%/14-day lifecycle, then brings the
  * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
  * transaction-scoped advisory lock keeps two replicas from running it at once.
  */
@@ -38,6 +40,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
     private readonly market: MarketRefresh,
     private readonly transactions: TransactionRunner,
     private readonly realtime: RealtimeGateway,
+    private readonly history: ReliabilityHistoryService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -52,6 +55,10 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
     return this.transactions.exclusive(SWEEP_LOCK_ID, async () => {
+      // Before the lifecycle: it reads the states as the reports left them (a ban stops it).
+      const now = this.clock.now();
+      await this.history.writeUntil(now);
+      await this.history.prune(now);
       const changed = await this.sweep();
       await this.market.refresh();
       return changed;

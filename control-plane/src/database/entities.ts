@@ -9,6 +9,7 @@ import { EnrollmentTokenEntity } from '../enrollment/entities/enrollment-token.e
 import { ServerClientEntity } from '../client-sets/entities/server-client.entity';
 import { ServerClientSetEntity } from '../client-sets/entities/server-client-set.entity';
 import { ServerEntity } from '../nodes/entities/server.entity';
+import { ServerHistoryCursorEntity } from '../reliability-history/entities/server-history-cursor.entity';
 import { ServerReliabilityDayEntity } from '../reliability-history/entities/server-reliability-day.entity';
 import { OperatorEconomySettingsEntity } from '../staking/entities/operator-economy-settings.entity';
 import { RewardRunEntity } from '../rewards/entities/reward-run.entity';
@@ -58,6 +59,7 @@ export const ENTITIES = [
   SubscriptionWithdrawalEntity,
   JobHeartbeatEntity,
   ServerReliabilityDayEntity,
+  ServerHistoryCursorEntity,
   OperatorEconomySettingsEntity,
   WithdrawalEntity,
   RewardRunEntity,

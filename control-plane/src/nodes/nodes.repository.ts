@@ -32,13 +32,9 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['bannedAt', 'banned_at'],
   ['checkedAt', 'checked_at'],
   ['checkError', 'check_error'],
-  ['historyUntil', 'history_until'],
   ['hardwareSince', 'hardware_since'],
   ['halvingCut', 'halving_cut'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
-  ['historyUntil', 'history_until'],
-  ['hardwareSince', 'hardware_since'],
-  ['halvingCut', 'halving_cut'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
 ];

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
+import { historyDaysSql } from '../reliability-history/reliability-history.repository';
 import { GENESIS_REF } from './reward-payouts';
 
 /**
@@ -79,9 +80,11 @@ export class RewardFactsRepository {
                 -- day's will do, and plain aggregates keep this one hash aggregate (issue 18 §7:
                 -- a 31-day month of 100,000 nodes in about 2 s).
                 min(d.owner_uuid::text)::uuid AS owner_uuid, max(d.tier) AS tier
-         FROM server_reliability_days d
-         WHERE d.day >= $1::date AND d.day < $2::date
-           AND ($3::uuid IS NULL OR d.server_id IN (SELECT id FROM servers WHERE owner_uuid = $3))
+         FROM (${historyDaysSql(
+           '$1',
+           '$2',
+           '($3::uuid IS NULL OR server_id IN (SELECT id FROM servers WHERE owner_uuid = $3))',
+         )}) d
          GROUP BY d.server_id)
        SELECT f.*, s.id IS NOT NULL AS present, s.created_at, s.hardware_since, s.banned_at,
               s.below_threshold_since

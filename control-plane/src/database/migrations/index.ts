@@ -20,6 +20,7 @@ import { SqlFunctionSources1764000001800 } from './1764000001800-sql-function-so
 import { Deposits1764000002200 } from './1764000002200-deposits';
 import { EconomyLedger1764000002400 } from './1764000002400-economy-ledger';
 import { EconomyFacts1764000002500 } from './1764000002500-economy-facts';
+import { ReliabilityHistoryCursors1764000002501 } from './1764000002501-reliability-history-cursors';
 import { RewardStatements1764000002600 } from './1764000002600-reward-statements';
 import { StakingMarket1764000002700 } from './1764000002700-staking-market';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   Deposits1764000002200,
   EconomyLedger1764000002400,
   EconomyFacts1764000002500,
+  ReliabilityHistoryCursors1764000002501,
   RewardStatements1764000002600,
   StakingMarket1764000002700,
   Withdrawals1764000002800,

@@ -109,10 +109,6 @@ export class ServerEntity {
   @Column({ name: 'check_error', type: 'varchar', length: 200, nullable: true })
   checkError: string | null;
 
-  /** Issue 18 §1: the reliability history is written up to this instant (null: not yet). */
-  @Column({ name: 'history_until', type: 'timestamptz', nullable: true })
-  historyUntil: Date | null;
-
   /**
    * Issue 18 §4: since when the hardware is as it is: the first hardware report, and every
    * report with more cores or memory than before (an upgrade) resets it.

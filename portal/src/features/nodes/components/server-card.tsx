@@ -4,9 +4,11 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
 import { formatAddress, formatDateTime, formatPlace, formatRelative } from '../server-format';
+import { ReliabilityChart } from './reliability-chart';
 import '../nodes.css';
 
 export interface ServerCardProps {
+  ownerUuid: string;
   server: NodeServer;
   now: number;
   onDelete: (server: NodeServer) => void;
@@ -14,7 +16,7 @@ export interface ServerCardProps {
 }
 
 /** One server of the node dashboard with every field of spec 02 §2 the control plane knows. */
-export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardProps) {
+export function ServerCard({ ownerUuid, server, now, onDelete, onConfigure }: ServerCardProps) {
   const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
   const place = formatPlace(server.country, server.location);
   const titleId = `server-${server.id}-name`;
@@ -108,6 +110,12 @@ export function ServerCard({ server, now, onDelete, onConfigure }: ServerCardPro
           <dd>{formatDateTime(server.created)}</dd>
         </div>
       </dl>
+      <ReliabilityChart
+        ownerUuid={ownerUuid}
+        serverId={server.id}
+        serverName={server.name}
+        refreshKey={now}
+      />
       {server.vlessString && (
         <div className="node-server__link">
           <code data-testid="server-vless">{server.vlessString}</code>

@@ -91,6 +91,7 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
           {servers.map((server) => (
             <ServerCard
               key={server.id}
+              ownerUuid={ownerUuid}
               server={server}
               now={now}
               onDelete={setDeleting}
