@@ -111,6 +111,29 @@ describe('base reward and slashing (spec 02 §9)', () => {
     expect(baseReward(null, steady(100), MONTH, false).earnedMicro).toBe(0n);
   });
 
+  it('should never pay more than the base when the facts say more than can be true', () => {
+    // Twice the month's seconds at 100%: the average (100%) over the month, not twice the base.
+    expect(baseReward('tier3', steady(100, 2 * MONTH), MONTH, false).earnedMicro).toBe(ssl(1500));
+    // Twice the month at 97.5% on average, half of it below 95%: as a month at 97.5%, half below.
+    const doubled = baseReward(
+      'tier3',
+      { observedSeconds: 2 * MONTH, reliabilitySeconds: 195n * BigInt(MONTH), belowSeconds: MONTH },
+      MONTH,
+      false,
+    );
+    expect(doubled).toMatchObject({ reliabilityBasisPoints: 9750, earnedMicro: ssl(1425) });
+    expect(doubled.frozenMicro).toBe(ssl(1425) / 2n);
+    // A reliability sum above 100% of the seconds counts as 100%.
+    expect(
+      baseReward(
+        'tier3',
+        { observedSeconds: MONTH, reliabilitySeconds: 500n * BigInt(MONTH), belowSeconds: 0 },
+        MONTH,
+        false,
+      ).earnedMicro,
+    ).toBe(ssl(1500));
+  });
+
   it('should halve the base when halving protection cuts it', () => {
     expect(baseReward('tier3', steady(100), MONTH, true)).toMatchObject({
       tierBaseMicro: ssl(1500),

@@ -62,19 +62,26 @@ export function baseReward(
   halvingCut: boolean,
 ): BaseReward {
   if (periodSeconds <= 0) throw new RangeError('a period has seconds');
-  const observed = BigInt(Math.max(0, Math.min(facts.observedSeconds, periodSeconds)));
+  // Facts are trusted only as far as they can be true: at most the period's seconds, at most
+  // 100% of them. More seconds than the period (a history counted twice) keep their average.
+  const period = BigInt(periodSeconds);
+  const rawObserved = BigInt(Math.max(0, facts.observedSeconds));
+  const rawReliability = clampBig(facts.reliabilitySeconds, 0n, PERCENT * rawObserved);
+  const rawBelow = BigInt(Math.max(0, Math.min(facts.belowSeconds, facts.observedSeconds)));
+  const over = rawObserved > period;
+  const observed = over ? period : rawObserved;
+  const reliabilitySeconds = over ? (rawReliability * period) / rawObserved : rawReliability;
+  const below = over ? (rawBelow * period) / rawObserved : rawBelow;
   const fullBase = tierBaseMicro(tier);
   const base = halvingCut
     ? (fullBase * BigInt(100 - ECONOMICS.hardwareAgeCutPercent)) / PERCENT
     : fullBase;
-  const period = BigInt(periodSeconds);
   const proRata = (base * observed) / period;
   const reliabilityBasisPoints =
-    observed === 0n ? 0 : Number((facts.reliabilitySeconds * PERCENT) / observed);
+    observed === 0n ? 0 : Number((reliabilitySeconds * PERCENT) / observed);
   const slashBasisPoints = Math.min(10_000, Math.max(0, 2 * (10_000 - reliabilityBasisPoints)));
-  const kept = 2n * facts.reliabilitySeconds - PERCENT * observed;
+  const kept = 2n * reliabilitySeconds - PERCENT * observed;
   const earned = kept > 0n ? (base * kept) / (PERCENT * period) : 0n;
-  const below = BigInt(Math.max(0, Math.min(facts.belowSeconds, facts.observedSeconds)));
   const frozen = observed === 0n ? 0n : (earned * below) / observed;
   return {
     tierBaseMicro: fullBase,
@@ -86,6 +93,10 @@ export function baseReward(
     frozenMicro: frozen,
     payableMicro: earned - frozen,
   };
+}
+
+function clampBig(value: bigint, min: bigint, max: bigint): bigint {
+  return value < min ? min : value > max ? max : value;
 }
 
 /** `date` plus whole calendar years (UTC; 29 February goes to 1 March in other years). */

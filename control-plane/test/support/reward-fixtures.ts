@@ -8,7 +8,9 @@ interface Queryable {
 /**
  * Reliability history as facts (issue 18 §1's table, written here directly): one row per UTC day
  * from `from` to `to` inclusive, each observed all day at `reliability`, `belowSeconds` of it
- * below 95%.
+ * below 95%. The server's history cursor moves to the end of `to` (never back), as the sweep's
+ * would have, and forgets a pending day among them: a running sweep goes on from there instead of
+ * writing the same days again.
  */
 export async function insertHistory(
   db: Queryable,
@@ -42,6 +44,21 @@ export async function insertHistory(
       row.from,
       row.to,
     ],
+  );
+  await db.query(
+    `INSERT INTO server_history_cursors (server_id, history_until, owner_uuid, tier)
+     VALUES ($1, $2::date + 1, $3, $4)
+     ON CONFLICT (server_id) DO UPDATE
+       SET history_until = GREATEST(server_history_cursors.history_until, EXCLUDED.history_until)`,
+    [row.serverId, row.to, row.ownerUuid, row.tier],
+  );
+  // A day the sweep had pending is one of the days written above: they replace it.
+  await db.query(
+    `UPDATE server_history_cursors SET pending_day = NULL, pending_observed_seconds = 0,
+       pending_reliability_seconds = 0, pending_below_seconds = 0, pending_stale_seconds = 0,
+       pending_min_reliability = 100
+     WHERE server_id = $1 AND pending_day BETWEEN $2::date AND $3::date`,
+    [row.serverId, row.from, row.to],
   );
 }
 

@@ -90,6 +90,10 @@ export async function storedFacts(
      FROM server_reliability_days WHERE server_id = $1 AND day >= $2::date AND day < $3::date`,
     [serverId, start.toISOString().slice(0, 10), end.toISOString().slice(0, 10)],
   );
+  // More seconds than the month has: the history was written twice (the fixture and the sweep).
+  const periodSeconds = (end.getTime() - start.getTime()) / 1000;
+  if (row!.observed > periodSeconds)
+    throw new Error(`${period}: ${row!.observed} s of history in a ${periodSeconds} s month`);
   return {
     observedSeconds: row!.observed,
     reliabilitySeconds: BigInt(row!.reliability),
