@@ -173,11 +173,14 @@ export function collectProblems(page: Page): PageProblems {
     if (message.type() === 'error') problems.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => problems.pageErrors.push(error.message));
-  page.on('requestfailed', (request) =>
-    problems.failedRequests.push(
-      `${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`,
-    ),
-  );
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? 'failed';
+    // An API call in flight when the page reloads or navigates is cancelled by the browser
+    // (net::ERR_ABORTED): that is the page going away, not a request that failed.
+    const api = request.resourceType() === 'fetch' || request.resourceType() === 'xhr';
+    if (api && error === 'net::ERR_ABORTED') return;
+    problems.failedRequests.push(`${request.method()} ${request.url()}: ${error}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) {
       problems.failedRequests.push(
