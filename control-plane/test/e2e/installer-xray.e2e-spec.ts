@@ -72,7 +72,7 @@ beforeAll(async () => {
     } else if (request.url === '/v25.10.15/Xray-linux-arm64-v8a.zip') {
       // A tampered archive: one byte changed.
       const tampered = Buffer.from(archive);
-      tampered[tampered.length - 1] ^= 1;
+      tampered.writeUInt8(tampered.readUInt8(tampered.length - 1) ^ 1, tampered.length - 1);
       response.writeHead(200, { 'Content-Type': 'application/zip' }).end(tampered);
     } else {
       response.writeHead(404).end('not found');
@@ -99,8 +99,8 @@ describe('the pinned Xray release', () => {
       SCRIPT,
     ]);
     expect(status).toBe(0);
-    const [pins, asset64, assetArm] = out.trim().split('\n');
-    const [version, sum64, sumArm, base] = pins.split('|');
+    const [pins = '', asset64 = '', assetArm = ''] = out.trim().split('\n');
+    const [version = '', sum64 = '', sumArm = '', base = ''] = pins.split('|');
     expect(version).toMatch(/^v\d+\.\d+\.\d+$/);
     expect(base).toBe('https://github.com/XTLS/Xray-core/releases/download');
     // The real release names of XTLS/Xray-core.
@@ -109,7 +109,7 @@ describe('the pinned Xray release', () => {
     for (const [asset, sum] of [
       [asset64, sum64],
       [assetArm, sumArm],
-    ]) {
+    ] as const) {
       const pinned = await scriptFunction('xray_pinned_sha256', [asset]);
       if (/^[0-9a-f]{64}$/.test(sum)) {
         expect(pinned).toEqual({ status: 0, out: `${sum}\n` });
@@ -220,7 +220,7 @@ describe('xray_install_verified', () => {
     for (const [url, version] of [
       [downUrl, 'v25.10.15'],
       [baseUrl, 'v0.0.0'],
-    ]) {
+    ] as const) {
       const { dest, tmp } = dirs();
       const result = await scriptFunction('xray_install_verified', [
         url,
