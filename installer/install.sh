@@ -15,7 +15,17 @@ INSTALL_DIR="$PREFIX/opt/scn-agent"
 CONFIG_DIR="$PREFIX/etc/scn-agent"
 CONFIG_FILE="$CONFIG_DIR/config.json"
 UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent.service"
-XRAY_VERSION="${SCN_XRAY_VERSION:-v25.10.15}"
+# The pinned Xray release: its version and the SHA-256 of each architecture's archive, in this one
+# place (the tests read them from here too). Fill each sum from the release's .dgst file, the line
+# "SHA2-256= ..." of https://github.com/XTLS/Xray-core/releases/download/<version>/<asset>.dgst,
+# when changing the version. The installer refuses to install an archive without a pinned
+# 64-hex-digit sum: it never skips the verification. --xray-sha256 supplies a sum the operator
+# took from that .dgst file themselves.
+XRAY_VERSION="v25.10.15"
+XRAY_SHA256_LINUX_64="UNPINNED: fill from Xray-linux-64.zip.dgst"
+XRAY_SHA256_LINUX_ARM64="UNPINNED: fill from Xray-linux-arm64-v8a.zip.dgst"
+XRAY_BASE_URL="${SCN_XRAY_BASE_URL:-https://github.com/XTLS/Xray-core/releases/download}"
+XRAY_SHA256="${SCN_XRAY_SHA256:-}"
 
 token=""
 tier=""
@@ -45,6 +55,9 @@ Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
                        (copied to $CONFIG_DIR/ca.pem for the agent)
   --country CC         where this server is, for the market: ISO 3166-1 alpha-2 (DE, US, ...)
   --location TEXT      city or data centre for the market (one line, up to 100 characters)
+  --xray-sha256 HEX    SHA-256 of the Xray archive, from its release's .dgst file, when this
+                       installer has none pinned for it (SCN_XRAY_BASE_URL sets a mirror of
+                       the release downloads, default $XRAY_BASE_URL)
   --insecure           plaintext gRPC to a non-loopback control plane (testing only)
   --no-systemd         install and enroll, but do not write or start the systemd unit
   --dry-run            print what would be done, change nothing
@@ -58,6 +71,52 @@ die() {
 }
 
 say() { echo "==> $*"; }
+
+# The release archive of this machine's architecture (uname -m).
+xray_asset() {
+  case $1 in
+    x86_64 | amd64) echo Xray-linux-64.zip ;;
+    aarch64 | arm64) echo Xray-linux-arm64-v8a.zip ;;
+    *) die "no Xray release for $1: use --core PATH" ;;
+  esac
+}
+
+# The pinned SHA-256 of a release archive; refuses an archive with no pinned sum.
+xray_pinned_sha256() {
+  local sum
+  case $1 in
+    Xray-linux-64.zip) sum=$XRAY_SHA256_LINUX_64 ;;
+    Xray-linux-arm64-v8a.zip) sum=$XRAY_SHA256_LINUX_ARM64 ;;
+    *) sum="" ;;
+  esac
+  [[ $sum =~ ^[0-9a-f]{64}$ ]] || die "no SHA-256 is pinned for $1 of Xray $XRAY_VERSION in this installer ('${sum}'), so it will not install it: pass --xray-sha256 with the SHA2-256 line of $XRAY_BASE_URL/$XRAY_VERSION/$1.dgst, or use --core v2ray or --core PATH"
+  echo "$sum"
+}
+
+# Downloads base_url/version/asset into workdir, checks its SHA-256 against sha256 BEFORE
+# unpacking anything, then installs the xray binary from it as dest_dir/xray with one rename.
+# On any failure it dies and leaves dest_dir as it was (the download stays in workdir, which the
+# caller removes).
+xray_install_verified() {
+  local base_url=$1 version=$2 asset=$3 sha256=$4 dest_dir=$5 workdir=$6
+  local url="$base_url/$version/$asset" archive="$workdir/$asset" actual
+  [[ $sha256 =~ ^[0-9a-f]{64}$ ]] || die "refusing to install $asset: '${sha256}' is not a SHA-256 (64 lowercase hex digits)"
+  curl -fsSL --retry 2 -o "$archive" "$url" || die "could not download Xray $version from $url"
+  actual=$(sha256sum "$archive") || die "could not compute the SHA-256 of $archive"
+  actual=${actual%% *}
+  if [[ $actual != "$sha256" ]]; then
+    rm -f "$archive"
+    die "SHA-256 mismatch for $url: expected $sha256, got $actual; nothing was installed"
+  fi
+  command -v unzip >/dev/null 2>&1 || die "unzip is required to unpack $asset"
+  rm -rf "$workdir/xray-unpacked"
+  mkdir -p "$workdir/xray-unpacked"
+  unzip -q -o "$archive" xray -d "$workdir/xray-unpacked" || die "$asset has no xray binary"
+  [[ -f $workdir/xray-unpacked/xray && ! -L $workdir/xray-unpacked/xray ]] || die "$asset has no xray binary"
+  install -d -m 0755 "$dest_dir"
+  install -m 0755 "$workdir/xray-unpacked/xray" "$dest_dir/.xray.new"
+  mv -f "$dest_dir/.xray.new" "$dest_dir/xray"
+}
 
 # Runs a command, or prints it under --dry-run.
 run() {
@@ -83,6 +142,9 @@ write_file() {
   fi
 }
 
+# Sourced (by the tests, for the functions above): stop here.
+if (return 0 2>/dev/null); then return 0; fi
+
 while (($#)); do
   case $1 in
     --token) token=${2:-}; shift 2 ;;
@@ -92,6 +154,7 @@ while (($#)); do
     --public-port) public_port=${2:-}; shift 2 ;;
     --server) SCN_URL=${2:-}; shift 2 ;;
     --ca-file) ca_file=${2:-}; shift 2 ;;
+    --xray-sha256) XRAY_SHA256=${2:-}; shift 2 ;;
     --country) country=${2:-}; shift 2 ;;
     --location) location=${2:-}; shift 2 ;;
     --insecure) insecure=1; shift ;;
@@ -123,6 +186,12 @@ if [[ -r $PREFIX/etc/os-release ]]; then
   os_id=$(. "$PREFIX/etc/os-release" && echo "${ID:-} ${ID_LIKE:-}")
 fi
 [[ $os_id =~ (debian|ubuntu) ]] || die "only Debian and Ubuntu are supported (found: ${os_id:-unknown})"
+# The Xray archive and its SHA-256, before anything changes: no pinned sum, no install.
+if [[ $core == xray ]]; then
+  xray_archive=$(xray_asset "$(uname -m)")
+  [[ -n $XRAY_SHA256 ]] || XRAY_SHA256=$(xray_pinned_sha256 "$xray_archive")
+  [[ $XRAY_SHA256 =~ ^[0-9a-f]{64}$ ]] || die "--xray-sha256 must be 64 lowercase hex digits (got '${XRAY_SHA256}')"
+fi
 
 say "SCN node installer: control plane $SCN_URL, tier $tier, core $core$( ((dry_run)) && echo ', dry run')"
 
@@ -133,36 +202,21 @@ if ! command -v node >/dev/null 2>&1 || (($(node -p 'process.versions.node.split
   run apt-get install -y -qq nodejs
 fi
 
-# --- the agent ----------------------------------------------------------------------------------
-say "Installing scn-agent into $INSTALL_DIR (upgrades in place)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-run curl -fsSL "$SCN_URL/downloads/scn-agent.tgz" -o "$tmp/scn-agent.tgz"
-run install -d -m 0755 "$INSTALL_DIR"
-run tar -xzf "$tmp/scn-agent.tgz" -C "$INSTALL_DIR"
-# Flags and malloc settings: node-agent/src/node-flags.ts (a small idle daemon on a 1 GB VPS).
-write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
-#!/bin/sh
-exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 --single-threaded "$INSTALL_DIR/bin/scn-agent.js" "\$@"
-WRAPPER
 
-# --- the proxy core -------------------------------------------------------------------------
+# --- the proxy core (first: a refused download leaves the machine as it was) ------------------
 case $core in
   xray)
     core_kind=xray
     core_binary="$INSTALL_DIR/core/xray"
-    say "Installing Xray $XRAY_VERSION from its official release"
-    arch=$(uname -m)
-    case $arch in
-      x86_64) asset=Xray-linux-64.zip ;;
-      aarch64) asset=Xray-linux-arm64-v8a.zip ;;
-      *) die "no Xray release for $arch: use --core PATH" ;;
-    esac
+    say "Installing Xray $XRAY_VERSION ($xray_archive, SHA-256 $XRAY_SHA256) from $XRAY_BASE_URL"
     command -v unzip >/dev/null 2>&1 || run apt-get install -y -qq unzip
-    run curl -fsSL "https://github.com/XTLS/Xray-core/releases/download/$XRAY_VERSION/$asset" -o "$tmp/xray.zip"
-    run install -d -m 0755 "$INSTALL_DIR/core"
-    run unzip -o -q "$tmp/xray.zip" xray -d "$INSTALL_DIR/core"
-    run chmod 0755 "$core_binary"
+    if ((dry_run)); then
+      echo "[dry-run] download $XRAY_BASE_URL/$XRAY_VERSION/$xray_archive, check its SHA-256, install its xray as $core_binary"
+    else
+      xray_install_verified "$XRAY_BASE_URL" "$XRAY_VERSION" "$xray_archive" "$XRAY_SHA256" "$INSTALL_DIR/core" "$tmp"
+    fi
     ;;
   v2ray)
     core_kind=v2ray
@@ -178,6 +232,17 @@ case $core in
     ;;
   *) die "--core must be xray, v2ray or an absolute path (got '$core')" ;;
 esac
+
+# --- the agent ----------------------------------------------------------------------------------
+say "Installing scn-agent into $INSTALL_DIR (upgrades in place)"
+run curl -fsSL "$SCN_URL/downloads/scn-agent.tgz" -o "$tmp/scn-agent.tgz"
+run install -d -m 0755 "$INSTALL_DIR"
+run tar -xzf "$tmp/scn-agent.tgz" -C "$INSTALL_DIR"
+# Flags and malloc settings: node-agent/src/node-flags.ts (a small idle daemon on a 1 GB VPS).
+write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
+#!/bin/sh
+exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 --single-threaded "$INSTALL_DIR/bin/scn-agent.js" "\$@"
+WRAPPER
 
 # --- firewall ---------------------------------------------------------------------------------
 # spec 02 §2: ports 22, 80, 443 and 10000-65535.
