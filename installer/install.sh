@@ -21,9 +21,9 @@ UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent.service"
 # when changing the version. The installer refuses to install an archive without a pinned
 # 64-hex-digit sum: it never skips the verification. --xray-sha256 supplies a sum the operator
 # took from that .dgst file themselves.
-XRAY_VERSION="v25.10.15"
-XRAY_SHA256_LINUX_64="UNPINNED: fill from Xray-linux-64.zip.dgst"
-XRAY_SHA256_LINUX_ARM64="UNPINNED: fill from Xray-linux-arm64-v8a.zip.dgst"
+XRAY_VERSION="v26.3.27"
+XRAY_SHA256_LINUX_64="23cd9af937744d97776ee35ecad4972cf4b2109d1e0fe6be9930467608f7c8ae"
+XRAY_SHA256_LINUX_ARM64="4d30283ae614e3057f730f67cd088a42be6fdf91f8639d82cb69e48cde80413c"
 XRAY_BASE_URL="${SCN_XRAY_BASE_URL:-https://github.com/XTLS/Xray-core/releases/download}"
 XRAY_SHA256="${SCN_XRAY_SHA256:-}"
 

@@ -67,9 +67,12 @@ beforeAll(async () => {
   archive = readFileSync(join(work, 'fake.zip'));
   server = createServer((request, response) => {
     requests.push(request.url ?? '');
-    if (request.url === '/v25.10.15/Xray-linux-64.zip') {
+    // The pinned version's release directory serves the fake archive too (a whole-script run
+    // asks for it); v0.0.0 stands for a release that does not exist.
+    const url = (request.url ?? '').replace(/^\/v26\.3\.27\//, '/v25.10.15/');
+    if (url === '/v25.10.15/Xray-linux-64.zip') {
       response.writeHead(200, { 'Content-Type': 'application/zip' }).end(archive);
-    } else if (request.url === '/v25.10.15/Xray-linux-arm64-v8a.zip') {
+    } else if (url === '/v25.10.15/Xray-linux-arm64-v8a.zip') {
       // A tampered archive: one byte changed.
       const tampered = Buffer.from(archive);
       tampered.writeUInt8(tampered.readUInt8(tampered.length - 1) ^ 1, tampered.length - 1);
@@ -282,9 +285,9 @@ describe('install.sh --core xray', () => {
       script(),
     );
     expect(result.status).toBe(0);
-    expect(result.out).toContain(`Installing Xray v25.10.15 (${asset}, SHA-256 ${sum})`);
+    expect(result.out).toContain(`Installing Xray v26.3.27 (${asset}, SHA-256 ${sum})`);
     expect(result.out).toContain(
-      `[dry-run] download ${baseUrl}/v25.10.15/${asset}, check its SHA-256, install its xray as `,
+      `[dry-run] download ${baseUrl}/v26.3.27/${asset}, check its SHA-256, install its xray as `,
     );
     expect(requests).toEqual([]);
   });
@@ -310,7 +313,7 @@ describe('install.sh --core xray', () => {
     );
     expect(result.status).toBe(1);
     expect(result.out).toContain('SHA-256 mismatch');
-    expect(requests).toEqual([`/v25.10.15/${asset}`]);
+    expect(requests).toEqual([`/v26.3.27/${asset}`]);
     expect(readdirSync(root)).toEqual(['etc']);
     expect(readdirSync(join(root, 'etc'))).toEqual(['os-release']);
   });
