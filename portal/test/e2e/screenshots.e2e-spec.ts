@@ -177,10 +177,36 @@ async function capture(shot: Shot, label: string, viewport: typeof DESKTOP): Pro
   await shot.prepare?.(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   // No page may scroll sideways, at any width (wide tables scroll inside their own region).
-  const widths = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth,
-    viewport: window.innerWidth,
-  }));
+  const widths = await page.evaluate(() => {
+    const viewport = window.innerWidth;
+    // The innermost elements that reach past the viewport: where a sideways scroll comes from.
+    const wide = [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((element) => element.getBoundingClientRect().right > viewport + 0.5)
+      // Inside a region that scrolls or clips sideways, an element does not widen the page.
+      .filter((element) => {
+        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+          if (getComputedStyle(up).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .filter(
+        (element) =>
+          ![...element.children].some(
+            (child) => child.getBoundingClientRect().right > viewport + 0.5,
+          ),
+      )
+      .slice(0, 5)
+      .map((element) => {
+        const name = (node: Element | null) =>
+          node ? `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}` : '';
+        return `${name(element.parentElement)} > ${name(element)}`;
+      });
+    return { page: document.documentElement.scrollWidth, viewport, wide };
+  });
+  expect({ page: widths.page, wide: widths.page > widths.viewport ? widths.wide : [] }).toEqual({
+    page: expect.any(Number) as number,
+    wide: [],
+  });
   expect(widths.page).toBeLessThanOrEqual(widths.viewport);
   const file = join(OUT_DIR, `${shot.name}-${label}.png`);
   await page.screenshot({ path: file, fullPage: !shot.viewportOnly, animations: 'disabled' });

@@ -19,35 +19,41 @@ export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
       {data.servers.length === 0 ? (
         <p className="small muted">No servers yet</p>
       ) : (
-        <table className="staking-halving__table">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Year</th>
-              <th scope="col">Share to stake</th>
-              <th scope="col">Required so far</th>
-              <th scope="col">Hardware since</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.servers.map((server) => {
-              const status = halvingStatus(server, now);
-              return (
-                <tr key={server.id} data-testid="halving-row">
-                  <td>{server.name}</td>
-                  <td data-testid="halving-year">{server.nodeYear}</td>
-                  <td data-testid="halving-share">{server.requiredSharePercent}%</td>
-                  <td>{sslAmount(server.requiredStakeMicro)} SSL</td>
-                  <td>{server.hardwareSince ? formatDay(server.hardwareSince) : 'Not reported'}</td>
-                  <td className={`staking-halving__status staking-halving__status--${status.tone}`}>
-                    {status.text}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="staking-halving__scroll">
+          <table className="staking-halving__table">
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">Year</th>
+                <th scope="col">Share to stake</th>
+                <th scope="col">Required so far</th>
+                <th scope="col">Hardware since</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.servers.map((server) => {
+                const status = halvingStatus(server, now);
+                return (
+                  <tr key={server.id} data-testid="halving-row">
+                    <td>{server.name}</td>
+                    <td data-testid="halving-year">{server.nodeYear}</td>
+                    <td data-testid="halving-share">{server.requiredSharePercent}%</td>
+                    <td>{sslAmount(server.requiredStakeMicro)} SSL</td>
+                    <td>
+                      {server.hardwareSince ? formatDay(server.hardwareSince) : 'Not reported'}
+                    </td>
+                    <td
+                      className={`staking-halving__status staking-halving__status--${status.tone}`}
+                    >
+                      {status.text}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
