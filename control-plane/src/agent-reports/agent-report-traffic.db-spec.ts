@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
 import {
+  TRAFFIC_RETENTION_DAYS,
+  TrafficRepository,
+  trafficRetentionCutoff,
+} from '../traffic/traffic.repository';
+import {
   AgentReportRepository,
   type ClientTrafficDelta,
   MAX_REPORT_CLIENT_BYTES,
@@ -205,5 +210,35 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
       'SELECT sum(failed_reports)::int AS failed FROM server_reliability_days',
     )) as [{ failed: number }];
     expect(failed).toBe(rounds * 4);
+  });
+});
+
+describe('TrafficRepository.prune', () => {
+  it('should delete the days older than the retention, once per UTC day', async () => {
+    await t.db.query('DELETE FROM subscription_traffic_days');
+    const [sub, server] = [randomUUID(), randomUUID()];
+    const now = new Date('2027-12-31T08:00:00Z');
+    const cutoff = trafficRetentionCutoff(now);
+    expect(cutoff).toBe(
+      new Date(Date.UTC(2027, 11, 31) - (TRAFFIC_RETENTION_DAYS - 1) * 86_400_000)
+        .toISOString()
+        .slice(0, 10),
+    );
+    await t.db.query(
+      `INSERT INTO subscription_traffic_days (subscription_id, server_id, day, upload_bytes, download_bytes)
+       VALUES ($1, $2, $3::date - 1, 1, 1), ($1, $2, $3::date, 2, 2), ($1, $2, '2027-12-31', 3, 3)`,
+      [sub, server, cutoff],
+    );
+    const traffic = new TrafficRepository(t.dataSource);
+    expect(await traffic.prune(now)).toBe(1);
+    // The same day again: nothing to do, no statement.
+    await t.db.query(
+      `INSERT INTO subscription_traffic_days (subscription_id, server_id, day) VALUES ($1, $2, '2020-01-01')`,
+      [sub, server],
+    );
+    expect(await traffic.prune(new Date('2027-12-31T23:00:00Z'))).toBe(0);
+    expect(await traffic.prune(new Date('2028-01-01T00:01:00Z'))).toBe(2);
+    expect(await traffic.totalOf(sub)).toEqual({ uploadBytes: '3', downloadBytes: '3' });
+    expect(await traffic.totalOf(randomUUID())).toEqual({ uploadBytes: '0', downloadBytes: '0' });
   });
 });
