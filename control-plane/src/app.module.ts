@@ -28,6 +28,7 @@ import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
 import { StakingModule } from './staking/staking.module';
 import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
+import { TrafficModule } from './traffic/traffic.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -87,6 +88,7 @@ export class AppModule {
         EnrollmentModule,
         AgentReportsModule,
         ReliabilityHistoryModule,
+        TrafficModule,
         ClientSetsModule,
         ManualServersModule,
         GrpcModule,

@@ -19,4 +19,5 @@ export * from './rest/economics.contract';
 export * from './rest/rewards.contract';
 export * from './rest/staking.contract';
 export * from './rest/reliability.contract';
+export * from './rest/traffic.contract';
 export * from './countries';

@@ -44,6 +44,20 @@ type ReportRowJson = string;
 interface ReportRow {
   json: ReportRowJson;
   counted: boolean;
+  /** The report carries client traffic that moved (issue 19 §3): the batch adds it up too. */
+  traffic: boolean;
+}
+
+/**
+ * One client's traffic since the agent's previous accepted report: the node agent sends deltas
+ * (node-agent/src/reporter/reporter.ts reads the core's cumulative counters and sends their
+ * movement, a counter that went down — a core restart — counting from 0), as decimal uint64
+ * strings.
+ */
+export interface ClientTrafficDelta {
+  clientUuid: string;
+  uplinkBytes: string;
+  downlinkBytes: string;
 }
 
 function reportRowJson(
@@ -51,6 +65,7 @@ function reportRowJson(
   version: string,
   c: ReportColumns,
   quality: ReportQuality,
+  traffic: readonly ClientTrafficDelta[],
 ): ReportRowJson {
   // Timestamps go as epoch milliseconds: cheaper to write and for PostgreSQL to read than ISO text.
   return JSON.stringify({
@@ -74,6 +89,10 @@ function reportRowJson(
     applied_version: c.appliedClientSetVersion,
     // Only the drops: an ok report's JSON stays as it was.
     ...(quality === 'ok' ? {} : { quality }),
+    // Only the clients whose counters moved, as [uuid, up, down] (the bytes stay strings: uint64).
+    ...(traffic.length === 0
+      ? {}
+      : { traffic: traffic.map((t) => [t.clientUuid, t.uplinkBytes, t.downlinkBytes]) }),
   });
 }
 
@@ -112,10 +131,13 @@ export class AgentReportRepository implements OnApplicationShutdown {
     version: string,
     columns: ReportColumns,
     quality: ReportQuality = 'ok',
+    traffic: readonly ClientTrafficDelta[] = [],
   ): Promise<string | null> {
+    const moved = traffic.filter((t) => t.uplinkBytes !== '0' || t.downlinkBytes !== '0');
     return this.batcher.submit(serverId, {
-      json: reportRowJson(serverId, version, columns, quality),
+      json: reportRowJson(serverId, version, columns, quality, moved),
       counted: quality !== 'ok',
+      traffic: moved.length > 0,
     });
   }
 
@@ -151,14 +173,16 @@ export class AgentReportRepository implements OnApplicationShutdown {
   private async update(batch: ReadonlyMap<string, ReportRow>): Promise<Map<string, string>> {
     let json = '[';
     let counted = false;
+    let traffic = false;
     for (const row of batch.values()) {
       json += json.length === 1 ? row.json : `,${row.json}`;
       counted ||= row.counted;
+      traffic ||= row.traffic;
     }
     json += ']';
     const written = await queryPrepared<{ id: string; version: string }>(
       this.dataSource,
-      counted ? COUNTED_UPDATE : UPDATE,
+      STATEMENTS[(counted ? 1 : 0) + (traffic ? 2 : 0)]!,
       // The id list again as an array: the planner knows its length (it cannot see into the
       // JSON) and probes the primary key instead of scanning servers for a small batch.
       // One JSON document for the whole batch (pg's serialisation of sixteen text-escaped arrays
@@ -199,12 +223,7 @@ const UPDATE = `UPDATE servers AS s SET ${SET_COLUMNS}
  * the report (issue 18 §1) with the score the drop left (the day's minimum). Day rows in key
  * order, as the history sweep writes them, so the two cannot deadlock.
  */
-const COUNTED_UPDATE = `WITH v AS (SELECT * FROM ${reportRecord(', quality text')}),
-       written AS (
-         UPDATE servers AS s SET ${SET_COLUMNS}
-         FROM v WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
-         RETURNING s.id, s.xmin::text AS version, s.owner_uuid, s.tier
-       ), counted AS (
+const COUNTED_DAYS = `counted AS (
          INSERT INTO server_reliability_days AS t
            (server_id, day, owner_uuid, tier, failed_reports, malformed_reports, min_reliability)
          SELECT w.id, (to_timestamp(v.last_report_at / 1000) AT TIME ZONE 'UTC')::date,
@@ -217,8 +236,60 @@ const COUNTED_UPDATE = `WITH v AS (SELECT * FROM ${reportRecord(', quality text'
            failed_reports = t.failed_reports + excluded.failed_reports,
            malformed_reports = t.malformed_reports + excluded.malformed_reports,
            min_reliability = LEAST(t.min_reliability, excluded.min_reliability)
-       )
+       )`;
+
+/**
+ * One report's bytes per client at most (per direction): 10^12, a terabyte, more than a node
+ * can carry between two reports (100 Gbit/s for 80 s), so a day's row cannot overflow `bigint`
+ * however many reports a node sends. A larger figure is a broken or lying agent.
+ */
+export const MAX_REPORT_CLIENT_BYTES = 1_000_000_000_000;
+
+/**
+ * UPDATE, and for the reports that applied and carry traffic (issue 19 §3), their clients' bytes
+ * added to their subscriptions' days on the server (the report's UTC day). Only the server's own
+ * clients (server_clients): a node cannot charge traffic to a subscription it does not serve.
+ * A client listed twice in a report counts both (grouped: ON CONFLICT takes a row once). Rows in
+ * key order, so concurrent batches cannot deadlock. A report re-applied after a version miss
+ * counts once (only `written` rows add).
+ */
+const TRAFFIC_DAYS = `traffic AS (
+         INSERT INTO subscription_traffic_days AS t (subscription_id, server_id, day, upload_bytes, download_bytes)
+         SELECT su.id, w.id, (to_timestamp(v.last_report_at / 1000) AT TIME ZONE 'UTC')::date,
+                sum(LEAST((c->>1)::numeric, ${MAX_REPORT_CLIENT_BYTES}))::bigint,
+                sum(LEAST((c->>2)::numeric, ${MAX_REPORT_CLIENT_BYTES}))::bigint
+         FROM v JOIN written w ON w.id = v.id
+         CROSS JOIN LATERAL json_array_elements(v.traffic) AS c
+         JOIN server_clients sc ON sc.server_id = w.id AND sc.client_uuid = (c->>0)::uuid
+         JOIN subscriptions su ON su.vless_uuid = (c->>0)::uuid
+         WHERE v.traffic IS NOT NULL
+         GROUP BY 1, 2, 3
+         ORDER BY 1, 2, 3
+         ON CONFLICT (subscription_id, server_id, day) DO UPDATE SET
+           upload_bytes = t.upload_bytes + excluded.upload_bytes,
+           download_bytes = t.download_bytes + excluded.download_bytes
+       )`;
+
+/** UPDATE with the day rows the batch's reports need: counted drops, traffic, or both. */
+function updateWith(counted: boolean, traffic: boolean): string {
+  const extra = `${counted ? ', quality text' : ''}${traffic ? ', traffic json' : ''}`;
+  const ctes = [counted ? COUNTED_DAYS : null, traffic ? TRAFFIC_DAYS : null].filter(Boolean);
+  return `WITH v AS (SELECT * FROM ${reportRecord(extra)}),
+       written AS (
+         UPDATE servers AS s SET ${SET_COLUMNS}
+         FROM v WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
+         RETURNING s.id, s.xmin::text AS version, s.owner_uuid, s.tier
+       ), ${ctes.join(', ')}
        SELECT id, version FROM written`;
+}
+
+/** The statement of a batch, by (counted ? 1 : 0) + (traffic ? 2 : 0): the usual batch is plain. */
+const STATEMENTS = [
+  UPDATE,
+  updateWith(true, false),
+  updateWith(false, true),
+  updateWith(true, true),
+];
 
 /** A timestamp as epoch milliseconds (exact in float8, and through `to_timestamp` to the microsecond). */
 function epochMs(date: Date | null): number | null {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module';
 import { ReliabilityHistoryModule } from '../reliability-history/reliability-history.module';
+import { TrafficStoreModule } from '../traffic/traffic.module';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentReportRepository } from './agent-report.repository';
 import { AgentReportsService } from './agent-reports.service';
@@ -14,7 +15,7 @@ import { ReliabilitySweepRepository } from './reliability-sweep.repository';
  * silent servers through the 95%/14-day lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
  */
 @Module({
-  imports: [MarketModule, ReliabilityHistoryModule],
+  imports: [MarketModule, ReliabilityHistoryModule, TrafficStoreModule],
   providers: [
     AgentServerRepository,
     AgentReportRepository,

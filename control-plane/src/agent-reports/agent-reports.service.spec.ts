@@ -30,7 +30,9 @@ const report: AgentReport = {
   proxyCore: { state: 'PROXY_CORE_STATE_RUNNING' },
   activeClients: 1,
   clientCountFailed: false,
-  clientTraffic: [{}],
+  clientTraffic: [
+    { clientUuid: '22222222-2222-4222-8222-222222222222', uplinkBytes: '5', downlinkBytes: '6' },
+  ],
   pingMs: 0,
   publicHost: 'h.example',
   publicPort: 443,
@@ -64,6 +66,7 @@ describe('AgentReportsService.report', () => {
       '7',
       expect.objectContaining({ coreState: 'running', pingMs: null, activeClients: 1 }),
       'ok',
+      report.clientTraffic,
     );
     expect(servers.remember).toHaveBeenCalledWith(
       expect.objectContaining({ id: ID, version: '9', reliabilityAtReport: 92, lastReportAt: now }),
@@ -107,6 +110,8 @@ describe('AgentReportsService.report', () => {
     expect(impossibleSetup.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe(
       'malformed',
     );
+    // A failed count's traffic is meaningless: not stored (issue 19 §3).
+    expect((failedSetup.reports.write.mock.calls[0] as unknown[])[4]).toEqual([]);
     const ok = setup(['9']);
     await ok.service.report(credential, server, report);
     expect(ok.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe('ok');

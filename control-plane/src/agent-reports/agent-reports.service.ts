@@ -12,7 +12,11 @@ import {
   viewReliability,
 } from '../reliability/reliability';
 import { AgentAuthService, type PresentedCredential } from './agent-auth.service';
-import { AgentReportRepository, type ReportColumns } from './agent-report.repository';
+import {
+  AgentReportRepository,
+  type ClientTrafficDelta,
+  type ReportColumns,
+} from './agent-report.repository';
 import { type AgentServer, AgentServerRepository } from './agent-server.repository';
 
 /** issue 3: agents report every 60 s. */
@@ -31,7 +35,7 @@ export interface AgentReport {
   proxyCore: { state: string } | null;
   activeClients: number;
   clientCountFailed: boolean;
-  clientTraffic: readonly unknown[];
+  clientTraffic: readonly ClientTrafficDelta[];
   pingMs: number;
   publicHost: string;
   publicPort: number;
@@ -99,7 +103,9 @@ export class AgentReportsService {
       uptimeSeconds: report.uptimeSeconds,
       appliedClientSetVersion: report.appliedClientSetVersion,
     };
-    const version = await this.reports.write(server.id, server.version, columns, quality);
+    // The traffic of a report whose client count failed is meaningless (spec 02 §4): not stored.
+    const traffic = report.clientCountFailed ? [] : report.clientTraffic;
+    const version = await this.reports.write(server.id, server.version, columns, quality, traffic);
     if (version === null) {
       this.servers.forget(server.id);
       return null;

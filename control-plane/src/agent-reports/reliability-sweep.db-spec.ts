@@ -1,3 +1,4 @@
+import type { TrafficRepository } from '../traffic/traffic.repository';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
@@ -131,6 +132,7 @@ describe('ReliabilitySweepJob.sweep', () => {
       realtime as unknown as RealtimeGateway,
       {} as ReliabilityHistoryService,
       { now: () => now },
+      {} as TrafficRepository,
     );
     expect(await job.sweep(3)).toBe(expected.size);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['availability']]);

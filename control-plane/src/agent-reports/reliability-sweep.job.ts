@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { TrafficRepository } from '../traffic/traffic.repository';
 import { PeriodicJob } from '../common/periodic-job';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -42,6 +43,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
     private readonly realtime: RealtimeGateway,
     private readonly history: ReliabilityHistoryService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly traffic: TrafficRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -59,6 +61,7 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
       const now = this.clock.now();
       await this.history.writeUntil(now);
       await this.history.prune(now);
+      await this.traffic.prune(now);
       const changed = await this.sweep();
       await this.market.refresh();
       return changed;

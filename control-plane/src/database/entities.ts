@@ -1,3 +1,4 @@
+import { SubscriptionTrafficDayEntity } from '../traffic/entities/subscription-traffic-day.entity';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { TermsAcceptanceEntity } from '../accounts/entities/terms-acceptance.entity';
 import { SessionEntity } from '../auth/entities/session.entity';
@@ -66,4 +67,5 @@ export const ENTITIES = [
   RewardStatementEntity,
   RewardStakingStatementEntity,
   ServerBanNoticeEntity,
+  SubscriptionTrafficDayEntity,
 ] as const;

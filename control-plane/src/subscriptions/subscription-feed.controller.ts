@@ -32,8 +32,9 @@ export class SubscriptionFeedController {
     }
     response.setHeader('Content-Type', 'text/plain; charset=utf-8');
     response.setHeader('Content-Disposition', 'attachment; filename="scn-subscription.txt"');
-    // The de facto headers of subscription apps: refresh interval (hours), title, and the
-    // paid-until time (no traffic quota: upload/download/total stay 0). A client pause stops the
+    // The de facto headers of subscription apps: refresh interval (hours), title, the bytes the
+    // subscription moved (all the days kept, every server: issue 19 §3; no quota, so total=0,
+    // which apps show as unlimited), and the paid-until time. A client pause stops the
     // paid clock (expire: when the time left would end from now); unpaid and expired: when it
     // stopped, so apps show the profile as ended.
     response.setHeader('profile-update-interval', String(SUBSCRIPTION_URL_UPDATE_HOURS));
@@ -43,7 +44,7 @@ export class SubscriptionFeedController {
     );
     response.setHeader(
       'subscription-userinfo',
-      `upload=0; download=0; total=0; expire=${Math.floor(feed.expiresAt.getTime() / 1000)}`,
+      `upload=${feed.uploadBytes}; download=${feed.downloadBytes}; total=0; expire=${Math.floor(feed.expiresAt.getTime() / 1000)}`,
     );
     response.status(200).send(feed.content);
   }

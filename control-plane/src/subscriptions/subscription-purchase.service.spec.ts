@@ -1,3 +1,4 @@
+import type { TrafficRepository } from '../traffic/traffic.repository';
 import { NOW, OWNER, subscribableServer } from '../../test/support/subscription-fixtures';
 import type { ActiveSession } from '../auth/auth.repository';
 import type { AppConfig } from '../config/app-config';
@@ -53,6 +54,7 @@ function purchaseWith(servers: SubscribableServer[], outcomes: PurchaseOutcome[]
     premium,
     clock,
     config,
+    {} as TrafficRepository,
   );
   const service = new SubscriptionPurchaseService(
     repository,

@@ -1,3 +1,4 @@
+import type { TrafficRepository } from '../traffic/traffic.repository';
 import {
   NOW,
   OWNER,
@@ -19,6 +20,11 @@ const config = {
 } as AppConfig;
 
 /** The service over repositories that hold `records` (each on server A). */
+/** The traffic store: 1234 up, 56789 down for every subscription (read by the feed). */
+const traffic = {
+  totalOf: () => Promise.resolve({ uploadBytes: '1234', downloadBytes: '56789' }),
+} as unknown as TrafficRepository;
+
 function viewsWith(records: SubscriptionRecord[]) {
   const owned = (owner: string, id: string) =>
     records.find((record) => record.ownerUuid === owner && record.id === id) ?? null;
@@ -43,6 +49,7 @@ function viewsWith(records: SubscriptionRecord[]) {
     { operatorEmail: null } as PremiumServers,
     { now: () => NOW },
     config,
+    traffic,
   );
 }
 
@@ -72,6 +79,8 @@ describe('SubscriptionViewsService', () => {
     expect(feed).toMatchObject({
       expiresAt: record.expiresAt,
       title: 'SCN Subscription (1 server)',
+      uploadBytes: '1234',
+      downloadBytes: '56789',
     });
   });
 

@@ -17,6 +17,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { Transaction } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { qrDataUrl } from '../common/qr/qr-code';
+import { TrafficRepository } from '../traffic/traffic.repository';
 import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
 import {
   groupFile,
@@ -52,6 +53,12 @@ export interface SubscriptionFeed {
   content: string;
   /** End of the paid time (for `subscription-userinfo: expire=`). */
   expiresAt: Date;
+  /**
+   * Bytes the subscription moved over every day kept (issue 19 §3), as decimal strings, for
+   * `subscription-userinfo: upload= download=`.
+   */
+  uploadBytes: string;
+  downloadBytes: string;
   title: string;
 }
 
@@ -75,6 +82,7 @@ export class SubscriptionViewsService {
     private readonly premium: PremiumServers,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly traffic: TrafficRepository,
   ) {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
   }
@@ -137,7 +145,10 @@ export class SubscriptionViewsService {
     if (!hash) return null;
     const record = await this.repository.findByUrlHash(hash);
     if (!record) return null;
-    const list = await this.serversOf(record);
+    const [list, traffic] = await Promise.all([
+      this.serversOf(record),
+      this.traffic.totalOf(record.id),
+    ]);
     const state = feedState(record);
     const links =
       state === 'active'
@@ -146,6 +157,8 @@ export class SubscriptionViewsService {
     return {
       content: groupFile(links),
       expiresAt: timeLeft(record, this.clock.now()).expirationDate,
+      uploadBytes: traffic.uploadBytes,
+      downloadBytes: traffic.downloadBytes,
       title: `SCN ${subscriptionName(list.length)}`,
     };
   }

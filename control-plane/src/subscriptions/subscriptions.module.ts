@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { MarketModule } from '../market/market.module';
 import { SUBSCRIBED_SERVERS } from '../market/subscribed-servers';
 import { ClientSetsModule } from '../client-sets/client-sets.module';
+import { TrafficStoreModule } from '../traffic/traffic.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
@@ -28,7 +29,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
  */
 @Global()
 @Module({
-  imports: [AuthModule, WalletModule, ClientSetsModule, MarketModule],
+  imports: [AuthModule, WalletModule, ClientSetsModule, MarketModule, TrafficStoreModule],
   controllers: [SubscriptionsController, SubscriptionFeedController],
   providers: [
     SubscriptionsRepository,

@@ -1,3 +1,4 @@
+import { TrafficRepository } from '../../src/traffic/traffic.repository';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
@@ -58,6 +59,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     premium,
     clock,
     SERVICES_CONFIG,
+    new TrafficRepository(dataSource),
   );
   const lifecycle = new SubscriptionLifecycleService(
     transactions,

@@ -24,6 +24,7 @@ import { ReliabilityHistoryCursors1764000002501 } from './1764000002501-reliabil
 import { RewardStatements1764000002600 } from './1764000002600-reward-statements';
 import { StakingMarket1764000002700 } from './1764000002700-staking-market';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
+import { SubscriptionTraffic1764000002900 } from './1764000002900-subscription-traffic';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   RewardStatements1764000002600,
   StakingMarket1764000002700,
   Withdrawals1764000002800,
+  SubscriptionTraffic1764000002900,
 ] as const;

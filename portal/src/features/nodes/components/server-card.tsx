@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
 import { formatAddress, formatDateTime, formatPlace, formatRelative } from '../server-format';
+import { ServerTrafficChart } from './server-traffic-chart';
 import { ReliabilityChart } from './reliability-chart';
 import '../nodes.css';
 
@@ -116,6 +117,7 @@ export function ServerCard({ ownerUuid, server, now, onDelete, onConfigure }: Se
         serverName={server.name}
         refreshKey={now}
       />
+      <ServerTrafficChart ownerUuid={ownerUuid} serverId={server.id} refreshKey={now} />
       {server.vlessString && (
         <div className="node-server__link">
           <code data-testid="server-vless">{server.vlessString}</code>

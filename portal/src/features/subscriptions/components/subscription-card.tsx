@@ -9,6 +9,7 @@ import {
   changeAutoRenew,
   pause,
 } from '../store';
+import { SubscriptionTrafficChart } from './subscription-traffic-chart';
 import { WithdrawnServers } from './withdrawn-servers';
 import '../subscriptions.css';
 
@@ -110,6 +111,12 @@ export function SubscriptionCard({
       <WithdrawnServers subscription={subscription} />
 
       <SubscriptionFacts subscription={subscription} />
+
+      <SubscriptionTrafficChart
+        ownerUuid={ownerUuid}
+        subscriptionId={subscription.id}
+        servers={subscription.servers}
+      />
 
       {!isActive && (
         <p className="small muted subscription-card__paused" data-testid="subscription-paused">

@@ -1,0 +1,183 @@
+import { useEffect, useId, useState } from 'react';
+import { formatBytes, type TrafficChartModel } from './traffic-chart-model';
+import './traffic.css';
+
+type State =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; model: TrafficChartModel };
+
+export interface TrafficChartProps {
+  title: string;
+  /** Reads the days: the window, the series (stack order) and their figures. */
+  load: (signal: AbortSignal) => Promise<TrafficChartModel>;
+  /** Changes when the page's data refreshes: the chart is read again (today's bar grows). */
+  refreshKey: unknown;
+  deps: readonly unknown[];
+}
+
+// The drawing's coordinates (the SVG scales to the card's width).
+const WIDTH = 310;
+const HEIGHT = 112;
+const LEFT = 44;
+const RIGHT = 306;
+const TOP = 8;
+const BOTTOM = 92;
+/** Series colours, in stack order (a subscription's servers; a server's download, upload). */
+const TONES = 6;
+
+/**
+ * Issue 19 §3: traffic per UTC day over the last 30 days as an inline SVG bar chart (one bar a
+ * day, stacked by series, scaled to the busiest day), with the same figures as a table for
+ * screen readers and keyboards. Like the reliability chart of the node dashboard.
+ */
+export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProps) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal).then(
+      (model) => setState({ status: 'ready', model }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        // A refresh that fails keeps the chart already drawn.
+        setState((previous) =>
+          previous.status === 'ready'
+            ? previous
+            : { status: 'error', message: error instanceof Error ? error.message : String(error) },
+        );
+      },
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, refreshKey]);
+
+  return (
+    <section className="traffic-chart" aria-label={title} data-testid="traffic-chart">
+      <h4 className="traffic-chart__title">{title}</h4>
+      {state.status === 'loading' && <p className="small muted">Loading the traffic...</p>}
+      {state.status === 'error' && (
+        <p className="small traffic-chart__error" data-testid="traffic-chart-error">
+          {state.message}
+        </p>
+      )}
+      {state.status === 'ready' &&
+        (state.model.bars.length === 0 ? (
+          <p className="small muted" data-testid="traffic-chart-empty">
+            No traffic in the last 30 days.
+          </p>
+        ) : (
+          <Chart model={state.model} />
+        ))}
+    </section>
+  );
+}
+
+function Chart({ model }: { model: TrafficChartModel }) {
+  const id = useId();
+  const slotWidth = (RIGHT - LEFT) / model.dates.length;
+  const barWidth = Math.max(1, slotWidth * 0.7);
+  const scale = (bytes: number) => (model.max > 0 ? (bytes / model.max) * (BOTTOM - TOP) : 0);
+  const toneOf = new Map(model.series.map((s, i) => [s.key, i % TONES]));
+  const first = model.dates[0] ?? '';
+  const last = model.dates[model.dates.length - 1] ?? '';
+  return (
+    <>
+      <p className="small muted" data-testid="traffic-chart-total">
+        Total: {formatBytes(model.total)}
+      </p>
+      <svg
+        className="traffic-chart__svg"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        data-testid="traffic-chart-svg"
+      >
+        <title id={`${id}-title`}>Daily traffic, last {model.dates.length} days</title>
+        <desc id={`${id}-desc`}>{model.summary}</desc>
+        {[0, model.max].map((value) => (
+          <g key={value} className="traffic-chart__grid">
+            <line x1={LEFT} x2={RIGHT} y1={BOTTOM - scale(value)} y2={BOTTOM - scale(value)} />
+            <text x={LEFT - 4} y={BOTTOM - scale(value) + 3} textAnchor="end">
+              {formatBytes(value)}
+            </text>
+          </g>
+        ))}
+        {model.bars.map((bar) => {
+          const x = LEFT + bar.slot * slotWidth + (slotWidth - barWidth) / 2;
+          let top = BOTTOM;
+          return (
+            <g key={bar.date} data-testid="traffic-day" data-date={bar.date} data-bytes={bar.total}>
+              <title>{bar.label}</title>
+              {bar.segments.map((segment) => {
+                const height = scale(segment.bytes);
+                top -= height;
+                return (
+                  <rect
+                    key={segment.key}
+                    className={`traffic-chart__bar traffic-chart__bar--${toneOf.get(segment.key)}`}
+                    x={x}
+                    y={top}
+                    width={barWidth}
+                    height={Math.max(height, 0.5)}
+                  />
+                );
+              })}
+            </g>
+          );
+        })}
+        <text className="traffic-chart__axis" x={LEFT} y={HEIGHT - 4}>
+          {first.slice(5)}
+        </text>
+        <text className="traffic-chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
+          {last.slice(5)}
+        </text>
+      </svg>
+      {model.series.length > 1 && (
+        <ul className="traffic-chart__legend small muted" data-testid="traffic-legend">
+          {model.series.map((s) => (
+            <li key={s.key}>
+              <svg viewBox="0 0 12 12" aria-hidden="true">
+                <rect
+                  className={`traffic-chart__bar traffic-chart__bar--${toneOf.get(s.key)}`}
+                  x="1"
+                  y="1"
+                  width="10"
+                  height="10"
+                />
+              </svg>
+              {s.label}
+            </li>
+          ))}
+        </ul>
+      )}
+      <details className="traffic-chart__details">
+        <summary>Traffic by day (table)</summary>
+        <table className="traffic-chart__table" data-testid="traffic-table">
+          <thead>
+            <tr>
+              <th scope="col">Day (UTC)</th>
+              {model.series.map((s) => (
+                <th key={s.key} scope="col">
+                  {s.label}
+                </th>
+              ))}
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {model.bars.map((bar) => (
+              <tr key={bar.date} data-testid="traffic-table-row" data-date={bar.date}>
+                <th scope="row">{bar.date}</th>
+                {model.series.map((s) => {
+                  const segment = bar.segments.find((g) => g.key === s.key);
+                  return <td key={s.key}>{segment ? formatBytes(segment.bytes) : '-'}</td>;
+                })}
+                <td>{formatBytes(bar.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}
