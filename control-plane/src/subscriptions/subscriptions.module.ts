@@ -4,6 +4,7 @@ import { MarketModule } from '../market/market.module';
 import { SUBSCRIBED_SERVERS } from '../market/subscribed-servers';
 import { ClientSetsModule } from '../client-sets/client-sets.module';
 import { TrafficStoreModule } from '../traffic/traffic.module';
+import { SubscriptionTrafficController } from './subscription-traffic.controller';
 import { WalletModule } from '../wallet/wallet.module';
 import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
@@ -30,7 +31,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
 @Global()
 @Module({
   imports: [AuthModule, WalletModule, ClientSetsModule, MarketModule, TrafficStoreModule],
-  controllers: [SubscriptionsController, SubscriptionFeedController],
+  controllers: [SubscriptionsController, SubscriptionFeedController, SubscriptionTrafficController],
   providers: [
     SubscriptionsRepository,
     PurchasesRepository,

@@ -1,10 +1,6 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  type ServerTrafficResponse,
-  type SubscriptionTrafficResponse,
-  trafficQuerySchema,
-} from '@scn/proto';
+import { type ServerTrafficResponse, trafficQuerySchema } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import { OwnAccount } from '../auth/own-account.decorator';
 import { SessionGuard } from '../auth/session.guard';
@@ -12,15 +8,16 @@ import { CLOCK, type Clock } from '../common/clock';
 import { UuidParam } from '../common/uuid-param';
 import { NodesException } from '../nodes/nodes.exception';
 import { NodesService } from '../nodes/nodes.service';
-import { SubscriptionsException } from '../subscriptions/subscriptions.exception';
 import { addBytes, recentWindow, TrafficRepository } from './traffic.repository';
 
 export class TrafficQueryDto extends createZodDto(trafficQuerySchema) {}
 
 const serverNotFound = () => new NodesException('server_not_found');
-const subscriptionNotFound = () => SubscriptionsException.of('not_found');
 
-/** Issue 19 §3: traffic per day, for the client dashboard (per subscription) and the node dashboard (per server). */
+/**
+ * Issue 19 §3: a server's traffic per day, for the node dashboard (a subscription's, for the
+ * client dashboard, is the subscriptions domain's SubscriptionTrafficController).
+ */
 @ApiTags('traffic')
 @Controller()
 @UseGuards(SessionGuard)
@@ -30,26 +27,6 @@ export class TrafficController {
     private readonly traffic: TrafficRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  @Get('api/clients/subscriptions/:uuid/:subscriptionId/traffic')
-  @ApiOperation({
-    summary:
-      "One of your subscriptions' traffic per server and UTC day (the last `days`, 1-90, default 30), with its totals",
-  })
-  async subscriptionTraffic(
-    @OwnAccount() uuid: string,
-    @UuidParam('subscriptionId', subscriptionNotFound) subscriptionId: string,
-    @Query() query: TrafficQueryDto,
-  ): Promise<SubscriptionTrafficResponse> {
-    // Another client's subscription is not found, as on every subscription route.
-    if (!(await this.traffic.ownsSubscription(uuid, subscriptionId))) throw subscriptionNotFound();
-    const { from, to } = recentWindow(query.days, this.clock.now());
-    const [days, allTime] = await Promise.all([
-      this.traffic.subscriptionDays(subscriptionId, from, to),
-      this.traffic.totalOf(subscriptionId),
-    ]);
-    return { success: true, subscriptionId, from, to, days, total: addBytes(days), allTime };
-  }
 
   @Get('api/nodes/:uuid/servers/:serverId/traffic')
   @ApiOperation({
