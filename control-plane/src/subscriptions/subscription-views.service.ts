@@ -49,7 +49,10 @@ export interface SubscriptionFile {
 }
 
 export interface SubscriptionFeed {
+  /** base64 of the links (the default format). */
   content: string;
+  /** The share links (or placeholders) every format is rendered from. */
+  links: string[];
   /** End of the paid time (for `subscription-userinfo: expire=`). */
   expiresAt: Date;
   title: string;
@@ -145,6 +148,7 @@ export class SubscriptionViewsService {
         : placeholderLinks(state, this.feedPages);
     return {
       content: groupFile(links),
+      links: links.filter(Boolean),
       expiresAt: timeLeft(record, this.clock.now()).expirationDate,
       title: `SCN ${subscriptionName(list.length)}`,
     };
