@@ -4,6 +4,7 @@ import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
 import type { Response } from 'express';
 import { chooseFeedFormat } from './feed-formats/client-format';
 import { renderFeed } from './feed-formats/render-feed';
+import { renderFeedPage } from './feed-formats/render-page';
 import { SubscriptionViewsService } from './subscription-views.service';
 
 /**
@@ -24,17 +25,18 @@ export class SubscriptionFeedController {
     @Param('secret') secret: string,
     @Query('format') formatQuery: unknown,
     @Headers('user-agent') userAgent: string | undefined,
+    @Headers('accept') accept: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // The answer depends on the app asking: no shared cache may hand one app's format to another.
-    response.setHeader('Vary', 'User-Agent');
+    response.setHeader('Vary', 'User-Agent, Accept');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
     const pages = this.views.feedPages;
     response.setHeader('support-url', pages.supportUrl);
     response.setHeader('profile-web-page-url', pages.dashboardUrl);
-    const choice = chooseFeedFormat(formatQuery, userAgent);
+    const choice = chooseFeedFormat(formatQuery, userAgent, accept);
     if (!choice.ok) {
       response.status(400).type('text/plain').send(choice.problem);
       return;
@@ -42,6 +44,12 @@ export class SubscriptionFeedController {
     const feed = await this.views.feed(secret);
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    if (choice.format === 'html') {
+      // A person in a browser: the page, shown (not downloaded); no app headers.
+      const page = renderFeedPage({ ...feed, dashboardUrl: pages.dashboardUrl });
+      response.status(200).type('text/html; charset=utf-8').send(page);
       return;
     }
     const rendered = renderFeed(choice.format, feed.links, feed.title);

@@ -17,7 +17,13 @@ import { APP_CONFIG } from '../config/config.module';
 import type { Transaction } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { qrDataUrl } from '../common/qr/qr-code';
-import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
+import {
+  type FeedPages,
+  feedPages,
+  type FeedState,
+  feedState,
+  placeholderLinks,
+} from './subscription-feed';
 import {
   groupFile,
   linkUuid,
@@ -53,6 +59,10 @@ export interface SubscriptionFeed {
   content: string;
   /** The share links (or placeholders) every format is rendered from. */
   links: string[];
+  /** active, or why the links are placeholders. */
+  state: FeedState;
+  /** The subscription URL itself (the browser page's import buttons). */
+  url: string;
   /** End of the paid time (for `subscription-userinfo: expire=`). */
   expiresAt: Date;
   title: string;
@@ -149,6 +159,8 @@ export class SubscriptionViewsService {
     return {
       content: groupFile(links),
       links: links.filter(Boolean),
+      state,
+      url: this.subscriptionUrl(secret),
       expiresAt: timeLeft(record, this.clock.now()).expirationDate,
       title: `SCN ${subscriptionName(list.length)}`,
     };

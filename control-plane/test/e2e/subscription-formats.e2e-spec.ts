@@ -226,11 +226,49 @@ describe('GET /sub/<secret> in each client format', () => {
 
   it('should refuse an unknown ?format= with 400, an unknown secret with 404', async () => {
     const bad = await t.http().get(`${path}?format=json`).expect(400);
-    expect(bad.text).toBe('format must be one of base64, singbox, clash, xray, v2ray');
+    expect(bad.text).toBe('format must be one of base64, singbox, clash, xray, v2ray, html');
     await t
       .http()
       .get(`/sub/${'A'.repeat(43)}?format=clash`)
       .set('User-Agent', 'mihomo/1.19')
       .expect(404);
+  });
+
+  it.each([
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Firefox/133.0', ''],
+    ['curl/8.5.0', '?format=html'],
+  ])('should show %j %s the page with QR codes and import buttons', async (agent, query) => {
+    const response = await t
+      .http()
+      .get(`${path}${query}`)
+      .set('User-Agent', agent)
+      .set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')
+      .expect(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-disposition']).toBeUndefined();
+    expect(response.headers['vary']).toBe('User-Agent, Accept');
+    // The CSP lets the page show its data: images and runs no script.
+    expect(response.headers['content-security-policy']).toContain("img-src 'self' data:");
+    const page = response.text;
+    expect(page).toContain('<h3>Reality node</h3>');
+    expect(page).toContain('<h3>gRPC node</h3>');
+    expect(page.match(/<img src="data:image\/png;base64,/g)).toHaveLength(4);
+    const url = `${PORTAL}${path}`;
+    expect(page).toContain(`href="v2rayng://install-config?url=${encodeURIComponent(url)}#`);
+    expect(page).toContain(`href="hiddify://import/${url}#`);
+    expect(page).toContain(`sing-box://import-remote-profile?url=${encodeURIComponent(url)}#`);
+    expect(page).toContain(`clash://install-config?url=${encodeURIComponent(url)}&amp;name=`);
+    expect(page).toContain(`streisand://import/${url}#`);
+    expect(page).toContain(vlessUuid);
+  });
+
+  it('should still give an app its format when it names text/html', async () => {
+    const response = await t
+      .http()
+      .get(path)
+      .set('User-Agent', 'mihomo/1.19.0')
+      .set('Accept', 'text/html, */*')
+      .expect(200);
+    expect(response.headers['content-type']).toBe('text/yaml; charset=utf-8');
   });
 });

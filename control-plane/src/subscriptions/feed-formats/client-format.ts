@@ -3,7 +3,7 @@
  * `?format=` wins, else the app's User-Agent, else base64 share links (what every app that
  * imports subscriptions reads).
  */
-export const FEED_FORMATS = ['base64', 'singbox', 'clash', 'xray', 'v2ray'] as const;
+export const FEED_FORMATS = ['base64', 'singbox', 'clash', 'xray', 'v2ray', 'html'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 /**
@@ -18,7 +18,7 @@ export type FeedFormat = (typeof FEED_FORMATS)[number];
  *   configuration from a subscription (the thresholds Marzban uses for its custom JSON); older
  *   ones get share links.
  * - Everything else (v2rayN/v2rayNG before those versions, Streisand, NekoBox, curl, unknown):
- *   base64 share links.
+ *   base64 share links; a browser among them (Accept: text/html) the HTML page.
  */
 const RULES: readonly { pattern: RegExp; format: FeedFormat; minVersion?: readonly number[] }[] = [
   { pattern: /^(SFA|SFI|SFM|SFT)\//i, format: 'singbox' },
@@ -44,15 +44,35 @@ export function formatForUserAgent(userAgent: string | undefined): FeedFormat {
 
 export type FormatChoice = { ok: true; format: FeedFormat } | { ok: false; problem: string };
 
-/** `?format=` (case-insensitive) over the User-Agent; an unknown value is refused. */
-export function chooseFeedFormat(query: unknown, userAgent: string | undefined): FormatChoice {
-  if (query === undefined) return { ok: true, format: formatForUserAgent(userAgent) };
+/**
+ * `?format=` (case-insensitive) over the User-Agent; an unknown value is refused. A browser
+ * (`Accept` naming text/html) that is not a known app gets the HTML page (`html`).
+ */
+export function chooseFeedFormat(
+  query: unknown,
+  userAgent: string | undefined,
+  accept?: string,
+): FormatChoice {
+  if (query === undefined) {
+    const format = formatForUserAgent(userAgent);
+    if (format === 'base64' && acceptsHtml(accept)) return { ok: true, format: 'html' };
+    return { ok: true, format };
+  }
   const value = typeof query === 'string' ? query.trim().toLowerCase() : '';
   const alias = value === 'sing-box' ? 'singbox' : value === 'mihomo' ? 'clash' : value;
   if ((FEED_FORMATS as readonly string[]).includes(alias)) {
     return { ok: true, format: alias as FeedFormat };
   }
   return { ok: false, problem: `format must be one of ${FEED_FORMATS.join(', ')}` };
+}
+
+/** An Accept header that names text/html (browsers); a bare wildcard does not. */
+function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((value) => value.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    return type === 'text/html' && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }
 
 function atLeast(version: string, minimum: readonly number[]): boolean {

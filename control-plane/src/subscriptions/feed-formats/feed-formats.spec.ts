@@ -6,6 +6,8 @@ import { buildVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig } from '../../../test/support/feed-schemas';
 import { chooseFeedFormat, type FeedFormat, formatForUserAgent } from './client-format';
+import { escapeHtml, importLinks, renderFeedPage } from './render-page';
+import { qrDataUrl } from '../../common/qr/qr-code';
 import {
   AUTO_GROUP,
   feedServers,
@@ -128,10 +130,23 @@ describe('chooseFeedFormat', () => {
     (query) => {
       expect(chooseFeedFormat(query, 'SFA/1.11.4')).toEqual({
         ok: false,
-        problem: 'format must be one of base64, singbox, clash, xray, v2ray',
+        problem: 'format must be one of base64, singbox, clash, xray, v2ray, html',
       });
     },
   );
+
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  it.each<[unknown, string, string | undefined, FeedFormat]>([
+    [undefined, 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', BROWSER, 'html'],
+    [undefined, 'curl/8.5.0', '*/*', 'base64'],
+    [undefined, 'curl/8.5.0', undefined, 'base64'],
+    [undefined, 'Mozilla/5.0', 'text/html;q=0, */*', 'base64'],
+    [undefined, 'mihomo/1.19.0', BROWSER, 'clash'],
+    ['base64', 'Mozilla/5.0', BROWSER, 'base64'],
+    ['html', 'curl/8.5.0', undefined, 'html'],
+  ])('should choose by ?format=%j, User-Agent %j and Accept %j', (query, agent, accept, format) => {
+    expect(chooseFeedFormat(query, agent, accept)).toEqual({ ok: true, format });
+  });
 
   it('should follow the User-Agent without ?format=', () => {
     expect(chooseFeedFormat(undefined, 'mihomo/1.19.0')).toEqual({ ok: true, format: 'clash' });
@@ -409,3 +424,64 @@ function v2rayTest(config: string): string {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+describe('renderFeedPage', () => {
+  const URL_ = 'https://portal.scn.example/sub/AbC-dEf_123';
+  const input = {
+    title: 'SCN Subscription (4 servers)',
+    url: URL_,
+    state: 'active' as const,
+    expiresAt: new Date('2026-12-01T10:30:00Z'),
+    links: [
+      ...LINKS,
+      buildVlessLink({ uuid: UUID, host: '203.0.113.3', port: 443, name: `<b>&"x'`, params: {} }),
+    ],
+    dashboardUrl: 'https://portal.scn.example/client-dashboard',
+  };
+
+  it('should list every server with the QR code of its link, and the import buttons', () => {
+    const page = renderFeedPage(input);
+    for (const link of input.links) {
+      expect(page).toContain(`<img src="${qrDataUrl(link).qrCode}"`);
+      expect(page).toContain(escapeHtml(link));
+    }
+    expect(page).toContain(`<img src="${qrDataUrl(URL_).qrCode}"`);
+    expect(page).toContain('&lt;b&gt;&amp;&quot;x&#39;');
+    expect(page).not.toContain(`<b>&"x'`);
+    expect(page).toContain('[2001:db8::7]:8443');
+    expect(page).toContain('Paid until 2026-12-01 10:30 UTC');
+    const encoded = encodeURIComponent(URL_);
+    for (const href of [
+      `v2rayng://install-config?url=${encoded}#`,
+      `hiddify://import/${URL_}#`,
+      `sing-box://import-remote-profile?url=${encoded}#`,
+      `clash://install-config?url=${encoded}&amp;name=`,
+      `streisand://import/${URL_}#`,
+    ]) {
+      expect(page).toContain(`href="${href}`);
+    }
+    expect(importLinks(URL_, 'N')).toHaveLength(5);
+    expect(page).not.toMatch(/<script/i);
+  });
+
+  it('should show why a subscription is not running, without QR codes of its placeholders', () => {
+    const page = renderFeedPage({
+      ...input,
+      state: 'paused',
+      links: [
+        buildVlessLink({
+          uuid: '00000000-0000-0000-0000-000000000000',
+          host: '0.0.0.0',
+          port: 1,
+          name: 'Paused: activate at https://portal.scn.example/client-dashboard',
+          params: {},
+        }),
+      ],
+    });
+    expect(page).toContain('<li class="notice">Paused: activate at');
+    expect(page).toContain('Not running: <a href="https://portal.scn.example/client-dashboard">');
+    // Only the QR code of the subscription URL itself.
+    expect(page.match(/<img /g)).toHaveLength(1);
+    expect(page).not.toContain('00000000-0000');
+  });
+});

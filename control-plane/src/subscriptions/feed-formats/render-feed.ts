@@ -10,7 +10,7 @@ export interface RenderedFeed {
 
 /** The answer of the subscription URL in one format, from the links the feed serves. */
 export function renderFeed(
-  format: FeedFormat,
+  format: Exclude<FeedFormat, 'html'>,
   links: readonly string[],
   title: string,
 ): RenderedFeed {
