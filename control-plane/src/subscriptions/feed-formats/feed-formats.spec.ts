@@ -331,6 +331,72 @@ describe('renderers', () => {
   });
 });
 
+describe('servers a format cannot carry', () => {
+  const odd = [
+    ['xhttp', { security: 'tls', sni: 'x.example.com', type: 'xhttp', path: '/x' }],
+    ['xtls', { security: 'xtls', flow: 'xtls-rprx-direct', type: 'tcp' }],
+    ['reality without key', { security: 'reality', sni: 'r.example.com', type: 'tcp' }],
+    [
+      'upgrade',
+      {
+        security: 'tls',
+        sni: 'u.example.com',
+        type: 'httpupgrade',
+        path: '/u',
+        host: 'u.example.com',
+      },
+    ],
+  ].map(([name, params]) =>
+    buildVlessLink({
+      uuid: UUID,
+      host: '203.0.113.5',
+      port: 443,
+      name: name as string,
+      params: params as Record<string, string>,
+    }),
+  );
+  const servers = feedServers(odd);
+
+  it('should leave them out of each format rather than write them as something else', () => {
+    const singBox = singBoxConfig.parse(JSON.parse(renderSingBox(servers)));
+    expect(singBox.outbounds.filter((o) => o.type === 'vless')).toEqual([
+      expect.objectContaining({
+        tag: 'upgrade',
+        transport: { type: 'httpupgrade', path: '/u', host: 'u.example.com' },
+      }),
+    ]);
+    expect(clashConfig.parse(parse(renderClash(servers))).proxies).toEqual([]);
+    const xray = JSON.parse(renderXray(servers, { core: 'xray', remarks: 'N' }));
+    expect(xray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+      'proxy-1',
+      'direct',
+      'block',
+    ]);
+    expect(xray.outbounds[0].streamSettings.httpupgradeSettings).toEqual({
+      path: '/u',
+      host: 'u.example.com',
+    });
+    const v2ray = renderXray(servers, { core: 'v2ray', remarks: 'N' });
+    expect(JSON.parse(v2ray).outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+      'direct',
+      'block',
+    ]);
+    expect(v2rayTest(v2ray)).toMatch(/Configuration OK/);
+  });
+
+  it('should still list them on the page with their links', () => {
+    const page = renderFeedPage({
+      title: 'T',
+      url: 'https://portal.scn.example/sub/x',
+      state: 'active',
+      expiresAt: new Date('2026-12-01T00:00:00Z'),
+      links: odd,
+      dashboardUrl: 'https://portal.scn.example/client-dashboard',
+    });
+    for (const link of odd) expect(page).toContain(escapeHtml(link));
+  });
+});
+
 describe('round trip of the share-link parameters', () => {
   it.each([
     [

@@ -43,8 +43,8 @@ export function renderFeedPage(input: FeedPageInput): string {
     .join('\n');
   const list = active
     ? servers
-        .map((server, index) => {
-          const qr = qrDataUrl(input.links[index] ?? '');
+        .map((server) => {
+          const qr = qrDataUrl(server.link);
           const image = qr.qrCode
             ? `<img src="${qr.qrCode}" width="180" height="180" alt="QR code of ${escapeHtml(server.name)}">`
             : '<p>QR code too complex: copy the link instead.</p>';
@@ -52,7 +52,7 @@ export function renderFeedPage(input: FeedPageInput): string {
 <h3>${escapeHtml(server.name)}</h3>
 <p>${escapeHtml(formatHostPort(server.host, server.port))} · ${escapeHtml(server.security)} · ${escapeHtml(server.network)}</p>
 ${image}
-<textarea readonly rows="3" aria-label="Link of ${escapeHtml(server.name)}">${escapeHtml(input.links[index] ?? '')}</textarea>
+<textarea readonly rows="3" aria-label="Link of ${escapeHtml(server.name)}">${escapeHtml(server.link)}</textarea>
 </li>`;
         })
         .join('\n')

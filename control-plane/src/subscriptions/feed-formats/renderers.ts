@@ -7,11 +7,14 @@ import { stringify } from 'yaml';
  * links alike).
  */
 export interface FeedServer {
+  /** The share link it was read from. */
+  link: string;
   name: string;
   host: string;
   port: number;
   uuid: string;
-  security: 'none' | 'tls' | 'reality';
+  /** As the link says: none, tls, reality, or another a format may not carry. */
+  security: string;
   sni: string;
   fp: string;
   pbk: string;
@@ -36,16 +39,17 @@ export function feedServers(links: readonly string[]): FeedServer[] {
   const servers: FeedServer[] = [];
   for (const text of links) {
     const link = text ? parseVlessLink(text, { checkValues: false }) : null;
-    if (link) servers.push(fromLink(link));
+    if (link) servers.push(fromLink(text, link));
   }
   return uniqueNames(servers);
 }
 
-function fromLink(link: VlessLink): FeedServer {
+function fromLink(text: string, link: VlessLink): FeedServer {
   const p = link.params;
-  const security = p.security === 'tls' || p.security === 'reality' ? p.security : 'none';
+  const security = p.security || 'none';
   const network = p.type === 'raw' || !p.type ? 'tcp' : p.type;
   return {
+    link: text,
     name: link.name || `${link.host}:${link.port}`,
     host: link.host,
     port: link.port,
@@ -82,6 +86,27 @@ function uniqueNames(servers: FeedServer[]): FeedServer[] {
   });
 }
 
+/** The transports each format writes here (anything else is left out of that format). */
+const NETWORKS = {
+  singbox: ['tcp', 'ws', 'grpc', 'httpupgrade'],
+  clash: ['tcp', 'ws', 'grpc'],
+  xray: ['tcp', 'ws', 'grpc', 'httpupgrade'],
+} as const;
+
+/**
+ * Whether a format can carry a server as its link describes it. A server it cannot (an
+ * unknown security such as the retired `xtls`, REALITY without a public key, a transport the
+ * format does not write) is left out of that format rather than written as something else
+ * (plain TCP instead of xhttp would not connect, plaintext instead of xtls would be worse); the
+ * base64 links and the page still list it.
+ */
+export function carries(format: keyof typeof NETWORKS | 'v2ray', server: FeedServer): boolean {
+  if (!['none', 'tls', 'reality'].includes(server.security)) return false;
+  if (server.security === 'reality' && !server.pbk) return false;
+  if (format === 'v2ray') return v2rayCarries(server);
+  return (NETWORKS[format] as readonly string[]).includes(server.network);
+}
+
 // ---------------------------------------------------------------- sing-box
 
 /**
@@ -89,7 +114,8 @@ function uniqueNames(servers: FeedServer[]): FeedServer[] {
  * outbound per server, a `urltest` group across them, a `selector` defaulting to it, a tun
  * inbound for the apps and a local mixed proxy, and a route whose final outbound is the selector.
  */
-export function renderSingBox(servers: readonly FeedServer[]): string {
+export function renderSingBox(all: readonly FeedServer[]): string {
+  const servers = all.filter((server) => carries('singbox', server));
   const tags = servers.map((server) => server.name);
   const config = {
     log: { level: 'warn' },
@@ -174,7 +200,8 @@ function singBoxOutbound(server: FeedServer): Record<string, unknown> {
  * Clash.Meta/mihomo configuration (wiki.metacubex.one): `vless` proxies, a `url-test` group
  * across them, a `select` group defaulting to it, and a final MATCH rule to the select group.
  */
-export function renderClash(servers: readonly FeedServer[]): string {
+export function renderClash(all: readonly FeedServer[]): string {
+  const servers = all.filter((server) => carries('clash', server));
   const names = servers.map((server) => server.name);
   const config = {
     'mixed-port': 7890,
@@ -250,8 +277,7 @@ export function renderXray(
   servers: readonly FeedServer[],
   options: { core: 'xray' | 'v2ray'; remarks: string },
 ): string {
-  const carried =
-    options.core === 'xray' ? [...servers] : servers.filter((server) => v2rayCarries(server));
+  const carried = servers.filter((server) => carries(options.core, server));
   const outbounds = carried.map((server, index) => xrayOutbound(server, index + 1, options.core));
   const balancer: Record<string, unknown> = { tag: 'best', selector: ['proxy-'] };
   if (options.core === 'xray') balancer.strategy = { type: 'leastPing' };
@@ -296,7 +322,11 @@ export function renderXray(
 
 /** What v2ray 4.34 can dial: VLESS without flow over tcp or ws, plain or TLS. */
 export function v2rayCarries(server: FeedServer): boolean {
-  return server.security !== 'reality' && !server.flow && ['tcp', 'ws'].includes(server.network);
+  return (
+    ['none', 'tls'].includes(server.security) &&
+    !server.flow &&
+    ['tcp', 'ws'].includes(server.network)
+  );
 }
 
 function xrayOutbound(
@@ -328,6 +358,10 @@ function xrayOutbound(
     stream.wsSettings = ws;
   } else if (server.network === 'grpc') {
     stream.grpcSettings = { serviceName: server.serviceName, multiMode: false };
+  } else if (server.network === 'httpupgrade') {
+    const upgrade: Record<string, unknown> = { path: server.path || '/' };
+    if (server.hostHeader) upgrade.host = server.hostHeader;
+    stream.httpupgradeSettings = upgrade;
   }
   return {
     tag: `proxy-${index}`,
