@@ -5,7 +5,7 @@ import {
 } from '@scn/proto';
 import { parse } from 'yaml';
 import { registerAccount } from '../support/accounts';
-import { clashConfig, singBoxConfig } from '../support/feed-schemas';
+import { clashConfig, singBoxConfig, xrayConfig } from '../support/feed-schemas';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -205,6 +205,7 @@ describe('GET /sub/<secret> in each client format', () => {
   ])('should serve Xray JSON to %j %s', async (agent, query) => {
     const answer = await fetchAs(agent, query);
     expect(answer.type).toBe('application/json; charset=utf-8');
+    expect(() => xrayConfig.parse(JSON.parse(answer.body))).not.toThrow();
     const config = JSON.parse(answer.body);
     expect(config.remarks).toBe('SCN Subscription (3 servers)');
     expect(config.outbounds[0].streamSettings.realitySettings).toMatchObject({

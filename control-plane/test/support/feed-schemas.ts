@@ -160,3 +160,119 @@ export const clashConfig = z
       if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown proxy ${ref}` });
     }
   });
+
+/**
+ * Xray-core (xtls.github.io/config: outbounds/vless, transport, routing balancers, observatory),
+ * for the outbounds and routing the feed writes. The v2ray variant is checked by the real
+ * v2ray binary instead; Xray cannot run here.
+ */
+const xrayStream = z.strictObject({
+  network: z.enum(['tcp', 'raw', 'ws', 'grpc', 'httpupgrade', 'xhttp', 'kcp']),
+  security: z.enum(['none', 'tls', 'reality']),
+  tlsSettings: z
+    .strictObject({
+      serverName: z.string().optional(),
+      allowInsecure: z.literal(false),
+      alpn: z.array(nonEmpty).optional(),
+      fingerprint: nonEmpty.optional(),
+    })
+    .optional(),
+  realitySettings: z
+    .strictObject({
+      serverName: nonEmpty,
+      fingerprint: nonEmpty,
+      publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+      shortId: z.string().regex(/^([0-9a-f]{2}){0,8}$/),
+      spiderX: z.string().startsWith('/'),
+    })
+    .optional(),
+  wsSettings: z
+    .strictObject({
+      path: z.string().startsWith('/'),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  grpcSettings: z.strictObject({ serviceName: z.string(), multiMode: z.boolean() }).optional(),
+  httpupgradeSettings: z
+    .strictObject({ path: z.string().startsWith('/'), host: z.string().optional() })
+    .optional(),
+});
+const xrayOutbound = z.union([
+  z.strictObject({
+    tag: z.string().regex(/^proxy-\d+$/),
+    protocol: z.literal('vless'),
+    settings: z.strictObject({
+      vnext: z
+        .array(
+          z.strictObject({
+            address: nonEmpty,
+            port,
+            users: z
+              .array(
+                z.strictObject({
+                  id: z.uuid(),
+                  encryption: z.literal('none'),
+                  flow: z.literal('xtls-rprx-vision').optional(),
+                }),
+              )
+              .length(1),
+          }),
+        )
+        .length(1),
+    }),
+    streamSettings: xrayStream,
+  }),
+  z.strictObject({ tag: z.literal('direct'), protocol: z.literal('freedom') }),
+  z.strictObject({ tag: z.literal('block'), protocol: z.literal('blackhole') }),
+]);
+export const xrayConfig = z
+  .strictObject({
+    remarks: z.string(),
+    log: z.strictObject({ loglevel: z.enum(['debug', 'info', 'warning', 'error', 'none']) }),
+    inbounds: z.array(z.looseObject({ tag: nonEmpty, protocol: z.enum(['socks', 'http']) })),
+    outbounds: z.array(xrayOutbound),
+    routing: z.strictObject({
+      domainStrategy: z.enum(['AsIs', 'IPIfNonMatch', 'IPOnDemand']),
+      balancers: z.array(
+        z.strictObject({
+          tag: nonEmpty,
+          selector: z.array(nonEmpty).min(1),
+          strategy: z
+            .strictObject({ type: z.enum(['random', 'roundRobin', 'leastPing', 'leastLoad']) })
+            .optional(),
+        }),
+      ),
+      rules: z.array(
+        z.strictObject({
+          type: z.literal('field'),
+          network: z.string(),
+          balancerTag: nonEmpty.optional(),
+          outboundTag: nonEmpty.optional(),
+        }),
+      ),
+    }),
+    observatory: z
+      .strictObject({
+        subjectSelector: z.array(nonEmpty).min(1),
+        probeURL: z.url(),
+        probeInterval: z.string().regex(/^\d+[smh]$/),
+        enableConcurrency: z.boolean(),
+      })
+      .optional(),
+  })
+  .superRefine((config, ctx) => {
+    const balancers = new Set(config.routing.balancers.map((balancer) => balancer.tag));
+    const tags = new Set(config.outbounds.map((outbound) => outbound.tag));
+    for (const rule of config.routing.rules) {
+      if (rule.balancerTag && !balancers.has(rule.balancerTag))
+        ctx.addIssue({ code: 'custom', message: `unknown balancer ${rule.balancerTag}` });
+      if (rule.outboundTag && !tags.has(rule.outboundTag))
+        ctx.addIssue({ code: 'custom', message: `unknown outbound ${rule.outboundTag}` });
+    }
+    // leastPing needs the observatory's measurements.
+    if (
+      config.routing.balancers.some((b) => b.strategy?.type === 'leastPing') &&
+      !config.observatory
+    )
+      ctx.addIssue({ code: 'custom', message: 'leastPing without an observatory' });
+  });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
-import { clashConfig, singBoxConfig } from '../../../test/support/feed-schemas';
+import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { chooseFeedFormat, type FeedFormat, formatForUserAgent } from './client-format';
 import { escapeHtml, importLinks, renderFeedPage } from './render-page';
 import { qrDataUrl } from '../../common/qr/qr-code';
@@ -262,6 +262,7 @@ describe('renderers', () => {
   it('should write Xray JSON with a leastPing balancer over every server and REALITY', () => {
     const text = renderXray(servers, { core: 'xray', remarks: 'SCN' });
     golden('xray.json', text);
+    xrayConfig.parse(JSON.parse(text));
     const config = JSON.parse(text);
     const proxies = config.outbounds.filter((o: { tag: string }) => o.tag.startsWith('proxy-'));
     expect(proxies).toHaveLength(4);
@@ -307,6 +308,7 @@ describe('renderers', () => {
   it('should write v2ray JSON that the real v2ray 4.34 accepts, with only the servers it carries', () => {
     const text = renderXray(servers, { core: 'v2ray', remarks: 'SCN' });
     golden('v2ray.json', text);
+    xrayConfig.parse(JSON.parse(text));
     const config = JSON.parse(text);
     expect(config.observatory).toBeUndefined();
     expect(servers.filter(v2rayCarries).map((server) => server.name)).toEqual(['CDN ws', 'Plain']);
@@ -429,7 +431,9 @@ describe('round trip of the share-link parameters', () => {
     ]);
     const singBox = singBoxConfig.parse(JSON.parse(renderSingBox([server!]))).outbounds[2]!;
     const clash = clashConfig.parse(parse(renderClash([server!]))).proxies[0]!;
-    const xray = JSON.parse(renderXray([server!], { core: 'xray', remarks: 'N' })).outbounds[0];
+    const xrayJson = JSON.parse(renderXray([server!], { core: 'xray', remarks: 'N' }));
+    xrayConfig.parse(xrayJson);
+    const xray = xrayJson.outbounds[0];
     const p = params as Record<string, string>;
     const fromSingBox = singBox.type === 'vless' ? singBox : null;
     expect({
