@@ -1,7 +1,10 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
 import type { Response } from 'express';
+import { chooseFeedFormat } from './feed-formats/client-format';
+import { renderFeed } from './feed-formats/render-feed';
+import { renderFeedPage } from './feed-formats/render-page';
 import { SubscriptionViewsService } from './subscription-views.service';
 
 /**
@@ -16,22 +19,42 @@ export class SubscriptionFeedController {
   @Get('sub/:secret')
   @ApiOperation({
     summary:
-      'Base64 list of the VLESS links of a subscription; placeholder entries while it is paused, unpaid or expired (404 when unknown)',
+      'The subscription in the format of the app asking (User-Agent) or of ?format=base64|singbox|clash|xray|v2ray: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON; placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format)',
   })
-  async feed(@Param('secret') secret: string, @Res() response: Response): Promise<void> {
+  async feed(
+    @Param('secret') secret: string,
+    @Query('format') formatQuery: unknown,
+    @Headers('user-agent') userAgent: string | undefined,
+    @Headers('accept') accept: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
+    // The answer depends on the app asking: no shared cache may hand one app's format to another.
+    response.setHeader('Vary', 'User-Agent, Accept');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
     const pages = this.views.feedPages;
     response.setHeader('support-url', pages.supportUrl);
     response.setHeader('profile-web-page-url', pages.dashboardUrl);
+    const choice = chooseFeedFormat(formatQuery, userAgent, accept);
+    if (!choice.ok) {
+      response.status(400).type('text/plain').send(choice.problem);
+      return;
+    }
     const feed = await this.views.feed(secret);
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
       return;
     }
-    response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    response.setHeader('Content-Disposition', 'attachment; filename="scn-subscription.txt"');
+    if (choice.format === 'html') {
+      // A person in a browser: the page, shown (not downloaded); no app headers.
+      const page = renderFeedPage({ ...feed, dashboardUrl: pages.dashboardUrl });
+      response.status(200).type('text/html; charset=utf-8').send(page);
+      return;
+    }
+    const rendered = renderFeed(choice.format, feed.links, feed.title);
+    response.setHeader('Content-Type', rendered.contentType);
+    response.setHeader('Content-Disposition', `attachment; filename="${rendered.fileName}"`);
     // The de facto headers of subscription apps: refresh interval (hours), title, the bytes the
     // subscription moved (all the days kept, every server: issue 19 §3; no quota, so total=0,
     // which apps show as unlimited), and the paid-until time. A client pause stops the
@@ -46,6 +69,6 @@ export class SubscriptionFeedController {
       'subscription-userinfo',
       `upload=${feed.uploadBytes}; download=${feed.downloadBytes}; total=0; expire=${Math.floor(feed.expiresAt.getTime() / 1000)}`,
     );
-    response.status(200).send(feed.content);
+    response.status(200).send(rendered.body);
   }
 }

@@ -18,7 +18,13 @@ import type { Transaction } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { qrDataUrl } from '../common/qr/qr-code';
 import { TrafficRepository } from '../traffic/traffic.repository';
-import { type FeedPages, feedPages, feedState, placeholderLinks } from './subscription-feed';
+import {
+  type FeedPages,
+  feedPages,
+  type FeedState,
+  feedState,
+  placeholderLinks,
+} from './subscription-feed';
 import {
   groupFile,
   linkUuid,
@@ -50,7 +56,14 @@ export interface SubscriptionFile {
 }
 
 export interface SubscriptionFeed {
+  /** base64 of the links (the default format). */
   content: string;
+  /** The share links (or placeholders) every format is rendered from. */
+  links: string[];
+  /** active, or why the links are placeholders. */
+  state: FeedState;
+  /** The subscription URL itself (the browser page's import buttons). */
+  url: string;
   /** End of the paid time (for `subscription-userinfo: expire=`). */
   expiresAt: Date;
   /**
@@ -156,6 +169,9 @@ export class SubscriptionViewsService {
         : placeholderLinks(state, this.feedPages);
     return {
       content: groupFile(links),
+      links: links.filter(Boolean),
+      state,
+      url: this.subscriptionUrl(secret),
       expiresAt: timeLeft(record, this.clock.now()).expirationDate,
       uploadBytes: traffic.uploadBytes,
       downloadBytes: traffic.downloadBytes,

@@ -1,0 +1,142 @@
+// The subscription URL (issue 19 §4): GET /sub/<secret> requests/s and p99 for each format at
+// FEED_CONCURRENCY (50) clients, closed loop, each format asked for the way its apps ask (their
+// User-Agent; v2ray and the browser page by ?format= and Accept). One active subscription of
+// FEED_SERVERS (5) REALITY servers. Targets: base64 at least 2,000/s with p99 under 50 ms; every
+// other format within 2x of base64 (half its rate or more, p99 at most twice).
+//
+// Environment knobs: FEED_REQUESTS (5000 per format), FEED_CONCURRENCY (50), FEED_SERVERS (5).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { freePort, startControlPlane } from '../lib/control-plane.mjs';
+import { load } from '../lib/load.mjs';
+import { cpuMs, postgresPids } from '../lib/proc.mjs';
+
+const require = createRequire(import.meta.url);
+const pg = require('pg');
+
+const env = (name, fallback) => Number(process.env[name] ?? fallback);
+const REQUESTS = env('FEED_REQUESTS', 5000);
+const CONCURRENCY = env('FEED_CONCURRENCY', 50);
+const SERVERS = env('FEED_SERVERS', 5);
+const WARMUP = 500;
+const TARGET = { base64Rps: 2000, base64P99Ms: 50, factor: 2 };
+
+const FORMATS = [
+  { format: 'base64', headers: { 'user-agent': 'v2rayNG/1.8.20' }, query: '' },
+  { format: 'singbox', headers: { 'user-agent': 'SFA/1.11.4 (sing-box 1.11.4)' }, query: '' },
+  { format: 'clash', headers: { 'user-agent': 'mihomo/1.19.0' }, query: '' },
+  { format: 'xray', headers: { 'user-agent': 'v2rayNG/1.9.16' }, query: '' },
+  { format: 'v2ray', headers: { 'user-agent': 'curl/8.5.0' }, query: '?format=v2ray' },
+  {
+    format: 'html',
+    headers: { 'user-agent': 'Mozilla/5.0 Firefox/133.0', accept: 'text/html,*/*;q=0.8' },
+    query: '',
+  },
+];
+
+async function insertAccount(db, userType) {
+  const uuid = randomUUID();
+  const token = randomBytes(32).toString('base64url');
+  await db.query(
+    `INSERT INTO accounts (uuid, email, user_type, password_hash, name) VALUES ($1, $2, $3, 'x', 'bench')`,
+    [uuid, `${uuid}@bench.example`, userType],
+  );
+  await db.query(
+    `INSERT INTO sessions (id, token_hash, account_uuid, expires_at) VALUES (gen_random_uuid(), $1, $2, now() + interval '1 day')`,
+    [createHash('sha256').update(token).digest('hex'), uuid],
+  );
+  return { uuid, token };
+}
+
+async function insertServers(db, owner, count) {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  const inbound = JSON.stringify({
+    security: 'reality',
+    sni: 'www.example.com',
+    fp: 'chrome',
+    pbk: 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw',
+    sid: '6ba85179e30d4fc2',
+    flow: 'xtls-rprx-vision',
+    network: 'tcp',
+  });
+  await db.query(
+    `INSERT INTO servers (id, owner_uuid, name, source, tier, country, host, port, inbound,
+                          reliability_at_report, last_report_at, core_state)
+     SELECT id, $2, 'Bench node ' || n, 'agent', 'tier2', 'DE', 'node' || n || '.bench.example',
+            10000 + n::int, $3::jsonb, 100, now(), 'running'
+     FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, n)`,
+    [ids, owner, inbound],
+  );
+  return ids;
+}
+
+const pgPort = await freePort();
+// In the launch period: the subscription is free, no deposit needed.
+const cp = await startControlPlane({
+  EMBEDDED_PG_PORT: String(pgPort),
+  LAUNCH_PERIOD_ENDS: '2099-12-31',
+});
+const db = new pg.Pool({
+  connectionString:
+    process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`,
+  max: 2,
+});
+let failed = false;
+try {
+  const operator = await insertAccount(db, 'node');
+  const client = await insertAccount(db, 'client');
+  const serverIds = await insertServers(db, operator.uuid, SERVERS);
+  const bought = await fetch(`${cp.base}/api/clients/create-subscription`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${client.token}` },
+    body: JSON.stringify({ uuid: client.uuid, serverIds }),
+  });
+  const body = await bought.json();
+  if (!bought.ok) throw new Error(`purchase: ${bought.status} ${JSON.stringify(body)}`);
+  const path = new URL(body.subscriptionUrl).pathname;
+  console.log(
+    `one active subscription of ${SERVERS} REALITY servers; ${REQUESTS} requests per format at concurrency ${CONCURRENCY}`,
+  );
+  console.log('');
+  console.log(
+    'format     bytes   requests/s   p50 ms   p99 ms  failures  CPU ms/request (control plane + PostgreSQL)',
+  );
+  const results = new Map();
+  for (const { format, headers, query } of FORMATS) {
+    const url = `${cp.base}${path}${query}`;
+    const sample = await fetch(url, { headers });
+    const bytes = (await sample.arrayBuffer()).byteLength;
+    if (!sample.ok) throw new Error(`${format}: ${sample.status}`);
+    await load({ url, headers, concurrency: CONCURRENCY, total: WARMUP });
+    // Control plane and its PostgreSQL backends (the pool's connections exist after the warm-up).
+    const pids = [cp.pid, ...postgresPids(cp.pid)];
+    const cpuNow = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const cpu0 = cpuNow();
+    const run = await load({ url, headers, concurrency: CONCURRENCY, total: REQUESTS });
+    const cpu = (cpuNow() - cpu0) / run.requests;
+    results.set(format, run);
+    console.log(
+      `${format.padEnd(8)}${String(bytes).padStart(8)}${String(run.rps).padStart(13)}` +
+        `${run.p50.padStart(9)}${run.p99.padStart(9)}${String(run.failures).padStart(10)}${cpu.toFixed(2).padStart(16)}`,
+    );
+    if (run.failures > 0) failed = true;
+  }
+  const base = results.get('base64');
+  const baseOk = base.rps >= TARGET.base64Rps && Number(base.p99) < TARGET.base64P99Ms;
+  const slow = [...results]
+    .filter(([format]) => format !== 'base64')
+    .filter(
+      ([, run]) =>
+        run.rps * TARGET.factor < base.rps || Number(run.p99) > Number(base.p99) * TARGET.factor,
+    )
+    .map(([format]) => format);
+  console.log('');
+  console.log(
+    `targets: base64 >= ${TARGET.base64Rps}/s and p99 < ${TARGET.base64P99Ms} ms ${baseOk ? 'met' : 'MISSED'}; ` +
+      `every format within ${TARGET.factor}x of base64 ${slow.length === 0 ? 'met' : `MISSED (${slow.join(', ')})`}`,
+  );
+} finally {
+  await db.end();
+  await cp.stop();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the subscription formats, written from the formats' documentation, strict (an
+ * unknown field fails, as sing-box itself refuses one), covering the fields the feed writes.
+ *
+ * sing-box: sing-box.sagernet.org/configuration/outbound/{vless,urltest,selector,direct},
+ * shared/{tls,v2ray-transport}, inbound/{tun,mixed}, route/ (1.11 rule actions).
+ * mihomo: wiki.metacubex.one/config/proxies/vless, proxy-groups/{select,url-test}, rules.
+ */
+const port = z.number().int().min(1).max(65535);
+const nonEmpty = z.string().min(1);
+
+const singBoxTls = z.strictObject({
+  enabled: z.literal(true),
+  server_name: z.string().optional(),
+  alpn: z.array(nonEmpty).optional(),
+  utls: z.strictObject({ enabled: z.literal(true), fingerprint: nonEmpty }).optional(),
+  reality: z
+    .strictObject({ enabled: z.literal(true), public_key: nonEmpty, short_id: z.string() })
+    .optional(),
+});
+const singBoxTransport = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('ws'),
+    path: z.string().startsWith('/'),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+  z.strictObject({ type: z.literal('grpc'), service_name: z.string() }),
+  z.strictObject({ type: z.literal('httpupgrade'), path: z.string(), host: z.string().optional() }),
+]);
+const singBoxOutbound = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('vless'),
+    tag: nonEmpty,
+    server: nonEmpty,
+    server_port: port,
+    uuid: z.uuid(),
+    flow: z.literal('xtls-rprx-vision').optional(),
+    tls: singBoxTls.optional(),
+    transport: singBoxTransport.optional(),
+    packet_encoding: z.enum(['', 'packetaddr', 'xudp']).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('urltest'),
+    tag: nonEmpty,
+    outbounds: z.array(nonEmpty).min(1),
+    url: z.url(),
+    interval: z.string().regex(/^\d+[smh]$/),
+    tolerance: z.number().int().min(0),
+  }),
+  z.strictObject({
+    type: z.literal('selector'),
+    tag: nonEmpty,
+    outbounds: z.array(nonEmpty).min(1),
+    default: nonEmpty,
+  }),
+  z.strictObject({ type: z.literal('direct'), tag: nonEmpty }),
+]);
+export const singBoxConfig = z
+  .strictObject({
+    log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error']) }),
+    inbounds: z.array(
+      z.discriminatedUnion('type', [
+        z.strictObject({
+          type: z.literal('tun'),
+          tag: nonEmpty,
+          address: z.array(z.string().regex(/^[0-9a-f.:]+\/\d+$/)).min(1),
+          auto_route: z.boolean(),
+          strict_route: z.boolean(),
+        }),
+        z.strictObject({
+          type: z.literal('mixed'),
+          tag: nonEmpty,
+          listen: nonEmpty,
+          listen_port: port,
+        }),
+      ]),
+    ),
+    outbounds: z.array(singBoxOutbound),
+    route: z.strictObject({
+      rules: z.array(
+        z.union([
+          z.strictObject({ action: z.literal('sniff') }),
+          z.strictObject({ protocol: z.literal('dns'), action: z.literal('hijack-dns') }),
+        ]),
+      ),
+      final: nonEmpty,
+      auto_detect_interface: z.boolean(),
+    }),
+  })
+  .superRefine((config, ctx) => {
+    // Every tag is unique and every reference names an outbound that exists.
+    const tags = config.outbounds.map((outbound) => outbound.tag);
+    if (new Set(tags).size !== tags.length) ctx.addIssue({ code: 'custom', message: 'dup tag' });
+    const known = new Set(tags);
+    const refs = config.outbounds.flatMap((outbound) =>
+      'outbounds' in outbound ? outbound.outbounds : [],
+    );
+    for (const ref of [...refs, config.route.final]) {
+      if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown outbound ${ref}` });
+    }
+  });
+
+const clashProxy = z.strictObject({
+  name: nonEmpty,
+  type: z.literal('vless'),
+  server: nonEmpty,
+  port,
+  uuid: z.uuid(),
+  network: z.enum(['tcp', 'ws', 'grpc', 'http', 'h2']),
+  udp: z.boolean(),
+  tls: z.boolean(),
+  flow: z.literal('xtls-rprx-vision').optional(),
+  servername: z.string().optional(),
+  alpn: z.array(nonEmpty).optional(),
+  'client-fingerprint': z
+    .enum(['chrome', 'firefox', 'safari', 'ios', 'android', 'edge', '360', 'qq', 'random'])
+    .optional(),
+  'reality-opts': z.strictObject({ 'public-key': nonEmpty, 'short-id': z.string() }).optional(),
+  'ws-opts': z
+    .strictObject({
+      path: z.string().startsWith('/'),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  'grpc-opts': z.strictObject({ 'grpc-service-name': z.string() }).optional(),
+});
+export const clashConfig = z
+  .strictObject({
+    'mixed-port': port,
+    'allow-lan': z.boolean(),
+    mode: z.enum(['rule', 'global', 'direct']),
+    'log-level': z.enum(['silent', 'error', 'warning', 'info', 'debug']),
+    ipv6: z.boolean(),
+    proxies: z.array(clashProxy),
+    'proxy-groups': z.array(
+      z.discriminatedUnion('type', [
+        z.strictObject({ name: nonEmpty, type: z.literal('select'), proxies: z.array(nonEmpty) }),
+        z.strictObject({
+          name: nonEmpty,
+          type: z.literal('url-test'),
+          proxies: z.array(nonEmpty).min(1),
+          url: z.url(),
+          interval: z.number().int().positive(),
+          tolerance: z.number().int().min(0),
+        }),
+      ]),
+    ),
+    rules: z.array(z.string().regex(/^[A-Z-]+(,[^,]+)*$/)).min(1),
+  })
+  .superRefine((config, ctx) => {
+    const names = [...config.proxies, ...config['proxy-groups']].map((entry) => entry.name);
+    if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'dup' });
+    const known = new Set([...names, 'DIRECT', 'REJECT']);
+    const refs = config['proxy-groups'].flatMap((group) => group.proxies);
+    const last = config.rules.at(-1)!.split(',');
+    if (last[0] !== 'MATCH') ctx.addIssue({ code: 'custom', message: 'no final MATCH' });
+    for (const ref of [...refs, last[1]!]) {
+      if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown proxy ${ref}` });
+    }
+  });
+
+/**
+ * Xray-core (xtls.github.io/config: outbounds/vless, transport, routing balancers, observatory),
+ * for the outbounds and routing the feed writes. The v2ray variant is checked by the real
+ * v2ray binary instead; Xray cannot run here.
+ */
+const xrayStream = z.strictObject({
+  network: z.enum(['tcp', 'raw', 'ws', 'grpc', 'httpupgrade', 'xhttp', 'kcp']),
+  security: z.enum(['none', 'tls', 'reality']),
+  tlsSettings: z
+    .strictObject({
+      serverName: z.string().optional(),
+      allowInsecure: z.literal(false),
+      alpn: z.array(nonEmpty).optional(),
+      fingerprint: nonEmpty.optional(),
+    })
+    .optional(),
+  realitySettings: z
+    .strictObject({
+      serverName: nonEmpty,
+      fingerprint: nonEmpty,
+      publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+      shortId: z.string().regex(/^([0-9a-f]{2}){0,8}$/),
+      spiderX: z.string().startsWith('/'),
+    })
+    .optional(),
+  wsSettings: z
+    .strictObject({
+      path: z.string().startsWith('/'),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  grpcSettings: z.strictObject({ serviceName: z.string(), multiMode: z.boolean() }).optional(),
+  httpupgradeSettings: z
+    .strictObject({ path: z.string().startsWith('/'), host: z.string().optional() })
+    .optional(),
+});
+const xrayOutbound = z.union([
+  z.strictObject({
+    tag: z.string().regex(/^proxy-\d+$/),
+    protocol: z.literal('vless'),
+    settings: z.strictObject({
+      vnext: z
+        .array(
+          z.strictObject({
+            address: nonEmpty,
+            port,
+            users: z
+              .array(
+                z.strictObject({
+                  id: z.uuid(),
+                  encryption: z.literal('none'),
+                  flow: z.literal('xtls-rprx-vision').optional(),
+                }),
+              )
+              .length(1),
+          }),
+        )
+        .length(1),
+    }),
+    streamSettings: xrayStream,
+  }),
+  z.strictObject({ tag: z.literal('direct'), protocol: z.literal('freedom') }),
+  z.strictObject({ tag: z.literal('block'), protocol: z.literal('blackhole') }),
+]);
+export const xrayConfig = z
+  .strictObject({
+    remarks: z.string(),
+    log: z.strictObject({ loglevel: z.enum(['debug', 'info', 'warning', 'error', 'none']) }),
+    inbounds: z.array(z.looseObject({ tag: nonEmpty, protocol: z.enum(['socks', 'http']) })),
+    outbounds: z.array(xrayOutbound),
+    routing: z.strictObject({
+      domainStrategy: z.enum(['AsIs', 'IPIfNonMatch', 'IPOnDemand']),
+      balancers: z.array(
+        z.strictObject({
+          tag: nonEmpty,
+          selector: z.array(nonEmpty).min(1),
+          strategy: z
+            .strictObject({ type: z.enum(['random', 'roundRobin', 'leastPing', 'leastLoad']) })
+            .optional(),
+        }),
+      ),
+      rules: z.array(
+        z.strictObject({
+          type: z.literal('field'),
+          network: z.string(),
+          balancerTag: nonEmpty.optional(),
+          outboundTag: nonEmpty.optional(),
+        }),
+      ),
+    }),
+    observatory: z
+      .strictObject({
+        subjectSelector: z.array(nonEmpty).min(1),
+        probeURL: z.url(),
+        probeInterval: z.string().regex(/^\d+[smh]$/),
+        enableConcurrency: z.boolean(),
+      })
+      .optional(),
+  })
+  .superRefine((config, ctx) => {
+    const balancers = new Set(config.routing.balancers.map((balancer) => balancer.tag));
+    const tags = new Set(config.outbounds.map((outbound) => outbound.tag));
+    for (const rule of config.routing.rules) {
+      if (rule.balancerTag && !balancers.has(rule.balancerTag))
+        ctx.addIssue({ code: 'custom', message: `unknown balancer ${rule.balancerTag}` });
+      if (rule.outboundTag && !tags.has(rule.outboundTag))
+        ctx.addIssue({ code: 'custom', message: `unknown outbound ${rule.outboundTag}` });
+    }
+    // leastPing needs the observatory's measurements.
+    if (
+      config.routing.balancers.some((b) => b.strategy?.type === 'leastPing') &&
+      !config.observatory
+    )
+      ctx.addIssue({ code: 'custom', message: 'leastPing without an observatory' });
+  });
