@@ -1,11 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useRefreshedLoad } from '../../lib/use-refreshed-load';
 import { formatBytes, type TrafficChartModel } from './traffic-chart-model';
 import './traffic.css';
-
-type State =
-  | { status: 'loading' }
-  | { status: 'error'; message: string }
-  | { status: 'ready'; model: TrafficChartModel };
 
 export interface TrafficChartProps {
   title: string;
@@ -32,24 +28,7 @@ const TONES = 6;
  * screen readers and keyboards. Like the reliability chart of the node dashboard.
  */
 export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProps) {
-  const [state, setState] = useState<State>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal).then(
-      (model) => setState({ status: 'ready', model }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        // A refresh that fails keeps the chart already drawn.
-        setState((previous) =>
-          previous.status === 'ready'
-            ? previous
-            : { status: 'error', message: error instanceof Error ? error.message : String(error) },
-        );
-      },
-    );
-    return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, refreshKey]);
+  const state = useRefreshedLoad(load, [...deps, refreshKey]);
 
   return (
     <section className="traffic-chart" aria-label={title} data-testid="traffic-chart">

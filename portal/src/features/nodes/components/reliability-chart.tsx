@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useRefreshedLoad } from '../../../lib/use-refreshed-load';
 import { getServerReliability } from '../api/get-server-reliability';
 import {
   type ChartDay,
@@ -17,11 +18,6 @@ export interface ReliabilityChartProps {
   /** Changes when the server list refreshes: the chart is read again (today's day grows). */
   refreshKey: number;
 }
-
-type State =
-  | { status: 'loading' }
-  | { status: 'error'; message: string }
-  | { status: 'ready'; model: ChartModel };
 
 // The drawing's coordinates (the SVG scales to the card's width).
 const WIDTH = 310;
@@ -54,23 +50,13 @@ export function ReliabilityChart({
   serverName,
   refreshKey,
 }: ReliabilityChartProps) {
-  const [state, setState] = useState<State>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    getServerReliability(ownerUuid, serverId, controller.signal).then(
-      (response) => setState({ status: 'ready', model: reliabilityChartModel(response) }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        // A refresh that fails keeps the chart already drawn.
-        setState((previous) =>
-          previous.status === 'ready'
-            ? previous
-            : { status: 'error', message: error instanceof Error ? error.message : String(error) },
-        );
-      },
-    );
-    return () => controller.abort();
-  }, [ownerUuid, serverId, refreshKey]);
+  const state = useRefreshedLoad(
+    (signal) =>
+      getServerReliability(ownerUuid, serverId, signal).then((response) =>
+        reliabilityChartModel(response),
+      ),
+    [ownerUuid, serverId, refreshKey],
+  );
 
   return (
     <section
