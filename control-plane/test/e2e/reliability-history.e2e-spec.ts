@@ -1,9 +1,9 @@
-import type { AgentServiceClient, ReportRequest } from '@scn/proto';
+import type { AgentServiceClient } from '@scn/proto';
 import { RELIABILITY_HISTORY_MESSAGES, RELIABILITY_ROUTES } from '@scn/proto';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
-import { registerAccount } from '../support/accounts';
-import { agentClient, enroll, nodeMetadata, report, TIER1_HARDWARE } from '../support/agent-client';
+import { agentClient, agentReport, report } from '../support/agent-client';
+import { enrolledNode as enrollNode } from '../support/enrolled-node';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const S = 1000;
@@ -31,56 +31,7 @@ afterAll(async () => {
 });
 
 const sweep = () => t.app.get(ReliabilitySweepJob).runOnce();
-
-function agentReport(uptimeSeconds: number, clientCountFailed = false): ReportRequest {
-  return {
-    agentVersion: '0.1.0',
-    uptimeSeconds: String(uptimeSeconds),
-    proxyCore: {
-      state: 'PROXY_CORE_STATE_RUNNING',
-      name: 'v2ray',
-      version: '4.34.0',
-      restartCount: 0,
-    },
-    activeClients: 0,
-    clientCountFailed,
-    clientTraffic: [],
-    pingMs: 12,
-    publicHost: 'node.example.net',
-    publicPort: 443,
-    inbound: {
-      security: 'tls',
-      sni: 'node.example.net',
-      fp: 'chrome',
-      pbk: '',
-      sid: '',
-      flow: '',
-      network: 'tcp',
-    },
-    appliedClientSetVersion: '0',
-  };
-}
-
-async function enrolledNode() {
-  const operator = await registerAccount(t, { userType: 'node' });
-  const { body } = await t
-    .http()
-    .post('/api/nodes/enrollment-tokens')
-    .set('Authorization', `Bearer ${operator.token}`)
-    .send({ tier: 'tier2' })
-    .expect(201);
-  const node = await enroll(client, {
-    enrollmentToken: body.token as string,
-    tier: 'TIER_2',
-    agentVersion: '0.1.0',
-    hardware: TIER1_HARDWARE,
-  });
-  return {
-    operator,
-    id: node.nodeId,
-    metadata: nodeMetadata(node.nodeId, node.nodeSecret),
-  };
-}
+const enrolledNode = () => enrollNode(t, client);
 
 function reliabilityOf(
   operator: { uuid: string; token: string },
@@ -119,7 +70,7 @@ describe('GET /api/nodes/{uuid}/servers/{serverId}/reliability', () => {
     setNow(midnight + HOUR);
     await sweep();
     // Back: its client count fails (80 at a 4-hour-old report, -10), then a good report (+2).
-    await report(client, node.metadata, agentReport(2, true));
+    await report(client, node.metadata, agentReport(2, { clientCountFailed: true }));
     setNow(midnight + HOUR + MIN);
     await sweep();
     await report(client, node.metadata, agentReport(3));

@@ -9,7 +9,8 @@ import {
 } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
-import { agentClient, enroll, nodeMetadata, report, TIER1_HARDWARE } from '../support/agent-client';
+import { agentClient, agentReport, report } from '../support/agent-client';
+import { enrolledNode as enrollNode } from '../support/enrolled-node';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -39,53 +40,15 @@ afterAll(async () => {
 
 type Traffic = ReportRequest['clientTraffic'];
 
-function agentReport(uptimeSeconds: number, clientTraffic: Traffic = []): ReportRequest {
-  return {
-    agentVersion: '0.1.0',
-    uptimeSeconds: String(uptimeSeconds),
-    proxyCore: {
-      state: 'PROXY_CORE_STATE_RUNNING',
-      name: 'v2ray',
-      version: '4.34.0',
-      restartCount: 0,
-    },
-    activeClients: clientTraffic?.length ?? 0,
-    clientCountFailed: false,
-    clientTraffic,
-    pingMs: 12,
-    publicHost: 'node.example.net',
-    publicPort: 443,
-    inbound: {
-      security: 'tls',
-      sni: 'node.example.net',
-      fp: 'chrome',
-      pbk: '',
-      sid: '',
-      flow: '',
-      network: 'tcp',
-    },
-    appliedClientSetVersion: '0',
-  };
-}
+/** A report with these clients' traffic (each an active client). */
+const trafficReport = (uptimeSeconds: number, clientTraffic: Traffic = []) =>
+  agentReport(uptimeSeconds, { clientTraffic, activeClients: clientTraffic.length });
 
 async function enrolledNode() {
-  const operator = await registerAccount(t, { userType: 'node' });
-  const { body } = await t
-    .http()
-    .post('/api/nodes/enrollment-tokens')
-    .set('Authorization', `Bearer ${operator.token}`)
-    .send({ tier: 'tier2' })
-    .expect(201);
-  const node = await enroll(grpcClient, {
-    enrollmentToken: body.token as string,
-    tier: 'TIER_2',
-    agentVersion: '0.1.0',
-    hardware: TIER1_HARDWARE,
-  });
-  const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+  const node = await enrollNode(t, grpcClient);
   // The first report gives the address clients dial: the server can be bought.
-  await report(grpcClient, metadata, agentReport(1));
-  return { operator, id: node.nodeId, metadata };
+  await report(grpcClient, node.metadata, trafficReport(1));
+  return node;
 }
 
 const userinfo = (header: string | undefined) =>
@@ -112,7 +75,7 @@ describe('traffic per subscription, server and day (issue 19 §3)', () => {
     await report(
       grpcClient,
       a.metadata,
-      agentReport(61, [
+      trafficReport(61, [
         { clientUuid: vless, uplinkBytes: '1500', downlinkBytes: '250000' },
         // Not a client of this server: never stored.
         { clientUuid: stranger, uplinkBytes: '9', downlinkBytes: '9' },
@@ -121,14 +84,14 @@ describe('traffic per subscription, server and day (issue 19 §3)', () => {
     await report(
       grpcClient,
       b.metadata,
-      agentReport(61, [{ clientUuid: vless, uplinkBytes: '500', downlinkBytes: '750000' }]),
+      trafficReport(61, [{ clientUuid: vless, uplinkBytes: '500', downlinkBytes: '750000' }]),
     );
     now = new Date(now.getTime() + MIN);
     // Deltas: the next report adds its movement.
     await report(
       grpcClient,
       a.metadata,
-      agentReport(121, [{ clientUuid: vless, uplinkBytes: '25', downlinkBytes: '1000' }]),
+      trafficReport(121, [{ clientUuid: vless, uplinkBytes: '25', downlinkBytes: '1000' }]),
     );
 
     const info = await feedInfo();

@@ -141,3 +141,40 @@ export const TIER1_HARDWARE = {
   ramBytes: String(2 * 1024 ** 3),
   diskBytes: String(50 * 1024 ** 3),
 };
+
+/**
+ * A plausible report of a running v2ray node at node.example.net:443 (TLS), no clients and a
+ * fresh uptime; `overrides` set what a test is about (client counts, traffic, a failed count).
+ */
+export function agentReport(
+  uptimeSeconds: number,
+  overrides: Partial<ReportRequest> = {},
+): ReportRequest {
+  return {
+    agentVersion: '0.1.0',
+    uptimeSeconds: String(uptimeSeconds),
+    proxyCore: {
+      state: 'PROXY_CORE_STATE_RUNNING',
+      name: 'v2ray',
+      version: '4.34.0',
+      restartCount: 0,
+    },
+    activeClients: 0,
+    clientCountFailed: false,
+    clientTraffic: [],
+    pingMs: 12,
+    publicHost: 'node.example.net',
+    publicPort: 443,
+    inbound: {
+      security: 'tls',
+      sni: 'node.example.net',
+      fp: 'chrome',
+      pbk: '',
+      sid: '',
+      flow: '',
+      network: 'tcp',
+    },
+    appliedClientSetVersion: '0',
+    ...overrides,
+  };
+}
