@@ -35,6 +35,13 @@ function setup({
       calls.push(`lock ${kind}`);
       return { id: kind, balanceMicro: kind === 'node_wallet' ? wallet : stake };
     }),
+    // LedgerService.lockAvailable as it is: the locked balance less its frozen lots, at most all.
+    lockAvailable: jest.fn(async (_tx: Transaction, kind: string) => {
+      calls.push(`lock ${kind}`);
+      const frozenMicro = frozen.reduce((sum, lot) => sum + lot, 0n);
+      const held = frozenMicro > wallet ? wallet : frozenMicro;
+      return { balanceMicro: wallet, frozenMicro: held, availableMicro: wallet - held };
+    }),
     post: jest.fn(async (_tx: Transaction, request: PostRequest) => {
       calls.push(`post ${request.type}`);
       return 'tx-1';

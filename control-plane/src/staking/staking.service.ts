@@ -47,13 +47,12 @@ export class StakingService {
     key: string | undefined,
   ): Promise<StakeMoveResponse> {
     return this.move('stake', ownerUuid, amountMicro, key, async (tx, now) => {
-      const wallet = await this.ledger.lockWallet(tx, 'node_wallet', ownerUuid);
-      const frozen = (await this.repository.frozenLots('node_wallet', ownerUuid, now, tx)).reduce(
-        (sum, lot) => sum + lot.amountMicro,
-        0n,
+      const { availableMicro: available } = await this.ledger.lockAvailable(
+        tx,
+        'node_wallet',
+        ownerUuid,
+        now,
       );
-      const available =
-        wallet.balanceMicro - (frozen > wallet.balanceMicro ? wallet.balanceMicro : frozen);
       if (amountMicro > available) throw StakingException.availableTooLow(amountMicro, available);
       return this.ledger.post(tx, {
         type: 'stake',
