@@ -7,6 +7,7 @@ import type { ClientTraffic as _scn_agent_v1_ClientTraffic, ClientTraffic__Outpu
 import type { EnrollRequest as _scn_agent_v1_EnrollRequest, EnrollRequest__Output as _scn_agent_v1_EnrollRequest__Output } from './scn/agent/v1/EnrollRequest';
 import type { EnrollResponse as _scn_agent_v1_EnrollResponse, EnrollResponse__Output as _scn_agent_v1_EnrollResponse__Output } from './scn/agent/v1/EnrollResponse';
 import type { HardwareSummary as _scn_agent_v1_HardwareSummary, HardwareSummary__Output as _scn_agent_v1_HardwareSummary__Output } from './scn/agent/v1/HardwareSummary';
+import type { InboundPlan as _scn_agent_v1_InboundPlan, InboundPlan__Output as _scn_agent_v1_InboundPlan__Output } from './scn/agent/v1/InboundPlan';
 import type { ProxyCoreStatus as _scn_agent_v1_ProxyCoreStatus, ProxyCoreStatus__Output as _scn_agent_v1_ProxyCoreStatus__Output } from './scn/agent/v1/ProxyCoreStatus';
 import type { ReportRequest as _scn_agent_v1_ReportRequest, ReportRequest__Output as _scn_agent_v1_ReportRequest__Output } from './scn/agent/v1/ReportRequest';
 import type { ReportResponse as _scn_agent_v1_ReportResponse, ReportResponse__Output as _scn_agent_v1_ReportResponse__Output } from './scn/agent/v1/ReportResponse';
@@ -27,6 +28,7 @@ export interface ProtoGrpcType {
         EnrollRequest: MessageTypeDefinition<_scn_agent_v1_EnrollRequest, _scn_agent_v1_EnrollRequest__Output>
         EnrollResponse: MessageTypeDefinition<_scn_agent_v1_EnrollResponse, _scn_agent_v1_EnrollResponse__Output>
         HardwareSummary: MessageTypeDefinition<_scn_agent_v1_HardwareSummary, _scn_agent_v1_HardwareSummary__Output>
+        InboundPlan: MessageTypeDefinition<_scn_agent_v1_InboundPlan, _scn_agent_v1_InboundPlan__Output>
         ProxyCoreState: EnumTypeDefinition
         ProxyCoreStatus: MessageTypeDefinition<_scn_agent_v1_ProxyCoreStatus, _scn_agent_v1_ProxyCoreStatus__Output>
         ReportRequest: MessageTypeDefinition<_scn_agent_v1_ReportRequest, _scn_agent_v1_ReportRequest__Output>

@@ -10,6 +10,8 @@ export interface EnrollRequest {
   'hardware'?: (_scn_agent_v1_HardwareSummary | null);
   'country'?: (string);
   'location'?: (string);
+  'requestedPort'?: (number);
+  'core'?: (string);
 }
 
 export interface EnrollRequest__Output {
@@ -19,4 +21,6 @@ export interface EnrollRequest__Output {
   'hardware': (_scn_agent_v1_HardwareSummary__Output | null);
   'country': (string);
   'location': (string);
+  'requestedPort': (number);
+  'core': (string);
 }

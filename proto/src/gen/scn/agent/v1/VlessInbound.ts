@@ -1,5 +1,6 @@
 // Original file: scn/agent/v1/agent.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface VlessInbound {
   'security'?: (string);
@@ -9,6 +10,11 @@ export interface VlessInbound {
   'sid'?: (string);
   'flow'?: (string);
   'network'?: (string);
+  'path'?: (string);
+  'serviceName'?: (string);
+  'certificateSha256'?: (string);
+  'publicKeySha256'?: (string);
+  'planRevision'?: (number | string | Long);
 }
 
 export interface VlessInbound__Output {
@@ -19,4 +25,9 @@ export interface VlessInbound__Output {
   'sid': (string);
   'flow': (string);
   'network': (string);
+  'path': (string);
+  'serviceName': (string);
+  'certificateSha256': (string);
+  'publicKeySha256': (string);
+  'planRevision': (string);
 }
