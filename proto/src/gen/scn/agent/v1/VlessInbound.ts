@@ -15,6 +15,7 @@ export interface VlessInbound {
   'certificateSha256'?: (string);
   'publicKeySha256'?: (string);
   'planRevision'?: (number | string | Long);
+  'certificatePem'?: (string);
 }
 
 export interface VlessInbound__Output {
@@ -30,4 +31,5 @@ export interface VlessInbound__Output {
   'certificateSha256': (string);
   'publicKeySha256': (string);
   'planRevision': (string);
+  'certificatePem': (string);
 }
