@@ -86,6 +86,12 @@ const fullReport: ReportRequest = {
     sid: '6ba85179e30d4fc2',
     flow: 'xtls-rprx-vision',
     network: 'tcp',
+    path: '',
+    serviceName: '',
+    certificateSha256: '',
+    publicKeySha256: '',
+    planRevision: '3',
+    certificatePem: '',
   },
   appliedClientSetVersion: '12',
 };
@@ -123,6 +129,7 @@ describe('agent.proto over real gRPC', () => {
             '66ad4540-b58c-4ad2-9926-ea63445a9b57',
             'b831381d-6324-4d53-ad4f-8cda48b30811',
           ],
+          inboundPlan: { port: 47123, security: 'tls', network: 'ws', revision: '2' },
         });
         call.end();
       },
@@ -207,13 +214,15 @@ describe('agent.proto over real gRPC', () => {
       stream.on('end', resolve);
     });
     expect(sets).toEqual([
-      { version: '1', clientUuids: ['66ad4540-b58c-4ad2-9926-ea63445a9b57'] },
+      // A set without a plan: the message field decodes as null (the agent keeps its inbound).
+      { version: '1', clientUuids: ['66ad4540-b58c-4ad2-9926-ea63445a9b57'], inboundPlan: null },
       {
         version: '2',
         clientUuids: [
           '66ad4540-b58c-4ad2-9926-ea63445a9b57',
           'b831381d-6324-4d53-ad4f-8cda48b30811',
         ],
+        inboundPlan: { port: 47123, security: 'tls', network: 'ws', revision: '2' },
       },
     ]);
   });
