@@ -2,11 +2,7 @@ import { formatSsl, PROMOTION_MESSAGES, PROMOTION_PLANS } from '@scn/proto';
 import { DomainException, type ErrorKinds } from '../common/domain.exception';
 
 export type PromotionsErrorCode =
-  | 'server_not_found'
-  | 'cost_mismatch'
-  | 'cap_exceeded'
-  | 'premium_server'
-  | 'insufficient_balance';
+  'server_not_found' | 'cost_mismatch' | 'cap_exceeded' | 'premium_server' | 'insufficient_balance';
 
 const KINDS: ErrorKinds<PromotionsErrorCode> = {
   // Another operator's server is not found, like one that does not exist (no enumeration).

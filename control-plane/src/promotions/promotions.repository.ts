@@ -86,10 +86,16 @@ export class PromotionsRepository {
     ownerUuid: string,
     serverId: string,
   ): Promise<PromotedServerRow | null> {
-    const [row] = await queryRows<Row>(tx, `${SELECT} FOR NO KEY UPDATE OF l`, [
-      serverId,
-      ownerUuid,
-    ]);
+    const locked = await queryRows<{ server_id: string }>(
+      tx,
+      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
+       WHERE l.server_id = $1 AND s.owner_uuid = $2 FOR NO KEY UPDATE OF l`,
+      [serverId, ownerUuid],
+    );
+    if (locked.length === 0) return null;
+    // Read after the lock, in a statement of its own: a statement that waited for the lock sees
+    // the locked row as the holder committed it, but the rows it joins as they were before.
+    const [row] = await queryRows<Row>(tx, SELECT, [serverId, ownerUuid]);
     return row ? toServer(row) : null;
   }
 

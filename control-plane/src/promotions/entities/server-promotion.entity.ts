@@ -8,10 +8,7 @@ import { ServerEntity } from '../../nodes/entities/server.entity';
  * cap even if a writer forgot that lock.
  */
 @Entity({ name: 'server_promotions' })
-@Check(
-  'ck_server_promotions_cap',
-  `"amount_paid_micro" > 0 AND "amount_paid_micro" <= 4000000000`,
-)
+@Check('ck_server_promotions_cap', `"amount_paid_micro" > 0 AND "amount_paid_micro" <= 4000000000`)
 export class ServerPromotionEntity {
   @PrimaryColumn({ name: 'server_id', type: 'uuid' })
   serverId: string;
