@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MICRO_PER_SSL } from '@scn/proto';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
 import { insertAccount, insertServers } from '../../test/support/market-fixtures';
-import { useMarketDatabase } from '../../test/support/market-model';
+import { OPERATOR_EMAIL, useMarketDatabase } from '../../test/support/market-model';
 import type { AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -208,6 +208,17 @@ describe('PromotionsService.promote', () => {
     );
     expect(refused.details).toMatchObject({ balance: '500.00', required: '1000.00' });
     expect(await balance('node_wallet', owner)).toBe(ssl(1500));
+  });
+
+  it('should refuse to promote a premium (platform) server: it is listed first anyway', async () => {
+    const platform = await insertAccount(market.db, { email: OPERATOR_EMAIL });
+    await depositSsl(market.db.url, platform, 1000, 'node_wallet');
+    const [id] = await insertServers(market.db, [{ ownerUuid: platform }], START);
+    const refused = await refusal(
+      promotions.promote(platform, id!, { days: 10, cost: 1000 }, undefined),
+    );
+    expect(refused.code).toBe('premium_server');
+    expect(await balance('node_wallet', platform)).toBe(ssl(1000));
   });
 
   it("should answer another operator's server as not found, and a server that does not exist", async () => {
