@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { PROMOTION_MESSAGES, type PromotionPlanStatus } from '@scn/proto';
 import { DEFAULT_PROMOTION_CHECK_SSL, planSummary, promoteProblem } from './promotion-rules';
 
