@@ -13,6 +13,7 @@ import {
   type PromotionStatus,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
+import { DomainException } from '../common/domain.exception';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { IdempotencyService } from '../wallet/idempotency.service';
@@ -70,7 +71,7 @@ export class PromotionsService {
   ): Promise<PromoteResponse> {
     const plan = promotionPlanForDays(body.days);
     // The contract already refused other days; this keeps the type honest.
-    if (!plan) throw new PromotionsException('cost_mismatch', PROMOTION_MESSAGES.daysInvalid);
+    if (!plan) throw new DomainException('invalid', PROMOTION_MESSAGES.daysInvalid);
     const costMicro = promotionPlanCostMicro(plan);
     const result = await this.transactions.retrying(() =>
       this.idempotency.once(

@@ -232,4 +232,14 @@ describe('promoting a server', () => {
     const broke = await promote(c.who, c.serverId, { days: 10, cost: 1000 });
     expect([broke.status, broke.body.error]).toEqual([402, 'insufficient_balance']);
   });
+
+  it('should let concurrent promotions of a server pass neither the cap nor the balance', async () => {
+    const { who, serverId } = await operatorWithServer('Promo Race', 5000);
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => promote(who, serverId, { days: 20, cost: 2000 })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 409]);
+    expect(answers.find((res) => res.status === 409)?.body.error).toBe('cap_exceeded');
+    expect(await nodeBalance(who)).toBe(1000n * MICRO);
+  });
 });
