@@ -118,7 +118,8 @@ try {
   );
   await db.query(
     `UPDATE market_listings SET promoted_at = now() - (random() * interval '5 days'),
-       promoted_until = now() + interval '10 days', promoted = true
+       promoted_until = now() + interval '10 days', promoted = true,
+       promotion_micro = 1000000000 * (1 + floor(random() * 3))::bigint
      WHERE server_id IN (SELECT server_id FROM market_listings ORDER BY server_id LIMIT $1)`,
     [Math.ceil(SERVERS / 2000)],
   );

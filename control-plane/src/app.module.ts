@@ -24,6 +24,7 @@ import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
+import { PromotionsModule } from './promotions/promotions.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
 import { StakingModule } from './staking/staking.module';
@@ -101,6 +102,7 @@ export class AppModule {
         RewardsModule,
         DownloadsModule,
         StakingModule,
+        PromotionsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

@@ -18,6 +18,7 @@ export * from './rest/downloads.contract';
 export * from './rest/economics.contract';
 export * from './rest/rewards.contract';
 export * from './rest/staking.contract';
+export * from './rest/promotions.contract';
 export * from './rest/reliability.contract';
 export * from './rest/traffic.contract';
 export * from './countries';

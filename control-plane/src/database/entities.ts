@@ -31,6 +31,8 @@ import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity'
 import { LedgerAccountEntity } from '../wallet/entities/ledger-account.entity';
 import { LedgerEntryEntity } from '../wallet/entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.entity';
+import { PromotionPurchaseEntity } from '../promotions/entities/promotion-purchase.entity';
+import { ServerPromotionEntity } from '../promotions/entities/server-promotion.entity';
 import { WithdrawalEntity } from '../withdrawals/entities/withdrawal.entity';
 
 export const ENTITIES = [
@@ -68,4 +70,6 @@ export const ENTITIES = [
   RewardStakingStatementEntity,
   ServerBanNoticeEntity,
   SubscriptionTrafficDayEntity,
+  ServerPromotionEntity,
+  PromotionPurchaseEntity,
 ] as const;

@@ -28,6 +28,10 @@ import type { MarketPageQuery } from './market-query';
  */
 const market = useMarketDatabase(new Date('2026-11-20T12:00:00.000Z'));
 const { clock } = market;
+/** What generated promotions cost, in turn (micro-SSL); every fourth has none recorded. */
+const PROMOTION_COSTS: ReadonlyArray<bigint | undefined> = [undefined, 1000n, 2000n, 3000n].map(
+  (ssl) => (ssl === undefined ? undefined : ssl * 1_000_000n),
+);
 
 /** Every page of a query, one after the other. */
 async function allPages(
@@ -89,6 +93,8 @@ describe('market order and filters on a generated set', () => {
           ? {
               at: new Date(start.getTime() - Math.floor(next() * 10) * HOUR),
               until: new Date(start.getTime() + pick([-1, 1, 48]) * HOUR),
+              // spec 01 §4: higher promotions first (no draw of the generator: the same servers).
+              micro: PROMOTION_COSTS[i % PROMOTION_COSTS.length],
             }
           : null;
       generated.push({ fixture, allowed, promotion, staker: stakers.has(fixture.ownerUuid) });
@@ -101,7 +107,14 @@ describe('market order and filters on a generated set', () => {
     for (const g of generated) {
       await allowClients(market.db, g.fixture.id, g.allowed);
       if (g.promotion)
-        await promote(market.db, g.fixture.id, g.promotion.at, g.promotion.until, start);
+        await promote(
+          market.db,
+          g.fixture.id,
+          g.promotion.at,
+          g.promotion.until,
+          start,
+          g.promotion.micro ?? null,
+        );
     }
     await depositSsl(market.db.url, owners[3]!, 1, 'stake');
     // The minute sweep brings decay and promotions up to clock.at.

@@ -12,8 +12,9 @@ describe('orderKeys', () => {
     for (const sort of [undefined, 'reliability', 'ping', 'uptime', 'price'] as const) {
       for (const order of ['desc', 'asc'] as const) {
         const keys = orderKeys(sort, order);
-        expect(keys.slice(0, 2)).toEqual([
+        expect(keys.slice(0, 3)).toEqual([
           { column: 'sort_group', direction: 'ASC' },
+          { column: 'sort_promotion_micro', direction: 'DESC', nulls: 'LAST' },
           { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
         ]);
         // issue 18 §4: among servers equal on every other key, stakers first, then the id.
@@ -27,17 +28,17 @@ describe('orderKeys', () => {
 
   it('should default to reliability descending then ping ascending when no sort is chosen', () => {
     expect(orderBySql(orderKeys(undefined))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
+      'sort_group ASC, sort_promotion_micro DESC NULLS LAST, sort_promoted_at DESC NULLS LAST, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
   });
 
   it('should treat the lowest ping as best and an unmeasured ping as worst', () => {
-    expect(orderKeys('ping', 'desc')[2]).toEqual({
+    expect(orderKeys('ping', 'desc')[3]).toEqual({
       column: 'ping_ms',
       direction: 'ASC',
       nulls: 'LAST',
     });
-    expect(orderKeys('ping', 'asc')[2]).toEqual({
+    expect(orderKeys('ping', 'asc')[3]).toEqual({
       column: 'ping_ms',
       direction: 'DESC',
       nulls: 'FIRST',
@@ -45,16 +46,16 @@ describe('orderKeys', () => {
   });
 
   it('should put the highest reliability and uptime first when best first (desc)', () => {
-    expect(orderKeys('reliability', 'desc')[2]).toEqual({
+    expect(orderKeys('reliability', 'desc')[3]).toEqual({
       column: 'sort_reliability',
       direction: 'DESC',
     });
-    expect(orderKeys('reliability', 'asc')[2]).toEqual({
+    expect(orderKeys('reliability', 'asc')[3]).toEqual({
       column: 'sort_reliability',
       direction: 'ASC',
     });
-    expect(orderKeys('uptime', 'desc')[2]).toEqual({ column: 'uptime_hours', direction: 'DESC' });
-    expect(orderKeys('uptime', 'asc')[2]).toEqual({ column: 'uptime_hours', direction: 'ASC' });
+    expect(orderKeys('uptime', 'desc')[3]).toEqual({ column: 'uptime_hours', direction: 'DESC' });
+    expect(orderKeys('uptime', 'asc')[3]).toEqual({ column: 'uptime_hours', direction: 'ASC' });
   });
 
   it('should fall back to the default order for price while every regular server costs the same', () => {
@@ -64,10 +65,10 @@ describe('orderKeys', () => {
 
   it('should put free servers first for price best first once prices differ, paid first for worst first', () => {
     expect(orderBySql(orderKeys('price', 'desc', true))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free DESC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
+      'sort_group ASC, sort_promotion_micro DESC NULLS LAST, sort_promoted_at DESC NULLS LAST, free DESC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
     expect(orderBySql(orderKeys('price', 'asc', true))).toBe(
-      'sort_group ASC, sort_promoted_at DESC NULLS LAST, free ASC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
+      'sort_group ASC, sort_promotion_micro DESC NULLS LAST, sort_promoted_at DESC NULLS LAST, free ASC, sort_reliability DESC, ping_ms ASC NULLS LAST, staker DESC, server_id ASC',
     );
   });
 });

@@ -26,6 +26,7 @@ export interface MarketPageQuery extends MarketFilter {
 export interface OrderKey {
   column:
     | 'sort_group'
+    | 'sort_promotion_micro'
     | 'sort_promoted_at'
     | 'sort_reliability'
     | 'ping_ms'
@@ -39,10 +40,12 @@ export interface OrderKey {
 
 /**
  * spec 01 §9: disabled servers last (sort_group 3..5), promoted first (0 premium, 1 promoted,
- * 2 other), most recently promoted first.
+ * 2 other); spec 01 §4: among promoted servers the higher promotion (more SSL paid for the one
+ * running now) first, then the most recently promoted.
  */
 const PREFIX: readonly OrderKey[] = [
   { column: 'sort_group', direction: 'ASC' },
+  { column: 'sort_promotion_micro', direction: 'DESC', nulls: 'LAST' },
   { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
 ];
 const RELIABILITY_BEST: OrderKey = { column: 'sort_reliability', direction: 'DESC' };
@@ -145,13 +148,13 @@ export interface PageSql {
 
 /** The listing columns one page needs (the ORDER BY keys among them). */
 const LISTING_COLUMNS = `server_id, country, reliability, stale, ping_ms, uptime_hours, allowed_clients,
-  capacity, premium, promoted, core_down, disabled, sort_group, sort_promoted_at, sort_reliability, free,
-  staker`;
+  capacity, premium, promoted, core_down, disabled, sort_group, sort_promotion_micro, sort_promoted_at,
+  sort_reliability, free, staker`;
 
 /** The page's rows with what the card shows from servers, and the premium servers' numbers. */
 const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms, l.uptime_hours,
   l.allowed_clients, l.capacity, l.premium, l.promoted, l.core_down, l.disabled, l.sort_group,
-  l.sort_promoted_at, l.sort_reliability, l.free, l.staker, s.owner_uuid, s.name, s.location, s.host,
+  l.sort_promotion_micro, l.sort_promoted_at, l.sort_reliability, l.free, l.staker, s.owner_uuid, s.name, s.location, s.host,
   s.port,
   s.inbound, s.source, s.last_report_at, s.active_clients,
   CASE WHEN l.premium THEN (

@@ -89,13 +89,19 @@ export class MarketRepository {
     return queryPrepared<T>(this.dataSource, sql, params);
   }
 
-  /** The market version (market migration): moves at the commit of every change a page shows. */
-  async version(): Promise<string> {
-    const rows = await this.prepared<{ version: string }>(
-      `SELECT last_value::text || ':' || is_called::text AS version FROM market_version_seq`,
-      [],
+  /**
+   * The market version (market migration): moves at the commit of every change a page shows.
+   * With it, whether a promotion shown as running has run out by `now` (one probe of the
+   * promoted listings' expiry index): the market ends those before it shows a page.
+   */
+  async version(now: Date): Promise<{ version: string; promotionsDue: boolean }> {
+    const rows = await this.prepared<{ version: string; due: boolean }>(
+      `SELECT last_value::text || ':' || is_called::text AS version,
+              EXISTS (SELECT 1 FROM market_listings WHERE promoted AND promoted_until <= $1) AS due
+       FROM market_version_seq`,
+      [now],
     );
-    return rows[0]?.version ?? '0';
+    return { version: rows[0]?.version ?? '0', promotionsDue: rows[0]?.due ?? false };
   }
 
   countries(): Promise<CountryCountRow[]> {
@@ -254,14 +260,18 @@ export class MarketRepository {
     return rows.length;
   }
 
-  /** Ends promotions whose time ran out (and starts those set ahead of time). */
-  async settlePromotions(now: Date): Promise<number> {
+  /**
+   * Ends promotions whose time ran out (and starts those set ahead of time). The minute sweep
+   * skips listings a writer holds (next minute takes them up); a market read (`wait`) waits for
+   * them, so the page it then shows has no expired promotion.
+   */
+  async settlePromotions(now: Date, wait = false): Promise<number> {
     const rows = await queryRows<{ server_id: string }>(
       this.dataSource,
       `WITH locked AS (
          SELECT server_id FROM market_listings
          WHERE promoted_until IS NOT NULL AND promoted IS DISTINCT FROM (promoted_until > $1)
-         ORDER BY server_id FOR UPDATE SKIP LOCKED
+         ORDER BY server_id FOR UPDATE${wait ? '' : ' SKIP LOCKED'}
        )
        UPDATE market_listings l SET promoted = (l.promoted_until > $1)
        FROM locked WHERE l.server_id = locked.server_id

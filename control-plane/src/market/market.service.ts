@@ -55,9 +55,22 @@ export class MarketService {
    * one already running), so a cached page is never older than the request.
    */
   private readonly versions = new KeyedBatcher<null, string>(
-    async () => new Map([['market', await this.repository.version()]]),
+    async () => new Map([['market', await this.currentVersion()]]),
     '0',
   );
+
+  /**
+   * The market version once no promotion shown as running has run out (issue 20: the market
+   * follows the server clock, and a cached page never shows an expired promotion): a promotion
+   * that ended since the minute sweep is ended here first, which moves the version at its commit.
+   */
+  private async currentVersion(): Promise<string> {
+    const now = this.clock.now();
+    const read = await this.repository.version(now);
+    if (!read.promotionsDue) return read.version;
+    await this.repository.settlePromotions(now, true);
+    return (await this.repository.version(now)).version;
+  }
 
   /**
    * A market page, serialized once for every visitor who asks for it while it is current: the
@@ -98,8 +111,10 @@ export class MarketService {
       pricesDiffer,
     ]);
     const read = async () => new JsonDocument(await this.readPage(query));
+    // Read even without the cache: it ends promotions that have run out before the page.
+    const version = await this.versions.submit('market', null);
     if (this.config.marketPageCacheMs === 0) return read();
-    return this.pages.read(key, await this.versions.submit('market', null), read);
+    return this.pages.read(key, version, read);
   }
 
   private async readPage(query: MarketPageQuery): Promise<MarketServersResponse> {

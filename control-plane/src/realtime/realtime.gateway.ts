@@ -24,7 +24,9 @@ export type ServerListChange =
   /** LISTEN came back after a database outage: events may have been missed, refetch. */
   | 'resync'
   /** A server that could not serve was dropped from subscriptions (issue 15 §7). */
-  | 'withdrawn';
+  | 'withdrawn'
+  /** A server was promoted (issue 20): the market's order changed. */
+  | 'promotion';
 
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';

@@ -44,7 +44,9 @@ const REFUSAL_RECORDS: Record<string, ReadonlyArray<TableWrite['op']>> = {
 
 /** Which signed-in identity an operation is meant for; the other two get a sample of its cases. */
 function primaryIdentity(operation: Operation): Identity {
-  return /^\/(api\/)?(nodes|wallet\/node|api\/wallet\/node)|create-node-wallet/.test(operation.path)
+  return /^\/(api\/)?(nodes|wallet\/node|api\/wallet\/node|servers\/)|create-node-wallet/.test(
+    operation.path,
+  )
     ? 'operator'
     : 'client';
 }

@@ -133,10 +133,13 @@ export async function promote(
   promotedAt: Date,
   promotedUntil: Date,
   now: Date,
+  /** What the running promotion cost (issue 20: higher promotions first); null: not recorded. */
+  promotionMicro: bigint | null = null,
 ): Promise<void> {
   await db.query(
-    `UPDATE market_listings SET promoted_at = $2, promoted_until = $3::timestamptz, promoted = $3::timestamptz > $4::timestamptz
+    `UPDATE market_listings SET promoted_at = $2, promoted_until = $3::timestamptz, promoted = $3::timestamptz > $4::timestamptz,
+       promotion_micro = $5
      WHERE server_id = $1`,
-    [serverId, promotedAt, promotedUntil, now],
+    [serverId, promotedAt, promotedUntil, now, promotionMicro?.toString() ?? null],
   );
 }

@@ -81,6 +81,8 @@ export interface Model {
   priceFree: boolean;
   promotedAt: Date | null;
   promotedUntil: Date | null;
+  /** What the running promotion cost (issue 20), micro-SSL; null when not recorded. */
+  promotionMicro: bigint | null;
   reliability: number;
   stale: boolean;
   listed: boolean;
@@ -95,7 +97,7 @@ export interface Model {
 export interface Generated {
   fixture: ServerFixture & { id: string };
   allowed: number;
-  promotion: { at: Date; until: Date } | null;
+  promotion: { at: Date; until: Date; micro?: bigint } | null;
   staker?: boolean;
 }
 
@@ -135,6 +137,7 @@ export function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
     priceFree: f.source === 'manual',
     promotedAt: g.promotion?.at ?? null,
     promotedUntil: g.promotion?.until ?? null,
+    promotionMicro: g.promotion?.micro ?? null,
     reliability,
     stale,
     listed,
@@ -166,7 +169,7 @@ export function pingBetter(a: number | null, b: number | null): number {
 
 /**
  * spec 01 §9, written as a comparator: disabled last; then promoted first (admin servers, then
- * the most recently promoted); then the chosen field, best or worst first; then reliability
+ * the higher promotion, then the most recently promoted: spec 01 §4); then the chosen field, best or worst first; then reliability
  * descending and ping ascending; then stakers first (issue 18 §4); then the id.
  */
 export function compare(
@@ -180,6 +183,9 @@ export function compare(
   const rank = (m: Model) => (m.premium ? 0 : promotedNow(m, at) ? 1 : 2);
   if (rank(a) !== rank(b)) return rank(a) - rank(b);
   if (rank(a) === 1) {
+    // A promotion whose cost is not recorded sorts after every recorded one (NULLS LAST).
+    const paid = (m: Model) => m.promotionMicro ?? -1n;
+    if (paid(a) !== paid(b)) return paid(b) > paid(a) ? 1 : -1;
     const byPromotion = b.promotedAt!.getTime() - a.promotedAt!.getTime();
     if (byPromotion !== 0) return byPromotion;
   }

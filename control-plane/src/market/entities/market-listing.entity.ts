@@ -21,6 +21,7 @@ import { ServerEntity } from '../../nodes/entities/server.entity';
 @Index('ix_market_listings_search', { synchronize: false })
 @Index('ix_market_listings_premium', { synchronize: false })
 @Index('ix_market_listings_promoted_until', { synchronize: false })
+@Index('ix_market_listings_promotion_expiry', { synchronize: false })
 @Index('ix_market_listings_price_free_first', { synchronize: false })
 @Index('ix_market_listings_price_paid_first', { synchronize: false })
 export class MarketListingEntity {
@@ -88,7 +89,14 @@ export class MarketListingEntity {
   @Column({ name: 'promoted_until', type: 'timestamptz', nullable: true })
   promotedUntil: Date | null;
 
-  /** promoted_until is in the future (as of the last write or sweep). */
+  /**
+   * Micro-SSL paid for the promotion running now (spec 01 §4: an upgrade adds to it; a promotion
+   * that starts after one ended starts again from its own price). Written with promoted_until.
+   */
+  @Column({ name: 'promotion_micro', type: 'bigint', nullable: true })
+  promotionMicro: string | null;
+
+  /** promoted_until is in the future (as of the last write or sweep, or a market read). */
   @Column({ type: 'boolean', default: false })
   promoted: boolean;
 
@@ -114,6 +122,13 @@ export class MarketListingEntity {
   /** Derived (spec 01 §9): 0 premium, 1 promoted, 2 other; +3 when disabled. */
   @Column({ name: 'sort_group', type: 'smallint', default: 5 })
   sortGroup: number;
+
+  /**
+   * Derived by market_listing_promotion (spec 01 §4: higher promotions first): promotion_micro of
+   * a promoted (non-premium) server, else null.
+   */
+  @Column({ name: 'sort_promotion_micro', type: 'bigint', nullable: true })
+  sortPromotionMicro: string | null;
 
   /** Derived: promoted_at of a promoted (non-premium) server, else null. */
   @Column({ name: 'sort_promoted_at', type: 'timestamptz', nullable: true })

@@ -85,8 +85,8 @@ export class FuzzFixtures {
   valuesFor(identity: Identity, operation: Operation): IdentityValues {
     const own = identity === 'operator' ? this.operator : this.client;
     const other = identity === 'operator' ? this.otherOperator : this.otherClient;
-    // `{id}` is a server on the market's paths and a subscription on the clients' paths.
-    const serverPath = operation.path.startsWith('/data/');
+    // `{id}` is a server on the market's and promotions' paths, a subscription on the clients'.
+    const serverPath = /^\/(data|servers)\//.test(operation.path);
     return {
       identity,
       segments: {
@@ -123,6 +123,9 @@ export class FuzzFixtures {
         tier: 'tier2',
         country: ['DE'],
         newBillingCycle: 'hourly',
+        // issue 20: the Basic promotion plan at its price.
+        days: 10,
+        cost: 1000,
         // issue 18 §5: a withdrawal of the minimum (100 SSL) to a wallet's address.
         amount: '100',
         destinationAddress: Keypair.generate().publicKey.toBase58(),

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { EarningsPanel } from '../../features/earnings/components/earnings-panel';
+import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
 import { useNodes } from '../../features/nodes/store';
 import { RequireAccount } from '../../features/session/components/require-account';
@@ -50,6 +51,9 @@ function NodeDashboardPage() {
   const firstServerAt = useFirstServerAt(uuid);
   const [walletRequest] = useState(() => readWalletRequest(window.history.state));
   const walletRef = useRef<HTMLDivElement>(null);
+  const [promoting, setPromoting] = useState<{ id: string; name: string } | null>(null);
+  // 'Add SSL to Balance' here opens the wallet's deposit view: a fresh panel that opens it.
+  const [deposit, setDeposit] = useState({ open: walletRequest.deposit, key: 0 });
 
   useEffect(() => {
     if (!walletRequest.scroll) return;
@@ -94,10 +98,11 @@ function NodeDashboardPage() {
         wallet={
           <div ref={walletRef} className="node-dashboard__wallet">
             <WalletPanel
+              key={deposit.key}
               type="node"
               ownerUuid={user.uuid}
               title="Node Wallet"
-              depositOpenInitially={walletRequest.deposit}
+              depositOpenInitially={deposit.open}
             />
             {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}
             <StakingPanel
@@ -107,6 +112,17 @@ function NodeDashboardPage() {
           </div>
         }
         earnings={<EarningsPanel ownerUuid={user.uuid} firstServerAt={firstServerAt} />}
+        onPromote={(server) => setPromoting({ id: server.id, name: server.name })}
+      />
+      <PromoteDialog
+        server={promoting}
+        onClose={() => setPromoting(null)}
+        onPromoted={() => void loadWallet('node', user.uuid)}
+        onAddBalance={() => {
+          setPromoting(null);
+          setDeposit((current) => ({ open: true, key: current.key + 1 }));
+          walletRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        }}
       />
     </div>
   );

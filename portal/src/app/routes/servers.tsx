@@ -1,9 +1,10 @@
 import type { SubscriptionCreationResponse } from '@scn/proto';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { paths } from '../../config/paths';
 import { openAuth } from '../../features/auth/store';
 import { ServerMarket } from '../../features/market/components/server-market';
+import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { useSession } from '../../features/session/store';
 
 /**
@@ -22,6 +23,7 @@ export function ServersRoute() {
   const uuid = user?.uuid;
   const userType = user?.userType;
   const viewer = useMemo(() => (uuid && userType ? { uuid, userType } : null), [uuid, userType]);
+  const [promoting, setPromoting] = useState<{ id: string; name: string } | null>(null);
 
   const viewSubscription = (result: SubscriptionCreationResponse) => {
     const state: NewSubscriptionState = {
@@ -44,6 +46,13 @@ export function ServersRoute() {
         viewer={viewer}
         onSignIn={() => openAuth({ userType: 'client' })}
         onViewSubscription={viewSubscription}
+        onPromote={(server) => setPromoting({ id: server.id, name: server.name })}
+      />
+      <PromoteDialog
+        server={promoting}
+        onClose={() => setPromoting(null)}
+        // spec 01 §2: to the node dashboard, asking it to open the wallet's deposit view.
+        onAddBalance={() => navigate(paths.nodeDashboard, { state: { openDeposit: true } })}
       />
     </div>
   );

@@ -24,10 +24,20 @@ export interface ServerCardProps {
   index: number;
   onToggle: (server: MarketServer) => void;
   onSignIn: () => void;
+  /** spec 01 §2: nodes get a Promote button on their own servers. */
+  onPromote?: (server: MarketServer) => void;
 }
 
 /** spec 01 §2 "Server card". */
-export function ServerCard({ server, viewer, state, index, onToggle, onSignIn }: ServerCardProps) {
+export function ServerCard({
+  server,
+  viewer,
+  state,
+  index,
+  onToggle,
+  onSignIn,
+  onPromote,
+}: ServerCardProps) {
   const disabled = isServerDisabled(server);
   const own = isOwnServer(server, viewer);
   const toggleable = canToggleSelection(server, state, viewer);
@@ -134,6 +144,7 @@ export function ServerCard({ server, viewer, state, index, onToggle, onSignIn }:
           toggleable={toggleable}
           onToggle={onToggle}
           onSignIn={onSignIn}
+          onPromote={own && !server.isAdminServer ? onPromote : undefined}
         />
       </footer>
     </article>
@@ -147,10 +158,19 @@ interface CardActionProps {
   toggleable: boolean;
   onToggle: (server: MarketServer) => void;
   onSignIn: () => void;
+  onPromote?: (server: MarketServer) => void;
 }
 
 /** spec 01 §2: clients get Connect, nodes the active connections, visitors a sign-in prompt. */
-function CardAction({ server, viewer, state, toggleable, onToggle, onSignIn }: CardActionProps) {
+function CardAction({
+  server,
+  viewer,
+  state,
+  toggleable,
+  onToggle,
+  onSignIn,
+  onPromote,
+}: CardActionProps) {
   if (!viewer) {
     return (
       <Button variant="secondary" size="sm" block onClick={onSignIn}>
@@ -160,10 +180,25 @@ function CardAction({ server, viewer, state, toggleable, onToggle, onSignIn }: C
   }
   if (viewer.userType === 'node') {
     const count = server.activeConnections;
-    return (
+    const connections = (
       <p className="market-card__connections small" data-testid="market-card-connections">
         <strong>{count}</strong> active connection{count === 1 ? '' : 's'}
       </p>
+    );
+    if (!onPromote) return connections;
+    return (
+      <div className="market-card__own">
+        {connections}
+        <Button
+          variant="primary"
+          size="sm"
+          onClick={() => onPromote(server)}
+          aria-label={`Promote ${server.name}`}
+          data-testid="market-promote"
+        >
+          Promote
+        </Button>
+      </div>
     );
   }
   const label = connectLabel(server, state);

@@ -37,13 +37,20 @@ export interface ServerMarketProps {
   onSignIn: () => void;
   /** After View Subscription: the client dashboard takes it from here. */
   onViewSubscription: (result: SubscriptionCreationResponse) => void;
+  /** spec 01 §2: the Promote button on an operator's own servers (the app composes the modal). */
+  onPromote?: (server: MarketServer) => void;
 }
 
 /**
  * spec 01 §2 "Server market": stats, search and filters, the card grid with pagination, the
  * selection bar and the purchase modals. The filters and page live in the URL's query string.
  */
-export function ServerMarket({ viewer, onSignIn, onViewSubscription }: ServerMarketProps) {
+export function ServerMarket({
+  viewer,
+  onSignIn,
+  onViewSubscription,
+  onPromote,
+}: ServerMarketProps) {
   const market = useMarket();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -173,6 +180,7 @@ export function ServerMarket({ viewer, onSignIn, onViewSubscription }: ServerMar
               }}
               onToggle={onToggle}
               onSignIn={onSignIn}
+              onPromote={onPromote}
             />
           ))}
         </div>

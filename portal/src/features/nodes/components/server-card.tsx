@@ -14,10 +14,19 @@ export interface ServerCardProps {
   now: number;
   onDelete: (server: NodeServer) => void;
   onConfigure: (server: NodeServer) => void;
+  /** spec 01 §2: the Promote Server modal (composed by the app). */
+  onPromote?: (server: NodeServer) => void;
 }
 
 /** One server of the node dashboard with every field of spec 02 §2 the control plane knows. */
-export function ServerCard({ ownerUuid, server, now, onDelete, onConfigure }: ServerCardProps) {
+export function ServerCard({
+  ownerUuid,
+  server,
+  now,
+  onDelete,
+  onConfigure,
+  onPromote,
+}: ServerCardProps) {
   const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
   const place = formatPlace(server.country, server.location);
   const titleId = `server-${server.id}-name`;
@@ -130,6 +139,17 @@ export function ServerCard({ ownerUuid, server, now, onDelete, onConfigure }: Se
           {server.coreState ? ` · proxy core ${server.coreState.toLowerCase()}` : ''}
         </span>
         <span className="node-server__actions">
+          {onPromote && (
+            <Button
+              variant="primary"
+              size="sm"
+              onClick={() => onPromote(server)}
+              aria-label={`Promote ${server.name}`}
+              data-testid="server-promote"
+            >
+              Promote
+            </Button>
+          )}
           <Button
             variant="secondary"
             size="sm"

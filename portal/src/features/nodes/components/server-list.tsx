@@ -13,10 +13,12 @@ import '../nodes.css';
 export interface ServerListProps {
   ownerUuid: string;
   onOpenWizard: () => void;
+  /** spec 01 §2: opens the Promote Server modal for a server (the app composes it). */
+  onPromote?: (server: NodeServer) => void;
 }
 
 /** spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. */
-export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
+export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListProps) {
   const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
   const [deleting, setDeleting] = useState<NodeServer | null>(null);
   const [configuring, setConfiguring] = useState<NodeServer | null>(null);
@@ -96,6 +98,7 @@ export function ServerList({ ownerUuid, onOpenWizard }: ServerListProps) {
               now={now}
               onDelete={setDeleting}
               onConfigure={setConfiguring}
+              onPromote={onPromote}
             />
           ))}
         </div>
