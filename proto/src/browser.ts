@@ -20,4 +20,5 @@ export * from './rest/rewards.contract';
 export * from './rest/staking.contract';
 export * from './rest/reliability.contract';
 export * from './rest/traffic.contract';
+export * from './rest/social.contract';
 export * from './countries';

@@ -32,6 +32,7 @@ import { LedgerAccountEntity } from '../wallet/entities/ledger-account.entity';
 import { LedgerEntryEntity } from '../wallet/entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.entity';
 import { WithdrawalEntity } from '../withdrawals/entities/withdrawal.entity';
+import { SocialShareEntity } from '../social/entities/social-share.entity';
 
 export const ENTITIES = [
   AccountEntity,
@@ -68,4 +69,5 @@ export const ENTITIES = [
   RewardStakingStatementEntity,
   ServerBanNoticeEntity,
   SubscriptionTrafficDayEntity,
+  SocialShareEntity,
 ] as const;
