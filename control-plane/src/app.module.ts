@@ -26,6 +26,7 @@ import { MarketModule } from './market/market.module';
 import { NodesModule } from './nodes/nodes.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
+import { SocialModule } from './social/social.module';
 import { StakingModule } from './staking/staking.module';
 import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
 import { TrafficModule } from './traffic/traffic.module';
@@ -101,6 +102,7 @@ export class AppModule {
         RewardsModule,
         DownloadsModule,
         StakingModule,
+        SocialModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

@@ -26,7 +26,8 @@ const INSTAGRAM_HOSTS = new Set(['instagram.com', 'www.instagram.com']);
 const TWITTER_PATH =
   /^\/(?:[A-Za-z0-9_]{1,15}|i|i\/web)\/status(?:es)?\/(\d{1,20})(?:\/(?:photo|video)\/\d{1,2})?\/?$/;
 /** /p/<code>/, /reel/<code>/, /reels/<code>/, /tv/<code>/, optionally after /<user>. */
-const INSTAGRAM_PATH = /^\/(?:[A-Za-z0-9._]{1,30}\/)?(?:p|reel|reels|tv)\/([A-Za-z0-9_-]{5,64})\/?$/;
+const INSTAGRAM_PATH =
+  /^\/(?:[A-Za-z0-9._]{1,30}\/)?(?:p|reel|reels|tv)\/([A-Za-z0-9_-]{5,64})\/?$/;
 
 /**
  * The normalized post of `text` on `platform`, or null when it is not an https link to a real

@@ -52,7 +52,6 @@ export const SOCIAL_MESSAGES = {
   postAlreadyClaimed: 'This post has already been used to claim a reward',
   dailyCapReached:
     'You have reached the daily limit of share rewards (1 SSL in 24 hours). Try again tomorrow!',
-  notYourAccount: 'userId must be your own account',
   recorded: (isPrimeTime: boolean) =>
     isPrimeTime
       ? 'Share recorded at prime time. Your reward is pending verification for 24 hours.'
