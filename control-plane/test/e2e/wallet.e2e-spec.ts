@@ -190,9 +190,15 @@ describe('wallet calls', () => {
       .http()
       .post(WALLET_ROUTES.socialReward)
       .set(bearer(client.token!))
-      .send({ userId: client.uuid, amount: 1, platform: 'twitter' })
+      .send({
+        userId: client.uuid,
+        amount: 1,
+        platform: 'twitter',
+        postUrl: 'https://x.com/a/status/1',
+        timeZone: 'UTC',
+      })
       .expect(400);
-    expect(social.body.message).toMatch(/amount/);
+    expect(social.body.message).toBe('Unknown field: amount');
     const withdraw = await t
       .http()
       .post(WALLET_ROUTES.withdraw(operator.uuid))
