@@ -104,6 +104,8 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
         {flow.step === 'url_verification' && platform && (
           <form
             className="share-dialog__verify"
+            // spec 01 §5's messages, not the browser's own validation bubble.
+            noValidate
             onSubmit={(event) => {
               event.preventDefault();
               dispatch({ type: 'submit' });
@@ -341,5 +343,5 @@ function useRecordShare(
     return () => {
       live = false;
     };
-  }, [flow.step, flow.platform, flow.url, userUuid, onRecorded]);
+  }, [flow.step, flow.platform, flow.url, userUuid, onRecorded, dispatch]);
 }
