@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { classifyAddress } from '../common/address-policy';
 
 /**
@@ -31,15 +31,18 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export class AddressRefused extends Error {}
 
+/** Whether the verifier may dial `address`: public unicast, or loopback when allowed. */
+export function addressAllowed(address: string, allowLoopback: boolean): boolean {
+  const kind = classifyAddress(address);
+  return kind === null || (allowLoopback && kind === 'loopback');
+}
+
 /** A lookup that answers only addresses the policy allows (loopback only when `allowLoopback`). */
 export function guardedLookup(allowLoopback: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 4);
-      const allowed = addresses.filter((entry) => {
-        const kind = classifyAddress(entry.address);
-        return kind === null || (allowLoopback && kind === 'loopback');
-      });
+      const allowed = addresses.filter((entry) => addressAllowed(entry.address, allowLoopback));
       if (allowed.length === 0) {
         return callback(new AddressRefused(`refused address for ${hostname}`), '', 4);
       }
@@ -63,6 +66,11 @@ function requestOnce(
 ): Promise<{ status: number; location: string | null }> {
   const allowLoopback = settings.baseUrl !== null && new URL(settings.baseUrl).host === target.host;
   const client = target.protocol === 'https:' ? https : http;
+  // An address in the URL itself is dialled without a lookup: judge it here.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) !== 0 && !addressAllowed(literal, allowLoopback)) {
+    return Promise.reject(new AddressRefused(`refused address ${literal}`));
+  }
   return new Promise((resolve, reject) => {
     const request = client.request(
       target,
