@@ -165,6 +165,29 @@ describe('SocialService.record', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('should give a post claimed by two accounts at once to one of them', async () => {
+    const accounts = await Promise.all(
+      [1, 2, 3].map(() => insertAccount(t.db, { userType: 'client' })),
+    );
+    const spellings = [
+      'https://x.com/a/status/4242424242',
+      'https://twitter.com/b/status/4242424242',
+      'https://mobile.twitter.com/c/status/4242424242?s=1',
+    ];
+    const results = await Promise.allSettled(
+      accounts.map((a, i) => social.record(a, share(a, { postUrl: spellings[i] }))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected')
+        expect((r.reason as SocialException).code).toBe('post_already_claimed');
+    }
+    const rows = await t.db.query(`SELECT 1 FROM social_shares WHERE post_url = $1`, [
+      'https://x.com/i/status/4242424242',
+    ]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('should decide two concurrent shares of one account one at a time', async () => {
     const a = await insertAccount(t.db, { userType: 'client' });
     const results = await Promise.allSettled([

@@ -136,6 +136,27 @@ describe('share and earn', () => {
     expect(await ledgerViolations(suite.stack.db.url)).toEqual([]);
   });
 
+  it('an operator opens the same share modal on the node dashboard', async () => {
+    const operator = await registerAccount(suite.stack, 'node');
+    const page = await openPage({ account: operator });
+    await page.context().route(
+      (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
+      (route) => route.abort(),
+    );
+    await page.goto('/node-dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Node Dashboard' }).waitFor();
+    const card = page.getByTestId('earn-ssl');
+    expect(await waitForText(card.getByTestId('earn-ssl-pending'), '0.00 SSL')).toBe('0.00 SSL');
+    await card.getByTestId('earn-ssl-open').click();
+    const dialog = page.getByTestId('share-dialog');
+    expect(await dialog.getByTestId('share-step').getAttribute('data-step')).toBe('initial');
+    await dialog.getByTestId('share-choose-instagram').click();
+    expect(await dialog.getByTestId('share-step').getAttribute('data-step')).toBe('sharing');
+    expect(await dialog.getByTestId('share-open').innerText()).toBe('Download image for Instagram');
+    await dialog.getByTestId('share-different').click();
+    expect(await dialog.getByTestId('share-step').getAttribute('data-step')).toBe('initial');
+  });
+
   it("shows 'Feature Unavailable' in a blocked region", async () => {
     const client = await registerAccount(suite.stack, 'client');
     const page = await openDashboard(client, 'Asia/Tehran');
