@@ -27,6 +27,7 @@ import { NodesModule } from './nodes/nodes.module';
 import { PromotionsModule } from './promotions/promotions.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RewardsModule } from './rewards/rewards.module';
+import { SocialModule } from './social/social.module';
 import { StakingModule } from './staking/staking.module';
 import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
 import { TrafficModule } from './traffic/traffic.module';
@@ -103,6 +104,7 @@ export class AppModule {
         DownloadsModule,
         StakingModule,
         PromotionsModule,
+        SocialModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

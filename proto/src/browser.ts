@@ -21,4 +21,5 @@ export * from './rest/staking.contract';
 export * from './rest/promotions.contract';
 export * from './rest/reliability.contract';
 export * from './rest/traffic.contract';
+export * from './rest/social.contract';
 export * from './countries';

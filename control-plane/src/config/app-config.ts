@@ -62,6 +62,8 @@ export interface AppConfig {
   withdrawals: WithdrawalSettings | null;
   /** Tests only (NODE_ENV=test): the file whose offset moves the clock (common/test-clock.ts). */
   testClockFile: string | undefined;
+  /** Share-and-earn's check that a post is still up before paying (issue 20 §2). */
+  shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
 }
 
 export interface DatabaseTimeouts {
@@ -188,6 +190,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     solana: solana.settings,
     withdrawals: withdrawals.settings,
     testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
+    shareVerify: {
+      enabled: env.SHARE_VERIFY_FETCH,
+      baseUrl: env.SHARE_VERIFY_BASE_URL ?? null,
+      timeoutMs: 5_000,
+    },
   };
 }
 

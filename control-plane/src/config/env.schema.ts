@@ -328,6 +328,16 @@ export const ENV_VARS = {
     doc: "localnet only: the local chain's demo wallet the portal offers (Pay with the demo wallet)",
     sensitive: false,
   },
+  SHARE_VERIFY_FETCH: {
+    schema: bool.default(false),
+    doc: 'Share-and-earn: before paying a share reward (24 hours after the share) fetch the post and forfeit the reward on a 404 or 410 (issue 20 §2); off by default (the platforms may be unreachable)',
+    sensitive: false,
+  },
+  SHARE_VERIFY_BASE_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: "Tests: fetch shared posts' paths from this base instead of x.com or instagram.com (its loopback host is then allowed; private ranges never are)",
+    sensitive: false,
+  },
   WITHDRAWALS_ENABLED: {
     schema: bool.default(false),
     doc: 'Node operators may withdraw SSL to a Solana address, paid in SOL from the treasury (issue 18 §5; needs the Solana settings and SOLANA_TREASURY_KEY_FILE); off: the Withdraw button shows Suspended',

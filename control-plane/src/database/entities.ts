@@ -34,6 +34,7 @@ import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.e
 import { PromotionPurchaseEntity } from '../promotions/entities/promotion-purchase.entity';
 import { ServerPromotionEntity } from '../promotions/entities/server-promotion.entity';
 import { WithdrawalEntity } from '../withdrawals/entities/withdrawal.entity';
+import { SocialShareEntity } from '../social/entities/social-share.entity';
 
 export const ENTITIES = [
   AccountEntity,
@@ -72,4 +73,5 @@ export const ENTITIES = [
   SubscriptionTrafficDayEntity,
   ServerPromotionEntity,
   PromotionPurchaseEntity,
+  SocialShareEntity,
 ] as const;

@@ -134,7 +134,7 @@ function adLine(s: StatementRow): EarningsLine {
     'Ad bonus',
     {},
     s.adBonusMicro,
-    'Share-and-earn rewards: not available yet.',
+    'Share-and-earn rewards paid to your node wallet in the period (each paid 24 hours after its share; counted once, on your first server).',
   );
 }
 

@@ -94,6 +94,15 @@ export class RewardComputer {
     const servers = await this.facts.serverFacts(window, owner);
     const operators = await this.facts.operatorFacts(window, window.startDay, owner);
     const subscriptions = await this.facts.subscriptionLines(window, owner);
+    const adBonuses = await this.facts.adBonusLines(window, owner);
+    // An operator's share rewards are one figure per month: the line of their first server
+    // (by id) carries it, so the operator's statements sum to it exactly once.
+    const adBonusServer = new Map<string, string>();
+    for (const row of servers) {
+      const first = adBonusServer.get(row.ownerUuid);
+      if (first === undefined || row.serverId < first)
+        adBonusServer.set(row.ownerUuid, row.serverId);
+    }
     const statements = servers.map((row): DraftStatement => {
       const operator = operators.get(row.ownerUuid) ?? NO_OPERATOR_FACTS;
       const subscription = subscriptions.get(row.serverId);
@@ -114,8 +123,11 @@ export class RewardComputer {
         requiredBeforeMicro: operator.requiredBeforeMicro,
         subscriptionClients: subscription?.clients ?? 0,
         subscriptionMicro: subscription?.micro ?? 0n,
-        // Issue 18 §2: share-and-earn rewards do not exist yet; the line is there, at 0.
-        adBonusMicro: 0n,
+        // Issue 20 §2: the operator's share rewards of the period (paid when each share was).
+        adBonusMicro:
+          adBonusServer.get(row.ownerUuid) === row.serverId
+            ? (adBonuses.get(row.ownerUuid) ?? 0n)
+            : 0n,
       };
       return {
         serverId: row.serverId,

@@ -202,6 +202,25 @@ export class RewardFactsRepository {
     );
   }
 
+  /**
+   * spec 02 §9 ad bonus (issue 20 §2): the share-and-earn rewards each operator's node wallet
+   * received in the window (paid, so already in the ledger), by operator.
+   */
+  async adBonusLines(window: FactsWindow, owner: string | null): Promise<Map<string, bigint>> {
+    const rows = await queryRows<{ owner_uuid: string; micro: string }>(
+      this.dataSource,
+      `SELECT a.owner_uuid, sum(e.amount_micro)::text AS micro
+       FROM ledger_transactions t
+         JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount_micro > 0
+         JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'node_wallet'
+       WHERE t.type = 'social_reward' AND t.created_at >= $1 AND t.created_at < $2
+         AND ($3::uuid IS NULL OR a.owner_uuid = $3)
+       GROUP BY a.owner_uuid`,
+      [window.start, window.until, owner],
+    );
+    return new Map(rows.map((row) => [row.owner_uuid, BigInt(row.micro)]));
+  }
+
   /** The reward pool's balance now (a system account: the sum of its entries). */
   async poolBalanceMicro(): Promise<bigint> {
     const rows = await queryRows<{ total: string }>(

@@ -326,4 +326,54 @@ describe('RewardRunService.runPeriod', () => {
     }
     expect(await ledgerViolations(db.url)).toEqual([]);
   });
+
+  it("should state an operator's share rewards of the month as the ad bonus, once", async () => {
+    now = new Date('2025-05-01T02:00:00Z');
+    const { operator, servers } = await operatorWithServers('2025-04', 2, 30);
+    const client = await insertAccount(db, { userType: 'client' });
+    // Two share rewards of the operator in April (node wallet), one in May, one of a client.
+    const share = (owner: string, kind: string, at: string, micro: bigint) =>
+      ledgerAt(db, new Date(at), 'social_reward', [
+        ['reward_pool', SYSTEM, -micro],
+        [kind, owner, micro],
+      ]);
+    await share(operator, 'node_wallet', '2025-04-03T12:00:00Z', 1_000_000n);
+    await share(operator, 'node_wallet', '2025-04-30T23:59:59Z', 100_000n);
+    await share(operator, 'node_wallet', '2025-05-01T00:00:00Z', 1_000_000n);
+    await share(client, 'client_wallet', '2025-04-10T12:00:00Z', 1_000_000n);
+    const walletBefore = await balanceOf(db, 'node_wallet', operator);
+
+    await runs.runPeriod('2025-04');
+    const rows = await db.query<{
+      server_id: string;
+      ad: string;
+      income: string;
+      earned: string;
+      sub: string;
+    }>(
+      `SELECT server_id, ad_bonus_micro::text AS ad, income_micro::text AS income,
+              earned_micro::text AS earned, subscription_micro::text AS sub
+       FROM reward_statements WHERE period = '2025-04-01' AND owner_uuid = $1 ORDER BY server_id`,
+      [operator],
+    );
+    expect(rows).toHaveLength(2);
+    const first = [...servers].sort()[0];
+    expect(rows.map((r) => [r.server_id, r.ad])).toEqual([
+      [first, '1100000'],
+      [rows[1]!.server_id, '0'],
+    ]);
+    // Income includes it; the payout does not pay it again (it was paid with each share).
+    for (const row of rows) {
+      expect(BigInt(row.income)).toBe(BigInt(row.earned) + BigInt(row.sub) + BigInt(row.ad));
+    }
+    const paid = await db.query<{ total: string }>(
+      `SELECT COALESCE(sum(wallet_micro + auto_staked_micro), 0)::text AS total FROM reward_statements
+       WHERE period = '2025-04-01' AND owner_uuid = $1`,
+      [operator],
+    );
+    expect((await balanceOf(db, 'node_wallet', operator)) - walletBefore).toBe(
+      BigInt(paid[0]!.total),
+    );
+    expect(await ledgerViolations(db.url)).toEqual([]);
+  });
 });

@@ -45,4 +45,10 @@ describe('the ledger has one writer (issue 16 §1)', () => {
       'wallet/wallet.repository.ts',
     ]);
   });
+
+  it('should pay share rewards from the pool only in the share rewards job (issue 20 §2)', () => {
+    // A new writer of social_reward movements must be added here on purpose: each one is a way
+    // for SSL to leave the reward pool.
+    expect(filesMatching(/type:\s*'social_reward'/)).toEqual(['social/share-rewards.service.ts']);
+  });
 });

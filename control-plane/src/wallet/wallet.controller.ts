@@ -83,12 +83,4 @@ export class WalletController {
   nodeReward(): never {
     throw new WalletException('rewards_are_server_side');
   }
-
-  @Post('wallet/add-social-reward')
-  @ApiOperation({
-    summary: 'Refused (403): share rewards are paid by the server after the share is verified',
-  })
-  socialReward(): never {
-    throw new WalletException('rewards_are_server_side');
-  }
 }

@@ -185,12 +185,20 @@ describe('wallet calls', () => {
       .send({ serverId: 'x', amount: 1000, reason: 'subscription_reward' })
       .expect(403);
     expect(reward.body.message).toBe(WALLET_MESSAGES.rewardsAreServerSide);
-    await t
+    // Issue 20: add-social-reward records a share like record-share; it never takes an amount.
+    const social = await t
       .http()
       .post(WALLET_ROUTES.socialReward)
       .set(bearer(client.token!))
-      .send({ userId: client.uuid, amount: 1, platform: 'twitter' })
-      .expect(403);
+      .send({
+        userId: client.uuid,
+        amount: 1,
+        platform: 'twitter',
+        postUrl: 'https://x.com/a/status/1',
+        timeZone: 'UTC',
+      })
+      .expect(400);
+    expect(social.body.message).toBe('Unknown field: amount');
     const withdraw = await t
       .http()
       .post(WALLET_ROUTES.withdraw(operator.uuid))

@@ -26,6 +26,7 @@ import { StakingMarket1764000002700 } from './1764000002700-staking-market';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
 import { SubscriptionTraffic1764000002900 } from './1764000002900-subscription-traffic';
 import { Promotions1764000003000 } from './1764000003000-promotions';
+import { SocialShares1764000003100 } from './1764000003100-social-shares';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   Withdrawals1764000002800,
   SubscriptionTraffic1764000002900,
   Promotions1764000003000,
+  SocialShares1764000003100,
 ] as const;

@@ -4,6 +4,7 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { onRealtime } from '../../lib/realtime';
 import { RequireAccount } from '../../features/session/components/require-account';
+import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { useSession } from '../../features/session/store';
 import { ClientSubscriptions } from '../../features/subscriptions/components/client-subscriptions';
 import { DownloadAppsDialog } from '../../features/subscriptions/components/download-apps-dialog';
@@ -95,6 +96,8 @@ function ClientDashboardPage() {
         </div>
       </header>
       <WalletPanel type="client" ownerUuid={uuid} title="Your Wallet" />
+      {/* spec 02 §2: the share and earn modal (issue 20 §2). */}
+      <EarnSslPanel userUuid={uuid} />
       <ClientSubscriptions
         ownerUuid={uuid}
         highlightId={navigation.newSubscriptionId}

@@ -8,6 +8,7 @@ import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
 import { useNodes } from '../../features/nodes/store';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
+import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
@@ -109,6 +110,8 @@ function NodeDashboardPage() {
               ownerUuid={user.uuid}
               onMoved={() => void loadWallet('node', user.uuid)}
             />
+            {/* spec 02 §2: the Earn SSL share dialog (issue 20 §2). */}
+            <EarnSslPanel userUuid={user.uuid} />
           </div>
         }
         earnings={<EarningsPanel ownerUuid={user.uuid} firstServerAt={firstServerAt} />}

@@ -1,0 +1,141 @@
+import {
+  isShareRegionBlocked,
+  type AvailablePlatforms,
+  type RecordShareResponse,
+  type SharePlatform,
+  SOCIAL_MESSAGES,
+} from '@scn/proto';
+
+/**
+ * The Earn SSL Tokens modal's states (spec 01 §4 Share flow): initial, then sharing (a platform
+ * chosen, only if available), then twitter_sharing or instagram_sharing (after clicking share),
+ * then url_verification (after 'I've Posted'), then validating, then pending_verification on
+ * success or error on failure. Error 'Try Again' returns to url_verification if a URL was
+ * entered, else initial; 'Choose a different platform' or Cancel resets to initial. A completed
+ * state exists but is not reached here.
+ */
+export type ShareStep =
+  | 'initial'
+  | 'sharing'
+  | 'twitter_sharing'
+  | 'instagram_sharing'
+  | 'url_verification'
+  | 'validating'
+  | 'pending_verification'
+  | 'error'
+  | 'completed';
+
+export interface ShareFlow {
+  step: ShareStep;
+  platform: SharePlatform | null;
+  url: string;
+  /** The URL field's own problem (spec 01 §5), shown under it without leaving the step. */
+  urlError: string | null;
+  /** The error screen's message and pseudo code (the last 6 digits of the time). */
+  error: { message: string; code: string } | null;
+  reward: RecordShareResponse['pendingReward'] | null;
+}
+
+export type ShareEvent =
+  | { type: 'choose'; platform: SharePlatform; available: AvailablePlatforms }
+  | { type: 'share' }
+  | { type: 'posted' }
+  | { type: 'url'; url: string }
+  | { type: 'submit' }
+  | { type: 'succeeded'; reward: RecordShareResponse['pendingReward'] }
+  | { type: 'failed'; message: string; at: number }
+  | { type: 'retry' }
+  | { type: 'reset' };
+
+export const INITIAL_FLOW: ShareFlow = {
+  step: 'initial',
+  platform: null,
+  url: '',
+  urlError: null,
+  error: null,
+  reward: null,
+};
+
+/** spec 01 §8: the error screen's pseudo error code, the last 6 digits of the time. */
+export function pseudoErrorCode(at: number): string {
+  return String(Math.trunc(at)).slice(-6).padStart(6, '0');
+}
+
+/** spec 01 §5: the URL's own checks, before any call; null when it may be sent. */
+export function urlProblem(url: string): string | null {
+  const text = url.trim();
+  if (text.length === 0) return SOCIAL_MESSAGES.urlRequired;
+  if (!/^https?:\/\//i.test(text)) return SOCIAL_MESSAGES.urlNotHttp;
+  return null;
+}
+
+export function shareReducer(flow: ShareFlow, event: ShareEvent): ShareFlow {
+  switch (event.type) {
+    case 'choose':
+      if (flow.step !== 'initial' || !event.available[event.platform]) return flow;
+      return { ...INITIAL_FLOW, step: 'sharing', platform: event.platform };
+    case 'share':
+      if (flow.step !== 'sharing' || !flow.platform) return flow;
+      return {
+        ...flow,
+        step: flow.platform === 'twitter' ? 'twitter_sharing' : 'instagram_sharing',
+      };
+    case 'posted':
+      if (flow.step !== 'twitter_sharing' && flow.step !== 'instagram_sharing') return flow;
+      return { ...flow, step: 'url_verification' };
+    case 'url':
+      return flow.step === 'url_verification' ? { ...flow, url: event.url, urlError: null } : flow;
+    case 'submit': {
+      if (flow.step !== 'url_verification') return flow;
+      const problem = urlProblem(flow.url);
+      if (problem) return { ...flow, urlError: problem };
+      return { ...flow, step: 'validating', urlError: null };
+    }
+    case 'succeeded':
+      if (flow.step !== 'validating') return flow;
+      return { ...flow, step: 'pending_verification', reward: event.reward, error: null };
+    case 'failed':
+      if (flow.step !== 'validating') return flow;
+      return {
+        ...flow,
+        step: 'error',
+        error: {
+          message: event.message || SOCIAL_MESSAGES.validateFailed,
+          code: pseudoErrorCode(event.at),
+        },
+      };
+    case 'retry':
+      if (flow.step !== 'error') return flow;
+      return flow.url.trim()
+        ? { ...flow, step: 'url_verification', error: null }
+        : { ...INITIAL_FLOW };
+    case 'reset':
+      return { ...INITIAL_FLOW };
+  }
+}
+
+/** The browser's IANA time zone (what the server computes the reward in). */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** spec 01 §8: the region block, decided from the browser's time zone. */
+export function regionBlocked(timeZone: string | undefined = browserTimeZone()): boolean {
+  return isShareRegionBlocked(timeZone);
+}
+
+/** The text of the post (spec 01 §9: the Instagram text says 0.1 SSL). */
+export function shareText(platform: SharePlatform, publicUrl: string): string {
+  return platform === 'twitter'
+    ? `Secure, censorship-resistant connections for everyone, and operators earn SSL for running nodes. Join the network: ${publicUrl}`
+    : `Secure, censorship-resistant connections for everyone. Share and earn 0.1 SSL. Join the network: ${publicUrl}`;
+}
+
+/** Where 'Share on X' sends the user: X's post intent with the text filled in. */
+export function twitterIntentUrl(publicUrl: string): string {
+  return `https://x.com/intent/post?text=${encodeURIComponent(shareText('twitter', publicUrl))}`;
+}
