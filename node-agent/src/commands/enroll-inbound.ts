@@ -58,7 +58,8 @@ export async function checkOperatorCertificate(flags: InboundFlags): Promise<voi
   try {
     const certificate = new X509Certificate(await readFile(flags.certificateFile));
     const key = createPrivateKey(await readFile(flags.keyFile));
-    if (!certificate.checkPrivateKey(key)) throw new Error('the key does not match the certificate');
+    if (!certificate.checkPrivateKey(key))
+      throw new Error('the key does not match the certificate');
     if (Date.parse(certificate.validTo) <= Date.now()) {
       throw new Error(`the certificate expired on ${certificate.validTo}`);
     }
@@ -90,7 +91,13 @@ export function resolveEnrollPlan(
   flags: Pick<InboundFlags, 'publicPort'>,
 ): EnrollPlan {
   const fallbackPort = flags.publicPort ?? 443;
-  const none = { ...choice, port: fallbackPort, revision: '0', refused: null, refusedRevision: '0' };
+  const none = {
+    ...choice,
+    port: fallbackPort,
+    revision: '0',
+    refused: null,
+    refusedRevision: '0',
+  };
   if (!plan) return none;
   const revision = String(plan.revision ?? '0');
   const refuse = (reason: string): EnrollPlan => ({

@@ -17,11 +17,7 @@ import { type HardwareSummary, readHardware, toProtoHardware } from '../system/h
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
 import { createInbound, DEFAULT_REALITY_DEST, tlsDirFor } from '../proxy-core/inbound-setup';
-import {
-  checkInboundFlags,
-  checkOperatorCertificate,
-  resolveEnrollPlan,
-} from './enroll-inbound';
+import { checkInboundFlags, checkOperatorCertificate, resolveEnrollPlan } from './enroll-inbound';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
 const TIER_TO_PROTO = {
@@ -71,7 +67,9 @@ export const enrollFlagsSchema = z.object({
    * reality (the Xray default), tls (the v2ray default) or none: plaintext VLESS, only for
    * loopback tests (docs/operators.md); a control plane plan replaces it.
    */
-  security: z.enum(['reality', 'tls', 'none'], { error: 'must be reality, tls or none' }).optional(),
+  security: z
+    .enum(['reality', 'tls', 'none'], { error: 'must be reality, tls or none' })
+    .optional(),
   realityDest: z
     .string()
     .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. www.microsoft.com:443')
@@ -263,7 +261,10 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
     )
     .option('--reality-dest <host:port>', `REALITY target (default ${DEFAULT_REALITY_DEST})`)
     .option('--reality-sni <name>', 'REALITY server name (default: the target host)')
-    .option('--certificate-file <path>', 'TLS: a CA-issued certificate (PEM) instead of self-signed')
+    .option(
+      '--certificate-file <path>',
+      'TLS: a CA-issued certificate (PEM) instead of self-signed',
+    )
     .option('--key-file <path>', "TLS: that certificate's private key (PEM)")
     .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')
     .option('--ca-file <path>', 'CA certificate of the control plane (implies TLS)')

@@ -296,7 +296,10 @@ function transportSettings(inbound: VlessInboundSettings): Record<string, unknow
       return { wsSettings: { path: inbound.path } };
     case 'grpc':
       if (!inbound.serviceName) {
-        throw new ProxyCoreException('grpc_needs_service_name', 'A grpc inbound needs serviceName.');
+        throw new ProxyCoreException(
+          'grpc_needs_service_name',
+          'A grpc inbound needs serviceName.',
+        );
       }
       return { grpcSettings: { serviceName: inbound.serviceName } };
   }

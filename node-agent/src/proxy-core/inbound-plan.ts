@@ -154,7 +154,12 @@ export class InboundPlanner {
       settled.outcome === 'refused'
         ? {
             ...current,
-            lastPlan: { revision: settled.revision, at, outcome: 'refused', reason: settled.reason },
+            lastPlan: {
+              revision: settled.revision,
+              at,
+              outcome: 'refused',
+              reason: settled.reason,
+            },
           }
         : {
             ...current,

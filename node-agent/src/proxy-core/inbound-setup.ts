@@ -45,6 +45,11 @@ export function unsupportedReason(
     return `REALITY needs Xray; this node runs ${kind}, which would serve it unencrypted`;
   }
   if (security === 'reality' && network === 'ws') return 'REALITY runs over tcp or grpc, not ws';
+  // Measured: Debian's v2ray 4.34 refuses `"network": "grpc"` ("unknown transport protocol");
+  // gRPC came with v2ray 4.35 and is in every Xray.
+  if (network === 'grpc' && kind === 'v2ray') {
+    return 'v2ray 4.34 has no gRPC transport (use tcp or ws, or Xray)';
+  }
   return null;
 }
 

@@ -79,10 +79,7 @@ export class V2rayCore implements ProxyCore {
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    options: ProxyCoreOptions,
-    timings: Partial<V2rayCoreTimings> = {},
-  ) {
+  constructor(options: ProxyCoreOptions, timings: Partial<V2rayCoreTimings> = {}) {
     // A copy: reconfigure() replaces its inbound.
     this.options = { ...options, inbound: { ...options.inbound } };
     this.timings = { ...DEFAULT_V2RAY_CORE_TIMINGS, ...timings };

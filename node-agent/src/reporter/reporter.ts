@@ -191,7 +191,9 @@ export class Reporter {
     // whenever it changed since the last accepted one (its pins go in every report).
     const certificate = await this.readCertificate();
     const sendPem =
-      certificate !== null && certificate.pem !== this.acceptedCertificatePem ? certificate.pem : '';
+      certificate !== null && certificate.pem !== this.acceptedCertificatePem
+        ? certificate.pem
+        : '';
     if (certificate) certificate.sendPem = sendPem;
     const request: ReportRequest = {
       agentVersion: this.options.agentVersion,
