@@ -32,7 +32,6 @@ tier=""
 core="xray"
 public_host=""
 public_port=""
-transport=""
 reality_dest=""
 reality_sni=""
 certificate_file=""
@@ -48,6 +47,10 @@ usage() {
   cat <<USAGE
 Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
 
+The node serves VLESS + REALITY + xtls-rprx-vision with Xray, VLESS + TLS (a self-signed
+certificate whose pin the links carry) with v2ray; choose another transport (ws, grpc) in the
+dashboard's Node Configuration.
+
   --token TOKEN        one-time enrollment token from the SCN setup wizard (24 h, single use)
   --tier TIER          the VPS tier chosen in the wizard
   --core xray|v2ray|PATH
@@ -56,9 +59,6 @@ Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
   --public-host HOST   address clients dial (default: this machine's public IP)
   --public-port PORT   VLESS port (default: a persistent port of this machine's own, which the
                        control plane picks and can regenerate from the dashboard)
-  --transport NET      tcp (default), ws or grpc (grpc needs Xray). With Xray the node serves
-                       VLESS + REALITY (+ xtls-rprx-vision over tcp); with v2ray VLESS + TLS
-                       with a self-signed certificate whose pin the links carry
   --reality-dest HOST:PORT
                        REALITY target site (default www.microsoft.com:443; see docs/operators.md)
   --reality-sni NAME   REALITY server name (default: the target's host)
@@ -167,7 +167,6 @@ while (($#)); do
     --core) core=${2:-}; shift 2 ;;
     --public-host) public_host=${2:-}; shift 2 ;;
     --public-port) public_port=${2:-}; shift 2 ;;
-    --transport) transport=${2:-}; shift 2 ;;
     --reality-dest) reality_dest=${2:-}; shift 2 ;;
     --reality-sni) reality_sni=${2:-}; shift 2 ;;
     --certificate-file) certificate_file=${2:-}; shift 2 ;;
@@ -190,7 +189,6 @@ done
 if [[ -n $public_port ]] && { ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); }; then
   die "--public-port must be 1-65535"
 fi
-[[ -z $transport || $transport =~ ^(tcp|ws|grpc)$ ]] || die "--transport must be tcp, ws or grpc (got '${transport}')"
 [[ -z $reality_dest || $reality_dest =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got '${reality_dest}')"
 [[ -z $reality_sni || $reality_sni =~ ^[A-Za-z0-9.-]+$ ]] || die "--reality-sni must be a host name (got '${reality_sni}')"
 [[ -z $certificate_file && -z $key_file ]] || [[ -r $certificate_file && -r $key_file ]] || die "--certificate-file and --key-file must both be readable files"
@@ -301,7 +299,6 @@ else
   # Given only when the operator chose it: otherwise the control plane picks this machine's port.
   [[ -n $public_port ]] && args+=(--public-port "$public_port")
   [[ -n $public_host ]] && args+=(--public-host "$public_host")
-  [[ -n $transport ]] && args+=(--transport "$transport")
   [[ -n $reality_dest ]] && args+=(--reality-dest "$reality_dest")
   [[ -n $reality_sni ]] && args+=(--reality-sni "$reality_sni")
   [[ -n $certificate_file ]] && args+=(--security tls --certificate-file "$CONFIG_DIR/tls-operator/certificate.pem" --key-file "$CONFIG_DIR/tls-operator/key.pem")

@@ -149,7 +149,7 @@ describe('install.sh --dry-run', () => {
     expect(out).not.toContain('--security');
   });
 
-  it('should pass the transport, the REALITY target and an explicit port to the agent', () => {
+  it('should pass the REALITY target and an explicit port to the agent', () => {
     const sum = 'a'.repeat(64);
     const { status, out } = install([
       '--dry-run',
@@ -161,8 +161,6 @@ describe('install.sh --dry-run', () => {
       sum,
       '--public-port',
       '8443',
-      '--transport',
-      'grpc',
       '--reality-dest',
       'www.example.org:443',
       '--reality-sni',
@@ -170,7 +168,7 @@ describe('install.sh --dry-run', () => {
     ]);
     expect(status).toBe(0);
     expect(out).toMatch(
-      /scn-agent enroll .* --public-port 8443 .*--transport grpc --reality-dest www\.example\.org:443 --reality-sni www\.example\.org/,
+      /scn-agent enroll .* --public-port 8443 .*--reality-dest www\.example\.org:443 --reality-sni www\.example\.org/,
     );
   });
 
@@ -229,10 +227,6 @@ describe('install.sh refusals', () => {
     [
       ['--token', TOKEN, '--tier', 'tier2', '--public-port', '70000'],
       '--public-port must be 1-65535',
-    ],
-    [
-      ['--token', TOKEN, '--tier', 'tier2', '--transport', 'kcp'],
-      "--transport must be tcp, ws or grpc (got 'kcp')",
     ],
     [
       ['--token', TOKEN, '--tier', 'tier2', '--reality-dest', 'no port'],
