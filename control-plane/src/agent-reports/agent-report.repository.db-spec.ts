@@ -21,6 +21,7 @@ function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
     pingMs: 7,
     uptimeSeconds: '1',
     appliedClientSetVersion: '0',
+    certificatePem: null,
     ...overrides,
   };
 }

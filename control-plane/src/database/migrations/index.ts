@@ -25,6 +25,7 @@ import { RewardStatements1764000002600 } from './1764000002600-reward-statements
 import { StakingMarket1764000002700 } from './1764000002700-staking-market';
 import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
 import { SubscriptionTraffic1764000002900 } from './1764000002900-subscription-traffic';
+import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   StakingMarket1764000002700,
   Withdrawals1764000002800,
   SubscriptionTraffic1764000002900,
+  InboundPlans1764000003200,
 ] as const;
