@@ -190,22 +190,27 @@ export const reportRequestSchema = z.object({
       path: z
         .string()
         .max(128, 'must be at most 128 characters')
-        .regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?$/, 'must be empty or an URL path'),
+        .regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?$/, 'must be empty or an URL path')
+        .default(''),
       serviceName: z
         .string()
         .max(64, 'must be at most 64 characters')
-        .regex(/^[A-Za-z0-9._-]*$/, 'must be letters, digits, dot, dash or underscore'),
+        .regex(/^[A-Za-z0-9._-]*$/, 'must be letters, digits, dot, dash or underscore')
+        .default(''),
       certificateSha256: z
         .string()
-        .regex(/^([0-9a-f]{64})?$/, 'must be empty or 64 lower-case hex digits'),
+        .regex(/^([0-9a-f]{64})?$/, 'must be empty or 64 lower-case hex digits')
+        .default(''),
       publicKeySha256: z
         .string()
-        .regex(/^([A-Za-z0-9+/]{43}=)?$/, 'must be empty or a base64 SHA-256 (44 characters)'),
-      planRevision: storedUint64,
+        .regex(/^([A-Za-z0-9+/]{43}=)?$/, 'must be empty or a base64 SHA-256 (44 characters)')
+        .default(''),
+      planRevision: storedUint64.default('0'),
       certificatePem: z
         .string()
         .max(MAX_CERTIFICATE_PEM, `must be at most ${MAX_CERTIFICATE_PEM} characters`)
-        .regex(PEM_SHAPE, 'must be empty or one PEM certificate'),
+        .regex(PEM_SHAPE, 'must be empty or one PEM certificate')
+        .default(''),
     })
     .nullable()
     .refine((i) => i !== null, 'inbound is required')
