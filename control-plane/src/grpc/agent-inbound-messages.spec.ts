@@ -70,7 +70,7 @@ describe('reportRequestSchema: the reported inbound (issue 19 §1)', () => {
     expect(parsed.inbound).toMatchObject({ certificateSha256: '', planRevision: '0', path: '' });
   });
 
-  it.each([
+  const cases: Array<[Record<string, string>, string]> = [
     [
       { certificateSha256: 'AB'.repeat(32) },
       'inbound.certificateSha256: must be empty or 64 lower-case hex digits',
