@@ -52,7 +52,7 @@ describe('inbound plan (issue 19 §1)', () => {
     const node = (planRevision: string, reported?: string) => ({
       source: 'agent' as const,
       planRevision,
-      inbound: reported === undefined ? {} : { planRevision: reported },
+      inbound: (reported === undefined ? {} : { planRevision: reported }) as Record<string, string>,
     });
     expect(planPending(node('1'))).toBe(true);
     expect(planPending(node('3', '2'))).toBe(true);
