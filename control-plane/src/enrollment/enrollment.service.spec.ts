@@ -128,7 +128,11 @@ describe('EnrollmentService.enroll', () => {
     });
     expect(repository.linkTokenToServer).toHaveBeenCalledWith(tx, 'token-1', enrollment.nodeId);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['added']]);
-    expect(enrollment.inboundPlan).toMatchObject({ security: 'tls', network: 'tcp', revision: '1' });
+    expect(enrollment.inboundPlan).toMatchObject({
+      security: 'tls',
+      network: 'tcp',
+      revision: '1',
+    });
     expect(enrollment.inboundPlan.port).toBeGreaterThanOrEqual(PLAN_PORT_RANGE.min);
     expect(enrollment.inboundPlan.port).toBeLessThanOrEqual(PLAN_PORT_RANGE.max);
   });
