@@ -7,6 +7,7 @@ import { type AgentConfig, readAgentConfig, resolveConfigPath } from '../config/
 import { AgentError } from '../errors';
 import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect, probeListen } from '../system/net';
+import { describeTransport, summarizeTransport, testCoreConfig } from './transport-check';
 import { type CommandIo, parseFlags, processIo } from './context';
 
 const execFileAsync = promisify(execFile);
@@ -106,7 +107,55 @@ async function checkCore(config: AgentConfig): Promise<DoctorCheck[]> {
       hint: 'run the agent as root or grant CAP_NET_BIND_SERVICE (the systemd unit does)',
     };
   }
-  return [binaryCheck, apiCheck, portCheck, checkCoreAudit(config, apiUp)];
+  return [
+    binaryCheck,
+    ...(await checkTransport(config)),
+    apiCheck,
+    portCheck,
+    checkCoreAudit(config, apiUp),
+  ];
+}
+
+/** Which transport runs, its key or certificate, and whether the core accepts the config. */
+async function checkTransport(config: AgentConfig): Promise<DoctorCheck[]> {
+  const summary = await summarizeTransport(config);
+  const cert = summary.certificate;
+  const certProblem =
+    cert && 'error' in cert
+      ? `cannot read the certificate: ${cert.error}`
+      : cert && Date.parse(cert.notAfter) <= Date.now()
+        ? `the certificate expired on ${cert.notAfter}`
+        : null;
+  const refusedPlan = config.lastPlan?.outcome === 'refused' ? config.lastPlan : null;
+  const transport: DoctorCheck = {
+    name: 'transport',
+    result: summary.security === 'none' || certProblem ? 'FAIL' : 'PASS',
+    detail:
+      describeTransport(summary) +
+      (refusedPlan
+        ? `; refused plan r${refusedPlan.revision} at ${refusedPlan.at}: ${refusedPlan.reason}`
+        : ''),
+    hint: certProblem
+      ? 're-enroll with a new certificate (scn-agent enroll --force) or renew the operator certificate'
+      : summary.security === 'none'
+        ? 'plaintext VLESS is for loopback tests: re-enroll without --security none'
+        : undefined,
+  };
+  const verdict = await testCoreConfig(config);
+  const coreTest: DoctorCheck =
+    verdict.accepted === null
+      ? { name: 'core accepts the config', result: 'SKIP', detail: verdict.output }
+      : {
+          name: 'core accepts the config',
+          result: verdict.accepted ? 'PASS' : 'FAIL',
+          detail: `${verdict.command}: ${verdict.accepted ? 'accepted' : 'REFUSED'}${
+            verdict.output ? ` (${verdict.output.replace(/\s+/g, ' ').slice(0, 300)})` : ''
+          }`,
+          hint: verdict.accepted
+            ? undefined
+            : "see the core's words above; journalctl -u scn-agent",
+        };
+  return [transport, coreTest];
 }
 
 function checkClock(config: AgentConfig): DoctorCheck {

@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -8,10 +9,13 @@ import {
   type AgentProtoGrpcType,
   type AgentServiceHandlers,
   type EnrollRequest__Output,
+  type EnrollResponse,
   GRPC_LOADER_OPTIONS,
   SERVER_SETTINGS_MESSAGES,
 } from '@scn/proto';
+import { readAgentConfig } from '../config/agent-config';
 import { AgentError } from '../errors';
+import { isRealityKey, realityPublicKey } from '../proxy-core/reality-keys';
 import { buildProgram } from '../program';
 import { enroll, type EnrollFlags, enrollFlagsSchema } from './enroll';
 
@@ -116,7 +120,7 @@ describe('enroll flags', () => {
 });
 
 /** A bare AgentService on loopback that answers Enroll and keeps what it was sent. */
-async function fakeControlPlane(): Promise<{
+async function fakeControlPlane(inboundPlan?: EnrollResponse['inboundPlan']): Promise<{
   target: string;
   requests: EnrollRequest__Output[];
   close(): void;
@@ -134,6 +138,7 @@ async function fakeControlPlane(): Promise<{
         nodeSecret: 'secret',
         reportIntervalMs: 60_000,
         tier: call.request.tier,
+        inboundPlan,
       });
     },
     Report: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
@@ -197,5 +202,117 @@ describe('enroll --country / --location', () => {
       { country: '', location: '' },
     ]);
     expect(out).toContain('Frankfurt, Hetzner FSN1, DE');
+  });
+});
+
+describe('enroll: the secure inbound', () => {
+  async function enrollWith(flags: EnrollFlags, plan?: EnrollResponse['inboundPlan']) {
+    const controlPlane = await fakeControlPlane(plan);
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-inbound-'));
+    const configPath = path.join(dir, 'etc', 'config.json');
+    let err = '';
+    let out = '';
+    try {
+      await enroll(
+        {
+          server: controlPlane.target,
+          token: TOKEN,
+          tier: 'tier2',
+          publicHost: '203.0.113.7',
+          config: configPath,
+          ...flags,
+        },
+        { io: { out: (t) => (out += t), err: (t) => (err += t) }, hardware: strongHardware },
+      );
+    } finally {
+      controlPlane.close();
+    }
+    return {
+      request: controlPlane.requests[0]!,
+      config: await readAgentConfig(configPath),
+      configPath,
+      err,
+      out,
+    };
+  }
+
+  it('should set up REALITY + vision with Xray by default and ask for a port of its own', async () => {
+    const { request, config, out } = await enrollWith({});
+    expect(request).toMatchObject({ requestedPort: 0, core: 'xray' });
+    expect(config.publicPort).toBe(443);
+    expect(config.inbound).toMatchObject({
+      security: 'reality',
+      network: 'tcp',
+      flow: 'xtls-rprx-vision',
+      fp: 'chrome',
+      sni: 'www.microsoft.com',
+      realityDest: 'www.microsoft.com:443',
+      planRevision: '0',
+    });
+    expect(isRealityKey(config.inbound.pbk!)).toBe(true);
+    expect(realityPublicKey(config.inbound.realityPrivateKey!)).toBe(config.inbound.pbk);
+    expect(out).toContain(`REALITY public key ${config.inbound.pbk}`);
+  });
+
+  it('should make a self-signed TLS certificate for v2ray beside the config (key 0600)', async () => {
+    const { request, config, configPath } = await enrollWith({
+      core: 'v2ray',
+      publicPort: '8443',
+      transport: 'ws',
+    });
+    expect(request).toMatchObject({ requestedPort: 8443, core: 'v2ray' });
+    expect(config.publicPort).toBe(8443);
+    expect(config.inbound).toMatchObject({
+      security: 'tls',
+      network: 'ws',
+      selfSigned: true,
+      sni: '203.0.113.7',
+      certificateFile: path.join(path.dirname(configPath), 'tls', 'certificate.pem'),
+    });
+    expect(config.inbound.flow).toBeUndefined();
+    expect((await stat(config.inbound.keyFile!)).mode & 0o777).toBe(0o600);
+    const x509 = new X509Certificate(await readFile(config.inbound.certificateFile!));
+    expect(x509.subjectAltName).toBe('IP Address:203.0.113.7');
+  });
+
+  it("should apply the control plane's plan: its port and transport", async () => {
+    const { config } = await enrollWith(
+      { core: 'v2ray' },
+      { port: 24567, security: '', network: 'ws', revision: 3 },
+    );
+    expect(config.publicPort).toBe(24567);
+    expect(config.inbound).toMatchObject({ security: 'tls', network: 'ws', planRevision: '3' });
+    expect(config.inbound.path).toMatch(/^\/[0-9a-f]{16}$/);
+  });
+
+  it('should refuse a REALITY plan on v2ray, serve TLS and remember the refusal', async () => {
+    const { config, err } = await enrollWith(
+      { core: 'v2ray' },
+      { port: 24567, security: 'reality', network: 'tcp', revision: 2 },
+    );
+    expect(config.inbound).toMatchObject({ security: 'tls', planRevision: '0' });
+    expect(config.publicPort).toBe(443);
+    expect(config.lastPlan).toMatchObject({ revision: '2', outcome: 'refused' });
+    expect(err).toContain('REALITY needs Xray');
+  });
+
+  it.each([
+    [{ core: 'v2ray', security: 'reality' }, /REALITY needs Xray/],
+    [{ core: 'v2ray', transport: 'grpc' }, /no gRPC transport/],
+    [{ security: 'reality', transport: 'ws' }, /tcp or grpc/],
+    [{ certificateFile: '/x.pem' }, /--certificate-file and --key-file go together/],
+    [{ certificateFile: '/x.pem', keyFile: '/y.pem' }, /--certificate-file is for --security tls/],
+    [{ core: 'v2ray', certificateFile: '/nonexistent.pem', keyFile: '/y.pem' }, /ENOENT/],
+    [{ core: 'v2ray', realityDest: 'www.example.com:443' }, /are for --security reality/],
+    [{ transport: 'kcp' }, /must be tcp, ws or grpc/],
+  ])('should exit 2 before spending the token with %j', async (flags, message) => {
+    const error = await enrollError({
+      server: '127.0.0.1:1',
+      token: TOKEN,
+      tier: 'tier2',
+      ...flags,
+    });
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(message);
   });
 });

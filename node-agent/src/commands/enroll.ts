@@ -15,6 +15,9 @@ import {
 } from '../grpc/control-plane-client';
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
+import { describeInbound } from '../proxy-core/inbound-plan';
+import { createInbound, DEFAULT_REALITY_DEST, tlsDirFor } from '../proxy-core/inbound-setup';
+import { checkInboundFlags, checkOperatorCertificate, resolveEnrollPlan } from './enroll-inbound';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
 const TIER_TO_PROTO = {
@@ -51,12 +54,32 @@ export const enrollFlagsSchema = z.object({
     )
     .transform((host) => canonicalHost(host)!)
     .optional(),
+  /** Given: asked of the control plane (requested_port). Absent: the control plane picks one. */
   publicPort: z.coerce
     .number({ error: 'must be a port number' })
     .int('must be a port number')
     .min(1, 'must be 1-65535')
     .max(65535, 'must be 1-65535')
-    .default(443),
+    .optional(),
+  /** tcp (default), ws or grpc: the VLESS transport. */
+  transport: z.enum(['tcp', 'ws', 'grpc'], { error: 'must be tcp, ws or grpc' }).optional(),
+  /**
+   * reality (the Xray default), tls (the v2ray default) or none: plaintext VLESS, only for
+   * loopback tests (docs/operators.md); a control plane plan replaces it.
+   */
+  security: z
+    .enum(['reality', 'tls', 'none'], { error: 'must be reality, tls or none' })
+    .optional(),
+  realityDest: z
+    .string()
+    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. www.microsoft.com:443')
+    .optional(),
+  realitySni: z
+    .string()
+    .regex(/^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be a host name')
+    .optional(),
+  certificateFile: z.string().min(1).optional(),
+  keyFile: z.string().min(1).optional(),
   insecure: z.boolean().default(false),
   caFile: z.string().min(1).optional(),
   core: z.enum(['xray', 'v2ray'], { error: 'must be xray or v2ray' }).default('xray'),
@@ -119,6 +142,9 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     });
   }
 
+  const inboundChoice = checkInboundFlags(flags);
+  await checkOperatorCertificate(flags);
+
   const hardware = await (deps.hardware ?? readHardware)();
   const check = checkTier(hardware, flags.tier);
   if (!check.ok) {
@@ -146,6 +172,8 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
       hardware: toProtoHardware(hardware),
       country: flags.country ?? '',
       location: flags.location ?? '',
+      requestedPort: flags.publicPort ?? 0,
+      core: flags.core,
     });
   } catch (error) {
     throw describeGrpcError(error, 'enrollment failed', connection);
@@ -154,6 +182,20 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
   }
 
   const tier = TIER_FROM_PROTO[response.tier] ?? flags.tier;
+  const plan = resolveEnrollPlan(flags.core, inboundChoice, response.inboundPlan ?? null, flags);
+  if (plan.refused) io.err(`scn-agent: ${plan.refused}\n`);
+  const inbound = await createInbound({
+    kind: flags.core,
+    publicHost,
+    tlsDir: tlsDirFor(configPath),
+    security: plan.security,
+    network: plan.network,
+    planRevision: plan.revision,
+    realityDest: flags.realityDest,
+    realitySni: flags.realitySni,
+    certificateFile: flags.certificateFile,
+    keyFile: flags.keyFile,
+  });
   const config: AgentConfigInput = {
     controlPlane: flags.server,
     tls: connection.tls,
@@ -163,14 +205,24 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     nodeSecret: response.nodeSecret,
     tier,
     publicHost,
-    publicPort: flags.publicPort,
+    publicPort: plan.port,
     core: {
       kind: flags.core,
       binary: flags.coreBinary ?? DEFAULT_CORE_BINARY[flags.core],
       apiPort: flags.coreApiPort,
       workDir: flags.coreWorkDir,
     },
-    inbound: { security: 'none', network: 'tcp' },
+    inbound,
+    ...(plan.refused
+      ? {
+          lastPlan: {
+            revision: plan.refusedRevision,
+            at: new Date().toISOString(),
+            outcome: 'refused' as const,
+            reason: plan.refused,
+          },
+        }
+      : {}),
     reportIntervalMs: response.reportIntervalMs || 60_000,
     appliedClientSetVersion: '0',
     allowedClients: [],
@@ -180,6 +232,8 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
   io.out(
     `Enrolled node ${response.nodeId} (${tier}, up to ${tierCapacity(tier) ?? '?'} clients` +
       `${place ? `, ${place}` : ''}).\n` +
+      `Inbound: ${describeInbound(inbound, plan.port)}` +
+      `${inbound.security === 'reality' ? ` (REALITY public key ${inbound.pbk}, short id ${inbound.sid}, sni ${inbound.sni})` : ''}.\n` +
       `Config written to ${configPath} (mode 0600). Start the agent: scn-agent run\n`,
   );
   return { configPath, nodeId: response.nodeId, tier };
@@ -196,7 +250,22 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
       '--public-host <host>',
       'host name or IP clients connect to (default: first public IPv4)',
     )
-    .option('--public-port <port>', 'port clients connect to', '443')
+    .option(
+      '--public-port <port>',
+      'port clients connect to (default: a persistent port the control plane picks, else 443)',
+    )
+    .option('--transport <network>', 'VLESS transport: tcp | ws | grpc', 'tcp')
+    .option(
+      '--security <kind>',
+      'reality (default with xray) | tls (default with v2ray) | none (loopback tests only)',
+    )
+    .option('--reality-dest <host:port>', `REALITY target (default ${DEFAULT_REALITY_DEST})`)
+    .option('--reality-sni <name>', 'REALITY server name (default: the target host)')
+    .option(
+      '--certificate-file <path>',
+      'TLS: a CA-issued certificate (PEM) instead of self-signed',
+    )
+    .option('--key-file <path>', "TLS: that certificate's private key (PEM)")
     .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')
     .option('--ca-file <path>', 'CA certificate of the control plane (implies TLS)')
     .option('--core <kind>', 'proxy core: xray | v2ray', 'xray')

@@ -10,6 +10,7 @@ import {
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import { CoreAuditScheduler } from '../proxy-core/core-audit';
+import { coreInboundSettings, InboundPlanner } from '../proxy-core/inbound-plan';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
@@ -30,7 +31,7 @@ export function proxyCoreOptions(config: AgentConfig): ProxyCoreOptions {
     binary: config.core.binary,
     workDir: config.core.workDir,
     apiPort: config.core.apiPort,
-    inbound: { ...config.inbound, port: config.publicPort },
+    inbound: coreInboundSettings(config.inbound, config.publicPort),
   };
 }
 
@@ -86,6 +87,8 @@ export class AgentDaemon {
   readonly reporter: Reporter;
   /** Applies pushed sets to the core, retrying a failed one until it takes or is superseded. */
   readonly applier: ClientSetApplier;
+  /** Applies the control plane's inbound plans (port, transport) and reports at once. */
+  readonly planner: InboundPlanner;
   /** Audits the core's real users against the desired set (null without a core). */
   readonly audits: CoreAuditScheduler | null;
 
@@ -114,9 +117,16 @@ export class AgentDaemon {
       hardware,
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
+    this.planner = new InboundPlanner({
+      core,
+      store,
+      onChange: () => this.reporter.reportNow(),
+      log: (message) => io.err(`scn-agent: ${message}\n`),
+    });
     this.applier = new ClientSetApplier({
       core,
       store,
+      planner: this.planner,
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
     this.audits = core

@@ -61,6 +61,17 @@ describe('status --json', () => {
         apiReachable: false,
         lastReportedState: 'running',
       },
+      transport: expect.objectContaining({
+        security: 'none',
+        network: 'tcp',
+        port: 443,
+        planRevision: '0',
+        coreAccepts: {
+          accepted: null,
+          command: '/nonexistent/v2ray',
+          output: '/nonexistent/v2ray is not installed',
+        },
+      }),
       coreAudit: { last: null, lastFinding: null },
     });
   });

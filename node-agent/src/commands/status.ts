@@ -10,6 +10,13 @@ import { ControlPlaneClient } from '../grpc/control-plane-client';
 import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect } from '../system/net';
 import { tierCapacity } from '../system/tier';
+import {
+  type CoreConfigVerdict,
+  describeTransport,
+  summarizeTransport,
+  testCoreConfig,
+  type TransportSummary,
+} from './transport-check';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
 export const statusFlagsSchema = z.object({
@@ -39,6 +46,8 @@ export interface AgentStatus {
     /** The state the daemon sent in its last report. */
     lastReportedState: string | null;
   };
+  /** The inbound that runs and whether the core accepts its config (transport-check.ts). */
+  transport: TransportSummary & { coreAccepts: CoreConfigVerdict };
   /** The daemon's audits of the core's real users (proxy-core/core-audit.ts). */
   coreAudit: {
     last: CoreAuditSummary | null;
@@ -97,6 +106,7 @@ export async function collectStatus(
       apiReachable: await canConnect('127.0.0.1', config.core.apiPort, 500),
       lastReportedState: last?.proxyCoreState ?? null,
     },
+    transport: { ...(await summarizeTransport(config)), coreAccepts: await testCoreConfig(config) },
     coreAudit: {
       last: config.lastCoreAudit ?? null,
       lastFinding: config.lastCoreAuditFinding ?? null,
@@ -133,6 +143,15 @@ export function renderStatusTable(status: AgentStatus): string {
       'Proxy core',
       `${status.proxyCore.kind} ${status.proxyCore.apiReachable ? 'API answering' : 'API not answering'}` +
         ` on 127.0.0.1:${status.proxyCore.apiPort}; last reported ${status.proxyCore.lastReportedState ?? 'n/a'}`,
+    ],
+    ['Transport', describeTransport(status.transport)],
+    [
+      'Core config',
+      status.transport.coreAccepts.accepted === null
+        ? `not tested: ${status.transport.coreAccepts.output}`
+        : status.transport.coreAccepts.accepted
+          ? `accepted (${status.transport.coreAccepts.command})`
+          : `REFUSED by ${status.transport.coreAccepts.command}: ${status.transport.coreAccepts.output}`,
     ],
     ['Core audit', describeAudit(status.coreAudit.last)],
     ['Audit finding', describeFinding(status.coreAudit.lastFinding)],

@@ -27,7 +27,7 @@ describe('agent config', () => {
     const config = await readAgentConfig(file);
     expect(config.nodeId).toBe(sampleConfig().nodeId);
     expect(config.appliedClientSetVersion).toBe('0');
-    expect(config.inbound).toEqual({ security: 'none', network: 'tcp' });
+    expect(config.inbound).toEqual({ security: 'none', network: 'tcp', planRevision: '0' });
   });
 
   it('should refuse a file readable by group or others and say chmod 600', async () => {

@@ -51,6 +51,12 @@ export const agentConfigSchema = z.object({
     apiPort: port,
     workDir: z.string().min(1),
   }),
+  /**
+   * The VLESS inbound (issue 19 §1): REALITY (Xray) or TLS (v2ray) over tcp, ws or grpc. Keys and
+   * certificate stay when a plan changes the transport, so clients keep their pins. A config
+   * written before issue 19 has none and reads as `security: none` until the control plane's
+   * first inbound plan secures it.
+   */
   inbound: z
     .object({
       security: z.enum(['none', 'tls', 'reality']),
@@ -61,12 +67,29 @@ export const agentConfigSchema = z.object({
       pbk: z.string().optional(),
       sid: z.string().optional(),
       flow: z.string().optional(),
+      /** WebSocket path (`/` + 16 hex digits), for network ws. */
+      path: z.string().optional(),
+      /** gRPC service name (16 hex digits), for network grpc. */
+      serviceName: z.string().optional(),
       certificateFile: z.string().optional(),
       keyFile: z.string().optional(),
+      /** The certificate is the agent's own: its pins (and PEM) are reported for the links. */
+      selfSigned: z.boolean().optional(),
       realityPrivateKey: z.string().optional(),
       realityDest: z.string().optional(),
+      /** The InboundPlan.revision this inbound serves ('0': none received). */
+      planRevision: uint64.default('0'),
     })
-    .default({ security: 'none', network: 'tcp' }),
+    .default({ security: 'none', network: 'tcp', planRevision: '0' }),
+  /** The last inbound plan the daemon received, and what became of it (refused: why). */
+  lastPlan: z
+    .object({
+      revision: uint64,
+      at: z.string(),
+      outcome: z.enum(['applied', 'unchanged', 'refused']),
+      reason: z.string().nullable(),
+    })
+    .optional(),
   reportIntervalMs: z.number().int().min(1000).max(3_600_000),
   /** The last client set applied to the core, so a restart starts with it before the push arrives. */
   appliedClientSetVersion: uint64.default('0'),
@@ -96,6 +119,7 @@ export const agentConfigSchema = z.object({
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 export type CoreAuditSummary = z.infer<typeof coreAuditSummary>;
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;
+export type AgentInbound = AgentConfig['inbound'];
 export type LastReportSummary = NonNullable<AgentConfig['lastReport']>;
 
 function configError(file: string, message: string, hint?: string, cause?: unknown): AgentError {

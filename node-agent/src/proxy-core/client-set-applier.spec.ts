@@ -114,7 +114,7 @@ async function setup() {
 describe('ClientSetApplier', () => {
   it('should apply a set and record its version when the core takes it', async () => {
     const { file, store, core, applier, pending, reportedVersion } = await setup();
-    await applier.offer({ version: '2', clientUuids: [B, A] });
+    await applier.offer({ version: '2', clientUuids: [B, A], inboundPlan: null });
     expect(core.users).toEqual([A, B]);
     expect(store.current).toMatchObject({ appliedClientSetVersion: '2', allowedClients: [B, A] });
     expect(await reportedVersion()).toBe('2');
@@ -127,7 +127,7 @@ describe('ClientSetApplier', () => {
     const { store, core, applier, pending, fire, logs, reportedVersion } = await setup();
     core.apiDown = true;
 
-    await applier.offer({ version: '2', clientUuids: [A, B] });
+    await applier.offer({ version: '2', clientUuids: [A, B], inboundPlan: null });
     expect(core.calls).toBe(1);
     // Not applied: the node still says v1, so the control plane sees it lagging.
     expect(store.current).toMatchObject({ appliedClientSetVersion: '1', allowedClients: [A] });
@@ -162,16 +162,16 @@ describe('ClientSetApplier', () => {
   it('should drop a failing set for a newer one, and start the backoff again for it', async () => {
     const { store, core, applier, pending, fire, reportedVersion } = await setup();
     core.apiDown = true;
-    await applier.offer({ version: '2', clientUuids: [A, B] });
+    await applier.offer({ version: '2', clientUuids: [A, B], inboundPlan: null });
     await fire(applier);
     expect(pending.map((p) => p.ms)).toEqual([2_000]);
 
     // v3 arrives: v2's retry is cancelled and v3 is tried at once (still failing).
-    await applier.offer({ version: '3', clientUuids: [C] });
+    await applier.offer({ version: '3', clientUuids: [C], inboundPlan: null });
     expect(pending.map((p) => p.ms)).toEqual([1_000]);
     expect(applier.pendingVersion).toBe('3');
     // An older set arriving late (a reconnect) changes nothing.
-    await applier.offer({ version: '2', clientUuids: [A, B] });
+    await applier.offer({ version: '2', clientUuids: [A, B], inboundPlan: null });
     expect(applier.pendingVersion).toBe('3');
     expect(pending).toHaveLength(1);
 
@@ -188,12 +188,12 @@ describe('ClientSetApplier', () => {
     core.apiDown = true;
     let answer: () => void = () => undefined;
     core.gate = new Promise((resolve) => (answer = resolve));
-    const first = applier.offer({ version: '2', clientUuids: [B] });
+    const first = applier.offer({ version: '2', clientUuids: [B], inboundPlan: null });
     await new Promise((resolve) => setImmediate(resolve));
     expect(core.calls).toBe(1);
     // v3 arrives while v2's (failing) API call is still in flight; the API is back for v3.
     core.apiDown = false;
-    const second = applier.offer({ version: '3', clientUuids: [A, C] });
+    const second = applier.offer({ version: '3', clientUuids: [A, C], inboundPlan: null });
     core.gate = null;
     answer();
     await Promise.all([first, second]);
@@ -207,11 +207,11 @@ describe('ClientSetApplier', () => {
   it('should stop retrying when stopped', async () => {
     const { core, applier, pending } = await setup();
     core.apiDown = true;
-    await applier.offer({ version: '2', clientUuids: [B] });
+    await applier.offer({ version: '2', clientUuids: [B], inboundPlan: null });
     expect(pending).toHaveLength(1);
     await applier.stop();
     expect(pending).toHaveLength(0);
-    await applier.offer({ version: '3', clientUuids: [C] });
+    await applier.offer({ version: '3', clientUuids: [C], inboundPlan: null });
     expect(core.calls).toBe(1);
   });
 
@@ -229,7 +229,7 @@ describe('ClientSetApplier', () => {
       timers: { ...timers, setTimeout: (callback) => scheduled.push(callback) },
       log: (message) => logs.push(message),
     });
-    await applier.offer({ version: '2', clientUuids: [B] });
+    await applier.offer({ version: '2', clientUuids: [B], inboundPlan: null });
     expect(logs.at(-1)).toContain('ENOSPC');
     expect(scheduled).toHaveLength(1);
     scheduled[0]!();

@@ -1,12 +1,15 @@
 import type { ClientSet__Output } from '@scn/proto';
 import { type BackoffOptions, backoffDelay, realTimers, type Timers } from '../backoff';
 import type { AgentConfigStore } from '../config/agent-config';
+import type { InboundPlanner } from './inbound-plan';
 import type { ProxyCore } from './proxy-core';
 
 export interface ClientSetApplierOptions {
   /** null: no proxy core (demo nodes); a set is then only recorded. */
   core: ProxyCore | null;
   store: AgentConfigStore;
+  /** Applies the inbound plan each set carries (when newer than the one served). */
+  planner?: InboundPlanner;
   /** Delays between attempts at a set that failed; reset by success or by a newer set. */
   backoff?: BackoffOptions;
   timers?: Timers;
@@ -107,6 +110,9 @@ export class ClientSetApplier {
 
   /** Makes the core's users the set, then records it; throws when either fails. */
   private async applyOnce(set: ClientSet__Output): Promise<void> {
+    // The plan first: a new port or transport restarts the core from its config file, and the
+    // users that follow are added to the core that now runs.
+    await this.options.planner?.offer(set.inboundPlan);
     if (this.options.core) await this.options.core.reconcile(set.clientUuids);
     await this.options.store.update((config) => ({
       ...config,

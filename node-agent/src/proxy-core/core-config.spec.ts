@@ -317,7 +317,9 @@ describe('buildCoreConfig', () => {
       network: 'tcp',
       security: 'reality',
       realitySettings: {
+        show: false,
         dest: 'www.example.com:443',
+        xver: 0,
         serverNames: ['www.example.com'],
         privateKey: 'cHJpdmF0ZS1rZXk',
         shortIds: ['ab12'],

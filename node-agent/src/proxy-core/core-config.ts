@@ -280,29 +280,66 @@ function freedomStrategy(kind: ProxyCoreKind, ipv6: boolean): FreedomDomainStrat
   return ipv6 ? 'UseIP' : 'UseIPv4';
 }
 
+/**
+ * The transport part: `wsSettings.path` for ws and `grpcSettings.serviceName` for grpc (both the
+ * same in v2ray 4.34 and Xray). Without its path or service name a ws or grpc inbound would
+ * answer any path, so a missing one is refused.
+ */
+function transportSettings(inbound: VlessInboundSettings): Record<string, unknown> {
+  switch (inbound.network) {
+    case 'tcp':
+      return {};
+    case 'ws':
+      if (!inbound.path?.startsWith('/')) {
+        throw new ProxyCoreException('ws_needs_path', 'A ws inbound needs a path starting with /.');
+      }
+      return { wsSettings: { path: inbound.path } };
+    case 'grpc':
+      if (!inbound.serviceName) {
+        throw new ProxyCoreException(
+          'grpc_needs_service_name',
+          'A grpc inbound needs serviceName.',
+        );
+      }
+      return { grpcSettings: { serviceName: inbound.serviceName } };
+  }
+}
+
+/** ALPN the TLS server offers: gRPC is HTTP/2, WebSocket upgrades an HTTP/1.1 request. */
+const TLS_ALPN: Record<VlessInboundSettings['network'], string[] | null> = {
+  tcp: null,
+  ws: ['http/1.1'],
+  grpc: ['h2'],
+};
+
 function buildStreamSettings(
   kind: ProxyCoreKind,
   inbound: VlessInboundSettings,
 ): Record<string, unknown> {
   const network = inbound.network;
+  const transport = transportSettings(inbound);
   switch (inbound.security) {
     case 'none':
-      return { network, security: 'none' };
-    case 'tls':
+      return { network, security: 'none', ...transport };
+    case 'tls': {
       if (!inbound.certificateFile || !inbound.keyFile) {
         throw new ProxyCoreException(
           'tls_needs_certificate',
           'A TLS inbound needs certificateFile and keyFile.',
         );
       }
+      const alpn = TLS_ALPN[network];
       return {
         network,
         security: 'tls',
         tlsSettings: {
           ...(inbound.sni ? { serverName: inbound.sni } : {}),
+          ...(alpn ? { alpn } : {}),
           certificates: [{ certificateFile: inbound.certificateFile, keyFile: inbound.keyFile }],
         },
+        ...transport,
       };
+    }
     case 'reality':
       // Measured: v2ray 4.34 accepts `security: "reality"`, ignores it and serves plain,
       // unencrypted VLESS. Only Xray implements REALITY.
@@ -310,6 +347,12 @@ function buildStreamSettings(
         throw new ProxyCoreException(
           'reality_needs_xray',
           `REALITY needs the Xray core; ${kind} would silently serve the inbound unencrypted.`,
+        );
+      }
+      if (network === 'ws') {
+        throw new ProxyCoreException(
+          'reality_needs_tcp_or_grpc',
+          'REALITY runs over tcp or grpc, not ws (Xray refuses it).',
         );
       }
       if (!inbound.realityPrivateKey) {
@@ -325,11 +368,14 @@ function buildStreamSettings(
         network,
         security: 'reality',
         realitySettings: {
+          show: false,
           dest: inbound.realityDest ?? `${inbound.sni}:443`,
+          xver: 0,
           serverNames: [inbound.sni],
           privateKey: inbound.realityPrivateKey,
           shortIds: [inbound.sid ?? ''],
         },
+        ...transport,
       };
   }
 }

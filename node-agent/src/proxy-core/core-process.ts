@@ -96,7 +96,10 @@ export const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
   'reality_needs_xray',
   'reality_needs_private_key',
   'reality_needs_sni',
+  'reality_needs_tcp_or_grpc',
   'tls_needs_certificate',
+  'ws_needs_path',
+  'grpc_needs_service_name',
   'invalid_client_uuid',
 ]);
 

@@ -22,6 +22,10 @@ export interface VlessInboundSettings {
   pbk?: string;
   sid?: string;
   flow?: string;
+  /** WebSocket path, for network 'ws'. */
+  path?: string;
+  /** gRPC service name, for network 'grpc'. */
+  serviceName?: string;
   /** TLS certificate and key files, for security 'tls'. */
   certificateFile?: string;
   keyFile?: string;
@@ -85,6 +89,11 @@ export interface ProxyCore {
   /** Per-client traffic counters since the core started. */
   traffic(): Promise<ClientTrafficCounters[]>;
   status(): ProxyCoreStatus;
+  /**
+   * Serves another inbound (port, transport, security): rewrites the config and restarts the
+   * core from it, its users included. Absent on the tests' in-memory cores.
+   */
+  reconfigure?(inbound: VlessInboundSettings): Promise<void>;
   /**
    * Compares the core's real users with the desired set and undoes what the agent did not do
    * (core-audit.ts). Absent on cores without an API to audit (the tests' in-memory cores).

@@ -30,6 +30,7 @@ import type {
   ProxyCoreOptions,
   ProxyCoreState,
   ProxyCoreStatus,
+  VlessInboundSettings,
 } from './proxy-core';
 
 // Kept importable from here: callers knew them as V2rayCore's.
@@ -47,6 +48,7 @@ export {
  * places: the config file (rewritten on every change) and, after every start, the API.
  */
 export class V2rayCore implements ProxyCore {
+  private readonly options: ProxyCoreOptions;
   private readonly timings: V2rayCoreTimings;
   private state: ProxyCoreState = 'stopped';
   private version = '';
@@ -77,10 +79,9 @@ export class V2rayCore implements ProxyCore {
   /** Serializes start, restart, reconcile and stop: each reads and writes `applied`. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly options: ProxyCoreOptions,
-    timings: Partial<V2rayCoreTimings> = {},
-  ) {
+  constructor(options: ProxyCoreOptions, timings: Partial<V2rayCoreTimings> = {}) {
+    // A copy: reconfigure() replaces its inbound.
+    this.options = { ...options, inbound: { ...options.inbound } };
     this.timings = { ...DEFAULT_V2RAY_CORE_TIMINGS, ...timings };
     this.restartDelayMs = this.timings.restartInitialDelayMs;
   }
@@ -220,6 +221,21 @@ export class V2rayCore implements ProxyCore {
       }
       if (result.reset) await this.resetCore();
       return finish();
+    });
+  }
+
+  /**
+   * Serves another inbound: the config is rewritten and a running (or restarting) core restarts
+   * from it, users included; a stopped or absent core only keeps it for its next start. Rejects
+   * when the core does not come up with it (the caller restores the previous inbound).
+   */
+  async reconfigure(inbound: VlessInboundSettings): Promise<void> {
+    return this.serialized(async () => {
+      this.options.inbound = { ...inbound };
+      if (this.state === 'absent' || this.state === 'stopped') return;
+      clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      await this.resetCore();
     });
   }
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type {
   ProxyCoreState as ProtoCoreState,
@@ -12,7 +13,8 @@ import {
   systemClock,
   type Timers,
 } from '../backoff';
-import type { AgentConfigStore, LastReportSummary } from '../config/agent-config';
+import type { AgentConfigStore, AgentInbound, LastReportSummary } from '../config/agent-config';
+import { type CertificatePins, certificatePins } from '../proxy-core/tls-certificate';
 import type { ProxyCore, ProxyCoreState } from '../proxy-core/proxy-core';
 import { type HardwareSummary, toProtoHardware } from '../system/hardware';
 
@@ -55,6 +57,40 @@ export interface PreparedReport {
   commit(): void;
 }
 
+interface ReportedCertificate {
+  pem: string;
+  pins: CertificatePins;
+  /** The PEM when this report carries it, else ''. */
+  sendPem: string;
+}
+
+/**
+ * The inbound as the report carries it (VlessInbound): only the fields of the security and
+ * network that run, so a link never mixes a REALITY key into a TLS inbound.
+ */
+export function reportedInbound(
+  inbound: AgentInbound,
+  certificate: Pick<ReportedCertificate, 'pins' | 'sendPem'> | null,
+): NonNullable<ReportRequest['inbound']> {
+  const reality = inbound.security === 'reality';
+  const pinned = inbound.security === 'tls' && certificate !== null;
+  return {
+    security: inbound.security,
+    network: inbound.network,
+    sni: inbound.security === 'none' ? '' : (inbound.sni ?? ''),
+    fp: inbound.security === 'none' ? '' : (inbound.fp ?? ''),
+    pbk: reality ? (inbound.pbk ?? '') : '',
+    sid: reality ? (inbound.sid ?? '') : '',
+    flow: inbound.flow ?? '',
+    path: inbound.network === 'ws' ? (inbound.path ?? '') : '',
+    serviceName: inbound.network === 'grpc' ? (inbound.serviceName ?? '') : '',
+    certificateSha256: pinned ? certificate.pins.certificateSha256 : '',
+    publicKeySha256: pinned ? certificate.pins.publicKeySha256 : '',
+    planRevision: inbound.planRevision,
+    certificatePem: pinned ? certificate.sendPem : '',
+  };
+}
+
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
 
 /**
@@ -95,6 +131,11 @@ export class Reporter {
   private timer: unknown = null;
   private running = false;
   private inFlight: Promise<void> | null = null;
+  /** reportNow() was called while a report was in flight: another follows it at once. */
+  private again = false;
+  /** The certificate PEM the control plane last accepted from this process (see prepare()). */
+  private acceptedCertificatePem: string | null = null;
+  private certificateCache: { file: string; pem: string; pins: CertificatePins } | null = null;
   private readonly clock: Clock;
   private readonly timers: Timers;
 
@@ -146,6 +187,14 @@ export class Reporter {
       accepted === null ||
       accepted.json !== hardwareJson ||
       now - accepted.at >= HARDWARE_RESEND_MS;
+    // The self-signed certificate's PEM, like hardware: in this process's first report and
+    // whenever it changed since the last accepted one (its pins go in every report).
+    const certificate = await this.readCertificate();
+    const sendPem =
+      certificate !== null && certificate.pem !== this.acceptedCertificatePem
+        ? certificate.pem
+        : '';
+    if (certificate) certificate.sendPem = sendPem;
     const request: ReportRequest = {
       agentVersion: this.options.agentVersion,
       hardware: sendHardware ? hardware : null,
@@ -167,15 +216,7 @@ export class Reporter {
       pingMs: this.lastPingMs === null ? 0 : pingField(this.lastPingMs),
       publicHost: config.publicHost,
       publicPort: config.publicPort,
-      inbound: {
-        security: config.inbound.security,
-        network: config.inbound.network,
-        sni: config.inbound.sni ?? '',
-        fp: config.inbound.fp ?? '',
-        pbk: config.inbound.pbk ?? '',
-        sid: config.inbound.sid ?? '',
-        flow: config.inbound.flow ?? '',
-      },
+      inbound: reportedInbound(config.inbound, certificate),
       appliedClientSetVersion: config.appliedClientSetVersion,
     };
     return {
@@ -184,8 +225,44 @@ export class Reporter {
       commit: () => {
         for (const m of moved) this.baseline.set(m.clientUuid, m.total);
         if (sendHardware) this.acceptedHardware = { json: hardwareJson, at: now };
+        if (sendPem) this.acceptedCertificatePem = sendPem;
       },
     };
+  }
+
+  /**
+   * The agent's own certificate and its pins (null without one: REALITY, no TLS, or a CA-issued
+   * certificate, which clients verify by name). Parsed again only when the file changed.
+   */
+  private async readCertificate(): Promise<ReportedCertificate | null> {
+    const inbound = this.options.store.current.inbound;
+    if (inbound.security !== 'tls' || !inbound.selfSigned || !inbound.certificateFile) return null;
+    const file = inbound.certificateFile;
+    try {
+      const pem = await readFile(file, 'utf8');
+      const cached = this.certificateCache;
+      const pins =
+        cached && cached.file === file && cached.pem === pem ? cached.pins : certificatePins(pem);
+      this.certificateCache = { file, pem, pins };
+      return { pem, pins, sendPem: '' };
+    } catch (error) {
+      this.options.log?.(`cannot read the certificate ${file}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /**
+   * Reports as soon as possible, not at the next interval (a new inbound: the control plane
+   * should learn it in seconds). After a report in flight, one more follows it.
+   */
+  reportNow(): void {
+    if (!this.running) return;
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.tick();
   }
 
   /** Sends one report and records the outcome in the config file; throws when it failed. */
@@ -275,7 +352,11 @@ export class Reporter {
       )
       .finally(() => {
         this.inFlight = null;
-        if (this.running) this.timer = this.timers.setTimeout(() => this.tick(), this.nextDelay());
+        const again = this.again;
+        this.again = false;
+        if (this.running) {
+          this.timer = this.timers.setTimeout(() => this.tick(), again ? 0 : this.nextDelay());
+        }
       });
   }
 

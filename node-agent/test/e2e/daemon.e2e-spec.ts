@@ -24,6 +24,7 @@ import {
   startHttpServer,
   startVlessClient,
 } from './proxy-core.support';
+import { clientStreamSettings } from './tls-client.support';
 import { enrollV2rayNode, V2RAY } from './v2ray-node';
 
 /**
@@ -135,10 +136,18 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
 
     clientSocksPort = await freePort();
     unknownSocksPort = await freePort();
-    client = await startVlessClient(V2RAY, workDir, config.publicPort, [
-      { socksPort: clientSocksPort, uuid: CLIENT_UUID },
-      { socksPort: unknownSocksPort, uuid: UNKNOWN_UUID },
-    ]);
+    // The client knows the node only from what the agent reports (TLS, pinned certificate).
+    const reported = (await daemon.reporter.prepare()).request.inbound!;
+    client = await startVlessClient(
+      V2RAY,
+      workDir,
+      config.publicPort,
+      [
+        { socksPort: clientSocksPort, uuid: CLIENT_UUID },
+        { socksPort: unknownSocksPort, uuid: UNKNOWN_UUID },
+      ],
+      await clientStreamSettings(reported, '127.0.0.1', config.publicPort),
+    );
   }, 30_000);
 
   afterAll(async () => {

@@ -142,6 +142,8 @@ export async function startVlessClient(
   workDir: string,
   nodePort: number,
   routes: readonly ClientRoute[],
+  /** How to reach the node (clientStreamSettings in tls-client.support.ts); default plain tcp. */
+  streamSettings: Record<string, unknown> = { network: 'tcp', security: 'none' },
 ): Promise<ChildProcess> {
   const config = {
     log: { loglevel: 'warning', access: 'none' },
@@ -164,7 +166,7 @@ export async function startVlessClient(
           },
         ],
       },
-      streamSettings: { network: 'tcp', security: 'none' },
+      streamSettings,
     })),
     routing: {
       rules: routes.map((_route, index) => ({

@@ -4,19 +4,26 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseVlessLink } from '@scn/proto';
 import { eventually } from './proxy-core.support';
+import { certificatePin, presentedCertificate } from './tls-client.support';
 
 /**
  * The v2ray client config a user's app would build from one `vless://` link and nothing else:
  * a SOCKS inbound on loopback and a VLESS outbound with the link's address, uuid, flow, transport
- * and security. v2ray 4.34 speaks none and tls (REALITY needs Xray).
+ * and security. v2ray 4.34 speaks none and tls (REALITY needs Xray). With a certificate pin
+ * (`pcs`, SHA-256 of the leaf), the presented certificate is checked against it and then
+ * trusted alone, as a pinning client does (v2ray 4.34 cannot pin a hash itself).
  */
-export function clientConfigFromLink(link: string, socksPort: number): Record<string, unknown> {
+export async function clientConfigFromLink(
+  link: string,
+  socksPort: number,
+): Promise<Record<string, unknown>> {
   const parsed = parseVlessLink(link);
   if (!parsed) throw new Error(`not a VLESS link: ${link}`);
   const security = parsed.params.security ?? 'none';
   if (security !== 'none' && security !== 'tls') {
     throw new Error(`v2ray cannot dial security=${security}`);
   }
+  const network = parsed.params.type ?? 'tcp';
   return {
     log: { loglevel: 'warning', access: 'none' },
     inbounds: [
@@ -47,12 +54,34 @@ export function clientConfigFromLink(link: string, socksPort: number): Record<st
           ],
         },
         streamSettings: {
-          network: parsed.params.type ?? 'tcp',
+          network,
           security,
-          ...(security === 'tls' ? { tlsSettings: { serverName: parsed.params.sni } } : {}),
+          ...(security === 'tls' ? { tlsSettings: await tlsSettings(parsed) } : {}),
+          ...(network === 'ws' ? { wsSettings: { path: parsed.params.path ?? '/' } } : {}),
+          ...(network === 'grpc'
+            ? { grpcSettings: { serviceName: parsed.params.serviceName ?? '' } }
+            : {}),
         },
       },
     ],
+  };
+}
+
+async function tlsSettings(
+  parsed: NonNullable<ReturnType<typeof parseVlessLink>>,
+): Promise<Record<string, unknown>> {
+  const serverName = parsed.params.sni;
+  const pin = parsed.params.pcs?.replace(/:/g, '').toLowerCase();
+  if (!pin) return { serverName };
+  const presented = await presentedCertificate(parsed.host, parsed.port, serverName);
+  if (certificatePin(presented) !== pin) {
+    throw new Error(
+      `pin mismatch: ${parsed.host}:${parsed.port} presented ${certificatePin(presented)}`,
+    );
+  }
+  return {
+    serverName,
+    certificates: [{ usage: 'verify', certificate: presented.toString().trim().split('\n') }],
   };
 }
 
@@ -65,7 +94,7 @@ export async function startClientFromLink(
   name: string,
 ): Promise<ChildProcess> {
   const configFile = path.join(workDir, `${name}.json`);
-  await writeFile(configFile, JSON.stringify(clientConfigFromLink(link, socksPort)), {
+  await writeFile(configFile, JSON.stringify(await clientConfigFromLink(link, socksPort)), {
     mode: 0o600,
   });
   const child = spawn(binary, ['-config', configFile], { stdio: 'ignore' });
