@@ -1,5 +1,5 @@
 import { NODE_TRANSPORT_LABELS, type NodeServerDetails, type NodeTransport } from '@scn/proto';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { formatDateTime } from '../server-format';
@@ -23,6 +23,14 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  // The clock as of the last change (or load); moved on when the regeneration wait ends.
+  const [now, setNow] = useState(() => Date.now());
+  const regenerableMs = plan?.regenerableAt ? Date.parse(plan.regenerableAt) : null;
+  useEffect(() => {
+    if (regenerableMs === null) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, regenerableMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [regenerableMs]);
   if (!plan) return null;
 
   const run = async (change: Parameters<typeof changeServerInbound>[2]) => {
@@ -38,11 +46,11 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
     } finally {
       setBusy(false);
       setConfirming(false);
+      setNow(Date.now());
     }
   };
 
-  const regenerableAt = plan.regenerableAt ? new Date(plan.regenerableAt) : null;
-  const waiting = regenerableAt !== null && regenerableAt.getTime() > Date.now();
+  const waiting = regenerableMs !== null && regenerableMs > now;
 
   return (
     <section
@@ -131,10 +139,8 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
             Regenerate port (emergency)
           </Button>
         )}
-        {waiting && regenerableAt && (
-          <p className="field__hint">
-            Possible again from {formatDateTime(regenerableAt.toISOString())}.
-          </p>
+        {waiting && plan.regenerableAt && (
+          <p className="field__hint">Possible again from {formatDateTime(plan.regenerableAt)}.</p>
         )}
       </div>
       {result && (
