@@ -4,9 +4,10 @@ import { type DataSource, QueryFailedError } from 'typeorm';
 import { PgListener, type PgListenerHandlers } from '../common/pg-listener';
 import { queryRows, sqlState } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
+import { CLIENT_SET_CHANNEL } from '../nodes/client-set-channel';
 
-/** The channel on which every replica hears that a server's allowed client set changed. */
-export const CLIENT_SET_CHANNEL = 'scn_client_sets';
+/** Every replica hears a server's set (or plan) change on this channel. */
+export { CLIENT_SET_CHANNEL };
 
 export interface ClientSet {
   version: string;
@@ -80,21 +81,6 @@ export class ClientSetsRepository {
         revision: row.plan_revision,
       },
     };
-  }
-
-  /**
-   * Inside the caller's transaction (a change of the server's inbound plan): bumps the set's
-   * version and notifies every replica at commit, so the node's WatchClients stream sends the set
-   * again, with the new plan. False when the server has no set (it is gone).
-   */
-  async announce(tx: Transaction, serverId: string): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
-      tx,
-      `UPDATE server_client_sets SET version = version + 1 WHERE server_id = $1
-       RETURNING server_id::text AS id, pg_notify($2, server_id::text)`,
-      [serverId, CLIENT_SET_CHANNEL],
-    );
-    return rows.length > 0;
   }
 
   /**

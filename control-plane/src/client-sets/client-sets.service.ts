@@ -41,14 +41,6 @@ export class ClientSetsService {
     return this.repository.removeClients(tx, serverIds, clientUuid);
   }
 
-  /**
-   * Pushes the set again, with the server's current inbound plan, when the caller's transaction
-   * commits (the plan changed): a new version, so every stream sends it.
-   */
-  announce(tx: Transaction, serverId: string): Promise<boolean> {
-    return this.repository.announce(tx, serverId);
-  }
-
   /** Holds the client's slots but keeps it off the nodes (a paused subscription). */
   disableClients(tx: Transaction, serverIds: readonly string[], clientUuid: string) {
     return this.repository.setClientsEnabled(tx, serverIds, clientUuid, false);

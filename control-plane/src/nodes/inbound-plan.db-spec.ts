@@ -21,7 +21,6 @@ function service() {
       new TransactionRunner(t.dataSource),
       { now: () => now },
       { serverListUpdated: () => undefined } as unknown as RealtimeGateway,
-      clientSets,
     ),
     clientSets,
   };

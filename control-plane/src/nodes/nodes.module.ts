@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { ClientSetsModule } from '../client-sets/client-sets.module';
 import { NodesController } from './nodes.controller';
 import { NodesRepository } from './nodes.repository';
 import { NodesService } from './nodes.service';
@@ -11,7 +10,7 @@ import { NodesService } from './nodes.service';
  * NodesRepository is exported for the server rows they create or read.
  */
 @Module({
-  imports: [AuthModule, ClientSetsModule],
+  imports: [AuthModule],
   controllers: [NodesController],
   providers: [NodesRepository, NodesService],
   exports: [NodesRepository, NodesService],

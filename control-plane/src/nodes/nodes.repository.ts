@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
+import { CLIENT_SET_CHANNEL } from './client-set-channel';
 import { type PlanNetwork, type PlanSecurity, ServerEntity } from './entities/server.entity';
 
 /** A `servers` row as the entity (what TypeORM's mapping would give, without its cost). */
@@ -165,6 +166,19 @@ export class NodesRepository {
       ],
     );
     return rows[0] ? serverFromRow(rows[0]) : null;
+  }
+
+  /**
+   * Inside the caller's transaction, after a plan change: bumps the server's client-set version
+   * and notifies every replica at commit, so the node's WatchClients stream sends its set again
+   * with the new plan (the set itself is unchanged).
+   */
+  async announcePlan(tx: Transaction, id: string): Promise<void> {
+    await tx.query(
+      `UPDATE server_client_sets SET version = version + 1 WHERE server_id = $1
+       RETURNING pg_notify($2, server_id::text)`,
+      [id, CLIENT_SET_CHANNEL],
+    );
   }
 
   /** How many client places a server holds now (paused ones too), and its client-set version. */

@@ -1,4 +1,3 @@
-import type { ClientSetsService } from '../client-sets/client-sets.service';
 import type { Transaction, TransactionRunner } from '../database/transaction-runner';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { ServerEntity } from './entities/server.entity';
@@ -28,7 +27,6 @@ function setup({ owned = true, withdrawn = 0 } = {}) {
     transactions as unknown as TransactionRunner,
     { now: () => now },
     realtime as unknown as RealtimeGateway,
-    { announce: jest.fn(async () => true) } as unknown as ClientSetsService,
     deletion as ServerDeletion,
   );
   return { service, repository, transactions, realtime, deletion };

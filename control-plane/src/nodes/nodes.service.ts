@@ -5,7 +5,6 @@ import {
   PORT_REGENERATION_INTERVAL_S,
   type UpdateServerChanges,
 } from '@scn/proto';
-import { ClientSetsService } from '../client-sets/client-sets.service';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -25,7 +24,6 @@ export class NodesService {
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly realtime: RealtimeGateway,
-    private readonly clientSets: ClientSetsService,
     @Optional() @Inject(SERVER_DELETION) private readonly deletion: ServerDeletion | null = null,
   ) {}
 
@@ -89,7 +87,7 @@ export class NodesService {
         network,
         randomPlanPort(),
       );
-      if (changed) await this.clientSets.announce(tx, serverId);
+      if (changed) await this.repository.announcePlan(tx, serverId);
       return changed;
     });
     if (!server) throw new NodesException('server_not_found');
@@ -116,7 +114,7 @@ export class NodesService {
         now,
         intervalS: PORT_REGENERATION_INTERVAL_S,
       });
-      if (changed) await this.clientSets.announce(tx, serverId);
+      if (changed) await this.repository.announcePlan(tx, serverId);
       return changed;
     });
     if (server) return server;
