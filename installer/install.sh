@@ -31,7 +31,11 @@ token=""
 tier=""
 core="xray"
 public_host=""
-public_port="443"
+public_port=""
+reality_dest=""
+reality_sni=""
+certificate_file=""
+key_file=""
 dry_run=0
 use_systemd=1
 insecure=0
@@ -43,13 +47,24 @@ usage() {
   cat <<USAGE
 Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
 
+The node serves VLESS + REALITY + xtls-rprx-vision with Xray, VLESS + TLS (a self-signed
+certificate whose pin the links carry) with v2ray; choose another transport (ws, grpc) in the
+dashboard's Node Configuration.
+
   --token TOKEN        one-time enrollment token from the SCN setup wizard (24 h, single use)
   --tier TIER          the VPS tier chosen in the wizard
   --core xray|v2ray|PATH
                        proxy core: Xray from its official release (default), Debian's v2ray
                        package, or the path of a core binary you provide
   --public-host HOST   address clients dial (default: this machine's public IP)
-  --public-port PORT   VLESS port (default 443)
+  --public-port PORT   VLESS port (default: a persistent port of this machine's own, which the
+                       control plane picks and can regenerate from the dashboard)
+  --reality-dest HOST:PORT
+                       REALITY target site (default www.microsoft.com:443; see docs/operators.md)
+  --reality-sni NAME   REALITY server name (default: the target's host)
+  --certificate-file PATH, --key-file PATH
+                       TLS (--core v2ray): a CA-issued certificate and key instead of the
+                       self-signed one (copied to $CONFIG_DIR/tls-operator/)
   --server URL         control plane (default $SCN_URL)
   --ca-file PATH       CA certificate of the control plane, when a private CA issued it
                        (copied to $CONFIG_DIR/ca.pem for the agent)
@@ -152,6 +167,10 @@ while (($#)); do
     --core) core=${2:-}; shift 2 ;;
     --public-host) public_host=${2:-}; shift 2 ;;
     --public-port) public_port=${2:-}; shift 2 ;;
+    --reality-dest) reality_dest=${2:-}; shift 2 ;;
+    --reality-sni) reality_sni=${2:-}; shift 2 ;;
+    --certificate-file) certificate_file=${2:-}; shift 2 ;;
+    --key-file) key_file=${2:-}; shift 2 ;;
     --server) SCN_URL=${2:-}; shift 2 ;;
     --ca-file) ca_file=${2:-}; shift 2 ;;
     --xray-sha256) XRAY_SHA256=${2:-}; shift 2 ;;
@@ -167,9 +186,12 @@ done
 
 # --- checks -----------------------------------------------------------------------------------
 [[ $tier =~ ^tier[1-4]$ ]] || die "--tier must be tier1, tier2, tier3 or tier4 (got '${tier}')"
-if ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); then
+if [[ -n $public_port ]] && { ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); }; then
   die "--public-port must be 1-65535"
 fi
+[[ -z $reality_dest || $reality_dest =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got '${reality_dest}')"
+[[ -z $reality_sni || $reality_sni =~ ^[A-Za-z0-9.-]+$ ]] || die "--reality-sni must be a host name (got '${reality_sni}')"
+[[ -z $certificate_file && -z $key_file ]] || [[ -r $certificate_file && -r $key_file ]] || die "--certificate-file and --key-file must both be readable files"
 [[ $SCN_URL =~ ^https?:// ]] || die "--server must be an http(s) URL (got '${SCN_URL}')"
 [[ -z $ca_file || -r $ca_file ]] || die "--ca-file $ca_file is not a readable file"
 # The agent checks country and location in full when it enrolls; catch the obvious early.
@@ -262,13 +284,24 @@ if [[ -n $ca_file ]]; then
   run install -d -m 0700 "$CONFIG_DIR"
   run install -m 0644 "$ca_file" "$CONFIG_DIR/ca.pem"
 fi
+if [[ -n $certificate_file ]]; then
+  # Where the unit can read them (ProtectHome); the key stays root-only.
+  run install -d -m 0700 "$CONFIG_DIR/tls-operator"
+  run install -m 0644 "$certificate_file" "$CONFIG_DIR/tls-operator/certificate.pem"
+  run install -m 0600 "$key_file" "$CONFIG_DIR/tls-operator/key.pem"
+fi
 if [[ -f $CONFIG_FILE ]]; then
   say "Already enrolled ($CONFIG_FILE kept): upgrade only"
 else
   say "Enrolling this node"
   args=(enroll --server "$GRPC_TARGET" --token "$token" --tier "$tier" --config "$CONFIG_FILE"
-    --public-port "$public_port" --core "$core_kind" --core-binary "$core_binary")
+    --core "$core_kind" --core-binary "$core_binary")
+  # Given only when the operator chose it: otherwise the control plane picks this machine's port.
+  [[ -n $public_port ]] && args+=(--public-port "$public_port")
   [[ -n $public_host ]] && args+=(--public-host "$public_host")
+  [[ -n $reality_dest ]] && args+=(--reality-dest "$reality_dest")
+  [[ -n $reality_sni ]] && args+=(--reality-sni "$reality_sni")
+  [[ -n $certificate_file ]] && args+=(--security tls --certificate-file "$CONFIG_DIR/tls-operator/certificate.pem" --key-file "$CONFIG_DIR/tls-operator/key.pem")
   [[ -n $country ]] && args+=(--country "$country")
   [[ -n $location ]] && args+=(--location "$location")
   ((insecure)) && args+=(--insecure)
@@ -291,7 +324,8 @@ Wants=network-online.target
 ExecStart=/usr/local/bin/scn-agent run --config $CONFIG_FILE
 Restart=always
 RestartSec=5
-# The VLESS port may be below 1024; nothing else is privileged.
+# The VLESS port may be below 1024; nothing else is privileged. The TLS certificate and key the
+# agent made (or the operator's) live in $CONFIG_DIR, which the core reads.
 AmbientCapabilities=CAP_NET_BIND_SERVICE
 CapabilityBoundingSet=CAP_NET_BIND_SERVICE
 NoNewPrivileges=yes

@@ -86,8 +86,20 @@ describe('install.sh, for real', () => {
     expect(existsSync(join(root, 'opt', 'scn-agent', 'bin', 'scn-agent.js'))).toBe(true);
     const configFile = join(root, 'etc', 'scn-agent', 'config.json');
     expect(statSync(configFile).mode & 0o777).toBe(0o600);
-    const config = JSON.parse(readFileSync(configFile, 'utf8')) as { nodeId: string; tier: string };
+    const config = JSON.parse(readFileSync(configFile, 'utf8')) as {
+      nodeId: string;
+      tier: string;
+      inbound: { security: string; selfSigned?: boolean; keyFile: string; certificateFile: string };
+    };
     expect(config.tier).toBe('tier1');
+    // The bundled agent made the v2ray node's TLS certificate beside its config (issue 19).
+    expect(config.inbound).toMatchObject({
+      security: 'tls',
+      selfSigned: true,
+      certificateFile: join(root, 'etc', 'scn-agent', 'tls', 'certificate.pem'),
+    });
+    expect(statSync(config.inbound.keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(config.inbound.certificateFile, 'utf8')).toContain('BEGIN CERTIFICATE');
 
     const servers = await t
       .http()

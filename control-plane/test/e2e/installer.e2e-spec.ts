@@ -128,6 +128,79 @@ describe('install.sh --dry-run', () => {
     expect(existsSync(join(root, 'etc', 'scn-agent'))).toBe(false);
   });
 
+  it('should let the control plane pick the port and the agent set up REALITY with Xray by default', () => {
+    const sum = 'a'.repeat(64);
+    const { status, out } = install([
+      '--dry-run',
+      '--token',
+      TOKEN,
+      '--tier',
+      'tier2',
+      '--xray-sha256',
+      sum,
+    ]);
+    expect(status).toBe(0);
+    expect(out).toMatch(
+      /scn-agent enroll --server localhost:5999 .* --core xray --core-binary \S+\/opt\/scn-agent\/core\/xray/,
+    );
+    // No --public-port: requested_port 0, a persistent port of this machine's own.
+    expect(out).not.toContain('--public-port');
+    // No --security: the agent's Xray default, VLESS + REALITY + xtls-rprx-vision.
+    expect(out).not.toContain('--security');
+  });
+
+  it('should pass the REALITY target and an explicit port to the agent', () => {
+    const sum = 'a'.repeat(64);
+    const { status, out } = install([
+      '--dry-run',
+      '--token',
+      TOKEN,
+      '--tier',
+      'tier2',
+      '--xray-sha256',
+      sum,
+      '--public-port',
+      '8443',
+      '--reality-dest',
+      'www.example.org:443',
+      '--reality-sni',
+      'www.example.org',
+    ]);
+    expect(status).toBe(0);
+    expect(out).toMatch(
+      /scn-agent enroll .* --public-port 8443 .*--reality-dest www\.example\.org:443 --reality-sni www\.example\.org/,
+    );
+  });
+
+  it('should copy an operator certificate where the unit can read it and ask the agent for TLS with it', () => {
+    const root = fakeRoot();
+    writeFileSync(join(root, 'cert.pem'), 'CERT\n');
+    writeFileSync(join(root, 'key.pem'), 'KEY\n');
+    const { status, out } = install(
+      [
+        '--dry-run',
+        '--token',
+        TOKEN,
+        '--tier',
+        'tier2',
+        '--core',
+        'v2ray',
+        '--certificate-file',
+        join(root, 'cert.pem'),
+        '--key-file',
+        join(root, 'key.pem'),
+      ],
+      { root },
+    );
+    expect(status).toBe(0);
+    expect(out).toContain(
+      `[dry-run] install -m 0600 ${join(root, 'key.pem')} ${root}/etc/scn-agent/tls-operator/key.pem`,
+    );
+    expect(out).toMatch(
+      /--security tls --certificate-file \S+\/etc\/scn-agent\/tls-operator\/certificate\.pem --key-file \S+\/etc\/scn-agent\/tls-operator\/key\.pem/,
+    );
+  });
+
   it('should skip the systemd unit with --no-systemd', () => {
     const { status, out } = install([
       '--dry-run',
@@ -154,6 +227,10 @@ describe('install.sh refusals', () => {
     [
       ['--token', TOKEN, '--tier', 'tier2', '--public-port', '70000'],
       '--public-port must be 1-65535',
+    ],
+    [
+      ['--token', TOKEN, '--tier', 'tier2', '--reality-dest', 'no port'],
+      "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got 'no port')",
     ],
     [
       ['--token', TOKEN, '--tier', 'tier2', '--core', 'nginx'],

@@ -1,6 +1,17 @@
-import { agentConfigSchema, type CoreAuditSummary } from '../config/agent-config';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type AgentConfigInput,
+  agentConfigSchema,
+  type CoreAuditSummary,
+  writeAgentConfig,
+} from '../config/agent-config';
 import { sampleConfig } from '../config/agent-config.fixture';
-import { AUDIT_ALERT_MS, AUDIT_STALE_MS, checkCoreAudit } from './doctor';
+import { createInbound, tlsDirFor } from '../proxy-core/inbound-setup';
+import { certificatePins } from '../proxy-core/tls-certificate';
+import { AUDIT_ALERT_MS, AUDIT_STALE_MS, checkCoreAudit, runDoctorChecks } from './doctor';
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
@@ -75,5 +86,93 @@ describe('checkCoreAudit', () => {
     const stale = audit({ at: at(AUDIT_STALE_MS + 1) });
     expect(checkCoreAudit(config(stale), true, NOW).result).toBe('FAIL');
     expect(checkCoreAudit(config(stale), false, NOW).result).toBe('PASS');
+  });
+});
+
+const V2RAY = '/usr/bin/v2ray';
+const describeV2ray = existsSync(V2RAY) ? describe : describe.skip;
+
+describeV2ray('doctor: the transport and the core config test (real v2ray -test)', () => {
+  async function checksFor(
+    network: 'tcp' | 'ws',
+    change: (config: AgentConfigInput) => AgentConfigInput = (c) => c,
+    afterWrite: (config: AgentConfigInput) => Promise<void> = async () => undefined,
+  ) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-doctor-'));
+    const file = path.join(dir, 'config.json');
+    try {
+      const inbound = await createInbound({
+        kind: 'v2ray',
+        publicHost: '203.0.113.7',
+        tlsDir: tlsDirFor(file),
+        network,
+      });
+      const config = change(
+        sampleConfig({
+          core: { kind: 'v2ray', binary: V2RAY, apiPort: 1, workDir: path.join(dir, 'core') },
+          inbound,
+        }),
+      );
+      await writeAgentConfig(file, config);
+      await afterWrite(config);
+      const checks = await runDoctorChecks({ config: file });
+      return { checks, inbound, byName: (name: string) => checks.find((c) => c.name === name) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('should say which transport runs, with the certificate pin and expiry, and that v2ray accepts it', async () => {
+    let pin = '';
+    const { byName, inbound } = await checksFor(
+      'ws',
+      (c) => c,
+      async (config) => {
+        pin = certificatePins(
+          await readFile(config.inbound!.certificateFile!, 'utf8'),
+        ).certificateSha256;
+      },
+    );
+    expect(byName('transport')).toMatchObject({
+      result: 'PASS',
+      detail: expect.stringContaining(`tls/ws on port 443; sni 203.0.113.7; path ${inbound.path}`),
+    });
+    expect(byName('transport')!.detail).toContain(`certificate sha256 ${pin} (self-signed`);
+    expect(byName('transport')!.detail).toMatch(/valid until 20\d\d-/);
+    expect(byName('core accepts the config')).toMatchObject({
+      result: 'PASS',
+      detail: expect.stringMatching(/^\/usr\/bin\/v2ray -test -config \S+: accepted/),
+    });
+  });
+
+  it("should fail when the core refuses the config (its certificate is gone), with the core's words", async () => {
+    const { byName } = await checksFor(
+      'tcp',
+      (c) => c,
+      async (config) => {
+        await rm(config.inbound!.certificateFile!);
+      },
+    );
+    expect(byName('transport')).toMatchObject({
+      result: 'FAIL',
+      detail: expect.stringContaining('UNREADABLE'),
+    });
+    expect(byName('core accepts the config')).toMatchObject({
+      result: 'FAIL',
+      detail: expect.stringContaining('REFUSED'),
+    });
+  });
+
+  it('should fail plaintext VLESS (security none) as a loopback-test setting', async () => {
+    const { byName } = await checksFor('tcp', (c) => ({
+      ...c,
+      inbound: { security: 'none', network: 'tcp' },
+    }));
+    expect(byName('transport')).toMatchObject({
+      result: 'FAIL',
+      detail: expect.stringContaining('PLAINTEXT'),
+    });
+    // v2ray itself would run it: the core test passes, the transport check does not.
+    expect(byName('core accepts the config')).toMatchObject({ result: 'PASS' });
   });
 });

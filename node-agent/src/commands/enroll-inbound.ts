@@ -124,3 +124,26 @@ export function resolveEnrollPlan(
     refusedRevision: '0',
   };
 }
+
+/**
+ * The control plane's plan decides the transport (the operator changes it in Node
+ * Configuration): says so when it differs from an explicit --security or --transport.
+ */
+export function overriddenFlags(
+  flags: Pick<InboundFlags, 'security' | 'transport'>,
+  plan: EnrollPlan,
+): string | null {
+  if (plan.revision === '0') return null;
+  const ignored = [
+    ...(flags.security && flags.security !== plan.security ? [`--security ${flags.security}`] : []),
+    ...(flags.transport && flags.transport !== plan.network
+      ? [`--transport ${flags.transport}`]
+      : []),
+  ];
+  if (ignored.length === 0) return null;
+  return (
+    `the control plane's inbound plan r${plan.revision} sets ${plan.security}/${plan.network}, so ` +
+    `${ignored.join(' and ')} ${ignored.length > 1 ? 'are' : 'is'} not used: change the transport ` +
+    'in Node Configuration'
+  );
+}

@@ -285,6 +285,17 @@ describe('enroll: the secure inbound', () => {
     expect(config.inbound.path).toMatch(/^\/[0-9a-f]{16}$/);
   });
 
+  it('should let the plan decide over --transport, and say so', async () => {
+    const { config, err } = await enrollWith(
+      { core: 'v2ray', transport: 'ws' },
+      { port: 24567, security: 'tls', network: 'tcp', revision: 1 },
+    );
+    expect(config.inbound).toMatchObject({ security: 'tls', network: 'tcp', planRevision: '1' });
+    expect(err).toContain(
+      "the control plane's inbound plan r1 sets tls/tcp, so --transport ws is not used",
+    );
+  });
+
   it('should refuse a REALITY plan on v2ray, serve TLS and remember the refusal', async () => {
     const { config, err } = await enrollWith(
       { core: 'v2ray' },

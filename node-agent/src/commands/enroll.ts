@@ -17,7 +17,12 @@ import { type HardwareSummary, readHardware, toProtoHardware } from '../system/h
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
 import { createInbound, DEFAULT_REALITY_DEST, tlsDirFor } from '../proxy-core/inbound-setup';
-import { checkInboundFlags, checkOperatorCertificate, resolveEnrollPlan } from './enroll-inbound';
+import {
+  checkInboundFlags,
+  checkOperatorCertificate,
+  overriddenFlags,
+  resolveEnrollPlan,
+} from './enroll-inbound';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
 const TIER_TO_PROTO = {
@@ -184,6 +189,8 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
   const tier = TIER_FROM_PROTO[response.tier] ?? flags.tier;
   const plan = resolveEnrollPlan(flags.core, inboundChoice, response.inboundPlan ?? null, flags);
   if (plan.refused) io.err(`scn-agent: ${plan.refused}\n`);
+  const overridden = overriddenFlags(flags, plan);
+  if (overridden) io.err(`scn-agent: ${overridden}\n`);
   const inbound = await createInbound({
     kind: flags.core,
     publicHost,
@@ -254,7 +261,10 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
       '--public-port <port>',
       'port clients connect to (default: a persistent port the control plane picks, else 443)',
     )
-    .option('--transport <network>', 'VLESS transport: tcp | ws | grpc', 'tcp')
+    .option(
+      '--transport <network>',
+      "VLESS transport: tcp (default) | ws | grpc; the control plane's plan, when it sends one, decides",
+    )
     .option(
       '--security <kind>',
       'reality (default with xray) | tls (default with v2ray) | none (loopback tests only)',

@@ -100,6 +100,8 @@ describe('decidePlan', () => {
     const { file, config } = await enrolledConfig('v2ray');
     const toWs = await decidePlan(config, plan({ network: 'ws' }), tlsDirFor(file));
     if (toWs.outcome === 'refused') throw new Error(toWs.reason);
+    // Port 0: keep the current one (v2ray would take a ws inbound on port 0 for a Unix socket).
+    expect(toWs.port).toBe(config.publicPort);
     expect(toWs.inbound.path).toMatch(/^\/[0-9a-f]{16}$/);
     expect(toWs.inbound.certificateFile).toBe(config.inbound.certificateFile);
     const onWs = { ...config, inbound: toWs.inbound };

@@ -92,7 +92,12 @@ export async function decidePlan(
     return refuse(`could not make its ${security} material: ${(error as Error).message}`);
   }
   inbound = withNetwork(kind, inbound, network);
-  return { outcome: 'applied', revision, inbound: { ...inbound, planRevision: revision }, port };
+  return {
+    outcome: 'applied',
+    revision,
+    inbound: { ...inbound, planRevision: revision },
+    port: nextPort,
+  };
 }
 
 /** The core's view of the config's inbound. */
@@ -138,7 +143,9 @@ export class InboundPlanner {
       try {
         await core.reconfigure(coreInboundSettings(decision.inbound, decision.port));
       } catch (error) {
-        const reason = `the core did not start with it: ${(error as Error).message.split('\n')[0]}`;
+        // The core's own last words, on one line: they say why (a port in use, a bad file).
+        const words = (error as Error).message.replace(/\s+/g, ' ').trim().slice(-400);
+        const reason = `the core did not start with it: ${words}`;
         decision = { outcome: 'refused', revision: decision.revision, reason };
         // Back to what ran before, so the node keeps serving its current clients.
         await core

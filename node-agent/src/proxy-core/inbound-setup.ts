@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import type { ProxyCoreKind } from '@scn/proto';
 import type { AgentInbound } from '../config/agent-config';
 import { generateRealityKeyPair, generateRealityShortId } from './reality-keys';
-import { certificatePins, generateSelfSignedCertificate } from './tls-certificate';
+import { generateSelfSignedCertificate } from './tls-certificate';
 
 /**
  * The node's secure VLESS inbound (issue 19 §1): what `scn-agent enroll` sets up and what an
@@ -111,16 +112,8 @@ export async function ensureSelfSignedCertificate(
     () => true,
     () => false,
   );
-  if (existing && keyExists) {
-    try {
-      const pins = certificatePins(existing);
-      const stillValid = Date.parse(pins.notAfter) > Date.now() + 30 * 86_400_000;
-      if (stillValid && pins.subjectAltName.toLowerCase().endsWith(sanFor(publicHost))) {
-        return { certificateFile, keyFile };
-      }
-    } catch {
-      // unreadable: replaced below
-    }
+  if (existing && keyExists && certificateFits(existing, publicHost)) {
+    return { certificateFile, keyFile };
   }
   await mkdir(tlsDir, { recursive: true, mode: 0o700 });
   const made = generateSelfSignedCertificate(publicHost);
@@ -129,11 +122,15 @@ export async function ensureSelfSignedCertificate(
   return { certificateFile, keyFile };
 }
 
-/** How X509Certificate.subjectAltName prints the SAN of `host` (lower-cased). */
-function sanFor(host: string): string {
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return `ip address:${host}`;
-  if (host.includes(':')) return ''; // IPv6: printed expanded; any IP SAN of the host's form
-  return `dns:${host.toLowerCase()}`;
+/** Whether a certificate names `host` and stays valid for at least another 30 days. */
+function certificateFits(pem: string, host: string): boolean {
+  try {
+    const certificate = new X509Certificate(pem);
+    const names = net.isIP(host) ? certificate.checkIP(host) : certificate.checkHost(host);
+    return names !== undefined && Date.parse(certificate.validTo) > Date.now() + 30 * 86_400_000;
+  } catch {
+    return false; // unreadable: replaced
+  }
 }
 
 /**

@@ -31,7 +31,7 @@ import { V2RAY } from './v2ray-node';
 
 /**
  * Issue 19 §1 live: the real `scn-agent enroll` (real control plane on loopback) sets up VLESS +
- * TLS with its self-signed certificate on Debian's v2ray 4.34, over tcp and over ws; the real
+ * TLS with its self-signed certificate on Debian's v2ray 4.34, over tcp (and ws by a plan); the real
  * daemon runs the core; a second real v2ray, configured only from what the agent reports (the
  * pin checked against the certificate the node presents), fetches a page from a loopback HTTP
  * server through it. Then an inbound plan moves the node to another port and transport: the
@@ -103,7 +103,6 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
         coreBinary: V2RAY,
         coreApiPort: String(await freePort()),
         coreWorkDir: path.join(dir, 'core'),
-        transport: network,
         config: configPath,
       },
       { io },
@@ -128,6 +127,22 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
     await eventually(async () => {
       if (daemon.store.current.appliedClientSetVersion !== version) throw new Error('not applied');
     }, 10_000);
+    expect(daemon.store.current.inbound).toMatchObject({ security: 'tls', network: 'tcp' });
+    if (network !== 'tcp') {
+      // The transport is the control plane's choice (Node Configuration): a plan, as the push
+      // stream delivers it with the next client set.
+      await daemon.applier.offer({
+        version: String(BigInt(daemon.store.current.appliedClientSetVersion) + 1n),
+        clientUuids: [CLIENT_UUID],
+        inboundPlan: {
+          port: 0,
+          security: 'tls',
+          network,
+          revision: String(BigInt(daemon.store.current.inbound.planRevision) + 1n),
+        },
+      });
+      expect(daemon.store.current.inbound.network).toBe(network);
+    }
     return { daemon, core, configPath };
   }
 
@@ -206,12 +221,16 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
     const before = (await daemon.reporter.prepare()).request;
     const oldPort = before.publicPort!;
     const reportsBefore = daemon.store.current.lastReport!.at;
+    // The control plane's own plan (if it sends one) is r1: these come after it.
+    const base = BigInt(daemon.store.current.inbound.planRevision) + 1n;
+    const applied = String(base + 6n);
+    const refused = String(base + 7n);
     const newPort = await freePort();
     // What the push stream delivers: the next client set, carrying the new plan.
     await daemon.applier.offer({
       version: String(BigInt(daemon.store.current.appliedClientSetVersion) + 1n),
       clientUuids: [CLIENT_UUID],
-      inboundPlan: { port: newPort, security: '', network: 'ws', revision: '7' },
+      inboundPlan: { port: newPort, security: '', network: 'ws', revision: applied },
     });
     // Reported without waiting for the interval (60 s).
     await eventually(async () => {
@@ -220,14 +239,14 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
     const saved = await readAgentConfig(configPath);
     expect(saved).toMatchObject({
       publicPort: newPort,
-      inbound: { security: 'tls', network: 'ws', planRevision: '7' },
-      lastPlan: { revision: '7', outcome: 'applied' },
+      inbound: { security: 'tls', network: 'ws', planRevision: applied },
+      lastPlan: { revision: applied, outcome: 'applied' },
     });
     const after = (await daemon.reporter.prepare()).request;
     expect(after.publicPort).toBe(newPort);
     expect(after.inbound).toMatchObject({
       network: 'ws',
-      planRevision: '7',
+      planRevision: applied,
       // The same certificate: clients keep their pin.
       certificateSha256: before.inbound!.certificateSha256,
     });
@@ -240,14 +259,14 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
     await daemon.applier.offer({
       version: String(BigInt(daemon.store.current.appliedClientSetVersion) + 1n),
       clientUuids: [CLIENT_UUID],
-      inboundPlan: { port: 0, security: 'reality', network: 'tcp', revision: '8' },
+      inboundPlan: { port: 0, security: 'reality', network: 'tcp', revision: refused },
     });
     expect(daemon.store.current).toMatchObject({
       publicPort: newPort,
-      inbound: { network: 'ws', planRevision: '7' },
-      lastPlan: { revision: '8', outcome: 'refused' },
+      inbound: { network: 'ws', planRevision: applied },
+      lastPlan: { revision: refused, outcome: 'refused' },
     });
-    expect(log.join('')).toContain('refused inbound plan r8: REALITY needs Xray');
+    expect(log.join('')).toContain(`refused inbound plan r${refused}: REALITY needs Xray`);
     expect(await socksHttpGet(socksPort, httpServer.port, 2000)).toEqual({
       status: 200,
       body: BODY,
