@@ -72,10 +72,13 @@ export class NodesException extends DomainException {
   static readonly kinds = kindsOf(ERRORS);
   readonly code: NodesErrorCode;
 
-  /** `message` replaces the code's fixed message where the spec's text carries values. */
-  constructor(code: NodesErrorCode, message?: string) {
+  /**
+   * `message` replaces the code's fixed message where the spec's text carries values;
+   * `retryAfterSeconds` answers a rate limit's Retry-After.
+   */
+  constructor(code: NodesErrorCode, message?: string, retryAfterSeconds?: number) {
     const error = ERRORS[code];
-    super(error.kind, message ?? error.message);
+    super(error.kind, message ?? error.message, retryAfterSeconds);
     this.code = code;
   }
 }

@@ -129,9 +129,11 @@ export class NodesService {
     const waitMs =
       server.portRegeneratedAt.getTime() + PORT_REGENERATION_INTERVAL_S * 1000 - now.getTime();
     if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
       throw new NodesException(
         'port_regeneration_too_soon',
-        INBOUND_PLAN_MESSAGES.regenerationTooSoon(Math.ceil(waitMs / 1000)),
+        INBOUND_PLAN_MESSAGES.regenerationTooSoon(seconds),
+        seconds,
       );
     }
   }

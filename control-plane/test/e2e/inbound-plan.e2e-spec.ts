@@ -183,6 +183,8 @@ describe('inbound plans over REST and WatchClients (issue 19 §1)', () => {
     await regenerate(operator, { confirm: true }).expect(200);
     const tooSoon = await regenerate(operator, { confirm: true }).expect(429);
     expect(tooSoon.body.message).toMatch(/^The port was regenerated recently: try again in \d+ s$/);
+    const wait = Number(/(\d+) s$/.exec(tooSoon.body.message as string)![1]);
+    expect(tooSoon.headers['retry-after']).toBe(String(wait));
     const transport = (body: unknown) =>
       t
         .http()
