@@ -148,9 +148,9 @@ async function checkTransport(config: AgentConfig): Promise<DoctorCheck[]> {
       : {
           name: 'core accepts the config',
           result: verdict.accepted ? 'PASS' : 'FAIL',
-          detail: `${verdict.command}: ${verdict.accepted ? 'accepted' : 'REFUSED'}${
-            verdict.output ? ` (${verdict.output.replace(/\s+/g, ' ').slice(0, 300)})` : ''
-          }`,
+          detail: verdict.accepted
+            ? `${verdict.command}: accepted`
+            : `${verdict.command}: REFUSED (${verdict.output.replace(/\s+/g, ' ').slice(-300)})`,
           hint: verdict.accepted
             ? undefined
             : "see the core's words above; journalctl -u scn-agent",

@@ -16,7 +16,12 @@ import {
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
-import { createInbound, DEFAULT_REALITY_DEST, tlsDirFor } from '../proxy-core/inbound-setup';
+import {
+  createInbound,
+  DEFAULT_REALITY_DEST,
+  ensureSelfSignedCertificate,
+  tlsDirFor,
+} from '../proxy-core/inbound-setup';
 import {
   checkInboundFlags,
   checkOperatorCertificate,
@@ -149,6 +154,14 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
 
   const inboundChoice = checkInboundFlags(flags);
   await checkOperatorCertificate(flags);
+  if (inboundChoice.security === 'tls' && !flags.certificateFile) {
+    // Made before the token is spent: a folder the agent cannot write must not cost the token.
+    await ensureSelfSignedCertificate(tlsDirFor(configPath), publicHost).catch((error: Error) => {
+      throw new AgentError(`cannot write the TLS certificate: ${error.message}`, {
+        hint: `run as root, or pass --config in a folder you can write (${tlsDirFor(configPath)})`,
+      });
+    });
+  }
 
   const hardware = await (deps.hardware ?? readHardware)();
   const check = checkTier(hardware, flags.tier);

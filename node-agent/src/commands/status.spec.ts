@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeAgentConfig } from '../config/agent-config';
+import { createInbound, tlsDirFor } from '../proxy-core/inbound-setup';
 import { sampleConfig } from '../config/agent-config.fixture';
 import { buildProgram } from '../program';
 
@@ -108,6 +109,40 @@ describe('status --json', () => {
     );
     expect(out).toMatch(
       /Audit finding\s+2025-01-01T00:00:00.000Z: removed foreign user\(s\) badc0ffe-e0dd-4f00-8bad-f00dbeefcafe; core restarted from its config \(foreign users\)/,
+    );
+  });
+
+  it('should show the REALITY inbound (public key, short id, target) and the last refused plan', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'scn-status-')), 'config.json');
+    const inbound = await createInbound({
+      kind: 'xray',
+      publicHost: '203.0.113.7',
+      tlsDir: tlsDirFor(file),
+    });
+    await writeAgentConfig(
+      file,
+      sampleConfig({
+        core: { kind: 'xray', binary: '/nonexistent/xray', apiPort: 1, workDir: '/tmp/x' },
+        inbound: { ...inbound, planRevision: '4' },
+        lastPlan: {
+          revision: '5',
+          at: '2025-01-01T00:00:00.000Z',
+          outcome: 'refused',
+          reason: 'REALITY runs over tcp or grpc, not ws',
+        },
+      }),
+    );
+    let out = '';
+    const program = buildProgram({ out: (t) => (out += t), err: () => undefined });
+    await program.parseAsync(['node', 'scn-agent', 'status', '--config', file, '--timeout', '300']);
+    expect(out).toContain(
+      `Transport      reality/tcp on port 443; sni www.microsoft.com; flow xtls-rprx-vision; ` +
+        `REALITY public key ${inbound.pbk}, short id ${inbound.sid}, target www.microsoft.com:443`,
+    );
+    expect(out).toMatch(/Core config\s+not tested: \/nonexistent\/xray is not installed/);
+    expect(out).toContain(
+      'Inbound plan   serving plan r4; last plan r5 refused at 2025-01-01T00:00:00.000Z: ' +
+        'REALITY runs over tcp or grpc, not ws',
     );
   });
 });

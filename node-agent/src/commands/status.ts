@@ -114,6 +114,17 @@ export async function collectStatus(
   };
 }
 
+/** `serving plan r4; last plan r5 refused at …: why` */
+function describePlan(transport: TransportSummary): string {
+  const served =
+    transport.planRevision === '0' ? 'no plan received' : `serving plan r${transport.planRevision}`;
+  const last = transport.lastPlan;
+  if (!last || last.revision === transport.planRevision) return served;
+  return `${served}; last plan r${last.revision} ${last.outcome} at ${last.at}${
+    last.reason ? `: ${last.reason}` : ''
+  }`;
+}
+
 export function renderStatusTable(status: AgentStatus): string {
   const last = status.lastReport;
   const lastText = last
@@ -145,6 +156,7 @@ export function renderStatusTable(status: AgentStatus): string {
         ` on 127.0.0.1:${status.proxyCore.apiPort}; last reported ${status.proxyCore.lastReportedState ?? 'n/a'}`,
     ],
     ['Transport', describeTransport(status.transport)],
+    ['Inbound plan', describePlan(status.transport)],
     [
       'Core config',
       status.transport.coreAccepts.accepted === null

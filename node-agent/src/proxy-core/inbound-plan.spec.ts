@@ -148,6 +148,24 @@ describe('decidePlan', () => {
     expect(decision.inbound.pbk).toBe(config.inbound.pbk);
   });
 
+  it('should secure a node enrolled before issue 19 (plaintext) with its first plan', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-plan-old-'));
+    const file = path.join(dir, 'config.json');
+    // A config file of an older agent: no inbound at all reads as plaintext tcp.
+    const old = agentConfigSchema.parse(sampleConfig());
+    expect(old.inbound).toEqual({ security: 'none', network: 'tcp', planRevision: '0' });
+    const decision = await decidePlan(old, plan({ security: 'tls', port: 24567 }), tlsDirFor(file));
+    if (decision.outcome === 'refused') throw new Error(decision.reason);
+    expect(decision).toMatchObject({ outcome: 'applied', port: 24567 });
+    expect(decision.inbound).toMatchObject({
+      security: 'tls',
+      network: 'tcp',
+      selfSigned: true,
+      sni: '203.0.113.7',
+      certificateFile: path.join(dir, 'tls', 'certificate.pem'),
+    });
+  });
+
   it.each([
     [{ security: 'reality' }, /REALITY needs Xray/],
     [{ network: 'grpc' }, /no gRPC transport/],

@@ -139,6 +139,11 @@ function name(commonName: string): Buffer {
 
 // --- the certificate ---------------------------------------------------------------------------
 
+/** Whether a certificate can name `host`: an IP address or a DNS name (letters, digits, -). */
+export function canCertify(host: string): boolean {
+  return net.isIP(host) !== 0 || /^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(host);
+}
+
 /**
  * A fresh key pair and self-signed certificate for `host` (what clients dial: a host name or an
  * IPv4/IPv6 address, unbracketed), valid from a minute before `now` for ten years.
@@ -147,7 +152,7 @@ export function generateSelfSignedCertificate(
   host: string,
   now: Date = new Date(),
 ): SelfSignedCertificate {
-  if (!net.isIP(host) && !/^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(host)) {
+  if (!canCertify(host)) {
     throw new Error(`cannot make a certificate for "${host}": not a host name or an IP address`);
   }
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
