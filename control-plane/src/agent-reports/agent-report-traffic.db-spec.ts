@@ -31,6 +31,7 @@ function reportColumns(lastReportAt: Date): ReportColumns {
     pingMs: 7,
     uptimeSeconds: '1',
     appliedClientSetVersion: '0',
+    certificatePem: null,
   };
 }
 

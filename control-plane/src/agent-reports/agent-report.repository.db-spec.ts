@@ -21,6 +21,7 @@ function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
     pingMs: 7,
     uptimeSeconds: '1',
     appliedClientSetVersion: '0',
+    certificatePem: null,
     ...overrides,
   };
 }
@@ -324,6 +325,39 @@ describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
         [ids[2], day(0)],
       ]),
     );
+  });
+});
+
+describe('AgentReportRepository: the TLS certificate (issue 19 §1)', () => {
+  it('should store the PEM, keep it while reports omit it for the same pin, and drop it on another pin or none', async () => {
+    const id = await insertServer();
+    const writer = new AgentReportRepository(t.dataSource);
+    const inbound = (pin: string) => ({
+      security: pin ? 'tls' : 'reality',
+      network: 'ws',
+      path: '/p',
+      certificateSha256: pin,
+      planRevision: '2',
+    });
+    const report = async (pin: string, certificatePem: string | null) => {
+      const version = (await versionsOf([id])).get(id)!;
+      expect(
+        await writer.write(id, version, reportColumns({ inbound: inbound(pin), certificatePem })),
+      ).not.toBeNull();
+      const [row] = await t.db.query<{ certificate_pem: string | null; inbound: object }>(
+        'SELECT certificate_pem, inbound FROM servers WHERE id = $1',
+        [id],
+      );
+      return row!;
+    };
+    const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
+    expect(await report(a, 'PEM A')).toEqual({ certificate_pem: 'PEM A', inbound: inbound(a) });
+    expect((await report(a, null)).certificate_pem).toBe('PEM A');
+    // Another certificate without its PEM: the stored one no longer matches, so it goes.
+    expect((await report(b, null)).certificate_pem).toBeNull();
+    expect((await report(b, 'PEM B')).certificate_pem).toBe('PEM B');
+    // REALITY (no pin): nothing kept.
+    expect((await report('', null)).certificate_pem).toBeNull();
   });
 });
 

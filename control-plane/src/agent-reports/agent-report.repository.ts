@@ -27,7 +27,15 @@ export type ReportColumns = Pick<
   | 'coreState'
   | 'uptimeSeconds'
   | 'appliedClientSetVersion'
-> & { activeClients: number | null; pingMs: number | null };
+> & {
+  activeClients: number | null;
+  pingMs: number | null;
+  /**
+   * The certificate PEM the report carries; null when it sent none: the stored one is kept while
+   * the reported certificate hash is the one stored with it, and dropped otherwise (issue 19 §1).
+   */
+  certificatePem: string | null;
+};
 
 /**
  * One report's row for `json_to_recordset`, serialised when the report is submitted: that work is
@@ -87,6 +95,7 @@ function reportRowJson(
     ping_ms: c.pingMs,
     uptime: c.uptimeSeconds,
     applied_version: c.appliedClientSetVersion,
+    certificate_pem: c.certificatePem,
     // Only the drops: an ok report's JSON stays as it was.
     ...(quality === 'ok' ? {} : { quality }),
     // Only the clients whose counters moved, as [uuid, up, down] (the bytes stay strings: uint64).
@@ -203,6 +212,11 @@ const SET_COLUMNS = `
          hardware_since = ${HARDWARE_SINCE}, agent_version = v.agent_version,
          core_state = v.core_state, active_clients = COALESCE(v.active_clients, s.active_clients),
          ping_ms = COALESCE(v.ping_ms, s.ping_ms), uptime_seconds = v.uptime, applied_client_set_version = v.applied_version,
+         certificate_pem = CASE
+           WHEN COALESCE(v.inbound->>'certificateSha256', '') = '' THEN NULL
+           WHEN v.certificate_pem IS NOT NULL THEN v.certificate_pem
+           WHEN s.inbound->>'certificateSha256' = v.inbound->>'certificateSha256' THEN s.certificate_pem
+         END,
          updated_at = now()`;
 
 /** The report rows of $1; `quality` (the drops only) where the statement counts them. */
@@ -210,7 +224,8 @@ const reportRecord = (extra = '') => `json_to_recordset($1::json)
          AS v(id uuid, version xid, reliability smallint, last_report_at float8,
               last_credited_at float8, below_since float8, banned_at float8, host text,
               port int, inbound jsonb, hardware jsonb, agent_version text, core_state text,
-              active_clients int, ping_ms int, uptime bigint, applied_version bigint${extra})`;
+              active_clients int, ping_ms int, uptime bigint, applied_version bigint,
+              certificate_pem text${extra})`;
 
 /** Each report applies only to the row version it was computed from. */
 const UPDATE = `UPDATE servers AS s SET ${SET_COLUMNS}

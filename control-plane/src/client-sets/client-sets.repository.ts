@@ -4,13 +4,19 @@ import { type DataSource, QueryFailedError } from 'typeorm';
 import { PgListener, type PgListenerHandlers } from '../common/pg-listener';
 import { queryRows, sqlState } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
+import { CLIENT_SET_CHANNEL } from '../nodes/client-set-channel';
 
-/** The channel on which every replica hears that a server's allowed client set changed. */
-export const CLIENT_SET_CHANNEL = 'scn_client_sets';
+/** Every replica hears a server's set (or plan) change on this channel. */
+export { CLIENT_SET_CHANNEL };
 
 export interface ClientSet {
   version: string;
   clientUuids: string[];
+  /**
+   * The inbound the node should serve, sent with every set (issue 19 §1): its port (0: keep the
+   * current one), security ('' : the core's default), network and the plan's revision.
+   */
+  inboundPlan: { port: number; security: string; network: string; revision: string };
 }
 
 /** A server to take a place on; without `capacity`, its tier's (VPS_TIERS, in SQL market_capacity). */
@@ -46,16 +52,35 @@ export class ClientSetsRepository {
   }
 
   async clientSet(serverId: string): Promise<ClientSet | null> {
-    const rows = await queryRows<{ version: string; uuids: string[] | null }>(
+    const rows = await queryRows<{
+      version: string;
+      uuids: string[] | null;
+      plan_port: number | null;
+      plan_security: string | null;
+      plan_network: string;
+      plan_revision: string;
+    }>(
       this.dataSource,
       `SELECT cs.version::text AS version,
-              array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids
-       FROM server_client_sets cs LEFT JOIN server_clients c ON c.server_id = cs.server_id AND c.enabled
-       WHERE cs.server_id = $1 GROUP BY cs.server_id`,
+              array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids,
+              s.plan_port, s.plan_security, s.plan_network, s.plan_revision::text AS plan_revision
+       FROM server_client_sets cs JOIN servers s ON s.id = cs.server_id
+       LEFT JOIN server_clients c ON c.server_id = cs.server_id AND c.enabled
+       WHERE cs.server_id = $1 GROUP BY cs.server_id, s.id`,
       [serverId],
     );
     const row = rows[0];
-    return row ? { version: row.version, clientUuids: row.uuids ?? [] } : null;
+    if (!row) return null;
+    return {
+      version: row.version,
+      clientUuids: row.uuids ?? [],
+      inboundPlan: {
+        port: row.plan_port ?? 0,
+        security: row.plan_security ?? '',
+        network: row.plan_network,
+        revision: row.plan_revision,
+      },
+    };
   }
 
   /**

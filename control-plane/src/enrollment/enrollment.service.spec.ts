@@ -1,3 +1,4 @@
+import { AVOIDED_PORTS, PLAN_PORT_RANGE } from '../nodes/inbound-plan';
 import { createHash } from 'node:crypto';
 import type { ActiveSession } from '../auth/auth.repository';
 import type { AppConfig } from '../config/app-config';
@@ -111,6 +112,12 @@ describe('EnrollmentService.enroll', () => {
       tier: 'tier1',
       secretHash: sha256(enrollment.nodeSecret),
       inbound: {},
+      // An agent that names no core (before issue 19) gets what v2ray serves: TLS over TCP.
+      core: null,
+      planPort: enrollment.inboundPlan.port,
+      planSecurity: 'tls',
+      planNetwork: 'tcp',
+      planRevision: '1',
       hardware: request.hardware,
       agentVersion: '1.0.0',
       reliabilityAtReport: 100,
@@ -121,7 +128,34 @@ describe('EnrollmentService.enroll', () => {
     });
     expect(repository.linkTokenToServer).toHaveBeenCalledWith(tx, 'token-1', enrollment.nodeId);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['added']]);
+    expect(enrollment.inboundPlan).toMatchObject({
+      security: 'tls',
+      network: 'tcp',
+      revision: '1',
+    });
+    expect(enrollment.inboundPlan.port).toBeGreaterThanOrEqual(PLAN_PORT_RANGE.min);
+    expect(enrollment.inboundPlan.port).toBeLessThanOrEqual(PLAN_PORT_RANGE.max);
   });
+
+  it.each([
+    ['xray', 0, 'reality'],
+    ['v2ray', 0, 'tls'],
+    ['xray', 8443, 'reality'],
+  ] as const)(
+    'should give a %s machine asking for port %d a persistent port and %s over TCP',
+    async (core, requestedPort, security) => {
+      const { service, servers } = setup({ id: 't', ownerUuid: 'owner-1', tier: 'tier1' });
+      const enrollment = await service.enroll({ ...request, core, requestedPort });
+      const plan = enrollment.inboundPlan;
+      expect(plan).toMatchObject({ security, network: 'tcp', revision: '1' });
+      if (requestedPort) expect(plan.port).toBe(requestedPort);
+      else expect(AVOIDED_PORTS.has(plan.port)).toBe(false);
+      expect(servers.insertServer).toHaveBeenCalledWith(
+        tx,
+        expect.objectContaining({ core, planPort: plan.port, planSecurity: security }),
+      );
+    },
+  );
 
   it.each([
     ['enrollment_token_invalid', null, request],

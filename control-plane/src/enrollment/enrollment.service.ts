@@ -7,6 +7,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
 import { NodesException } from '../nodes/nodes.exception';
+import type { InboundCore } from '../nodes/entities/server.entity';
+import { type InboundPlan, initialPlan } from '../nodes/inbound-plan';
 import { NodesRepository } from '../nodes/nodes.repository';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { initialReliability } from '../reliability/reliability';
@@ -37,6 +39,8 @@ export interface Enrollment {
   nodeId: string;
   nodeSecret: string;
   tier: VpsTierId;
+  /** The machine's persistent port and default transport (issue 19 §1). */
+  inboundPlan: InboundPlan;
 }
 
 function sha256(value: string): string {
@@ -97,7 +101,13 @@ export class EnrollmentService {
     /** Where the server is (`scn-agent enroll --country --location`), validated by the caller. */
     country?: string | null;
     location?: string | null;
+    /** `scn-agent enroll --public-port`; 0 or absent: a random port of the machine's own. */
+    requestedPort?: number;
+    /** The core the agent runs; null: an agent from before issue 19. */
+    core?: InboundCore | null;
   }): Promise<Enrollment> {
+    const core = request.core ?? null;
+    const plan = initialPlan(core, request.requestedPort ?? 0);
     const now = this.clock.now();
     const secret = randomBytes(32).toString('base64url');
     const enrollment = await this.transactions.run(async (tx) => {
@@ -121,12 +131,17 @@ export class EnrollmentService {
         tier: token.tier,
         secretHash: sha256(nodeSecret),
         inbound: {},
+        core,
+        planPort: plan.port,
+        planSecurity: plan.security,
+        planNetwork: plan.network,
+        planRevision: plan.revision,
         hardware: request.hardware,
         agentVersion: request.agentVersion,
         ...initialReliability(now),
       });
       await this.repository.linkTokenToServer(tx, token.id, id);
-      return { nodeId: id, nodeSecret, tier: token.tier };
+      return { nodeId: id, nodeSecret, tier: token.tier, inboundPlan: plan };
     });
     this.realtime.serverListUpdated('added');
     return enrollment;

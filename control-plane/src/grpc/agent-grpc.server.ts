@@ -229,6 +229,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           return;
         }
         const { enrollmentToken, tier, agentVersion, hardware, country, location } = request;
+        const { requestedPort, core } = request;
         this.enrollment
           .enroll({
             enrollmentToken,
@@ -237,6 +238,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             hardware: hardware!,
             country,
             location,
+            requestedPort,
+            core,
           })
           .then(
             (enrollment) =>
@@ -245,6 +248,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
                 nodeSecret: enrollment.nodeSecret,
                 reportIntervalMs: REPORT_INTERVAL_MS,
                 tier: PROTO_TIER[enrollment.tier],
+                inboundPlan: enrollment.inboundPlan,
               }),
             (error: unknown) => callback(toServiceError(error, this.logger)),
           );
@@ -314,7 +318,11 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           const version = BigInt(set.version);
           if (version > lastSent || (resync && version === lastSent)) {
             lastSent = version;
-            call.write({ version: set.version, clientUuids: set.clientUuids });
+            call.write({
+              version: set.version,
+              clientUuids: set.clientUuids,
+              inboundPlan: set.inboundPlan,
+            });
           }
         };
         Promise.resolve()

@@ -1,3 +1,4 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import {
   canonicalHost,
   isCountryCode,
@@ -74,9 +75,73 @@ export const enrollRequestSchema = z.object({
     .refine((code) => code === '' || isCountryCode(code), SERVER_SETTINGS_MESSAGES.countryInvalid)
     .transform((code) => code || null),
   location: serverLocationSchema.transform((text) => text || null),
+  // 0: the control plane gives the machine a port of its own (nodes/inbound-plan.ts).
+  requestedPort: z
+    .number()
+    .int()
+    .min(0, 'requestedPort must be 0-65535')
+    .max(65535, 'requestedPort must be 0-65535'),
+  // '': an agent from before issue 19 (it serves what v2ray serves).
+  core: z
+    .enum(['', 'xray', 'v2ray'], { error: 'core must be xray or v2ray' })
+    .transform((core) => core || null),
 });
 
 const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
+
+/** The largest certificate PEM stored (an agent's self-signed P-256 or RSA-4096 leaf fits). */
+export const MAX_CERTIFICATE_PEM = 8192;
+/** One PEM certificate: the armour lines around base64 lines (\n or \r\n), or nothing. */
+const PEM_SHAPE =
+  /^(-----BEGIN CERTIFICATE-----\r?\n([A-Za-z0-9+/=]{1,76}\r?\n)+-----END CERTIFICATE-----\r?\n?)?$/;
+
+interface ReportedPins {
+  security: string;
+  certificateSha256: string;
+  publicKeySha256: string;
+  certificatePem: string;
+}
+
+/**
+ * The certificate pins are consistent: only with TLS, the key pin with the certificate pin, and
+ * a PEM sent must be a certificate whose leaf and key hashes are the ones reported (so the
+ * formats that trust the PEM and those that pin the hash name the same certificate).
+ */
+function checkPins(inbound: ReportedPins, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  if (inbound.security !== 'tls' && (inbound.certificateSha256 || inbound.certificatePem)) {
+    issue('certificateSha256', 'only a TLS inbound has a certificate');
+    return;
+  }
+  if (!inbound.certificateSha256) {
+    if (inbound.publicKeySha256)
+      issue('publicKeySha256', 'must be empty without certificateSha256');
+    else if (inbound.certificatePem)
+      issue('certificatePem', 'must be empty without certificateSha256');
+    return;
+  }
+  if (!inbound.publicKeySha256) {
+    issue('publicKeySha256', 'is required with certificateSha256');
+    return;
+  }
+  if (!inbound.certificatePem) return;
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(inbound.certificatePem);
+  } catch {
+    issue('certificatePem', 'is not a readable certificate');
+    return;
+  }
+  if (createHash('sha256').update(certificate.raw).digest('hex') !== inbound.certificateSha256) {
+    issue('certificatePem', 'does not match certificateSha256');
+    return;
+  }
+  const spki = certificate.publicKey.export({ type: 'spki', format: 'der' });
+  if (createHash('sha256').update(spki).digest('base64') !== inbound.publicKeySha256) {
+    issue('publicKeySha256', 'does not match the certificate');
+  }
+}
 
 export const reportRequestSchema = z.object({
   agentVersion: text(32).min(1, 'agentVersion is required'),
@@ -122,9 +187,36 @@ export const reportRequestSchema = z.object({
       network: z.enum(['tcp', 'ws', 'grpc', 'http', 'kcp', 'quic'], {
         error: 'inbound.network is not supported',
       }),
+      path: z
+        .string()
+        .max(128, 'must be at most 128 characters')
+        .regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?$/, 'must be empty or an URL path')
+        .default(''),
+      serviceName: z
+        .string()
+        .max(64, 'must be at most 64 characters')
+        .regex(/^[A-Za-z0-9._-]*$/, 'must be letters, digits, dot, dash or underscore')
+        .default(''),
+      certificateSha256: z
+        .string()
+        .regex(/^([0-9a-f]{64})?$/, 'must be empty or 64 lower-case hex digits')
+        .default(''),
+      publicKeySha256: z
+        .string()
+        .regex(/^([A-Za-z0-9+/]{43}=)?$/, 'must be empty or a base64 SHA-256 (44 characters)')
+        .default(''),
+      planRevision: storedUint64.default('0'),
+      certificatePem: z
+        .string()
+        .max(MAX_CERTIFICATE_PEM, `must be at most ${MAX_CERTIFICATE_PEM} characters`)
+        .regex(PEM_SHAPE, 'must be empty or one PEM certificate')
+        .default(''),
     })
     .nullable()
-    .refine((i) => i !== null, 'inbound is required'),
+    .refine((i) => i !== null, 'inbound is required')
+    .superRefine((inbound, ctx) => {
+      if (inbound) checkPins(inbound, ctx);
+    }),
   appliedClientSetVersion: storedUint64,
 });
 export type ValidReport = z.infer<typeof reportRequestSchema>;

@@ -1,6 +1,13 @@
-import { type NodeServer, type NodeServerDetails, VPS_TIERS } from '@scn/proto';
+import {
+  type NodeServer,
+  type NodeServerDetails,
+  type NodeTransport,
+  PORT_REGENERATION_INTERVAL_S,
+  VPS_TIERS,
+} from '@scn/proto';
 import type { ReliabilityView } from '../reliability/reliability';
 import type { ServerEntity } from './entities/server.entity';
+import { planPending, transportsOf } from './inbound-plan';
 
 export type ManualCheckState = 'pending' | 'passed' | 'failed';
 
@@ -45,6 +52,25 @@ export function toNodeServer(server: ServerEntity, view: ReliabilityView): NodeS
     location: server.location,
     sharedCredentials: server.source === 'manual',
     check: checkOf(server),
+    inboundPending: planPending(server),
+  };
+}
+
+/** Node Configuration's plan: what the node is asked to serve and what it could serve. */
+function planView(server: ServerEntity): NodeServerDetails['plan'] {
+  if (server.source !== 'agent') return null;
+  const regenerableAt = server.portRegeneratedAt
+    ? new Date(server.portRegeneratedAt.getTime() + PORT_REGENERATION_INTERVAL_S * 1000)
+    : null;
+  return {
+    port: server.planPort,
+    transport: server.planSecurity
+      ? (`${server.planSecurity}/${server.planNetwork}` as NodeTransport)
+      : null,
+    revision: String(server.planRevision),
+    core: server.core,
+    transports: transportsOf(server.core),
+    regenerableAt: regenerableAt?.toISOString() ?? null,
   };
 }
 
@@ -81,8 +107,13 @@ export function toNodeServerDetails(
             sid: text(inbound.sid),
             flow: text(inbound.flow),
             type: text(inbound.network) || 'tcp',
+            path: text(inbound.path),
+            serviceName: text(inbound.serviceName),
+            certificateSha256: text(inbound.certificateSha256),
+            planRevision: text(inbound.planRevision) || '0',
           }
         : null,
+    plan: planView(server),
     hardware: hardware
       ? {
           os: text(hardware.os),

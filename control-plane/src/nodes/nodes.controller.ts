@@ -1,7 +1,10 @@
-import { Body, Controller, Delete, Get, Patch, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  changeTransportRequestSchema,
+  INBOUND_PLAN_MESSAGES,
   type MessageResponse,
+  regeneratePortRequestSchema,
   type NodeServerDetails,
   type NodeServerDetailsResponse,
   type NodeServersResponse,
@@ -19,6 +22,8 @@ import { NodesException } from './nodes.exception';
 import { NodesService } from './nodes.service';
 
 export class UpdateServerDto extends createZodDto(updateServerRequestSchema) {}
+export class ChangeTransportDto extends createZodDto(changeTransportRequestSchema) {}
+export class RegeneratePortDto extends createZodDto(regeneratePortRequestSchema) {}
 
 const serverNotFound = () => new NodesException('server_not_found');
 
@@ -62,6 +67,43 @@ export class NodesController {
     return {
       success: true,
       message: SERVER_SETTINGS_MESSAGES.updated,
+      server: await this.details(server),
+    };
+  }
+
+  @Patch('nodes/server/:uuid/:serverId/transport')
+  @ApiOperation({
+    summary:
+      'Node Configuration: the transport one of your agent servers serves (reality/tcp with Xray only, tls/tcp, tls/ws, tls/grpc with Xray only); pushed to the node at once, links follow its next report',
+  })
+  async changeTransport(
+    @OwnAccount() uuid: string,
+    @UuidParam('serverId', serverNotFound) serverId: string,
+    @Body() body: ChangeTransportDto,
+  ): Promise<UpdateServerResponse> {
+    const server = await this.nodes.changeTransport(uuid, serverId, body.transport);
+    return {
+      success: true,
+      message: INBOUND_PLAN_MESSAGES.transportChanged,
+      server: await this.details(server),
+    };
+  }
+
+  @Post('nodes/server/:uuid/:serverId/regenerate-port')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Node Configuration: emergency regeneration of one of your agent servers\' port (body {"confirm": true}; at most once per 10 minutes); a new random port, pushed to the node at once',
+  })
+  async regeneratePort(
+    @OwnAccount() uuid: string,
+    @UuidParam('serverId', serverNotFound) serverId: string,
+    @Body() _body: RegeneratePortDto,
+  ): Promise<UpdateServerResponse> {
+    const server = await this.nodes.regeneratePort(uuid, serverId);
+    return {
+      success: true,
+      message: INBOUND_PLAN_MESSAGES.portRegenerated(server.planPort ?? 0),
       server: await this.details(server),
     };
   }

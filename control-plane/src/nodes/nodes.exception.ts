@@ -1,4 +1,4 @@
-import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
+import { INBOUND_PLAN_MESSAGES, UPLOAD_SERVER_MESSAGES } from '@scn/proto';
 import { DomainException, type ErrorKind, kindsOf } from '../common/domain.exception';
 
 export type NodesErrorCode =
@@ -15,7 +15,11 @@ export type NodesErrorCode =
   | 'manual_limit'
   | 'manual_address_refused'
   | 'manual_unresolvable'
-  | 'manual_check_failed';
+  | 'manual_check_failed'
+  | 'not_an_agent_node'
+  | 'transport_unsupported'
+  | 'port_regeneration_too_soon'
+  | 'plan_changed';
 
 const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
   not_a_node_account: { kind: 'forbidden', message: 'Only node operator accounts can add servers' },
@@ -48,16 +52,33 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
     kind: 'unprocessable',
     message: 'The server did not pass the VLESS check',
   },
+  not_an_agent_node: { kind: 'unprocessable', message: INBOUND_PLAN_MESSAGES.notAnAgentNode },
+  // The messages below carry the transport and core, or the wait (see the service).
+  transport_unsupported: {
+    kind: 'unprocessable',
+    message: INBOUND_PLAN_MESSAGES.transportUnsupported('', ''),
+  },
+  plan_changed: {
+    kind: 'conflict',
+    message: "The server's port or transport changed meanwhile; reload and try again",
+  },
+  port_regeneration_too_soon: {
+    kind: 'rate_limited',
+    message: INBOUND_PLAN_MESSAGES.regenerationTooSoon(0),
+  },
 };
 
 export class NodesException extends DomainException {
   static readonly kinds = kindsOf(ERRORS);
   readonly code: NodesErrorCode;
 
-  /** `message` replaces the code's fixed message where the spec's text carries values. */
-  constructor(code: NodesErrorCode, message?: string) {
+  /**
+   * `message` replaces the code's fixed message where the spec's text carries values;
+   * `retryAfterSeconds` answers a rate limit's Retry-After.
+   */
+  constructor(code: NodesErrorCode, message?: string, retryAfterSeconds?: number) {
     const error = ERRORS[code];
-    super(error.kind, message ?? error.message);
+    super(error.kind, message ?? error.message, retryAfterSeconds);
     this.code = code;
   }
 }

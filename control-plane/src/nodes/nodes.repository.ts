@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
-import { ServerEntity } from './entities/server.entity';
+import { CLIENT_SET_CHANNEL } from './client-set-channel';
+import { type PlanNetwork, type PlanSecurity, ServerEntity } from './entities/server.entity';
 
 /** A `servers` row as the entity (what TypeORM's mapping would give, without its cost). */
 const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
@@ -34,6 +35,13 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['checkError', 'check_error'],
   ['hardwareSince', 'hardware_since'],
   ['halvingCut', 'halving_cut'],
+  ['core', 'core'],
+  ['planPort', 'plan_port'],
+  ['planSecurity', 'plan_security'],
+  ['planNetwork', 'plan_network'],
+  ['planRevision', 'plan_revision'],
+  ['portRegeneratedAt', 'port_regenerated_at'],
+  ['certificatePem', 'certificate_pem'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
@@ -93,6 +101,84 @@ export class NodesRepository {
       .getRepository(ServerEntity)
       .update({ id, ownerUuid }, changes);
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Sets an agent server's transport and bumps its plan's revision, inside the caller's
+   * transaction (which also announces the plan to the node). A server enrolled before plans
+   * existed keeps the port it reports as its persistent one. Null when the owner has no such
+   * agent server.
+   */
+  async changeTransport(
+    tx: Transaction,
+    ownerUuid: string,
+    id: string,
+    security: PlanSecurity,
+    network: PlanNetwork,
+    fallbackPort: number,
+  ): Promise<ServerEntity | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      tx,
+      `UPDATE servers SET plan_security = $3, plan_network = $4,
+              plan_port = COALESCE(plan_port, port, $5), plan_revision = plan_revision + 1,
+              updated_at = now()
+       WHERE id = $1 AND owner_uuid = $2 AND source = 'agent'
+       RETURNING *`,
+      [id, ownerUuid, security, network, fallbackPort],
+    );
+    return rows[0] ? serverFromRow(rows[0]) : null;
+  }
+
+  /**
+   * The emergency port regeneration, inside the caller's transaction: moves the plan from
+   * `previousPort` (as read: a concurrent change makes this miss) to `port`, bumps the revision
+   * and stamps the time, only when the last regeneration is at least `intervalS` before `now`.
+   * Null when nothing was changed (the caller reads the server to say why).
+   */
+  async regeneratePort(
+    tx: Transaction,
+    ownerUuid: string,
+    id: string,
+    change: {
+      previousPort: number | null;
+      port: number;
+      security: PlanSecurity;
+      now: Date;
+      intervalS: number;
+    },
+  ): Promise<ServerEntity | null> {
+    const rows = await queryRows<Record<string, unknown>>(
+      tx,
+      `UPDATE servers SET plan_port = $4, plan_security = COALESCE(plan_security, $5),
+              plan_revision = plan_revision + 1, port_regenerated_at = $6, updated_at = now()
+       WHERE id = $1 AND owner_uuid = $2 AND source = 'agent'
+         AND plan_port IS NOT DISTINCT FROM $3
+         AND (port_regenerated_at IS NULL OR port_regenerated_at <= $6::timestamptz - make_interval(secs => $7))
+       RETURNING *`,
+      [
+        id,
+        ownerUuid,
+        change.previousPort,
+        change.port,
+        change.security,
+        change.now,
+        change.intervalS,
+      ],
+    );
+    return rows[0] ? serverFromRow(rows[0]) : null;
+  }
+
+  /**
+   * Inside the caller's transaction, after a plan change: bumps the server's client-set version
+   * and notifies every replica at commit, so the node's WatchClients stream sends its set again
+   * with the new plan (the set itself is unchanged).
+   */
+  async announcePlan(tx: Transaction, id: string): Promise<void> {
+    await tx.query(
+      `UPDATE server_client_sets SET version = version + 1 WHERE server_id = $1
+       RETURNING pg_notify($2, server_id::text)`,
+      [id, CLIENT_SET_CHANNEL],
+    );
   }
 
   /** How many client places a server holds now (paused ones too), and its client-set version. */

@@ -1,10 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { UpdateServerChanges } from '@scn/proto';
+import {
+  INBOUND_PLAN_MESSAGES,
+  type NodeTransport,
+  PORT_REGENERATION_INTERVAL_S,
+  type UpdateServerChanges,
+} from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { type ReliabilityView, viewReliability } from '../reliability/reliability';
-import type { ServerEntity } from './entities/server.entity';
+import type { PlanNetwork, PlanSecurity, ServerEntity } from './entities/server.entity';
+import { defaultSecurity, randomPlanPort, transportsOf } from './inbound-plan';
 import { NodesException } from './nodes.exception';
 import { NodesRepository } from './nodes.repository';
 import { SERVER_DELETION, type ServerDeletion } from './server-deletion';
@@ -51,6 +57,85 @@ export class NodesService {
     }
     this.realtime.serverListUpdated('updated');
     return this.ownedServer(ownerUuid, serverId);
+  }
+
+  /**
+   * Node Configuration (issue 19 §1): the owner picks the transport among those the node's core
+   * serves. The plan's revision is bumped and the node's WatchClients stream sends it at once
+   * (with its client set); links and feeds follow the node's next report, sent when applied.
+   */
+  async changeTransport(
+    ownerUuid: string,
+    serverId: string,
+    transport: NodeTransport,
+  ): Promise<ServerEntity> {
+    const current = await this.ownedServer(ownerUuid, serverId);
+    if (current.source !== 'agent') throw new NodesException('not_an_agent_node');
+    if (!(transportsOf(current.core) as string[]).includes(transport)) {
+      throw new NodesException(
+        'transport_unsupported',
+        INBOUND_PLAN_MESSAGES.transportUnsupported(transport, current.core ?? 'v2ray'),
+      );
+    }
+    const [security, network] = transport.split('/') as [PlanSecurity, PlanNetwork];
+    const server = await this.transactions.run(async (tx) => {
+      const changed = await this.repository.changeTransport(
+        tx,
+        ownerUuid,
+        serverId,
+        security,
+        network,
+        randomPlanPort(),
+      );
+      if (changed) await this.repository.announcePlan(tx, serverId);
+      return changed;
+    });
+    if (!server) throw new NodesException('server_not_found');
+    return server;
+  }
+
+  /**
+   * The emergency port regeneration (spec 02 §2 port management): a new random port of the
+   * range, never the current one, at most once per PORT_REGENERATION_INTERVAL_S per server;
+   * pushed to the node at once like a transport change. Clients pick it up on their next feed
+   * refresh, once the node reported it.
+   */
+  async regeneratePort(ownerUuid: string, serverId: string): Promise<ServerEntity> {
+    const current = await this.ownedServer(ownerUuid, serverId);
+    if (current.source !== 'agent') throw new NodesException('not_an_agent_node');
+    const now = this.clock.now();
+    this.checkRegenerationInterval(current, now);
+    const previousPort = current.planPort;
+    const server = await this.transactions.run(async (tx) => {
+      const changed = await this.repository.regeneratePort(tx, ownerUuid, serverId, {
+        previousPort,
+        port: randomPlanPort(previousPort ?? current.port),
+        security: defaultSecurity(current.core),
+        now,
+        intervalS: PORT_REGENERATION_INTERVAL_S,
+      });
+      if (changed) await this.repository.announcePlan(tx, serverId);
+      return changed;
+    });
+    if (server) return server;
+    // Nothing changed: the server went, or a concurrent regeneration (or change) came first.
+    const after = await this.ownedServer(ownerUuid, serverId);
+    this.checkRegenerationInterval(after, now);
+    throw new NodesException('plan_changed');
+  }
+
+  private checkRegenerationInterval(server: ServerEntity, now: Date): void {
+    if (!server.portRegeneratedAt) return;
+    const waitMs =
+      server.portRegeneratedAt.getTime() + PORT_REGENERATION_INTERVAL_S * 1000 - now.getTime();
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new NodesException(
+        'port_regeneration_too_soon',
+        INBOUND_PLAN_MESSAGES.regenerationTooSoon(seconds),
+        seconds,
+      );
+    }
   }
 
   /** The client places a server holds (paused ones too) and its client-set version. */

@@ -52,7 +52,7 @@ export class SubscriptionFeedController {
       response.status(200).type('text/html; charset=utf-8').send(page);
       return;
     }
-    const rendered = renderFeed(choice.format, feed.links, feed.title);
+    const rendered = renderFeed(choice.format, feed.links, feed.title, feed.certificates);
     response.setHeader('Content-Type', rendered.contentType);
     response.setHeader('Content-Disposition', `attachment; filename="${rendered.fileName}"`);
     // The de facto headers of subscription apps: refresh interval (hours), title, the bytes the

@@ -7,8 +7,13 @@ export interface LinkedServer {
   source: 'agent' | 'manual';
   host: string | null;
   port: number | null;
-  /** The reported VLESS inbound: security, sni, fp, pbk, sid, flow, network. */
+  /**
+   * The reported VLESS inbound: security, sni, fp, pbk, sid, flow, network, path, serviceName,
+   * certificateSha256 (agent/grpc/agent-messages.ts).
+   */
   inbound: Record<string, string>;
+  /** The agent's self-signed certificate (PEM) the inbound's certificateSha256 names. */
+  certificatePem?: string | null;
   /** Manually added servers: the operator's own link. */
   vlessString: string | null;
   country: string | null;
@@ -33,15 +38,24 @@ export function connectionString(server: LinkedServer, vlessUuid: string): strin
   }
   if (!server.host || !server.port) return '';
   const inbound = server.inbound;
+  const security = inbound.security || 'none';
+  const network = inbound.network || 'tcp';
   const params: Record<string, string> = {
     encryption: 'none',
-    security: inbound.security || 'none',
+    security,
     sni: inbound.sni ?? '',
-    fp: inbound.fp ?? '',
+    // A TLS client must look like a browser too (uTLS); REALITY's agents report theirs.
+    fp: inbound.fp || (security === 'tls' ? 'chrome' : ''),
     pbk: inbound.pbk ?? '',
     sid: inbound.sid ?? '',
     flow: inbound.flow ?? '',
-    type: inbound.network || 'tcp',
+    type: network,
+    path: network === 'ws' ? inbound.path || '/' : '',
+    serviceName: network === 'grpc' ? (inbound.serviceName ?? '') : '',
+    mode: network === 'grpc' ? 'gun' : '',
+    // The self-signed certificate's pin (Xray share-link `pcs`, pinnedPeerCertSha256): the
+    // client checks the leaf it is shown against it; never allowInsecure.
+    pcs: security === 'tls' ? (inbound.certificateSha256 ?? '') : '',
   };
   return buildVlessLink({
     uuid: vlessUuid,

@@ -73,6 +73,11 @@ export interface SubscriptionFeed {
   uploadBytes: string;
   downloadBytes: string;
   title: string;
+  /**
+   * The self-signed certificates (PEM) of the feed's TLS servers by their SHA-256 (the links'
+   * `pcs`), for the formats that trust a certificate rather than pin its hash.
+   */
+  certificates: ReadonlyMap<string, string>;
 }
 
 export type QrCodes = Pick<
@@ -176,6 +181,7 @@ export class SubscriptionViewsService {
       uploadBytes: traffic.uploadBytes,
       downloadBytes: traffic.downloadBytes,
       title: `SCN ${subscriptionName(list.length)}`,
+      certificates: state === 'active' ? certificatesOf(list) : new Map(),
     };
   }
 
@@ -295,4 +301,14 @@ export class SubscriptionViewsService {
   private subscriptionUrl(secret: string): string {
     return `${this.config.publicUrl}${SUBSCRIPTION_ROUTES.subscriptionUrlPrefix}${secret}`;
   }
+}
+
+/** The servers' certificates by the SHA-256 their links pin. */
+function certificatesOf(servers: readonly SubscribableServer[]): Map<string, string> {
+  const certificates = new Map<string, string>();
+  for (const server of servers) {
+    const pin = server.inbound.certificateSha256;
+    if (pin && server.certificatePem) certificates.set(pin, server.certificatePem);
+  }
+  return certificates;
 }

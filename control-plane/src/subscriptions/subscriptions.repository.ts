@@ -90,7 +90,7 @@ export function subscriptionFromRow(row: Record<string, unknown>): SubscriptionR
 
 export const SERVER_COLUMNS = `s.id, s.owner_uuid, s.name, s.source, s.host, s.port, s.inbound, s.vless_string,
   s.country, s.tier, s.core_state, s.reliability_at_report, s.last_report_at, s.last_credited_at,
-  s.below_threshold_since, s.banned_at, COALESCE(a.email = $2::text, false) AS premium`;
+  s.below_threshold_since, s.banned_at, s.certificate_pem, COALESCE(a.email = $2::text, false) AS premium`;
 
 export function serverFromRow(row: Record<string, unknown>): SubscribableServer {
   return {
@@ -102,6 +102,7 @@ export function serverFromRow(row: Record<string, unknown>): SubscribableServer 
     port: row.port as number | null,
     inbound: (row.inbound as Record<string, string> | null) ?? {},
     vlessString: row.vless_string as string | null,
+    certificatePem: (row.certificate_pem as string | null) ?? null,
     country: row.country as string | null,
     premium: row.premium as boolean,
     tier: row.tier as VpsTierId | null,

@@ -614,16 +614,19 @@ describe('WatchClients', () => {
     await new Promise((r) => setTimeout(r, 100));
     await nodes.setAllowedClients(node.nodeId, [u2, u1]);
     await stream.waitFor(() => stream.sets.length === 1);
-    expect(stream.sets[0]).toEqual({ version: '1', clientUuids: [u1, u2] });
+    // Every set carries the node's inbound plan (issue 19 §1), here the one enrollment gave.
+    const inboundPlan = stream.sets[0]!.inboundPlan;
+    expect(inboundPlan).toMatchObject({ security: 'tls', network: 'tcp', revision: '1' });
+    expect(stream.sets[0]).toEqual({ version: '1', clientUuids: [u1, u2], inboundPlan });
     await nodes.setAllowedClients(node.nodeId, [u2]);
     await stream.waitFor(() => stream.sets.length === 2);
-    expect(stream.sets[1]).toEqual({ version: '2', clientUuids: [u2] });
+    expect(stream.sets[1]).toEqual({ version: '2', clientUuids: [u2], inboundPlan });
     stream.cancel();
 
     // A node that reconnects gets the current set at once.
     const again = watch(client, metadata, '1');
     await again.waitFor(() => again.sets.length === 1);
-    expect(again.sets[0]).toEqual({ version: '2', clientUuids: [u2] });
+    expect(again.sets[0]).toEqual({ version: '2', clientUuids: [u2], inboundPlan });
     again.cancel();
   });
 

@@ -10,6 +10,12 @@ import { z } from 'zod';
  */
 const port = z.number().int().min(1).max(65535);
 const nonEmpty = z.string().min(1);
+/** One PEM certificate. */
+const pem = z
+  .string()
+  .regex(/^-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\r?\n?$/);
+/** A SHA-256 as hex (mihomo `fingerprint`, Xray `pinnedPeerCertSha256`). */
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 const singBoxTls = z.strictObject({
   enabled: z.literal(true),
@@ -19,6 +25,8 @@ const singBoxTls = z.strictObject({
   reality: z
     .strictObject({ enabled: z.literal(true), public_key: nonEmpty, short_id: z.string() })
     .optional(),
+  // shared/tls: `certificate`, the PEM trusted instead of the system roots (string or lines).
+  certificate: z.union([pem, z.array(z.string())]).optional(),
 });
 const singBoxTransport = z.discriminatedUnion('type', [
   z.strictObject({
@@ -118,6 +126,8 @@ const clashProxy = z.strictObject({
     .enum(['chrome', 'firefox', 'safari', 'ios', 'android', 'edge', '360', 'qq', 'random'])
     .optional(),
   'reality-opts': z.strictObject({ 'public-key': nonEmpty, 'short-id': z.string() }).optional(),
+  // config/proxies/tls: the server certificate's SHA-256, pinned instead of a CA chain.
+  fingerprint: sha256Hex.optional(),
   'ws-opts': z
     .strictObject({
       path: z.string().startsWith('/'),
@@ -172,9 +182,17 @@ const xrayStream = z.strictObject({
   tlsSettings: z
     .strictObject({
       serverName: z.string().optional(),
-      allowInsecure: z.literal(false),
+      // Never true: certificates are checked (a CA chain, a pin or the certificate itself).
+      allowInsecure: z.literal(false).optional(),
       alpn: z.array(nonEmpty).optional(),
       fingerprint: nonEmpty.optional(),
+      // Xray 26.1+ (transport/tls): the leaf certificate's SHA-256, hex.
+      pinnedPeerCertSha256: sha256Hex.optional(),
+      // v2ray 4.x (transport tls): trust only the given certificate.
+      disableSystemRoot: z.literal(true).optional(),
+      certificates: z
+        .array(z.strictObject({ usage: z.literal('verify'), certificate: z.array(nonEmpty) }))
+        .optional(),
     })
     .optional(),
   realitySettings: z

@@ -424,4 +424,76 @@ describe('node dashboard', () => {
     await waitForText(dialog.getByTestId('node-config-error'), 'Server not found');
     expect(problems.pageErrors).toEqual([]);
   });
+
+  it('Node Configuration changes the transport and regenerates the port after a confirm step, showing it pending', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const serverId = await insertServer(account.uuid, 'Paris 1');
+    await suite.stack.db.query(
+      `UPDATE servers SET core = 'v2ray', plan_port = 24000, plan_security = 'tls',
+         plan_network = 'tcp', plan_revision = 1, port = 24000, inbound = $2::jsonb WHERE id = $1`,
+      [
+        serverId,
+        JSON.stringify({
+          security: 'tls',
+          sni: 'paris.example.net',
+          fp: 'chrome',
+          network: 'tcp',
+          certificateSha256: 'ab'.repeat(32),
+          planRevision: '1',
+        }),
+      ],
+    );
+    const page = await openDashboard(account);
+    const problems = collectProblems(page);
+    const card = page.getByTestId('server-card');
+    expect(await card.getByTestId('server-pending').count()).toBe(0);
+    await card.getByRole('button', { name: 'Configure Paris 1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Node Configuration' });
+    const section = dialog.getByTestId('node-config-transport');
+    await section.waitFor();
+    expect(await dialog.getByTestId('node-config-pin').innerText()).toBe('ab'.repeat(32));
+    expect(await dialog.getByTestId('node-config-plan-port').innerText()).toContain('24000');
+    // v2ray offers TLS over TCP or WebSocket only.
+    const select = section.getByLabel('Transport');
+    expect(await select.locator('option').allInnerTexts()).toEqual([
+      'TLS over TCP',
+      'TLS over WebSocket',
+    ]);
+    await select.selectOption('tls/ws');
+    await section.getByTestId('node-config-transport-apply').click();
+    await waitForText(
+      section.getByTestId('node-config-transport-success'),
+      'Transport changed: the node applies it within a minute',
+    );
+    await section.getByTestId('node-config-pending').waitFor();
+    expect(
+      await suite.stack.db.query(
+        'SELECT plan_network, plan_revision::int AS revision FROM servers WHERE id = $1',
+        [serverId],
+      ),
+    ).toEqual([{ plan_network: 'ws', revision: 2 }]);
+
+    // The emergency regeneration asks first; Cancel changes nothing.
+    await section.getByTestId('node-config-regenerate').click();
+    await section.getByTestId('node-config-regenerate-confirm').waitFor();
+    await section.getByRole('button', { name: 'Cancel' }).click();
+    await section.getByTestId('node-config-regenerate').click();
+    await section.getByTestId('node-config-regenerate-yes').click();
+    await section.getByText(/^New port \d+: the node applies it/).waitFor();
+    const [row] = await suite.stack.db.query<{ plan_port: number }>(
+      'SELECT plan_port FROM servers WHERE id = $1',
+      [serverId],
+    );
+    expect(row?.plan_port).not.toBe(24000);
+    expect(await dialog.getByTestId('node-config-plan-port').innerText()).toContain(
+      String(row?.plan_port),
+    );
+    // Rate-limited: the button waits until the interval has passed.
+    expect(await section.getByTestId('node-config-regenerate').isDisabled()).toBe(true);
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await card.getByTestId('server-pending').waitFor();
+    expect(problems.pageErrors).toEqual([]);
+  });
 });

@@ -8,7 +8,55 @@ export const NODES_ROUTES = {
   uploadServer: '/nodes/upload-server',
   server: (uuid: string, serverId: string) =>
     `/nodes/server/${encodeURIComponent(uuid)}/${encodeURIComponent(serverId)}`,
+  /** Node Configuration: the transport the node serves (issue 19 §1). */
+  transport: (uuid: string, serverId: string) =>
+    `/nodes/server/${encodeURIComponent(uuid)}/${encodeURIComponent(serverId)}/transport`,
+  /** Node Configuration: the emergency port regeneration. */
+  regeneratePort: (uuid: string, serverId: string) =>
+    `/nodes/server/${encodeURIComponent(uuid)}/${encodeURIComponent(serverId)}/regenerate-port`,
 } as const;
+
+/**
+ * The transports an agent node can serve, as `security/network` (issue 19 §1): VLESS + REALITY
+ * + Vision over TCP (Xray only), or VLESS + TLS with the agent's self-signed certificate over
+ * TCP, WebSocket (for a CDN in front) or gRPC (Xray only: v2ray 4.34 has no gRPC).
+ */
+export const NODE_TRANSPORTS = ['reality/tcp', 'tls/tcp', 'tls/ws', 'tls/grpc'] as const;
+export type NodeTransport = (typeof NODE_TRANSPORTS)[number];
+
+export const NODE_TRANSPORT_LABELS: Record<NodeTransport, string> = {
+  'reality/tcp': 'REALITY + Vision over TCP',
+  'tls/tcp': 'TLS over TCP',
+  'tls/ws': 'TLS over WebSocket',
+  'tls/grpc': 'TLS over gRPC',
+};
+
+/** Seconds between two emergency port regenerations of one server. */
+export const PORT_REGENERATION_INTERVAL_S = 600;
+
+export const INBOUND_PLAN_MESSAGES = {
+  transportInvalid: `transport must be one of ${NODE_TRANSPORTS.join(', ')}`,
+  transportUnsupported: (transport: string, core: string) =>
+    `This node's core (${core}) cannot serve ${transport}`,
+  transportChanged: 'Transport changed: the node applies it within a minute',
+  confirmRequired:
+    'Send confirm: true to regenerate the port (clients must refresh their subscription)',
+  portRegenerated: (port: number) =>
+    `New port ${port}: the node applies it within a minute; clients pick it up on their next subscription refresh`,
+  regenerationTooSoon: (seconds: number) =>
+    `The port was regenerated recently: try again in ${seconds} s`,
+  notAnAgentNode: 'Only servers with the agent have a transport and port to change',
+} as const;
+
+export const changeTransportRequestSchema = requestBody({
+  transport: z.enum(NODE_TRANSPORTS, { error: INBOUND_PLAN_MESSAGES.transportInvalid }),
+});
+export type ChangeTransportRequest = z.infer<typeof changeTransportRequestSchema>;
+
+export const regeneratePortRequestSchema = requestBody({
+  confirm: z.literal(true, { error: INBOUND_PLAN_MESSAGES.confirmRequired }),
+});
+export type RegeneratePortRequest = z.infer<typeof regeneratePortRequestSchema>;
 
 export const NODES_MESSAGES = {
   tierRequired: 'Please select a VPS tier',
@@ -77,6 +125,11 @@ export const nodeServerSchema = z.object({
       error: z.string().nullable(),
     })
     .nullable(),
+  /**
+   * Agent nodes: the control plane's inbound plan (port or transport) changed and the node has
+   * not yet reported serving it; links and feeds still show what it serves now.
+   */
+  inboundPending: z.boolean(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
 
@@ -97,6 +150,27 @@ export const nodeServerDetailsSchema = nodeServerSchema.extend({
       sid: z.string(),
       flow: z.string(),
       type: z.string(),
+      /** ws path and gRPC service name ('' when the transport has none). */
+      path: z.string(),
+      serviceName: z.string(),
+      /** The self-signed certificate's SHA-256 (hex), the links' `pcs` pin; '' without one. */
+      certificateSha256: z.string(),
+      /** The plan revision the node serves. */
+      planRevision: z.string(),
+    })
+    .nullable(),
+  /**
+   * Agent nodes: what the control plane asks the node to serve (its persistent port and
+   * transport), the transports its core offers, and when the port may next be regenerated.
+   */
+  plan: z
+    .object({
+      port: z.number().nullable(),
+      transport: z.enum(NODE_TRANSPORTS).nullable(),
+      revision: z.string(),
+      core: z.string().nullable(),
+      transports: z.array(z.enum(NODE_TRANSPORTS)),
+      regenerableAt: z.string().nullable(),
     })
     .nullable(),
   hardware: z

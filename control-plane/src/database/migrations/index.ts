@@ -27,6 +27,7 @@ import { Withdrawals1764000002800 } from './1764000002800-withdrawals';
 import { SubscriptionTraffic1764000002900 } from './1764000002900-subscription-traffic';
 import { Promotions1764000003000 } from './1764000003000-promotions';
 import { SocialShares1764000003100 } from './1764000003100-social-shares';
+import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   SubscriptionTraffic1764000002900,
   Promotions1764000003000,
   SocialShares1764000003100,
+  InboundPlans1764000003200,
 ] as const;

@@ -13,6 +13,9 @@ import {
 import { AccountEntity } from '../../accounts/entities/account.entity';
 
 export type ServerSource = 'agent' | 'manual';
+export type InboundCore = 'xray' | 'v2ray';
+export type PlanSecurity = 'reality' | 'tls';
+export type PlanNetwork = 'tcp' | 'ws' | 'grpc';
 
 /**
  * A VLESS server of an operator: enrolled by the agent (reports every 60 s) or added by hand
@@ -22,6 +25,10 @@ export type ServerSource = 'agent' | 'manual';
 @Entity({ name: 'servers' })
 @Index('ix_servers_owner', ['ownerUuid'])
 @Check('ck_servers_source', `"source" IN ('agent', 'manual')`)
+@Check(
+  'ck_servers_plan',
+  `"plan_port" BETWEEN 1 AND 65535 AND "plan_security" IN ('reality', 'tls') AND "plan_network" IN ('tcp', 'ws', 'grpc') AND "core" IN ('xray', 'v2ray') AND "plan_revision" >= 0 AND length("certificate_pem") <= 8192`,
+)
 export class ServerEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -60,7 +67,10 @@ export class ServerEntity {
   @Column({ type: 'int', nullable: true })
   port: number | null;
 
-  /** The VLESS inbound parameters: security, sni, fp, pbk, sid, flow, network. */
+  /**
+   * The VLESS inbound as the agent last reported it: security, sni, fp, pbk, sid, flow, network,
+   * path, serviceName, certificateSha256, publicKeySha256, planRevision (grpc/agent-messages.ts).
+   */
   @Column({ type: 'jsonb' })
   inbound: Record<string, string>;
 
@@ -119,6 +129,35 @@ export class ServerEntity {
   /** Issue 18 §4: halving protection cut its rewards and allowed clients by half (last statement). */
   @Column({ name: 'halving_cut', type: 'boolean', default: false })
   halvingCut: boolean;
+
+  /** The proxy core the agent enrolled with (issue 19 §1): 'xray' offers REALITY, 'v2ray' TLS only. */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  core: InboundCore | null;
+
+  /**
+   * The inbound plan the control plane pushes (inbound-plan.ts): the machine's persistent port,
+   * its security and transport, and the revision bumped on every change. The links follow what
+   * the agent reports, not the plan: `inbound.planRevision` below `planRevision` is pending.
+   */
+  @Column({ name: 'plan_port', type: 'int', nullable: true })
+  planPort: number | null;
+
+  @Column({ name: 'plan_security', type: 'varchar', length: 8, nullable: true })
+  planSecurity: PlanSecurity | null;
+
+  @Column({ name: 'plan_network', type: 'varchar', length: 8, default: 'tcp' })
+  planNetwork: PlanNetwork;
+
+  @Column({ name: 'plan_revision', type: 'bigint', default: 0 })
+  planRevision: string;
+
+  /** The last emergency port regeneration (rate-limited). */
+  @Column({ name: 'port_regenerated_at', type: 'timestamptz', nullable: true })
+  portRegeneratedAt: Date | null;
+
+  /** The agent's self-signed TLS certificate (PEM) as it last sent it; null without one. */
+  @Column({ name: 'certificate_pem', type: 'text', nullable: true })
+  certificatePem: string | null;
 
   /** The version the node last said it applied. */
   @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })

@@ -13,6 +13,8 @@ export function renderFeed(
   format: Exclude<FeedFormat, 'html'>,
   links: readonly string[],
   title: string,
+  /** Certificates (PEM) by the SHA-256 the links pin (`pcs`). */
+  certificates: ReadonlyMap<string, string> = new Map(),
 ): RenderedFeed {
   switch (format) {
     case 'base64':
@@ -22,18 +24,18 @@ export function renderFeed(
         body: groupFile(links),
       };
     case 'singbox':
-      return json('scn-subscription.json', renderSingBox(feedServers(links)));
+      return json('scn-subscription.json', renderSingBox(feedServers(links, certificates)));
     case 'clash':
       return {
         contentType: 'text/yaml; charset=utf-8',
         fileName: 'scn-subscription.yaml',
-        body: renderClash(feedServers(links)),
+        body: renderClash(feedServers(links, certificates)),
       };
     case 'xray':
     case 'v2ray':
       return json(
         `scn-subscription-${format}.json`,
-        renderXray(feedServers(links), { core: format, remarks: title }),
+        renderXray(feedServers(links, certificates), { core: format, remarks: title }),
       );
   }
 }

@@ -27,6 +27,12 @@ export interface FeedServer {
   hostHeader: string;
   /** grpc: the service name. */
   serviceName: string;
+  /**
+   * TLS with a self-signed certificate: the leaf's SHA-256 (hex, the link's `pcs`) and, when the
+   * feed has it, the certificate (PEM) for the formats that trust a certificate, not a hash.
+   */
+  pin: string;
+  certificatePem: string;
 }
 
 /** Where url-test groups probe (HTTP 204, the check every client app uses by default). */
@@ -35,16 +41,26 @@ export const AUTO_GROUP = 'Auto (best server)';
 export const SELECT_GROUP = 'SCN';
 
 /** The feed's servers from its links; a link that does not parse is left out. */
-export function feedServers(links: readonly string[]): FeedServer[] {
+export function feedServers(
+  links: readonly string[],
+  certificates: ReadonlyMap<string, string> = new Map(),
+): FeedServer[] {
   const servers: FeedServer[] = [];
   for (const text of links) {
     const link = text ? parseVlessLink(text, { checkValues: false }) : null;
-    if (link) servers.push(fromLink(text, link));
+    if (link) servers.push(fromLink(text, link, certificates));
   }
   return uniqueNames(servers);
 }
 
-function fromLink(text: string, link: VlessLink): FeedServer {
+/** A `pcs` value this product writes: one lower-case hex SHA-256 (others are not pinned). */
+const PIN = /^[0-9a-f]{64}$/;
+
+function fromLink(
+  text: string,
+  link: VlessLink,
+  certificates: ReadonlyMap<string, string>,
+): FeedServer {
   const p = link.params;
   const security = p.security || 'none';
   const network = p.type === 'raw' || !p.type ? 'tcp' : p.type;
@@ -68,6 +84,8 @@ function fromLink(text: string, link: VlessLink): FeedServer {
     path: p.path ?? '',
     hostHeader: p.host ?? '',
     serviceName: p.serviceName ?? '',
+    pin: p.pcs ?? '',
+    certificatePem: (p.pcs && certificates.get(p.pcs)) || '',
   };
 }
 
@@ -103,6 +121,12 @@ const NETWORKS = {
 export function carries(format: keyof typeof NETWORKS | 'v2ray', server: FeedServer): boolean {
   if (!['none', 'tls', 'reality'].includes(server.security)) return false;
   if (server.security === 'reality' && !server.pbk) return false;
+  if (server.pin) {
+    // A pinned self-signed certificate: a pin this product does not write cannot be honoured,
+    // and sing-box and v2ray trust the certificate itself, so they need the PEM.
+    if (!PIN.test(server.pin)) return false;
+    if ((format === 'singbox' || format === 'v2ray') && !server.certificatePem) return false;
+  }
   if (format === 'v2ray') return v2rayCarries(server);
   return (NETWORKS[format] as readonly string[]).includes(server.network);
 }
@@ -177,6 +201,8 @@ function singBoxOutbound(server: FeedServer): Record<string, unknown> {
     if (server.security === 'reality') {
       tls.reality = { enabled: true, public_key: server.pbk, short_id: server.sid };
     }
+    // The self-signed certificate, trusted as the only root for this outbound.
+    if (server.certificatePem) tls.certificate = server.certificatePem;
     outbound.tls = tls;
   }
   if (server.network === 'ws') {
@@ -247,6 +273,8 @@ function clashProxy(server: FeedServer): Record<string, unknown> {
     if (server.alpn.length > 0) proxy.alpn = server.alpn;
     const fingerprint = server.fp || (server.security === 'reality' ? 'chrome' : '');
     if (fingerprint) proxy['client-fingerprint'] = fingerprint;
+    // mihomo pins the certificate by its SHA-256 (hex) instead of checking a CA chain.
+    if (server.pin) proxy.fingerprint = server.pin;
     if (server.security === 'reality') {
       proxy['reality-opts'] = { 'public-key': server.pbk, 'short-id': server.sid };
     }
@@ -338,10 +366,18 @@ function xrayOutbound(
   if (server.flow) user.flow = server.flow;
   const stream: Record<string, unknown> = { network: server.network, security: server.security };
   if (server.security === 'tls') {
-    const tls: Record<string, unknown> = { allowInsecure: false };
+    const tls: Record<string, unknown> = {};
     if (server.sni) tls.serverName = server.sni;
     if (server.alpn.length > 0) tls.alpn = server.alpn;
     if (server.fp && core === 'xray') tls.fingerprint = server.fp;
+    if (server.pin && core === 'xray') {
+      // Xray 26.1+: the leaf's SHA-256, checked instead of a CA chain (the link's `pcs`).
+      tls.pinnedPeerCertSha256 = server.pin;
+    } else if (server.pin) {
+      // v2ray 4.34 cannot pin a hash: it trusts the certificate itself and nothing else.
+      tls.disableSystemRoot = true;
+      tls.certificates = [{ usage: 'verify', certificate: pemLines(server.certificatePem) }];
+    }
     stream.tlsSettings = tls;
   } else if (server.security === 'reality') {
     stream.realitySettings = {
@@ -369,4 +405,9 @@ function xrayOutbound(
     settings: { vnext: [{ address: server.host, port: server.port, users: [user] }] },
     streamSettings: stream,
   };
+}
+
+/** A PEM as v2ray's `certificate` array wants it: one string per line, without blanks. */
+function pemLines(pem: string): string[] {
+  return pem.split(/\r?\n/).filter((line) => line.length > 0);
 }

@@ -225,10 +225,10 @@ const CATEGORIES: readonly FaqCategory[] = [
         'tech-protocol',
         'Which protocol does SCN use?',
         <p>
-          Servers run the Xray core with the VLESS protocol over TLS 1.3 or REALITY. VLESS is a
-          lightweight proxy protocol; TLS and REALITY make the connection look like ordinary HTTPS
-          traffic to an observer. See the <Link href={paths.security}>Security</Link> page for the
-          full stack.
+          Agent nodes run the VLESS protocol with REALITY (Xray) or TLS with a pinned certificate
+          (Debian’s v2ray). VLESS is a lightweight proxy protocol; TLS and REALITY make the
+          connection look like ordinary HTTPS traffic to an observer. See the{' '}
+          <Link href={paths.security}>Security</Link> page for the full stack.
         </p>,
       ),
       faq(

@@ -19,8 +19,8 @@ const TOC = [
 const PROTOCOL_STACK = [
   {
     layer: 'Client apps',
-    component: 'v2rayN, v2rayNG, Hiddify, Streisand, NekoBox',
-    role: 'Import a VLESS link or QR code; no custom software required.',
+    component: 'v2rayN, v2rayNG, Hiddify, Streisand, NekoBox, sing-box, Clash/mihomo',
+    role: 'Import the subscription URL, a VLESS link or a QR code; each app gets its own format from the same URL. No custom software required.',
   },
   {
     layer: 'Proxy protocol',
@@ -29,13 +29,18 @@ const PROTOCOL_STACK = [
   },
   {
     layer: 'Transport security',
-    component: 'TLS 1.3 / REALITY',
-    role: 'Encrypts the tunnel and makes the handshake indistinguishable from ordinary HTTPS.',
+    component: 'REALITY + Vision (Xray) / TLS with a pinned certificate (v2ray)',
+    role: 'Encrypts the tunnel. REALITY presents the handshake of a real website; TLS uses a certificate the node made, pinned in your links.',
+  },
+  {
+    layer: 'Transport',
+    component: 'TCP, WebSocket, gRPC',
+    role: 'Chosen per node by its operator. WebSocket and gRPC can run behind a CDN; gRPC needs Xray.',
   },
   {
     layer: 'Proxy core',
-    component: 'Xray core',
-    role: 'Runs on every node and handles the VLESS, TLS and REALITY stack.',
+    component: 'Xray (production) or v2ray 4.34',
+    role: 'Runs on every agent node: Xray serves REALITY and TLS, Debian’s v2ray serves TLS only.',
   },
   {
     layer: 'Node management',
@@ -60,7 +65,7 @@ const ACTIVE_DEFENCES: readonly Defence[] = [
   },
   {
     title: 'Anti-sniffer',
-    text: 'Everything between your device and a node is encrypted with TLS 1.3 or REALITY, so an observer on the path sees only encrypted bytes, not destinations or content.',
+    text: 'Everything between your device and an agent node is encrypted with REALITY or TLS, so an observer on the path sees only encrypted bytes, not destinations or content. Servers added without the agent use their operator’s own link and are marked “Shared credentials”.',
   },
   {
     title: 'Anti-scraper',
@@ -83,8 +88,8 @@ export function SecurityRoute() {
         lead="Censorship resistance is only as good as the security underneath it. This is how the Secure Connection Network keeps connections private, hard to detect and hard to disrupt."
       >
         <ul className="info-badges" aria-label="Highlights">
-          <li>TLS 1.3</li>
           <li>VLESS + REALITY</li>
+          <li>Pinned TLS</li>
           <li>DPI resistant</li>
           <li>No-logs policy</li>
         </ul>
@@ -120,14 +125,19 @@ export function SecurityRoute() {
           >
             <div className="info-grid info-grid--2">
               <FeatureCard title="DPI protection">
-                REALITY borrows the TLS handshake of a real, popular website, so a censor probing
-                the server sees a legitimate site rather than a proxy. There are no protocol
-                signatures, fixed headers or tell-tale packet sizes for DPI rules to match.
+                Nodes running Xray serve VLESS with REALITY and the xtls-rprx-vision flow by
+                default: the handshake is that of a real website, so a censor probing the server
+                sees that site rather than a proxy, and Vision removes the tell-tale TLS-in-TLS
+                packet sizes. Nodes running Debian’s v2ray (which has no REALITY) serve VLESS over
+                TLS with a certificate the agent made at enrollment; your links carry its SHA-256
+                pin, so apps check it instead of trusting any certificate. No node serves
+                unencrypted VLESS by default.
               </FeatureCard>
               <FeatureCard title="Traffic obfuscation">
-                Traffic runs on standard HTTPS ports and high ports with the timing and shape of
-                normal web browsing. A growing pool of independent residential and cloud servers
-                makes it impractical to block the network by address range.
+                Operators choose the transport per node: TCP, WebSocket or gRPC (gRPC with Xray).
+                WebSocket and gRPC look like ordinary web traffic and can run behind a CDN. A
+                growing pool of independent residential and cloud servers makes it impractical to
+                block the network by address range.
               </FeatureCard>
             </div>
           </InfoSection>
@@ -158,8 +168,9 @@ export function SecurityRoute() {
                 need to help you, nothing more.
               </FeatureCard>
               <FeatureCard title="Selective logging">
-                We record only operational health: uptime, connection counts, ping and reliability
-                per server. We do not log browsing history, destinations, traffic content, IP
+                We record only operational health (uptime, connection counts, ping and reliability
+                per server) and how many bytes each subscription moved on each server per day, for
+                your usage chart. We do not log browsing history, destinations, traffic content, IP
                 addresses or sessions. Independent node operators must disclose their own practices.
               </FeatureCard>
             </div>
@@ -172,18 +183,19 @@ export function SecurityRoute() {
           >
             <ul className="check-list info-checklist">
               <li>
-                <strong>Persistent, machine-specific ports.</strong> Each node gets a port derived
-                for that machine and keeps it across restarts and updates, so your connection string
-                keeps working.
+                <strong>Persistent, machine-specific ports.</strong> When a node enrolls, the
+                control plane gives that machine a random port of its own between 20000 and 32767
+                (or the port its operator asked for), away from the ports well-known services use
+                and below the range the machine uses for its own outgoing connections. It is stored
+                centrally and kept across restarts and updates, so your connection string keeps
+                working.
               </li>
               <li>
-                <strong>Emergency regeneration.</strong> If a port is blocked or attacked, a new one
-                can be generated immediately and subscriptions receive the updated connection
-                string.
-              </li>
-              <li>
-                <strong>Server-side conflict resolution.</strong> The control plane checks every
-                assignment, so two services on the same host never fight over a port.
+                <strong>Emergency regeneration.</strong> If a port is blocked or attacked, the
+                node’s owner can regenerate it from Node Configuration (after a confirmation, at
+                most once every 10 minutes). The new port is pushed to the node at once; links and
+                subscription feeds switch as soon as the node reports serving it, usually within a
+                minute, and your app picks it up on its next subscription refresh.
               </li>
             </ul>
           </InfoSection>
@@ -239,9 +251,10 @@ function EncryptionSection() {
       intro="Multi-layer encryption: each hop of the system is protected on its own, so a weakness in one layer does not expose the others."
     >
       <div className="info-grid info-grid--3">
-        <FeatureCard title="TLS 1.3 on every tunnel">
-          Connections between your device and a node use TLS 1.3 with ephemeral key exchange, giving
-          forward secrecy: recorded traffic cannot be decrypted later even if a key leaks.
+        <FeatureCard title="REALITY or TLS on every agent tunnel">
+          Connections between your device and an agent node use REALITY (Xray) or TLS with a pinned
+          certificate (v2ray), both with ephemeral key exchange, giving forward secrecy: recorded
+          traffic cannot be decrypted later even if a key leaks.
         </FeatureCard>
         <FeatureCard title="Per-client authentication">
           Inside the tunnel, VLESS authenticates each subscription with its own UUID. A node serves

@@ -1,9 +1,16 @@
-import type { NodeServer, NodeServerDetails, UpdateServerRequest } from '@scn/proto';
+import type {
+  NodeServer,
+  NodeServerDetails,
+  NodeTransport,
+  UpdateServerRequest,
+  UpdateServerResponse,
+} from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api-client';
 import { STORAGE_KEYS } from '../../lib/storage';
 import { deleteServer } from './api/delete-server';
 import { getServers } from './api/get-servers';
+import { changeTransport, regeneratePort } from './api/inbound-plan';
 import { updateServer } from './api/update-server';
 
 /** spec 02 §4: a change of this many reliability points between refreshes gets a toast. */
@@ -178,4 +185,30 @@ export async function saveServerSettings(
       Object.assign(listed, { name: saved.name, country: saved.country, location: saved.location });
   }
   return saved;
+}
+
+/**
+ * Node Configuration (issue 19 §1): a new transport, or an emergency port regeneration. The
+ * dashboard's row shows the change pending until the node reports serving it. Throws an Error
+ * with the control plane's message.
+ */
+export async function changeServerInbound(
+  ownerUuid: string,
+  serverId: string,
+  change: { transport: NodeTransport } | { regeneratePort: true },
+): Promise<{ server: NodeServerDetails; message: string }> {
+  let response: UpdateServerResponse;
+  try {
+    response =
+      'transport' in change
+        ? await changeTransport(ownerUuid, serverId, change.transport)
+        : await regeneratePort(ownerUuid, serverId);
+  } catch (error) {
+    throw new Error(error instanceof ApiError ? error.message : 'Failed to change the server');
+  }
+  if (nodesStore.ownerUuid === ownerUuid) {
+    const listed = nodesStore.servers.find((server) => server.id === serverId);
+    if (listed) listed.inboundPending = response.server.inboundPending;
+  }
+  return { server: response.server, message: response.message };
 }

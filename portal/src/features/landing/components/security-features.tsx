@@ -29,7 +29,7 @@ const FEATURES = [
   },
   {
     title: 'Multi-Layer Encryption',
-    text: 'Connections run over TLS 1.3 with modern ciphers, keeping what you send unreadable in transit.',
+    text: 'Agent nodes serve REALITY (Xray) or TLS with a pinned certificate by default, keeping what you send unreadable in transit.',
     icon: icon('M7 11V8a5 5 0 0110 0v3M5 11h14v10H5zM12 15v2'),
   },
   {

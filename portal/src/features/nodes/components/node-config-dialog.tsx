@@ -18,6 +18,7 @@ import { getServerConfig } from '../api/get-server-config';
 import { countryName } from '../server-format';
 import { saveServerSettings } from '../store';
 import { ServerFacts } from './node-config-facts';
+import { NodeTransport } from './node-transport';
 import '../nodes.css';
 
 export interface NodeConfigDialogProps {
@@ -256,6 +257,7 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
           </Button>
         </div>
       </form>
+      <NodeTransport ownerUuid={ownerUuid} server={details} onChanged={setDetails} />
       <ServerFacts server={details} />
     </div>
   );

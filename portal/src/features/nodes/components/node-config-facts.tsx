@@ -113,6 +113,15 @@ export function ServerFacts({ server }: { server: NodeServerDetails }) {
             <Fact label="sid">{param(server.inbound.sid)}</Fact>
             <Fact label="flow">{param(server.inbound.flow)}</Fact>
             <Fact label="type">{param(server.inbound.type)}</Fact>
+            {server.inbound.path && <Fact label="path">{param(server.inbound.path)}</Fact>}
+            {server.inbound.serviceName && (
+              <Fact label="serviceName">{param(server.inbound.serviceName)}</Fact>
+            )}
+            {server.inbound.certificateSha256 && (
+              <Fact label="certificate pin (pcs)" testId="node-config-pin">
+                <code className="node-config__id">{server.inbound.certificateSha256}</code>
+              </Fact>
+            )}
           </dl>
         ) : (
           <p className="small muted">Known after the node's first report.</p>

@@ -64,6 +64,15 @@ export function ServerCard({
               Hidden
             </span>
           )}
+          {server.inboundPending && (
+            <span
+              className="badge badge--warning"
+              data-testid="server-pending"
+              title="A new port or transport was pushed to the node; links and feeds switch once it reports serving it"
+            >
+              Pending
+            </span>
+          )}
           {server.sharedCredentials && (
             <span
               className="badge"
