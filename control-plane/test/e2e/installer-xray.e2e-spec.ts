@@ -35,6 +35,11 @@ function bash(
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, out }));
+    // A script that refuses at once may exit before its stdin is written: that EPIPE is not a
+    // failure of the test (its exit status and output are what each test checks).
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(input);
   });
 }
