@@ -4,11 +4,17 @@
 // FEED_SERVERS (5) REALITY servers. Targets: base64 at least 2,000/s with p99 under 50 ms; every
 // other format within 2x of base64 (half its rate or more, p99 at most twice).
 //
-// Environment knobs: FEED_REQUESTS (5000 per format), FEED_CONCURRENCY (50), FEED_SERVERS (5).
+// Environment knobs: FEED_REQUESTS (5000 per format), FEED_CONCURRENCY (50), FEED_SERVERS (5),
+// FEED_FORMATS (comma-separated, default all), FEED_PROFILE=1 (a V8 CPU profile of the control
+// plane over base64's measured window, summarised by area and function).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { load } from '../lib/load.mjs';
+import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
 import { cpuMs, postgresPids } from '../lib/proc.mjs';
 
 const require = createRequire(import.meta.url);
@@ -21,7 +27,7 @@ const SERVERS = env('FEED_SERVERS', 5);
 const WARMUP = 500;
 const TARGET = { base64Rps: 2000, base64P99Ms: 50, factor: 2 };
 
-const FORMATS = [
+const ALL_FORMATS = [
   { format: 'base64', headers: { 'user-agent': 'v2rayNG/1.8.20' }, query: '' },
   { format: 'singbox', headers: { 'user-agent': 'SFA/1.11.4 (sing-box 1.11.4)' }, query: '' },
   { format: 'clash', headers: { 'user-agent': 'mihomo/1.19.0' }, query: '' },
@@ -33,6 +39,13 @@ const FORMATS = [
     query: '',
   },
 ];
+
+const chosen = process.env.FEED_FORMATS?.split(',').map((f) => f.trim());
+const FORMATS = chosen ? ALL_FORMATS.filter((f) => chosen.includes(f.format)) : ALL_FORMATS;
+if (!FORMATS.some((f) => f.format === 'base64'))
+  throw new Error('FEED_FORMATS must include base64');
+const profileDir = process.env.FEED_PROFILE ? mkdtempSync(join(tmpdir(), 'scn-feed-prof-')) : null;
+let profileWindow = null;
 
 async function insertAccount(db, userType) {
   const uuid = randomUUID();
@@ -72,10 +85,10 @@ async function insertServers(db, owner, count) {
 
 const pgPort = await freePort();
 // In the launch period: the subscription is free, no deposit needed.
-const cp = await startControlPlane({
-  EMBEDDED_PG_PORT: String(pgPort),
-  LAUNCH_PERIOD_ENDS: '2099-12-31',
-});
+const cp = await startControlPlane(
+  { EMBEDDED_PG_PORT: String(pgPort), LAUNCH_PERIOD_ENDS: '2099-12-31' },
+  { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] },
+);
 const db = new pg.Pool({
   connectionString:
     process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`,
@@ -112,7 +125,9 @@ try {
     const pids = [cp.pid, ...postgresPids(cp.pid)];
     const cpuNow = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
     const cpu0 = cpuNow();
+    const from = Date.now();
     const run = await load({ url, headers, concurrency: CONCURRENCY, total: REQUESTS });
+    if (format === 'base64') profileWindow = { from, to: Date.now() };
     const cpu = (cpuNow() - cpu0) / run.requests;
     results.set(format, run);
     console.log(
@@ -138,5 +153,21 @@ try {
 } finally {
   await db.end();
   await cp.stop();
+}
+if (profileDir && profileWindow) {
+  const endedAt = Date.now();
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no CPU profile in ${profileDir}`);
+  const summary = summariseCpuProfile(join(profileDir, file), {
+    only: { ...profileWindow, endedAt },
+  });
+  console.log(
+    `\ncontrol plane CPU profile over base64's measured window, busy ${(summary.busyShare * 100).toFixed(0)}% of samples; self time by area:`,
+  );
+  for (const a of summary.areas)
+    console.log(`  ${(a.share * 100).toFixed(1).padStart(5)}%  ${a.name}`);
+  console.log('hottest functions (self time):');
+  for (const f of summary.functions)
+    console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}`);
 }
 process.exit(failed ? 1 : 0);
