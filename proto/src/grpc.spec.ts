@@ -94,6 +94,7 @@ const fullReport: ReportRequest = {
     certificatePem: '',
   },
   appliedClientSetVersion: '12',
+  trafficBatchId: '4b1d6c1e-2f0a-4c55-9a57-0d9f6f0c8e21',
 };
 
 describe('agent.proto over real gRPC', () => {

@@ -19,6 +19,7 @@ export interface ReportRequest {
   'publicPort'?: (number);
   'inbound'?: (_scn_agent_v1_VlessInbound | null);
   'appliedClientSetVersion'?: (number | string | Long);
+  'trafficBatchId'?: (string);
 }
 
 export interface ReportRequest__Output {
@@ -34,4 +35,5 @@ export interface ReportRequest__Output {
   'publicPort': (number);
   'inbound': (_scn_agent_v1_VlessInbound__Output | null);
   'appliedClientSetVersion': (string);
+  'trafficBatchId': (string);
 }
