@@ -165,6 +165,50 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
     ]);
   });
 
+  it('should add a traffic batch once per server: a resend after a lost answer adds nothing, a new batch or an empty id adds', async () => {
+    const [server, other] = await Promise.all([insertAgentServer(t.db), insertAgentServer(t.db)]);
+    const sub = await insertSubscription([server, other]);
+    const writer = new AgentReportRepository(t.dataSource);
+    const columns = reportColumns(new Date('2026-11-06T10:00:00Z'));
+    const send = async (id: string, batch: string, up: number, down: number) =>
+      writer.write(id, await version(id), columns, 'ok', [delta(sub.vless, up, down)], batch);
+    const totals = async () =>
+      t.db.query<{ server_id: string; upload_bytes: string; download_bytes: string }>(
+        `SELECT server_id, upload_bytes, download_bytes FROM subscription_traffic_days
+         WHERE subscription_id = $1 ORDER BY server_id = $2 DESC`,
+        [sub.id, server],
+      );
+    const [first, second] = [randomUUID(), randomUUID()];
+    expect(await send(server, first, 10, 100)).not.toBeNull();
+    // The same batch again (its answer was lost): the row is written, the bytes are not added.
+    expect(await send(server, first, 10, 100)).not.toBeNull();
+    // The stored id in upper case is still the same batch.
+    await send(server, first.toUpperCase(), 10, 100);
+    expect(await totals()).toMatchObject([{ upload_bytes: '10', download_bytes: '100' }]);
+    // A report without traffic keeps the stored id: a late copy of the batch still adds nothing.
+    await writer.write(server, await version(server), columns, 'ok', [], '');
+    await send(server, first, 10, 100);
+    expect(await totals()).toMatchObject([{ upload_bytes: '10', download_bytes: '100' }]);
+    // Concurrent writes (the batcher groups them in one statement): a resend on one server, the same id
+    // on another server (ids are per server) and a new batch.
+    await Promise.all([send(server, first, 10, 100), send(other, first, 1, 2)]);
+    await send(server, second, 5, 50);
+    expect(await totals()).toMatchObject([
+      { server_id: server, upload_bytes: '15', download_bytes: '150' },
+      { server_id: other, upload_bytes: '1', download_bytes: '2' },
+    ]);
+    // An older agent (empty id) adds every report, and the stored id stays.
+    await send(server, '', 1, 1);
+    await send(server, '', 1, 1);
+    await send(server, second, 5, 50);
+    expect(await totals()).toMatchObject([{ upload_bytes: '17', download_bytes: '152' }, {}]);
+    const [row] = await t.db.query<{ id: string }>(
+      'SELECT last_traffic_batch_id AS id FROM servers WHERE id = $1',
+      [server],
+    );
+    expect(row!.id).toBe(second);
+  });
+
   it('should add every concurrent report of many servers and subscriptions exactly, drops and traffic in one batch', async () => {
     const servers = await Promise.all(Array.from({ length: 12 }, () => insertAgentServer(t.db)));
     // Every subscription on every server: concurrent batches touch the same subscriptions' rows.

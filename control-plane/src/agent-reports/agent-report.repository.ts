@@ -74,6 +74,7 @@ function reportRowJson(
   c: ReportColumns,
   quality: ReportQuality,
   traffic: readonly ClientTrafficDelta[],
+  trafficBatchId: string,
 ): ReportRowJson {
   // Timestamps go as epoch milliseconds: cheaper to write and for PostgreSQL to read than ISO text.
   return JSON.stringify({
@@ -98,10 +99,14 @@ function reportRowJson(
     certificate_pem: c.certificatePem,
     // Only the drops: an ok report's JSON stays as it was.
     ...(quality === 'ok' ? {} : { quality }),
-    // Only the clients whose counters moved, as [uuid, up, down] (the bytes stay strings: uint64).
+    // Only the clients whose counters moved, as [uuid, up, down] (the bytes stay strings: uint64),
+    // and the batch they belong to ('' from older agents: left out).
     ...(traffic.length === 0
       ? {}
-      : { traffic: traffic.map((t) => [t.clientUuid, t.uplinkBytes, t.downlinkBytes]) }),
+      : {
+          traffic: traffic.map((t) => [t.clientUuid, t.uplinkBytes, t.downlinkBytes]),
+          ...(trafficBatchId === '' ? {} : { batch: trafficBatchId }),
+        }),
   });
 }
 
@@ -134,6 +139,9 @@ export class AgentReportRepository implements OnApplicationShutdown {
    * Writes a report computed from the row at `version`. A `quality` other than ok is also counted
    * in the server's reliability day (server_reliability_days, the report's UTC day) in the same
    * statement, only when the report's write applied: a report re-applied after a miss counts once.
+   * `traffic` is added unless `trafficBatchId` is the batch last applied from this server (a
+   * resend after a lost answer); a non-empty id is stored as the last applied one. '' (older
+   * agents): always added.
    */
   write(
     serverId: string,
@@ -141,10 +149,11 @@ export class AgentReportRepository implements OnApplicationShutdown {
     columns: ReportColumns,
     quality: ReportQuality = 'ok',
     traffic: readonly ClientTrafficDelta[] = [],
+    trafficBatchId = '',
   ): Promise<string | null> {
     const moved = traffic.filter((t) => t.uplinkBytes !== '0' || t.downlinkBytes !== '0');
     return this.batcher.submit(serverId, {
-      json: reportRowJson(serverId, version, columns, quality, moved),
+      json: reportRowJson(serverId, version, columns, quality, moved, trafficBatchId),
       counted: quality !== 'ok',
       traffic: moved.length > 0,
     });
@@ -267,6 +276,13 @@ export const MAX_REPORT_CLIENT_BYTES = 1_000_000_000_000;
  * A client listed twice in a report counts both (grouped: ON CONFLICT takes a row once). Rows in
  * key order, so concurrent batches cannot deadlock. A report re-applied after a version miss
  * counts once (only `written` rows add).
+ *
+ * A report whose batch id (`v.batch`, null from older agents) is the server's last applied one is
+ * a resend after a lost answer: its bytes are not added again. `p` is the server row as the
+ * statement's snapshot sees it, before `written`'s change: a written row was at the report's
+ * version (`s.xmin = v.version`), committed before the statement began, so `p` is that very row
+ * version. The batcher keys a batch by server (a later report of a server replaces an earlier
+ * one), so a statement carries at most one report per server.
  */
 const TRAFFIC_DAYS = `traffic AS (
          INSERT INTO subscription_traffic_days AS t (subscription_id, server_id, day, upload_bytes, download_bytes)
@@ -275,9 +291,11 @@ const TRAFFIC_DAYS = `traffic AS (
                 sum(LEAST((c->>2)::numeric, ${MAX_REPORT_CLIENT_BYTES}))::bigint
          FROM v JOIN written w ON w.id = v.id
          CROSS JOIN LATERAL json_array_elements(v.traffic) AS c
+         JOIN servers p ON p.id = w.id
          JOIN server_clients sc ON sc.server_id = w.id AND sc.client_uuid = (c->>0)::uuid
          JOIN subscriptions su ON su.vless_uuid = (c->>0)::uuid
          WHERE v.traffic IS NOT NULL
+           AND (v.batch IS NULL OR p.last_traffic_batch_id IS DISTINCT FROM v.batch)
          GROUP BY 1, 2, 3
          ORDER BY 1, 2, 3
          ON CONFLICT (subscription_id, server_id, day) DO UPDATE SET
@@ -287,11 +305,15 @@ const TRAFFIC_DAYS = `traffic AS (
 
 /** UPDATE with the day rows the batch's reports need: counted drops, traffic, or both. */
 function updateWith(counted: boolean, traffic: boolean): string {
-  const extra = `${counted ? ', quality text' : ''}${traffic ? ', traffic json' : ''}`;
+  const extra = `${counted ? ', quality text' : ''}${traffic ? ', traffic json, batch uuid' : ''}`;
   const ctes = [counted ? COUNTED_DAYS : null, traffic ? TRAFFIC_DAYS : null].filter(Boolean);
+  // Only reports with traffic carry a batch id; the others keep the stored one.
+  const batch = traffic
+    ? ', last_traffic_batch_id = COALESCE(v.batch, s.last_traffic_batch_id)'
+    : '';
   return `WITH v AS (SELECT * FROM ${reportRecord(extra)}),
        written AS (
-         UPDATE servers AS s SET ${SET_COLUMNS}
+         UPDATE servers AS s SET ${SET_COLUMNS}${batch}
          FROM v WHERE s.id = v.id AND s.id = ANY($2::uuid[]) AND s.xmin = v.version
          RETURNING s.id, s.xmin::text AS version, s.owner_uuid, s.tier
        ), ${ctes.join(', ')}

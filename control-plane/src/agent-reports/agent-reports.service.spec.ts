@@ -38,6 +38,7 @@ const report: AgentReport = {
   publicPort: 443,
   inbound: { security: 'tls' },
   appliedClientSetVersion: '3',
+  trafficBatchId: '',
 };
 
 function setup(versions: Array<string | null>) {
@@ -67,6 +68,7 @@ describe('AgentReportsService.report', () => {
       expect.objectContaining({ coreState: 'running', pingMs: null, activeClients: 1 }),
       'ok',
       report.clientTraffic,
+      '',
     );
     expect(servers.remember).toHaveBeenCalledWith(
       expect.objectContaining({ id: ID, version: '9', reliabilityAtReport: 92, lastReportAt: now }),
@@ -95,6 +97,7 @@ describe('AgentReportsService.report', () => {
     const failed = await failedSetup.service.report(credential, server, {
       ...report,
       clientCountFailed: true,
+      trafficBatchId: '33333333-3333-4333-8333-333333333333',
     });
     const impossibleSetup = setup(['9']);
     const impossible = await impossibleSetup.service.report(credential, server, {
@@ -112,6 +115,8 @@ describe('AgentReportsService.report', () => {
     );
     // A failed count's traffic is meaningless: not stored (issue 19 §3).
     expect((failedSetup.reports.write.mock.calls[0] as unknown[])[4]).toEqual([]);
+    // Nor its batch id: a later copy of that batch must still add its bytes.
+    expect((failedSetup.reports.write.mock.calls[0] as unknown[])[5]).toBe('');
     const ok = setup(['9']);
     await ok.service.report(credential, server, report);
     expect(ok.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe('ok');

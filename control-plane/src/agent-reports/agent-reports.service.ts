@@ -42,6 +42,8 @@ export interface AgentReport {
   /** The reported inbound; `certificatePem` ('' : not sent) is stored apart from the rest. */
   inbound: (ServerEntity['inbound'] & { certificatePem?: string }) | null;
   appliedClientSetVersion: string;
+  /** The batch `clientTraffic` belongs to ('' : none, or an older agent); see the proto. */
+  trafficBatchId: string;
 }
 
 /** The inbound as stored (jsonb) without the certificate PEM, and the PEM (null: not sent). */
@@ -117,9 +119,17 @@ export class AgentReportsService {
       appliedClientSetVersion: report.appliedClientSetVersion,
       certificatePem,
     };
-    // The traffic of a report whose client count failed is meaningless (spec 02 §4): not stored.
+    // The traffic of a report whose client count failed is meaningless (spec 02 §4): not stored,
+    // nor its batch id (a later copy of that batch must still count).
     const traffic = report.clientCountFailed ? [] : report.clientTraffic;
-    const version = await this.reports.write(server.id, server.version, columns, quality, traffic);
+    const version = await this.reports.write(
+      server.id,
+      server.version,
+      columns,
+      quality,
+      traffic,
+      report.clientCountFailed ? '' : report.trafficBatchId,
+    );
     if (version === null) {
       this.servers.forget(server.id);
       return null;

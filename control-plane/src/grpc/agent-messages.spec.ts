@@ -37,3 +37,30 @@ describe('reportRequestSchema publicHost', () => {
     },
   );
 });
+
+describe('reportRequestSchema trafficBatchId', () => {
+  it.each([
+    ['', ''],
+    ['4B1D6C1E-2F0A-4C55-9A57-0D9F6F0C8E21', '4b1d6c1e-2f0a-4c55-9a57-0d9f6f0c8e21'],
+  ])('should accept %j as %j', (sent, stored) => {
+    const report = { ...reportWith('node.example.net'), trafficBatchId: sent };
+    expect(reportRequestSchema.parse(report).trafficBatchId).toBe(stored);
+  });
+
+  it('should default a missing id to empty (an agent from before the batch id)', () => {
+    expect(reportRequestSchema.parse(reportWith('node.example.net')).trafficBatchId).toBe('');
+  });
+
+  it.each(['batch-1', '4b1d6c1e2f0a4c559a570d9f6f0c8e21', ' 4b1d6c1e-2f0a-4c55-9a57-0d9f6f0c8e21'])(
+    'should refuse %j',
+    (sent) => {
+      const result = reportRequestSchema.safeParse({
+        ...reportWith('node.example.net'),
+        trafficBatchId: sent,
+      });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(['trafficBatchId']);
+      expect(result.error?.issues[0]?.message).toBe('must be empty or a UUID');
+    },
+  );
+});

@@ -218,6 +218,13 @@ export const reportRequestSchema = z.object({
       if (inbound) checkPins(inbound, ctx);
     }),
   appliedClientSetVersion: storedUint64,
+  // '' (no traffic, or an agent from before issue 19 §3) or the batch's UUID, lower-cased so a
+  // resend compares equal to the stored id.
+  trafficBatchId: z
+    .string()
+    .refine((id) => id === '' || UUID_PATTERN.test(id), 'must be empty or a UUID')
+    .transform((id) => id.toLowerCase())
+    .default(''),
 });
 export type ValidReport = z.infer<typeof reportRequestSchema>;
 

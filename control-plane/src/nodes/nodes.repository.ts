@@ -43,6 +43,7 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['portRegeneratedAt', 'port_regenerated_at'],
   ['certificatePem', 'certificate_pem'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
+  ['lastTrafficBatchId', 'last_traffic_batch_id'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
 ];

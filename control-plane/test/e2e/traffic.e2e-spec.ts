@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
 import {
   serverTrafficResponseSchema,
@@ -9,7 +10,7 @@ import {
 } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { registerAccount } from '../support/accounts';
-import { agentClient, agentReport, report } from '../support/agent-client';
+import { agentClient, agentReport, report, statusOf } from '../support/agent-client';
 import { enrolledNode as enrollNode } from '../support/enrolled-node';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -160,5 +161,50 @@ describe('traffic per subscription, server and day (issue 19 §3)', () => {
       'subscription_id',
       'upload_bytes',
     ]);
+  });
+
+  it('should count a batch sent again after a lost answer once, in the views and the feed header', async () => {
+    const node = await enrolledNode();
+    const client = await registerAccount(t, { userType: 'client' });
+    const bought = subscriptionCreationResponseSchema.parse(
+      (await buy(t, client, [node.id]).expect(200)).body,
+    );
+    const vless = bought.subscription.uuid;
+    const feedPath = new URL(bought.subscription.subscriptionUrl).pathname;
+    const batch = (uptime: number, trafficBatchId: string, up: number, down: number) => ({
+      ...trafficReport(uptime, [
+        { clientUuid: vless, uplinkBytes: String(up), downlinkBytes: String(down) },
+      ]),
+      trafficBatchId,
+    });
+    now = new Date(now.getTime() + MIN);
+    const first = randomUUID();
+    await report(grpcClient, node.metadata, batch(61, first, 300, 4000));
+    // The answer was lost: the agent sends the same batch again, which is answered accepted.
+    now = new Date(now.getTime() + MIN);
+    expect((await report(grpcClient, node.metadata, batch(121, first, 300, 4000))).accepted).toBe(
+      true,
+    );
+    // The next batch adds; an agent from before batch ids (empty) adds every report.
+    await report(grpcClient, node.metadata, batch(181, randomUUID(), 20, 100));
+    await report(grpcClient, node.metadata, batch(241, '', 1, 1));
+    await report(grpcClient, node.metadata, batch(301, '', 1, 1));
+    // A batch id that is not a UUID is refused and changes nothing.
+    expect(await statusOf(report(grpcClient, node.metadata, batch(361, 'batch-1', 5, 5)))).toBe(
+      grpc.status.INVALID_ARGUMENT,
+    );
+
+    const view = subscriptionTrafficResponseSchema.parse(
+      (
+        await t
+          .http()
+          .get(TRAFFIC_ROUTES.subscriptionTraffic(client.uuid, bought.subscriptionId, 7))
+          .set('Cookie', client.cookie)
+          .expect(200)
+      ).body,
+    );
+    expect(view.total).toEqual({ uploadBytes: '322', downloadBytes: '4102' });
+    const header = (await t.http().get(feedPath).expect(200)).headers['subscription-userinfo'];
+    expect(userinfo(header)).toMatchObject({ upload: '322', download: '4102' });
   });
 });

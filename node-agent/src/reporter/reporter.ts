@@ -17,6 +17,7 @@ import type { AgentConfigStore, AgentInbound, LastReportSummary } from '../confi
 import { type CertificatePins, certificatePins } from '../proxy-core/tls-certificate';
 import type { ProxyCore, ProxyCoreState } from '../proxy-core/proxy-core';
 import { type HardwareSummary, toProtoHardware } from '../system/hardware';
+import { type TrafficBatch, TrafficBatches } from './traffic-batch';
 
 const CORE_STATE: Record<ProxyCoreState, ProtoCoreState> = {
   running: 'PROXY_CORE_STATE_RUNNING',
@@ -43,18 +44,16 @@ export interface ReporterOptions {
   /** Retry delays after a failed report; the cap never exceeds the report interval. */
   backoff?: BackoffOptions;
   log?: (message: string) => void;
+  /** New traffic batch ids (default: random UUIDs). */
+  batchId?: () => string;
 }
 
-interface Counter {
-  up: bigint;
-  down: bigint;
-}
-
-/** One report, and what to remember once the control plane has it. */
+/** One report, and what to remember once the control plane answered it. */
 export interface PreparedReport {
   request: ReportRequest;
   activeClients: number;
-  commit(): void;
+  /** The report was answered; `accepted`: its traffic batch was applied (see TrafficBatches). */
+  commit(accepted: boolean): void;
 }
 
 interface ReportedCertificate {
@@ -117,12 +116,13 @@ export function pingField(networkMs: number): number {
 
 /**
  * The periodic health report (spec 02 §4, §9). v2ray 4.34 has no online-user count, so "active
- * clients" are the clients whose traffic counters moved since the previous report; the traffic
- * sent is that movement. The baseline only advances once a report is accepted, so traffic
- * measured while the control plane was down is still reported when it returns.
+ * clients" are the clients whose traffic the report carries: its traffic batch, the counters'
+ * movement since the last accepted batch (traffic-batch.ts). A batch is sent again, unchanged,
+ * until a report carrying it is accepted, so traffic measured while the control plane was down
+ * is still reported when it returns, and a resend after a lost answer is not added twice.
  */
 export class Reporter {
-  private baseline = new Map<string, Counter>();
+  private readonly traffic: TrafficBatches;
   /** The round trip of the previous report (none yet after a start). */
   private lastPingMs: number | null = null;
   /** The hardware the control plane last accepted from this process, and when (see prepare()). */
@@ -142,6 +142,7 @@ export class Reporter {
   constructor(private readonly options: ReporterOptions) {
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? realTimers;
+    this.traffic = new TrafficBatches(options.batchId);
   }
 
   async prepare(): Promise<PreparedReport> {
@@ -149,33 +150,22 @@ export class Reporter {
     const core = this.options.core;
     const status = core?.status();
     let clientCountFailed = false;
-    const moved: Array<{ clientUuid: string; up: bigint; down: bigint; total: Counter }> = [];
+    let batch: TrafficBatch | null = null;
     if (!core || status?.state === 'absent') {
-      // Nothing to count: no clients can be served, which is not a counting failure.
+      // Nothing to count: no clients can be served, which is not a counting failure. A batch
+      // counted before the core went away is still sent.
+      batch = this.traffic.next([]);
     } else {
       try {
-        for (const counter of await core.traffic()) {
-          const previous = this.baseline.get(counter.clientUuid) ?? { up: 0n, down: 0n };
-          // Counters restart at zero with the core: then everything counted is new.
-          const reset = counter.uplinkBytes < previous.up || counter.downlinkBytes < previous.down;
-          const up = reset ? counter.uplinkBytes : counter.uplinkBytes - previous.up;
-          const down = reset ? counter.downlinkBytes : counter.downlinkBytes - previous.down;
-          if (up > 0n || down > 0n) {
-            moved.push({
-              clientUuid: counter.clientUuid,
-              up,
-              down,
-              total: { up: counter.uplinkBytes, down: counter.downlinkBytes },
-            });
-          }
-        }
+        batch = this.traffic.next(await core.traffic());
       } catch (error) {
-        // spec 02 §4: the control plane scores a failed count -10; say so rather than guess.
+        // spec 02 §4: the control plane scores a failed count -10; say so rather than guess. Such
+        // a report's traffic is not stored, so a pending batch waits for the next report.
         clientCountFailed = true;
-        moved.length = 0;
         this.options.log?.(`client count failed: ${(error as Error).message}`);
       }
     }
+    const moved = batch?.clients ?? [];
     // Hardware rarely changes (a resize), and each copy costs the control plane a JSON document
     // to check and store: it goes in this process's first report, when it changed since the
     // last accepted one, and at least every HARDWARE_RESEND_MS.
@@ -218,12 +208,13 @@ export class Reporter {
       publicPort: config.publicPort,
       inbound: reportedInbound(config.inbound, certificate),
       appliedClientSetVersion: config.appliedClientSetVersion,
+      trafficBatchId: batch?.id ?? '',
     };
     return {
       request,
       activeClients: moved.length,
-      commit: () => {
-        for (const m of moved) this.baseline.set(m.clientUuid, m.total);
+      commit: (accepted) => {
+        if (accepted && batch) this.traffic.accepted(batch);
         if (sendHardware) this.acceptedHardware = { json: hardwareJson, at: now };
         if (sendPem) this.acceptedCertificatePem = sendPem;
       },
@@ -276,7 +267,7 @@ export class Reporter {
       const finished = this.clock.now();
       const pingMs = networkMs(finished - started, response);
       this.lastPingMs = pingMs;
-      prepared.commit();
+      prepared.commit(response.accepted);
       const summary: LastReportSummary = {
         at: new Date(finished).toISOString(),
         accepted: response.accepted,

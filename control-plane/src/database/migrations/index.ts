@@ -28,6 +28,7 @@ import { SubscriptionTraffic1764000002900 } from './1764000002900-subscription-t
 import { Promotions1764000003000 } from './1764000003000-promotions';
 import { SocialShares1764000003100 } from './1764000003100-social-shares';
 import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
+import { TrafficBatches1764000003300 } from './1764000003300-traffic-batches';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Promotions1764000003000,
   SocialShares1764000003100,
   InboundPlans1764000003200,
+  TrafficBatches1764000003300,
 ] as const;

@@ -163,6 +163,13 @@ export class ServerEntity {
   @Column({ name: 'applied_client_set_version', type: 'bigint', default: 0 })
   appliedClientSetVersion: string;
 
+  /**
+   * The traffic batch (ReportRequest.traffic_batch_id) last applied from this node: a resend of
+   * it after a lost answer adds no traffic (issue 19 §3). Null: none yet, or only older agents.
+   */
+  @Column({ name: 'last_traffic_batch_id', type: 'uuid', nullable: true })
+  lastTrafficBatchId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
