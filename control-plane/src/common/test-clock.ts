@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Clock } from './clock';
 
 /**
@@ -33,11 +33,29 @@ export function fileClock(path: string): TestClock {
   return {
     now: () => new Date(Date.now() + readClockOffsetMs(path)),
     watch(onMove) {
-      const listener = (current: { mtimeMs: number; ino: number }, previous: typeof current) => {
-        if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino) onMove();
-      };
-      watchFile(path, { interval: POLL_MS, persistent: false }, listener);
-      return () => unwatchFile(path, listener);
+      // Polled here rather than with fs.watchFile: watchFile takes its first stat asynchronously,
+      // so a move made right after watch() returned could become its baseline and never be seen.
+      // This baseline is taken now, so every change after watch() returns is reported.
+      let last = fileIdentity(path);
+      const timer = setInterval(() => {
+        const current = fileIdentity(path);
+        if (current !== last) {
+          last = current;
+          onMove();
+        }
+      }, POLL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
     },
   };
+}
+
+/** What changes when the file is rewritten or renamed over: its inode and modification time. */
+function fileIdentity(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.ino}:${stat.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
 }
