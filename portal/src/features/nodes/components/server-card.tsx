@@ -51,38 +51,7 @@ export function ServerCard({
             </p>
           )}
         </div>
-        <div className="node-server__badges" data-testid="server-badges">
-          {server.banned ? (
-            <span className="badge badge--danger">Banned</span>
-          ) : server.available ? (
-            <span className="badge badge--success">Available</span>
-          ) : (
-            <span className="badge badge--danger">Unavailable</span>
-          )}
-          {server.hidden && !server.banned && (
-            <span className="badge badge--warning" title="Reliability under 95%">
-              Hidden
-            </span>
-          )}
-          {server.inboundPending && (
-            <span
-              className="badge badge--warning"
-              data-testid="server-pending"
-              title="A new port or transport was pushed to the node; links and feeds switch once it reports serving it"
-            >
-              Pending
-            </span>
-          )}
-          {server.sharedCredentials && (
-            <span
-              className="badge"
-              data-testid="server-shared"
-              title={UPLOAD_SERVER_MESSAGES.sharedCredentials}
-            >
-              Shared credentials
-            </span>
-          )}
-        </div>
+        <ServerBadges server={server} />
       </header>
       {server.check && <ManualCheck check={server.check} now={now} />}
       {server.banned && (
@@ -173,6 +142,44 @@ export function ServerCard({
         </span>
       </footer>
     </article>
+  );
+}
+
+/** Status badges: banned or (un)available, hidden, a plan not yet served, shared credentials. */
+function ServerBadges({ server }: { server: NodeServer }) {
+  return (
+    <div className="node-server__badges" data-testid="server-badges">
+      {server.banned ? (
+        <span className="badge badge--danger">Banned</span>
+      ) : server.available ? (
+        <span className="badge badge--success">Available</span>
+      ) : (
+        <span className="badge badge--danger">Unavailable</span>
+      )}
+      {server.hidden && !server.banned && (
+        <span className="badge badge--warning" title="Reliability under 95%">
+          Hidden
+        </span>
+      )}
+      {server.inboundPending && (
+        <span
+          className="badge badge--warning"
+          data-testid="server-pending"
+          title="A new port or transport was pushed to the node; links and feeds switch once it reports serving it"
+        >
+          Pending
+        </span>
+      )}
+      {server.sharedCredentials && (
+        <span
+          className="badge"
+          data-testid="server-shared"
+          title={UPLOAD_SERVER_MESSAGES.sharedCredentials}
+        >
+          Shared credentials
+        </span>
+      )}
+    </div>
   );
 }
 
