@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
+import { rewardFrozenUntil } from '../rewards/reward-payouts';
 import { LedgerService } from '../wallet/ledger.service';
 import type { ShareVerification } from './entities/social-share.entity';
 import { type ShareRow, SocialRepository } from './social.repository';
@@ -95,6 +96,9 @@ export class ShareRewardsService {
           {
             account: { wallet: share.walletKind, ownerUuid: share.accountUuid },
             amountMicro: share.rewardMicro,
+            // An operator's share reward is an operator reward (the ad bonus line), frozen 60 days
+            // like every other (spec 01 §9); a client's is theirs at once.
+            ...(share.walletKind === 'node_wallet' ? { frozenUntil: rewardFrozenUntil(at) } : {}),
           },
         ],
         initiatorUuid: share.accountUuid,

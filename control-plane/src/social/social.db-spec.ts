@@ -272,6 +272,21 @@ describe('ShareRewardsService.settleDue', () => {
       [client, operator],
     );
     expect(refs[0]!.n).toBe(2);
+    // The operator's reward is an operator reward: frozen 60 days from the payout; the client's
+    // is available at once.
+    const frozen = await t.db.query<{ kind: string; frozen_until: Date | null }>(
+      `SELECT a.kind, e.frozen_until FROM ledger_entries e
+         JOIN ledger_accounts a ON a.id = e.account_id
+         JOIN ledger_transactions x ON x.id = e.transaction_id
+       WHERE x.type = 'social_reward' AND a.owner_uuid IN ($1, $2)`,
+      [client, operator],
+    );
+    expect(
+      Object.fromEntries(frozen.map((row) => [row.kind, row.frozen_until?.toISOString() ?? null])),
+    ).toEqual({
+      client_wallet: null,
+      node_wallet: new Date(T0.getTime() + DAY + 60 * DAY).toISOString(),
+    });
     const check = await social.check(client);
     expect(check.pendingRewardMicro).toBe('0');
     expect(check.shares[0]).toMatchObject({ status: 'paid' });
