@@ -1,6 +1,7 @@
 // Everything: the browser-safe contract, plus the gRPC contract (Node only).
 export * from './browser';
 export * from './grpc';
+export * from './inbound-transports';
 export * from './special-addresses';
 
 // Generated from the .proto files by `npm run gen` (src/gen is committed; never edit it).

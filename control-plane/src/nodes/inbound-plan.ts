@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
-import type { NodeTransport } from '@scn/proto';
+import {
+  coreDefaultSecurity,
+  inboundUnsupportedReason,
+  NODE_TRANSPORTS,
+  type NodeTransport,
+} from '@scn/proto';
 import type {
   InboundCore,
   PlanNetwork,
@@ -46,16 +51,19 @@ export function randomPlanPort(previous: number | null = null): number {
 }
 
 /**
- * What each core can serve. v2ray 4.34 (Debian's) has neither REALITY nor gRPC (gRPC came in
- * 4.36): an agent with no core named enrolled before issue 19, so it gets what v2ray serves.
+ * The transports the operator may choose for a node: those its core serves (@scn/proto's rule,
+ * which the agent enforces too). An agent with no core named enrolled before issue 19: v2ray.
  */
 export function transportsOf(core: InboundCore | null): NodeTransport[] {
-  return core === 'xray' ? ['reality/tcp', 'tls/tcp', 'tls/ws', 'tls/grpc'] : ['tls/tcp', 'tls/ws'];
+  return NODE_TRANSPORTS.filter((transport) => {
+    const [security, network] = transport.split('/') as [PlanSecurity, PlanNetwork];
+    return inboundUnsupportedReason(core ?? 'v2ray', security, network) === null;
+  });
 }
 
 /** The core's secure default: REALITY + Vision with Xray, TLS with v2ray. */
 export function defaultSecurity(core: InboundCore | null): PlanSecurity {
-  return core === 'xray' ? 'reality' : 'tls';
+  return coreDefaultSecurity(core ?? 'v2ray');
 }
 
 /** The plan of a new machine: the port it asked for (`--public-port`) or a random one. */

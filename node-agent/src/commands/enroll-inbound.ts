@@ -1,15 +1,9 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { ProxyCoreKind } from '@scn/proto';
+import { coreDefaultSecurity, inboundUnsupportedReason, type ProxyCoreKind } from '@scn/proto';
 import { AgentError, EXIT_CODES } from '../errors';
 import type { InboundPlan } from '../proxy-core/inbound-plan';
-import {
-  defaultSecurity,
-  type InboundNetwork,
-  type InboundSecurity,
-  NETWORKS,
-  unsupportedReason,
-} from '../proxy-core/inbound-setup';
+import { type InboundNetwork, type InboundSecurity, NETWORKS } from '../proxy-core/inbound-setup';
 
 /** The inbound flags of `scn-agent enroll` (see enrollFlagsSchema). */
 export interface InboundFlags {
@@ -34,9 +28,9 @@ function usage(message: string, hint?: string): AgentError {
 
 /** The operator's choice, checked before the token is spent. */
 export function checkInboundFlags(flags: InboundFlags): InboundChoice {
-  const security = flags.security ?? defaultSecurity(flags.core);
+  const security = flags.security ?? coreDefaultSecurity(flags.core);
   const network = flags.transport ?? 'tcp';
-  const unsupported = unsupportedReason(flags.core, security, network);
+  const unsupported = inboundUnsupportedReason(flags.core, security, network);
   if (unsupported) {
     throw usage(`--security ${security} --transport ${network}: ${unsupported}`);
   }
@@ -113,7 +107,7 @@ export function resolveEnrollPlan(
     return refuse(`unknown security "${plan.security}"`);
   }
   if (!NETWORKS.includes(network)) return refuse(`unknown network "${plan.network}"`);
-  const unsupported = unsupportedReason(kind, security, network);
+  const unsupported = inboundUnsupportedReason(kind, security, network);
   if (unsupported) return refuse(unsupported);
   return {
     security,

@@ -1,12 +1,15 @@
-import type { ClientSet__Output, ProxyCoreKind } from '@scn/proto';
+import {
+  type ClientSet__Output,
+  coreDefaultSecurity,
+  inboundUnsupportedReason,
+  type ProxyCoreKind,
+} from '@scn/proto';
 import type { AgentConfig, AgentConfigStore, AgentInbound } from '../config/agent-config';
 import {
-  defaultSecurity,
   type InboundNetwork,
   type InboundSecurity,
   NETWORKS,
   tlsDirFor,
-  unsupportedReason,
   withNetwork,
   withSecurityMaterial,
 } from './inbound-setup';
@@ -58,11 +61,11 @@ export async function decidePlan(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return refuse(`port ${String(plan.port)} is not 0-65535`);
   }
-  const security = (plan.security || defaultSecurity(kind)) as InboundSecurity;
+  const security = (plan.security || coreDefaultSecurity(kind)) as InboundSecurity;
   if (!SECURITIES.includes(security)) return refuse(`unknown security "${plan.security}"`);
   const network = (plan.network || 'tcp') as InboundNetwork;
   if (!NETWORKS.includes(network)) return refuse(`unknown network "${plan.network}"`);
-  const unsupported = unsupportedReason(kind, security, network);
+  const unsupported = inboundUnsupportedReason(kind, security, network);
   if (unsupported) return refuse(unsupported);
 
   const current = config.inbound;

@@ -2,7 +2,7 @@ import { randomBytes, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import type { ProxyCoreKind } from '@scn/proto';
+import { coreDefaultSecurity, inboundUnsupportedReason, type ProxyCoreKind } from '@scn/proto';
 import type { AgentInbound } from '../config/agent-config';
 import { generateRealityKeyPair, generateRealityShortId } from './reality-keys';
 import { generateSelfSignedCertificate } from './tls-certificate';
@@ -30,29 +30,6 @@ export const VISION_FLOW = 'xtls-rprx-vision';
 /** File names of the self-signed certificate and its key, in the TLS folder. */
 export const CERTIFICATE_FILE = 'certificate.pem';
 export const KEY_FILE = 'key.pem';
-
-/** The security a core serves when nobody asked for one: REALITY on Xray, TLS on v2ray. */
-export function defaultSecurity(kind: ProxyCoreKind): InboundSecurity {
-  return kind === 'xray' ? 'reality' : 'tls';
-}
-
-/** Why a core cannot serve a combination, or null when it can. */
-export function unsupportedReason(
-  kind: ProxyCoreKind,
-  security: InboundSecurity,
-  network: InboundNetwork,
-): string | null {
-  if (security === 'reality' && kind !== 'xray') {
-    return `REALITY needs Xray; this node runs ${kind}, which would serve it unencrypted`;
-  }
-  if (security === 'reality' && network === 'ws') return 'REALITY runs over tcp or grpc, not ws';
-  // Measured: Debian's v2ray 4.34 refuses `"network": "grpc"` ("unknown transport protocol");
-  // gRPC came with v2ray 4.35 and is in every Xray.
-  if (network === 'grpc' && kind === 'v2ray') {
-    return 'v2ray 4.34 has no gRPC transport (use tcp or ws, or Xray)';
-  }
-  return null;
-}
 
 /** xtls-rprx-vision where Xray can run it (tcp with REALITY or TLS); no flow otherwise. */
 export function flowFor(kind: ProxyCoreKind, security: InboundSecurity, network: InboundNetwork) {
@@ -205,9 +182,9 @@ export async function createInbound(
     planRevision?: string;
   },
 ): Promise<AgentInbound> {
-  const security = options.security ?? defaultSecurity(options.kind);
+  const security = options.security ?? coreDefaultSecurity(options.kind);
   const network = options.network ?? 'tcp';
-  const reason = unsupportedReason(options.kind, security, network);
+  const reason = inboundUnsupportedReason(options.kind, security, network);
   if (reason) throw new Error(reason);
   const base: AgentInbound = { security, network, planRevision: options.planRevision ?? '0' };
   const secured = await withSecurityMaterial(base, security, options);
