@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useRefreshedLoad } from '../../lib/use-refreshed-load';
 import { formatBytes, type TrafficChartModel } from './traffic-chart-model';
+import '../ui/chart.css';
 import './traffic.css';
 
 export interface TrafficChartProps {
@@ -31,8 +32,8 @@ export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProp
   const state = useRefreshedLoad(load, [...deps, refreshKey]);
 
   return (
-    <section className="traffic-chart" aria-label={title} data-testid="traffic-chart">
-      <h4 className="traffic-chart__title">{title}</h4>
+    <section className="chart traffic-chart" aria-label={title} data-testid="traffic-chart">
+      <h4 className="chart__title">{title}</h4>
       {state.status === 'loading' && <p className="small muted">Loading the traffic...</p>}
       {state.status === 'error' && (
         <p className="small traffic-chart__error" data-testid="traffic-chart-error">
@@ -65,7 +66,7 @@ function Chart({ model }: { model: TrafficChartModel }) {
         Total: {formatBytes(model.total)}
       </p>
       <svg
-        className="traffic-chart__svg"
+        className="chart__svg"
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${id}-title ${id}-desc`}
@@ -74,7 +75,7 @@ function Chart({ model }: { model: TrafficChartModel }) {
         <title id={`${id}-title`}>Daily traffic, last {model.dates.length} days</title>
         <desc id={`${id}-desc`}>{model.summary}</desc>
         {[0, model.max].map((value) => (
-          <g key={value} className="traffic-chart__grid">
+          <g key={value} className="chart__grid">
             <line x1={LEFT} x2={RIGHT} y1={BOTTOM - scale(value)} y2={BOTTOM - scale(value)} />
             <text x={LEFT - 4} y={BOTTOM - scale(value) + 3} textAnchor="end">
               {formatBytes(value)}
@@ -104,15 +105,15 @@ function Chart({ model }: { model: TrafficChartModel }) {
             </g>
           );
         })}
-        <text className="traffic-chart__axis" x={LEFT} y={HEIGHT - 4}>
+        <text className="chart__axis" x={LEFT} y={HEIGHT - 4}>
           {first.slice(5)}
         </text>
-        <text className="traffic-chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
+        <text className="chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
           {last.slice(5)}
         </text>
       </svg>
       {model.series.length > 1 && (
-        <ul className="traffic-chart__legend small muted" data-testid="traffic-legend">
+        <ul className="chart__legend small muted" data-testid="traffic-legend">
           {model.series.map((s) => (
             <li key={s.key}>
               <svg viewBox="0 0 12 12" aria-hidden="true">
@@ -129,9 +130,9 @@ function Chart({ model }: { model: TrafficChartModel }) {
           ))}
         </ul>
       )}
-      <details className="traffic-chart__details">
+      <details className="chart__details">
         <summary>Traffic by day (table)</summary>
-        <table className="traffic-chart__table" data-testid="traffic-table">
+        <table className="chart__table" data-testid="traffic-table">
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>

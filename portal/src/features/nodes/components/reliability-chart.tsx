@@ -9,6 +9,7 @@ import {
   formatHours,
   reliabilityChartModel,
 } from '../reliability-chart-model';
+import '../../../components/ui/chart.css';
 import '../nodes.css';
 
 export interface ReliabilityChartProps {
@@ -60,11 +61,11 @@ export function ReliabilityChart({
 
   return (
     <section
-      className="reliability-chart"
+      className="chart reliability-chart"
       aria-label={`Reliability of ${serverName}, last 30 days`}
       data-testid="reliability-chart"
     >
-      <h4 className="reliability-chart__title">Reliability, last 30 days</h4>
+      <h4 className="chart__title">Reliability, last 30 days</h4>
       {state.status === 'loading' && <p className="small muted">Loading the history...</p>}
       {state.status === 'error' && (
         <p className="small node-tone node-tone--danger" data-testid="reliability-chart-error">
@@ -91,7 +92,7 @@ function Chart({ model }: { model: ChartModel }) {
   return (
     <>
       <svg
-        className="reliability-chart__svg"
+        className="chart__svg"
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${id}-title ${id}-desc`}
@@ -100,7 +101,7 @@ function Chart({ model }: { model: ChartModel }) {
         <title id={`${id}-title`}>Daily reliability, last {model.dates.length} days</title>
         <desc id={`${id}-desc`}>{model.summary}</desc>
         {[FLOOR, 75, 100].map((value) => (
-          <g key={value} className="reliability-chart__grid">
+          <g key={value} className="chart__grid">
             <line x1={LEFT} x2={RIGHT} y1={y(value)} y2={y(value)} />
             <text x={LEFT - 4} y={y(value) + 3} textAnchor="end">
               {value}
@@ -124,17 +125,17 @@ function Chart({ model }: { model: ChartModel }) {
         {model.days.map((day) => (
           <DayMark key={day.date} day={day} slotWidth={slotWidth} threshold={model.threshold} />
         ))}
-        <text className="reliability-chart__axis" x={LEFT} y={HEIGHT - 4}>
+        <text className="chart__axis" x={LEFT} y={HEIGHT - 4}>
           {first.slice(5)}
         </text>
-        <text className="reliability-chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
+        <text className="chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
           {last.slice(5)}
         </text>
       </svg>
       <Legend threshold={model.threshold} />
-      <details className="reliability-chart__details">
+      <details className="chart__details">
         <summary>Reliability by day (table)</summary>
-        <table className="reliability-chart__table" data-testid="reliability-table">
+        <table className="chart__table" data-testid="reliability-table">
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>
@@ -233,7 +234,7 @@ function DropMarker({ kind, cx, cy }: { kind: DropKind; cx: number; cy: number }
 
 function Legend({ threshold }: { threshold: number }) {
   return (
-    <ul className="reliability-chart__legend small muted" data-testid="reliability-legend">
+    <ul className="chart__legend small muted" data-testid="reliability-legend">
       <li>
         <svg viewBox="0 0 12 12" aria-hidden="true">
           <circle
