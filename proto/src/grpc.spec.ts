@@ -318,23 +318,34 @@ describe.each(['v2ray', 'xray'] as const)('%s proxy-core API protos', (kind) => 
   });
 });
 
-// Debian's golang-v2ray-core-dev ships the reference definitions of v2ray 4.34.
+// Debian's golang-v2ray-core-dev ships the reference definitions of v2ray 4.34. A newcomer's
+// machine may lack it: these tests are then skipped, saying so (CI installs it and fails on a
+// skipped test). Nothing is read while the file is collected, so a missing folder skips, never
+// fails the suite.
 const REFERENCE_ROOT = '/usr/share/gocode/src/v2ray.com/core';
-const describeWithReference = fs.existsSync(REFERENCE_ROOT) ? describe : describe.skip;
+const hasReference = fs.existsSync(REFERENCE_ROOT);
+if (!hasReference)
+  console.warn(
+    `[skipped] v2ray protos against the reference: ${REFERENCE_ROOT} is missing (apt-get install golang-v2ray-core-dev)`,
+  );
+const describeWithReference = hasReference ? describe : describe.skip;
 
 describeWithReference('v2ray protos against the reference definitions', () => {
   const ours = protoLoader.loadSync(
     Object.values(PROXY_CORE_PROTOS.v2ray).filter((value) => value.endsWith('.proto')),
     GRPC_LOADER_OPTIONS,
   );
-  const reference = protoLoader.loadSync(
-    [
-      'app/proxyman/command/command.proto',
-      'app/stats/command/command.proto',
-      'proxy/vless/account.proto',
-    ].map((file) => path.join(REFERENCE_ROOT, file)),
-    { ...GRPC_LOADER_OPTIONS, includeDirs: [REFERENCE_ROOT] },
-  );
+  let reference: protoLoader.PackageDefinition = {};
+  beforeAll(() => {
+    reference = protoLoader.loadSync(
+      [
+        'app/proxyman/command/command.proto',
+        'app/stats/command/command.proto',
+        'proxy/vless/account.proto',
+      ].map((file) => path.join(REFERENCE_ROOT, file)),
+      { ...GRPC_LOADER_OPTIONS, includeDirs: [REFERENCE_ROOT] },
+    );
+  });
   const fieldsOf = (definition: protoLoader.PackageDefinition, name: string) =>
     descriptorOf(definition[name] as protoLoader.ProtobufTypeDefinition).field.map((f) => ({
       ...f,

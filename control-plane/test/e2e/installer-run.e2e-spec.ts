@@ -7,6 +7,7 @@ import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { AGENT_BUNDLE_PATH } from '../../src/enrollment/installer.controller';
 import { registerAccount } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * A real run of install.sh into a throwaway root (no systemd): it downloads the agent bundle from
@@ -37,6 +38,7 @@ function bash(
     child.stdin.end(input);
   });
 }
+const describeLive = describeNeeding(['v2ray'], 'install.sh run for real');
 beforeAll(async () => {
   if (!existsSync(AGENT_BUNDLE_PATH)) {
     execFileSync(
@@ -53,7 +55,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-describe('install.sh, for real', () => {
+describeLive('install.sh, for real', () => {
   it('should install the agent and enroll the node, then upgrade in place on a second run', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const { body } = await t

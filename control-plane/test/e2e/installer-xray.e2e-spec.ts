@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * install.sh's pinned Xray release and its download-and-verify step (issue 19 §1), against a local
@@ -57,6 +58,7 @@ let server: Server;
 let baseUrl = '';
 const requests: string[] = [];
 
+const describeLive = describeNeeding(['zip'], 'the pinned Xray release against a fake archive');
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'scn-xray-'));
   // A fake release archive laid out like the real one: the xray binary and its data files.
@@ -99,7 +101,7 @@ function dirs() {
   return { dest: join(root, 'core'), tmp: join(root, 'tmp') };
 }
 
-describe('the pinned Xray release', () => {
+describeLive('the pinned Xray release', () => {
   it('should pin one version and a sum or an explicit placeholder per archive, and refuse an unpinned archive', async () => {
     const { status, out } = await bash([
       '-c',
@@ -135,7 +137,7 @@ describe('the pinned Xray release', () => {
   });
 });
 
-describe('xray_install_verified', () => {
+describeLive('xray_install_verified', () => {
   it('should install the xray binary of an archive whose SHA-256 matches', async () => {
     const { dest, tmp } = dirs();
     const result = await scriptFunction('xray_install_verified', [
@@ -247,7 +249,7 @@ describe('xray_install_verified', () => {
   });
 });
 
-describe('install.sh --core xray', () => {
+describeLive('install.sh --core xray', () => {
   function fakeRoot(): string {
     const root = mkdtempSync(join(work, 'root-'));
     mkdirSync(join(root, 'etc'));

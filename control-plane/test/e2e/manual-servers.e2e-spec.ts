@@ -18,6 +18,7 @@ import { insertServers } from '../support/market-fixtures';
 import { buy, platformRevenue, walletBalance } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * Add New Server (issue 15 §4) against a real v2ray VLESS server in a network namespace of our
@@ -33,6 +34,7 @@ let t: TestApp;
 /** The local chain a client's wallet is funded through (a real deposit, issue 17 §5). */
 let funding: FundingChain;
 
+const describeLive = describeNeeding(['v2ray', 'netns'], 'Add New Server against a test host');
 beforeAll(async () => {
   host = await startVlessTestHost(UUID);
   funding = await startFundingChain({ now: () => now.getTime() });
@@ -96,7 +98,7 @@ async function listener(
   };
 }
 
-describe('Add New Server: addresses', () => {
+describeLive('Add New Server: addresses', () => {
   it('should refuse loopback hosts, literal or by name, before connecting to them', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const local = await listener('127.0.0.1');
@@ -194,7 +196,7 @@ describe('Add New Server: addresses', () => {
   });
 });
 
-describe('Add New Server: the VLESS check', () => {
+describeLive('Add New Server: the VLESS check', () => {
   it('should add a server that passes the check, listed free with shared credentials', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const hits = host.probeHits();
@@ -246,7 +248,7 @@ describe('Add New Server: the VLESS check', () => {
   });
 });
 
-describe('Add New Server: DNS rebinding', () => {
+describeLive('Add New Server: DNS rebinding', () => {
   it('should connect to the address it checked, and refuse the name once it answers loopback', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const checks = t.app.get(ManualServerCheck);
@@ -286,7 +288,7 @@ describe('Add New Server: DNS rebinding', () => {
   });
 });
 
-describe('Add New Server: names with several addresses', () => {
+describeLive('Add New Server: names with several addresses', () => {
   it('should try the next checked address only when a connection cannot be opened', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const checks = t.app.get(ManualServerCheck);
@@ -322,7 +324,7 @@ describe('Add New Server: names with several addresses', () => {
   });
 });
 
-describe('Add New Server: the per-operator limit', () => {
+describeLive('Add New Server: the per-operator limit', () => {
   it(`should take at most ${LIMIT} servers without the agent per operator`, async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const ids: string[] = [];
@@ -344,7 +346,7 @@ describe('Add New Server: the per-operator limit', () => {
   });
 });
 
-describe('servers that existed before the check (the migration)', () => {
+describeLive('servers that existed before the check (the migration)', () => {
   it('should be unlisted until a check passes, then listed at 100; a failing one stays unlisted', async () => {
     const operator = await registerAccount(t, { userType: 'node' });
     const dataSource = t.app.get(DataSource);
@@ -451,7 +453,7 @@ describe('servers that existed before the check (the migration)', () => {
   });
 });
 
-describe('buying a free server without the agent', () => {
+describeLive('buying a free server without the agent', () => {
   it('should charge 0 SSL for it and pay its operator nothing, alongside a paid agent server', async () => {
     const manualOperator = await registerAccount(t, { userType: 'node' });
     const agentOperator = await registerAccount(t, { userType: 'node' });

@@ -25,6 +25,7 @@ import { SHARE_LINK_CORPUS } from '../support/share-link-corpus';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * Issue 15 §6: the links a subscription hands out (purchase answer, QR codes, raw file and the
@@ -45,6 +46,7 @@ let host: VlessTestHost;
 /** The local chain the clients' wallets are funded through (real deposits, issue 17 §5). */
 let funding: FundingChain;
 
+const describeLive = describeNeeding(['v2ray', 'netns'], 'the subscription feed with a test host');
 beforeAll(async () => {
   host = await startVlessTestHost(randomUUID(), 'fix15');
   funding = await startFundingChain({ now: () => now.getTime() });
@@ -119,7 +121,7 @@ function expectPlaceholders(links: string[], headline: string) {
   expect(linkParts(links[1]!).name).toBe(`Help: ${SUPPORT}`);
 }
 
-describe('GET /sub/<secret> for each state of a subscription', () => {
+describeLive('GET /sub/<secret> for each state of a subscription', () => {
   let client: Client;
   let ids: string[];
 
@@ -215,7 +217,7 @@ function expectKept(stored: string, uploaded: string, name: string) {
   expect(linkParts(stored)).toEqual({ ...linkParts(uploaded), name });
 }
 
-describe('uploaded share links: the upload path', () => {
+describeLive('uploaded share links: the upload path', () => {
   /**
    * Issue 15 §4 lists a server without the agent only on a public address that passed a VLESS
    * check, and only in the shapes that check can verify (tcp, security none or tls, no flow).
@@ -311,7 +313,7 @@ describe('uploaded share links: the upload path', () => {
   });
 });
 
-describe('uploaded share links, served back whole', () => {
+describeLive('uploaded share links, served back whole', () => {
   it('should hand out every corpus link with all its parameters: stored row, purchase, QR codes, raw file and feed', async () => {
     const node = await registerAccount(t, { userType: 'node' });
     const uploaded = new Map<string, string>();

@@ -10,6 +10,7 @@ import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
+import { describeNeeding } from '../support/requirements';
 
 /**
  * Issue 19 §4: a real v2ray client configured from the feed in its JSON format (`?format=v2ray`)
@@ -27,6 +28,10 @@ let operator: string;
 const dir = mkdtempSync(join(tmpdir(), 'scn-feed-traffic-'));
 const children: ChildProcess[] = [];
 
+const describeLive = describeNeeding(
+  ['v2ray', 'netns'],
+  'a v2ray client from the feed, through a test host',
+);
 beforeAll(async () => {
   host = await startVlessTestHost(randomUUID(), 'fmt19');
   t = await startTestApp(
@@ -168,7 +173,7 @@ async function fetchThrough(config: Record<string, unknown>, patienceMs = 10_000
   }
 }
 
-describe('a v2ray client configured from the feed in v2ray JSON', () => {
+describeLive('a v2ray client configured from the feed in v2ray JSON', () => {
   it('should carry traffic through the subscription server over plain VLESS', async () => {
     const config = await v2rayFeedFor('Plain test host', host.vlessPort, {
       security: 'none',

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { checkVless, probeTargetOf, type VlessCheck } from '../../src/manual-servers/vless-probe';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
+import { describeNeeding } from '../support/requirements';
 
 const UUID = randomUUID();
 let host: VlessTestHost;
+const describeLive = describeNeeding(['v2ray', 'netns'], 'the VLESS check against a test host');
 beforeAll(async () => {
   host = await startVlessTestHost(UUID);
 });
@@ -22,7 +24,7 @@ function check(overrides: Partial<VlessCheck> = {}): VlessCheck {
   };
 }
 
-describe('the VLESS check against a real v2ray server', () => {
+describeLive('the VLESS check against a real v2ray server', () => {
   it('should pass when the server accepts the UUID and the probe target answers through it', async () => {
     const before = host.probeHits();
     const result = await checkVless(check());

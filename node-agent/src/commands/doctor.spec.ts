@@ -91,6 +91,7 @@ describe('checkCoreAudit', () => {
 
 const V2RAY = '/usr/bin/v2ray';
 const describeV2ray = existsSync(V2RAY) ? describe : describe.skip;
+if (!existsSync(V2RAY)) console.warn(`${V2RAY} missing: doctor's v2ray -test checks skipped`);
 
 describeV2ray('doctor: the transport and the core config test (real v2ray -test)', () => {
   async function checksFor(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
+import { itNeeding } from '../../../test/support/requirements';
 import { chooseFeedFormat, type FeedFormat, formatForUserAgent } from './client-format';
 import { escapeHtml, importLinks, renderFeedPage } from './render-page';
 import { qrDataUrl } from '../../common/qr/qr-code';
@@ -76,6 +77,9 @@ const LINKS = [
     params: { encryption: 'none', security: 'none', type: 'tcp' },
   }),
 ];
+
+/** The tests that also run the real v2ray 4.34 on what the renderers wrote. */
+const itWithV2ray = itNeeding(['v2ray'], 'feed formats checked by v2ray -test');
 
 describe('formatForUserAgent', () => {
   it.each<[string | undefined, FeedFormat]>([
@@ -305,32 +309,41 @@ describe('renderers', () => {
     expect(config.observatory.subjectSelector).toEqual(['proxy-']);
   });
 
-  it('should write v2ray JSON that the real v2ray 4.34 accepts, with only the servers it carries', () => {
-    const text = renderXray(servers, { core: 'v2ray', remarks: 'SCN' });
-    golden('v2ray.json', text);
-    xrayConfig.parse(JSON.parse(text));
-    const config = JSON.parse(text);
-    expect(config.observatory).toBeUndefined();
-    expect(servers.filter(v2rayCarries).map((server) => server.name)).toEqual(['CDN ws', 'Plain']);
-    expect(config.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
-      'proxy-1',
-      'proxy-2',
-      'direct',
-      'block',
-    ]);
-    expect(v2rayTest(text)).toMatch(/Configuration OK/);
-    // The same binary refuses what it cannot carry: the check can fail.
-    const xray = renderXray(servers, { core: 'xray', remarks: 'SCN' });
-    expect(() => v2rayTest(xray)).toThrow();
-  });
+  itWithV2ray(
+    'should write v2ray JSON that the real v2ray 4.34 accepts, with only the servers it carries',
+    () => {
+      const text = renderXray(servers, { core: 'v2ray', remarks: 'SCN' });
+      golden('v2ray.json', text);
+      xrayConfig.parse(JSON.parse(text));
+      const config = JSON.parse(text);
+      expect(config.observatory).toBeUndefined();
+      expect(servers.filter(v2rayCarries).map((server) => server.name)).toEqual([
+        'CDN ws',
+        'Plain',
+      ]);
+      expect(config.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+        'proxy-1',
+        'proxy-2',
+        'direct',
+        'block',
+      ]);
+      expect(v2rayTest(text)).toMatch(/Configuration OK/);
+      // The same binary refuses what it cannot carry: the check can fail.
+      const xray = renderXray(servers, { core: 'xray', remarks: 'SCN' });
+      expect(() => v2rayTest(xray)).toThrow();
+    },
+  );
 
-  it('should write configurations the clients accept for an empty or placeholder feed', () => {
-    expect(() => singBoxConfig.parse(JSON.parse(renderSingBox([])))).not.toThrow();
-    expect(() => clashConfig.parse(parse(renderClash([])))).not.toThrow();
-    expect(v2rayTest(renderXray([], { core: 'v2ray', remarks: 'SCN' }))).toMatch(
-      /Configuration OK/,
-    );
-  });
+  itWithV2ray(
+    'should write configurations the clients accept for an empty or placeholder feed',
+    () => {
+      expect(() => singBoxConfig.parse(JSON.parse(renderSingBox([])))).not.toThrow();
+      expect(() => clashConfig.parse(parse(renderClash([])))).not.toThrow();
+      expect(v2rayTest(renderXray([], { core: 'v2ray', remarks: 'SCN' }))).toMatch(
+        /Configuration OK/,
+      );
+    },
+  );
 });
 
 describe('servers a format cannot carry', () => {
@@ -359,32 +372,35 @@ describe('servers a format cannot carry', () => {
   );
   const servers = feedServers(odd);
 
-  it('should leave them out of each format rather than write them as something else', () => {
-    const singBox = singBoxConfig.parse(JSON.parse(renderSingBox(servers)));
-    expect(singBox.outbounds.filter((o) => o.type === 'vless')).toEqual([
-      expect.objectContaining({
-        tag: 'upgrade',
-        transport: { type: 'httpupgrade', path: '/u', host: 'u.example.com' },
-      }),
-    ]);
-    expect(clashConfig.parse(parse(renderClash(servers))).proxies).toEqual([]);
-    const xray = JSON.parse(renderXray(servers, { core: 'xray', remarks: 'N' }));
-    expect(xray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
-      'proxy-1',
-      'direct',
-      'block',
-    ]);
-    expect(xray.outbounds[0].streamSettings.httpupgradeSettings).toEqual({
-      path: '/u',
-      host: 'u.example.com',
-    });
-    const v2ray = renderXray(servers, { core: 'v2ray', remarks: 'N' });
-    expect(JSON.parse(v2ray).outbounds.map((o: { tag: string }) => o.tag)).toEqual([
-      'direct',
-      'block',
-    ]);
-    expect(v2rayTest(v2ray)).toMatch(/Configuration OK/);
-  });
+  itWithV2ray(
+    'should leave them out of each format rather than write them as something else',
+    () => {
+      const singBox = singBoxConfig.parse(JSON.parse(renderSingBox(servers)));
+      expect(singBox.outbounds.filter((o) => o.type === 'vless')).toEqual([
+        expect.objectContaining({
+          tag: 'upgrade',
+          transport: { type: 'httpupgrade', path: '/u', host: 'u.example.com' },
+        }),
+      ]);
+      expect(clashConfig.parse(parse(renderClash(servers))).proxies).toEqual([]);
+      const xray = JSON.parse(renderXray(servers, { core: 'xray', remarks: 'N' }));
+      expect(xray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+        'proxy-1',
+        'direct',
+        'block',
+      ]);
+      expect(xray.outbounds[0].streamSettings.httpupgradeSettings).toEqual({
+        path: '/u',
+        host: 'u.example.com',
+      });
+      const v2ray = renderXray(servers, { core: 'v2ray', remarks: 'N' });
+      expect(JSON.parse(v2ray).outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+        'direct',
+        'block',
+      ]);
+      expect(v2rayTest(v2ray)).toMatch(/Configuration OK/);
+    },
+  );
 
   it('should still list them on the page with their links', () => {
     const page = renderFeedPage({

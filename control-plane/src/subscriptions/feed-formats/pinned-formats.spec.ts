@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
+import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
 import { connectionString, type LinkedServer } from '../subscription-links';
 import { renderFeed } from './render-feed';
@@ -13,6 +14,7 @@ import { feedServers, renderClash, renderSingBox, renderXray } from './renderers
 const UUID = '7d3c1a55-0c2e-4f38-9a1b-2f9e0b6c4d21';
 const PBK = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 const cert = selfSigned('node.example.net');
+const itWithV2ray = itNeeding(['v2ray'], 'v2ray -test of a pinned feed');
 
 /** An agent node as the subscriptions read it, with its reported inbound. */
 function agentNode(inbound: Record<string, string>, certificatePem: string | null = null) {
@@ -175,23 +177,26 @@ describe('every format from a pinned TLS link (issue 19 §1)', () => {
     expect(text).not.toMatch(/allowInsecure/);
   });
 
-  it('should trust only the certificate in v2ray 4.34 JSON (no gRPC there), which v2ray accepts', () => {
-    const body = renderFeed('v2ray', links, 'R', certificates).body;
-    const config = JSON.parse(body);
-    const vless = config.outbounds.filter((o: { protocol: string }) => o.protocol === 'vless');
-    expect(vless).toHaveLength(1);
-    expect(vless[0].streamSettings).toEqual({
-      network: 'ws',
-      security: 'tls',
-      tlsSettings: {
-        serverName: 'node.example.net',
-        disableSystemRoot: true,
-        certificates: [{ usage: 'verify', certificate: cert.certificatePem.trim().split('\n') }],
-      },
-      wsSettings: { path: '/a1b2c3' },
-    });
-    expect(v2rayTest(body)).toMatch(/Configuration OK/);
-  });
+  itWithV2ray(
+    'should trust only the certificate in v2ray 4.34 JSON (no gRPC there), which v2ray accepts',
+    () => {
+      const body = renderFeed('v2ray', links, 'R', certificates).body;
+      const config = JSON.parse(body);
+      const vless = config.outbounds.filter((o: { protocol: string }) => o.protocol === 'vless');
+      expect(vless).toHaveLength(1);
+      expect(vless[0].streamSettings).toEqual({
+        network: 'ws',
+        security: 'tls',
+        tlsSettings: {
+          serverName: 'node.example.net',
+          disableSystemRoot: true,
+          certificates: [{ usage: 'verify', certificate: cert.certificatePem.trim().split('\n') }],
+        },
+        wsSettings: { path: '/a1b2c3' },
+      });
+      expect(v2rayTest(body)).toMatch(/Configuration OK/);
+    },
+  );
 
   it('should leave a pinned server out of sing-box and v2ray when the feed lacks its certificate', () => {
     const servers = feedServers(links);
