@@ -23,8 +23,10 @@ function fakeRoot(osId = 'debian'): string {
 
 function install(args: string[], options: { root?: string; asUser?: boolean } = {}) {
   const root = options.root ?? fakeRoot();
-  const command = options.asUser ? 'setpriv' : 'bash';
-  const commandArgs = options.asUser
+  // A run as root drops to nobody to be refused; one that is not root already is (a newcomer's).
+  const dropRoot = options.asUser && process.getuid?.() === 0;
+  const command = dropRoot ? 'setpriv' : 'bash';
+  const commandArgs = dropRoot
     ? ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-s', '--', ...args]
     : ['-s', '--', ...args];
   const result = spawnSync(command, commandArgs, {
