@@ -52,7 +52,7 @@ const bool = z
 
 /** An amount of SSL (a decimal with at most 6 decimals, above 0), as micro-SSL. */
 const sslSetting = z.string().transform((value, ctx) => {
-  const micro = parseSslAmount(value);
+  const micro = parseSslAmount(value.trim());
   if (micro === null || micro <= 0n) {
     ctx.addIssue({ code: 'custom', message: 'must be an amount of SSL above 0 (e.g. 100 or 2.5)' });
     return z.NEVER;

@@ -45,7 +45,7 @@ export class DepositMatcherService {
       return checkTransfer(tx, { ...expectation, reference: request.reference });
     }
     const result = checkTransfer(tx, { ...expectation, sender: request.userAddress });
-    if (result.ok && !(await this.onlyOpenMatch(request))) {
+    if (result.ok && (await this.otherOpenMatch(request))) {
       return { ok: false, code: 'ambiguous' };
     }
     return result;
@@ -65,6 +65,20 @@ export class DepositMatcherService {
     if (request.status === 'credited' && request.signature) {
       return this.credits.existing(request, request.signature);
     }
+    try {
+      return await this.find(request);
+    } catch (error) {
+      // A racing verify or the watcher may have credited the request since it was read: that
+      // credit is the answer, as for any repeat (docs/deposits.md).
+      if (!(error instanceof DepositsException)) throw error;
+      const credit = await this.repository.findCredit({ requestId: request.id });
+      if (!credit) throw error;
+      return this.credits.existing(request, credit.signature);
+    }
+  }
+
+  /** Finds and credits the transfer of an uncredited request: by reference, else by sender. */
+  private async find(request: DepositRequestRow): Promise<Credited> {
     let refusal: DepositsErrorCode | null = null;
     const seen = await this.call(() => this.chain.signaturesFor(request.reference, { limit: 10 }));
     for (const { signature: found } of seen) {
@@ -121,13 +135,28 @@ export class DepositMatcherService {
 
   /** Issue 17 §2: exactly one open request of the account matches sender and amount. */
   private async onlyOpenMatch(request: DepositRequestRow): Promise<boolean> {
-    const open = await this.repository.openMatching(
+    const open = await this.openMatches(request);
+    return open.length === 1 && open[0]!.id === request.id;
+  }
+
+  /**
+   * Whether another open request of the account matches the sender and amount of `request`, so
+   * a transfer without reference could be paying either. The request itself need not still be
+   * open: a racing verify of the same transfer may just have credited it, and the credit's
+   * unique keys then decide (the same answer for the same signature).
+   */
+  private async otherOpenMatch(request: DepositRequestRow): Promise<boolean> {
+    const open = await this.openMatches(request);
+    return open.some((other) => other.id !== request.id);
+  }
+
+  private openMatches(request: DepositRequestRow): Promise<DepositRequestRow[]> {
+    return this.repository.openMatching(
       request.ownerUuid,
       request.userAddress,
       request.lamports,
       new Date(this.clock.now().getTime() - QUOTE_GRACE_MS),
     );
-    return open.length === 1 && open[0]!.id === request.id;
   }
 
   fetch(signature: string): Promise<ChainTransaction | null> {

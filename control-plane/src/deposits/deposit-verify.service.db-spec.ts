@@ -236,6 +236,76 @@ describe('DepositVerifyService (real PostgreSQL, fake chain)', () => {
     expect(await balance(alice.account.uuid)).toBe(0n);
   });
 
+  it('should answer every repeat of a verify without requestId as the first, once credited', async () => {
+    const alice = session();
+    const payer = key();
+    const request = await requests.create(alice, { solAmount: '0.4', userAddress: payer });
+    const tx = transfer(payer, 400_000_000n);
+    const body = { userAddress: payer, expectedAmount: '0.4', userId: alice.account.uuid };
+    const first = await verifier.verify(alice, body);
+    expect(first).toMatchObject({ verified: true, transaction: { signature: tx.signature } });
+
+    // docs/deposits.md: verifying again is harmless, by any of the call's forms.
+    for (const repeat of [
+      body,
+      { ...body, signature: tx.signature },
+      { ...body, requestId: request.id },
+      { ...body, requestId: request.id, signature: tx.signature },
+    ]) {
+      expect(await verifier.verify(alice, repeat)).toEqual(first);
+    }
+    expect(await balance(alice.account.uuid)).toBe(2_057_000_000n);
+    expect(await ledgerViolations(db.url)).toEqual([]);
+  });
+
+  it.each([
+    ['without a reference (the sender path)', false],
+    ['with the reference', true],
+  ])(
+    'should give every racing verify of one signature %s the same answer, naming the request or not',
+    async (_, withReference) => {
+      const alice = session();
+      const payer = key();
+      const request = await requests.create(alice, { solAmount: '0.6', userAddress: payer });
+      const tx = transfer(payer, 600_000_000n, withReference ? request.reference : undefined);
+      const body = {
+        userAddress: payer,
+        expectedAmount: '0.6',
+        userId: alice.account.uuid,
+        signature: tx.signature,
+      };
+
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          verifier
+            .verify(alice, {
+              ...body,
+              ...(i % 2 ? { requestId: request.id } : {}),
+              // A third of them leave the signature out (the watcher's way of finding it).
+              ...(i % 3 === 2 ? { signature: undefined } : {}),
+            })
+            .catch((error: unknown) =>
+              error instanceof DepositsException ? error.code : Promise.reject(error),
+            ),
+        ),
+      );
+
+      expect(answers.filter((answer) => typeof answer === 'string')).toEqual([]);
+      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(answers[0]).toMatchObject({
+        verified: true,
+        transaction: { signature: tx.signature, sslTokens: 3085 },
+      });
+      expect(await balance(alice.account.uuid)).toBe(3_085_000_000n);
+      const movements = await db.query(
+        `SELECT type FROM ledger_transactions WHERE external_ref = $1`,
+        [`sol:${tx.signature}`],
+      );
+      expect(movements).toEqual([{ type: 'deposit' }]);
+      expect(await ledgerViolations(db.url)).toEqual([]);
+    },
+  );
+
   it("should let the watcher credit a node operator's deposit into the node wallet, once", async () => {
     const operator = session('node');
     const payer = key();

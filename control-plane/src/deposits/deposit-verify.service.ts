@@ -14,7 +14,7 @@ import type { Credited } from './deposit-credit.service';
 import { DepositMatcherService } from './deposit-matcher.service';
 import { DepositRequestsService } from './deposit-requests.service';
 import { DepositsException } from './deposits.exception';
-import { DepositsRepository } from './deposits.repository';
+import { type DepositRequestRow, DepositsRepository } from './deposits.repository';
 import { QUOTE_GRACE_MS } from './transfer-check';
 
 export interface VerifyBody {
@@ -58,15 +58,43 @@ export class DepositVerifyService {
       const request = await this.requests.get(session, body.requestId);
       return verifiedAnswer(await this.matcher.verify(request, body.signature));
     }
-    // The spec's path: the sender and the amount name the request, if exactly one matches.
+    const request = await this.named(session.account.uuid, body);
+    return verifiedAnswer(await this.matcher.verify(request, body.signature));
+  }
+
+  /**
+   * The request the spec's fields (sender and amount, no request id) name. A repeat after the
+   * credit gets the same answer as the call that credited (docs/deposits.md): the request the
+   * signature credited if it is the account's from that sender for that amount, else the one
+   * open request that matches, else (no signature) the newest credited one that matches.
+   */
+  private async named(ownerUuid: string, body: VerifyBody): Promise<DepositRequestRow> {
+    const lamports = solToLamports(body.expectedAmount);
+    const matches = (request: DepositRequestRow | null) =>
+      request !== null && request.userAddress === body.userAddress && request.lamports === lamports;
+    if (body.signature) {
+      const credit = await this.repository.findCredit({ signature: body.signature });
+      if (credit?.ownerUuid === ownerUuid) {
+        const request = await this.repository.findOwned(ownerUuid, credit.requestId);
+        if (matches(request)) return request!;
+      }
+    }
     const open = await this.repository.openMatching(
-      session.account.uuid,
+      ownerUuid,
       body.userAddress,
-      solToLamports(body.expectedAmount),
+      lamports,
       new Date(this.clock.now().getTime() - QUOTE_GRACE_MS),
     );
     if (open.length > 1) throw new DepositsException('ambiguous');
-    if (open.length === 0) throw new DepositsException('transaction_not_found');
-    return verifiedAnswer(await this.matcher.verify(open[0]!, body.signature));
+    if (open.length === 1) return open[0]!;
+    if (!body.signature) {
+      const credited = await this.repository.newestCreditedMatching(
+        ownerUuid,
+        body.userAddress,
+        lamports,
+      );
+      if (credited) return credited;
+    }
+    throw new DepositsException('transaction_not_found');
   }
 }

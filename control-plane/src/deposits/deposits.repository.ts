@@ -130,6 +130,26 @@ export class DepositsRepository {
     return rows.map(toRequest);
   }
 
+  /**
+   * The account's newest credited request from `userAddress` for exactly `lamports`: what a
+   * repeat of the spec's verify (sender and amount, no request id) names once it was credited.
+   */
+  async newestCreditedMatching(
+    ownerUuid: string,
+    userAddress: string,
+    lamports: bigint,
+  ): Promise<DepositRequestRow | null> {
+    const rows = await queryRows<RawRequest>(
+      this.dataSource,
+      `SELECT ${REQUEST_COLUMNS} FROM deposit_requests
+       WHERE owner_uuid = $1 AND user_address = $2 AND lamports = $3 AND status = 'credited'
+       ORDER BY credited_at DESC, id
+       LIMIT 1`,
+      [ownerUuid, userAddress, lamports.toString()],
+    );
+    return rows[0] ? toRequest(rows[0]) : null;
+  }
+
   /** Open requests whose reference is one of `references` (the watcher's match). */
   async openByReferences(references: readonly string[]): Promise<DepositRequestRow[]> {
     if (references.length === 0) return [];

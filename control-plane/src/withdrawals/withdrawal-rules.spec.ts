@@ -1,3 +1,5 @@
+import { SOLANA_RESERVED_ADDRESSES } from '@scn/proto';
+import * as web3 from '@solana/web3.js';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import {
   amountProblem,
@@ -51,6 +53,42 @@ describe('destinationProblem', () => {
 
   it("should refuse the treasury's own address", () => {
     expect(destinationProblem(treasury, treasury)).toBe('treasury_address');
+  });
+
+  it("should refuse every one of Solana's own addresses, on the curve or off it", () => {
+    const reserved = Object.keys(SOLANA_RESERVED_ADDRESSES);
+    // Both kinds are in the list: the curve check alone would let the first through.
+    const onCurve = reserved.filter((a) => PublicKey.isOnCurve(new PublicKey(a).toBytes()));
+    expect(onCurve).toEqual(
+      expect.arrayContaining([
+        '11111111111111111111111111111111',
+        'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        'SysvarRent111111111111111111111111111111111',
+      ]),
+    );
+    expect(onCurve.length).toBeLessThan(reserved.length);
+    for (const address of reserved) {
+      // A canonical 32-byte key, or the check would never see it as typed.
+      expect(new PublicKey(address).toBase58()).toBe(address);
+      expect(destinationProblem(address, treasury)).toBe('reserved_address');
+    }
+  });
+
+  it('should hold every program id and sysvar @solana/web3.js names', () => {
+    const named: PublicKey[] = [
+      web3.SystemProgram.programId,
+      web3.StakeProgram.programId,
+      web3.VoteProgram.programId,
+      web3.ComputeBudgetProgram.programId,
+      web3.AddressLookupTableProgram.programId,
+      web3.Ed25519Program.programId,
+      web3.Secp256k1Program.programId,
+      ...Object.entries(web3)
+        .filter(([name]) => /^SYSVAR_|_PROGRAM_ID$|^STAKE_CONFIG_ID$/.test(name))
+        .map(([, key]) => key as PublicKey),
+    ];
+    expect(named.length).toBeGreaterThan(15);
+    for (const key of named) expect(SOLANA_RESERVED_ADDRESSES).toHaveProperty([key.toBase58()]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { reservedAddressName } from '@scn/proto';
 import { PublicKey } from '@solana/web3.js';
 
 /**
@@ -13,13 +14,15 @@ export function utcDay(now: Date): { start: Date; end: Date } {
   return { start, end: new Date(start.getTime() + DAY_MS) };
 }
 
-export type DestinationProblem = 'invalid_address' | 'off_curve' | 'treasury_address';
+export type DestinationProblem =
+  'invalid_address' | 'reserved_address' | 'off_curve' | 'treasury_address';
 
 /**
- * A destination must be a 32-byte base58 public key on the ed25519 curve: an off-curve address
- * (a program-derived address) has no private key, so SOL sent there could only be moved by its
- * program, never by the operator. The treasury itself is refused too (the payout would pay
- * itself while the ledger says the SSL left).
+ * A destination must be a 32-byte base58 public key on the ed25519 curve and none of Solana's
+ * own addresses (SOLANA_RESERVED_ADDRESSES: programs, sysvars and the incinerator, some of them
+ * on the curve). An off-curve address (a program-derived address) has no private key, so SOL
+ * sent there could only be moved by its program, never by the operator. The treasury itself is
+ * refused too (the payout would pay itself while the ledger says the SSL left).
  */
 export function destinationProblem(
   address: string,
@@ -33,6 +36,8 @@ export function destinationProblem(
   }
   // The constructor takes any base58 up to 32 bytes (it pads shorter ones): insist on the text.
   if (key.toBase58() !== address) return 'invalid_address';
+  // Before the curve: a program's id says what it is, which is clearer than "off the curve".
+  if (reservedAddressName(address) !== null) return 'reserved_address';
   if (!PublicKey.isOnCurve(key.toBytes())) return 'off_curve';
   if (address === treasuryAddress) return 'treasury_address';
   return null;

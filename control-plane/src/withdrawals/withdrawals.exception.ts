@@ -1,10 +1,11 @@
-import { formatSsl, WITHDRAWAL_MESSAGES } from '@scn/proto';
+import { formatSsl, reservedAddressName, WITHDRAWAL_MESSAGES } from '@scn/proto';
 import { DomainException, type ErrorKinds } from '../common/domain.exception';
 
 export type WithdrawalsErrorCode =
   | 'withdrawals_suspended'
   | 'invalid_amount'
   | 'invalid_address'
+  | 'reserved_address'
   | 'off_curve'
   | 'treasury_address'
   | 'below_minimum'
@@ -15,8 +16,11 @@ const KINDS: ErrorKinds<WithdrawalsErrorCode> = {
   withdrawals_suspended: 'forbidden',
   invalid_amount: 'invalid',
   invalid_address: 'invalid',
-  off_curve: 'invalid',
-  treasury_address: 'invalid',
+  // A well-formed address that can never pay the operator: refused as below_minimum is (422),
+  // unlike text that is not an address at all (400).
+  reserved_address: 'unprocessable',
+  off_curve: 'unprocessable',
+  treasury_address: 'unprocessable',
   below_minimum: 'unprocessable',
   over_available: 'payment_required',
   daily_cap: 'unprocessable',
@@ -30,9 +34,14 @@ export interface WithdrawalFigures {
   leftTodayMicro?: bigint;
 }
 
+/** What the message names: the amounts, or the destination refused. */
+export interface WithdrawalRefusal extends WithdrawalFigures {
+  destination?: string;
+}
+
 const ssl = (micro: bigint | undefined) => formatSsl(micro ?? 0n);
 
-function describe(code: WithdrawalsErrorCode, figures: WithdrawalFigures): string {
+function describe(code: WithdrawalsErrorCode, figures: WithdrawalRefusal): string {
   switch (code) {
     case 'withdrawals_suspended':
       return WITHDRAWAL_MESSAGES.suspended;
@@ -40,6 +49,10 @@ function describe(code: WithdrawalsErrorCode, figures: WithdrawalFigures): strin
       return WITHDRAWAL_MESSAGES.invalidAmount;
     case 'invalid_address':
       return WITHDRAWAL_MESSAGES.invalidAddress;
+    case 'reserved_address':
+      return WITHDRAWAL_MESSAGES.reservedAddress(
+        reservedAddressName(figures.destination ?? '') ?? 'own program or system account',
+      );
     case 'off_curve':
       return WITHDRAWAL_MESSAGES.offCurve;
     case 'treasury_address':
@@ -59,11 +72,11 @@ export class WithdrawalsException extends DomainException {
 
   constructor(
     readonly code: WithdrawalsErrorCode,
-    figures: WithdrawalFigures = {},
+    { destination, ...figures }: WithdrawalRefusal = {},
   ) {
     super(
       KINDS[code],
-      describe(code, figures),
+      describe(code, { ...figures, destination }),
       undefined,
       Object.fromEntries(
         Object.entries(figures).map(([name, micro]) => [name, (micro as bigint).toString()]),

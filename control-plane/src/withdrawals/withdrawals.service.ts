@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ECONOMICS,
-  parseSslAmount,
   sslText,
   type Withdrawal,
+  withdrawalAmountMicro,
   withdrawalQuote,
   type WithdrawalsResponse,
   withdrawalSuccessMessage,
@@ -51,17 +51,19 @@ export class WithdrawalsService {
    */
   async withdraw(
     ownerUuid: string,
-    body: { amount: string; destinationAddress: string },
+    body: { amount: string | number; destinationAddress: string },
     idempotencyKey: string | undefined,
   ): Promise<WithdrawResponse> {
     const settings = this.config.withdrawals;
     const solana = this.config.solana;
     if (!settings || !solana) throw new WithdrawalsException('withdrawals_suspended');
-    const amountMicro = parseSslAmount(body.amount);
+    const amountMicro = withdrawalAmountMicro(body.amount);
     if (amountMicro === null || amountMicro <= 0n) throw new WithdrawalsException('invalid_amount');
     const destination = body.destinationAddress;
+    // Before anything is taken: an address that can never pay the operator is refused here,
+    // not by the chain after the SSL left the wallet (docs/withdrawals.md#a-withdrawal).
     const problem = destinationProblem(destination, settings.treasury.address);
-    if (problem) throw new WithdrawalsException(problem);
+    if (problem) throw new WithdrawalsException(problem, { destination });
     const quote = withdrawalQuote(amountMicro, solana.sslPerSol);
     const now = this.clock.now();
 

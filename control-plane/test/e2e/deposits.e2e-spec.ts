@@ -253,6 +253,16 @@ describe('deposits on the local chain (issue 17)', () => {
       verified: true,
       transaction: { signature, sslTokens: 7714 },
     });
+    // The spec's form of the call (sender and amount, no requestId) answers the same, with or
+    // without the signature (docs/deposits.md#the-reference-scheme).
+    for (const extra of [{}, { signature }]) {
+      const repeat = await verify(alice, {
+        userAddress: treasury,
+        expectedAmount: '1.5',
+        ...extra,
+      }).expect(200);
+      expect(repeat.body).toEqual(again.body);
+    }
     expect((await wallet(alice)).balanceMicro).toBe('7714000000');
     // The portal's wallet refreshes itself on this event (pg_notify, then socket.io).
     for (const end = Date.now() + 2000; events.length === 0 && Date.now() < end;) {

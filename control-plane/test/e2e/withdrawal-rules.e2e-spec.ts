@@ -1,5 +1,11 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { WITHDRAWAL_MESSAGES, type WithdrawResponse, withdrawalQuote } from '@scn/proto';
+import {
+  SOLANA_RESERVED_ADDRESSES,
+  WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_ROUTES,
+  type WithdrawResponse,
+  withdrawalQuote,
+} from '@scn/proto';
 import { registerAccount } from '../support/accounts';
 import { depositThroughChain } from '../support/chain-deposits';
 import { ledgerViolations } from '../support/ledger';
@@ -109,6 +115,73 @@ describe('amounts', () => {
       );
   });
 
+  it('should read the amount by its one grammar: a decimal string or a plain JSON number', async () => {
+    const operator = await operatorWith(100);
+    // docs/withdrawals.md#the-amount: no whitespace, sign, exponent or bare point in a string; a
+    // number must be what a double holds exactly and say no more than 6 decimals.
+    const loose: unknown[] = [
+      ' 10',
+      '10 ',
+      '\t10',
+      '10\n',
+      '+10',
+      '1e1',
+      '10.',
+      '.5',
+      '1,5',
+      '0x10',
+      '\u0661\u0660',
+      '',
+      10.0000001,
+      1e-7,
+      -10,
+      0,
+      true,
+      null,
+      [10],
+      { amount: 10 },
+    ];
+    for (const amount of loose)
+      await refused(
+        operator,
+        { amount, destinationAddress: anywhere() },
+        400,
+        WITHDRAWAL_MESSAGES.invalidAmount,
+      );
+    // As a client writes it: 17 significant digits, more than the double it parses to holds.
+    const inexact = await s.t
+      .http()
+      .post(WITHDRAWAL_ROUTES.withdraw(operator.uuid))
+      .set('Cookie', operator.cookie)
+      .set('Content-Type', 'application/json')
+      .send(`{"amount":123456789012.12345,"destinationAddress":"${anywhere()}"}`)
+      .expect(400);
+    expect(inexact.body.message).toBe(WITHDRAWAL_MESSAGES.invalidAmount);
+    const accepted: Array<[unknown, string]> = [
+      ['10', '10000000'],
+      ['010.5', '10500000'],
+      [10, '10000000'],
+      [10.25, '10250000'],
+    ];
+    for (const [amount, micro] of accepted) {
+      const response = await withdraw(s.t, operator, { amount, destinationAddress: anywhere() });
+      expect(response.status).toBe(201);
+      expect((response.body as WithdrawResponse).withdrawal.amountMicro).toBe(micro);
+      await settled(s.t, operator, (response.body as WithdrawResponse).withdrawal.id);
+    }
+    expect(await walletBalance(s.t.db, operator.uuid, 'node_wallet')).toBe(59_250_000n);
+    expect(await ledgerViolations(s.t.db.url)).toEqual([]);
+  });
+
+  it('should document that grammar in the OpenAPI document', async () => {
+    const document = await s.t.http().get('/api/docs-json').expect(200);
+    const { amount } = document.body.components.schemas.WithdrawDto.properties;
+    expect(amount.anyOf).toEqual([
+      expect.objectContaining({ type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,6})?$' }),
+      expect.objectContaining({ type: 'number' }),
+    ]);
+  });
+
   it("should refuse what would take the day's withdrawals past the cap", async () => {
     const operator = await operatorWith(1200);
     const first = await withdraw(s.t, operator, { amount: '600', destinationAddress: anywhere() });
@@ -139,24 +212,45 @@ describe('amounts', () => {
 });
 
 describe('destinations', () => {
-  it('should refuse an address off the ed25519 curve, a malformed one and the treasury', async () => {
+  it('should refuse what is not an address with 400', async () => {
     const operator = await operatorWith(30);
-    const [pda] = PublicKey.findProgramAddressSync(
-      [Buffer.from('withdrawals')],
-      new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'),
-    );
     const cases: Array<[unknown, string]> = [
-      [pda.toBase58(), WITHDRAWAL_MESSAGES.offCurve],
       ['abc', WITHDRAWAL_MESSAGES.invalidAddress],
       ['0OIl' + anywhere().slice(4), WITHDRAWAL_MESSAGES.invalidAddress],
       ['z'.repeat(44), WITHDRAWAL_MESSAGES.invalidAddress],
       ['', WITHDRAWAL_MESSAGES.addressRequired],
       [undefined, WITHDRAWAL_MESSAGES.addressRequired],
-      [s.treasury.publicKey.toBase58(), WITHDRAWAL_MESSAGES.treasuryAddress],
     ];
     for (const [destinationAddress, message] of cases)
       await refused(operator, { amount: '10', destinationAddress }, 400, message);
     expect((await withdrawals(s.t, operator)).withdrawals).toEqual([]);
+  });
+
+  it("should refuse, with 422 and before taking anything, Solana's own addresses and the treasury", async () => {
+    const operator = await operatorWith(30);
+    const [pda] = PublicKey.findProgramAddressSync(
+      [Buffer.from('withdrawals')],
+      new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'),
+    );
+    const reserved = (address: string): [string, string] => [
+      address,
+      WITHDRAWAL_MESSAGES.reservedAddress(SOLANA_RESERVED_ADDRESSES[address]!),
+    ];
+    const cases: Array<[string, string]> = [
+      // On the curve: only the list tells these from a wallet.
+      reserved('11111111111111111111111111111111'),
+      reserved('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'),
+      reserved('SysvarRent111111111111111111111111111111111'),
+      // Off the curve, but named for what they are.
+      reserved('Vote111111111111111111111111111111111111111'),
+      reserved('1nc1nerator11111111111111111111111111111111'),
+      [pda.toBase58(), WITHDRAWAL_MESSAGES.offCurve],
+      [s.treasury.publicKey.toBase58(), WITHDRAWAL_MESSAGES.treasuryAddress],
+    ];
+    for (const [destinationAddress, message] of cases)
+      await refused(operator, { amount: '10', destinationAddress }, 422, message);
+    expect((await withdrawals(s.t, operator)).withdrawals).toEqual([]);
+    expect(await ledgerViolations(s.t.db.url)).toEqual([]);
   });
 });
 

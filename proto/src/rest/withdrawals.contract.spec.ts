@@ -1,5 +1,8 @@
 import {
   parseSslAmount,
+  reservedAddressName,
+  SOLANA_RESERVED_ADDRESSES,
+  withdrawalAmountMicro,
   withdrawalQuote,
   withdrawalSuccessMessage,
   withdrawRequestSchema,
@@ -12,13 +15,61 @@ describe('withdrawal amounts', () => {
   it('should parse decimal SSL to micro-SSL without floats', () => {
     expect(parseSslAmount('1')).toBe(1_000_000n);
     expect(parseSslAmount('12.5')).toBe(12_500_000n);
-    expect(parseSslAmount(' 0.000001 ')).toBe(1n);
+    expect(parseSslAmount('0.000001')).toBe(1n);
+    expect(parseSslAmount('007.5')).toBe(7_500_000n);
     expect(parseSslAmount('999999999999.999999')).toBe(999_999_999_999_999_999n);
   });
 
-  it('should refuse anything but a decimal with at most 6 decimals', () => {
-    for (const bad of ['', '-1', '1.', '.5', '1.0000001', '1e3', '0x10', 'ten', '1,5', '1 000'])
+  it('should refuse anything but digits with at most 6 decimals: no sign, exponent or space', () => {
+    for (const bad of [
+      '',
+      '-1',
+      '+1',
+      '1.',
+      '.5',
+      '1.0000001',
+      '1e3',
+      '1E3',
+      '0x10',
+      'ten',
+      '1,5',
+      '1 000',
+      ' 100',
+      '100 ',
+      '\t100',
+      '100\n',
+      '\u00a0100',
+      '\u0661\u0660\u0660',
+      '1234567890123',
+      'Infinity',
+      'NaN',
+    ])
       expect(parseSslAmount(bad)).toBeNull();
+  });
+
+  it('should take a JSON number as exactly the decimal it writes, or not at all', () => {
+    expect(withdrawalAmountMicro(100)).toBe(100_000_000n);
+    expect(withdrawalAmountMicro(10.25)).toBe(10_250_000n);
+    expect(withdrawalAmountMicro(0.000001)).toBe(1n);
+    // JSON's 1e3 is the number one thousand: an exponent in a number is only its notation.
+    expect(withdrawalAmountMicro(1e3)).toBe(1_000_000_000n);
+    // 15 significant digits: exact in a double.
+    expect(withdrawalAmountMicro(123456789.123456)).toBe(123_456_789_123_456n);
+    for (const bad of [
+      -1,
+      1e-7,
+      1e21,
+      0.1234567,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      // 17 significant digits: the double is 123456789012.12346, not what was written.
+      JSON.parse('123456789012.12345') as number,
+    ])
+      expect(withdrawalAmountMicro(bad)).toBeNull();
+    for (const bad of [true, null, undefined, [1], { amount: 1 }, 1n])
+      expect(withdrawalAmountMicro(bad)).toBeNull();
+    expect(withdrawalAmountMicro('12.5')).toBe(12_500_000n);
+    expect(withdrawalAmountMicro(' 12.5')).toBeNull();
   });
 
   it('should take the 25% fee (rounded up) and pay the rest at the rate, rounded down', () => {
@@ -70,9 +121,17 @@ describe('withdraw request', () => {
       destinationAddress: ADDRESS,
     });
     expect(withdrawRequestSchema.parse({ amount: 7, destinationAddress: ` ${ADDRESS}` })).toEqual({
-      amount: '7',
+      amount: 7,
       destinationAddress: ADDRESS,
     });
+  });
+
+  it('should refuse every amount outside the grammar with the same message', () => {
+    for (const amount of [' 100', '100 ', '+100', '1e3', '0', 0, -5, 1e-7, '', null, undefined, {}])
+      expect(
+        withdrawRequestSchema.safeParse({ amount, destinationAddress: ADDRESS }).error?.issues[0]
+          ?.message,
+      ).toBe(WITHDRAWAL_MESSAGES.invalidAmount);
   });
 
   it('should refuse a bad amount or address with the message the portal shows', () => {
@@ -94,5 +153,19 @@ describe('withdraw request', () => {
     expect(message({ amount: '1', destinationAddress: '0OIl' + ADDRESS.slice(4) })).toBe(
       WITHDRAWAL_MESSAGES.invalidAddress,
     );
+  });
+});
+
+describe('reserved addresses', () => {
+  it("should name each of Solana's own addresses, in canonical base58, and nothing else", () => {
+    expect(reservedAddressName('11111111111111111111111111111111')).toBe('System Program');
+    expect(reservedAddressName(ADDRESS)).toBeNull();
+    expect(reservedAddressName('toString')).toBeNull();
+    expect(reservedAddressName('__proto__')).toBeNull();
+    for (const [address, name] of Object.entries(SOLANA_RESERVED_ADDRESSES)) {
+      expect(address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      expect(reservedAddressName(address)).toBe(name);
+      expect(WITHDRAWAL_MESSAGES.reservedAddress(name)).toContain(`Solana's ${name}, not a wallet`);
+    }
   });
 });

@@ -30,6 +30,7 @@ describe('withdrawPreview', () => {
     expect(withdrawPreview('', 5143)).toBeNull();
     expect(withdrawPreview('0', 5143)).toBeNull();
     expect(withdrawPreview('1.5.2', 5143)).toBeNull();
+    expect(withdrawPreview('+100', 5143)).toBeNull();
     expect(withdrawPreview('10', null)).toBeNull();
   });
 });
@@ -40,6 +41,9 @@ describe('withdrawFormProblem', () => {
   it('should accept an amount within the limits and an address', () => {
     expect(withdrawFormProblem(form('10'), limits)).toBeNull();
     expect(withdrawFormProblem(form('300'), limits)).toBeNull();
+    // What is typed around the amount is the form's: it sends the amount trimmed.
+    expect(withdrawFormProblem(form(' 300 '), limits)).toBeNull();
+    expect(withdrawPreview(' 100 ', 5143)).toMatchObject({ amountMicro: 100_000_000n });
   });
 
   it("should say the server's message for each limit", () => {
@@ -56,6 +60,9 @@ describe('withdrawFormProblem', () => {
     expect(withdrawFormProblem(form('20', ' '), limits)).toBe(WITHDRAWAL_MESSAGES.addressRequired);
     expect(withdrawFormProblem(form('20', 'not-an-address'), limits)).toBe(
       WITHDRAWAL_MESSAGES.invalidAddress,
+    );
+    expect(withdrawFormProblem(form('20', '11111111111111111111111111111111'), limits)).toBe(
+      WITHDRAWAL_MESSAGES.reservedAddress('System Program'),
     );
   });
 });

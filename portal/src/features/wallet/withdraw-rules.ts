@@ -5,6 +5,7 @@ import {
   formatSsl,
   lamportsToSol,
   parseSslAmount,
+  reservedAddressName,
   withdrawalQuote,
 } from '@scn/proto';
 
@@ -25,16 +26,19 @@ export interface WithdrawLimits {
 
 const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
-/** The quote of what is typed (fee, net, lamports at the server's rate); null until it parses. */
+/**
+ * The quote of what is typed (fee, net, lamports at the server's rate); null until it parses.
+ * Spaces around what is typed are the form's, not the amount's: the dialog sends it trimmed.
+ */
 export function withdrawPreview(amount: string, sslPerSol: number | null): WithdrawalQuote | null {
-  const micro = parseSslAmount(amount);
+  const micro = parseSslAmount(amount.trim());
   if (micro === null || micro <= 0n || sslPerSol === null) return null;
   return withdrawalQuote(micro, sslPerSol);
 }
 
 /** The first thing wrong with the form, as the message the server would give; null: none. */
 export function withdrawFormProblem(form: WithdrawForm, limits: WithdrawLimits): string | null {
-  const micro = parseSslAmount(form.amount);
+  const micro = parseSslAmount(form.amount.trim());
   if (micro === null || micro <= 0n) return WITHDRAWAL_MESSAGES.invalidAmount;
   const minimum = BigInt(limits.settings.minimumMicro);
   if (micro < minimum) return WITHDRAWAL_MESSAGES.belowMinimum(formatSsl(minimum));
@@ -50,6 +54,8 @@ export function withdrawFormProblem(form: WithdrawForm, limits: WithdrawLimits):
   const address = form.destinationAddress.trim();
   if (address === '') return WITHDRAWAL_MESSAGES.addressRequired;
   if (!ADDRESS.test(address)) return WITHDRAWAL_MESSAGES.invalidAddress;
+  const reserved = reservedAddressName(address);
+  if (reserved !== null) return WITHDRAWAL_MESSAGES.reservedAddress(reserved);
   return null;
 }
 
