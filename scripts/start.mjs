@@ -98,13 +98,18 @@ async function startDevchain() {
 const devchain = await startDevchain();
 const controlPlane = spawn(process.execPath, [entry], { stdio: 'inherit', env });
 children.push(controlPlane);
+// Each child is signalled once: a second SIGTERM while an agent stops would end it before it
+// stopped its proxy core, leaving the core running (and its ports taken) after we exit.
+let signalled = false;
 controlPlane.on('exit', (code, signal) => {
-  for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
+  if (!signalled) for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
   const stopped = devchain ? devchain.stop() : Promise.resolve();
   void stopped.finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
     for (const child of children) child.kill(signal);
   });
 }

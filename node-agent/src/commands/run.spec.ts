@@ -76,3 +76,28 @@ describe('run --allow-test-destinations', () => {
     expect(proxyCoreOptions(config)).not.toHaveProperty('allowedDestinationCidrs');
   });
 });
+
+describe('run, stopped by a signal', () => {
+  it('should keep catching SIGTERM while it stops, and let go once stopped', async () => {
+    const before = process.listenerCount('SIGTERM');
+    let log = '';
+    let duringStop = -1;
+    const io = {
+      out: () => undefined,
+      err: (text: string) => {
+        log += text;
+        if (text.includes('running; reporting'))
+          setImmediate(() => process.emit('SIGTERM', 'SIGTERM'));
+        if (text.includes('SIGTERM received, stopping')) {
+          duringStop = process.listenerCount('SIGTERM');
+          // A second signal now (a supervisor and a terminal both sending one) must be caught.
+          process.emit('SIGTERM', 'SIGTERM');
+        }
+      },
+    };
+    await run({ config: await configFile() }, { io, coreFactory: async () => null });
+    expect(duringStop).toBe(before + 1);
+    expect(log).toContain('SIGTERM received again; still stopping the proxy core');
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+  });
+});

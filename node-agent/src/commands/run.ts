@@ -88,16 +88,34 @@ export interface DaemonDeps {
   stopSignal?: Promise<unknown>;
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const handler = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+/**
+ * SIGINT or SIGTERM, once. The handlers stay until `release()`, after the daemon stopped: a
+ * second signal while it stops (npm start's supervisor and a terminal may both send one) is
+ * ignored instead of ending the process with its default action, which would leave the proxy
+ * core running without its agent, its ports taken.
+ */
+function watchSignals(io: CommandIo): { stopped: Promise<NodeJS.Signals>; release: () => void } {
+  let received = false;
+  let handler: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    handler = (signal) => {
+      if (received) {
+        io.err(`scn-agent: ${signal} received again; still stopping the proxy core\n`);
+        return;
+      }
+      received = true;
       resolve(signal);
     };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
   });
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    stopped,
+    release: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
 }
 
 async function defaultCoreFactory(
@@ -240,14 +258,18 @@ export async function run(rawFlags: RunFlags, deps: DaemonDeps = {}): Promise<vo
     );
   }
   const daemon = new AgentDaemon(store, core, io, deps.hardware ?? readHardware);
-  const stopSignal = deps.stopSignal ?? untilSignal();
-  await daemon.start();
-  io.err(
-    `scn-agent: node ${store.current.nodeId} running; reporting to ${store.current.controlPlane}\n`,
-  );
-  const signal = await stopSignal;
-  io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
-  await daemon.stop();
+  const signals = deps.stopSignal ? null : watchSignals(io);
+  try {
+    await daemon.start();
+    io.err(
+      `scn-agent: node ${store.current.nodeId} running; reporting to ${store.current.controlPlane}\n`,
+    );
+    const signal = await (deps.stopSignal ?? signals!.stopped);
+    io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
+    await daemon.stop();
+  } finally {
+    signals?.release();
+  }
 }
 
 export function registerRun(program: Command, io: CommandIo = processIo): void {
