@@ -191,7 +191,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     withdrawals: withdrawals.settings,
     testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
     shareVerify: {
-      enabled: env.SHARE_VERIFY_FETCH,
+      enabled: env.SHARE_VERIFY_FETCH ?? env.NODE_ENV === 'production',
       baseUrl: env.SHARE_VERIFY_BASE_URL ?? null,
       timeoutMs: 5_000,
     },
@@ -213,6 +213,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',
     withdrawals: describeWithdrawals(config.withdrawals),
+    sharePostCheck: config.shareVerify.enabled
+      ? 'on'
+      : 'off (SHARE_VERIFY_FETCH): a shared post deleted within the 24-hour hold is still paid',
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }
