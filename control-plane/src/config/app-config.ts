@@ -81,6 +81,11 @@ export class ConfigError extends Error {
 }
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+/**
+ * The agent bundle the installer downloads (/downloads/scn-agent.tgz): node-agent's build makes
+ * it (`node-agent/scripts/bundle.mjs`), so every built checkout and the Docker image serve it.
+ */
+export const AGENT_BUNDLE_PATH = join(REPO_ROOT, 'node-agent', 'dist-bundle', 'scn-agent.tgz');
 
 /** Reads and validates the environment. A bad value throws a ConfigError naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
