@@ -7,6 +7,10 @@
 // Deposits run against the local Solana chain (devchain/, issue 17 §3) started here on loopback
 // (DEVCHAIN_PORT, default 8899), unless SOLANA_RPC_URL points at another chain or NODE_ENV is
 // production (which refuses a localnet cluster); withdrawals are paid from its treasury.
+// DEMO_ALLOW_TEST_DESTINATIONS (documentation-range CIDRs, e.g. 198.51.100.7/32) is handed to the
+// demo agents as `run --allow-test-destinations`, so a tunnel through a demo node can reach a test
+// host of your own there (nodes refuse every special-purpose destination otherwise; the agent
+// refuses anything outside those ranges).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -94,13 +98,18 @@ async function startDevchain() {
 const devchain = await startDevchain();
 const controlPlane = spawn(process.execPath, [entry], { stdio: 'inherit', env });
 children.push(controlPlane);
+// Each child is signalled once: a second SIGTERM while an agent stops would end it before it
+// stopped its proxy core, leaving the core running (and its ports taken) after we exit.
+let signalled = false;
 controlPlane.on('exit', (code, signal) => {
-  for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
+  if (!signalled) for (const child of children) if (child !== controlPlane) child.kill('SIGTERM');
   const stopped = devchain ? devchain.stop() : Promise.resolve();
   void stopped.finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
     for (const child of children) child.kill(signal);
   });
 }
@@ -192,6 +201,8 @@ async function startDemoNodes() {
       }
     }
     const runArgs = ['run', '--config', config, ...(core ? [] : ['--no-core'])];
+    if (env.DEMO_ALLOW_TEST_DESTINATIONS)
+      runArgs.push('--allow-test-destinations', env.DEMO_ALLOW_TEST_DESTINATIONS);
     const agent = spawn(process.execPath, [...AGENT_NODE_FLAGS, agentEntry, ...runArgs], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, ...AGENT_NODE_ENV },

@@ -31,6 +31,8 @@ export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Production checks shared posts on the platforms; nothing here may reach them.
+      SHARE_VERIFY_FETCH: 'false',
       APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
       LOG_LEVEL: 'warn',
       PORT: String(port),

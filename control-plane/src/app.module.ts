@@ -66,6 +66,8 @@ export interface AppOptions {
   logStream?: Writable;
   /** The domain's clock (tests move time). */
   clock?: Clock;
+  /** The agent bundle's path (default AGENT_BUNDLE_PATH; tests name one that is not there). */
+  agentBundleFile?: string;
 }
 
 @Module({})
@@ -75,7 +77,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config, options.clock),
+        ConfigModule.forRoot(config, options.clock, options.agentBundleFile),
         // nestjs-pino adapts Nest's logger to `logger`; no per-request middleware (no routes):
         // the access log is `requestLog`, and log lines carry a request's id where they need it.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),

@@ -68,6 +68,19 @@ export const SPECIAL_PURPOSE_IPV6: readonly SpecialPurposeRange[] = [
   { network: 'ff00::', prefix: 8, kind: 'multicast' },
 ];
 
+/**
+ * The documentation ranges (TEST-NET-1/2/3 and 2001:db8::/32): no network routes them, so a test
+ * host of our own can live there. They are the only special-purpose ranges a test may open (the
+ * control plane's MANUAL_TEST_CIDRS, the agent's --allow-test-destinations); loopback, private
+ * and every other range never can be.
+ */
+export const TEST_NET_CIDRS: readonly string[] = [
+  '192.0.2.0/24',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '2001:db8::/32',
+];
+
 /** `network/prefix`, as routing rules and CIDR lists write it. */
 export function cidrOf(range: SpecialPurposeRange): string {
   return `${range.network}/${range.prefix}`;

@@ -1,5 +1,10 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import { type AddressClass, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '@scn/proto';
+import {
+  type AddressClass,
+  SPECIAL_PURPOSE_IPV4,
+  SPECIAL_PURPOSE_IPV6,
+  TEST_NET_CIDRS,
+} from '@scn/proto';
 
 /**
  * Which addresses the control plane may connect to on an operator's behalf (Add New Server,
@@ -22,12 +27,10 @@ const IPV6_RANGES = SPECIAL_PURPOSE_IPV6.filter((range) => !range.carriesIpv4).m
 );
 
 /** The ranges tests may be allowed to reach (MANUAL_SERVER_ALLOWED_CIDRS): documentation only. */
-export const TEST_NETS: ReadonlyArray<readonly [string, number]> = [
-  ['192.0.2.0', 24],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['2001:db8::', 32],
-];
+export const TEST_NETS: ReadonlyArray<readonly [string, number]> = TEST_NET_CIDRS.map((cidr) => {
+  const [network = '', prefix] = cidr.split('/');
+  return [network, Number(prefix)] as const;
+});
 
 function blockList(
   ranges: ReadonlyArray<readonly [string, number, AddressClass]>,

@@ -1,5 +1,5 @@
 import { Keypair } from '@solana/web3.js';
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, describeConfig, loadConfig } from './app-config';
 import { parseDuration } from './duration';
 
 const base = { DATA_DIR: '/tmp/scn-config-spec', APP_SECRET: 'x'.repeat(32) };
@@ -319,6 +319,34 @@ describe('loadConfig: Solana deposits (issue 17 §1)', () => {
   it('should hide the RPC URL (it may carry an API key) in the error', () => {
     expect(problemsOf({ SOLANA_RPC_URL: 'nope?key=secret' }).join('\n')).toContain(
       'SOLANA_RPC_URL=(hidden)',
+    );
+  });
+});
+
+describe('loadConfig: the share-and-earn post check (SHARE_VERIFY_FETCH)', () => {
+  it.each([
+    ['production', true],
+    ['development', false],
+    ['test', false],
+  ])('should default to %s: %s', (nodeEnv, enabled) => {
+    expect(loadConfig({ ...base, NODE_ENV: nodeEnv }).shareVerify.enabled).toBe(enabled);
+  });
+
+  it.each([
+    ['production', 'false', false],
+    ['production', 'true', true],
+    ['development', 'true', true],
+    ['test', '0', false],
+  ])('should follow an explicit setting with NODE_ENV=%s and %s', (nodeEnv, value, enabled) => {
+    const config = loadConfig({ ...base, NODE_ENV: nodeEnv, SHARE_VERIFY_FETCH: value });
+    expect(config.shareVerify.enabled).toBe(enabled);
+  });
+
+  it('should say in the start-up log line when the check is off', () => {
+    const off = loadConfig({ ...base, NODE_ENV: 'production', SHARE_VERIFY_FETCH: 'false' });
+    expect(describeConfig(off).sharePostCheck).toMatch(/^off \(SHARE_VERIFY_FETCH\): .*still paid/);
+    expect(describeConfig(loadConfig({ ...base, NODE_ENV: 'production' })).sharePostCheck).toBe(
+      'on',
     );
   });
 });

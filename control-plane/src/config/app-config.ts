@@ -81,6 +81,11 @@ export class ConfigError extends Error {
 }
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+/**
+ * The agent bundle the installer downloads (/downloads/scn-agent.tgz): node-agent's build makes
+ * it (`node-agent/scripts/bundle.mjs`), so every built checkout and the Docker image serve it.
+ */
+export const AGENT_BUNDLE_PATH = join(REPO_ROOT, 'node-agent', 'dist-bundle', 'scn-agent.tgz');
 
 /** Reads and validates the environment. A bad value throws a ConfigError naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -191,7 +196,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     withdrawals: withdrawals.settings,
     testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
     shareVerify: {
-      enabled: env.SHARE_VERIFY_FETCH,
+      enabled: env.SHARE_VERIFY_FETCH ?? env.NODE_ENV === 'production',
       baseUrl: env.SHARE_VERIFY_BASE_URL ?? null,
       timeoutMs: 5_000,
     },
@@ -213,6 +218,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',
     withdrawals: describeWithdrawals(config.withdrawals),
+    sharePostCheck: config.shareVerify.enabled
+      ? 'on'
+      : 'off (SHARE_VERIFY_FETCH): a shared post deleted within the 24-hour hold is still paid',
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }

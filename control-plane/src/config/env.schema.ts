@@ -329,8 +329,10 @@ export const ENV_VARS = {
     sensitive: false,
   },
   SHARE_VERIFY_FETCH: {
-    schema: bool.default(false),
-    doc: 'Share-and-earn: before paying a share reward (24 hours after the share) fetch the post and forfeit the reward on a 404 or 410 (issue 20 §2); off by default (the platforms may be unreachable)',
+    // Default by NODE_ENV (app-config.ts): without the check a post deleted within the 24-hour
+    // hold is paid all the same, so production checks unless told not to.
+    schema: bool.optional(),
+    doc: 'Share-and-earn: before paying a share reward (24 hours after the share) fetch the post and forfeit the reward on a 404 or 410 (default: on when NODE_ENV=production, off otherwise; set false where the platforms cannot be reached, and the start log says it is off)',
     sensitive: false,
   },
   SHARE_VERIFY_BASE_URL: {

@@ -9,10 +9,11 @@ import {
   type ServerChecksumResponse,
   clientChecksumsSchema,
 } from '@scn/proto';
+import { AGENT_BUNDLE_FILE } from '../config/config.module';
 import { DownloadsException } from './downloads.exception';
 
-/** Where the agent bundle lives (the installer controller serves the same file). */
-export const AGENT_BUNDLE_FILE = Symbol('AGENT_BUNDLE_FILE');
+/** Where the agent bundle lives (ConfigModule provides it; the installer serves the same file). */
+export { AGENT_BUNDLE_FILE };
 /** The manifest of recommended desktop client apps (data, see client-apps.json). */
 export const CLIENT_APPS_MANIFEST = Symbol('CLIENT_APPS_MANIFEST');
 

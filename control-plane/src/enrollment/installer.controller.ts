@@ -4,10 +4,9 @@ import { Controller, Get, Header, Inject, NotFoundException, Res } from '@nestjs
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { type AppConfig, REPO_ROOT } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { AGENT_BUNDLE_FILE, APP_CONFIG } from '../config/config.module';
 
 export const INSTALLER_PATH = join(REPO_ROOT, 'installer', 'install.sh');
-export const AGENT_BUNDLE_PATH = join(REPO_ROOT, 'node-agent', 'dist-bundle', 'scn-agent.tgz');
 
 /** Where agents reach the gRPC server: the PUBLIC_URL host on GRPC_PORT. */
 export function grpcTarget(config: AppConfig, boundPort?: number): string {
@@ -22,7 +21,10 @@ export function grpcTarget(config: AppConfig, boundPort?: number): string {
 export class InstallerController {
   private readonly script: string | null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AGENT_BUNDLE_FILE) private readonly bundleFile: string,
+  ) {
     this.script = existsSync(INSTALLER_PATH) ? readFileSync(INSTALLER_PATH, 'utf8') : null;
   }
 
@@ -38,10 +40,10 @@ export class InstallerController {
   }
 
   @Get('downloads/scn-agent.tgz')
-  @ApiOperation({ summary: 'The scn-agent bundle (built by `npm run bundle -w @scn/node-agent`)' })
+  @ApiOperation({ summary: 'The scn-agent bundle (made by node-agent’s build)' })
   agentBundle(@Res() response: Response): void {
-    if (!existsSync(AGENT_BUNDLE_PATH)) throw new NotFoundException();
+    if (!existsSync(this.bundleFile)) throw new NotFoundException();
     response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(AGENT_BUNDLE_PATH);
+    response.sendFile(this.bundleFile);
   }
 }

@@ -1,20 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CLIENT_PLATFORMS, clientChecksumsResponseSchema } from '@scn/proto';
-import { AGENT_BUNDLE_PATH } from '../../src/enrollment/installer.controller';
+import { AGENT_BUNDLE_PATH } from '../../src/config/app-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** spec 02 §7: GET /checksums/client and /checksums/server, from outside. */
 let t: TestApp;
 beforeAll(async () => {
+  // node-agent's build makes it; a suite that made its own would hide a build that does not.
   if (!existsSync(AGENT_BUNDLE_PATH)) {
-    execFileSync(
-      process.execPath,
-      [join(__dirname, '..', '..', '..', 'node-agent', 'scripts', 'bundle.mjs')],
-      { stdio: 'inherit' },
-    );
+    throw new Error(`${AGENT_BUNDLE_PATH} is missing: run \`npm run build\` first`);
   }
   t = await startTestApp();
 }, 120_000);

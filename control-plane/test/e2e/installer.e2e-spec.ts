@@ -55,15 +55,29 @@ describe('GET /install.sh', () => {
     expect(shellcheck.status).toBe(0);
   });
 
-  it('should answer 404 JSON for the agent bundle when it is not built, never the portal', async () => {
-    if (existsSync(join(__dirname, '..', '..', '..', 'node-agent', 'dist-bundle', 'scn-agent.tgz')))
-      return;
-    const res = await t
-      .http()
-      .get('/downloads/scn-agent.tgz')
-      .set('Accept', 'text/html')
-      .expect(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found' });
+  it('should answer 404 JSON for the agent bundle and its checksum when it is not there, never the portal', async () => {
+    // Every build makes the bundle, so a control plane whose bundle file is missing (a bare
+    // checkout run without a build, a deleted file) is started here with a path that names none.
+    const bare = await startTestApp(
+      {},
+      { agentBundleFile: join(mkdtempSync(join(tmpdir(), 'scn-no-bundle-')), 'scn-agent.tgz') },
+    );
+    try {
+      const res = await bare
+        .http()
+        .get('/downloads/scn-agent.tgz')
+        .set('Accept', 'text/html')
+        .expect(404);
+      expect(res.body).toEqual({ success: false, message: 'Not found' });
+      const checksum = await bare.http().get('/checksums/server').expect(404);
+      expect(checksum.body).toMatchObject({ success: false });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('should serve the bundle the build made', async () => {
+    await t.http().get('/downloads/scn-agent.tgz').expect(200);
   });
 });
 

@@ -10,59 +10,119 @@ import {
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import { CoreAuditScheduler } from '../proxy-core/core-audit';
+import { parseTestDestinations } from '../proxy-core/destination-policy';
 import { coreInboundSettings, InboundPlanner } from '../proxy-core/inbound-plan';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
+/** The environment variable of `--allow-test-destinations` (the flag wins). */
+export const ALLOW_TEST_DESTINATIONS_ENV = 'SCN_AGENT_ALLOW_TEST_DESTINATIONS';
+
 export const runFlagsSchema = z.object({
   config: z.string().optional(),
   /** Run without a proxy core (demo nodes): reported as ABSENT. */
   core: z.boolean().default(true),
+  /**
+   * Documentation-range CIDRs a tunnel may reach although every special-purpose range is refused
+   * (docs/security.md "Tunnel isolation"): lets a test machine prove a tunnel end to end against
+   * a namespaced test host. Nothing else can be opened; loopback, private, the node's own
+   * addresses and the core's API stay blocked (core-config.ts matches those first).
+   */
+  allowTestDestinations: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return [];
+      try {
+        return parseTestDestinations(text);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${(error as Error).message} (also read from ${ALLOW_TEST_DESTINATIONS_ENV})`,
+        });
+        return z.NEVER;
+      }
+    }),
 });
 export type RunFlags = z.input<typeof runFlagsSchema>;
 
-/** The one place that builds the real core; loaded lazily so status/doctor never load it. */
-/** The proxy core's options from the agent's config. */
-export function proxyCoreOptions(config: AgentConfig): ProxyCoreOptions {
+/** The proxy core's options from the agent's config (and `run`'s test destinations). */
+export function proxyCoreOptions(
+  config: AgentConfig,
+  testDestinations: readonly string[] = [],
+): ProxyCoreOptions {
   return {
     kind: config.core.kind,
     binary: config.core.binary,
     workDir: config.core.workDir,
     apiPort: config.core.apiPort,
     inbound: coreInboundSettings(config.inbound, config.publicPort),
+    ...(testDestinations.length > 0 ? { allowedDestinationCidrs: [...testDestinations] } : {}),
   };
 }
 
-export async function createProxyCore(config: AgentConfig): Promise<ProxyCore> {
+/** The one place that builds the real core; loaded lazily so status/doctor never load it. */
+export async function createProxyCore(
+  config: AgentConfig,
+  testDestinations: readonly string[] = [],
+): Promise<ProxyCore> {
   const { V2rayCore } = await import('./../proxy-core/v2ray-core');
-  return new V2rayCore(proxyCoreOptions(config));
+  return new V2rayCore(proxyCoreOptions(config, testDestinations));
 }
 
 export interface DaemonDeps {
   io?: CommandIo;
   env?: NodeJS.ProcessEnv;
-  /** null: no core. Default: the real core when its binary exists, else none. */
-  coreFactory?: (config: AgentConfig) => Promise<ProxyCore | null>;
+  /**
+   * null: no core. Default: the real core when its binary exists, else none. Gets the test
+   * destinations `run` was given (normalised documentation-range CIDRs, usually none).
+   */
+  coreFactory?: (
+    config: AgentConfig,
+    testDestinations: readonly string[],
+  ) => Promise<ProxyCore | null>;
   hardware?: () => Promise<HardwareSummary>;
   /** Resolves when the daemon should stop. Default: SIGINT or SIGTERM. */
   stopSignal?: Promise<unknown>;
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const handler = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+/**
+ * SIGINT or SIGTERM, once. The handlers stay until `release()`, after the daemon stopped: a
+ * second signal while it stops (npm start's supervisor and a terminal may both send one) is
+ * ignored instead of ending the process with its default action, which would leave the proxy
+ * core running without its agent, its ports taken.
+ */
+function watchSignals(io: CommandIo): { stopped: Promise<NodeJS.Signals>; release: () => void } {
+  let received = false;
+  let handler: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    handler = (signal) => {
+      if (received) {
+        io.err(`scn-agent: ${signal} received again; still stopping the proxy core\n`);
+        return;
+      }
+      received = true;
       resolve(signal);
     };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
   });
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    stopped,
+    release: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
 }
 
-async function defaultCoreFactory(config: AgentConfig, io: CommandIo): Promise<ProxyCore | null> {
+async function defaultCoreFactory(
+  config: AgentConfig,
+  testDestinations: readonly string[],
+  io: CommandIo,
+): Promise<ProxyCore | null> {
   const present = await access(config.core.binary, constants.X_OK).then(
     () => true,
     () => false,
@@ -73,7 +133,7 @@ async function defaultCoreFactory(config: AgentConfig, io: CommandIo): Promise<P
     );
     return null;
   }
-  return createProxyCore(config);
+  return createProxyCore(config, testDestinations);
 }
 
 /**
@@ -177,21 +237,39 @@ export class AgentDaemon {
 /** `scn-agent run`: the daemon, until SIGINT/SIGTERM. */
 export async function run(rawFlags: RunFlags, deps: DaemonDeps = {}): Promise<void> {
   const io = deps.io ?? processIo;
-  const flags = parseFlags(runFlagsSchema, rawFlags);
+  const env = deps.env ?? process.env;
+  const flags = parseFlags(runFlagsSchema, {
+    ...rawFlags,
+    allowTestDestinations: rawFlags.allowTestDestinations ?? env[ALLOW_TEST_DESTINATIONS_ENV],
+  });
   const configPath = resolveConfigPath(flags.config, deps.env);
   const store = new AgentConfigStore(configPath, await readAgentConfig(configPath));
+  const testDestinations = flags.allowTestDestinations;
   const core = flags.core
-    ? await (deps.coreFactory ?? ((c) => defaultCoreFactory(c, io)))(store.current)
+    ? await (deps.coreFactory ?? ((c, t) => defaultCoreFactory(c, t, io)))(
+        store.current,
+        testDestinations,
+      )
     : null;
+  if (testDestinations.length > 0) {
+    io.err(
+      `scn-agent: TESTING: tunnels may reach ${testDestinations.join(', ')} ` +
+        `(--allow-test-destinations; documentation ranges only)${core ? '' : ', but no proxy core runs'}\n`,
+    );
+  }
   const daemon = new AgentDaemon(store, core, io, deps.hardware ?? readHardware);
-  const stopSignal = deps.stopSignal ?? untilSignal();
-  await daemon.start();
-  io.err(
-    `scn-agent: node ${store.current.nodeId} running; reporting to ${store.current.controlPlane}\n`,
-  );
-  const signal = await stopSignal;
-  io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
-  await daemon.stop();
+  const signals = deps.stopSignal ? null : watchSignals(io);
+  try {
+    await daemon.start();
+    io.err(
+      `scn-agent: node ${store.current.nodeId} running; reporting to ${store.current.controlPlane}\n`,
+    );
+    const signal = await (deps.stopSignal ?? signals!.stopped);
+    io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
+    await daemon.stop();
+  } finally {
+    signals?.release();
+  }
 }
 
 export function registerRun(program: Command, io: CommandIo = processIo): void {
@@ -203,6 +281,10 @@ export function registerRun(program: Command, io: CommandIo = processIo): void {
       'config file (default $SCN_AGENT_CONFIG or /etc/scn-agent/config.json)',
     )
     .option('--no-core', 'run without a proxy core (demo nodes)')
+    .option(
+      '--allow-test-destinations <cidrs>',
+      `testing only: comma-separated CIDRs inside the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) that tunnels may reach (default $${ALLOW_TEST_DESTINATIONS_ENV}); loopback, private and the node's own addresses stay refused`,
+    )
     .action(async (flags: RunFlags) => {
       await run(flags, { io });
     });

@@ -37,8 +37,9 @@ export interface CoreConfigInput {
    */
   allowPrivateDestinations?: boolean;
   /**
-   * Test-only: special-purpose CIDRs clients may reach all the same (a test host in TEST-NET-2).
-   * Never overrides the API block or the own-address block, which come first.
+   * Testing: documentation-range CIDRs clients may reach all the same (a test host in TEST-NET-2;
+   * `run --allow-test-destinations`). Never overrides the API block or the own-address block,
+   * which come first; loopback and private ranges cannot be given (parseTestDestinations).
    */
   allowedDestinationCidrs?: readonly string[];
   /** Static names of the core's DNS (tests map a name to 127.0.0.1 without /etc/hosts). */

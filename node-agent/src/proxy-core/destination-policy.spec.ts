@@ -7,6 +7,7 @@ import {
   LOOPBACK_REACHING_CIDRS,
   ownInterfaceCidrs,
   parseResolvConf,
+  parseTestDestinations,
   SPECIAL_PURPOSE_CIDRS,
 } from './destination-policy';
 import { NON_PUBLIC_PROBES, PUBLIC_PROBES } from './destination-probes.fixture';
@@ -89,6 +90,19 @@ describe('ownInterfaceCidrs', () => {
     expect(cidrs).toEqual(['2a01:4f8::5/128', '5.6.7.8/32']);
   });
 
+  it('should also list its own addresses inside the opened test destinations', () => {
+    const interfaces = {
+      veth1: [info('198.51.100.7', 'IPv4'), info('2001:db8::7', 'IPv6')],
+      veth2: [info('203.0.113.9', 'IPv4')],
+      docker0: [info('172.17.0.1', 'IPv4')],
+    };
+    expect(ownInterfaceCidrs(interfaces)).toEqual([]);
+    expect(ownInterfaceCidrs(interfaces, ['198.51.100.0/24', '2001:db8::/32'])).toEqual([
+      '198.51.100.7/32',
+      '2001:db8::7/128',
+    ]);
+  });
+
   it('should see a global IPv6 address only when the node has one', () => {
     expect(hasGlobalIpv6(['2a01:4f8::1/128', '10.0.0.2/32'])).toBe(true);
     expect(hasGlobalIpv6(['fd00::2/128', 'fe80::1/128', '::1/128', '2001:db8::5/128'])).toBe(false);
@@ -117,5 +131,36 @@ describe('parseResolvConf', () => {
 
   it('should find none when the file names none', () => {
     expect(parseResolvConf('search example.com\n')).toEqual([]);
+  });
+});
+
+describe('parseTestDestinations', () => {
+  it('should accept the documentation ranges and narrower CIDRs inside them, normalised', () => {
+    expect(
+      parseTestDestinations('198.51.100.0/24, 203.0.113.7 ,192.0.2.9/30,2001:db8:1::/48'),
+    ).toEqual(['198.51.100.0/24', '203.0.113.7/32', '192.0.2.8/30', '2001:db8:1::/48']);
+  });
+
+  it.each([
+    ['127.0.0.1/32'],
+    ['10.0.0.0/8'],
+    ['192.168.1.1'],
+    ['169.254.169.254'],
+    ['0.0.0.0/0'],
+    ['::/0'],
+    ['::1'],
+    ['198.51.0.0/16'],
+    ['2001:db8::/31'],
+    ['8.8.8.8'],
+    ['::ffff:198.51.100.1'],
+  ])('should refuse %s', (cidr) => {
+    expect(() => parseTestDestinations(`198.51.100.7/32,${cidr}`)).toThrow(
+      `${cidr} is outside the documentation ranges`,
+    );
+  });
+
+  it('should refuse text that is not a CIDR, and an empty list', () => {
+    expect(() => parseTestDestinations('testhost')).toThrow(/"testhost" is not a CIDR/);
+    expect(() => parseTestDestinations(' , ')).toThrow(/at least one CIDR/);
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import os from 'node:os';
-import { cidrOf, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6 } from '@scn/proto';
+import { cidrOf, SPECIAL_PURPOSE_IPV4, SPECIAL_PURPOSE_IPV6, TEST_NET_CIDRS } from '@scn/proto';
 
 /**
  * Where a client's traffic may go through the node. A VLESS client names its destination as an
@@ -44,11 +44,15 @@ export const LOOPBACK_REACHING_CIDRS: readonly string[] = [
  * (its public addresses), as host CIDRs: a service bound to 0.0.0.0 on the node answers on each
  * of them. Leaving out the rest (loopback, link-local, a Docker bridge, a veth of a container or
  * a network namespace) blocks nothing less, and keeps those interfaces, which come and go, from
- * restarting the core (the audit restarts it when this list changes).
+ * restarting the core (the audit restarts it when this list changes). Addresses inside `opened`
+ * (the test destinations `run --allow-test-destinations` lets through) are listed too: opening a
+ * range must not open the node's own address in it.
  */
 export function ownInterfaceCidrs(
   interfaces: NodeJS.Dict<os.NetworkInterfaceInfo[]> = os.networkInterfaces(),
+  opened: readonly string[] = [],
 ): string[] {
+  const openedCidrs = opened.map(parseCidr);
   const cidrs = new Set<string>();
   for (const entries of Object.values(interfaces)) {
     for (const entry of entries ?? []) {
@@ -57,7 +61,11 @@ export function ownInterfaceCidrs(
       let cidr: string | null = null;
       if (isIPv4(address)) cidr = `${address}/32`;
       else if (isIPv6(address)) cidr = `${canonicalV6(parseV6(address))}/128`;
-      if (cidr && !isSpecialPurpose(cidr)) cidrs.add(cidr);
+      if (!cidr) continue;
+      const host = parseCidr(cidr);
+      if (!isSpecialPurpose(cidr) || openedCidrs.some((range) => contains(range, host))) {
+        cidrs.add(cidr);
+      }
     }
   }
   return [...cidrs].sort();
@@ -232,6 +240,38 @@ export function complementCidrs(family: 4 | 6, excluded: readonly string[]): str
 export function coreCidrs(cidrs: readonly string[]): string[] {
   const mapped = parseCidr('::ffff:0:0/96');
   return cidrs.filter((cidr) => !contains(mapped, parseCidr(cidr)));
+}
+
+/**
+ * The destinations `scn-agent run --allow-test-destinations` (or SCN_AGENT_ALLOW_TEST_DESTINATIONS)
+ * lets through: a comma-separated list of CIDRs (or addresses) that must each lie wholly inside
+ * the documentation ranges (`@scn/proto` TEST_NET_CIDRS), where a test host of our own can live
+ * and no real destination does. Anything else is refused with the reason: this setting must never
+ * open loopback, a private range or the public Internet's blocks. Answers normalised CIDRs; throws
+ * an Error saying which entry is refused and why (the caller names the setting).
+ */
+export function parseTestDestinations(text: string): string[] {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0) throw new Error('give at least one CIDR, e.g. 198.51.100.7/32');
+  const ranges = TEST_NET_CIDRS.map(parseCidr);
+  return entries.map((entry) => {
+    let parsed: ParsedCidr;
+    try {
+      parsed = parseCidr(entry);
+    } catch {
+      throw new Error(`"${entry}" is not a CIDR such as 198.51.100.7/32`);
+    }
+    if (!ranges.some((range) => contains(range, parsed))) {
+      throw new Error(
+        `${entry} is outside the documentation ranges (${TEST_NET_CIDRS.join(', ')}); ` +
+          'only those (or a narrower CIDR inside them) can be opened, never loopback, private or public addresses',
+      );
+    }
+    return formatCidr(parsed);
+  });
 }
 
 /** Whether `address` (an IP literal) falls in any of `cidrs`. */

@@ -51,7 +51,11 @@ export interface ProxyCoreOptions {
    * spelling, and names still never resolve to loopback.
    */
   allowPrivateDestinations?: boolean;
-  /** Test-only: special-purpose CIDRs clients may reach (see CoreConfigInput). */
+  /**
+   * Testing: documentation-range CIDRs clients may reach (see CoreConfigInput); set by
+   * `run --allow-test-destinations`, which refuses anything else. The node's own addresses inside
+   * them stay blocked (ownInterfaceCidrs lists them).
+   */
   allowedDestinationCidrs?: readonly string[];
   /** Test-only: static names of the core's DNS (see CoreConfigInput). */
   dnsHosts?: Readonly<Record<string, string>>;

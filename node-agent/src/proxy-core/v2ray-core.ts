@@ -254,7 +254,10 @@ export class V2rayCore implements ProxyCore {
   }
 
   private readOwnAddresses(): string[] {
-    return [...(this.options.ownAddresses ?? ownInterfaceCidrs)()].sort();
+    const read =
+      this.options.ownAddresses ??
+      (() => ownInterfaceCidrs(undefined, this.options.allowedDestinationCidrs ?? []));
+    return [...read()].sort();
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -34,6 +34,18 @@ export async function netnsUnavailableReason(): Promise<string | null> {
   } catch (error) {
     return `\`ip netns\` is unavailable (${(error as Error).message.split('\n')[0]})`;
   }
+}
+
+/**
+ * The same, synchronously, for a suite deciding at load time whether to skip (describe.skip):
+ * root and `ip netns`.
+ */
+export function netnsSkipReason(): string | null {
+  if (typeof process.getuid === 'function' && process.getuid() !== 0)
+    return 'needs root for ip netns';
+  const probe = spawnSync('ip', ['netns', 'list'], { timeout: 5000 });
+  if (probe.error || probe.status !== 0) return '`ip netns` is unavailable';
+  return null;
 }
 
 /**

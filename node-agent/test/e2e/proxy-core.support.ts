@@ -48,6 +48,31 @@ export async function startHttpServer(body: string): Promise<LocalHttpServer> {
   };
 }
 
+/** An HTTP server on `host` that counts the requests it got. */
+export async function countingServer(host: string): Promise<{
+  port: number;
+  hits: () => number;
+  close: () => Promise<void>;
+}> {
+  let hits = 0;
+  const server = http.createServer((_request, response) => {
+    hits += 1;
+    response.writeHead(200, { 'content-length': 2, connection: 'close' });
+    response.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address() as net.AddressInfo;
+  return {
+    port: address.port,
+    hits: () => hits,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export interface HttpResult {
   status: number;
   body: string;

@@ -1,14 +1,18 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { V2rayCore } from '../../src/proxy-core/v2ray-core';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
-import { createTestNetns, startNamespacedHttpServer, type TestNetns } from './netns.support';
-import { freePort, killAndWait, startVlessClient } from './proxy-core.support';
+import {
+  createTestNetns,
+  netnsSkipReason,
+  startNamespacedHttpServer,
+  type TestNetns,
+} from './netns.support';
+import { countingServer, freePort, killAndWait, startVlessClient } from './proxy-core.support';
 import { exchangeThroughSocks, HTTP2_PREFACE, httpGetThroughSocks } from './socks-client.support';
 
 /**
@@ -26,42 +30,11 @@ const TEST_HOST_NAME = 'testhost.tun15.test';
 /** Answers the test host first, then 127.0.0.1 for ever (TTL 0): DNS rebinding. */
 const REBINDING_NAME = 'rebind.tun15.test';
 
-function skipReason(): string | null {
-  if (!existsSync(V2RAY)) return `${V2RAY} is missing (apt-get install v2ray)`;
-  if (typeof process.getuid === 'function' && process.getuid() !== 0)
-    return 'needs root for ip netns';
-  const probe = spawnSync('ip', ['netns', 'list'], { timeout: 5000 });
-  if (probe.error || probe.status !== 0) return '`ip netns` is unavailable';
-  return null;
-}
-const reason = skipReason();
+const reason = existsSync(V2RAY)
+  ? netnsSkipReason()
+  : `${V2RAY} is missing (apt-get install v2ray)`;
 if (reason) console.warn(`tunnel isolation e2e skipped: ${reason}`);
 const describeLive = reason ? describe.skip : describe;
-
-/** An HTTP server on `host` that counts the requests it got. */
-async function countingServer(host: string): Promise<{
-  port: number;
-  hits: () => number;
-  close: () => Promise<void>;
-}> {
-  let hits = 0;
-  const server = http.createServer((_request, response) => {
-    hits += 1;
-    response.writeHead(200, { 'content-length': 2, connection: 'close' });
-    response.end('ok');
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const address = server.address() as net.AddressInfo;
-  return {
-    port: address.port,
-    hits: () => hits,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describeLive('tunnel isolation with a real v2ray and a namespaced test host', () => {
   let workDir: string;
