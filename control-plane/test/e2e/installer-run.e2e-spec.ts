@@ -38,7 +38,7 @@ function bash(
     child.stdin.end(input);
   });
 }
-const describeLive = describeNeeding(['v2ray'], 'install.sh run for real');
+const describeLive = describeNeeding(['v2ray', 'root'], 'install.sh run for real');
 beforeAll(async () => {
   // node-agent's build makes it; a suite that made its own would hide a build that does not.
   if (!existsSync(AGENT_BUNDLE_PATH)) {

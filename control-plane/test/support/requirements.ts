@@ -8,7 +8,7 @@ import path from 'node:path';
  * first run must pass); CI installs all of them and fails on any skipped test (.ci/run), so a
  * skip can never hide a regression there. docs/development.md#what-the-suites-use lists them.
  */
-export type Requirement = 'v2ray' | 'netns' | 'shellcheck' | 'zip';
+export type Requirement = 'v2ray' | 'root' | 'netns' | 'shellcheck' | 'zip';
 
 export const V2RAY_PATH = '/usr/bin/v2ray';
 
@@ -21,6 +21,7 @@ const isRoot = () => typeof process.getuid === 'function' && process.getuid() ==
 
 const CHECKS: Record<Requirement, () => string | null> = {
   v2ray: () => (existsSync(V2RAY_PATH) ? null : `${V2RAY_PATH} is missing (apt-get install v2ray)`),
+  root: () => (isRoot() ? null : 'needs root (install.sh installs for real only as root)'),
   netns: () => {
     if (!isRoot()) return 'network namespaces need root';
     const probe = spawnSync('ip', ['netns', 'list'], { timeout: 5000 });
