@@ -56,7 +56,7 @@ export async function createApp(
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
-  setupOpenApi(app);
-  servePortal(app, config);
+  const openApi = setupOpenApi(app);
+  servePortal(app, config, Object.keys(openApi.paths));
   return app;
 }
