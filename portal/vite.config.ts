@@ -18,5 +18,7 @@ export default defineConfig({
       '/socket.io': { target: apiTarget, ws: true },
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  // Maps are written beside the bundle for whoever debugs a build, but the bundle does not name
+  // them and the control plane never serves a `.map` (docs/security.md, "The portal").
+  build: { outDir: 'dist', sourcemap: 'hidden' },
 });

@@ -34,6 +34,9 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  // Nest flushes the logs it buffered at listen(); until then (and forever in an app that is only
+  // init()-ed, as the test suites' are) every Nest logger line would wait in its buffer.
+  app.flushLogs();
   app.use(requestLog(app.get<PinoLogger>(ROOT_LOGGER)));
   app.set('trust proxy', config.trustProxy);
   app.useWebSocketAdapter(new OriginCheckedIoAdapter(app, realtimeOrigins(config)));
@@ -56,7 +59,7 @@ export async function createApp(
   app.use(bodyParserErrors);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
-  setupOpenApi(app);
-  servePortal(app, config);
+  const openApi = setupOpenApi(app);
+  servePortal(app, config, Object.keys(openApi.paths));
   return app;
 }

@@ -24,8 +24,11 @@ export function orderPathParameters(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** The REST API's OpenAPI description at /api/docs (UI) and /api/docs-json, from the zod contracts. */
-export function setupOpenApi(app: INestApplication): void {
+/**
+ * The REST API's OpenAPI description at /api/docs (UI) and /api/docs-json, from the zod contracts.
+ * Returns the document (servePortal derives the API's namespaces from its paths).
+ */
+export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('SCN control plane')
     .setDescription(
@@ -40,4 +43,5 @@ export function setupOpenApi(app: INestApplication): void {
     orderPathParameters(SwaggerModule.createDocument(app, config)),
   );
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  return document;
 }

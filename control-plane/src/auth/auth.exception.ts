@@ -5,6 +5,8 @@ export type AuthErrorCode =
   | 'not_logged_in'
   | 'session_invalid'
   | 'access_denied'
+  | 'clients_only'
+  | 'nodes_only'
   | 'invalid_credentials'
   | 'invalid_code'
   | 'invalid_reset_code'
@@ -16,6 +18,8 @@ const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
   not_logged_in: { kind: 'unauthenticated', message: AUTH_MESSAGES.notLoggedIn },
   session_invalid: { kind: 'unauthenticated', message: AUTH_MESSAGES.sessionInvalid },
   access_denied: { kind: 'forbidden', message: AUTH_MESSAGES.accessDenied },
+  clients_only: { kind: 'forbidden', message: AUTH_MESSAGES.clientsOnly },
+  nodes_only: { kind: 'forbidden', message: AUTH_MESSAGES.nodesOnly },
   invalid_credentials: { kind: 'unauthenticated', message: AUTH_MESSAGES.invalidCredentials },
   invalid_code: { kind: 'invalid', message: AUTH_MESSAGES.invalidCode },
   invalid_reset_code: { kind: 'invalid', message: AUTH_MESSAGES.invalidResetCode },

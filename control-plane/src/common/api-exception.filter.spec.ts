@@ -1,9 +1,25 @@
-import { Logger, NotFoundException } from '@nestjs/common';
+import { HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { Request, Response } from 'express';
+import { pino } from 'pino';
 import { ApiExceptionFilter } from './api-exception.filter';
+import { DomainException } from './domain.exception';
+import { requestLog } from './request-log';
+
+/** The reason the access log writes for a response the filter answered (its `reason`). */
+function loggedReason(response: object): string | undefined {
+  const lines: Array<{ reason?: string }> = [];
+  const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+  const request = { method: 'GET', url: '/x', originalUrl: '/x' } as Request;
+  requestLog(pino({ level: 'warn' }, stream))(request, response as Response, () => undefined);
+  (response as EventEmitter).emit('finish');
+  return lines[0]?.reason;
+}
 
 function hostFor(url: string) {
-  const response = {
+  const response = Object.assign(new EventEmitter(), {
+    writableFinished: true,
     statusCode: 0,
     body: undefined as unknown,
     headers: new Map<string, string>(),
@@ -18,7 +34,7 @@ function hostFor(url: string) {
     setHeader(name: string, value: string) {
       this.headers.set(name, value);
     },
-  };
+  });
   const request = { id: 41, method: 'POST', url, originalUrl: url };
   const host = {
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
@@ -51,7 +67,7 @@ describe('ApiExceptionFilter', () => {
     expect(logged).not.toHaveBeenCalled();
   });
 
-  it('should answer 503 with Retry-After when the database refuses connections', () => {
+  it('should answer 503 with Retry-After when the database refuses connections', async () => {
     const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const failed = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const { host, response } = hostFor('/api/wallet');
@@ -65,7 +81,29 @@ describe('ApiExceptionFilter', () => {
       success: false,
       message: 'The service is temporarily unavailable (database); retry shortly',
     });
-    expect(warned).toHaveBeenCalledTimes(1);
+    // The access log's line of the request says why (request-log.spec), once, at warn.
+    expect(warned).not.toHaveBeenCalled();
     expect(failed).not.toHaveBeenCalled();
+    expect(loggedReason(response)).toBe('connect ECONNREFUSED 127.0.0.1:5432');
+  });
+
+  it('should not log an expected 503 of a domain or a probe, and record why', () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const failed = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const chain = hostFor('/api/solana/verify-deposit');
+    new ApiExceptionFilter().catch(
+      new DomainException('unavailable', 'The chain is down'),
+      chain.host,
+    );
+    const probe = hostFor('/healthz');
+    new ApiExceptionFilter().catch(
+      new HttpException({ message: 'Database unreachable' }, HttpStatus.SERVICE_UNAVAILABLE),
+      probe.host,
+    );
+    expect([chain.response.statusCode, probe.response.statusCode]).toEqual([503, 503]);
+    expect(warned).not.toHaveBeenCalled();
+    expect(failed).not.toHaveBeenCalled();
+    expect(loggedReason(chain.response)).toBe('The chain is down');
+    expect(loggedReason(probe.response)).toBe('Database unreachable');
   });
 });

@@ -14,7 +14,7 @@ import {
   isDatabaseUnavailable,
 } from './database-unavailable';
 import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
-import { requestSummary } from './request-log';
+import { recordUnavailable, requestSummary } from './request-log';
 
 /** One error shape for every failure: `{ success: false, message }` with the right status. */
 @Catch()
@@ -25,15 +25,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     const { status, message, retryAfter, details } = this.describe(exception);
-    if (status === HttpStatus.SERVICE_UNAVAILABLE && isDatabaseUnavailable(exception)) {
-      // An outage, not a bug: one line at warn per request, without the stack.
-      this.logger.warn(
-        {
-          req: requestSummary(http.getRequest<Request>()),
-          err: { message: errorMessage(exception) },
-        },
-        'Database unavailable',
-      );
+    if (status === HttpStatus.SERVICE_UNAVAILABLE) {
+      // An outage (database, chain), not a bug: the access log's one line per request says so at
+      // warn, with this reason and without the stack (docs/reliability.md, "Errors are classified").
+      recordUnavailable(response, errorMessage(exception));
     } else if (status >= 500) {
       this.logger.error(
         {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { Request, Response } from 'express';
 import { pino } from 'pino';
-import { maskSecretPath, requestLog } from './request-log';
+import { maskSecretPath, recordUnavailable, requestLog } from './request-log';
 
 interface Line {
   level: number;
@@ -31,6 +31,8 @@ beforeAll(async () => {
       const status = Number(new URL(req.url!, 'http://x').searchParams.get('status') ?? 200);
       if (req.url!.startsWith('/slow')) return; // never answers: the client gives up
       res.statusCode = status;
+      if (req.url!.includes('reason=database'))
+        recordUnavailable(res as Response, 'The database does not answer');
       res.end('ok');
     });
   });
@@ -69,11 +71,33 @@ describe('requestLog', () => {
   it('should log a 5xx at error, even when info is off, and nothing else then', async () => {
     level = 'warn';
     await fetch(`${base}/data/servers`);
-    await fetch(`${base}/broken?status=503`);
+    await fetch(`${base}/broken?status=500`);
     await settle();
     expect(lines).toEqual([
-      expect.objectContaining({ level: 50, msg: 'request errored', res: { statusCode: 503 } }),
+      expect.objectContaining({ level: 50, msg: 'request errored', res: { statusCode: 500 } }),
     ]);
+  });
+
+  it('should log a 503 at warn with the reason recorded for it, without a stack', async () => {
+    level = 'warn';
+    await fetch(`${base}/unavailable?status=503&reason=database`);
+    await fetch(`${base}/health/ready?status=503`);
+    await settle();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'request unavailable',
+        res: { statusCode: 503 },
+        reason: 'The database does not answer',
+      }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'request unavailable',
+        req: expect.objectContaining({ path: '/health/ready' }),
+      }),
+    ]);
+    expect(lines[1]).not.toHaveProperty('reason');
+    expect(JSON.stringify(lines)).not.toContain('stack');
   });
 
   it('should log a request whose client left before the answer at warn', async () => {

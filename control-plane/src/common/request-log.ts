@@ -26,10 +26,23 @@ export function requestSummary(request: Request): RequestSummary {
   };
 }
 
+/** Why a request was answered 503, for its access-log line (set by the exception filter). */
+const UNAVAILABLE_REASONS = new WeakMap<Response, string>();
+
+/**
+ * Records why `response` is a 503 (the database or the chain does not answer, a probe is not
+ * ready): its access-log line carries it, and nothing else logs the request (one line, no stack).
+ */
+export function recordUnavailable(response: Response, reason: string): void {
+  UNAVAILABLE_REASONS.set(response, reason);
+}
+
 /**
  * The access log: one line per request when it ends, "request completed" at info, "request
- * errored" at error for a 5xx, "request aborted" at warn when the client left first; each with
- * the request's id, method and path, its status and its time in ms. A request costs a counter,
+ * unavailable" at warn for a 503 (an outage or a probe that is not ready: expected, retried, no
+ * stack; with the reason the exception filter recorded), "request errored" at error for any other
+ * 5xx, "request aborted" at warn when the client left first; each with the request's id, method
+ * and path, its status and its time in ms. A request costs a counter,
  * a timestamp and one listener, and nothing is built for a line whose level is off: the market's
  * cached pages cost about a quarter less CPU than with a per-request child logger (pino-http).
  */
@@ -46,17 +59,21 @@ export function requestLog(logger: Logger) {
         const status = response.statusCode;
         const [level, message] = !response.writableFinished
           ? (['warn', 'request aborted'] as const)
-          : status >= 500
-            ? (['error', 'request errored'] as const)
-            : (['info', 'request completed'] as const);
+          : status === 503
+            ? (['warn', 'request unavailable'] as const)
+            : status >= 500
+              ? (['error', 'request errored'] as const)
+              : (['info', 'request completed'] as const);
         if (!logger.isLevelEnabled(level)) return;
         const summary = requestSummary(request);
         if (level === 'info' && QUIET_PATHS.has(summary.path)) return;
+        const reason = UNAVAILABLE_REASONS.get(response);
         logger[level](
           {
             req: summary,
             res: { statusCode: status },
             responseTime: Math.round(performance.now() - started),
+            ...(reason === undefined ? {} : { reason }),
           },
           message,
         );

@@ -1,16 +1,17 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type EnrollmentTokenResponse, enrollmentTokenRequestSchema } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType } from '../auth/session.guard';
+import { NodesException } from '../nodes/nodes.exception';
 import { EnrollmentService } from './enrollment.service';
 
 export class EnrollmentTokenDto extends createZodDto(enrollmentTokenRequestSchema) {}
 
 @ApiTags('nodes')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node', () => new NodesException('not_a_node_account'))
 export class EnrollmentController {
   constructor(private readonly enrollment: EnrollmentService) {}
 

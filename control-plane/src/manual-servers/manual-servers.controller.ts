@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type MessageResponse,
@@ -10,7 +10,7 @@ import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
 import { isOwnAccount } from '../auth/own-account.decorator';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType } from '../auth/session.guard';
 import { toNodeServer } from '../nodes/node-server-view';
 import { NodesException } from '../nodes/nodes.exception';
 import { NodesService } from '../nodes/nodes.service';
@@ -20,7 +20,7 @@ export class UploadServerDto extends createZodDto(uploadServerRequestSchema) {}
 
 @ApiTags('nodes')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node', () => new NodesException('not_a_node_account'))
 export class ManualServersController {
   constructor(
     private readonly manual: ManualServersService,
@@ -39,7 +39,6 @@ export class ManualServersController {
   ): Promise<MessageResponse & { server: NodeServer }> {
     // The owner is in the body (spec 02 §7); it must be the session's own account.
     if (!isOwnAccount(session, body.uuid)) throw new AuthException('access_denied');
-    if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
     const server = await this.manual.upload(
       session.account.uuid,
       body.serverInfo.vlessString,

@@ -25,7 +25,7 @@ import type { Request, Response } from 'express';
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
 import { sessionTokenOf } from '../auth/session-cookie';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType, SessionGuard } from '../auth/session.guard';
 import { SessionService } from '../auth/session.service';
 import { UuidParam } from '../common/uuid-param';
 import { MarketException } from './market.exception';
@@ -87,8 +87,8 @@ export class MarketController {
   }
 
   @Post('data/mark-server-processing')
+  @ForAccountType('client', () => new MarketException('clients_only'))
   @HttpCode(200)
-  @UseGuards(SessionGuard)
   @ApiOperation({
     summary:
       'Starts the 60 s connect cooldown of a server for the session’s client (admin servers exempt)',

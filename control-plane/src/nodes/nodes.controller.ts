@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   changeTransportRequestSchema,
@@ -14,7 +14,7 @@ import {
 } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { SessionGuard } from '../auth/session.guard';
+import { ForAccountType } from '../auth/session.guard';
 import { UuidParam } from '../common/uuid-param';
 import type { ServerEntity } from './entities/server.entity';
 import { toNodeServer, toNodeServerDetails } from './node-server-view';
@@ -29,7 +29,7 @@ const serverNotFound = () => new NodesException('server_not_found');
 
 @ApiTags('nodes')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node')
 export class NodesController {
   constructor(private readonly nodes: NodesService) {}
 

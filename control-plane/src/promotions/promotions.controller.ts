@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { PromoteResponse, PromotionStatus } from '@scn/proto';
 import type { ActiveSession } from '../auth/auth.repository';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType } from '../auth/session.guard';
 import { UuidParam } from '../common/uuid-param';
 import { PromoteDto } from './dto/promotions.dto';
 import { PromotionsException } from './promotions.exception';
@@ -16,7 +16,7 @@ const serverNotFound = () => new PromotionsException('server_not_found');
  */
 @ApiTags('promotions')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node')
 export class PromotionsController {
   constructor(private readonly promotions: PromotionsService) {}
 

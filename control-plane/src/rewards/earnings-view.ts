@@ -8,6 +8,8 @@ import {
   VPS_TIERS,
 } from '@scn/proto';
 import type { StakingRow, StatementRow } from './reward-computer';
+import { serverState } from './reward-statement';
+import type { OwnedServer } from './reward-statements.repository';
 
 /**
  * A statement line by line, each with its inputs, result and a sentence (issue 18 §2: every
@@ -231,6 +233,30 @@ export function serverStatementView(
     escrowedMicro: s.escrowedMicro,
     paidAt: s.paidAt?.toISOString() ?? null,
     ledgerTransactionId: s.ledgerTransactionId,
+    firstFactsPending: false,
+  };
+}
+
+/**
+ * A server of the operator with no facts in the current month yet (enrolled before the history
+ * sweep wrote its first): listed from the moment it exists, no lines, every figure zero.
+ */
+export function pendingServerView(server: OwnedServer): ServerStatement {
+  return {
+    serverId: server.id,
+    serverName: server.name,
+    tier: server.tier,
+    serverState: serverState(server),
+    status: 'dry_run',
+    withheld: null,
+    lines: [],
+    incomeMicro: '0',
+    walletMicro: '0',
+    autoStakedMicro: '0',
+    escrowedMicro: '0',
+    paidAt: null,
+    ledgerTransactionId: null,
+    firstFactsPending: true,
   };
 }
 

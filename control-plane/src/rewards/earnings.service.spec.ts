@@ -6,6 +6,7 @@ import type { RewardStatementsRepository } from './reward-statements.repository'
 import { RewardsException } from './rewards.exception';
 
 const OWNER = '11111111-1111-4111-8111-111111111111';
+const NEW_SERVER = '22222222-2222-4222-8222-222222222222';
 
 /** A computer whose network-wide drafts ask 1, 2, 3... SSL of the pool, in call order. */
 function setup() {
@@ -31,6 +32,16 @@ function setup() {
   const repository = {
     run: async () => null,
     serverNames: async () => new Map(),
+    // Enrolled a moment ago: the history sweep has written none of its facts yet.
+    ownedServers: async () => [
+      {
+        id: NEW_SERVER,
+        name: 'Lisbon 1',
+        tier: 'tier2',
+        bannedAt: null,
+        belowThresholdSince: null,
+      },
+    ],
   } as unknown as RewardStatementsRepository;
   const service = new EarningsService(computer, repository, { now: () => now });
   return {
@@ -56,6 +67,31 @@ describe('EarningsService', () => {
     await expect(service.earnings(OWNER, '2026-12')).rejects.toBeInstanceOf(RewardsException);
     expect((await service.earnings(OWNER, '2026-10')).note).toBe(REWARDS_MESSAGES.pending);
     expect((await service.earnings(OWNER, '2025-01')).note).toBe(REWARDS_MESSAGES.notRun);
+  });
+
+  it('should list a server without facts in the current month only, with zero figures', async () => {
+    const { service } = setup();
+    const current = await service.earnings(OWNER, '2026-11');
+    expect(current.servers).toEqual([
+      {
+        serverId: NEW_SERVER,
+        serverName: 'Lisbon 1',
+        tier: 'tier2',
+        serverState: 'active',
+        status: 'dry_run',
+        withheld: null,
+        lines: [],
+        incomeMicro: '0',
+        walletMicro: '0',
+        autoStakedMicro: '0',
+        escrowedMicro: '0',
+        paidAt: null,
+        ledgerTransactionId: null,
+        firstFactsPending: true,
+      },
+    ]);
+    expect(current.totals.incomeMicro).toBe('0');
+    expect((await service.earnings(OWNER, '2026-10')).servers).toEqual([]);
   });
 
   it("should compute the network's demand once per 10 minutes, answering the last figure while it refreshes", async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Earnings, REWARDS_MESSAGES, type ServerStatement } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import type { RewardRunEntity } from './entities/reward-run.entity';
-import { poolView, serverStatementView, stakingView } from './earnings-view';
+import { pendingServerView, poolView, serverStatementView, stakingView } from './earnings-view';
 import {
   RewardComputer,
   type StakingRow,
@@ -12,7 +12,7 @@ import {
 } from './reward-computer';
 import { lastEndedPeriod, periodBounds, periodDate, periodOf } from './reward-period';
 import { budgetScale } from './reward-rules';
-import { RewardStatementsRepository } from './reward-statements.repository';
+import { type OwnedServer, RewardStatementsRepository } from './reward-statements.repository';
 import { RewardsException } from './rewards.exception';
 
 /** How long a replica reuses the network's demand for dry runs (a full computation). */
@@ -66,6 +66,7 @@ export class EarningsService {
         scaleDenominatorMicro: BigInt(run.scaleDenominatorMicro),
       }),
       statements,
+      pending: [],
       staking,
     });
   }
@@ -76,6 +77,15 @@ export class EarningsService {
     const demandMicro = await this.networkDemand(period, now);
     const scale = budgetScale(demandMicro, pool.budgetMicro);
     const mine = draft.staking.find((s) => s.ownerUuid === ownerUuid);
+    const statements = draft.statements.map((s) => statementRow(draft, s, scale, now));
+    // A server enrolled this month whose first facts the sweep has not written yet has no
+    // statement: listed anyway, from the moment it is enrolled (docs/api.md, "Monthly statements").
+    const pending =
+      period === periodOf(now)
+        ? (await this.repository.ownedServers(ownerUuid)).filter(
+            (server) => !statements.some((s) => s.serverId === server.id),
+          )
+        : [];
     return this.answer(ownerUuid, {
       period,
       kind: 'dry_run',
@@ -92,7 +102,8 @@ export class EarningsService {
         scaleNumeratorMicro: scale.numeratorMicro,
         scaleDenominatorMicro: scale.denominatorMicro,
       }),
-      statements: draft.statements.map((s) => statementRow(draft, s, scale, now)),
+      statements,
+      pending,
       staking: mine ? stakingRow(draft, mine, scale, now) : null,
     });
   }
@@ -106,6 +117,8 @@ export class EarningsService {
       note: string | null;
       pool: Earnings['pool'];
       statements: readonly StatementRow[];
+      /** The operator's servers without facts yet in a dry run of the current month. */
+      pending: readonly OwnedServer[];
       staking: StakingRow | null;
     },
   ): Promise<Earnings> {
@@ -114,9 +127,10 @@ export class EarningsService {
       ownerUuid,
       parts.statements.map((s) => s.serverId),
     );
-    const servers: ServerStatement[] = parts.statements.map((s) =>
-      serverStatementView(s, names.get(s.serverId) ?? null, dryRun),
-    );
+    const servers: ServerStatement[] = [
+      ...parts.statements.map((s) => serverStatementView(s, names.get(s.serverId) ?? null, dryRun)),
+      ...parts.pending.map(pendingServerView),
+    ];
     const sum = (pick: (s: StatementRow) => string) =>
       parts.statements.reduce((total, s) => total + BigInt(pick(s)), 0n).toString();
     return {

@@ -38,6 +38,15 @@ function columns(row: object): Record<string, unknown> {
 }
 
 /** The monthly runs and their statements: the only SQL that writes them. */
+/** A server of an operator as it is now (for the servers a dry run has no facts of yet). */
+export interface OwnedServer {
+  id: string;
+  name: string;
+  tier: string | null;
+  bannedAt: Date | null;
+  belowThresholdSince: Date | null;
+}
+
 @Injectable()
 export class RewardStatementsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -219,6 +228,29 @@ export class RewardStatementsRepository {
   }
 
   /** The names of the operator's servers among `serverIds` (deleted ones are absent). */
+  /** Every server the operator has now, oldest first. */
+  async ownedServers(ownerUuid: string): Promise<OwnedServer[]> {
+    const rows = await queryRows<{
+      id: string;
+      name: string;
+      tier: string | null;
+      banned_at: Date | null;
+      below_threshold_since: Date | null;
+    }>(
+      this.dataSource,
+      `SELECT id, name, tier, banned_at, below_threshold_since FROM servers
+       WHERE owner_uuid = $1 ORDER BY created_at, id`,
+      [ownerUuid],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      tier: row.tier,
+      bannedAt: row.banned_at,
+      belowThresholdSince: row.below_threshold_since,
+    }));
+  }
+
   async serverNames(ownerUuid: string, serverIds: readonly string[]): Promise<Map<string, string>> {
     if (serverIds.length === 0) return new Map();
     const rows = await queryRows<{ id: string; name: string }>(

@@ -1,9 +1,9 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type EarningsResponse, earningsQuerySchema } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { SessionGuard } from '../auth/session.guard';
+import { ForAccountType } from '../auth/session.guard';
 import { EarningsService } from './earnings.service';
 
 export class EarningsQueryDto extends createZodDto(earningsQuerySchema) {}
@@ -11,7 +11,7 @@ export class EarningsQueryDto extends createZodDto(earningsQuerySchema) {}
 /** Issue 18 §2: an operator's monthly statements, line by line. */
 @ApiTags('rewards')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node')
 export class RewardsController {
   constructor(private readonly earnings: EarningsService) {}
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type AutoStakeResponse,
@@ -6,11 +6,11 @@ import {
   type StakeMoveResponse,
   type StakingResponse,
 } from '@scn/proto';
-import type { ActiveSession } from '../auth/auth.repository';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { ForAccountType } from '../auth/session.guard';
 import { DomainException } from '../common/domain.exception';
 import { AutoStakeDto, StakeAmountDto } from './dto/staking.dto';
+import { StakingException } from './staking.exception';
 import { StakingService } from './staking.service';
 import { StakingViewService } from './staking-view.service';
 
@@ -27,7 +27,7 @@ function amountOf(body: StakeAmountDto): bigint {
  */
 @ApiTags('staking')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node', () => new StakingException('not_a_node_account'))
 export class StakingController {
   constructor(
     private readonly staking: StakingService,
@@ -39,11 +39,7 @@ export class StakingController {
     summary:
       'Stake, unlocked and locked parts with their unlock dates, stakeable balance, automatic stake, income, halving requirement per server',
   })
-  async view(
-    @OwnAccount() uuid: string,
-    @CurrentSession() session: ActiveSession,
-  ): Promise<StakingResponse> {
-    this.staking.assertOperator(session);
+  async view(@OwnAccount() uuid: string): Promise<StakingResponse> {
     return { success: true, data: await this.views.view(uuid) };
   }
 
@@ -56,10 +52,8 @@ export class StakingController {
   stake(
     @OwnAccount() uuid: string,
     @Body() body: StakeAmountDto,
-    @CurrentSession() session: ActiveSession,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<StakeMoveResponse> {
-    this.staking.assertOperator(session);
     return this.staking.stake(uuid, amountOf(body), idempotencyKey);
   }
 
@@ -72,21 +66,14 @@ export class StakingController {
   unstake(
     @OwnAccount() uuid: string,
     @Body() body: StakeAmountDto,
-    @CurrentSession() session: ActiveSession,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<StakeMoveResponse> {
-    this.staking.assertOperator(session);
     return this.staking.unstake(uuid, amountOf(body), idempotencyKey);
   }
 
   @Put('api/nodes/:uuid/staking/auto')
   @ApiOperation({ summary: 'Sets the automatic stake of each payout: percent, a whole 0-100' })
-  setAuto(
-    @OwnAccount() uuid: string,
-    @Body() body: AutoStakeDto,
-    @CurrentSession() session: ActiveSession,
-  ): Promise<AutoStakeResponse> {
-    this.staking.assertOperator(session);
+  setAuto(@OwnAccount() uuid: string, @Body() body: AutoStakeDto): Promise<AutoStakeResponse> {
     return this.staking.setAutoStake(uuid, body.percent);
   }
 }

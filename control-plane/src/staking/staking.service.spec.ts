@@ -1,5 +1,4 @@
 import { MICRO_PER_SSL } from '@scn/proto';
-import type { ActiveSession } from '../auth/auth.repository';
 import type { Transaction, TransactionRunner } from '../database/transaction-runner';
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { LedgerService, PostRequest } from '../wallet/ledger.service';
@@ -144,16 +143,7 @@ describe('StakingService.unstake', () => {
   });
 });
 
-describe('StakingService.assertOperator and setAutoStake', () => {
-  it('should refuse a client account (403) and let a node account through', () => {
-    const { service } = setup();
-    const session = (userType: string) => ({ account: { userType } }) as unknown as ActiveSession;
-    expect(() => service.assertOperator(session('client'))).toThrow(
-      expect.objectContaining({ code: 'not_a_node_account', kind: 'forbidden' }),
-    );
-    expect(() => service.assertOperator(session('node'))).not.toThrow();
-  });
-
+describe('StakingService.setAutoStake', () => {
   it('should store the percent at the clock’s time and say so', async () => {
     const { service, repository } = setup();
     expect(await service.setAutoStake(OWNER, 0)).toMatchObject({

@@ -5,7 +5,6 @@ import {
   STAKING_ROUTES,
   type StakeMoveResponse,
 } from '@scn/proto';
-import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyService } from '../wallet/idempotency.service';
@@ -31,11 +30,6 @@ export class StakingService {
     private readonly idempotency: IdempotencyService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  /** spec 02 §6: staking is the node operator's. */
-  assertOperator(session: ActiveSession): void {
-    if (session.account.userType !== 'node') throw new StakingException('not_a_node_account');
-  }
 
   /**
    * Moves `amountMicro` from the node wallet to the stake, locked ECONOMICS.stakeLockDays: only

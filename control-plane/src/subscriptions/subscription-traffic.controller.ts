@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SubscriptionTrafficResponse } from '@scn/proto';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { SessionGuard } from '../auth/session.guard';
+import { ForAccountType } from '../auth/session.guard';
 import { CLOCK, type Clock } from '../common/clock';
 import { UuidParam } from '../common/uuid-param';
 import { TrafficQueryDto } from '../traffic/traffic.controller';
@@ -14,7 +14,7 @@ const subscriptionNotFound = () => SubscriptionsException.of('not_found');
 /** Issue 19 §3: one subscription's traffic per server and day, for the client dashboard. */
 @ApiTags('traffic')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('client')
 export class SubscriptionTrafficController {
   constructor(
     private readonly traffic: TrafficRepository,

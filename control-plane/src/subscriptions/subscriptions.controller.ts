@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   type ChangeBillingTypeResponse,
@@ -24,7 +13,7 @@ import {
 import type { Response } from 'express';
 import type { ActiveSession } from '../auth/auth.repository';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType } from '../auth/session.guard';
 import { UuidParam } from '../common/uuid-param';
 import { AutoRenewDto, ChangeBillingTypeDto, CreateSubscriptionDto } from './dto/subscriptions.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
@@ -43,7 +32,7 @@ const fileNotFound = () => SubscriptionsException.of('file_not_found');
  */
 @ApiTags('subscriptions')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('client')
 export class SubscriptionsController {
   constructor(
     private readonly purchase: SubscriptionPurchaseService,
@@ -53,6 +42,7 @@ export class SubscriptionsController {
   ) {}
 
   @Post(['api/clients/create-subscription', 'clients/create-subscription'])
+  @ForAccountType('client', () => SubscriptionsException.of('clients_only'))
   @HttpCode(200)
   @ApiOperation({
     summary:

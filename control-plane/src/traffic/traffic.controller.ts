@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type ServerTrafficResponse, trafficQuerySchema } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
 import { OwnAccount } from '../auth/own-account.decorator';
-import { SessionGuard } from '../auth/session.guard';
+import { ForAccountType } from '../auth/session.guard';
 import { CLOCK, type Clock } from '../common/clock';
 import { UuidParam } from '../common/uuid-param';
 import { NodesException } from '../nodes/nodes.exception';
@@ -20,7 +20,7 @@ const serverNotFound = () => new NodesException('server_not_found');
  */
 @ApiTags('traffic')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node')
 export class TrafficController {
   constructor(
     private readonly nodes: NodesService,

@@ -9,9 +9,12 @@ import {
 import { createZodDto } from 'nestjs-zod';
 import type { ActiveSession } from '../auth/auth.repository';
 import { OwnAccount, OwnsAccountGuard } from '../auth/own-account.decorator';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
+import { CurrentSession, ForAccountType, SessionGuard } from '../auth/session.guard';
 import { WalletException } from './wallet.exception';
 import { WalletService } from './wallet.service';
+
+/** spec 01 §3: client and node wallets are separate; each account has the one of its type. */
+const wrongWalletType = () => new WalletException('wrong_wallet_type');
 
 export class WalletQueryDto extends createZodDto(walletQuerySchema) {}
 
@@ -23,28 +26,27 @@ export class WalletController {
   constructor(private readonly wallets: WalletService) {}
 
   @Get('wallet/client/:uuid')
+  @ForAccountType('client', wrongWalletType)
   @ApiOperation({ summary: 'Client wallet: balance and transactions (newest first, paged)' })
   async clientWallet(
     @OwnAccount() uuid: string,
     @Query() query: WalletQueryDto,
-    @CurrentSession() session: ActiveSession,
   ): Promise<WalletResponse> {
-    this.wallets.assertType(session, 'client');
     return { success: true, data: await this.wallets.view(uuid, 'client', query) };
   }
 
   @Get('wallet/node/:uuid')
+  @ForAccountType('node', wrongWalletType)
   @ApiOperation({ summary: 'Node wallet: balance, frozen rewards (60 days) and transactions' })
   async nodeWallet(
     @OwnAccount() uuid: string,
     @Query() query: WalletQueryDto,
-    @CurrentSession() session: ActiveSession,
   ): Promise<WalletResponse> {
-    this.wallets.assertType(session, 'node');
     return { success: true, data: await this.wallets.view(uuid, 'node', query) };
   }
 
   @Post('wallet/create-client-wallet')
+  @ForAccountType('client', wrongWalletType)
   @HttpCode(200)
   @ApiOperation({ summary: "Creates the session's client wallet if it has none (idempotent)" })
   async createClientWallet(@CurrentSession() session: ActiveSession): Promise<MessageResponse> {
@@ -53,6 +55,7 @@ export class WalletController {
   }
 
   @Post('wallet/create-node-wallet')
+  @ForAccountType('node', wrongWalletType)
   @HttpCode(200)
   @ApiOperation({ summary: "Creates the session's node wallet if it has none (idempotent)" })
   async createNodeWallet(@CurrentSession() session: ActiveSession): Promise<MessageResponse> {
@@ -67,6 +70,7 @@ export class WalletController {
   }
 
   @Post('wallet/client/:uuid/pay-subscription')
+  @ForAccountType('client', wrongWalletType)
   @UseGuards(OwnsAccountGuard)
   @ApiOperation({
     summary:
@@ -77,6 +81,7 @@ export class WalletController {
   }
 
   @Post('api/wallet/node/:uuid/reward')
+  @ForAccountType('node', wrongWalletType)
   @ApiOperation({
     summary: 'Refused (403): operator rewards are paid by the server as part of each purchase',
   })

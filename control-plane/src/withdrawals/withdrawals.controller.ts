@@ -2,10 +2,9 @@ import { Body, Controller, Get, Headers, HttpCode, Post, UseGuards } from '@nest
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { withdrawRequestSchema, type WithdrawalsResponse, type WithdrawResponse } from '@scn/proto';
 import { createZodDto } from 'nestjs-zod';
-import type { ActiveSession } from '../auth/auth.repository';
 import { OwnAccount, OwnsAccountGuard } from '../auth/own-account.decorator';
-import { CurrentSession, SessionGuard } from '../auth/session.guard';
-import { WalletService } from '../wallet/wallet.service';
+import { ForAccountType } from '../auth/session.guard';
+import { WalletException } from '../wallet/wallet.exception';
 import { WithdrawalsEnabledGuard } from './withdrawals-enabled.guard';
 import { WithdrawalsService } from './withdrawals.service';
 
@@ -14,16 +13,14 @@ export class WithdrawDto extends createZodDto(withdrawRequestSchema) {}
 /** spec 01 §7 / spec 02 §6 withdrawals of the node wallet: the owner only, node accounts only. */
 @ApiTags('wallet')
 @Controller()
-@UseGuards(SessionGuard)
+@ForAccountType('node', () => new WalletException('wrong_wallet_type'))
 export class WithdrawalsController {
-  constructor(
-    private readonly withdrawals: WithdrawalsService,
-    private readonly wallets: WalletService,
-  ) {}
+  constructor(private readonly withdrawals: WithdrawalsService) {}
 
   @Post('wallet/node/:uuid/withdraw')
   @HttpCode(201)
-  // The owner check first (as every /{uuid} route), then "suspended" before the body is read.
+  // The account type and the owner first (as every /{uuid} route), then "suspended" before the
+  // body is read.
   @UseGuards(OwnsAccountGuard, WithdrawalsEnabledGuard)
   @ApiOperation({
     summary:
@@ -32,10 +29,8 @@ export class WithdrawalsController {
   withdraw(
     @OwnAccount() uuid: string,
     @Body() body: WithdrawDto,
-    @CurrentSession() session: ActiveSession,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<WithdrawResponse> {
-    this.wallets.assertType(session, 'node');
     return this.withdrawals.withdraw(uuid, body, idempotencyKey);
   }
 
@@ -44,11 +39,7 @@ export class WithdrawalsController {
     summary:
       "The node wallet's withdrawals (newest first) with their status and explorer link, the settings and what is left of today's cap",
   })
-  list(
-    @OwnAccount() uuid: string,
-    @CurrentSession() session: ActiveSession,
-  ): Promise<WithdrawalsResponse> {
-    this.wallets.assertType(session, 'node');
+  list(@OwnAccount() uuid: string): Promise<WithdrawalsResponse> {
     return this.withdrawals.list(uuid);
   }
 }

@@ -12,6 +12,8 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>SCN</title></head><body>portal</body></html>',
   );
   writeFileSync(join(portal, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(join(portal, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["secret"]}');
+  writeFileSync(join(portal, 'robots.txt.map'), '{"version":3}');
   t = await startTestApp({ PORTAL_DIST: portal, SUPPORT_EMAIL: 'help@scn.test' });
 });
 afterAll(() => t.close());
@@ -22,8 +24,8 @@ describe('the HTTP application', () => {
     expect(res.body).toMatchObject({ success: true, status: 'ok', database: 'ok' });
   });
 
-  it.each(['/', '/servers', '/economics', '/client-dashboard', '/no/such/page'])(
-    'should serve the portal for %s (SPA fallback) with run-time settings as meta tags',
+  it.each(['/', '/servers', '/servers/', '/Economics', '/client-dashboard', '/node-dashboard'])(
+    'should serve the portal for the page %s with run-time settings as meta tags',
     async (path) => {
       const res = await t.http().get(path).set('Accept', 'text/html').expect(200);
       expect(res.text).toContain('portal');
@@ -32,15 +34,82 @@ describe('the HTTP application', () => {
     },
   );
 
+  it.each(['/no/such/page', '/serverz', '/node-dashboard/x', '/faqs/more', '/robots'])(
+    'should serve the portal with a 404 for %s, which is none of its pages',
+    async (path) => {
+      const res = await t.http().get(path).set('Accept', 'text/html').expect(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('portal');
+      expect(res.text).toContain('<meta name="scn:support-email" content="help@scn.test" />');
+    },
+  );
+
   it('should serve hashed assets with a long cache', async () => {
     const res = await t.http().get('/assets/app-abc123.js').expect(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('should never serve a source map', async () => {
+    for (const path of [
+      '/assets/app-abc123.js.map',
+      '/robots.txt.map',
+      '/assets/APP-abc123.js.MAP',
+    ]) {
+      for (const accept of ['*/*', 'text/html', 'application/json']) {
+        const res = await t.http().get(path).set('Accept', accept).expect(404);
+        expect(res.text).not.toContain('"version":3');
+      }
+    }
   });
 
   it('should answer unknown API paths with a JSON 404, never the portal', async () => {
     const res = await t.http().get('/api/nope').set('Accept', 'text/html').expect(404);
     expect(res.body).toEqual({ success: false, message: 'Not found' });
     await t.http().post('/servers').send({}).expect(404);
+  });
+
+  it.each([
+    '/metrics',
+    '/metrics/',
+    '/api',
+    '/data',
+    '/data/nope',
+    '/nodes',
+    '/nodes/nope',
+    '/wallet',
+    '/wallet/nope',
+    '/sub',
+    '/downloads',
+    '/downloads/nope.tgz',
+    '/checksums',
+    '/checksums/nope',
+    '/clients/nope',
+    '/solana/nope',
+    '/health',
+    '/healthz/nope',
+    '/admin-servers/nope',
+    '/install.sh/nope',
+  ])('should answer %s with the JSON 404 of the API, even to a browser', async (path) => {
+    const res = await t.http().get(path).set('Accept', 'text/html').expect(404);
+    expect(res.body).toEqual({ success: false, message: 'Not found' });
+  });
+
+  it("should answer a JSON 404 under every namespace of the API's routes", async () => {
+    const json = await t.http().get('/api/docs-json').expect(200);
+    const namespaces = new Set(
+      Object.keys(json.body.paths as Record<string, unknown>).map((path) => path.split('/')[1]),
+    );
+    expect([...namespaces].sort()).toEqual(
+      expect.arrayContaining(['api', 'checksums', 'data', 'nodes', 'servers', 'sub', 'wallet']),
+    );
+    for (const namespace of namespaces) {
+      const res = await t
+        .http()
+        .get(`/${namespace}/no-such/route/x/y/z`)
+        .set('Accept', 'text/html')
+        .expect(404);
+      expect([namespace, res.body]).toEqual([namespace, { success: false, message: 'Not found' }]);
+    }
   });
 
   it('should send security headers', async () => {

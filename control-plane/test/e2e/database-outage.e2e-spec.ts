@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { io, type Socket } from 'socket.io-client';
 import type { AgentServiceClient } from '@scn/proto';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
@@ -24,18 +25,41 @@ let t: TestApp;
 let agent: AgentServiceClient;
 let socket: Socket;
 const realtime: string[] = [];
+let logs = '';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { path: string };
+}
+
+/** The lines about requests (access log, exception filter) logged since `from`. */
+function requestLinesSince(from: number): LogLine[] {
+  return logs
+    .slice(from)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.req !== undefined);
+}
 
 beforeAll(async () => {
   db = await createTestDatabase();
   const target = new URL(db.url);
   proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-  t = await startTestApp({
-    DATABASE_URL: proxy.urlFor(db.url),
-    DB_CONNECT_TIMEOUT_MS: '1000',
-    DB_STATEMENT_TIMEOUT_MS: '2000',
-    DB_QUERY_TIMEOUT_MS: '3000',
-    DB_LOCK_TIMEOUT_MS: '1000',
-  });
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+  t = await startTestApp(
+    {
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: proxy.urlFor(db.url),
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      DB_STATEMENT_TIMEOUT_MS: '2000',
+      DB_QUERY_TIMEOUT_MS: '3000',
+      DB_LOCK_TIMEOUT_MS: '1000',
+    },
+    { logStream },
+  );
   await t.app.listen(0, '127.0.0.1');
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'] });
@@ -87,6 +111,7 @@ describe('the control plane across a database outage', () => {
     expect(stream.sets[0]!.version).toBe(version);
 
     proxy.down();
+    const outageLogs = logs.length;
     const refused = await until('a 503', async () => {
       const response = await t
         .http()
@@ -104,6 +129,19 @@ describe('the control plane across a database outage', () => {
     const notReady = await t.http().get('/health/ready').expect(503);
     expect(notReady.headers['retry-after']).toBe('5');
     expect(notReady.body).toMatchObject({ success: false, database: 'down', listen: 'down' });
+    expect((await t.http().get('/healthz')).status).toBe(503);
+    // An outage is expected: each 503 is one line at warn, no stack, never "Unhandled error".
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const outageLines = requestLinesSince(outageLogs);
+    expect(
+      outageLines.filter((line) => line.level !== 40 || line.msg !== 'request unavailable'),
+    ).toEqual([]);
+    for (const path of ['/data/stats', '/health/ready', '/healthz'])
+      expect([path, outageLines.filter((line) => line.req?.path === path).length]).toEqual([
+        path,
+        1,
+      ]);
+    expect(JSON.stringify(outageLines)).not.toContain('stack');
     // A new stream needs the database (the node's credential is read there, fresh).
     const during = watch(agent, metadata);
     const status = await new Promise<grpc.StatusObject>((resolve) => during.onStatus(resolve));

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { Client } from 'pg';
 import { registerAccount } from '../support/accounts';
 import { freshIp, startTestApp, type TestApp } from '../support/test-app';
 
@@ -7,7 +8,7 @@ let logs = '';
 beforeAll(async () => {
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-  t = await startTestApp({ LOG_LEVEL: 'trace' }, { logStream: stream });
+  t = await startTestApp({ LOG_LEVEL: 'trace', MARKET_PAGE_CACHE_MS: '0' }, { logStream: stream });
 });
 afterAll(() => t.close());
 
@@ -58,5 +59,61 @@ describe('structured logs', () => {
       expect(secret).toBeTruthy();
       expect(logs).not.toContain(secret as string);
     }
+  });
+});
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { path: string };
+  err?: { stack?: string };
+}
+
+/** The lines logged at warn or above since `from` (an offset in `logs`). */
+function problemsSince(from: number): LogLine[] {
+  return logs
+    .slice(from)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.level >= 40);
+}
+
+describe('log levels of failures', () => {
+  it('should log an expected 503 once, at warn, without a stack', async () => {
+    const from = logs.length;
+    // Deposits are off in this app (no chain configured): 503 "Failed to initialize payment system".
+    await t.http().get('/api/solana/config').expect(503);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(problemsSince(from)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'request unavailable',
+        req: expect.objectContaining({ path: '/api/solana/config' }),
+        reason: 'Failed to initialize payment system',
+      }),
+    ]);
+    expect(logs.slice(from)).not.toContain('stack');
+  });
+
+  it('should log an unexpected error at error, with its stack', async () => {
+    const sql = new Client({ connectionString: t.db.url });
+    await sql.connect();
+    await sql.query('ALTER TABLE market_counts RENAME TO market_counts_away');
+    const from = logs.length;
+    try {
+      await t.http().get('/data/stats').expect(500);
+    } finally {
+      await sql.query('ALTER TABLE market_counts_away RENAME TO market_counts');
+      await sql.end();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const problems = problemsSince(from);
+    expect(problems.map((line) => [line.level, line.msg])).toEqual([
+      [50, 'Unhandled error'],
+      [50, 'request errored'],
+    ]);
+    expect(problems[0]!.err?.stack).toContain('market_counts');
+    await t.http().get('/data/stats').expect(200);
   });
 });

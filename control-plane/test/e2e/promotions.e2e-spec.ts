@@ -1,4 +1,5 @@
 import {
+  AUTH_MESSAGES,
   type MarketServersResponse,
   PROMOTION_MESSAGES,
   PROMOTION_ROUTES,
@@ -73,7 +74,7 @@ async function market(names: readonly string[]): Promise<Array<[string, boolean]
 }
 
 describe('promotion calls: who may call them', () => {
-  it('should answer only the owner; anyone else gets 404 as for no server, and no session 401', async () => {
+  it('should answer only the owner; another operator gets 404 as for no server, a client 403, and no session 401', async () => {
     const { who: owner, serverId } = await operatorWithServer('Owned', 1000);
     const other = await registerAccount(t, { userType: 'node' });
     await depositThroughChain(t, funding, other, 1000);
@@ -84,17 +85,21 @@ describe('promotion calls: who may call them', () => {
       .post(PROMOTION_ROUTES.promote(serverId))
       .send({ days: 10, cost: 1000 })
       .expect(401);
-    for (const who of [other, client]) {
+    for (const [who, status, message] of [
+      [other, 404, 'Server not found'],
+      // Promotions are node accounts' (docs/api.md, "Account types"): refused before the id is read.
+      [client, 403, AUTH_MESSAGES.nodesOnly],
+    ] as const) {
       const read = await t
         .http()
         .get(PROMOTION_ROUTES.promotion(serverId))
         .set('Cookie', who.cookie);
       const write = await promote(who, serverId, { days: 10, cost: 1000 });
       expect([read.status, read.body.message, write.status, write.body.message]).toEqual([
-        404,
-        'Server not found',
-        404,
-        'Server not found',
+        status,
+        message,
+        status,
+        message,
       ]);
     }
     for (const id of ['not-a-uuid', '8d8f1c8e-9a51-4c61-9f5e-2b7c1f4c1a11']) {

@@ -1,20 +1,10 @@
-import { SUBSCRIPTION_FEED_PAGES } from '@scn/proto';
+import { PORTAL_PAGES } from '@scn/proto';
 
-/** Typed route paths of the portal (spec 01 §2, spec 02 §2). */
-export const paths = {
-  home: '/',
-  servers: '/servers',
-  security: '/security',
-  ourView: '/our-view',
-  economics: '/economics',
-  documentation: '/documentation',
-  faqs: '/faqs',
-  // Subscription feeds link to these two (profile-web-page-url, support-url).
-  support: SUBSCRIPTION_FEED_PAGES.support,
-  privacyPolicy: '/privacy-policy',
-  terms: '/terms',
-  clientDashboard: SUBSCRIPTION_FEED_PAGES.dashboard,
-  nodeDashboard: '/node-dashboard',
-} as const;
+/**
+ * Typed route paths of the portal (spec 01 §2, spec 02 §2). The table lives in @scn/proto
+ * (`PORTAL_PAGES`) because the control plane reads it too: a path that is none of these pages
+ * gets the app with a 404 status (docs/api.md, "The portal").
+ */
+export const paths = PORTAL_PAGES;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

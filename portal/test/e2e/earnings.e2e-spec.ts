@@ -221,7 +221,7 @@ describe('earnings', () => {
 
     // A server enrolled two months ago: three months to choose, newest first.
     const enrolled = periodBounds(addPeriods(now, -2)).start;
-    await insertReportingServer(stack.db, {
+    const serverId = await insertReportingServer(stack.db, {
       ownerUuid: operator.uuid,
       name: 'Lisbon 1',
       tier: TIER,
@@ -243,12 +243,22 @@ describe('earnings', () => {
     expect(await panel.getByTestId('earnings-empty').innerText()).toContain(
       periodLabelOf(addPeriods(now, -1)),
     );
+    // This month the server is listed although the history sweep has written none of its facts
+    // yet (it would within a minute): no lines, zero figures, and a note that they are coming.
     await panel.getByRole('button', { name: 'Next month' }).click();
-    await panel
-      .getByTestId('earnings-empty')
-      .filter({ hasText: periodLabelOf(now) })
-      .waitFor();
+    const pending = panel.locator(
+      `[data-testid="server-statement"][data-server-id="${serverId}"][data-first-facts-pending="true"]`,
+    );
+    await pending.waitFor();
     expect(await panel.getByTestId('earnings-period').inputValue()).toBe(now);
+    expect(await pending.getByRole('heading', { level: 3 }).innerText()).toBe('Lisbon 1');
+    expect(await pending.getByTestId('first-facts-pending').innerText()).toBe(
+      REWARDS_MESSAGES.firstFactsPending,
+    );
+    expect(await pending.getByTestId('statement-line').count()).toBe(0);
+    expect(
+      await panel.getByTestId('earnings-totals').locator('[value]').first().getAttribute('value'),
+    ).toBe('0');
     expect(problems.pageErrors).toEqual([]);
   });
 

@@ -53,8 +53,9 @@ describe('public routes', () => {
     const page = await openPage();
     const problems = collectProblems(page);
     const response = await page.goto('/no/such/page');
-    // The control plane serves the app shell for client-side routes.
-    expect(response?.status()).toBe(200);
+    // The control plane serves the app shell with a 404: no such page (a crawler or a monitor
+    // learns it), and the app shows its not-found page.
+    expect(response?.status()).toBe(404);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     const home = page.getByRole('main').getByRole('link', { name: 'Back to Home' });
     expect(await home.getAttribute('href')).toBe('/');
@@ -63,7 +64,27 @@ describe('public routes', () => {
     await page
       .getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' })
       .waitFor();
-    expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
+    // The document's own 404 is the answer asked for; nothing else failed.
+    expect(problems).toEqual({
+      consoleErrors: [expect.stringContaining('404')],
+      pageErrors: [],
+      failedRequests: [`GET ${suite.stack.baseUrl}/no/such/page: HTTP 404`],
+    });
+  });
+
+  it('the built scripts name no source map, and no map is served', async () => {
+    const index = await fetch(`${suite.stack.baseUrl}/`);
+    const scripts = [...(await index.text()).matchAll(/<script[^>]+src="([^"]+\.js)"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const js = await fetch(`${suite.stack.baseUrl}${script}`);
+      expect(js.status).toBe(200);
+      expect(await js.text()).not.toMatch(/sourceMappingURL/);
+      const map = await fetch(`${suite.stack.baseUrl}${script}.map`);
+      expect([script, map.status]).toEqual([script, 404]);
+    }
   });
 });
 

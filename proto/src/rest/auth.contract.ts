@@ -46,6 +46,8 @@ export const AUTH_MESSAGES = {
   notLoggedIn: 'User not logged in',
   sessionInvalid: 'Session expired or invalid. Please sign in again.',
   accessDenied: 'Access denied: this account belongs to another user',
+  clientsOnly: 'This is for client accounts only',
+  nodesOnly: 'This is for node operator accounts only',
   forgotPassword: 'If your email is registered, you will receive a password reset code shortly.',
   passwordReset: 'Password has been reset successfully.',
   termsMustBeAccepted: 'You must accept both the Terms of Service and the Protection Policy',

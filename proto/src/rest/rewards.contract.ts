@@ -17,6 +17,9 @@ export const REWARDS_MESSAGES = {
     'Dry run: this month has ended but its statement is not written yet (the monthly run pays it within an hour of the month ending).',
   notRun:
     'Dry run: no monthly run covered this month (it ended before the run existed); this is what the facts give.',
+  /** A server enrolled before the history sweep (once a minute) wrote any of its facts. */
+  firstFactsPending:
+    'Just enrolled: its first facts are on the way. The reliability history is written every minute, so its statement appears within about a minute.',
   /** The portal's message when the statement cannot be loaded (no answer from the server). */
   fetchFailed: 'Failed to load your earnings',
 } as const;
@@ -77,6 +80,11 @@ export const serverStatementSchema = z.object({
   escrowedMicro: microString,
   paidAt: z.string().nullable(),
   ledgerTransactionId: z.string().nullable(),
+  /**
+   * The current month's dry run of a server with no facts yet (enrolled before the history
+   * sweep, once a minute, wrote its first): listed with no lines and zero figures.
+   */
+  firstFactsPending: z.boolean(),
 });
 export type ServerStatement = z.infer<typeof serverStatementSchema>;
 
