@@ -555,15 +555,19 @@ try {
   const warm = await runPurchases(cp.base, warmupClients, servers, WARMUP, CONCURRENCY);
   if (warm.statuses[200] !== WARMUP) throw new Error(`warm-up: ${JSON.stringify(warm.statuses)}`);
 
-  // After the warm-up every pooled connection (a PostgreSQL backend below the control plane) exists.
-  const pgPids = postgresPids(cp.pid);
+  const pgCpuAtStart = new Map(postgresPids(cp.pid).map((pid) => [pid, cpuMs(pid)]));
   const nodeCpu0 = cpuMs(cp.pid);
-  const pgCpu0 = pgPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const from = Date.now();
   const run = await runPurchases(cp.base, clients, servers, PURCHASES, CONCURRENCY);
   profileWindow = { from, to: Date.now() };
   const nodeCpu = cpuMs(cp.pid) - nodeCpu0;
-  const pgCpu = pgPids.reduce((sum, pid) => sum + cpuMs(pid), 0) - pgCpu0;
+  // Backends the pool opened during the run count from 0 (a faster warm-up may have needed
+  // fewer); one that has gone meanwhile counts nothing.
+  const pgPids = new Set([...pgCpuAtStart.keys(), ...postgresPids(cp.pid)]);
+  const pgCpu = [...pgPids].reduce((sum, pid) => {
+    const now = cpuMs(pid);
+    return now === 0 ? sum : sum + now - (pgCpuAtStart.get(pid) ?? 0);
+  }, 0);
   const cpu = nodeCpu + pgCpu;
   let expectedSlots = 0;
   for (let i = 0; i < WARMUP; i += 1) expectedSlots += serverCountFor(i);
