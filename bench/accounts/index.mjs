@@ -6,12 +6,21 @@
 // stay out of the way, and the e-mails are spread so no per-e-mail limit is reached.
 import { startControlPlane } from '../lib/control-plane.mjs';
 
-const ACCOUNTS = 60;
+// ACCOUNTS_SCALE (1) scales the accounts and every sample count alike (0.05 for a smoke run), so
+// each e-mail's uses, and with them the per-e-mail limits below, stay as they are.
+const SCALE = Number(process.env.ACCOUNTS_SCALE ?? 1);
+const scaled = (n) => Math.max(1, Math.round(n * SCALE));
+const ACCOUNTS = scaled(60);
 // Each e-mail of either kind is used the same number of times in each phase (i % ACCOUNTS), so
 // both kinds have the same history (an upsert that replaces a code costs more than a first
 // insert). generate-code: 9 per e-mail (+1 at registration = the limit of 10 an hour);
 // reset-password: 5 per e-mail, the attempts one code allows.
-const SAMPLES = { 'generate-code': 540, login: 180, 'forgot-password': 240, 'reset-password': 300 };
+const SAMPLES = {
+  'generate-code': ACCOUNTS * 9,
+  login: ACCOUNTS * 3,
+  'forgot-password': ACCOUNTS * 4,
+  'reset-password': ACCOUNTS * 5,
+};
 
 const cp = await startControlPlane();
 let addressCounter = 0;
@@ -102,7 +111,7 @@ try {
   const stranger = (i) => `bench.none.${runId}.${i % ACCOUNTS}@example.com`;
 
   // Warm-up: JIT, connection pool, argon2's first allocation.
-  for (let i = 0; i < 30; i += 1) {
+  for (let i = 0; i < scaled(30); i += 1) {
     const email = `bench.warm.${runId}.${i}@example.com`;
     await post('/api/auth/login', { email, password: 'x', userType: 'client' });
     await post('/api/auth/generate-code', { email, userType: 'client' });

@@ -5,8 +5,9 @@
 // other format within 2x of base64 (half its rate or more, p99 at most twice).
 //
 // Environment knobs: FEED_REQUESTS (5000 per format), FEED_CONCURRENCY (50), FEED_SERVERS (5),
-// FEED_FORMATS (comma-separated, default all), FEED_PROFILE=1 (a V8 CPU profile of the control
-// plane over base64's measured window, summarised by area and function).
+// FEED_WARMUP (500 per format), FEED_FORMATS (comma-separated, default all), FEED_PROFILE=1 (a V8
+// CPU profile of the control plane over base64's measured window, summarised by area and
+// function).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,7 +25,7 @@ const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const REQUESTS = env('FEED_REQUESTS', 5000);
 const CONCURRENCY = env('FEED_CONCURRENCY', 50);
 const SERVERS = env('FEED_SERVERS', 5);
-const WARMUP = 500;
+const WARMUP = env('FEED_WARMUP', 500);
 const TARGET = { base64Rps: 2000, base64P99Ms: 50, factor: 2 };
 
 const ALL_FORMATS = [

@@ -8,7 +8,8 @@
 //
 // Environment knobs: INGEST_NODES (2000), INGEST_WORKERS (2), INGEST_WINDOW (calls in flight per
 // worker, 16), INGEST_CHANNELS (per worker, 4), INGEST_SECONDS (15), INGEST_WARMUP_SECONDS (3),
-// INGEST_TRANSPORTS (stream,unary; the first one is held to the targets).
+// INGEST_TRANSPORTS (stream,unary; the first one is held to the targets), INGEST_AGENT_SECONDS
+// (10: how long each real agent process is sampled).
 import { fork, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,7 +45,7 @@ if (TRANSPORTS.length === 0 || TRANSPORTS.some((t) => t !== 'stream' && t !== 'u
   throw new Error('INGEST_TRANSPORTS: a comma-separated list of stream and unary');
 }
 const TRANSPORT_NAME = { stream: 'ReportStream', unary: 'unary Report' };
-const AGENT_SAMPLE_MS = 10_000;
+const AGENT_SAMPLE_MS = env('INGEST_AGENT_SECONDS', 10) * 1000;
 const AGENT_INTERVAL_MS = 2_000;
 
 const TARGET = { reportsPerSecond: 5000, p99Ms: 50, echoRatio: 0.5, agentRssMb: 60 };

@@ -29,6 +29,7 @@ import { Promotions1764000003000 } from './1764000003000-promotions';
 import { SocialShares1764000003100 } from './1764000003100-social-shares';
 import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
 import { TrafficBatches1764000003300 } from './1764000003300-traffic-batches';
+import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   SocialShares1764000003100,
   InboundPlans1764000003200,
   TrafficBatches1764000003300,
+  LedgerPlannerStats1764000003410,
 ] as const;
