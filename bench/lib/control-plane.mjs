@@ -1,7 +1,7 @@
 // Starts the built control plane on a free loopback port for a benchmark, with its own data
 // folder (embedded PostgreSQL unless DATABASE_URL is set) and the mail outbox.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, chmodSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, chmodSync, existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -88,9 +88,16 @@ export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
         await new Promise((r) => setTimeout(r, 20));
       }
     },
+    /**
+     * Stops it and removes its data folder (an embedded database of several hundred MB per run;
+     * BENCH_KEEP_DATA=1 keeps it to look at).
+     */
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', resolve);
+        child.once('exit', (code) => {
+          if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+          resolve(code);
+        });
         child.kill('SIGTERM');
       }),
   };
