@@ -113,14 +113,10 @@ for (const name of names) {
   );
   if (!ok) {
     failed = true;
-    console.log(
-      result.output
-        .trimEnd()
-        .split('\n')
-        .slice(-40)
-        .map((l) => `  | ${l}`)
-        .join('\n'),
-    );
+    // The first lines name the error; the last ones say where the run was when it ended.
+    const lines = result.output.trimEnd().split('\n');
+    const shown = lines.length <= 60 ? lines : [...lines.slice(0, 20), '...', ...lines.slice(-40)];
+    console.log(shown.map((l) => `  | ${l}`).join('\n'));
   }
 }
 console.log(`bench smoke: ${((performance.now() - started) / 1000).toFixed(0)} s in all`);

@@ -95,6 +95,9 @@ const db = new pg.Pool({
     process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`,
   max: 2,
 });
+// An idle client's error (its server going away) is not the run's failure: say it, and let the
+// next query fail if it matters. Unhandled, it ends the process with a dump of the client.
+db.on('error', (error) => console.error(`database client: ${error.message}`));
 let failed = false;
 try {
   const operator = await insertAccount(db, 'node');

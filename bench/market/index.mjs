@@ -88,6 +88,9 @@ const pgPort = await freePort();
 const cp = await startControlPlane({ EMBEDDED_PG_PORT: String(pgPort) });
 const dbUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`;
 const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
+// An idle client's error (its server going away) is not the run's failure: say it, and let the
+// next query fail if it matters. Unhandled, it ends the process with a dump of the client.
+db.on('error', (error) => console.error(`database client: ${error.message}`));
 let uncached = null;
 try {
   uncached = await startControlPlane({ DATABASE_URL: dbUrl, MARKET_PAGE_CACHE_MS: '0' });
