@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../support/processes';
 
 /**
  * issue 15 §3: `kill -9` of the control plane leaves its embedded PostgreSQL running, and a
@@ -12,14 +12,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * started for real with its own DATA_DIR and ports, killed with SIGKILL, and started again.
  */
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function isAlive(pid: number): boolean {
   try {

@@ -10,7 +10,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import request from 'supertest';
@@ -18,6 +17,7 @@ import { uniqueEmail } from '../support/accounts';
 import { describeNeeding } from '../support/requirements';
 import { SmtpCapture } from '../support/smtp-capture';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { freePort, waitFor } from '../support/processes';
 
 /**
  * The operator's journey on a fresh clone, as docs/operators.md tells it: `npm start` (here its
@@ -38,14 +38,6 @@ const TEST_DESTINATION = '198.51.100.7/32';
 /** This Node first: the installer installs Node.js from the distribution when none is on PATH. */
 const PATH = `${dirname(process.execPath)}:${process.env.PATH}`;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Processes whose command line mentions `text` (read from /proc). */
 function processesMentioning(text: string): number[] {
   const found: number[] = [];
@@ -58,16 +50,6 @@ function processesMentioning(text: string): number[] {
     }
   }
   return found;
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check().catch(() => null);
-    if (found !== null) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** Runs a shell command line asynchronously (the product under test is another process). */

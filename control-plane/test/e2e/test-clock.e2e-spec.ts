@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ECONOMICS_ROUTES, type LiveEconomy } from '@scn/proto';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { freePort, waitFor } from '../support/processes';
 
 /**
  * The test clock of the built control plane (TEST_CLOCK_FILE, for the browser suites that start
@@ -15,14 +15,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
  */
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const DAY_MS = 86_400_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Run {
   child: ChildProcess;
@@ -37,16 +29,6 @@ function start(env: NodeJS.ProcessEnv): Run {
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   return { child, output: () => output, exited };
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await check().catch(() => null);
-    if (found !== null) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('the test clock of the built control plane', () => {

@@ -74,7 +74,7 @@ describe('migration 1764000003410: ledger planner statistics', () => {
     const [after] = await db.query<{ relpages: number; reltuples: number }>(
       `SELECT relpages, reltuples FROM pg_class WHERE oid = 'ledger_transactions'::regclass`,
     );
-    expect(before.reltuples).toBeGreaterThan(300);
+    expect(before?.reltuples).toBeGreaterThan(300);
     expect(after).toEqual(before);
   });
 });
