@@ -8,14 +8,20 @@ export const ENCODING_SUFFIX: Readonly<Record<PrecompressedEncoding, string>> = 
   gzip: '.gz',
 };
 
+/**
+ * Identity unnamed is acceptable (RFC 9110 §12.5.3) but the last choice: "br;q=0.5" asks for
+ * brotli at a lower preference, not for the uncompressed body before it.
+ */
+const IMPLICIT_IDENTITY = Number.MIN_VALUE;
+
 /** Ties between equal q-values go to the smaller coding: brotli, then gzip, then none. */
 const PREFERENCE: readonly ContentEncoding[] = ['br', 'gzip', 'identity'];
 
 /**
  * The coding to answer with, of those `available` (identity always is), for an `Accept-Encoding`
  * header (RFC 9110 §12.5.3): the highest q-value wins, q=0 refuses a coding, `*` stands for every
- * coding the header does not name, identity included, and identity is acceptable unless refused
- * by name or by `*`.
+ * coding the header does not name, identity included, and identity is acceptable, last, unless
+ * refused by name or by `*`.
  * No header at all means identity. When the client refuses everything, identity is sent anyway,
  * as the RFC lets an origin do rather than answer 406.
  */
@@ -41,7 +47,7 @@ export function chooseEncoding(
   }
   const star = weights.get('*');
   const weightOf = (encoding: ContentEncoding): number =>
-    weights.get(encoding) ?? star ?? (encoding === 'identity' ? 1 : 0);
+    weights.get(encoding) ?? star ?? (encoding === 'identity' ? IMPLICIT_IDENTITY : 0);
   let best: ContentEncoding = 'identity';
   let bestWeight = -1;
   for (const encoding of PREFERENCE) {
