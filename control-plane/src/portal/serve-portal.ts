@@ -37,9 +37,6 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-/** What a hashed file under /assets may be cached for: its name changes with its content. */
-export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-
 /**
  * Serves the built portal: hashed assets cached for a year, and index.html (never cached) for
  * every other GET that asks for a page, so /servers and friends load on refresh (SPA fallback):
@@ -69,7 +66,8 @@ export function servePortal(
     : null;
 
   // Source maps stay in dist/ for whoever debugs a build, but are not published; the `.br` and
-  // `.gz` copies are only ever sent as their original's coding.
+  // `.gz` copies are only ever sent as their original's coding. Hashed names change with their
+  // content, so a year's `immutable` cache is safe.
   const assets = precompressedStatic(join(config.portalDist, 'assets'), {
     immutable: true,
     maxAge: '365d',
