@@ -21,7 +21,7 @@
 // - total: every response of the visit until the network is idle;
 // - repeat: bytes of app code (the document, scripts, styles) and of everything on the repeat visit.
 //
-// Environment knobs: PORTAL_LOAD_RUNS (5; 1 is the smoke run, about 1 minute), PORTAL_LOAD_PAGES
+// Environment knobs: PORTAL_LOAD_RUNS (5; 1 is the smoke run, about 40 s), PORTAL_LOAD_PAGES
 // (`/,/servers`), PORTAL_LOAD_PROFILES (`fast3g,400k`). Needs `npm run build`. Exit status 1 only
 // on an error (a page that does not render); the targets live in docs/benchmarks.md.
 import { createRequire } from 'node:module';
