@@ -1,11 +1,64 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = process.env.SCN_API_URL ?? 'http://localhost:5050';
 
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|ico)$/i;
+/** Below this a copy saves less than the headers cost. */
+const MIN_BYTES = 256;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+/**
+ * Writes a brotli (`.br`, max quality) and a gzip (`.gz`, level 9) copy beside each compressible
+ * file of the build, which the control plane sends to browsers that accept them instead of
+ * compressing per request (docs/api.md, "The portal"). index.html is compressed by the control
+ * plane itself, which adds run-time settings to it.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'scn-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      let identity = 0;
+      let br = 0;
+      for (const file of filesUnder(outDir)) {
+        if (!COMPRESSIBLE.test(file) || file.endsWith('index.html')) continue;
+        if (statSync(file).size < MIN_BYTES) continue;
+        const content = readFileSync(file);
+        const gzip = gzipSync(content, { level: 9 });
+        // Not worth a second representation when it saves under a tenth.
+        if (gzip.length > content.length * 0.9) continue;
+        const brotli = brotliCompressSync(content, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        });
+        writeFileSync(`${file}.gz`, gzip);
+        if (brotli.length < gzip.length) writeFileSync(`${file}.br`, brotli);
+        identity += content.length;
+        br += Math.min(brotli.length, gzip.length);
+      }
+      this.info(`precompressed ${identity} bytes to ${br} (brotli)`);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     // The contract is consumed from source, so the portal and the server never drift.
     alias: { '@scn/proto': fileURLToPath(new URL('../proto/src/browser.ts', import.meta.url)) },
@@ -20,5 +73,16 @@ export default defineConfig({
   },
   // Maps are written beside the bundle for whoever debugs a build, but the bundle does not name
   // them and the control plane never serves a `.map` (docs/security.md, "The portal").
-  build: { outDir: 'dist', sourcemap: 'hidden' },
+  build: {
+    outDir: 'dist',
+    sourcemap: 'hidden',
+    rolldownOptions: {
+      output: {
+        // React changes less often than the app: a release of the app leaves it cached.
+        codeSplitting: {
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
+    },
+  },
 });

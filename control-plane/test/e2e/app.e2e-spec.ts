@@ -1,9 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
+/** A script the build compressed both ways, and a stylesheet it wrote a gzip copy of only. */
+const script = Buffer.from(
+  `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ i })))};`,
+);
+const style = Buffer.from('.card { color: red; }\n'.repeat(100));
 beforeAll(async () => {
   const portal = mkdtempSync(join(tmpdir(), 'scn-portal-'));
   mkdirSync(join(portal, 'assets'));
@@ -14,6 +22,13 @@ beforeAll(async () => {
   writeFileSync(join(portal, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(join(portal, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["secret"]}');
   writeFileSync(join(portal, 'robots.txt.map'), '{"version":3}');
+  writeFileSync(join(portal, 'assets', 'rows-Xy12_ab.js'), script);
+  writeFileSync(join(portal, 'assets', 'rows-Xy12_ab.js.br'), brotliCompressSync(script));
+  writeFileSync(join(portal, 'assets', 'rows-Xy12_ab.js.gz'), gzipSync(script));
+  writeFileSync(join(portal, 'assets', 'card-Q9.css'), style);
+  writeFileSync(join(portal, 'assets', 'card-Q9.css.gz'), gzipSync(style));
+  writeFileSync(join(portal, 'favicon.svg'), style);
+  writeFileSync(join(portal, 'favicon.svg.br'), brotliCompressSync(style));
   t = await startTestApp({ PORTAL_DIST: portal, SUPPORT_EMAIL: 'help@scn.test' });
 });
 afterAll(() => t.close());
@@ -46,7 +61,7 @@ describe('the HTTP application', () => {
 
   it('should serve hashed assets with a long cache', async () => {
     const res = await t.http().get('/assets/app-abc123.js').expect(200);
-    expect(res.headers['cache-control']).toContain('immutable');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('should never serve a source map', async () => {
@@ -60,6 +75,163 @@ describe('the HTTP application', () => {
         expect(res.text).not.toContain('"version":3');
       }
     }
+  });
+
+  describe('compression', () => {
+    let server: Server;
+    let base: string;
+    beforeAll(async () => {
+      server = t.app.getHttpServer() as Server;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    /** The bytes as sent, without the decoding every HTTP client library does. */
+    const raw = (
+      path: string,
+      headers: Record<string, string> = {},
+      method = 'GET',
+    ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const decode = (encoding: string | undefined, body: Buffer): Buffer =>
+      encoding === 'br'
+        ? brotliDecompressSync(body)
+        : encoding === 'gzip'
+          ? gunzipSync(body)
+          : body;
+
+    it.each([
+      ['br', 'br'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=1, br;q=0.5', 'gzip'],
+      ['*', 'br'],
+      ['*;q=0.1, br;q=0', 'gzip'],
+      ['br;q=0, gzip;q=0', undefined],
+      ['identity', undefined],
+      ['', undefined],
+    ])(
+      'should send a hashed script with Accept-Encoding "%s" coded as %s, decoding to the same bytes',
+      async (accept, expected) => {
+        const res = await raw(
+          '/assets/rows-Xy12_ab.js',
+          accept ? { 'Accept-Encoding': accept } : {},
+        );
+        expect(res.status).toBe(200);
+        expect(res.headers['content-encoding']).toBe(expected);
+        expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+        expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(Number(res.headers['content-length'])).toBe(res.body.length);
+        if (expected) expect(res.body.length).toBeLessThan(script.length / 4);
+        expect(decode(expected, res.body).equals(script)).toBe(true);
+      },
+    );
+
+    it('should send the copy there is, and the file itself where there is none', async () => {
+      const gz = await raw('/assets/card-Q9.css', { 'Accept-Encoding': 'br, gzip' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.headers['content-type']).toMatch(/^text\/css/);
+      expect(gunzipSync(gz.body).equals(style)).toBe(true);
+      const svg = await raw('/favicon.svg', { 'Accept-Encoding': 'gzip, br' });
+      expect(svg.headers['content-encoding']).toBe('br');
+      expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(svg.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(svg.headers['cache-control']).toBe('public, max-age=3600');
+      const plain = await raw('/assets/app-abc123.js', { 'Accept-Encoding': 'br, gzip' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe('console.log(1)');
+    });
+
+    it('should answer HEAD with the headers of GET and no body', async () => {
+      const get = await raw('/assets/rows-Xy12_ab.js', { 'Accept-Encoding': 'br' });
+      const head = await raw('/assets/rows-Xy12_ab.js', { 'Accept-Encoding': 'br' }, 'HEAD');
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      for (const name of ['content-encoding', 'content-length', 'content-type', 'etag', 'vary'])
+        expect([name, head.headers[name]]).toEqual([name, get.headers[name]]);
+      const page = await raw(
+        '/servers',
+        { Accept: 'text/html', 'Accept-Encoding': 'gzip' },
+        'HEAD',
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.length).toBe(0);
+      expect(page.headers['content-encoding']).toBe('gzip');
+      expect(Number(page.headers['content-length'])).toBeGreaterThan(0);
+    });
+
+    it('should answer a Range request with a range of the file itself', async () => {
+      const res = await raw('/assets/rows-Xy12_ab.js', {
+        'Accept-Encoding': 'br, gzip',
+        Range: 'bytes=0-9',
+      });
+      expect(res.status).toBe(206);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-range']).toBe(`bytes 0-9/${script.length}`);
+      expect(res.body.equals(script.subarray(0, 10))).toBe(true);
+    });
+
+    it('should revalidate a different ETag for each coding of a file', async () => {
+      const br = await raw('/assets/rows-Xy12_ab.js', { 'Accept-Encoding': 'br' });
+      const gz = await raw('/assets/rows-Xy12_ab.js', { 'Accept-Encoding': 'gzip' });
+      expect(br.headers.etag).not.toBe(gz.headers.etag);
+      const again = await raw('/assets/rows-Xy12_ab.js', {
+        'Accept-Encoding': 'br',
+        'If-None-Match': br.headers.etag ?? '',
+      });
+      expect(again.status).toBe(304);
+    });
+
+    it('should never serve the compressed copies by their own names', async () => {
+      for (const path of [
+        '/assets/rows-Xy12_ab.js.br',
+        '/assets/rows-Xy12_ab.js.gz',
+        '/favicon.svg.br',
+      ])
+        expect([path, (await raw(path, { Accept: '*/*' })).status]).toEqual([path, 404]);
+    });
+
+    it('should compress the pages, never cached without revalidation, 304 while unchanged', async () => {
+      for (const accept of ['br', 'gzip', 'identity']) {
+        const res = await raw('/servers', { Accept: 'text/html', 'Accept-Encoding': accept });
+        expect(res.status).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+        const encoding = accept === 'identity' ? undefined : accept;
+        expect(res.headers['content-encoding']).toBe(encoding);
+        const html = decode(encoding, res.body).toString();
+        expect(html).toContain('<meta name="scn:support-email" content="help@scn.test" />');
+        const again = await raw('/servers', {
+          Accept: 'text/html',
+          'Accept-Encoding': accept,
+          'If-None-Match': res.headers.etag ?? '',
+        });
+        expect(again.status).toBe(304);
+        expect(again.body.length).toBe(0);
+      }
+      const missing = await raw('/no/such/page', { Accept: 'text/html', 'Accept-Encoding': 'br' });
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(missing.body).toString()).toContain('portal');
+    });
   });
 
   it('should answer unknown API paths with a JSON 404, never the portal', async () => {

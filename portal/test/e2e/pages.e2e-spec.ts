@@ -86,6 +86,48 @@ describe('public routes', () => {
       expect([script, map.status]).toEqual([script, 404]);
     }
   });
+
+  it('the build is sent brotli-compressed, its hashed assets cached for good', async () => {
+    const index = await fetch(`${suite.stack.baseUrl}/servers`, {
+      headers: { Accept: 'text/html', 'Accept-Encoding': 'gzip, deflate, br' },
+    });
+    expect(index.headers.get('content-encoding')).toBe('br');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const assets = [
+      ...(await index.text()).matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g),
+    ].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      const res = await fetch(`${suite.stack.baseUrl}${asset}`, {
+        headers: { 'Accept-Encoding': 'gzip, deflate, br' },
+      });
+      expect([asset, res.status, res.headers.get('content-encoding')]).toEqual([asset, 200, 'br']);
+      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('paints the placeholder before any script has run, wordless but the brand', async () => {
+    const page = await openPage();
+    // The scripts never arrive: what shows is index.html alone.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.goto('/servers');
+    await page.locator('.boot__bar').waitFor();
+    expect((await page.locator('#root').innerText()).trim()).toBe('SCN');
+    expect(await page.locator('.boot__card').count()).toBeGreaterThan(0);
+    const painted = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint').length,
+    );
+    expect(painted).toBe(1);
+  });
+
+  it('the app replaces the placeholder on mount', async () => {
+    const page = await openPage();
+    await page.goto('/servers');
+    await page.getByRole('heading', { level: 1, name: 'Network Servers' }).waitFor();
+    expect(await page.locator('.boot__bar').count()).toBe(0);
+    expect(await page.locator('.boot__page').count()).toBe(0);
+  });
 });
 
 describe('economics tabs', () => {
