@@ -41,6 +41,7 @@ export const SMOKE = {
     PURCHASE_WARMUP: '10',
     FIRST_BYTE_RUNS: '1',
   },
+  'portal-load': { PORTAL_LOAD_RUNS: '1' },
   qr: { QR_ROUNDS: '1', QR_IMAGES: '5' },
   rewards: { REWARDS_NODES: '200', REWARDS_OPERATORS: '40', REWARDS_BATCH: '50' },
   sessions: { SESSIONS_REQUESTS: '200' },
