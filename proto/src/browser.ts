@@ -23,3 +23,4 @@ export * from './rest/reliability.contract';
 export * from './rest/traffic.contract';
 export * from './rest/social.contract';
 export * from './countries';
+export * from './locales';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
 import { insertOperator } from './support/market';
-import { collectProblems } from './support/portal';
+import { collectProblems, registerAccount } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
@@ -164,5 +164,28 @@ describe('the market search in other languages', () => {
     expect(await documentLanguage(page)).toEqual({ lang: 'zh', dir: 'ltr' });
     // The URL stays the same in every language.
     expect(new URL(page.url()).pathname).toBe('/servers');
+  });
+});
+
+describe("the account's saved language", () => {
+  it('is saved by the switcher when signed in and follows the account to another browser', async () => {
+    const account = await registerAccount(suite.stack, 'client');
+    const first = await openPage({ account });
+    await first.goto('/servers');
+    await first.getByRole('heading', { level: 1, name: 'Network Servers' }).waitFor();
+    await first.getByTestId('language-switcher').selectOption('fa');
+    await first.getByRole('heading', { level: 1, name: 'سرورهای شبکه' }).waitFor();
+    const saved = async () =>
+      (await suite.stack.db.query(`SELECT locale FROM accounts WHERE uuid = $1`, [account.uuid]))[0]
+        ?.locale;
+    for (let i = 0; i < 50 && (await saved()) !== 'fa'; i += 1) await first.waitForTimeout(100);
+    expect(await saved()).toBe('fa');
+
+    // Another browser, in English and with nothing stored but the session: the account's
+    // language wins once the profile arrives.
+    const second = await openPage({ account, locale: 'en-US' });
+    await second.goto('/servers');
+    await second.getByRole('heading', { level: 1, name: 'سرورهای شبکه' }).waitFor();
+    expect(await documentLanguage(second)).toEqual({ lang: 'fa', dir: 'rtl' });
   });
 });

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { LOCALES, LOCALE_NATIVE_NAMES, isLocale } from '../../lib/i18n/locale';
+import { saveAccountLocale } from '../../features/session/store';
 import { switchLocale, useT } from '../../lib/i18n/i18n';
 
 /**
@@ -35,7 +36,10 @@ export function LanguageSwitcher({
         value={locale}
         data-testid={testId}
         onChange={(event) => {
-          if (isLocale(event.target.value)) void switchLocale(event.target.value);
+          const chosen = event.target.value;
+          if (!isLocale(chosen)) return;
+          void switchLocale(chosen);
+          void saveAccountLocale(chosen);
         }}
       >
         {LOCALES.map((option) => (

@@ -4,8 +4,9 @@
  * else English. Pure, so the order is unit-tested.
  */
 
-export const LOCALES = ['en', 'fa', 'ru', 'zh'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '@scn/proto';
+
+export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = 'en';
 
 /** Each language's own name, as the switcher shows it (a reader looks for their own script). */
