@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { SUPPORT_EMAIL } from '../../config/env';
+import { formatNumber } from '../../lib/i18n/format';
 import { useT } from '../../lib/i18n/i18n';
 import { BrandMark } from './brand';
 import { LEGAL_LINKS, RESOURCE_LINKS, type NavLink } from './nav-links';
@@ -22,7 +23,7 @@ function LinkList({ title, links }: { title: string; links: readonly NavLink[] }
 
 /** spec 01 §2 "Shell": blurb, support e-mail, Resources and Legal lists, copyright. */
 export function Footer() {
-  const { t } = useT();
+  const { t, locale } = useT();
   const year = new Date().getFullYear();
   return (
     <footer className="footer" data-testid="footer">
@@ -44,7 +45,11 @@ export function Footer() {
         <LinkList title={t('shell.footer.legal')} links={LEGAL_LINKS} />
       </div>
       <div className="container footer__bottom">
-        <p>{t('shell.footer.copyright', { year: String(year) })}</p>
+        <p>
+          {t('shell.footer.copyright', {
+            year: formatNumber(year, locale, { useGrouping: false }),
+          })}
+        </p>
       </div>
     </footer>
   );

@@ -193,7 +193,7 @@ function CardAction({
   onSignIn,
   onPromote,
 }: CardActionProps) {
-  const { t } = useT();
+  const { t, locale } = useT();
   if (!viewer) {
     return (
       <Button variant="secondary" size="sm" block onClick={onSignIn}>
@@ -231,7 +231,9 @@ function CardAction({
   const action = connectAction(server, state);
   const label =
     action === 'cooldown'
-      ? t('market.card.action.cooldown', { seconds: cooldownSeconds(state.processingSeconds) })
+      ? t('market.card.action.cooldown', {
+          seconds: formatNumber(cooldownSeconds(state.processingSeconds), locale),
+        })
       : t(`market.card.action.${action}`);
   return (
     <Button
