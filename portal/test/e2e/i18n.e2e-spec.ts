@@ -93,6 +93,16 @@ describe('a Persian browser', () => {
     expect(brand!.x + brand!.width).toBeGreaterThan(MOBILE.width / 2);
     expect(await overflowing(page)).toEqual([]);
     expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
+
+    // The check sees an overflow when there is one: a box 40 px wider than the phone.
+    await page.evaluate(() => {
+      const wide = document.createElement('div');
+      wide.className = 'too-wide';
+      wide.style.width = '430px';
+      wide.style.height = '10px';
+      document.getElementById('main')?.append(wide);
+    });
+    expect((await overflowing(page)).some((found) => found.startsWith('div.too-wide'))).toBe(true);
   });
 
   it('switches to Russian from the mobile menu, remembers it, and back to Persian', async () => {
@@ -125,8 +135,12 @@ describe('a Persian browser', () => {
     await page.getByRole('heading', { level: 1, name: 'سرورهای شبکه' }).waitFor();
     expect(await documentLanguage(page)).toEqual({ lang: 'fa', dir: 'rtl' });
     await page.getByTestId('market-server-card').first().waitFor();
-    // Persian digits in the stats, the Latin unit and digits of a code left as they are.
-    expect(await page.getByTestId('market-stat-total').innerText()).toMatch(/^[۰-۹]+$/);
+    // The stats (their own request) in Persian digits.
+    await page.waitForFunction(() =>
+      /^[۰-۹]+$/.test(
+        document.querySelector('[data-testid="market-stat-total"]')?.textContent ?? '',
+      ),
+    );
     expect(await overflowing(page)).toEqual([]);
 
     await page.getByTestId('market-search').fill('آلمان');
