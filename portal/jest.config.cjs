@@ -5,7 +5,7 @@ module.exports = {
   roots: ['<rootDir>/src'],
   testRegex: '\\.spec\\.tsx?$',
   transform: {
-    '^.+\\.tsx?$': [
+    '^.+\\.[jt]sx?$': [
       '@swc/jest',
       {
         jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022' },
@@ -13,5 +13,7 @@ module.exports = {
       },
     ],
   },
+  // intl-messageformat and its parser ship only ES modules: compiled like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs)/)'],
   moduleNameMapper: { '^@scn/proto$': '<rootDir>/../proto/src/browser.ts' },
 };

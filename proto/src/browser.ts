@@ -24,3 +24,4 @@ export * from './rest/traffic.contract';
 export * from './rest/social.contract';
 export * from './countries';
 export * from './portal-pages';
+export * from './locales';

@@ -84,3 +84,4 @@ export type {
   Account as CoreVlessAccount,
   Account__Output as CoreVlessAccount__Output,
 } from './gen/v2ray/core/proxy/vless/Account';
+export * from './country-names';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { UserType } from '@scn/proto';
+import type { Locale, UserType } from '@scn/proto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../common/sql';
 import { AccountEntity } from './entities/account.entity';
@@ -42,6 +42,11 @@ export class AccountsRepository {
     passwordHash: string,
   ): Promise<void> {
     await manager.getRepository(AccountEntity).update({ uuid }, { passwordHash });
+  }
+
+  /** The account's saved language (the check constraint holds it to `LOCALES`). */
+  async updateLocale(uuid: string, locale: Locale): Promise<void> {
+    await this.dataSource.getRepository(AccountEntity).update({ uuid }, { locale });
   }
 
   async insertTermsAcceptance(acceptance: NewTermsAcceptance): Promise<TermsAcceptanceEntity> {

@@ -5,6 +5,7 @@ import {
   HttpCode,
   Inject,
   Post,
+  Put,
   Query,
   Req,
   Res,
@@ -15,6 +16,7 @@ import {
   AUTH_MESSAGES,
   type AuthResponse,
   type MessageResponse,
+  type LocaleResponse,
   type ProfileResponse,
   type TermsStatusResponse,
   type VerifySessionResponse,
@@ -30,6 +32,7 @@ import {
   ForgotPasswordDto,
   GenerateCodeDto,
   LoginDto,
+  LocaleDto,
   ProfileQueryDto,
   RegisterDto,
   ResetPasswordDto,
@@ -131,6 +134,17 @@ export class AuthController {
       throw new AuthException('access_denied');
     }
     return { success: true, user: await this.profiles.profile(session) };
+  }
+
+  @Put('api/auth/profile/:uuid/locale')
+  @UseGuards(SessionGuard)
+  @ApiOperation({ summary: "Save the session's own account's language (docs/i18n.md)" })
+  async setLocale(
+    @OwnAccount() _uuid: string,
+    @Body() body: LocaleDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<LocaleResponse> {
+    return { success: true, locale: await this.profiles.setLocale(session, body.locale) };
   }
 
   @Post('api/auth/forgot-password')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   AUTH_MESSAGES,
+  type Locale,
   PRIVACY_VERSION,
   type Profile,
   TERMS_VERSION,
@@ -28,7 +29,14 @@ export class ProfileService {
       name: account.name,
       createdAt: account.createdAt.toISOString(),
       termsAcceptedAt: terms?.acceptedAt.toISOString() ?? null,
+      locale: account.locale,
     };
+  }
+
+  /** Saves the session's own account's language (docs/i18n.md). */
+  async setLocale(session: ActiveSession, locale: Locale): Promise<Locale> {
+    await this.accounts.updateLocale(session.account.uuid, locale);
+    return locale;
   }
 
   /**

@@ -175,6 +175,24 @@ describe('market order and filters on a generated set', () => {
     },
   );
 
+  it.each(['Germany', 'آلمان', 'Германия', '德国', 'de', 'Япония', 'nether'])(
+    'should find the servers of the country %j names, in any of the four languages',
+    async (search) => {
+      const want = expected(models, { search }, clock.at).map((m) => m.id);
+      const got = await allPages({ search }, 25);
+      expect(got.servers.map((s) => s.id)).toEqual(want);
+      expect(got.total).toBe(want.length);
+      const country = { Германия: 'DE', آلمان: 'DE', 德国: 'DE', Germany: 'DE', de: 'DE' }[search];
+      if (country) {
+        const inCountry = models.filter((m) => m.listed && m.country === country);
+        expect(inCountry.length).toBeGreaterThan(0);
+        expect(got.servers.map((s) => s.id)).toEqual(
+          expect.arrayContaining(inCountry.map((m) => m.id)),
+        );
+      }
+    },
+  );
+
   it('should combine search and country', async () => {
     const query = { search: 'bravo', country: 'US' };
     const want = expected(models, query, clock.at).map((m) => m.id);

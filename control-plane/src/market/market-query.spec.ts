@@ -76,10 +76,19 @@ describe('orderKeys', () => {
 describe('listingFilter', () => {
   it('should always filter on listed first, so the partial indexes apply', () => {
     expect(listingFilter({})).toEqual({ where: 'listed', params: [] });
-    expect(listingFilter({ country: 'DE', search: 'fra' })).toEqual({
+    expect(listingFilter({ country: 'DE', search: 'edge' })).toEqual({
       where: 'listed AND country = $1::bpchar AND search_text LIKE lower($2)',
-      params: ['DE', '%fra%'],
+      params: ['DE', '%edge%'],
     });
+  });
+
+  it('should also match the countries a search names, in any of the four languages', () => {
+    for (const search of ['Germany', 'آلمان', 'Германия', '德国']) {
+      expect(listingFilter({ search })).toEqual({
+        where: 'listed AND (search_text LIKE lower($1) OR country = ANY($2::bpchar[]))',
+        params: [`%${search}%`, ['DE']],
+      });
+    }
   });
 
   it("should take LIKE's wildcards in a search literally", () => {

@@ -1,4 +1,5 @@
 import type { MarketOrder, MarketSort } from '@scn/proto';
+import { countriesMatching } from './country-search';
 
 /** What a page is asked for: the validated `MarketServersQuery` (or a test's subset of it). */
 export interface MarketFilter {
@@ -123,8 +124,9 @@ export interface ListingFilter {
 
 /**
  * spec 01 §2: search by name, location or host (case-insensitive: the stored text and the
- * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE);
- * the country filter.
+ * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE), or
+ * by the country the term names in any of the portal's languages or by its code (docs/i18n.md
+ * "Country search": the country index answers that part); the country filter.
  */
 export function listingFilter(query: MarketFilter): ListingFilter {
   const clauses = ['listed'];
@@ -136,7 +138,14 @@ export function listingFilter(query: MarketFilter): ListingFilter {
   }
   if (query.search) {
     params.push(containsPattern(query.search));
-    clauses.push(`search_text LIKE lower($${params.length})`);
+    const text = `search_text LIKE lower($${params.length})`;
+    const countries = countriesMatching(query.search);
+    if (countries.length === 0) {
+      clauses.push(text);
+    } else {
+      params.push(countries);
+      clauses.push(`(${text} OR country = ANY($${params.length}::bpchar[]))`);
+    }
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -433,6 +433,69 @@ describe('login, sessions and logout', () => {
   });
 });
 
+describe('the saved language (docs/i18n.md)', () => {
+  const profileOf = async (account: { uuid: string; token: string }) =>
+    (
+      await t
+        .http()
+        .get(`/api/auth/profile/${account.uuid}`)
+        .set('Authorization', `Bearer ${account.token}`)
+        .expect(200)
+    ).body.user.locale;
+
+  it('should save the language of the session account and show it in the profile', async () => {
+    const me = await registerAccount(t);
+    expect(await profileOf(me)).toBeNull();
+    const res = await t
+      .http()
+      .put(`/api/auth/profile/${me.uuid}/locale`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .send({ locale: 'fa' })
+      .expect(200);
+    expect(res.body).toEqual({ success: true, locale: 'fa' });
+    expect(await profileOf(me)).toBe('fa');
+    await t
+      .http()
+      .put(`/api/auth/profile/${me.uuid}/locale`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .send({ locale: 'zh' })
+      .expect(200);
+    expect(await profileOf(me)).toBe('zh');
+  });
+
+  it('should refuse a language it does not speak or another field with 400, writing nothing', async () => {
+    const me = await registerAccount(t);
+    const bad = await t
+      .http()
+      .put(`/api/auth/profile/${me.uuid}/locale`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .send({ locale: 'de' })
+      .expect(400);
+    expect(bad.body).toEqual({ success: false, message: 'locale must be one of: en, fa, ru, zh' });
+    const extra = await t
+      .http()
+      .put(`/api/auth/profile/${me.uuid}/locale`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .send({ locale: 'ru', theme: 'dark' })
+      .expect(400);
+    expect(extra.body).toEqual({ success: false, message: 'Unknown field: theme' });
+    expect(await profileOf(me)).toBeNull();
+  });
+
+  it("should answer 403 for another account's uuid and 401 without a session", async () => {
+    const me = await registerAccount(t);
+    const other = await registerAccount(t);
+    await t
+      .http()
+      .put(`/api/auth/profile/${other.uuid}/locale`)
+      .set('Authorization', `Bearer ${me.token}`)
+      .send({ locale: 'ru' })
+      .expect(403);
+    await t.http().put(`/api/auth/profile/${other.uuid}/locale`).send({ locale: 'ru' }).expect(401);
+    expect(await profileOf(other)).toBeNull();
+  });
+});
+
 describe('profile', () => {
   it("should return the session's own profile", async () => {
     const account = await registerAccount(t, { userType: 'node' });

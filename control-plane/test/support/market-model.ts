@@ -1,4 +1,10 @@
-import { type MarketOrder, type MarketSort, VPS_TIERS, type VpsTierId } from '@scn/proto';
+import {
+  COUNTRY_NAMES,
+  type MarketOrder,
+  type MarketSort,
+  VPS_TIERS,
+  type VpsTierId,
+} from '@scn/proto';
 import { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
@@ -209,6 +215,19 @@ export function compare(
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/**
+ * docs/i18n.md "Country search": a term of two or more characters names a country when it is
+ * its code or starts its name, or a word of its name, in any of the four languages.
+ */
+function namesCountry(term: string, code: string): boolean {
+  if ([...term].length < 2) return false;
+  if (term === code.toLowerCase()) return true;
+  return (COUNTRY_NAMES[code] ?? []).some((name) => {
+    const lower = name.toLowerCase();
+    return lower.startsWith(term) || lower.includes(` ${term}`);
+  });
+}
+
 export function expected(
   models: readonly Model[],
   query: Partial<MarketPageQuery>,
@@ -220,7 +239,9 @@ export function expected(
     .filter((m) => !query.country || m.country === query.country)
     .filter(
       (m) =>
-        !term || [m.name, m.location, m.host].some((field) => field?.toLowerCase().includes(term)),
+        !term ||
+        [m.name, m.location, m.host].some((field) => field?.toLowerCase().includes(term)) ||
+        (m.country !== null && namesCountry(term, m.country)),
     )
     .sort((a, b) => compare(a, b, query.sort, query.order ?? 'desc', at));
 }

@@ -5,11 +5,17 @@
 
 export type Tone = 'success' | 'warning' | 'danger';
 
+/** spec 01 §9: uptime in whole days and hours; null (shown as 'New') when 0 or unknown. */
+export function uptimeParts(hours: number): { days: number; hours: number } | null {
+  const whole = Number.isFinite(hours) ? Math.max(0, Math.floor(hours)) : 0;
+  if (whole === 0) return null;
+  return { days: Math.floor(whole / 24), hours: whole % 24 };
+}
+
 /** spec 01 §9: uptime in hours shows 'New' when 0 (or unknown), else 'Xd Yh'. */
 export function formatUptime(hours: number): string {
-  const whole = Number.isFinite(hours) ? Math.max(0, Math.floor(hours)) : 0;
-  if (whole === 0) return 'New';
-  return `${Math.floor(whole / 24)}d ${whole % 24}h`;
+  const parts = uptimeParts(hours);
+  return parts ? `${parts.days}d ${parts.hours}h` : 'New';
 }
 
 /** spec 01 §9, 02 §4: reliability green at 90 or more, yellow at 70 or more, else red. */

@@ -122,6 +122,8 @@ async function completeSignUp(page: Page, userType: UserType, email: string): Pr
     name: email.split('@')[0],
     createdAt: expect.any(String),
     termsAcceptedAt: expect.any(String),
+    // No saved language yet: the browser's decides (docs/i18n.md).
+    locale: null,
   });
 }
 

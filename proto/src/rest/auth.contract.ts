@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../locales';
 import { emailSchema, requestBody, requiredString, userTypeSchema } from './common.contract';
 
 export const AUTH_ROUTES = {
@@ -8,6 +9,7 @@ export const AUTH_ROUTES = {
   logout: '/api/auth/logout',
   verifySession: '/api/auth/verify-session',
   profile: (uuid: string) => `/api/auth/profile/${encodeURIComponent(uuid)}`,
+  locale: (uuid: string) => `/api/auth/profile/${encodeURIComponent(uuid)}/locale`,
   forgotPassword: '/api/auth/forgot-password',
   resetPassword: '/api/auth/reset-password',
   termsAccept: '/api/auth/terms/accept',
@@ -138,10 +140,16 @@ export const verifySessionResponseSchema = z.object({
 });
 export type VerifySessionResponse = z.infer<typeof verifySessionResponseSchema>;
 
+export const localeSchema = z.enum(LOCALES, {
+  error: () => `locale must be one of: ${LOCALES.join(', ')}`,
+});
+
 export const profileSchema = sessionUserSchema.extend({
   name: z.string(),
   createdAt: z.string(),
   termsAcceptedAt: z.string().nullable(),
+  /** The account's saved language (docs/i18n.md); null: the browser decides. */
+  locale: localeSchema.nullable(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -150,6 +158,16 @@ export const profileResponseSchema = z.object({
   user: profileSchema,
 });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+
+/** PUT /api/auth/profile/{uuid}/locale: the account's language (docs/i18n.md). */
+export const localeRequestSchema = requestBody({ locale: localeSchema });
+export type LocaleRequest = z.infer<typeof localeRequestSchema>;
+
+export const localeResponseSchema = z.object({
+  success: z.literal(true),
+  locale: localeSchema,
+});
+export type LocaleResponse = z.infer<typeof localeResponseSchema>;
 
 export const profileQuerySchema = z.strictObject(
   { userType: userTypeSchema.optional() },

@@ -1,6 +1,7 @@
 import {
   forgotPasswordRequestSchema,
   generateCodeRequestSchema,
+  localeRequestSchema,
   loginRequestSchema,
   profileQuerySchema,
   registerRequestSchema,
@@ -16,3 +17,4 @@ export class ForgotPasswordDto extends createZodDto(forgotPasswordRequestSchema)
 export class ResetPasswordDto extends createZodDto(resetPasswordRequestSchema) {}
 export class TermsAcceptDto extends createZodDto(termsAcceptRequestSchema) {}
 export class ProfileQueryDto extends createZodDto(profileQuerySchema) {}
+export class LocaleDto extends createZodDto(localeRequestSchema) {}

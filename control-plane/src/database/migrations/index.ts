@@ -29,6 +29,7 @@ import { Promotions1764000003000 } from './1764000003000-promotions';
 import { SocialShares1764000003100 } from './1764000003100-social-shares';
 import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
 import { TrafficBatches1764000003300 } from './1764000003300-traffic-batches';
+import { AccountLocale1764000003400 } from './1764000003400-account-locale';
 import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   SocialShares1764000003100,
   InboundPlans1764000003200,
   TrafficBatches1764000003300,
+  AccountLocale1764000003400,
   LedgerPlannerStats1764000003410,
 ] as const;

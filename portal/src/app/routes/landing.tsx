@@ -8,20 +8,22 @@ import { HowItWorks } from '../../features/landing/components/how-it-works';
 import { LaunchBanner } from '../../features/landing/components/launch-banner';
 import { SecurityFeatures } from '../../features/landing/components/security-features';
 import { useSession } from '../../features/session/store';
+import { useT } from '../../lib/i18n/i18n';
 
 /** spec 01 §2 "Landing page". */
 export function LandingRoute() {
+  const { t } = useT();
   const { user } = useSession();
 
   const heroActions = !user ? (
-    <SignUpButtons clientLabel="Get Started as Client" />
+    <SignUpButtons clientLabel={t('landing.cta.startClient')} />
   ) : user.userType === 'client' ? (
     <Link href={paths.servers} className={buttonClass({ size: 'lg' })}>
-      Browse Servers
+      {t('landing.cta.browseServers')}
     </Link>
   ) : (
     <Link href={paths.nodeDashboard} className={buttonClass({ size: 'lg' })}>
-      Manage My Servers
+      {t('landing.cta.manageServers')}
     </Link>
   );
 
@@ -31,10 +33,10 @@ export function LandingRoute() {
       href={user.userType === 'client' ? paths.servers : paths.nodeDashboard}
       className={buttonClass({ size: 'lg' })}
     >
-      Go to Dashboard
+      {t('landing.cta.goToDashboard')}
     </Link>
   ) : (
-    <SignUpButtons clientLabel="Sign Up as Client" />
+    <SignUpButtons clientLabel={t('landing.cta.signUpClient')} />
   );
 
   return (
@@ -50,6 +52,7 @@ export function LandingRoute() {
 
 /** The two sign-up calls to action of a signed-out visitor (spec 01 §2 "Landing page"). */
 function SignUpButtons({ clientLabel }: { clientLabel: string }) {
+  const { t } = useT();
   return (
     <>
       <Button
@@ -64,7 +67,7 @@ function SignUpButtons({ clientLabel }: { clientLabel: string }) {
         size="lg"
         onClick={() => openAuth({ mode: 'register', userType: 'node' })}
       >
-        Become a Node Operator
+        {t('landing.cta.becomeOperator')}
       </Button>
     </>
   );

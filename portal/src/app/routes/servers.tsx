@@ -6,6 +6,7 @@ import { openAuth } from '../../features/auth/store';
 import { ServerMarket } from '../../features/market/components/server-market';
 import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { useSession } from '../../features/session/store';
+import { useT } from '../../lib/i18n/i18n';
 
 /**
  * spec 02 §2: the client dashboard reads this navigation state: it highlights the new
@@ -18,6 +19,7 @@ export interface NewSubscriptionState {
 
 /** /servers (spec 01 §2 "Server market"): public; selecting and buying need a client account. */
 export function ServersRoute() {
+  const { t } = useT();
   const { user } = useSession();
   const [, navigate] = useLocation();
   const uuid = user?.uuid;
@@ -36,11 +38,9 @@ export function ServersRoute() {
   return (
     <div className="container page">
       <header className="page-header">
-        <p className="eyebrow">Server Market</p>
-        <h1>Network Servers</h1>
-        <p className="page-header__lead">
-          Servers run by independent node operators, ranked by reliability and ping.
-        </p>
+        <p className="eyebrow">{t('market.page.eyebrow')}</p>
+        <h1>{t('market.page.title')}</h1>
+        <p className="page-header__lead">{t('market.page.lead')}</p>
       </header>
       <ServerMarket
         viewer={viewer}

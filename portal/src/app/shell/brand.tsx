@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { paths } from '../../config/paths';
+import { useT } from '../../lib/i18n/i18n';
 
 export function BrandMark({ size = 32 }: { size?: number }) {
   const gradientId = useId();
@@ -33,12 +34,13 @@ export function BrandMark({ size = 32 }: { size?: number }) {
 }
 
 export function Brand() {
+  const { t } = useT();
   return (
-    <Link href={paths.home} className="brand" aria-label="SCN home">
+    <Link href={paths.home} className="brand" aria-label={t('shell.brandHome')}>
       <BrandMark />
       <span className="brand__text">
         <span className="brand__name">SCN</span>
-        <span className="brand__tagline">Secure Connection Network</span>
+        <span className="brand__tagline">{t('shell.tagline')}</span>
       </span>
     </Link>
   );

@@ -1,16 +1,19 @@
 import { Link } from 'wouter';
 import { SUPPORT_EMAIL } from '../../config/env';
+import { formatNumber } from '../../lib/i18n/format';
+import { useT } from '../../lib/i18n/i18n';
 import { BrandMark } from './brand';
 import { LEGAL_LINKS, RESOURCE_LINKS, type NavLink } from './nav-links';
 
 function LinkList({ title, links }: { title: string; links: readonly NavLink[] }) {
+  const { t } = useT();
   return (
     <nav className="footer__nav" aria-label={title}>
       <h2 className="footer__heading">{title}</h2>
       <ul>
         {links.map((link) => (
-          <li key={link.label}>
-            <Link href={link.href}>{link.label}</Link>
+          <li key={link.labelKey}>
+            <Link href={link.href}>{t(link.labelKey)}</Link>
           </li>
         ))}
       </ul>
@@ -20,6 +23,7 @@ function LinkList({ title, links }: { title: string; links: readonly NavLink[] }
 
 /** spec 01 §2 "Shell": blurb, support e-mail, Resources and Legal lists, copyright. */
 export function Footer() {
+  const { t, locale } = useT();
   const year = new Date().getFullYear();
   return (
     <footer className="footer" data-testid="footer">
@@ -29,21 +33,23 @@ export function Footer() {
             <BrandMark size={28} />
             <span>SCN</span>
           </div>
-          <p className="footer__blurb">
-            Secure Connection Network connecting node operators with clients
-          </p>
+          <p className="footer__blurb">{t('shell.footer.blurb')}</p>
           <p className="footer__support">
-            Support:{' '}
-            <a href={`mailto:${SUPPORT_EMAIL}`} data-testid="support-email">
+            {t('shell.footer.support')}{' '}
+            <a href={`mailto:${SUPPORT_EMAIL}`} dir="ltr" data-testid="support-email">
               {SUPPORT_EMAIL}
             </a>
           </p>
         </div>
-        <LinkList title="Resources" links={RESOURCE_LINKS} />
-        <LinkList title="Legal" links={LEGAL_LINKS} />
+        <LinkList title={t('shell.footer.resources')} links={RESOURCE_LINKS} />
+        <LinkList title={t('shell.footer.legal')} links={LEGAL_LINKS} />
       </div>
       <div className="container footer__bottom">
-        <p>© {year} Secure Connection Network. All rights reserved.</p>
+        <p>
+          {t('shell.footer.copyright', {
+            year: formatNumber(year, locale, { useGrouping: false }),
+          })}
+        </p>
       </div>
     </footer>
   );

@@ -4,6 +4,9 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { openAuth } from '../../features/auth/store';
 import { dashboardPathFor, logout, useSession } from '../../features/session/store';
+import { Trans } from 'react-i18next';
+import { useT } from '../../lib/i18n/i18n';
+import { LanguageSwitcher } from './language-switcher';
 import { MAIN_LINKS } from './nav-links';
 
 export interface MobileMenuProps {
@@ -12,6 +15,7 @@ export interface MobileMenuProps {
 
 /** spec 01 §2 "Shell": the mobile menu with the same links, a Dashboard link and Sign out. */
 export function MobileMenu({ onClose }: MobileMenuProps) {
+  const { t } = useT();
   const { user } = useSession();
   const [location, navigate] = useLocation();
 
@@ -25,7 +29,7 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
 
   return (
     <div id="mobile-menu" className="mobile-menu" data-testid="mobile-menu">
-      <nav className="container mobile-menu__nav" aria-label="Mobile">
+      <nav className="container mobile-menu__nav" aria-label={t('shell.nav.mobile')}>
         {MAIN_LINKS.map((link) => (
           <Link
             key={link.href}
@@ -33,19 +37,23 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
             className="mobile-menu__link"
             aria-current={location === link.href ? 'page' : undefined}
           >
-            {link.label}
+            {t(link.labelKey)}
           </Link>
         ))}
         {user ? (
           <>
             <p className="mobile-menu__user">
-              Signed in as <strong>{user.email}</strong>
+              <Trans
+                i18nKey="shell.signedInAs"
+                values={{ email: user.email }}
+                components={{ strong: <strong dir="ltr" /> }}
+              />
             </p>
             <Link
               href={dashboardPathFor(user.userType)}
               className={buttonClass({ variant: 'primary', block: true })}
             >
-              Dashboard
+              {t('shell.dashboard')}
             </Link>
             <Button
               variant="ghost"
@@ -56,7 +64,7 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
                 navigate(paths.home);
               }}
             >
-              Sign out
+              {t('shell.signOut')}
             </Button>
           </>
         ) : (
@@ -69,7 +77,7 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
                 openAuth({ mode: 'login' });
               }}
             >
-              Log In
+              {t('shell.logIn')}
             </Button>
             <Button
               variant="primary"
@@ -79,10 +87,11 @@ export function MobileMenu({ onClose }: MobileMenuProps) {
                 openAuth({ mode: 'register' });
               }}
             >
-              Sign Up
+              {t('shell.signUp')}
             </Button>
           </div>
         )}
+        <LanguageSwitcher className="mobile-menu__language" testId="mobile-language-switcher" />
       </nav>
     </div>
   );

@@ -1,28 +1,40 @@
 import { paths, type AppPath } from '../../config/paths';
 
+/** The catalogue key of a link's label (docs/i18n.md). */
+export type NavLabelKey =
+  | 'shell.nav.servers'
+  | 'shell.nav.security'
+  | 'shell.nav.ourView'
+  | 'shell.nav.economics'
+  | 'shell.nav.documentation'
+  | 'shell.nav.faqs'
+  | 'shell.nav.support'
+  | 'shell.nav.terms'
+  | 'shell.nav.privacyPolicy';
+
 export interface NavLink {
-  label: string;
+  labelKey: NavLabelKey;
   href: AppPath;
 }
 
 /** spec 01 §2 "Shell": the desktop links of the top bar (the mobile menu repeats them). */
 export const MAIN_LINKS: readonly NavLink[] = [
-  { label: 'Servers', href: paths.servers },
-  { label: 'Security', href: paths.security },
-  { label: 'Our View', href: paths.ourView },
-  { label: 'Service Economics', href: paths.economics },
+  { labelKey: 'shell.nav.servers', href: paths.servers },
+  { labelKey: 'shell.nav.security', href: paths.security },
+  { labelKey: 'shell.nav.ourView', href: paths.ourView },
+  { labelKey: 'shell.nav.economics', href: paths.economics },
 ];
 
 export const RESOURCE_LINKS: readonly NavLink[] = [
-  { label: 'Documentation', href: paths.documentation },
-  { label: 'FAQs', href: paths.faqs },
-  { label: 'Support', href: paths.support },
-  { label: 'Service Economics', href: paths.economics },
-  { label: 'Our View', href: paths.ourView },
+  { labelKey: 'shell.nav.documentation', href: paths.documentation },
+  { labelKey: 'shell.nav.faqs', href: paths.faqs },
+  { labelKey: 'shell.nav.support', href: paths.support },
+  { labelKey: 'shell.nav.economics', href: paths.economics },
+  { labelKey: 'shell.nav.ourView', href: paths.ourView },
 ];
 
 export const LEGAL_LINKS: readonly NavLink[] = [
-  { label: 'Terms', href: paths.terms },
-  { label: 'Protection Policy', href: paths.privacyPolicy },
-  { label: 'Security', href: paths.security },
+  { labelKey: 'shell.nav.terms', href: paths.terms },
+  { labelKey: 'shell.nav.privacyPolicy', href: paths.privacyPolicy },
+  { labelKey: 'shell.nav.security', href: paths.security },
 ];

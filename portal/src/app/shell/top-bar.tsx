@@ -4,7 +4,9 @@ import { Button } from '../../components/ui/button';
 import { openAuth } from '../../features/auth/store';
 import { ProfileMenu } from '../../features/session/components/profile-menu';
 import { useSession } from '../../features/session/store';
+import { useT } from '../../lib/i18n/i18n';
 import { Brand } from './brand';
+import { LanguageSwitcher } from './language-switcher';
 import { MobileMenu } from './mobile-menu';
 import { MAIN_LINKS } from './nav-links';
 
@@ -13,6 +15,7 @@ const SHADOW_AFTER_PX = 10;
 
 /** spec 01 §2 "Shell": the fixed top bar and its 4.5rem spacer. */
 export function TopBar() {
+  const { t } = useT();
   const { isAuthenticated } = useSession();
   const [location] = useLocation();
   const [scrolled, setScrolled] = useState(false);
@@ -37,7 +40,7 @@ export function TopBar() {
       <header className={`topbar${scrolled ? ' topbar--scrolled' : ''}`} data-testid="top-bar">
         <div className="container topbar__inner">
           <Brand />
-          <nav className="topbar__nav" aria-label="Main">
+          <nav className="topbar__nav" aria-label={t('shell.nav.main')}>
             {MAIN_LINKS.map((link) => (
               <Link
                 key={link.href}
@@ -45,20 +48,21 @@ export function TopBar() {
                 className="topbar__link"
                 aria-current={location === link.href ? 'page' : undefined}
               >
-                {link.label}
+                {t(link.labelKey)}
               </Link>
             ))}
           </nav>
           <div className="topbar__actions">
+            <LanguageSwitcher className="topbar__language" testId="language-switcher" />
             {isAuthenticated ? (
               <ProfileMenu />
             ) : (
               <>
                 <Button variant="ghost" size="sm" onClick={() => openAuth({ mode: 'login' })}>
-                  Log In
+                  {t('shell.logIn')}
                 </Button>
                 <Button variant="primary" size="sm" onClick={() => openAuth({ mode: 'register' })}>
-                  Sign Up
+                  {t('shell.signUp')}
                 </Button>
               </>
             )}
@@ -66,7 +70,7 @@ export function TopBar() {
           <button
             type="button"
             className="topbar__toggle"
-            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            aria-label={menuOpen ? t('shell.closeMenu') : t('shell.openMenu')}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             onClick={() => setMenuOpen((open) => !open)}

@@ -4,7 +4,7 @@ import {
   type CardState,
   type MarketViewer,
   canToggleSelection,
-  connectLabel,
+  connectAction,
   cooldownSeconds,
   displayReliability,
   insufficientBalanceMessage,
@@ -13,7 +13,6 @@ import {
   needsCooldown,
   pageItems,
   priceLabel,
-  selectionText,
   showBackToTop,
   staggerDelaySeconds,
   totalPriceMicro,
@@ -105,39 +104,37 @@ describe('displayReliability', () => {
   });
 });
 
-describe('connectLabel', () => {
+describe('connectAction', () => {
   it('should say Connect for an available server that is not selected', () => {
-    expect(connectLabel(server(), IDLE)).toBe('Connect');
+    expect(connectAction(server(), IDLE)).toBe('connect');
   });
 
   it('should say Selected for a selected server without a cooldown', () => {
-    expect(connectLabel(server(), { selected: true, processingSeconds: undefined })).toBe(
-      'Selected',
+    expect(connectAction(server(), { selected: true, processingSeconds: undefined })).toBe(
+      'selected',
     );
   });
 
-  it('should show the remaining cooldown, rounded up, ahead of Selected', () => {
-    expect(connectLabel(server(), { selected: true, processingSeconds: 41.2 })).toBe(
-      'Available for subscription in 42s',
-    );
-    expect(connectLabel(server(), { selected: false, processingSeconds: 0 })).toBe(
-      'Available for subscription in 0s',
-    );
+  it('should show the cooldown ahead of Selected, its seconds rounded up', () => {
+    expect(connectAction(server(), { selected: true, processingSeconds: 41.2 })).toBe('cooldown');
+    expect(cooldownSeconds(41.2)).toBe(42);
+    expect(connectAction(server(), { selected: false, processingSeconds: 0 })).toBe('cooldown');
+    expect(cooldownSeconds(0)).toBe(0);
   });
 
   it('should say Unavailable for a disabled server, ahead of the cooldown', () => {
     expect(
-      connectLabel(server({ availableUuids: 0 }), { selected: true, processingSeconds: 5 }),
-    ).toBe('Unavailable');
+      connectAction(server({ availableUuids: 0 }), { selected: true, processingSeconds: 5 }),
+    ).toBe('unavailable');
   });
 
   it('should say Already Subscribed ahead of everything else', () => {
     expect(
-      connectLabel(server({ isSubscribed: true, status: 'offline' }), {
+      connectAction(server({ isSubscribed: true, status: 'offline' }), {
         selected: true,
         processingSeconds: 12,
       }),
-    ).toBe('Already Subscribed');
+    ).toBe('subscribed');
   });
 
   it('should default the cooldown to 60 s when its remaining time is unknown', () => {
@@ -234,11 +231,6 @@ describe('page display', () => {
     expect(showBackToTop(0)).toBe(false);
     expect(showBackToTop(300)).toBe(false);
     expect(showBackToTop(301)).toBe(true);
-  });
-
-  it("should say '{n} server(s) selected'", () => {
-    expect(selectionText(1)).toBe('1 server selected');
-    expect(selectionText(2)).toBe('2 servers selected');
   });
 
   it('should list every page up to 7, else the ends and a window with gaps', () => {

@@ -69,24 +69,25 @@ export interface CardState {
   processingSeconds: number | undefined;
 }
 
+/** What the client's Connect button says (its label is the catalogue's `market.card.action.*`). */
+export type ConnectAction = 'subscribed' | 'unavailable' | 'cooldown' | 'selected' | 'connect';
+
 /**
- * spec 01 §2 "Server card": the client's Connect button label, in the spec's order of
- * precedence: Already Subscribed, Unavailable, the cooldown, Selected, Connect.
+ * spec 01 §2 "Server card": the client's Connect button, in the spec's order of precedence:
+ * Already Subscribed, Unavailable, the cooldown, Selected, Connect.
  */
-export function connectLabel(
+export function connectAction(
   server: Pick<
     MarketServer,
     'isSubscribed' | 'isDisabled' | 'controls' | 'availableUuids' | 'status'
   >,
   state: CardState,
-): string {
-  if (server.isSubscribed) return 'Already Subscribed';
-  if (isServerDisabled(server)) return 'Unavailable';
-  if (state.processingSeconds !== undefined) {
-    return `Available for subscription in ${cooldownSeconds(state.processingSeconds)}s`;
-  }
-  if (state.selected) return 'Selected';
-  return 'Connect';
+): ConnectAction {
+  if (server.isSubscribed) return 'subscribed';
+  if (isServerDisabled(server)) return 'unavailable';
+  if (state.processingSeconds !== undefined) return 'cooldown';
+  if (state.selected) return 'selected';
+  return 'connect';
 }
 
 /** spec 01 §2: n is the remaining processing time, default 60. */
@@ -132,7 +133,7 @@ export function showBackToTop(scrollY: number): boolean {
   return scrollY > BACK_TO_TOP_THRESHOLD_PX;
 }
 
-/** A monthly price: 'Free' for 0, else 'x SSL' (exact, from micro-SSL). */
+/** A monthly price: 'Free' for 0, else 'x SSL' (exact, from micro-SSL). English: docs/i18n.md. */
 export function priceLabel(priceMicro: string): string {
   const micro = toMicro(priceMicro);
   return micro === 0n ? 'Free' : `${sslText(micro)} SSL`;
@@ -156,11 +157,6 @@ export function insufficientBalanceMessage(
 ): string | null {
   if (priceMicro <= 0n || balanceMicro >= priceMicro) return null;
   return WALLET_MESSAGES.insufficientBalance(formatSsl(priceMicro), formatSsl(balanceMicro));
-}
-
-/** '{n} server(s) selected' (spec 01 §2 "Selection bar"). */
-export function selectionText(count: number): string {
-  return `${count} server${count === 1 ? '' : 's'} selected`;
 }
 
 /** spec 01 §2 pagination: every page up to 7, else the ends and a window around the current one. */

@@ -1,17 +1,19 @@
-import { sessionUserSchema, type Profile, type SessionUser } from '@scn/proto';
+import { sessionUserSchema, type Locale, type Profile, type SessionUser } from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { currentLocale, switchLocale } from '../../lib/i18n/i18n';
 import { setRealtimeSession } from '../../lib/realtime';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
 import { logoutRequest } from './api/logout';
+import { setLocale } from './api/set-locale';
 import { verifySession } from './api/verify-session';
 
 /** spec 01 §3: the session user, merged with profile fields once the profile is fetched. */
 export type SessionUserRecord = SessionUser &
-  Partial<Pick<Profile, 'name' | 'createdAt' | 'termsAcceptedAt'>>;
+  Partial<Pick<Profile, 'name' | 'createdAt' | 'termsAcceptedAt' | 'locale'>>;
 
 export interface SessionState {
   user: SessionUserRecord | null;
@@ -100,7 +102,10 @@ export async function logout(): Promise<void> {
   }
 }
 
-/** Merges the profile fields (name, createdAt, termsAcceptedAt) into the user. Best effort. */
+/**
+ * Merges the profile fields (name, createdAt, termsAcceptedAt, locale) into the user. Best
+ * effort. The account's saved language comes first (docs/i18n.md): it replaces the browser's.
+ */
 export async function refreshProfile(): Promise<void> {
   const user = sessionStore.user;
   if (!user) return;
@@ -108,8 +113,24 @@ export async function refreshProfile(): Promise<void> {
     const { user: profile } = await getProfile(user.uuid, user.userType);
     if (sessionStore.user?.uuid !== profile.uuid) return;
     storeUser({ ...sessionStore.user, ...profile });
+    if (profile.locale && profile.locale !== currentLocale()) await switchLocale(profile.locale);
   } catch {
     // The profile only adds display fields; the session itself stands.
+  }
+}
+
+/**
+ * The language switcher's choice, saved on the signed-in account so it follows the person to
+ * another device (docs/i18n.md). Best effort: the choice already applies in this browser.
+ */
+export async function saveAccountLocale(locale: Locale): Promise<void> {
+  const user = sessionStore.user;
+  if (!user || user.locale === locale) return;
+  try {
+    await setLocale(user.uuid, locale);
+    if (sessionStore.user?.uuid === user.uuid) storeUser({ ...sessionStore.user, locale });
+  } catch {
+    // Offline or signed out meanwhile: the browser keeps the choice; the account does not.
   }
 }
 

@@ -22,14 +22,20 @@ export function launchBrowser(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
+/**
+ * The browser's language (navigator.languages) decides the portal's (docs/i18n.md): English
+ * unless a test asks for another, whatever the machine's own locale.
+ */
 export function newContext(
   browser: Browser,
   baseURL: string,
   viewport = DESKTOP,
+  locale = 'en-US',
 ): Promise<BrowserContext> {
   return browser.newContext({
     baseURL,
     viewport,
+    locale,
     permissions: ['clipboard-read', 'clipboard-write'],
     reducedMotion: 'reduce',
   });

@@ -9,6 +9,8 @@ export interface OpenOptions {
   account?: Account;
   /** Pre-accept cookies so the banner stays out of the way (default true). */
   cookies?: boolean;
+  /** The browser's language (default en-US). */
+  locale?: string;
 }
 
 export interface BrowserSuite {
@@ -50,7 +52,12 @@ export function browserSuite(options: StackOptions = {}): BrowserSuite {
     },
     async openPage(options = {}) {
       const { stack: current, browser: chromium } = started();
-      const context = await newContext(chromium, current.baseUrl, options.viewport ?? DESKTOP);
+      const context = await newContext(
+        chromium,
+        current.baseUrl,
+        options.viewport ?? DESKTOP,
+        options.locale,
+      );
       contexts.push(context);
       context.setDefaultTimeout(WAIT_MS);
       context.setDefaultNavigationTimeout(WAIT_MS);

@@ -1,12 +1,13 @@
 import type { UserType } from '@scn/proto';
 import type { ReactNode } from 'react';
 import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import { chooseUserType, closeAuth, useAuthFlow } from '../store';
 
 interface Option {
   type: UserType;
-  title: string;
-  description: string;
+  titleKey: 'auth.accountType.client' | 'auth.accountType.node';
+  descriptionKey: 'auth.chooser.clientText' | 'auth.chooser.nodeText';
   icon: ReactNode;
 }
 
@@ -14,8 +15,8 @@ interface Option {
 const OPTIONS: Option[] = [
   {
     type: 'client',
-    title: 'Client',
-    description: 'Use network services provided by node operators',
+    titleKey: 'auth.accountType.client',
+    descriptionKey: 'auth.chooser.clientText',
     icon: (
       <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
         <rect
@@ -42,8 +43,8 @@ const OPTIONS: Option[] = [
   },
   {
     type: 'node',
-    title: 'Node Operator',
-    description: 'Provide network services and earn income',
+    titleKey: 'auth.accountType.node',
+    descriptionKey: 'auth.chooser.nodeText',
     icon: (
       <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
         <rect
@@ -75,14 +76,10 @@ const OPTIONS: Option[] = [
 ];
 
 export function AccountTypeChooser() {
+  const { t } = useT();
   const { view } = useAuthFlow();
   return (
-    <Dialog
-      open={view === 'chooser'}
-      onClose={closeAuth}
-      title="Select Your Account Type"
-      size="sm"
-    >
+    <Dialog open={view === 'chooser'} onClose={closeAuth} title={t('auth.chooser.title')} size="sm">
       <div className="choice-list">
         {OPTIONS.map((option) => (
           <button
@@ -97,14 +94,14 @@ export function AccountTypeChooser() {
             <span className="choice__icon">{option.icon}</span>
             <span className="choice__text">
               <span className="choice__title" id={`choice-${option.type}-title`}>
-                {option.title}
+                {t(option.titleKey)}
               </span>
               <span className="choice__description" id={`choice-${option.type}-description`}>
-                {option.description}
+                {t(option.descriptionKey)}
               </span>
             </span>
             <svg
-              className="choice__arrow"
+              className="choice__arrow icon-directional"
               viewBox="0 0 20 20"
               width="18"
               height="18"

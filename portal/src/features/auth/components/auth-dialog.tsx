@@ -2,6 +2,7 @@ import type { AuthResponse } from '@scn/proto';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import { openPasswordReset } from '../store';
 import { TermsDialog } from './terms-dialog';
 import { useAuthDialog } from './use-auth-dialog';
@@ -13,6 +14,7 @@ export interface AuthDialogProps {
 
 /** spec 01 §2 "Auth dialog" and §4 "Registration" / "Login". */
 export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
+  const { t } = useT();
   const auth = useAuthDialog(onAuthenticated);
 
   return (
@@ -32,7 +34,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
         <form className="form" onSubmit={auth.onSubmit} noValidate>
           <div className="field">
             <label className="field__label" htmlFor="auth-email">
-              Email
+              {t('auth.dialog.email')}
             </label>
             <input
               id="auth-email"
@@ -40,7 +42,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
               type="email"
               name="email"
               autoComplete="email"
-              placeholder="you@example.com"
+              placeholder={t('auth.dialog.emailPlaceholder')}
               value={auth.email}
               disabled={auth.busy}
               onChange={(event) => {
@@ -51,7 +53,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
           </div>
           <div className="field">
             <label className="field__label" htmlFor="auth-password">
-              Password
+              {t('auth.dialog.password')}
             </label>
             <input
               id="auth-password"
@@ -59,7 +61,11 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
               type="password"
               name="password"
               autoComplete={auth.mode === 'login' ? 'current-password' : 'new-password'}
-              placeholder={auth.mode === 'login' ? 'Your password' : 'At least 8 characters'}
+              placeholder={
+                auth.mode === 'login'
+                  ? t('auth.dialog.passwordPlaceholderLogin')
+                  : t('auth.dialog.passwordPlaceholderNew')
+              }
               value={auth.password}
               disabled={auth.busy}
               onChange={(event) => auth.setPassword(event.target.value)}
@@ -68,7 +74,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
           {auth.mode === 'register' && (
             <div className="field">
               <label className="field__label" htmlFor="auth-code">
-                Verification Code
+                {t('auth.dialog.code')}
               </label>
               <div className="input-group">
                 <input
@@ -79,7 +85,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
                   inputMode="numeric"
                   autoComplete="one-time-code"
                   maxLength={6}
-                  placeholder="6-digit code"
+                  placeholder={t('auth.dialog.codePlaceholder')}
                   value={auth.code}
                   disabled={auth.busy}
                   aria-describedby="auth-code-hint"
@@ -91,11 +97,15 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
                   disabled={auth.busy || auth.sendingCode}
                   data-testid="send-code"
                 >
-                  {auth.sendingCode ? 'Sending...' : auth.codeSent ? 'Code Sent' : 'Send Code'}
+                  {auth.sendingCode
+                    ? t('auth.dialog.sendingCode')
+                    : auth.codeSent
+                      ? t('auth.dialog.codeSent')
+                      : t('auth.dialog.sendCode')}
                 </Button>
               </div>
               <p className="field__hint" id="auth-code-hint">
-                A 6-digit verification code will be sent to your email.
+                {t('auth.dialog.codeHint')}
               </p>
             </div>
           )}
@@ -107,7 +117,7 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
                 disabled={auth.busy}
                 onClick={() => openPasswordReset(auth.email)}
               >
-                Forgot Password?
+                {t('auth.dialog.forgotPassword')}
               </button>
             </div>
           )}
@@ -118,18 +128,22 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
             disabled={auth.busy}
             data-testid="auth-submit"
           >
-            {auth.pending ? 'Please wait...' : auth.mode === 'login' ? 'Sign In' : 'Sign Up'}
+            {auth.pending
+              ? t('auth.dialog.pleaseWait')
+              : auth.mode === 'login'
+                ? t('auth.dialog.signIn')
+                : t('auth.dialog.signUp')}
           </Button>
         </form>
         <p className="dialog__footer-text">
-          {auth.mode === 'login' ? "Don't have an account?" : 'Already have an account?'}{' '}
+          {auth.mode === 'login' ? t('auth.dialog.noAccount') : t('auth.dialog.haveAccount')}{' '}
           <button
             type="button"
             className="link-button"
             onClick={auth.switchMode}
             disabled={auth.busy}
           >
-            {auth.mode === 'login' ? 'Sign Up' : 'Sign In'}
+            {auth.mode === 'login' ? t('auth.dialog.signUp') : t('auth.dialog.signIn')}
           </button>
         </p>
       </Dialog>

@@ -2,24 +2,27 @@ import { useRef } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import { backToSignIn, closeAuth } from '../store';
 import { usePasswordResetDialog } from './use-password-reset-dialog';
 
 /** spec 01 §2 "Password-reset dialog (two steps)" and §4 "Password reset". */
 export function PasswordResetDialog() {
+  const { t } = useT();
   const codeRef = useRef<HTMLInputElement>(null);
   const reset = usePasswordResetDialog(codeRef);
-  const accountLabel = reset.userType === 'client' ? 'Client' : 'Node Operator';
 
   return (
     <Dialog
       open={reset.open}
       onClose={closeAuth}
-      title="Reset Your Password"
+      title={t('auth.reset.title')}
       description={
         reset.step === 1
-          ? `Enter the email of your ${accountLabel} account and we will send you a reset code.`
-          : 'Enter the 6-digit code from your email and choose a new password.'
+          ? reset.userType === 'client'
+            ? t('auth.reset.requestTextClient')
+            : t('auth.reset.requestTextNode')
+          : t('auth.reset.codeText')
       }
       size="sm"
       data-testid="reset-dialog"
@@ -34,28 +37,28 @@ export function PasswordResetDialog() {
           <>
             <div className="field">
               <label className="field__label" htmlFor="reset-email">
-                Email
+                {t('auth.dialog.email')}
               </label>
               <input
                 id="reset-email"
                 className="input"
                 type="email"
                 autoComplete="email"
-                placeholder="you@example.com"
+                placeholder={t('auth.dialog.emailPlaceholder')}
                 value={reset.email}
                 disabled={reset.busy}
                 onChange={(event) => reset.setEmail(event.target.value)}
               />
             </div>
             <Button type="submit" variant="primary" block disabled={reset.busy}>
-              {reset.pending ? 'Sending...' : 'Send Reset Code'}
+              {reset.pending ? t('auth.reset.sending') : t('auth.reset.send')}
             </Button>
           </>
         ) : (
           <>
             <div className="field">
               <label className="field__label" htmlFor="reset-code">
-                Reset Code
+                {t('auth.reset.code')}
               </label>
               <input
                 ref={codeRef}
@@ -65,7 +68,7 @@ export function PasswordResetDialog() {
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={6}
-                placeholder="Enter 6-digit code"
+                placeholder={t('auth.reset.codePlaceholder')}
                 value={reset.code}
                 disabled={reset.busy}
                 onChange={(event) => reset.setCode(event.target.value.replace(/\D/g, ''))}
@@ -74,14 +77,14 @@ export function PasswordResetDialog() {
             </div>
             <div className="field">
               <label className="field__label" htmlFor="reset-new-password">
-                New Password
+                {t('auth.reset.newPassword')}
               </label>
               <input
                 id="reset-new-password"
                 className="input"
                 type="password"
                 autoComplete="new-password"
-                placeholder="At least 8 characters"
+                placeholder={t('auth.dialog.passwordPlaceholderNew')}
                 value={reset.newPassword}
                 disabled={reset.busy}
                 onChange={(event) => reset.setNewPassword(event.target.value)}
@@ -89,7 +92,7 @@ export function PasswordResetDialog() {
             </div>
             <div className="field">
               <label className="field__label" htmlFor="reset-confirm-password">
-                Confirm New Password
+                {t('auth.reset.confirmPassword')}
               </label>
               <input
                 id="reset-confirm-password"
@@ -102,18 +105,18 @@ export function PasswordResetDialog() {
               />
             </div>
             <Button type="submit" variant="primary" block disabled={reset.busy}>
-              {reset.pending ? 'Resetting...' : 'Reset Password'}
+              {reset.pending ? t('auth.reset.resetting') : t('auth.reset.submit')}
             </Button>
             <Button variant="ghost" block disabled={reset.busy} onClick={reset.backToRequest}>
-              Back to Request Code
+              {t('auth.reset.back')}
             </Button>
           </>
         )}
       </form>
       <p className="dialog__footer-text">
-        Remembered it?{' '}
+        {t('auth.reset.remembered')}{' '}
         <button type="button" className="link-button" onClick={() => backToSignIn(reset.email)}>
-          Sign in Instead
+          {t('auth.reset.signInInstead')}
         </button>
       </p>
     </Dialog>

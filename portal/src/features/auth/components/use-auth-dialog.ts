@@ -1,5 +1,4 @@
 import {
-  AUTH_MESSAGES,
   firstIssueMessage,
   generateCodeRequestSchema,
   loginRequestSchema,
@@ -11,7 +10,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BannerTone } from '../../../components/ui/banner';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { useT } from '../../../lib/i18n/i18n';
 import { acceptTerms } from '../api/accept-terms';
+import { authMessage } from '../auth-messages';
 import { generateCode } from '../api/generate-code';
 import { login } from '../api/login';
 import { register } from '../api/register';
@@ -40,6 +41,7 @@ interface Notice {
  * apart from its markup: sending the code, signing in, and registering through the terms dialog.
  */
 export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
+  const { t } = useT();
   const flow = useAuthFlow();
   const open = flow.view === 'auth' && flow.userType !== null;
   const userType = flow.userType ?? 'client';
@@ -96,7 +98,14 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   );
 
   const busy = pending || termsPending || done;
-  const title = `${mode === 'login' ? 'Sign In' : 'Sign Up'} as ${userType === 'client' ? 'Client' : 'Node Operator'}`;
+  const title =
+    mode === 'login'
+      ? userType === 'client'
+        ? t('auth.dialog.loginTitleClient')
+        : t('auth.dialog.loginTitleNode')
+      : userType === 'client'
+        ? t('auth.dialog.registerTitleClient')
+        : t('auth.dialog.registerTitleNode');
 
   const switchMode = () => {
     setNotice(null);
@@ -106,17 +115,17 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const onSendCode = async () => {
     const parsed = generateCodeRequestSchema.safeParse({ email, userType });
     if (!parsed.success) {
-      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      setNotice({ tone: 'error', text: authMessage(t, firstIssueMessage(parsed.error)) });
       return;
     }
     setSendingCode(true);
     setNotice(null);
     try {
-      const response = await generateCode(parsed.data);
+      await generateCode(parsed.data);
       setCodeSent(true);
-      setNotice({ tone: 'success', text: response.message || AUTH_MESSAGES.codeSent });
+      setNotice({ tone: 'success', text: t('auth.messages.codeSent') });
     } catch (error) {
-      setNotice({ tone: 'error', text: messageOf(error, 'Failed to send verification code') });
+      setNotice({ tone: 'error', text: messageOf(error, t('auth.errors.sendCodeFailed')) });
     } finally {
       setSendingCode(false);
     }
@@ -125,7 +134,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const onLogin = async () => {
     const parsed = loginRequestSchema.safeParse({ email, password, userType });
     if (!parsed.success) {
-      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      setNotice({ tone: 'error', text: authMessage(t, firstIssueMessage(parsed.error)) });
       return;
     }
     setPending(true);
@@ -134,10 +143,10 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
       const result = await login(parsed.data);
       onAuthenticated(result);
       setDone(true);
-      setNotice({ tone: 'success', text: AUTH_MESSAGES.loginSuccessful });
+      setNotice({ tone: 'success', text: t('auth.messages.loginSuccessful') });
       closeTimer.current = window.setTimeout(closeAuth, LOGIN_CLOSE_MS);
     } catch (error) {
-      setNotice({ tone: 'error', text: messageOf(error, 'Login failed') });
+      setNotice({ tone: 'error', text: messageOf(error, t('auth.errors.loginFailed')) });
     } finally {
       setPending(false);
     }
@@ -153,7 +162,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
       captchaToken: null,
     });
     if (!parsed.success) {
-      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      setNotice({ tone: 'error', text: authMessage(t, firstIssueMessage(parsed.error)) });
       return;
     }
     pendingRegistration.current = parsed.data;
@@ -164,7 +173,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const onTermsCancel = () => {
     setTermsOpen(false);
     pendingRegistration.current = null;
-    setNotice({ tone: 'error', text: AUTH_MESSAGES.registrationCancelled });
+    setNotice({ tone: 'error', text: t('auth.messages.registrationCancelled') });
   };
 
   const onTermsAccept = async (accepted: { acceptedTerms: boolean; acceptedPrivacy: boolean }) => {
@@ -179,7 +188,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
     } catch (error) {
       setTermsPending(false);
       setTermsOpen(false);
-      setNotice({ tone: 'error', text: messageOf(error, 'Registration failed') });
+      setNotice({ tone: 'error', text: messageOf(error, t('auth.errors.registrationFailed')) });
       return;
     }
 
@@ -187,7 +196,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
     setDone(true);
     await delay(PRE_TERMS_RECORD_MS);
 
-    let notice: Notice = { tone: 'success', text: AUTH_MESSAGES.registrationSuccessTerms };
+    let notice: Notice = { tone: 'success', text: t('auth.messages.registrationSuccessTerms') };
     try {
       await acceptTerms(
         buildTermsRecord({
@@ -198,7 +207,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
         }),
       );
     } catch {
-      notice = { tone: 'warning', text: AUTH_MESSAGES.registrationTermsFailed };
+      notice = { tone: 'warning', text: t('auth.messages.registrationTermsFailed') };
     }
 
     setTermsPending(false);

@@ -1,5 +1,4 @@
 import {
-  AUTH_MESSAGES,
   firstIssueMessage,
   forgotPasswordRequestSchema,
   resetPasswordRequestSchema,
@@ -7,6 +6,8 @@ import {
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { BannerTone } from '../../../components/ui/banner';
 import { ApiError } from '../../../lib/api-client';
+import { useT } from '../../../lib/i18n/i18n';
+import { authMessage } from '../auth-messages';
 import { forgotPassword } from '../api/forgot-password';
 import { resetPassword } from '../api/reset-password';
 import { backToSignIn, useAuthFlow } from '../store';
@@ -26,6 +27,7 @@ interface Notice {
  * codeRef is the code input, focused when step 2 shows.
  */
 export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | null>) {
+  const { t } = useT();
   const flow = useAuthFlow();
   const open = flow.view === 'reset';
   const userType = flow.userType ?? 'client';
@@ -73,7 +75,7 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
   const requestCode = async () => {
     const parsed = forgotPasswordRequestSchema.safeParse({ email, userType });
     if (!parsed.success) {
-      setNotice({ tone: 'error', text: firstIssueMessage(parsed.error) });
+      setNotice({ tone: 'error', text: authMessage(t, firstIssueMessage(parsed.error)) });
       return;
     }
     setPending(true);
@@ -85,16 +87,18 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
       // dialog never reveals whether an address has an account.
     }
     setPending(false);
-    setNotice({ tone: 'success', text: AUTH_MESSAGES.forgotPassword });
+    setNotice({ tone: 'success', text: t('auth.messages.forgotPassword') });
     setStep(2);
   };
 
   const submitReset = async () => {
     // spec 01 §5: checked in this order.
-    if (!code.trim()) return setNotice({ tone: 'error', text: AUTH_MESSAGES.resetCodeRequired });
-    if (!newPassword) return setNotice({ tone: 'error', text: AUTH_MESSAGES.newPasswordRequired });
+    if (!code.trim())
+      return setNotice({ tone: 'error', text: t('auth.messages.resetCodeRequired') });
+    if (!newPassword)
+      return setNotice({ tone: 'error', text: t('auth.messages.newPasswordRequired') });
     if (newPassword !== confirmPassword) {
-      return setNotice({ tone: 'error', text: AUTH_MESSAGES.passwordsDoNotMatch });
+      return setNotice({ tone: 'error', text: t('auth.messages.passwordsDoNotMatch') });
     }
     const parsed = resetPasswordRequestSchema.safeParse({ email, code, newPassword, userType });
     if (!parsed.success) {
@@ -102,21 +106,21 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
       const passwordIssue = parsed.error.issues.find((issue) => issue.path[0] === 'newPassword');
       return setNotice({
         tone: 'error',
-        text: passwordIssue?.message ?? firstIssueMessage(parsed.error),
+        text: authMessage(t, passwordIssue?.message ?? firstIssueMessage(parsed.error)),
       });
     }
     setPending(true);
     setNotice(null);
     try {
-      const response = await resetPassword(parsed.data);
+      await resetPassword(parsed.data);
       setDone(true);
-      setNotice({ tone: 'success', text: response.message || AUTH_MESSAGES.passwordReset });
+      setNotice({ tone: 'success', text: t('auth.messages.passwordReset') });
       timer.current = window.setTimeout(() => backToSignIn(parsed.data.email), BACK_TO_LOGIN_MS);
     } catch (error) {
       setNotice({
         tone: 'error',
         text:
-          error instanceof ApiError && error.message ? error.message : 'Failed to reset password',
+          error instanceof ApiError && error.message ? error.message : t('auth.errors.resetFailed'),
       });
     } finally {
       setPending(false);

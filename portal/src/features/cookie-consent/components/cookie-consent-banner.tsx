@@ -1,11 +1,14 @@
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { useT } from '../../../lib/i18n/i18n';
 import { saveCookieConsent, useCookieConsent } from '../store';
 import '../cookie-consent.css';
 
 /** spec 01 §2 "Cookie consent banner": shown at the bottom until a choice is stored. */
 export function CookieConsentBanner() {
+  const { t } = useT();
   const { consent } = useCookieConsent();
   if (consent) return null;
   return (
@@ -16,12 +19,13 @@ export function CookieConsentBanner() {
     >
       <div className="cookie-banner__text">
         <h2 id="cookie-banner-title" className="cookie-banner__title">
-          Cookie Policy
+          {t('cookies.title')}
         </h2>
         <p>
-          We use essential cookies to keep you signed in and the site secure. With your consent we
-          may also use cookies to understand how the site is used. See our{' '}
-          <Link href={paths.privacyPolicy}>Protection Policy</Link>.
+          <Trans
+            i18nKey="cookies.text"
+            components={{ policy: <Link href={paths.privacyPolicy} /> }}
+          />
         </p>
       </div>
       <div className="cookie-banner__actions">
@@ -29,13 +33,13 @@ export function CookieConsentBanner() {
           variant="secondary"
           onClick={() => saveCookieConsent({ analytics: false, marketing: false })}
         >
-          Essential Only
+          {t('cookies.essentialOnly')}
         </Button>
         <Button
           variant="primary"
           onClick={() => saveCookieConsent({ analytics: true, marketing: true })}
         >
-          Accept All
+          {t('cookies.acceptAll')}
         </Button>
       </div>
     </section>

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Trans } from 'react-i18next';
+import { useT } from '../../../lib/i18n/i18n';
 import { NodeDiagram } from './node-diagram';
 import '../landing.css';
 
@@ -8,25 +10,26 @@ export interface HeroProps {
 }
 
 export function Hero({ actions }: HeroProps) {
+  const { t } = useT();
   return (
     <section className="hero" aria-labelledby="hero-title">
       <div className="container hero__grid">
         <div className="hero__copy">
-          <p className="eyebrow">Censorship-resistant network access</p>
+          <p className="eyebrow">{t('landing.hero.eyebrow')}</p>
           <h1 id="hero-title" className="hero__title">
-            Stay Connected. <span className="hero__accent">Stay Invisible.</span>
+            <Trans
+              i18nKey="landing.hero.title"
+              components={{ accent: <span className="hero__accent" /> }}
+            />
           </h1>
-          <p className="hero__lead">
-            A marketplace of independent node operators providing private, encrypted connections
-            that resist deep packet inspection, with a strict no-logs policy on our side.
-          </p>
+          <p className="hero__lead">{t('landing.hero.lead')}</p>
           <div className="hero__actions" data-testid="hero-cta">
             {actions}
           </div>
           <ul className="hero__points">
-            <li>Strict no-logs policy</li>
-            <li>DPI protection</li>
-            <li>Port rotation</li>
+            <li>{t('landing.hero.pointNoLogs')}</li>
+            <li>{t('landing.hero.pointDpi')}</li>
+            <li>{t('landing.hero.pointPorts')}</li>
           </ul>
         </div>
         <div className="hero__visual">

@@ -1,3 +1,4 @@
+import { useT } from '../../../lib/i18n/i18n';
 import '../landing.css';
 /**
  * The hero's animated node diagram: the network core, the operators' nodes around it and the
@@ -32,6 +33,7 @@ const CLIENTS = NODES.flatMap((_, index) => {
 const fixed = (value: number) => value.toFixed(1);
 
 export function NodeDiagram() {
+  const { t } = useT();
   return (
     <svg
       className="node-diagram"
@@ -39,9 +41,7 @@ export function NodeDiagram() {
       role="img"
       aria-labelledby="node-diagram-title"
     >
-      <title id="node-diagram-title">
-        Clients connect through independent node operators to the Secure Connection Network
-      </title>
+      <title id="node-diagram-title">{t('landing.hero.diagram')}</title>
       <defs>
         <radialGradient id="nd-core" cx="50%" cy="50%" r="50%">
           <stop offset="0" stopColor="var(--color-primary)" stopOpacity="0.55" />

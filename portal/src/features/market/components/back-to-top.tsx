@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { showBackToTop } from '../market-rules';
+import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
 /** spec 01 §2, §9: appears after more than 300 px of scrolling. */
 export function BackToTop() {
+  const { t } = useT();
   const [visible, setVisible] = useState(() => showBackToTop(window.scrollY));
 
   useEffect(() => {
@@ -17,7 +19,7 @@ export function BackToTop() {
     <button
       type="button"
       className="market-back-to-top"
-      aria-label="Back to top"
+      aria-label={t('market.backToTop')}
       data-testid="back-to-top"
       onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
     >

@@ -1,30 +1,29 @@
 import { MARKET_SEARCH_MAX, type MarketOrder, type MarketSort } from '@scn/proto';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
+import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import type { MarketFilters as Filters } from '../market-query';
 import '../market.css';
 
 /** How long typing must pause before the search runs. */
 export const SEARCH_DEBOUNCE_MS = 350;
 
-const SORT_OPTIONS: readonly { value: MarketSort; label: string }[] = [
-  { value: 'reliability', label: 'Reliability' },
-  { value: 'ping', label: 'Ping' },
-  { value: 'uptime', label: 'Uptime' },
-  { value: 'price', label: 'Price' },
-];
+const SORT_OPTIONS: readonly MarketSort[] = ['reliability', 'ping', 'uptime', 'price'];
 
-const regionNames = (() => {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'region' });
-  } catch {
-    return null;
+const regionNames = new Map<Locale, Intl.DisplayNames | null>();
+
+/** A country's name in the reader's language (the browser's own CLDR names), else its code. */
+function countryName(code: string, locale: Locale): string {
+  if (!regionNames.has(locale)) {
+    try {
+      regionNames.set(locale, new Intl.DisplayNames([INTL_TAGS[locale]], { type: 'region' }));
+    } catch {
+      regionNames.set(locale, null);
+    }
   }
-})();
-
-function countryName(code: string): string {
   try {
-    return regionNames?.of(code) ?? code;
+    return regionNames.get(locale)?.of(code) ?? code;
   } catch {
     return code;
   }
@@ -42,6 +41,7 @@ export interface MarketFiltersProps {
  * (Best First = desc, Worst First = asc).
  */
 export function MarketFilters({ filters, countries, onChange }: MarketFiltersProps) {
+  const { t, locale } = useT();
   const [text, setText] = useState(filters.search);
   const [open, setOpen] = useState(
     () => filters.country !== '' || filters.sort !== null || filters.order !== null,
@@ -74,7 +74,7 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
     <div className="market-filters">
       <div className="market-filters__row">
         <label className="market-filters__search">
-          <span className="sr-only">Search servers</span>
+          <span className="sr-only">{t('market.filters.searchLabel')}</span>
           <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
             <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
             <path d="M20 20l-3.5-3.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
@@ -82,7 +82,7 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
           <input
             className="input"
             type="search"
-            placeholder="Search servers by name, location, or host..."
+            placeholder={t('market.filters.searchPlaceholder')}
             maxLength={MARKET_SEARCH_MAX}
             value={text}
             onChange={(event) => {
@@ -99,28 +99,28 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
           onClick={() => setOpen((value) => !value)}
           data-testid="market-filters-toggle"
         >
-          {open ? 'Hide Filters' : 'Filters'}
+          {open ? t('market.filters.hide') : t('market.filters.show')}
         </Button>
       </div>
       {open && (
         <div id={panelId} className="card market-filters__panel" data-testid="market-filters">
           <label className="field">
-            <span className="field__label">Country</span>
+            <span className="field__label">{t('market.filters.country')}</span>
             <select
               className="input"
               value={filters.country}
               onChange={(event) => onChange({ country: event.target.value })}
             >
-              <option value="">All Countries</option>
+              <option value="">{t('market.filters.allCountries')}</option>
               {countries.map((code) => (
                 <option key={code} value={code}>
-                  {`${countryName(code)} (${code})`}
+                  {`${countryName(code, locale)} (${code})`}
                 </option>
               ))}
             </select>
           </label>
           <label className="field">
-            <span className="field__label">Sort By</span>
+            <span className="field__label">{t('market.filters.sortBy')}</span>
             <select
               className="input"
               value={filters.sort ?? 'reliability'}
@@ -132,14 +132,14 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
               }
             >
               {SORT_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
+                <option key={option} value={option}>
+                  {t(`market.filters.sort.${option}`)}
                 </option>
               ))}
             </select>
           </label>
           <label className="field">
-            <span className="field__label">Order</span>
+            <span className="field__label">{t('market.filters.order')}</span>
             <select
               className="input"
               value={filters.order ?? 'desc'}
@@ -150,8 +150,8 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
                 })
               }
             >
-              <option value="desc">Best First</option>
-              <option value="asc">Worst First</option>
+              <option value="desc">{t('market.filters.bestFirst')}</option>
+              <option value="asc">{t('market.filters.worstFirst')}</option>
             </select>
           </label>
         </div>

@@ -1,17 +1,22 @@
 import type { MarketStats as Stats } from '@scn/proto';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
 /** spec 01 §2: Total Servers, Countries, Avg. Reliability (%), Avg. Ping (ms). */
 export function MarketStats({ stats }: { stats: Readonly<Stats> | null }) {
+  const { t, locale } = useT();
+  const show = (value: number | undefined) =>
+    value === undefined ? '—' : formatNumber(value, locale);
   const tiles = [
-    { label: 'Total Servers', value: stats ? String(stats.totalServers) : '—', id: 'total' },
-    { label: 'Countries', value: stats ? String(stats.totalCountries) : '—', id: 'countries' },
+    { label: t('market.stats.totalServers'), value: show(stats?.totalServers), id: 'total' },
+    { label: t('market.stats.countries'), value: show(stats?.totalCountries), id: 'countries' },
     {
-      label: 'Avg. Reliability (%)',
-      value: stats ? String(stats.averageReliability) : '—',
+      label: t('market.stats.avgReliability'),
+      value: show(stats?.averageReliability),
       id: 'reliability',
     },
-    { label: 'Avg. Ping (ms)', value: stats ? String(stats.averagePing) : '—', id: 'ping' },
+    { label: t('market.stats.avgPing'), value: show(stats?.averagePing), id: 'ping' },
   ];
   return (
     <dl className="market-stats" data-testid="market-stats">

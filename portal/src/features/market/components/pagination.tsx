@@ -1,5 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import { pageItems } from '../market-rules';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
 export interface PaginationProps {
@@ -10,11 +12,16 @@ export interface PaginationProps {
 
 /** spec 01 §2: Previous, numbered pages, Next; only when there is more than one page. */
 export function Pagination({ page, totalPages, onPage }: PaginationProps) {
+  const { t, locale } = useT();
   if (totalPages <= 1) return null;
   return (
-    <nav className="market-pagination" aria-label="Server pages" data-testid="market-pagination">
+    <nav
+      className="market-pagination"
+      aria-label={t('market.pagination.label')}
+      data-testid="market-pagination"
+    >
       <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
+        {t('market.pagination.previous')}
       </Button>
       {pageItems(page, totalPages).map((item, index) =>
         item === 'gap' ? (
@@ -27,10 +34,10 @@ export function Pagination({ page, totalPages, onPage }: PaginationProps) {
             variant={item === page ? 'primary' : 'ghost'}
             size="sm"
             aria-current={item === page ? 'page' : undefined}
-            aria-label={`Page ${item}`}
+            aria-label={t('market.pagination.page', { page: formatNumber(item, locale) })}
             onClick={() => item !== page && onPage(item)}
           >
-            {item}
+            {formatNumber(item, locale)}
           </Button>
         ),
       )}
@@ -40,7 +47,7 @@ export function Pagination({ page, totalPages, onPage }: PaginationProps) {
         disabled={page >= totalPages}
         onClick={() => onPage(page + 1)}
       >
-        Next
+        {t('market.pagination.next')}
       </Button>
     </nav>
   );

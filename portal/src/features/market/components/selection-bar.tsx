@@ -1,5 +1,5 @@
 import { Button } from '../../../components/ui/button';
-import { selectionText } from '../market-rules';
+import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
 export interface SelectionBarProps {
@@ -10,19 +10,20 @@ export interface SelectionBarProps {
 
 /** spec 01 §2: only for a signed-in client with at least one selected server. */
 export function SelectionBar({ count, onClear, onCreate }: SelectionBarProps) {
+  const { t } = useT();
   if (count < 1) return null;
   return (
-    <div className="market-selection-bar" role="region" aria-label="Selected servers">
+    <div className="market-selection-bar" role="region" aria-label={t('market.selection.label')}>
       <div className="container market-selection-bar__inner">
         <p className="market-selection-bar__count" data-testid="selection-count">
-          {selectionText(count)}
+          {t('market.selection.count', { count })}
         </p>
         <div className="market-selection-bar__actions">
           <Button variant="ghost" onClick={onClear}>
-            Clear
+            {t('market.selection.clear')}
           </Button>
           <Button variant="primary" onClick={onCreate}>
-            Create Subscription
+            {t('market.selection.create')}
           </Button>
         </div>
       </div>

@@ -1,16 +1,19 @@
 import type { MarketServer } from '@scn/proto';
 import type { MouseEvent } from 'react';
+import { Trans } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
-import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
+import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { pingTone, reliabilityTone, uptimeParts } from '../../../lib/server-display';
 import {
   type CardState,
   type MarketViewer,
   canToggleSelection,
-  connectLabel,
+  connectAction,
+  cooldownSeconds,
   displayReliability,
   isOwnServer,
   isServerDisabled,
-  priceLabel,
   staggerDelaySeconds,
 } from '../market-rules';
 import { CountryFlag } from './country-flag';
@@ -38,7 +41,9 @@ export function ServerCard({
   onSignIn,
   onPromote,
 }: ServerCardProps) {
+  const { t, locale } = useT();
   const disabled = isServerDisabled(server);
+  const uptime = uptimeParts(server.uptime);
   const own = isOwnServer(server, viewer);
   const toggleable = canToggleSelection(server, state, viewer);
   const reliability = displayReliability(server);
@@ -74,65 +79,82 @@ export function ServerCard({
           {server.name}
         </h3>
         <div className="market-card__badges" data-testid="market-card-badges">
-          {server.isPromoted && <span className="badge badge--warning">Promoted</span>}
-          {server.isSubscribed && <span className="badge badge--success">Subscribed</span>}
+          {server.isPromoted && (
+            <span className="badge badge--warning">{t('market.card.promoted')}</span>
+          )}
+          {server.isSubscribed && (
+            <span className="badge badge--success">{t('market.card.subscribed')}</span>
+          )}
           {server.sharedCredentials && (
             // issue 15 §4: no agent, so every client gets the operator's one UUID.
             <span
               className="badge"
               data-testid="market-card-shared"
-              title="Free server added without the agent: every client shares the operator's credentials, which cannot be revoked per client."
+              title={t('market.card.sharedHint')}
             >
-              Shared credentials
+              {t('market.card.shared')}
             </span>
           )}
           {own ? (
-            <span className="badge badge--info">Your Server</span>
+            <span className="badge badge--info">{t('market.card.yourServer')}</span>
           ) : (
-            state.selected && <span className="badge badge--info">Selected</span>
+            state.selected && <span className="badge badge--info">{t('market.card.selected')}</span>
           )}
         </div>
       </header>
 
       <p className="market-card__place small muted" data-testid="market-card-country">
         <CountryFlag code={server.countryCode} />
-        <span className="market-card__code">{server.countryCode ?? server.country}</span>
+        <bdi className="market-card__code">{server.countryCode ?? server.country}</bdi>
         {place && place !== server.countryCode && (
           <>
             <span aria-hidden="true">·</span>
-            <span>{place}</span>
+            <bdi>{place}</bdi>
           </>
         )}
       </p>
 
       <dl className="market-card__stats">
         <div>
-          <dt>Uptime</dt>
-          <dd data-testid="market-card-uptime">{formatUptime(server.uptime)}</dd>
+          <dt>{t('market.card.uptime')}</dt>
+          <dd data-testid="market-card-uptime">
+            {uptime
+              ? t('market.card.uptimeValue', {
+                  days: formatNumber(uptime.days, locale),
+                  hours: formatNumber(uptime.hours, locale),
+                })
+              : t('market.card.uptimeNew')}
+          </dd>
         </div>
         <div>
-          <dt>Reliability</dt>
+          <dt>{t('market.card.reliability')}</dt>
           <dd
             className={`market-tone market-tone--${reliabilityTone(reliability)}`}
             data-testid="market-card-reliability"
           >
-            {reliability}%
+            {formatNumber(reliability / 100, locale, { style: 'percent' })}
           </dd>
         </div>
         <div>
-          <dt>Ping</dt>
+          <dt>{t('market.card.ping')}</dt>
           <dd
             className={
               server.ping === null ? 'muted' : `market-tone market-tone--${pingTone(server.ping)}`
             }
             data-testid="market-card-ping"
           >
-            {server.ping === null ? 'n/a' : `${server.ping} ms`}
+            {server.ping === null
+              ? t('market.card.notAvailable')
+              : t('market.card.pingValue', { ms: formatNumber(server.ping, locale) })}
           </dd>
         </div>
         <div>
-          <dt>Price/mo</dt>
-          <dd data-testid="market-card-price">{priceLabel(server.priceMicro)}</dd>
+          <dt>{t('market.card.price')}</dt>
+          <dd data-testid="market-card-price">
+            {BigInt(server.priceMicro) === 0n
+              ? t('market.card.free')
+              : formatSslAmount(server.priceMicro, locale)}
+          </dd>
         </div>
       </dl>
 
@@ -171,10 +193,11 @@ function CardAction({
   onSignIn,
   onPromote,
 }: CardActionProps) {
+  const { t, locale } = useT();
   if (!viewer) {
     return (
       <Button variant="secondary" size="sm" block onClick={onSignIn}>
-        Sign in as client to connect
+        {t('market.card.signInToConnect')}
       </Button>
     );
   }
@@ -182,7 +205,11 @@ function CardAction({
     const count = server.activeConnections;
     const connections = (
       <p className="market-card__connections small" data-testid="market-card-connections">
-        <strong>{count}</strong> active connection{count === 1 ? '' : 's'}
+        <Trans
+          i18nKey="market.card.connections"
+          values={{ count }}
+          components={{ strong: <strong /> }}
+        />
       </p>
     );
     if (!onPromote) return connections;
@@ -193,15 +220,21 @@ function CardAction({
           variant="primary"
           size="sm"
           onClick={() => onPromote(server)}
-          aria-label={`Promote ${server.name}`}
+          aria-label={t('market.card.promoteServer', { name: server.name })}
           data-testid="market-promote"
         >
-          Promote
+          {t('market.card.promote')}
         </Button>
       </div>
     );
   }
-  const label = connectLabel(server, state);
+  const action = connectAction(server, state);
+  const label =
+    action === 'cooldown'
+      ? t('market.card.action.cooldown', {
+          seconds: formatNumber(cooldownSeconds(state.processingSeconds), locale),
+        })
+      : t(`market.card.action.${action}`);
   return (
     <Button
       variant={state.selected ? 'secondary' : 'primary'}

@@ -4,6 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { type MarketFilters as Filters, parseFilters, serializeFilters } from '../market-query';
 import type { MarketViewer } from '../market-rules';
@@ -51,6 +52,7 @@ export function ServerMarket({
   onViewSubscription,
   onPromote,
 }: ServerMarketProps) {
+  const { t } = useT();
   const market = useMarket();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -142,7 +144,7 @@ export function ServerMarket({
             {market.selectionError}
           </Banner>
           <Button variant="ghost" size="sm" onClick={dismissSelectionError}>
-            Dismiss
+            {t('market.dismiss')}
           </Button>
         </div>
       )}
@@ -150,22 +152,19 @@ export function ServerMarket({
       {loading ? (
         <div className="page-loading market-loading" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
-          <span>Loading servers...</span>
+          <span>{t('market.loading')}</span>
         </div>
       ) : market.status === 'error' ? (
         <div className="stack" data-testid="market-error">
           <Banner tone="error">{market.error}</Banner>
           <div>
             <Button variant="secondary" onClick={() => void loadServers(filters)}>
-              Try Again
+              {t('market.tryAgain')}
             </Button>
           </div>
         </div>
       ) : market.servers.length === 0 ? (
-        <div className="empty-state card" data-testid="servers-empty">
-          <h2>No servers found</h2>
-          <p>Try adjusting your search filters to find more servers.</p>
-        </div>
+        <MarketEmpty />
       ) : (
         <div className="market-grid" data-testid="market-grid">
           {market.servers.map((server, index) => (
@@ -216,6 +215,17 @@ export function ServerMarket({
           />
         </>
       )}
+    </div>
+  );
+}
+
+/** spec 01 §2: no server matches the search and filters. */
+function MarketEmpty() {
+  const { t } = useT();
+  return (
+    <div className="empty-state card" data-testid="servers-empty">
+      <h2>{t('market.empty.title')}</h2>
+      <p>{t('market.empty.text')}</p>
     </div>
   );
 }

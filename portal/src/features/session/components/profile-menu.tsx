@@ -3,11 +3,13 @@ import { useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { paths } from '../../../config/paths';
+import { useT } from '../../../lib/i18n/i18n';
 import { dashboardPathFor, logout, useSession } from '../store';
 import '../session.css';
 
 /** spec 01 §2 "Shell": the signed-in profile dropdown of the top bar. */
 export function ProfileMenu() {
+  const { t } = useT();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
   const [, navigate] = useLocation();
@@ -35,7 +37,8 @@ export function ProfileMenu() {
 
   if (!user) return null;
   const localPart = user.email.split('@')[0] ?? user.email;
-  const dashboardLabel = user.userType === 'client' ? 'Client Dashboard' : 'Node Dashboard';
+  const dashboardLabel =
+    user.userType === 'client' ? t('profileMenu.clientDashboard') : t('profileMenu.nodeDashboard');
 
   return (
     <div className="profile-menu" ref={rootRef}>
@@ -71,17 +74,19 @@ export function ProfileMenu() {
       {open && (
         <div id={panelId} className="profile-menu__panel" data-testid="profile-dropdown">
           <div className="profile-menu__section">
-            <p className="profile-menu__label">Signed in as</p>
-            <p className="profile-menu__email" data-testid="profile-email">
+            <p className="profile-menu__label">{t('profileMenu.signedInAs')}</p>
+            <p className="profile-menu__email" dir="ltr" data-testid="profile-email">
               {user.email}
             </p>
             <p className="profile-menu__type">
-              {user.userType === 'client' ? 'Client' : 'Node Operator'} account
+              {user.userType === 'client'
+                ? t('profileMenu.clientAccount')
+                : t('profileMenu.nodeAccount')}
             </p>
           </div>
           <div className="profile-menu__section">
-            <p className="profile-menu__label">Account UUID</p>
-            <div className="profile-menu__uuid">
+            <p className="profile-menu__label">{t('profileMenu.uuid')}</p>
+            <div className="profile-menu__uuid" dir="ltr">
               <code data-testid="uuid-value">{user.uuid}</code>
               <CopyButton text={user.uuid} data-testid="copy-uuid" />
             </div>
@@ -106,7 +111,7 @@ export function ProfileMenu() {
                 navigate(paths.home);
               }}
             >
-              Sign out
+              {t('shell.signOut')}
             </Button>
           </div>
         </div>

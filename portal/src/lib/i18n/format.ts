@@ -1,0 +1,78 @@
+import { formatSsl, sslText } from '@scn/proto';
+import { INTL_TAGS, type Locale } from './locale';
+
+/**
+ * Numbers, dates and amounts in the reader's language, in one place (docs/i18n.md). Persian gets
+ * Persian digits and the Solar Hijri calendar (`fa-IR`). Amounts are formatted from their exact
+ * decimal text, never through a float, so what the ledger holds is what is shown.
+ */
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(locale: Locale, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(INTL_TAGS[locale], options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+export function formatNumber(
+  value: number | bigint,
+  locale: Locale,
+  options?: Intl.NumberFormatOptions,
+): string {
+  return numberFormat(locale, options).format(value);
+}
+
+export function formatDate(
+  value: Date | string | number,
+  locale: Locale,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' },
+): string {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(INTL_TAGS[locale], options);
+    dateFormats.set(key, format);
+  }
+  return format.format(value instanceof Date ? value : new Date(value));
+}
+
+/** A decimal string formatted exactly (Intl reads a numeric string as a decimal, not a float). */
+function decimalText(decimal: `${number}`, locale: Locale, fractionDigits: [number, number]) {
+  return numberFormat(locale, {
+    minimumFractionDigits: fractionDigits[0],
+    maximumFractionDigits: fractionDigits[1],
+  }).format(decimal);
+}
+
+/**
+ * An amount of micro-SSL as a number in the reader's digits, without its unit. `exact` keeps
+ * every micro-SSL digit and no trailing zero (prices); `cents` is spec 01 §9's two decimals,
+ * rounded half away from zero by `formatSsl` before Intl sees it (balances).
+ */
+export function formatSslNumber(
+  micro: string | bigint,
+  locale: Locale,
+  precision: 'exact' | 'cents' = 'exact',
+): string {
+  return precision === 'exact'
+    ? decimalText(sslText(micro) as `${number}`, locale, [0, 6])
+    : decimalText(formatSsl(micro) as `${number}`, locale, [2, 2]);
+}
+
+/**
+ * The amount with its unit. The unit stays `SSL` in Latin letters in every language, so an
+ * amount is never mistaken for SOL or a local currency.
+ */
+export function formatSslAmount(
+  micro: string | bigint,
+  locale: Locale,
+  precision: 'exact' | 'cents' = 'exact',
+): string {
+  return `${formatSslNumber(micro, locale, precision)} SSL`;
+}
