@@ -20,6 +20,7 @@ const AUDIENCE: Record<string, Audience> = {
   'POST /api/auth/logout': 'public',
   'GET /api/auth/verify-session': 'session',
   'GET /api/auth/profile/{uuid}': 'session',
+  'PUT /api/auth/profile/{uuid}/locale': 'session',
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public',
   'POST /api/auth/terms/accept': 'session',
