@@ -37,7 +37,6 @@ function columns(row: object): Record<string, unknown> {
   return out;
 }
 
-/** The monthly runs and their statements: the only SQL that writes them. */
 /** A server of an operator as it is now (for the servers a dry run has no facts of yet). */
 export interface OwnedServer {
   id: string;
@@ -47,6 +46,7 @@ export interface OwnedServer {
   belowThresholdSince: Date | null;
 }
 
+/** The monthly runs and their statements: the only SQL that writes them. */
 @Injectable()
 export class RewardStatementsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -227,7 +227,6 @@ export class RewardStatementsRepository {
       .findOneBy({ ownerUuid, period: periodDay });
   }
 
-  /** The names of the operator's servers among `serverIds` (deleted ones are absent). */
   /** Every server the operator has now, oldest first. */
   async ownedServers(ownerUuid: string): Promise<OwnedServer[]> {
     const rows = await queryRows<{
@@ -251,6 +250,7 @@ export class RewardStatementsRepository {
     }));
   }
 
+  /** The names of the operator's servers among `serverIds` (deleted ones are absent). */
   async serverNames(ownerUuid: string, serverIds: readonly string[]): Promise<Map<string, string>> {
     if (serverIds.length === 0) return new Map();
     const rows = await queryRows<{ id: string; name: string }>(

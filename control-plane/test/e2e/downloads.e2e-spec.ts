@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { CLIENT_PLATFORMS, clientChecksumsResponseSchema } from '@scn/proto';
 import { AGENT_BUNDLE_PATH } from '../../src/config/app-config';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { binaryBody } from '../support/processes';
 
 /** spec 02 §7: GET /checksums/client and /checksums/server, from outside. */
 let t: TestApp;
@@ -22,11 +23,7 @@ describe('GET /checksums/server', () => {
       .http()
       .get('/downloads/scn-agent.tgz')
       .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .parse(binaryBody)
       .expect(200);
     const body = bundle.body as Buffer;
     expect(res.headers['cache-control']).toBe('no-cache');

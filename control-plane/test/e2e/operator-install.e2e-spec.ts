@@ -17,7 +17,7 @@ import { uniqueEmail } from '../support/accounts';
 import { describeNeeding } from '../support/requirements';
 import { SmtpCapture } from '../support/smtp-capture';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { freePort, waitFor } from '../support/processes';
+import { binaryBody, freePort, waitFor } from '../support/processes';
 
 /**
  * The operator's journey on a fresh clone, as docs/operators.md tells it: `npm start` (here its
@@ -140,11 +140,7 @@ describeNeeding(['v2ray', 'root'], 'the one-line install against npm start')(
       const bundle = await request(baseUrl)
         .get('/downloads/scn-agent.tgz')
         .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        })
+        .parse(binaryBody)
         .expect(200);
       expect(checksum.body.data).toMatchObject({
         fileName: 'scn-agent.tgz',

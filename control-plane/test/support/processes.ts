@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Response } from 'superagent';
 
 /** A loopback port free a moment ago (for a process the test starts, which binds it itself). */
 export async function freePort(): Promise<number> {
@@ -26,4 +27,17 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+/**
+ * A supertest parser that keeps the body as the bytes sent (`.buffer(true).parse(binaryBody)`),
+ * for a download whose checksum is compared.
+ */
+export function binaryBody(
+  response: Response,
+  done: (error: Error | null, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  response.on('data', (chunk: Buffer) => chunks.push(chunk));
+  response.on('end', () => done(null, Buffer.concat(chunks)));
 }
