@@ -1,4 +1,4 @@
-import { PRICING, SSL_USD_PRICE, VPS_TIERS } from './economics';
+import { PRICING, SSL_USD_PRICE, VPS_TIERS, tierMonthlyIncome } from './economics';
 
 describe('VPS tiers (issue 18 §2 rule 1)', () => {
   it('should pay each tier its wizard promise at 100% reliability and full capacity, without ads', () => {
@@ -13,5 +13,22 @@ describe('VPS tiers (issue 18 §2 rule 1)', () => {
 
   it('should give tier 3 the worked example’s base of 1,500 SSL (issue 18 §2 rule 2)', () => {
     expect(VPS_TIERS.find((tier) => tier.id === 'tier3')?.baseRewardSsl).toBe(1500);
+  });
+});
+
+describe('tierMonthlyIncome', () => {
+  it("should split each tier's promise into its base and its clients' rewards", () => {
+    const tier1 = VPS_TIERS.find((tier) => tier.id === 'tier1');
+    if (!tier1) throw new Error('tier1 missing');
+    expect(tierMonthlyIncome(tier1)).toEqual({
+      baseSsl: 250,
+      perClientSsl: 10,
+      maxClients: 10,
+      clientsSsl: 100,
+      totalSsl: 350,
+    });
+    for (const tier of VPS_TIERS) {
+      expect(tierMonthlyIncome(tier).totalSsl).toBe(tier.monthlyEarningsSsl);
+    }
   });
 });

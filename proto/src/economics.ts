@@ -197,3 +197,28 @@ export const SHARE_REWARD = {
   cooldownDays: 7,
   pendingHours: 24,
 } as const;
+
+/**
+ * A tier's monthly income at 100% reliability, as the wizard, the Economics page and the earnings
+ * statement show it: the base reward plus the operator reward of every allowed client
+ * (`PRICING.operatorRewardSsl` each, frozen `PRICING.operatorRewardFrozenDays` days), before
+ * slashing, halving and the withdrawal fee. `totalSsl` is the tier's `monthlyEarningsSsl`.
+ */
+export interface TierMonthlyIncome {
+  baseSsl: number;
+  perClientSsl: number;
+  maxClients: number;
+  clientsSsl: number;
+  totalSsl: number;
+}
+
+export function tierMonthlyIncome(tier: VpsTier): TierMonthlyIncome {
+  const clientsSsl = tier.maxClients * PRICING.operatorRewardSsl;
+  return {
+    baseSsl: tier.baseRewardSsl,
+    perClientSsl: PRICING.operatorRewardSsl,
+    maxClients: tier.maxClients,
+    clientsSsl,
+    totalSsl: tier.baseRewardSsl + clientsSsl,
+  };
+}

@@ -19,8 +19,15 @@ const SRC = join(__dirname, '..');
 
 type Catalogue = { [key: string]: string | Catalogue };
 
-function readCatalogue(locale: Locale): Catalogue {
-  return JSON.parse(readFileSync(join(__dirname, `${locale}.json`), 'utf8')) as Catalogue;
+/** The common catalogue (`translation`, `locales/<locale>.json`) and every namespace directory. */
+const NAMESPACES = [
+  'translation',
+  ...readdirSync(__dirname).filter((name) => statSync(join(__dirname, name)).isDirectory()),
+];
+
+function readCatalogue(namespace: string, locale: Locale): Catalogue {
+  const file = namespace === 'translation' ? `${locale}.json` : join(namespace, `${locale}.json`);
+  return JSON.parse(readFileSync(join(__dirname, file), 'utf8')) as Catalogue;
 }
 
 function flatten(catalogue: Catalogue, prefix = ''): Map<string, string> {
@@ -106,9 +113,12 @@ function unusedKeys(keys: Iterable<string>, scan: ReturnType<typeof scanSource>)
   );
 }
 
-const en = flatten(readCatalogue('en'));
+const sources = sourceFiles(SRC).filter((file) => !relative(SRC, file).startsWith('locales'));
+const scan = scanSource(sources);
 
-describe('the catalogues', () => {
+describe.each(NAMESPACES)('the catalogue %s', (namespace) => {
+  const en = flatten(readCatalogue(namespace, 'en'));
+
   it('should parse every English message as ICU', () => {
     const broken = [...en].filter(([, message]) => {
       try {
@@ -123,7 +133,7 @@ describe('the catalogues', () => {
 
   for (const locale of LOCALES.filter((l) => l !== 'en')) {
     describe(locale, () => {
-      const catalogue = flatten(readCatalogue(locale));
+      const catalogue = flatten(readCatalogue(namespace, locale));
 
       it('should have every key of en.json and no other', () => {
         expect([...en.keys()].filter((key) => !catalogue.has(key))).toEqual([]);
@@ -166,8 +176,7 @@ describe('the catalogues', () => {
   }
 
   it('should use every key of en.json somewhere in portal/src', () => {
-    const files = sourceFiles(SRC).filter((file) => !relative(SRC, file).startsWith('locales'));
-    expect(unusedKeys(en.keys(), scanSource(files))).toEqual([]);
+    expect(unusedKeys(en.keys(), scan)).toEqual([]);
   });
 });
 

@@ -128,6 +128,15 @@ describe('a Persian browser', () => {
     expect(await documentLanguage(page)).toEqual({ lang: 'fa', dir: 'rtl' });
   });
 
+  it("loads a page's own catalogue in the reader's language, and again on a switch", async () => {
+    const page = await openPage({ locale: 'fa-IR' });
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { level: 1, name: 'صفحه پیدا نشد' }).waitFor();
+    await page.getByTestId('language-switcher').selectOption('zh');
+    await page.getByRole('heading', { level: 1, name: '页面未找到' }).waitFor();
+    expect(await documentLanguage(page)).toEqual({ lang: 'zh', dir: 'ltr' });
+  });
+
   it('shows the market in Persian and finds Germany by its Persian name', async () => {
     const page = await openPage({ locale: 'fa-IR', viewport: MOBILE });
     const problems = collectProblems(page);
