@@ -60,7 +60,8 @@ export function servePortal(
         readFileSync(indexFile, 'utf8').replace(
           '</head>',
           `  <meta name="scn:support-email" content="${escapeAttribute(config.supportEmail)}" />\n` +
-            `    <meta name="scn:public-url" content="${escapeAttribute(config.publicUrl)}" />\n  </head>`,
+            `    <meta name="scn:public-url" content="${escapeAttribute(config.publicUrl)}" />\n` +
+            `    <meta name="scn:launch-period-ends" content="${config.launchPeriodEndsAt.toISOString()}" />\n  </head>`,
         ),
       )
     : null;

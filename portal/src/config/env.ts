@@ -14,3 +14,5 @@ export const SUPPORT_EMAIL: string =
 export const PUBLIC_URL: string =
   meta('public-url') ??
   (typeof window === 'undefined' ? 'http://localhost:5050' : window.location.origin);
+/** The end of the launch period's last day (LAUNCH_PERIOD_ENDS), an ISO instant; null in dev. */
+export const LAUNCH_PERIOD_ENDS_AT: string | null = meta('launch-period-ends');
