@@ -96,8 +96,11 @@ describe('traffic charts', () => {
     expect(await day3.getAttribute('data-bytes')).toBe(String(15_000_000));
     // Stacked by server, named in the tooltip and the legend.
     expect(await day3.locator('rect').count()).toBe(2);
+    const day3Text = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${utcDate(3)}T00:00:00Z`),
+    );
     expect(await day3.locator('title').textContent()).toBe(
-      `${utcDate(3)}: 15.0 MB (Alpha node 10.0 MB, Bravo node 5.0 MB)`,
+      `${day3Text}: 15.0 MB (Alpha node 10.0 MB, Bravo node 5.0 MB)`,
     );
     expect(await chart.getByTestId('traffic-day').count()).toBe(2);
     expect(await chart.getByTestId('traffic-legend').innerText()).toContain('Bravo node');

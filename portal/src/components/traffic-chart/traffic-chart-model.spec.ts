@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { datesBetween, formatBytes, trafficChartModel } from './traffic-chart-model';
+import { formatBytes } from '../../lib/i18n/format';
+import { datesBetween, trafficChartModel } from './traffic-chart-model';
 
 describe('trafficChartModel', () => {
   const series = [
@@ -23,7 +24,6 @@ describe('trafficChartModel', () => {
         slot: 0,
         total: 1000,
         segments: [{ key: 'a', bytes: 1000 }],
-        label: '2026-11-01: 1.0 kB',
       },
       {
         date: '2026-11-03',
@@ -33,20 +33,16 @@ describe('trafficChartModel', () => {
           { key: 'a', bytes: 500 },
           { key: 'b', bytes: 2500 },
         ],
-        label: '2026-11-03: 3.0 kB (Alpha 500 B, Bravo 2.5 kB)',
       },
     ]);
     expect(model.max).toBe(3000);
     expect(model.total).toBe(4000);
-    expect(model.summary).toBe(
-      '4.0 kB from 2026-11-01 to 2026-11-03 over 2 days with traffic; the busiest day 3.0 kB.',
-    );
   });
 
   it('should say there was no traffic when no day has any', () => {
     const model = trafficChartModel('2026-11-01', '2026-11-02', series, []);
     expect(model.bars).toEqual([]);
-    expect(model.summary).toBe('No traffic from 2026-11-01 to 2026-11-02.');
+    expect(model.total).toBe(0);
   });
 
   it('should list the days across a month end and format bytes in 1,000-based units', () => {
@@ -55,8 +51,10 @@ describe('trafficChartModel', () => {
       '2026-02-28',
       '2026-03-01',
     ]);
-    expect(formatBytes(999)).toBe('999 B');
-    expect(formatBytes(1_500_000)).toBe('1.5 MB');
-    expect(formatBytes(2_000_000_000_000)).toBe('2.0 TB');
+    expect(formatBytes(999, 'en')).toBe('999B');
+    expect(formatBytes(1_500_000, 'en')).toBe('1.5 MB');
+    expect(formatBytes(2_000_000_000_000, 'en')).toBe('2.0 TB');
+    expect(formatBytes(1_500_000, 'ru')).toBe('1,5 МБ');
+    expect(formatBytes(999, 'fa')).toBe('۹۹۹ بایت');
   });
 });

@@ -20,8 +20,6 @@ export interface TrafficBar {
   slot: number;
   total: number;
   segments: TrafficSegment[];
-  /** Tooltip and table text. */
-  label: string;
 }
 
 export interface TrafficChartModel {
@@ -31,7 +29,6 @@ export interface TrafficChartModel {
   bars: TrafficBar[];
   max: number;
   total: number;
-  summary: string;
 }
 
 /** One figure of one series on one day, as the API gives it. */
@@ -52,18 +49,6 @@ export function datesBetween(from: string, to: string): string[] {
   return dates;
 }
 
-/** Bytes in the largest unit that keeps a figure of at least 1 (1,000-based), one decimal. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
 export function trafficChartModel(
   from: string,
   to: string,
@@ -72,7 +57,6 @@ export function trafficChartModel(
 ): TrafficChartModel {
   const dates = datesBetween(from, to);
   const slotOf = new Map(dates.map((date, slot) => [date, slot]));
-  const labelOf = new Map(series.map((s) => [s.key, s.label]));
   const byDate = new Map<string, Map<string, number>>();
   for (const point of points) {
     if (!slotOf.has(point.date)) continue;
@@ -88,27 +72,10 @@ export function trafficChartModel(
         .filter((s) => values.has(s.key))
         .map((s) => ({ key: s.key, bytes: values.get(s.key)! }));
       const total = segments.reduce((sum, s) => sum + s.bytes, 0);
-      const parts = segments.map((s) => `${labelOf.get(s.key)} ${formatBytes(s.bytes)}`);
-      return {
-        date,
-        slot: slotOf.get(date)!,
-        total,
-        segments,
-        label: `${date}: ${formatBytes(total)}${parts.length > 1 ? ` (${parts.join(', ')})` : ''}`,
-      };
+      return { date, slot: slotOf.get(date)!, total, segments };
     })
     .sort((a, b) => a.slot - b.slot);
   const max = Math.max(0, ...bars.map((b) => b.total));
   const total = bars.reduce((sum, b) => sum + b.total, 0);
-  return {
-    dates,
-    series: [...series],
-    bars,
-    max,
-    total,
-    summary:
-      bars.length === 0
-        ? `No traffic from ${from} to ${to}.`
-        : `${formatBytes(total)} from ${from} to ${to} over ${bars.length} day${bars.length === 1 ? '' : 's'} with traffic; the busiest day ${formatBytes(max)}.`,
-  };
+  return { dates, series: [...series], bars, max, total };
 }

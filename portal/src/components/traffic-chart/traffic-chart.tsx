@@ -1,6 +1,9 @@
 import { useId } from 'react';
+import { formatBytes, formatDate } from '../../lib/i18n/format';
+import { useT } from '../../lib/i18n/i18n';
+import type { Locale } from '../../lib/i18n/locale';
 import { useRefreshedLoad } from '../../lib/use-refreshed-load';
-import { formatBytes, type TrafficChartModel } from './traffic-chart-model';
+import type { TrafficBar, TrafficChartModel } from './traffic-chart-model';
 import '../ui/chart.css';
 import './traffic.css';
 
@@ -29,12 +32,13 @@ const TONES = 6;
  * screen readers and keyboards. Like the reliability chart of the node dashboard.
  */
 export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProps) {
+  const { t } = useT();
   const state = useRefreshedLoad(load, [...deps, refreshKey]);
 
   return (
     <section className="chart traffic-chart" aria-label={title} data-testid="traffic-chart">
       <h4 className="chart__title">{title}</h4>
-      {state.status === 'loading' && <p className="small muted">Loading the traffic...</p>}
+      {state.status === 'loading' && <p className="small muted">{t('traffic.loading')}</p>}
       {state.status === 'error' && (
         <p className="small traffic-chart__error" data-testid="traffic-chart-error">
           {state.message}
@@ -43,7 +47,7 @@ export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProp
       {state.status === 'ready' &&
         (state.model.bars.length === 0 ? (
           <p className="small muted" data-testid="traffic-chart-empty">
-            No traffic in the last 30 days.
+            {t('traffic.empty')}
           </p>
         ) : (
           <Chart model={state.model} />
@@ -52,8 +56,38 @@ export function TrafficChart({ title, load, refreshKey, deps }: TrafficChartProp
   );
 }
 
+/** A UTC day (`YYYY-MM-DD`) in the reader's calendar. */
+function dayText(date: string, locale: Locale, options: Intl.DateTimeFormatOptions): string {
+  return formatDate(`${date}T00:00:00Z`, locale, { ...options, timeZone: 'UTC' });
+}
+
 function Chart({ model }: { model: TrafficChartModel }) {
+  const { t, locale } = useT();
   const id = useId();
+  const bytes = (value: number) => formatBytes(value, locale);
+  const labelOf = new Map(model.series.map((s) => [s.key, s.label]));
+  const barLabel = (bar: TrafficBar) => {
+    const day = dayText(bar.date, locale, { dateStyle: 'medium' });
+    if (bar.segments.length < 2) return t('traffic.bar', { day, total: bytes(bar.total) });
+    const parts = bar.segments.map((segment) =>
+      t('traffic.barPart', { name: labelOf.get(segment.key) ?? '', amount: bytes(segment.bytes) }),
+    );
+    return t('traffic.barParts', {
+      day,
+      total: bytes(bar.total),
+      parts: new Intl.ListFormat(locale, { type: 'unit' }).format(parts),
+    });
+  };
+  const summary =
+    model.bars.length === 0
+      ? t('traffic.summaryNone')
+      : t('traffic.summary', {
+          total: bytes(model.total),
+          from: dayText(model.dates[0] ?? '', locale, { dateStyle: 'medium' }),
+          to: dayText(model.dates[model.dates.length - 1] ?? '', locale, { dateStyle: 'medium' }),
+          days: model.bars.length,
+          busiest: bytes(model.max),
+        });
   const slotWidth = (RIGHT - LEFT) / model.dates.length;
   const barWidth = Math.max(1, slotWidth * 0.7);
   const scale = (bytes: number) => (model.max > 0 ? (bytes / model.max) * (BOTTOM - TOP) : 0);
@@ -63,7 +97,7 @@ function Chart({ model }: { model: TrafficChartModel }) {
   return (
     <>
       <p className="small muted" data-testid="traffic-chart-total">
-        Total: {formatBytes(model.total)}
+        {t('traffic.total', { amount: bytes(model.total) })}
       </p>
       <svg
         className="chart__svg"
@@ -72,13 +106,13 @@ function Chart({ model }: { model: TrafficChartModel }) {
         aria-labelledby={`${id}-title ${id}-desc`}
         data-testid="traffic-chart-svg"
       >
-        <title id={`${id}-title`}>Daily traffic, last {model.dates.length} days</title>
-        <desc id={`${id}-desc`}>{model.summary}</desc>
+        <title id={`${id}-title`}>{t('traffic.title', { days: model.dates.length })}</title>
+        <desc id={`${id}-desc`}>{summary}</desc>
         {[0, model.max].map((value) => (
           <g key={value} className="chart__grid">
             <line x1={LEFT} x2={RIGHT} y1={BOTTOM - scale(value)} y2={BOTTOM - scale(value)} />
             <text x={LEFT - 4} y={BOTTOM - scale(value) + 3} textAnchor="end">
-              {formatBytes(value)}
+              {bytes(value)}
             </text>
           </g>
         ))}
@@ -87,7 +121,7 @@ function Chart({ model }: { model: TrafficChartModel }) {
           let top = BOTTOM;
           return (
             <g key={bar.date} data-testid="traffic-day" data-date={bar.date} data-bytes={bar.total}>
-              <title>{bar.label}</title>
+              <title>{barLabel(bar)}</title>
               {bar.segments.map((segment) => {
                 const height = scale(segment.bytes);
                 top -= height;
@@ -106,10 +140,10 @@ function Chart({ model }: { model: TrafficChartModel }) {
           );
         })}
         <text className="chart__axis" x={LEFT} y={HEIGHT - 4}>
-          {first.slice(5)}
+          {first && dayText(first, locale, { month: 'short', day: 'numeric' })}
         </text>
         <text className="chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
-          {last.slice(5)}
+          {last && dayText(last, locale, { month: 'short', day: 'numeric' })}
         </text>
       </svg>
       {model.series.length > 1 && (
@@ -131,28 +165,28 @@ function Chart({ model }: { model: TrafficChartModel }) {
         </ul>
       )}
       <details className="chart__details">
-        <summary>Traffic by day (table)</summary>
+        <summary>{t('traffic.tableSummary')}</summary>
         <table className="chart__table" data-testid="traffic-table">
           <thead>
             <tr>
-              <th scope="col">Day (UTC)</th>
+              <th scope="col">{t('traffic.day')}</th>
               {model.series.map((s) => (
                 <th key={s.key} scope="col">
                   {s.label}
                 </th>
               ))}
-              <th scope="col">Total</th>
+              <th scope="col">{t('traffic.totalColumn')}</th>
             </tr>
           </thead>
           <tbody>
             {model.bars.map((bar) => (
               <tr key={bar.date} data-testid="traffic-table-row" data-date={bar.date}>
-                <th scope="row">{bar.date}</th>
+                <th scope="row">{dayText(bar.date, locale, { dateStyle: 'medium' })}</th>
                 {model.series.map((s) => {
                   const segment = bar.segments.find((g) => g.key === s.key);
-                  return <td key={s.key}>{segment ? formatBytes(segment.bytes) : '-'}</td>;
+                  return <td key={s.key}>{segment ? bytes(segment.bytes) : '-'}</td>;
                 })}
-                <td>{formatBytes(bar.total)}</td>
+                <td>{bytes(bar.total)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { useT } from '../../lib/i18n/i18n';
 import { Banner } from './banner';
 import { Button } from './button';
 import { Dialog } from './dialog';
@@ -36,6 +37,7 @@ export function ConfirmDialog({
   children,
   'data-testid': testId,
 }: ConfirmDialogProps) {
+  const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -71,7 +73,7 @@ export function ConfirmDialog({
       )}
       <div className="dialog__actions">
         <Button variant="secondary" onClick={close} disabled={busy} data-autofocus>
-          Cancel
+          {t('ui.cancel')}
         </Button>
         <Button variant={variant} onClick={() => void confirm()} disabled={busy}>
           {busy ? busyLabel : confirmLabel}

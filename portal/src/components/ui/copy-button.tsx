@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../lib/i18n/i18n';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
 import './copy-button.css';
 
 /** spec 01 §9: the copy confirmation shows for 2 s. */
 const COPIED_MS = 2000;
-/** spec 01 §5. */
-export const CLIPBOARD_ERROR = 'Could not copy text to clipboard. Please try again.';
 
 /**
  * Copies text. navigator.clipboard only exists in secure contexts, so a portal served over plain
@@ -30,6 +29,7 @@ export async function copyText(text: string): Promise<void> {
 
 export interface CopyButtonProps {
   text: string;
+  /** Defaults to "Copy" and "Copied!" in the reader's language. */
   label?: string;
   copiedLabel?: string;
   variant?: ButtonVariant;
@@ -40,13 +40,14 @@ export interface CopyButtonProps {
 
 export function CopyButton({
   text,
-  label = 'Copy',
-  copiedLabel = 'Copied!',
+  label,
+  copiedLabel,
   variant = 'secondary',
   size = 'sm',
   className,
   'data-testid': testId,
 }: CopyButtonProps) {
+  const { t } = useT();
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
@@ -61,7 +62,7 @@ export function CopyButton({
       window.clearTimeout(timer.current);
       timer.current = window.setTimeout(() => setCopied(false), COPIED_MS);
     } catch {
-      setError(CLIPBOARD_ERROR);
+      setError(t('ui.clipboardError'));
     }
   };
 
@@ -74,7 +75,7 @@ export function CopyButton({
         onClick={() => void onClick()}
         data-testid={testId}
       >
-        {copied ? copiedLabel : label}
+        {copied ? (copiedLabel ?? t('ui.copied')) : (label ?? t('ui.copy'))}
       </Button>
       {error && (
         <span role="alert" className="copy-button__error">

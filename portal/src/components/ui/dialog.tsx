@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { createPortal } from 'react-dom';
+import { useT } from '../../lib/i18n/i18n';
 import './dialog.css';
 
 /*
@@ -78,6 +79,7 @@ function DialogLayer({
   className,
   'data-testid': testId,
 }: DialogProps) {
+  const { t } = useT();
   const [container] = useState(() => {
     const element = document.createElement('div');
     element.className = 'dialog-root';
@@ -178,7 +180,7 @@ function DialogLayer({
           <button
             type="button"
             className="dialog__close"
-            aria-label="Close dialog"
+            aria-label={t('ui.closeDialog')}
             onClick={onClose}
           >
             <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

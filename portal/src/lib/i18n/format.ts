@@ -76,3 +76,26 @@ export function formatSslAmount(
 ): string {
   return `${formatSslNumber(micro, locale, precision)} SSL`;
 }
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
+
+/**
+ * Bytes in the largest unit that keeps a figure of at least 1 (1,000-based), one decimal above
+ * bytes, with the unit in the reader's language (`1.5 MB`, `۱٫۵ مگابایت`, `1,5 МБ`).
+ */
+export function formatBytes(bytes: number, locale: Locale): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return formatNumber(unit === 0 ? bytes : value, locale, {
+    style: 'unit',
+    unit: BYTE_UNITS[unit],
+    // "999 byte" is English's short form; narrow gives "999B", and "999 Б", "۹۹۹ بایت".
+    unitDisplay: unit === 0 ? 'narrow' : 'short',
+    minimumFractionDigits: unit === 0 ? 0 : 1,
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  });
+}

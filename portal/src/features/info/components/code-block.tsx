@@ -9,7 +9,7 @@ export interface CodeBlockProps {
 export function CodeBlock({ code }: CodeBlockProps) {
   return (
     <div className="info-code">
-      <pre className="info-code__pre">
+      <pre className="info-code__pre" dir="ltr">
         <code>{code}</code>
       </pre>
       <CopyButton text={code} className="info-code__copy" />

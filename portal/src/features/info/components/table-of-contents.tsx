@@ -1,3 +1,4 @@
+import { useT } from '../../../lib/i18n/i18n';
 import { useActiveSection } from '../use-active-section';
 import '../info.css';
 
@@ -12,12 +13,14 @@ export interface TableOfContentsProps {
 }
 
 /** An in-page table of contents; the section being read is marked with aria-current. */
-export function TableOfContents({ items, title = 'On this page' }: TableOfContentsProps) {
+export function TableOfContents({ items, title }: TableOfContentsProps) {
+  const { t } = useT();
+  const heading = title ?? t('ui.onThisPage');
   const active = useActiveSection(items.map((item) => item.id));
 
   return (
-    <nav className="info-toc" aria-label={title}>
-      <p className="info-toc__title">{title}</p>
+    <nav className="info-toc" aria-label={heading}>
+      <p className="info-toc__title">{heading}</p>
       <ol className="info-toc__list">
         {items.map((item) => (
           <li key={item.id}>
