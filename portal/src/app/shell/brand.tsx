@@ -36,7 +36,9 @@ export function BrandMark({ size = 32 }: { size?: number }) {
 export function Brand() {
   const { t } = useT();
   return (
-    <Link href={paths.home} className="brand" aria-label={t('shell.brandHome')}>
+    // Named by its visible text ("SCN Secure Connection Network"): a different aria-label would
+    // hide from speech-input users the words they see (WCAG 2.5.3).
+    <Link href={paths.home} className="brand">
       <BrandMark />
       <span className="brand__text">
         <span className="brand__name">SCN</span>
