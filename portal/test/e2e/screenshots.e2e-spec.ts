@@ -9,11 +9,28 @@ import { type Account, collectProblems, registerAccount } from './support/portal
 import { browserSuite } from './support/suite';
 
 /**
- * `npm run screenshots` (SCN_SCREENSHOTS=1): every route at 1280 and 390 px wide, full page,
- * into docs/screenshots/<name>-desktop.png and <name>-mobile.png.
+ * `npm run screenshots` (SCN_SCREENSHOTS=1): every route at 1280 and 390 px wide, full page, in
+ * every language: English into docs/screenshots/<name>-desktop.png and <name>-mobile.png (with
+ * the dialogs), Persian, Russian and Chinese into docs/screenshots/<locale>/. Only a few of the
+ * other languages' pictures are committed (.gitignore: the landing, the market and the dashboards
+ * at 390 px), so the repository does not grow by a hundred images on every change.
+ * SCN_SCREENSHOT_LOCALES=fa,ru limits the languages.
  */
 
 const OUT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+
+const LOCALES = (process.env.SCN_SCREENSHOT_LOCALES ?? 'en,fa,ru,zh')
+  .split(',')
+  .map((locale) => locale.trim())
+  .filter(Boolean);
+
+/** The browser language of each of the portal's languages. */
+const BROWSER_LOCALE: Record<string, string> = {
+  en: 'en-US',
+  fa: 'fa-IR',
+  ru: 'ru-RU',
+  zh: 'zh-CN',
+};
 
 const suite = browserSuite({ solana: true });
 const accounts: Partial<Record<'client' | 'node', Account>> = {};
@@ -90,7 +107,7 @@ const MARKET = [
 interface Shot {
   name: string;
   path: string;
-  /** The h1 that shows the page is rendered. */
+  /** The h1 that shows the page is rendered (English; other languages wait for any h1). */
   heading: string;
   as?: 'client' | 'node';
   /** Extra steps before the picture (open a dialog, ...). */
@@ -167,12 +184,22 @@ const VIEWPORTS = [
   { label: 'mobile', viewport: MOBILE },
 ] as const;
 
-async function capture(shot: Shot, label: string, viewport: typeof DESKTOP): Promise<string> {
+async function capture(
+  shot: Shot,
+  label: string,
+  viewport: typeof DESKTOP,
+  locale: string,
+): Promise<string> {
   const account = shot.as ? accounts[shot.as] : undefined;
-  const page = await suite.openPage({ viewport, account });
+  const page = await suite.openPage({ viewport, account, locale: BROWSER_LOCALE[locale] });
   const problems = collectProblems(page);
   await page.goto(shot.path, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { level: 1, name: shot.heading }).waitFor();
+  if (locale === 'en') {
+    await page.getByRole('heading', { level: 1, name: shot.heading }).waitFor();
+  } else {
+    await page.locator('h1').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
+  }
   if (account) await page.getByTestId('profile-menu').waitFor({ state: 'attached' });
   await shot.prepare?.(page);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
@@ -208,16 +235,20 @@ async function capture(shot: Shot, label: string, viewport: typeof DESKTOP): Pro
     wide: [],
   });
   expect(widths.page).toBeLessThanOrEqual(widths.viewport);
-  const file = join(OUT_DIR, `${shot.name}-${label}.png`);
+  const dir = locale === 'en' ? OUT_DIR : join(OUT_DIR, locale);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${shot.name}-${label}.png`);
   await page.screenshot({ path: file, fullPage: !shot.viewportOnly, animations: 'disabled' });
   expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });
   return file;
 }
 
-describe('screenshots', () => {
-  it.each(SHOTS.map((shot) => [shot.name, shot] as const))('%s', async (_name, shot) => {
+describe.each(LOCALES)('screenshots in %s', (locale) => {
+  // The dialogs are opened by their English names: English only. Every page in every language.
+  const shots = locale === 'en' ? SHOTS : SHOTS.filter((shot) => !shot.prepare);
+  it.each(shots.map((shot) => [shot.name, shot] as const))('%s', async (_name, shot) => {
     for (const { label, viewport } of VIEWPORTS) {
-      const file = await capture(shot, label, viewport);
+      const file = await capture(shot, label, viewport, locale);
       expect(statSync(file).size).toBeGreaterThan(5_000);
     }
   });
