@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
+import { overflowing } from './support/i18n';
 import { insertOperator } from './support/market';
 import { collectProblems, registerAccount } from './support/portal';
 import { browserSuite } from './support/suite';
@@ -20,39 +21,6 @@ async function documentLanguage(page: Page): Promise<{ lang: string; dir: string
     lang: document.documentElement.lang,
     dir: document.documentElement.dir,
   }));
-}
-
-/**
- * Visible elements that reach past either edge of the viewport (a horizontal scroll on a
- * phone). Elements inside a box that scrolls or clips sideways are that box's business.
- */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const found: string[] = [];
-    const clipped = (element: Element): boolean => {
-      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-        const overflowX = getComputedStyle(parent).overflowX;
-        if (overflowX !== 'visible') return true;
-      }
-      return false;
-    };
-    for (const element of document.body.querySelectorAll('*')) {
-      const rect = element.getBoundingClientRect();
-      if (rect.width === 0 || rect.height === 0) continue;
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || style.position === 'fixed') continue;
-      if (element.closest('.sr-only, svg')) continue;
-      if ((rect.right > width + 1 || rect.left < -1) && !clipped(element)) {
-        const name = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
-        found.push(`${name} [${Math.round(rect.left)}, ${Math.round(rect.right)}] of ${width}`);
-      }
-    }
-    if (document.documentElement.scrollWidth > width + 1) {
-      found.push(`document scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
-    }
-    return found;
-  });
 }
 
 beforeAll(async () => {
