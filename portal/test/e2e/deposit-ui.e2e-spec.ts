@@ -5,8 +5,8 @@ import {
   type SolanaConfig,
   type WalletResponse,
 } from '@scn/proto';
-import type { Page, Route } from 'playwright-core';
-import { type Account, registerAccount, waitForText } from './support/portal';
+import type { Locator, Page, Route } from 'playwright-core';
+import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
@@ -62,6 +62,23 @@ function depositRequest(account: Account, solAmount: string): DepositRequest {
     signature: null,
     creditedAt: null,
   };
+}
+
+/** Words allowed in Latin letters in Persian text (docs/i18n.md). */
+const LATIN_ALLOWED = new Set(['SSL', 'SOL', 'Solana', 'QR', 'Phantom', 'Solflare', 'SCN']);
+
+/**
+ * Latin-script words shown in `root` beyond the allowed names, leaving out what is left to
+ * right on purpose (addresses, codes: `dir="ltr"`), form fields and the panel's heading (the
+ * dashboard's own words, given by the route).
+ */
+async function latinWords(root: Locator): Promise<string[]> {
+  const text = await root.evaluate((element) => {
+    const copy = element.cloneNode(true) as HTMLElement;
+    for (const skip of copy.querySelectorAll('[dir="ltr"], input, h2')) skip.remove();
+    return copy.textContent ?? '';
+  });
+  return (text.match(/[A-Za-z][A-Za-z0-9-]*/g) ?? []).filter((word) => !LATIN_ALLOWED.has(word));
 }
 
 const json = (route: Route, body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -122,6 +139,10 @@ describe('deposit dialog (against the contract)', () => {
 
     await wallet.getByRole('button', { name: 'Deposit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
+    // issue 27 §2: cards are shown as coming later, never as an equal choice.
+    expect(await dialog.getByRole('button', { name: /Credit\/Debit Card/ }).isDisabled()).toBe(
+      true,
+    );
     await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
     const amount = dialog.getByLabel('SOL amount');
     const address = dialog.getByLabel('Your Solana address');
@@ -193,7 +214,7 @@ describe('deposit dialog (against the contract)', () => {
         frozenAmountMicro: '0',
         availableMicro: '514000000',
         frozenAmounts: [],
-        walletAddress: null,
+        walletAddress: DEPOSIT_ADDRESS,
         transactions: [
           {
             id: 'tx-1',
@@ -222,6 +243,11 @@ describe('deposit dialog (against the contract)', () => {
     expect(sent.demo).toEqual([{ url: depositRequest(client, '0.1').transferUrl }]);
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '514.00')).toBe('514.00');
     expect(await wallet.getByTestId('wallet-usd').innerText()).toContain('$17.99');
+    // issue 27 §2: the address is the platform's, named so, never "Wallet address".
+    expect(await wallet.getByTestId('wallet-deposit-address').innerText()).toBe(
+      `Deposit address (the platform's): ${DEPOSIT_ADDRESS}`,
+    );
+    expect(await wallet.getByText('Wallet address').count()).toBe(0);
 
     await wallet.getByRole('tab', { name: 'Transactions' }).click();
     const link = wallet.getByTestId('transaction-explorer');
@@ -272,23 +298,26 @@ describe('deposit dialog (against the contract)', () => {
     await dialog.getByLabel('SOL amount').waitFor();
   });
 
-  it('card payments are unavailable, and SOL deposits say so when the server has no Solana settings', async () => {
+  it('card payments are a disabled choice marked coming later, and SOL deposits say so when the server has no Solana settings', async () => {
     const client = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account: client });
     await page.goto('/client-dashboard');
     await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
-    await dialog.getByRole('button', { name: /Credit\/Debit Card/ }).click();
-    expect(await dialog.getByTestId('card-unavailable').innerText()).toBe(
-      'Credit card payments are currently unavailable. Please use Solana deposits instead.',
+    // issue 27 §2: shown, disabled and marked; clicking it leads nowhere.
+    const card = dialog.getByRole('button', { name: /Credit\/Debit Card/ });
+    expect(await card.isDisabled()).toBe(true);
+    expect(await card.getByTestId('deposit-card-later').textContent()).toBe('Coming later');
+    expect(await card.textContent()).toContain(
+      'Card payments are not available yet. Deposit with Solana (SOL) for now.',
     );
-    await dialog.getByLabel('Amount (USD)').fill('1');
-    // spec 01 §5: floor(1 / 0.035) = 28 SSL.
-    expect(await dialog.getByTestId('card-preview').innerText()).toBe('You would receive 28 SSL');
+    await card.click({ force: true });
+    expect(await dialog.getByLabel('Amount (USD)').count()).toBe(0);
+    await dialog.getByText('Choose how to add SSL to your balance.').waitFor();
 
     // Not answered by the test: this stack has no Solana settings, so the control plane's own
     // /api/solana/config refuses (spec 01 §8).
-    await dialog.getByRole('button', { name: 'Use Solana instead' }).click();
+    await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
     expect(
       await waitForText(
         dialog.getByTestId('deposit-init-failed'),
@@ -299,5 +328,91 @@ describe('deposit dialog (against the contract)', () => {
     await dialog.getByRole('button', { name: /Cryptocurrency/ }).waitFor();
     await dialog.getByRole('button', { name: 'Close dialog' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows the wallet in Persian: right to left, Persian words and digits, the address left to right', async () => {
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openPage({ account: client, locale: 'fa-IR' });
+    const problems = collectProblems(page);
+    await answerDeposits(page, client);
+    const wallet: WalletResponse = {
+      success: true,
+      data: {
+        walletType: 'client',
+        balanceMicro: '1234500000',
+        frozenAmountMicro: '0',
+        availableMicro: '1234500000',
+        frozenAmounts: [],
+        walletAddress: DEPOSIT_ADDRESS,
+        transactions: [
+          {
+            id: 'tx-1',
+            type: 'deposit',
+            amountMicro: '514000000',
+            timestamp: new Date().toISOString(),
+            subscriptionId: null,
+            serverCount: null,
+            duration: null,
+            description: null,
+            frozenUntil: null,
+            signature: null,
+          },
+          {
+            id: 'tx-2',
+            type: 'subscription',
+            amountMicro: '-10000000',
+            timestamp: new Date().toISOString(),
+            subscriptionId: null,
+            serverCount: 2,
+            duration: '1month',
+            description: null,
+            frozenUntil: null,
+            signature: null,
+          },
+        ],
+        hasMore: false,
+        lastUpdated: new Date().toISOString(),
+      },
+    };
+    await page.route('**/wallet/client/*', (route) => json(route, wallet));
+    await page.goto('/client-dashboard');
+    const panel = page.getByTestId('client-wallet');
+    expect(await waitForText(panel.getByTestId('wallet-balance'), '۱٬۲۳۴٫۵۰')).toBe('۱٬۲۳۴٫۵۰');
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await panel.getByTestId('wallet-usd').innerText()).toBe(
+      '≈ ۴۳٫۲۱ دلار (هر SSL = ۰٫۰۳۵ دلار)',
+    );
+    expect(await panel.getByTestId('wallet-deposit-address').innerText()).toBe(
+      `آدرس واریز (متعلق به پلتفرم): ${DEPOSIT_ADDRESS}`,
+    );
+    expect(await panel.getByTestId('wallet-address').getAttribute('dir')).toBe('ltr');
+    expect(await latinWords(panel)).toEqual([]);
+
+    await panel.getByRole('tab', { name: 'تراکنش‌ها' }).click();
+    const rows = panel.getByTestId('transaction');
+    await rows.first().waitFor();
+    expect(await rows.nth(0).getByTestId('transaction-type').innerText()).toBe('واریز');
+    expect(await rows.nth(0).getByTestId('transaction-amount').innerText()).toBe('+۵۱۴٫۰۰ SSL');
+    expect(await rows.nth(1).getByTestId('transaction-type').innerText()).toBe('اشتراک');
+    expect(await rows.nth(1).innerText()).toContain('۲ سرور · ۱ ماه');
+    expect(await latinWords(panel)).toEqual([]);
+
+    await panel.getByRole('button', { name: 'واریز' }).click();
+    const dialog = page.getByRole('dialog', { name: 'واریز SSL' });
+    const card = dialog.getByRole('button', { name: /کارت بانکی/ });
+    expect(await card.isDisabled()).toBe(true);
+    expect(await card.getByTestId('deposit-card-later').textContent()).toBe('به‌زودی');
+    await dialog.getByRole('button', { name: /ارز دیجیتال/ }).click();
+    await dialog.getByLabel('مقدار SOL').fill('0.1');
+    expect(await dialog.getByTestId('deposit-quote').innerText()).toBe('دریافت می‌کنید: ۵۱۴ SSL');
+    await dialog.getByLabel('آدرس Solana شما').fill(USER_ADDRESS);
+    await dialog.getByRole('button', { name: 'ادامه به راهنمای پرداخت' }).click();
+    const instructions = dialog.getByTestId('deposit-instructions');
+    await instructions.waitFor();
+    expect(await instructions.getByTestId('deposit-amount').innerText()).toBe('۰٫۱ SOL');
+    expect(await instructions.getByTestId('deposit-credit').innerText()).toBe('۵۱۴ SSL');
+    expect(await instructions.getByTestId('deposit-address').getAttribute('dir')).toBe('ltr');
+    expect(await latinWords(dialog)).toEqual([]);
+    expect(problems.pageErrors).toEqual([]);
   });
 });

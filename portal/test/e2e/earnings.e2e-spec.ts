@@ -391,8 +391,9 @@ describe('earnings', () => {
     await dialog.getByLabel('Amount (SSL)').fill('100');
     await dialog.getByLabel('Solana address to receive SOL').fill(destination);
     await dialog.getByRole('button', { name: 'Review withdrawal' }).click();
-    await dialog
-      .getByTestId('withdraw-review')
+    // issue 27 §4: the confirmation (fee and net) is a dialog of its own over the form.
+    await page
+      .getByRole('dialog', { name: 'Confirm withdrawal' })
       .getByRole('button', { name: 'Confirm withdrawal' })
       .click();
     expect(await dialog.getByTestId('withdraw-success').innerText()).toBe(

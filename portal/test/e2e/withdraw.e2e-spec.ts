@@ -51,16 +51,40 @@ describe('withdraw on the local chain', () => {
     expect(await dialog.getByTestId('withdraw-quote').innerText()).toBe(
       'Fee 25.00 SSL · you receive 0.014582928 SOL',
     );
+    // issue 27 §4: a confirmation states the 25% fee and the net before anything is sent.
+    const posted: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/withdraw')) {
+        posted.push(request.url());
+      }
+    });
     await dialog.getByRole('button', { name: 'Review withdrawal' }).click();
-    const review = dialog.getByTestId('withdraw-review');
+    const confirm = page.getByRole('dialog', { name: 'Confirm withdrawal' });
+    const review = confirm.getByTestId('withdraw-review');
+    expect(await review.getByTestId('withdraw-consequence').innerText()).toBe(
+      'Of the 100.00 SSL you withdraw, a 25% protocol fee of 25.00 SSL is taken: you receive 75.00 SSL, paid as 0.014582928 SOL. A withdrawal cannot be undone.',
+    );
     expect(await review.getByTestId('withdraw-amount').innerText()).toBe('100.00 SSL');
+    expect(await review.getByText('Protocol fee (25%)').count()).toBe(1);
     expect(await review.getByTestId('withdraw-fee').innerText()).toBe('25.00 SSL');
     expect(await review.getByTestId('withdraw-receive').innerText()).toBe(
       '0.014582928 SOL (75.00 SSL)',
     );
     expect(await review.getByTestId('withdraw-rate').innerText()).toBe('1 SOL = 5,143 SSL');
     expect(await review.getByTestId('withdraw-to').innerText()).toBe(destination);
-    await review.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    // Cancel is focused first, and cancelling sends nothing: the form is back as it was.
+    const cancel = confirm.getByRole('button', { name: 'Cancel' });
+    expect(await cancel.evaluate((element) => element === document.activeElement)).toBe(true);
+    await cancel.click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(posted).toEqual([]);
+    expect(await dialog.getByLabel('Amount (SSL)').inputValue()).toBe('100');
+    expect(await wallet.getByTestId('wallet-available').innerText()).toBe('200.00 SSL');
+
+    await dialog.getByRole('button', { name: 'Review withdrawal' }).click();
+    await confirm.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(posted).toHaveLength(1);
     expect(await dialog.getByTestId('withdraw-success').innerText()).toBe(
       `Successfully withdrew 100 SSL to ${destination}`,
     );

@@ -26,11 +26,11 @@ describe('checkCryptoForm', () => {
   it('should ask for every field first, the account included (spec 01 §8)', () => {
     expect(checkCryptoForm({ solAmount: '', userAddress: ADDRESS }, USER)).toEqual({
       ok: false,
-      error: DEPOSIT_MESSAGES.fillAll,
+      error: { area: 'deposit', key: 'fillAll' },
     });
     expect(checkCryptoForm({ solAmount: '1', userAddress: ADDRESS }, null)).toEqual({
       ok: false,
-      error: DEPOSIT_MESSAGES.fillAll,
+      error: { area: 'deposit', key: 'fillAll' },
     });
   });
 
@@ -38,7 +38,7 @@ describe('checkCryptoForm', () => {
     for (const solAmount of ['0', '-1', 'abc', '0.0009', '1.0000000001', '1e3']) {
       expect(checkCryptoForm({ solAmount, userAddress: ADDRESS }, USER)).toEqual({
         ok: false,
-        error: DEPOSIT_MESSAGES.invalidAmount,
+        error: { area: 'deposit', key: 'invalidAmount' },
       });
     }
   });
@@ -47,7 +47,7 @@ describe('checkCryptoForm', () => {
     for (const userAddress of ['not-an-address', '0OIl'.repeat(10), 'abc']) {
       expect(checkCryptoForm({ solAmount: '0.5', userAddress }, USER)).toEqual({
         ok: false,
-        error: DEPOSIT_MESSAGES.invalidAddress,
+        error: { area: 'deposit', key: 'invalidAddress' },
       });
     }
   });
@@ -80,37 +80,44 @@ describe('quotedSsl', () => {
 
 describe('creditedText and verifyOutcome', () => {
   it('should report whole SSL without decimals, otherwise two', () => {
-    expect(creditedText('5143000000')).toBe('5,143');
-    expect(creditedText('1500000')).toBe('1.50');
+    expect(creditedText('5143000000', 'en')).toBe('5,143');
+    expect(creditedText('1500000', 'en')).toBe('1.50');
+    expect(creditedText('5143000000', 'fa')).toBe('۵٬۱۴۳');
   });
 
   it('should turn a verified deposit into the alert (spec 01 §4)', () => {
     expect(
-      verifyOutcome({
-        verified: true,
-        message: 'ok',
-        transaction: {
-          signature: SIGNATURE,
-          sslTokens: 514,
-          sslCreditMicro: '514000000',
-          solAmount: '0.1',
+      verifyOutcome(
+        {
+          verified: true,
+          message: 'ok',
+          transaction: {
+            signature: SIGNATURE,
+            sslTokens: 514,
+            sslCreditMicro: '514000000',
+            solAmount: '0.1',
+          },
         },
-      }),
-    ).toEqual({ credited: true, alert: 'Deposit verified: 514 SSL credited to your wallet' });
+        'en',
+      ),
+    ).toEqual({
+      credited: true,
+      alert: { area: 'deposit', key: 'credited', values: { ssl: '514' } },
+    });
   });
 
   it("should show the server's error, its message, else 'Transaction not found' (spec 01 §8)", () => {
-    expect(verifyOutcome({ verified: false, message: '', error: 'Boom' })).toEqual({
+    expect(verifyOutcome({ verified: false, message: '', error: 'Boom' }, 'en')).toEqual({
       credited: false,
-      error: 'Boom',
+      error: { text: 'Boom' },
     });
-    expect(verifyOutcome({ verified: false, message: DEPOSIT_MESSAGES.wrongAmount })).toEqual({
+    // A contract message is translated by its key, never shown as the English it came in.
+    expect(verifyOutcome({ verified: false, message: DEPOSIT_MESSAGES.wrongAmount }, 'en')).toEqual(
+      { credited: false, error: { area: 'deposit', key: 'wrongAmount' } },
+    );
+    expect(verifyOutcome({ verified: false, message: '' }, 'en')).toEqual({
       credited: false,
-      error: DEPOSIT_MESSAGES.wrongAmount,
-    });
-    expect(verifyOutcome({ verified: false, message: '' })).toEqual({
-      credited: false,
-      error: DEPOSIT_MESSAGES.notFound,
+      error: { area: 'deposit', key: 'notFound' },
     });
   });
 });

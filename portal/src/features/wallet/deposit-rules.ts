@@ -1,5 +1,4 @@
 import {
-  DEPOSIT_MESSAGES,
   LAMPORTS_PER_SOL,
   MICRO_PER_SSL,
   type VerifyDepositResponse,
@@ -7,7 +6,9 @@ import {
   solToLamports,
   solanaAddressSchema,
 } from '@scn/proto';
-import { groupThousands, sslAmount } from './wallet-format';
+import type { Locale } from '../../lib/i18n/locale';
+import { sslAmount, wholeNumber } from './wallet-format';
+import { type WalletMessage, depositMessage, depositServerText } from './wallet-messages';
 
 /**
  * The crypto deposit's rules (spec 01 §4, §5, §8; issue 17): the form's validation with the
@@ -25,15 +26,15 @@ export function canContinue(form: CryptoForm): boolean {
 }
 
 export type FormCheck =
-  { ok: true; solAmount: string; userAddress: string } | { ok: false; error: string };
+  { ok: true; solAmount: string; userAddress: string } | { ok: false; error: WalletMessage };
 
 /** spec 01 §5, §8: the first problem of the form, with the spec's message. */
 export function checkCryptoForm(form: CryptoForm, userId: string | null): FormCheck {
-  if (!canContinue(form) || !userId) return { ok: false, error: DEPOSIT_MESSAGES.fillAll };
+  if (!canContinue(form) || !userId) return { ok: false, error: depositMessage('fillAll') };
   const amount = solAmountSchema.safeParse(form.solAmount);
-  if (!amount.success) return { ok: false, error: DEPOSIT_MESSAGES.invalidAmount };
+  if (!amount.success) return { ok: false, error: depositMessage('invalidAmount') };
   const address = solanaAddressSchema.safeParse(form.userAddress);
-  if (!address.success) return { ok: false, error: DEPOSIT_MESSAGES.invalidAddress };
+  if (!address.success) return { ok: false, error: depositMessage('invalidAddress') };
   return { ok: true, solAmount: amount.data, userAddress: address.data };
 }
 
@@ -48,27 +49,31 @@ export function quotedSsl(solAmount: string, sslPerSol: number): bigint | null {
 }
 
 /** Micro-SSL as the alert says it: whole SSL without decimals ("5,143"), else 2 decimals. */
-export function creditedText(micro: string): string {
+export function creditedText(micro: string, locale: Locale): string {
   const value = BigInt(micro);
   return value % MICRO_PER_SSL === 0n
-    ? groupThousands((value / MICRO_PER_SSL).toString())
-    : sslAmount(value);
+    ? wholeNumber(value / MICRO_PER_SSL, locale)
+    : sslAmount(value, locale);
 }
 
-export type VerifyOutcome = { credited: true; alert: string } | { credited: false; error: string };
+/** spec 01 §4: the alert after a credit ("Deposit verified: {ssl} SSL credited to your wallet"). */
+export function creditedMessage(micro: string, locale: Locale): WalletMessage {
+  return depositMessage('credited', { ssl: creditedText(micro, locale) });
+}
+
+export type VerifyOutcome =
+  { credited: true; alert: WalletMessage } | { credited: false; error: WalletMessage };
 
 /** spec 01 §8: a refused verify shows the server's message, else 'Transaction not found...'. */
-export function verifyOutcome(response: VerifyDepositResponse): VerifyOutcome {
+export function verifyOutcome(response: VerifyDepositResponse, locale: Locale): VerifyOutcome {
   if (response.verified && response.transaction) {
     return {
       credited: true,
-      alert: DEPOSIT_MESSAGES.credited(creditedText(response.transaction.sslCreditMicro)),
+      alert: creditedMessage(response.transaction.sslCreditMicro, locale),
     };
   }
-  return {
-    credited: false,
-    error: response.error || response.message || DEPOSIT_MESSAGES.notFound,
-  };
+  const said = response.error || response.message;
+  return { credited: false, error: said ? depositServerText(said) : depositMessage('notFound') };
 }
 
 /** The explorer page of a transaction for the cluster: config.explorerTxUrl with `{signature}`. */
@@ -84,9 +89,4 @@ export function explorerLink(
 export function transactionSignature(transaction: object): string | null {
   const value = (transaction as { signature?: unknown }).signature;
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/** "1.5" -> "1.5 SOL"; the exact amount the instructions ask for, from the request's lamports. */
-export function solText(solAmount: string): string {
-  return `${solAmount} SOL`;
 }

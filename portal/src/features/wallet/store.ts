@@ -6,7 +6,8 @@ import { getSolanaConfig } from './api/solana';
 import {
   CLIENT_WALLET_RETRY,
   NODE_WALLET_RETRY,
-  WALLET_LOAD_MESSAGES,
+  type WalletLoadMessageKey,
+  WalletLoadError,
   loadWalletWithRetry,
 } from './wallet-loader';
 
@@ -15,7 +16,8 @@ export interface WalletSlot {
   ownerUuid: string | null;
   status: 'idle' | 'loading' | 'ready' | 'error';
   data: WalletData | null;
-  error: string | null;
+  /** Why the first load failed, a catalogue key (`wallet:load.<key>`). */
+  error: WalletLoadMessageKey | null;
   refreshing: boolean;
   loadingMore: boolean;
 }
@@ -97,7 +99,7 @@ export async function loadWallet(type: WalletType, ownerUuid: string): Promise<v
     if (!current()) return;
     Object.assign(slot, {
       status: 'error',
-      error: error instanceof Error ? error.message : WALLET_LOAD_MESSAGES.fetchFailed,
+      error: error instanceof WalletLoadError ? error.key : 'fetchFailed',
     });
   }
 }

@@ -1,107 +1,116 @@
 import { describe, expect, it } from '@jest/globals';
 import { TRANSACTION_TYPES } from '@scn/proto';
+import en from '../../locales/wallet/en.json';
 import {
-  cardPreviewSsl,
-  groupThousands,
+  formatDateTime,
+  parseDuration,
+  percent,
   signedAmount,
+  solAmount,
+  solDecimal,
   sslAmount,
-  transactionLabel,
+  sslUsdPrice,
+  transactionLabelKey,
   usdAmount,
 } from './wallet-format';
 
 describe('sslAmount', () => {
   it('should show 2 decimals, rounded half away from zero, with thousands grouped', () => {
-    expect(sslAmount('0')).toBe('0.00');
-    expect(sslAmount('25000000')).toBe('25.00');
-    expect(sslAmount('10005000')).toBe('10.01');
-    expect(sslAmount('10004999')).toBe('10.00');
-    expect(sslAmount('-10005000')).toBe('-10.01');
-    expect(sslAmount('1234567890000')).toBe('1,234,567.89');
+    expect(sslAmount('0', 'en')).toBe('0.00');
+    expect(sslAmount('25000000', 'en')).toBe('25.00');
+    expect(sslAmount('10005000', 'en')).toBe('10.01');
+    expect(sslAmount('10004999', 'en')).toBe('10.00');
+    expect(sslAmount('-10005000', 'en')).toBe('-10.01');
+    expect(sslAmount('1234567890000', 'en')).toBe('1,234,567.89');
+  });
+
+  it("should write the reader's digits and separators", () => {
+    expect(sslAmount('1234567890000', 'fa')).toBe('۱٬۲۳۴٬۵۶۷٫۸۹');
+    expect(sslAmount('1234567890000', 'ru')).toMatch(/^1\s234\s567,89$/);
+    expect(sslAmount('1234567890000', 'zh')).toBe('1,234,567.89');
   });
 
   it('should refuse an amount that is not integer micro-SSL', () => {
-    expect(() => sslAmount('1.5')).toThrow(/not an amount of micro-SSL/);
+    expect(() => sslAmount('1.5', 'en')).toThrow(/not an amount of micro-SSL/);
   });
 });
 
 describe('usdAmount', () => {
   it('should convert at $0.035 per SSL exactly, to the cent', () => {
-    expect(usdAmount('10000000')).toBe('$0.35');
-    expect(usdAmount('25000000')).toBe('$0.88'); // 0.875 rounds half up
-    expect(usdAmount('1000000')).toBe('$0.04'); // 0.035 rounds half up
-    expect(usdAmount('142857142')).toBe('$5.00'); // 142.857142 SSL x 0.035 = 4.99999997
-    expect(usdAmount('0')).toBe('$0.00');
-    expect(usdAmount('-10000000')).toBe('-$0.35');
+    expect(usdAmount('10000000', 'en')).toBe('0.35');
+    expect(usdAmount('25000000', 'en')).toBe('0.88'); // 0.875 rounds half up
+    expect(usdAmount('1000000', 'en')).toBe('0.04'); // 0.035 rounds half up
+    expect(usdAmount('142857142', 'en')).toBe('5.00'); // 142.857142 SSL x 0.035 = 4.99999997
+    expect(usdAmount('0', 'en')).toBe('0.00');
+    expect(usdAmount('-10000000', 'en')).toBe('-0.35');
+    expect(usdAmount('10000000', 'fa')).toBe('۰٫۳۵');
   });
 
   it('should stay exact far beyond what a float holds', () => {
     // 10 billion SSL (the whole supply) in micro-SSL is 10^16: $350,000,000.00.
-    expect(usdAmount('10000000000000000')).toBe('$350,000,000.00');
-    expect(usdAmount('10000000000000001')).toBe('$350,000,000.00');
+    expect(usdAmount('10000000000000000', 'en')).toBe('350,000,000.00');
+    expect(usdAmount('10000000000000001', 'en')).toBe('350,000,000.00');
+  });
+
+  it('should give the price of one SSL', () => {
+    expect(sslUsdPrice('en')).toBe('0.035');
+    expect(sslUsdPrice('fa')).toBe('۰٫۰۳۵');
   });
 });
 
-describe('transactionLabel', () => {
-  it('should name the spec types and show any other type raw', () => {
-    expect(transactionLabel('deposit')).toBe('Deposit');
-    expect(transactionLabel('withdrawal')).toBe('Withdrawal');
-    expect(transactionLabel('subscription')).toBe('Subscription');
-    expect(transactionLabel('subscription_reward')).toBe('Subscription Reward');
-    expect(transactionLabel('monthly_reward')).toBe('Monthly Reward');
-    expect(transactionLabel('a_future_type')).toBe('a_future_type');
-    expect(transactionLabel('toString')).toBe('toString');
+describe('SOL amounts and percentages', () => {
+  it('should keep every lamport and no trailing zero', () => {
+    expect(solAmount(14_582_928n, 'en')).toBe('0.014582928');
+    expect(solAmount('1500000000', 'en')).toBe('1.5');
+    expect(solAmount('1234000000000', 'ru')).toMatch(/^1\s234$/);
+    expect(solDecimal('0.1', 'fa')).toBe('۰٫۱');
+    expect(solDecimal('not a number', 'fa')).toBe('not a number');
   });
 
-  it("should name issue 18's movements", () => {
-    expect(transactionLabel('staking_reward')).toBe('Staking Reward');
-    expect(transactionLabel('stake')).toBe('Stake');
-    expect(transactionLabel('unstake')).toBe('Unstake');
-    expect(transactionLabel('reward_release')).toBe('Frozen Rewards Released');
-    expect(transactionLabel('withdrawal_reversal')).toBe('Withdrawal Reversal');
-    // Never in a user's wallet (system accounts only), named all the same.
-    expect(transactionLabel('genesis')).toBe('Reward Pool Genesis');
-    expect(transactionLabel('reward_forfeit')).toBe('Frozen Rewards Forfeited');
+  it('should write the fee in the reader’s percent', () => {
+    expect(percent(25, 'en')).toBe('25%');
+    expect(percent(25, 'fa')).toBe('۲۵٪');
   });
+});
 
-  it('should give every type of the contract a label of its own, never its raw name', () => {
-    const labels = TRANSACTION_TYPES.map((type) => transactionLabel(type));
-    for (const [i, type] of TRANSACTION_TYPES.entries()) {
-      expect(labels[i]).not.toBe(type);
-      expect(labels[i]).toMatch(/^[A-Z][A-Za-z ]+$/);
+describe('transactionLabelKey', () => {
+  it('should name every type of the contract, with a label in the catalogue', () => {
+    for (const type of TRANSACTION_TYPES) {
+      expect(transactionLabelKey(type)).toBe(type);
+      expect(en.transactions.type[type]).toMatch(/^[A-Z][A-Za-z ]+$/);
     }
-    expect(new Set(labels).size).toBe(TRANSACTION_TYPES.length);
+    expect(new Set(Object.values(en.transactions.type)).size).toBe(TRANSACTION_TYPES.length);
+  });
+
+  it('should know no other type (it is shown raw)', () => {
+    expect(transactionLabelKey('a_future_type')).toBeNull();
+    expect(transactionLabelKey('toString')).toBeNull();
   });
 });
 
 describe('signedAmount', () => {
   it('should mark positive amounts green with + and negative ones red', () => {
-    expect(signedAmount('10000000')).toEqual({ text: '+10.00', tone: 'positive' });
-    expect(signedAmount('-20000000')).toEqual({ text: '-20.00', tone: 'negative' });
-    expect(signedAmount('0')).toEqual({ text: '0.00', tone: 'zero' });
+    expect(signedAmount('10000000', 'en')).toEqual({ text: '+10.00', tone: 'positive' });
+    expect(signedAmount('-20000000', 'en')).toEqual({ text: '-20.00', tone: 'negative' });
+    expect(signedAmount('0', 'en')).toEqual({ text: '0.00', tone: 'zero' });
+    expect(signedAmount('10000000', 'fa').text).toBe('+۱۰٫۰۰');
   });
 });
 
-describe('cardPreviewSsl', () => {
-  it('should be floor(usd / 0.035) SSL, computed in whole cents', () => {
-    expect(cardPreviewSsl('0.35')).toBe(10n);
-    expect(cardPreviewSsl('1')).toBe(28n);
-    expect(cardPreviewSsl('0.03')).toBe(0n);
-    expect(cardPreviewSsl('0.07')).toBe(2n);
-    expect(cardPreviewSsl('100.5')).toBe(2871n);
-  });
-
-  it('should refuse what is not a USD amount with at most 2 decimals', () => {
-    expect(cardPreviewSsl('')).toBeNull();
-    expect(cardPreviewSsl('-1')).toBeNull();
-    expect(cardPreviewSsl('1.005')).toBeNull();
-    expect(cardPreviewSsl('1e3')).toBeNull();
+describe('parseDuration', () => {
+  it("should read the server's durations", () => {
+    expect(parseDuration('1month')).toEqual({ count: 1, unit: 'month' });
+    expect(parseDuration('100hours')).toEqual({ count: 100, unit: 'hours' });
+    expect(parseDuration('7days')).toEqual({ count: 7, unit: 'days' });
+    expect(parseDuration('forever')).toBeNull();
   });
 });
 
-describe('groupThousands', () => {
-  it('should group the whole part only', () => {
-    expect(groupThousands('1000')).toBe('1,000');
-    expect(groupThousands('-1234567.891')).toBe('-1,234,567.891');
-    expect(groupThousands('999.99')).toBe('999.99');
+describe('formatDateTime', () => {
+  it('should use the Solar Hijri calendar and Persian digits in fa', () => {
+    const text = formatDateTime('2026-03-21T12:00:00Z', 'fa');
+    expect(text).toMatch(/۱۴۰۵/);
+    expect(text).not.toMatch(/[0-9]/);
+    expect(formatDateTime('garbage', 'en')).toBe('garbage');
   });
 });

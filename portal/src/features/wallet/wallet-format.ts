@@ -1,21 +1,56 @@
-import { MICRO_PER_SSL, SSL_USD_PRICE, type TransactionType, formatSsl, toMicro } from '@scn/proto';
+import {
+  MICRO_PER_SSL,
+  SSL_USD_PRICE,
+  TRANSACTION_TYPES,
+  type TransactionType,
+  lamportsToSol,
+  toMicro,
+} from '@scn/proto';
+import { formatDate, formatNumber, formatSslNumber } from '../../lib/i18n/format';
+import type { Locale } from '../../lib/i18n/locale';
 
 /**
- * Display rules of the wallet panel (spec 01 §3, §5, §9). Amounts arrive as integer micro-SSL
- * strings; everything here is bigint arithmetic, never floats.
+ * Display rules of the wallet panel (spec 01 §3, §5, §9) in the reader's language (docs/i18n.md).
+ * Amounts arrive as integer micro-SSL strings (or lamports); everything here is bigint arithmetic
+ * or exact decimal text given to Intl, never floats.
  */
 
-/** "1234567.50" -> "1,234,567.50" (the sign and the decimals stay as they are). */
-export function groupThousands(text: string): string {
-  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
-  if (!match) return text;
-  const [, sign = '', whole = '', fraction = ''] = match;
-  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction}`;
+/** spec 01 §9: balances show 2 decimals: "1,234.50" (fa "۱٬۲۳۴٫۵۰"), without the unit. */
+export function sslAmount(micro: string | bigint, locale: Locale): string {
+  return formatSslNumber(micro, locale, 'cents');
 }
 
-/** spec 01 §9: balances show 2 decimals: "1,234.50". */
-export function sslAmount(micro: string | bigint): string {
-  return groupThousands(formatSsl(micro));
+/** Every micro-SSL digit, no trailing zeros: "100", "12.5" (what was withdrawn or credited). */
+export function exactSsl(micro: string | bigint, locale: Locale): string {
+  return formatSslNumber(micro, locale, 'exact');
+}
+
+/**
+ * A decimal's exact text ("0.014582928") in the reader's digits, grouped. Intl reads a numeric
+ * string as an exact decimal, not a float (as lib/i18n/format.ts does for SSL).
+ */
+function decimalNumber(decimal: string, locale: Locale, maximumFractionDigits: number): string {
+  return formatNumber(decimal as unknown as number, locale, { maximumFractionDigits });
+}
+
+/** Lamports as SOL, every lamport kept and no trailing zero: 14582928n -> "0.014582928". */
+export function solAmount(lamports: bigint | string, locale: Locale): string {
+  return decimalNumber(lamportsToSol(BigInt(lamports)), locale, 9);
+}
+
+/** A SOL amount as the server wrote it ("0.1"), in the reader's digits. */
+export function solDecimal(sol: string, locale: Locale): string {
+  return /^\d+(\.\d+)?$/.test(sol) ? decimalNumber(sol, locale, 9) : sol;
+}
+
+/** A whole number (a rate, a count) in the reader's digits: 5143 -> "5,143". */
+export function wholeNumber(value: number | bigint, locale: Locale): string {
+  return formatNumber(value, locale);
+}
+
+/** A percentage: 25 -> "25%" (fa "۲۵٪"). */
+export function percent(value: number, locale: Locale): string {
+  return formatNumber(value / 100, locale, { style: 'percent', maximumFractionDigits: 2 });
 }
 
 /** Divides rounding half away from zero (both operands' signs respected, divisor > 0). */
@@ -26,9 +61,10 @@ function divideRounded(value: bigint, divisor: bigint): bigint {
 
 /**
  * spec 01 §1: 1 SSL = $0.035, so the USD value of micro-SSL is micro x 35 / 1000 / 10^6 dollars,
- * rounded to the cent: "$0.35" for 10 SSL.
+ * rounded to the cent in integers: "0.35" for 10 SSL, "-0.35" for -10 (the dollar sign is the
+ * message's).
  */
-export function usdAmount(micro: string | bigint): string {
+export function usdAmount(micro: string | bigint, locale: Locale): string {
   const value = toMicro(micro);
   const cents = divideRounded(
     value * BigInt(SSL_USD_PRICE.numerator) * 100n,
@@ -36,70 +72,63 @@ export function usdAmount(micro: string | bigint): string {
   );
   const sign = cents < 0n ? '-' : '';
   const abs = cents < 0n ? -cents : cents;
-  const dollars = groupThousands((abs / 100n).toString());
-  return `${sign}$${dollars}.${(abs % 100n).toString().padStart(2, '0')}`;
+  const text = `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return formatNumber(text as unknown as number, locale, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+}
+
+/** spec 01 §1: the price of one SSL in dollars ("0.035"), without the dollar sign. */
+export function sslUsdPrice(locale: Locale): string {
+  const { numerator, denominator } = SSL_USD_PRICE;
+  const digits = String(denominator).length - 1;
+  const text = `${Math.trunc(numerator / denominator)}.${String(numerator % denominator).padStart(digits, '0')}`;
+  return decimalNumber(text, locale, digits);
 }
 
 /**
- * A label for every ledger transaction type (the contract's TRANSACTION_TYPES: the record must
- * name each one); a type this portal does not know yet shows its raw name. Genesis and reward
- * forfeits move system accounts only and never reach a user's wallet, but are named all the same.
+ * The catalogue key of a ledger transaction type (the contract's TRANSACTION_TYPES: the record
+ * names each one, `wallet:transactions.type.<type>`); null for a type this portal does not know
+ * yet, which is shown by its raw name. Genesis and reward forfeits move system accounts only and
+ * never reach a user's wallet, but are named all the same.
  */
-const TRANSACTION_LABELS: Record<TransactionType, string> = {
-  deposit: 'Deposit',
-  withdrawal: 'Withdrawal',
-  subscription: 'Subscription',
-  subscription_reward: 'Subscription Reward',
-  monthly_reward: 'Monthly Reward',
-  billing_change: 'Billing Change',
-  activation: 'Activation',
-  promotion: 'Promotion',
-  social_reward: 'Social Reward',
-  test_deposit: 'Test Deposit',
-  refund: 'Refund',
-  genesis: 'Reward Pool Genesis',
-  staking_reward: 'Staking Reward',
-  stake: 'Stake',
-  unstake: 'Unstake',
-  reward_release: 'Frozen Rewards Released',
-  reward_forfeit: 'Frozen Rewards Forfeited',
-  withdrawal_reversal: 'Withdrawal Reversal',
-};
-
-export function transactionLabel(type: string): string {
-  return Object.hasOwn(TRANSACTION_LABELS, type)
-    ? TRANSACTION_LABELS[type as TransactionType]
-    : type;
+export function transactionLabelKey(type: string): TransactionType | null {
+  return (TRANSACTION_TYPES as readonly string[]).includes(type) ? (type as TransactionType) : null;
 }
 
 export type AmountTone = 'positive' | 'negative' | 'zero';
 
-/** spec 01 §3: positive amounts are green with +, negative red. */
-export function signedAmount(micro: string | bigint): { text: string; tone: AmountTone } {
+/** spec 01 §3: positive amounts are green with +, negative red (Intl's minus for the locale). */
+export function signedAmount(
+  micro: string | bigint,
+  locale: Locale,
+): { text: string; tone: AmountTone } {
   const value = toMicro(micro);
-  if (value > 0n) return { text: `+${sslAmount(value)}`, tone: 'positive' };
-  if (value < 0n) return { text: sslAmount(value), tone: 'negative' };
-  return { text: sslAmount(value), tone: 'zero' };
+  if (value > 0n) return { text: `+${sslAmount(value, locale)}`, tone: 'positive' };
+  if (value < 0n) return { text: sslAmount(value, locale), tone: 'negative' };
+  return { text: sslAmount(value, locale), tone: 'zero' };
 }
 
-/** spec 01 §5: the card form takes USD with at most 2 decimals, at least $0.035. */
-export const CARD_MIN_USD = '0.035';
+/** The server's durations ('1month', '100hours', '7days') as a unit the catalogue knows. */
+export type DurationUnit = 'month' | 'days' | 'hours';
 
-/**
- * spec 01 §5: the card preview is floor(usd / 0.035) SSL. With usd = cents / 100 that is
- * floor(cents x 1000 / (100 x 35)) = floor(2 x cents / 7), exact in integers. Null for input that
- * is not a non-negative amount with at most 2 decimals.
- */
-export function cardPreviewSsl(usdText: string): bigint | null {
-  const match = /^(\d{1,9})(?:\.(\d{0,2}))?$/.exec(usdText.trim());
+export function parseDuration(duration: string): { count: number; unit: DurationUnit } | null {
+  const match = /^(\d+)\s*(months?|days?|hours?)$/i.exec(duration.trim());
   if (!match) return null;
-  const cents = BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0') || '0');
-  return (cents * BigInt(SSL_USD_PRICE.denominator)) / (100n * BigInt(SSL_USD_PRICE.numerator));
+  const word = (match[2] ?? '').toLowerCase();
+  const unit: DurationUnit = word.startsWith('month')
+    ? 'month'
+    : word.startsWith('day')
+      ? 'days'
+      : 'hours';
+  return { count: Number(match[1]), unit };
 }
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatDateTime(iso: string): string {
+/** A date and time in the reader's calendar (Solar Hijri for fa); the raw text if unreadable. */
+export function formatDateTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : formatDate(date, locale, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -33,9 +33,12 @@ export function retryDelays(policy: RetryPolicy): number[] {
   );
 }
 
+export type WalletLoadMessageKey = keyof typeof WALLET_LOAD_MESSAGES;
+
+/** A failed load; `key` names its message in the catalogue (`wallet:load.<key>`). */
 export class WalletLoadError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly key: WalletLoadMessageKey) {
+    super(WALLET_LOAD_MESSAGES[key]);
     this.name = 'WalletLoadError';
   }
 }
@@ -74,7 +77,7 @@ export async function loadWalletWithRetry<T>(
   let lastError: unknown = null;
   for (let attempt = 0; attempt < policy.attempts; attempt += 1) {
     if (attempt > 0) await steps.sleep(delays[attempt - 1] ?? 0);
-    if (steps.isCancelled?.()) throw new WalletLoadError(WALLET_LOAD_MESSAGES.fetchFailed);
+    if (steps.isCancelled?.()) throw new WalletLoadError('fetchFailed');
     try {
       return await steps.fetch();
     } catch (error) {
@@ -82,20 +85,16 @@ export async function loadWalletWithRetry<T>(
     }
   }
   if (!creationMayHelp(lastError)) {
-    throw new WalletLoadError(
-      policy.attempts > 1
-        ? WALLET_LOAD_MESSAGES.fetchAfterAttempts
-        : WALLET_LOAD_MESSAGES.fetchFailed,
-    );
+    throw new WalletLoadError(policy.attempts > 1 ? 'fetchAfterAttempts' : 'fetchFailed');
   }
   try {
     await steps.create();
   } catch {
-    throw new WalletLoadError(WALLET_LOAD_MESSAGES.createFailed);
+    throw new WalletLoadError('createFailed');
   }
   try {
     return await steps.fetch();
   } catch {
-    throw new WalletLoadError(WALLET_LOAD_MESSAGES.fetchAfterCreation);
+    throw new WalletLoadError('fetchAfterCreation');
   }
 }

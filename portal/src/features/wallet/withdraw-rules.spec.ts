@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { WITHDRAWAL_MESSAGES } from '@scn/proto';
-import { anyInFlight, solText, withdrawFormProblem, withdrawPreview } from './withdraw-rules';
+import { solAmount } from './wallet-format';
+import { anyInFlight, withdrawFormProblem, withdrawPreview } from './withdraw-rules';
 
 const ADDRESS = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 const limits = {
@@ -23,7 +23,8 @@ describe('withdrawPreview', () => {
       netMicro: 75_000_000n,
       lamports: 14_582_928n,
     });
-    expect(solText(14_582_928n)).toBe('0.014582928');
+    expect(solAmount(14_582_928n, 'en')).toBe('0.014582928');
+    expect(solAmount(14_582_928n, 'fa')).toBe('۰٫۰۱۴۵۸۲۹۲۸');
   });
 
   it('should show nothing for what does not parse, or without a rate', () => {
@@ -39,31 +40,39 @@ describe('withdrawFormProblem', () => {
   const form = (amount: string, destinationAddress = ADDRESS) => ({ amount, destinationAddress });
 
   it('should accept an amount within the limits and an address', () => {
-    expect(withdrawFormProblem(form('10'), limits)).toBeNull();
-    expect(withdrawFormProblem(form('300'), limits)).toBeNull();
+    expect(withdrawFormProblem(form('10'), limits, 'en')).toBeNull();
+    expect(withdrawFormProblem(form('300'), limits, 'en')).toBeNull();
     // What is typed around the amount is the form's: it sends the amount trimmed.
-    expect(withdrawFormProblem(form(' 300 '), limits)).toBeNull();
+    expect(withdrawFormProblem(form(' 300 '), limits, 'en')).toBeNull();
     expect(withdrawPreview(' 100 ', 5143)).toMatchObject({ amountMicro: 100_000_000n });
   });
 
-  it("should say the server's message for each limit", () => {
-    expect(withdrawFormProblem(form('abc'), limits)).toBe(WITHDRAWAL_MESSAGES.invalidAmount);
-    expect(withdrawFormProblem(form('9.99'), limits)).toBe(
-      WITHDRAWAL_MESSAGES.belowMinimum('10.00'),
-    );
-    expect(withdrawFormProblem(form('500.01'), limits)).toBe(
-      WITHDRAWAL_MESSAGES.overAvailable('500.00'),
-    );
-    expect(withdrawFormProblem(form('300.01'), limits)).toBe(
-      WITHDRAWAL_MESSAGES.dailyCap('1000.00', '300.00'),
-    );
-    expect(withdrawFormProblem(form('20', ' '), limits)).toBe(WITHDRAWAL_MESSAGES.addressRequired);
-    expect(withdrawFormProblem(form('20', 'not-an-address'), limits)).toBe(
-      WITHDRAWAL_MESSAGES.invalidAddress,
-    );
-    expect(withdrawFormProblem(form('20', '11111111111111111111111111111111'), limits)).toBe(
-      WITHDRAWAL_MESSAGES.reservedAddress('System Program'),
-    );
+  it("should name the server's message for each limit, amounts in the reader's digits", () => {
+    const problem = (amount: string, address?: string) =>
+      withdrawFormProblem(form(amount, address), limits, 'en');
+    expect(problem('abc')).toEqual({ area: 'withdraw', key: 'invalidAmount' });
+    expect(problem('9.99')).toEqual({
+      area: 'withdraw',
+      key: 'belowMinimum',
+      values: { minimum: '10.00' },
+    });
+    expect(problem('500.01')).toMatchObject({
+      key: 'overAvailable',
+      values: { available: '500.00' },
+    });
+    expect(problem('300.01')).toMatchObject({
+      key: 'dailyCap',
+      values: { cap: '1,000.00', left: '300.00' },
+    });
+    expect(problem('20', ' ')).toMatchObject({ key: 'addressRequired' });
+    expect(problem('20', 'not-an-address')).toMatchObject({ key: 'invalidAddress' });
+    expect(problem('20', '11111111111111111111111111111111')).toMatchObject({
+      key: 'reservedAddress',
+      values: { name: 'System Program' },
+    });
+    expect(withdrawFormProblem(form('9.99'), limits, 'fa')).toMatchObject({
+      values: { minimum: '۱۰٫۰۰' },
+    });
   });
 });
 

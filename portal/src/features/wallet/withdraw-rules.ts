@@ -1,13 +1,14 @@
 import {
-  WITHDRAWAL_MESSAGES,
+  ECONOMICS,
   type WithdrawalQuote,
   type WithdrawalsResponse,
-  formatSsl,
-  lamportsToSol,
   parseSslAmount,
   reservedAddressName,
   withdrawalQuote,
 } from '@scn/proto';
+import type { Locale } from '../../lib/i18n/locale';
+import { sslAmount } from './wallet-format';
+import { type WalletMessage, withdrawMessage } from './wallet-messages';
 
 /**
  * The Withdraw form's rules (spec 01 §5: amount above 0 up to balance minus frozen, step 0.01;
@@ -28,40 +29,50 @@ const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /**
  * The quote of what is typed (fee, net, lamports at the server's rate); null until it parses.
+ * It is the server's own computation (`withdrawalQuote` of @scn/proto, which the control plane's
+ * withdrawals.service.ts calls): the 25% protocol fee (ECONOMICS.withdrawalProtocolFeePercent)
+ * rounded up to the micro-SSL, the net the rest, the lamports rounded down; bigint only.
  * Spaces around what is typed are the form's, not the amount's: the dialog sends it trimmed.
  */
 export function withdrawPreview(amount: string, sslPerSol: number | null): WithdrawalQuote | null {
   const micro = parseSslAmount(amount.trim());
   if (micro === null || micro <= 0n || sslPerSol === null) return null;
-  return withdrawalQuote(micro, sslPerSol);
+  return withdrawalQuote(micro, sslPerSol, ECONOMICS.withdrawalProtocolFeePercent);
 }
 
-/** The first thing wrong with the form, as the message the server would give; null: none. */
-export function withdrawFormProblem(form: WithdrawForm, limits: WithdrawLimits): string | null {
+/**
+ * The first thing wrong with the form, as the message the server would give (its catalogue key,
+ * amounts in the reader's digits); null: none. A reserved address keeps Solana's English name
+ * of the program (a proper name, as the explorers show it).
+ */
+export function withdrawFormProblem(
+  form: WithdrawForm,
+  limits: WithdrawLimits,
+  locale: Locale,
+): WalletMessage | null {
   const micro = parseSslAmount(form.amount.trim());
-  if (micro === null || micro <= 0n) return WITHDRAWAL_MESSAGES.invalidAmount;
+  if (micro === null || micro <= 0n) return withdrawMessage('invalidAmount');
   const minimum = BigInt(limits.settings.minimumMicro);
-  if (micro < minimum) return WITHDRAWAL_MESSAGES.belowMinimum(formatSsl(minimum));
+  if (micro < minimum) {
+    return withdrawMessage('belowMinimum', { minimum: sslAmount(minimum, locale) });
+  }
   if (micro > BigInt(limits.availableMicro)) {
-    return WITHDRAWAL_MESSAGES.overAvailable(formatSsl(limits.availableMicro));
+    return withdrawMessage('overAvailable', {
+      available: sslAmount(limits.availableMicro, locale),
+    });
   }
   if (micro > BigInt(limits.leftTodayMicro)) {
-    return WITHDRAWAL_MESSAGES.dailyCap(
-      formatSsl(limits.settings.dailyCapMicro),
-      formatSsl(limits.leftTodayMicro),
-    );
+    return withdrawMessage('dailyCap', {
+      cap: sslAmount(limits.settings.dailyCapMicro, locale),
+      left: sslAmount(limits.leftTodayMicro, locale),
+    });
   }
   const address = form.destinationAddress.trim();
-  if (address === '') return WITHDRAWAL_MESSAGES.addressRequired;
-  if (!ADDRESS.test(address)) return WITHDRAWAL_MESSAGES.invalidAddress;
+  if (address === '') return withdrawMessage('addressRequired');
+  if (!ADDRESS.test(address)) return withdrawMessage('invalidAddress');
   const reserved = reservedAddressName(address);
-  if (reserved !== null) return WITHDRAWAL_MESSAGES.reservedAddress(reserved);
+  if (reserved !== null) return withdrawMessage('reservedAddress', { name: reserved });
   return null;
-}
-
-/** Lamports as SOL text without trailing zeros: 14582928n -> "0.014582928". */
-export function solText(lamports: bigint | string): string {
-  return lamportsToSol(BigInt(lamports));
 }
 
 /** Whether the list should be asked again soon (a payout still on its way). */

@@ -8,6 +8,7 @@ import {
   type VerifyDepositResponse,
 } from '@scn/proto';
 import { api } from '../../../lib/api-client';
+import { DEMO_WALLET_FAILED, DEMO_WALLET_UNREACHABLE } from '../wallet-messages';
 
 /** GET /api/solana/config: deposit address, quote, cluster, explorer and (localnet) demo wallet. */
 export function getSolanaConfig(): Promise<SolanaConfig> {
@@ -38,8 +39,6 @@ export function verifyDeposit(body: VerifyDepositRequest): Promise<VerifyDeposit
     fallbackMessage: DEPOSIT_MESSAGES.verifyFailed,
   });
 }
-
-export const DEMO_WALLET_FAILED = 'The demo wallet could not pay this request';
 
 /** POSTs `{ url }` to one address of the demo wallet. */
 async function postTransfer(address: string, transferUrl: string): Promise<Response> {
@@ -85,5 +84,5 @@ export async function getDemoWalletAddress(demoWalletUrl: string): Promise<strin
   } catch {
     // answered below
   }
-  throw new Error('The demo wallet could not be reached');
+  throw new Error(DEMO_WALLET_UNREACHABLE);
 }

@@ -1,8 +1,11 @@
-import { DEPOSIT_MESSAGES, MIN_DEPOSIT_SOL } from '@scn/proto';
+import { MIN_DEPOSIT_SOL } from '@scn/proto';
+import { Trans } from 'react-i18next';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { canContinue, quotedSsl } from '../deposit-rules';
-import { groupThousands } from '../wallet-format';
+import { wholeNumber } from '../wallet-format';
+import { depositMessage, messageText } from '../wallet-messages';
 import type { DepositState } from './use-deposit';
 import '../wallet.css';
 
@@ -11,20 +14,21 @@ import '../wallet.css';
  * Continue is disabled until both are filled. The quote shown is the server's current rate.
  */
 export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
+  const { t, locale } = useT('wallet');
   const { config, form, error, busy } = deposit;
 
   if (config.status === 'error') {
     return (
       <div className="stack" data-testid="deposit-crypto">
         <Banner tone="error" data-testid="deposit-init-failed">
-          {DEPOSIT_MESSAGES.initFailed}
+          {messageText(t, depositMessage('initFailed'))}
         </Banner>
         <div className="dialog__actions">
           <Button variant="secondary" onClick={deposit.backToMethod}>
-            Back
+            {t('deposit.back')}
           </Button>
           <Button variant="primary" onClick={deposit.retryConfig}>
-            Try Again
+            {t('deposit.tryAgain')}
           </Button>
         </div>
       </div>
@@ -34,7 +38,7 @@ export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
     return (
       <div className="wallet-panel__loading" role="status" data-testid="deposit-crypto">
         <span className="spinner" aria-hidden="true" />
-        <span>Loading payment system...</span>
+        <span>{t('deposit.loading')}</span>
       </div>
     );
   }
@@ -51,12 +55,16 @@ export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
         deposit.submit();
       }}
     >
-      <h3 className="deposit__title">Deposit with Solana (SOL)</h3>
+      <h3 className="deposit__title">{t('deposit.form.title')}</h3>
       <p className="small muted">
-        1 SOL = {groupThousands(String(rate))} SSL at the current rate
-        {config.data.cluster === 'mainnet-beta' ? '' : ` (${config.data.cluster})`}.
+        {config.data.cluster === 'mainnet-beta'
+          ? t('deposit.form.rate', { rate: wholeNumber(rate, locale) })
+          : t('deposit.form.rateCluster', {
+              rate: wholeNumber(rate, locale),
+              cluster: config.data.cluster,
+            })}
       </p>
-      <label htmlFor="deposit-sol">SOL amount</label>
+      <label htmlFor="deposit-sol">{t('deposit.form.amount')}</label>
       <input
         id="deposit-sol"
         className="input"
@@ -70,42 +78,48 @@ export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
       />
       {preview !== null && (
         <p className="small" data-testid="deposit-quote">
-          You will receive <strong>{groupThousands(preview.toString())} SSL</strong>
+          <Trans
+            t={t}
+            i18nKey="deposit.form.quote"
+            values={{ amount: wholeNumber(preview, locale) }}
+            components={{ strong: <strong /> }}
+          />
         </p>
       )}
-      <label htmlFor="deposit-address">Your Solana address</label>
+      <label htmlFor="deposit-address">{t('deposit.form.address')}</label>
       <input
         id="deposit-address"
         className="input deposit__mono"
+        dir="ltr"
         type="text"
         autoComplete="off"
         spellCheck={false}
         value={form.userAddress}
         onChange={(event) => deposit.setField('userAddress', event.target.value)}
-        placeholder="The address you will send SOL from"
+        placeholder={t('deposit.form.addressPlaceholder')}
       />
       {config.data.demoWalletUrl && (
         <div>
           <Button variant="ghost" size="sm" onClick={deposit.fillDemoAddress}>
-            Use the demo wallet&apos;s address
+            {t('deposit.form.demoAddress')}
           </Button>
         </div>
       )}
       {error && (
         <Banner tone="error" data-testid="deposit-error">
-          {error}
+          {messageText(t, error)}
         </Banner>
       )}
       <div className="dialog__actions">
         <Button variant="secondary" onClick={deposit.backToMethod}>
-          Back
+          {t('deposit.back')}
         </Button>
         <Button
           type="submit"
           variant="primary"
           disabled={!canContinue(form) || busy === 'continue'}
         >
-          {busy === 'continue' ? 'Preparing...' : 'Continue to Payment Instructions'}
+          {busy === 'continue' ? t('deposit.form.preparing') : t('deposit.form.continue')}
         </Button>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
+import { useT } from '../../../lib/i18n/i18n';
 import '../wallet.css';
 
 /** The deposit QR's size in CSS pixels. */
@@ -10,6 +11,7 @@ export const DEPOSIT_QR_SIZE = 200;
  * URL (`solana:<address>?amount=..&reference=..`) that mobile wallets scan. Give it a `key` per URL.
  */
 export function DepositQr({ url }: { url: string }) {
+  const { t } = useT('wallet');
   const [drawn, setDrawn] = useState<{ src: string } | { failed: true } | null>(null);
 
   useEffect(() => {
@@ -26,8 +28,8 @@ export function DepositQr({ url }: { url: string }) {
   if (drawn && 'failed' in drawn) {
     return (
       <div className="deposit-qr deposit-qr--message" role="alert" data-testid="deposit-qr-error">
-        <strong>QR Code Error</strong>
-        <span className="small muted">Please send the amount below to the address below.</span>
+        <strong>{t('deposit.qr.errorTitle')}</strong>
+        <span className="small muted">{t('deposit.qr.errorBody')}</span>
       </div>
     );
   }
@@ -42,7 +44,7 @@ export function DepositQr({ url }: { url: string }) {
     <img
       className="deposit-qr"
       src={drawn.src}
-      alt="Solana Pay QR code of this deposit"
+      alt={t('deposit.qr.alt')}
       width={DEPOSIT_QR_SIZE}
       height={DEPOSIT_QR_SIZE}
       data-testid="deposit-qr"

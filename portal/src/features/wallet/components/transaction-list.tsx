@@ -2,10 +2,12 @@ import type { WalletTransaction } from '@scn/proto';
 import { useEffect } from 'react';
 import type { Snapshot } from 'valtio';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
+import type { Locale } from '../../../lib/i18n/locale';
 import type { WalletType } from '../api/get-wallet';
 import { explorerLink, transactionSignature } from '../deposit-rules';
 import { loadMoreTransactions, loadSolanaConfig, useSolanaConfig, useWallet } from '../store';
-import { formatDateTime, signedAmount, transactionLabel } from '../wallet-format';
+import { formatDateTime, parseDuration, signedAmount, transactionLabelKey } from '../wallet-format';
 import '../wallet.css';
 
 export interface TransactionListProps {
@@ -15,6 +17,7 @@ export interface TransactionListProps {
 
 /** spec 01 §3: the wallet's transactions, newest first, with the server's own pages. */
 export function TransactionList({ type, ownerUuid }: TransactionListProps) {
+  const { t } = useT('wallet');
   const wallet = useWallet(type);
   const transactions = wallet.data?.transactions ?? [];
   const explorer = useSolanaConfig().data?.explorerTxUrl ?? null;
@@ -28,7 +31,7 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   if (transactions.length === 0) {
     return (
       <p className="wallet-transactions__empty" data-testid="transactions-empty">
-        No transactions yet
+        {t('transactions.empty')}
       </p>
     );
   }
@@ -47,7 +50,7 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
             disabled={wallet.loadingMore}
             onClick={() => void loadMoreTransactions(type, ownerUuid)}
           >
-            {wallet.loadingMore ? 'Loading...' : 'Show older transactions'}
+            {wallet.loadingMore ? t('transactions.loading') : t('transactions.older')}
           </Button>
         </div>
       )}
@@ -55,16 +58,29 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   );
 }
 
-function details(transaction: Snapshot<WalletTransaction>): string[] {
+type WalletT = ReturnType<typeof useT<'wallet'>>['t'];
+
+function details(transaction: Snapshot<WalletTransaction>, t: WalletT, locale: Locale): string[] {
   const parts: string[] = [];
   if (transaction.serverCount !== null) {
-    parts.push(`${transaction.serverCount} server${transaction.serverCount === 1 ? '' : 's'}`);
+    parts.push(t('transactions.servers', { count: transaction.serverCount }));
   }
-  // The server's '1month' and '100hours' read as '1 month' and '100 hours'.
-  if (transaction.duration) parts.push(transaction.duration.replace(/^(\d+)([a-z]+)$/i, '$1 $2'));
+  // The server's '1month' and '100hours' read as '1 month' and '100 hours'; anything else raw.
+  if (transaction.duration) {
+    const duration = parseDuration(transaction.duration);
+    parts.push(
+      duration
+        ? t(`transactions.duration.${duration.unit}`, { count: duration.count })
+        : transaction.duration,
+    );
+  }
+  // The server's own words (a SOL amount, a reward's reason): data, shown as given.
   if (transaction.description) parts.push(transaction.description);
-  if (transaction.frozenUntil)
-    parts.push(`frozen until ${formatDateTime(transaction.frozenUntil)}`);
+  if (transaction.frozenUntil) {
+    parts.push(
+      t('transactions.frozenUntil', { date: formatDateTime(transaction.frozenUntil, locale) }),
+    );
+  }
   return parts;
 }
 
@@ -75,17 +91,19 @@ function TransactionRow({
   transaction: Snapshot<WalletTransaction>;
   explorer: string | null;
 }) {
-  const amount = signedAmount(transaction.amountMicro);
-  const extra = details(transaction);
+  const { t, locale } = useT('wallet');
+  const amount = signedAmount(transaction.amountMicro, locale);
+  const extra = details(transaction, t, locale);
+  const label = transactionLabelKey(transaction.type);
   const signature = transactionSignature(transaction);
   const link = signature ? explorerLink(explorer, signature) : null;
   return (
     <li className="wallet-transaction" data-testid="transaction" data-type={transaction.type}>
       <div className="wallet-transaction__main">
         <span className="wallet-transaction__type" data-testid="transaction-type">
-          {transactionLabel(transaction.type)}
+          {label ? t(`transactions.type.${label}`) : transaction.type}
         </span>
-        <span className="small muted">{formatDateTime(transaction.timestamp)}</span>
+        <span className="small muted">{formatDateTime(transaction.timestamp, locale)}</span>
         {extra.length > 0 && <span className="small muted">{extra.join(' · ')}</span>}
         {link && (
           <a
@@ -95,7 +113,7 @@ function TransactionRow({
             rel="noopener noreferrer"
             data-testid="transaction-explorer"
           >
-            View transaction on the explorer
+            {t('transactions.explorer')}
           </a>
         )}
       </div>

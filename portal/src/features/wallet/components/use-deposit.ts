@@ -1,4 +1,4 @@
-import { DEPOSIT_MESSAGES, type DepositRequest } from '@scn/proto';
+import type { DepositRequest } from '@scn/proto';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   createDepositRequest,
@@ -7,19 +7,23 @@ import {
   payWithDemoWallet,
   verifyDeposit,
 } from '../api/solana';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import type { WalletType } from '../api/get-wallet';
-import { type CryptoForm, checkCryptoForm, creditedText, verifyOutcome } from '../deposit-rules';
+import { type CryptoForm, checkCryptoForm, creditedMessage, verifyOutcome } from '../deposit-rules';
 import { loadSolanaConfig, loadWallet, useSolanaConfig } from '../store';
+import {
+  type WalletMessage,
+  depositFailure,
+  depositMessage,
+  messageText,
+} from '../wallet-messages';
 
-export type DepositStep = 'method' | 'crypto' | 'instructions' | 'card';
+export type DepositStep = 'method' | 'crypto' | 'instructions';
 type Busy = 'continue' | 'verify' | 'demo' | null;
 
 /** While the instructions show, the request is looked at this often (the watcher may credit it). */
 export const REQUEST_POLL_MS = 2000;
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof Error && error.message ? error.message : fallback;
 
 export interface UseDepositOptions {
   type: WalletType;
@@ -34,12 +38,13 @@ export interface UseDepositOptions {
  * credited, whether Verify or the server's watcher credited it.
  */
 export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
+  const { t, locale } = useT('wallet');
   const config = useSolanaConfig();
   const [step, setStep] = useState<DepositStep>('method');
   const [form, setForm] = useState<CryptoForm>({ solAmount: '', userAddress: '' });
   const [request, setRequest] = useState<DepositRequest | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<WalletMessage | null>(null);
+  const [notice, setNotice] = useState<WalletMessage | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const [signature, setSignature] = useState<string | null>(null);
   const finished = useRef(false);
@@ -49,14 +54,15 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
   }, [step]);
 
   const finish = useCallback(
-    (alertText: string) => {
+    (alert: WalletMessage) => {
       if (finished.current) return;
       finished.current = true;
       void loadWallet(type, ownerUuid);
       onClose();
-      window.setTimeout(() => window.alert(alertText), 0);
+      const text = messageText(t, alert);
+      window.setTimeout(() => window.alert(text), 0);
     },
-    [type, ownerUuid, onClose],
+    [type, ownerUuid, onClose, t],
   );
 
   // The watcher credits without anyone pressing Verify: follow the request while it is shown,
@@ -67,9 +73,9 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
       getDepositRequest(request.id).then(
         ({ request: current }) => {
           if (current.status === 'credited') {
-            finish(DEPOSIT_MESSAGES.credited(creditedText(current.sslCreditMicro)));
+            finish(creditedMessage(current.sslCreditMicro, locale));
           } else if (current.status === 'expired') {
-            setError(DEPOSIT_MESSAGES.requestExpired);
+            setError(depositMessage('requestExpired'));
           }
         },
         () => undefined,
@@ -80,7 +86,7 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
       window.clearInterval(timer);
       unsubscribe();
     };
-  }, [step, request, finish]);
+  }, [step, request, finish, locale]);
 
   const go = (next: DepositStep) => {
     setError(null);
@@ -108,7 +114,7 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
       setSignature(null);
       go('instructions');
     } catch (failure) {
-      setError(messageOf(failure, DEPOSIT_MESSAGES.initFailed));
+      setError(depositFailure(failure, 'initFailed'));
     } finally {
       setBusy(null);
     }
@@ -127,11 +133,12 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
           requestId: request.id,
           ...(signature ? { signature } : {}),
         }),
+        locale,
       );
       if (outcome.credited) finish(outcome.alert);
       else setError(outcome.error);
     } catch (failure) {
-      setError(messageOf(failure, DEPOSIT_MESSAGES.verifyFailed));
+      setError(depositFailure(failure, 'verifyFailed'));
     } finally {
       setBusy(null);
     }
@@ -144,9 +151,9 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     setBusy('demo');
     try {
       setSignature(await payWithDemoWallet(demoWalletUrl, request.transferUrl));
-      setNotice('Payment sent from the demo wallet. Waiting for confirmation...');
+      setNotice({ text: t('deposit.instructions.demoSent') });
     } catch (failure) {
-      setError(messageOf(failure, DEPOSIT_MESSAGES.verifyFailed));
+      setError(depositFailure(failure, 'verifyFailed'));
     } finally {
       setBusy(null);
     }
@@ -160,7 +167,7 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     try {
       setField('userAddress', await getDemoWalletAddress(demoWalletUrl));
     } catch (failure) {
-      setError(messageOf(failure, DEPOSIT_MESSAGES.initFailed));
+      setError(depositFailure(failure, 'initFailed'));
     }
   };
 
@@ -173,7 +180,6 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     busy,
     config,
     chooseCrypto: () => go('crypto'),
-    chooseCard: () => go('card'),
     backToMethod: () => go('method'),
     backToEdit: () => go('crypto'),
     retryConfig: () => void loadSolanaConfig(),

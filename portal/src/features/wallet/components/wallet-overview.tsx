@@ -1,7 +1,9 @@
-import { PRICING, SSL_USD_PRICE_TEXT } from '@scn/proto';
+import { PRICING } from '@scn/proto';
+import { Trans } from 'react-i18next';
+import { useT } from '../../../lib/i18n/i18n';
 import type { WalletType } from '../api/get-wallet';
 import type { WalletView } from '../store';
-import { formatDateTime, sslAmount, usdAmount } from '../wallet-format';
+import { formatDateTime, sslAmount, sslUsdPrice, usdAmount } from '../wallet-format';
 import '../wallet.css';
 
 /**
@@ -9,29 +11,34 @@ import '../wallet.css';
  * and for node wallets the frozen operator rewards and what may be withdrawn.
  */
 export function WalletOverview({ type, data }: { type: WalletType; data: WalletView }) {
+  const { t, locale } = useT('wallet');
   return (
     <div className="wallet-overview" data-testid="wallet-overview">
       <div className="wallet-overview__balance">
-        <p className="wallet-overview__label">Balance</p>
+        <p className="wallet-overview__label">{t('overview.balance')}</p>
         <p className="wallet-overview__amount">
-          <span data-testid="wallet-balance">{sslAmount(data.balanceMicro)}</span>{' '}
+          <span data-testid="wallet-balance">{sslAmount(data.balanceMicro, locale)}</span>{' '}
           <span className="wallet-overview__unit">SSL</span>
         </p>
         <p className="wallet-overview__usd" data-testid="wallet-usd">
-          ≈ {usdAmount(data.balanceMicro)} USD
-          <span className="muted small"> (1 SSL = {SSL_USD_PRICE_TEXT})</span>
+          <Trans
+            t={t}
+            i18nKey="overview.usd"
+            values={{ usd: usdAmount(data.balanceMicro, locale), price: sslUsdPrice(locale) }}
+            components={{ note: <span className="muted small" /> }}
+          />
         </p>
       </div>
 
       {type === 'node' && (
         <dl className="wallet-overview__figures">
           <div>
-            <dt>Frozen</dt>
-            <dd data-testid="wallet-frozen">{sslAmount(data.frozenAmountMicro)} SSL</dd>
+            <dt>{t('overview.frozen')}</dt>
+            <dd data-testid="wallet-frozen">{sslAmount(data.frozenAmountMicro, locale)} SSL</dd>
           </div>
           <div>
-            <dt>Available to withdraw</dt>
-            <dd data-testid="wallet-available">{sslAmount(data.availableMicro)} SSL</dd>
+            <dt>{t('overview.available')}</dt>
+            <dd data-testid="wallet-available">{sslAmount(data.availableMicro, locale)} SSL</dd>
           </div>
         </dl>
       )}
@@ -39,28 +46,44 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletV
       {type === 'node' && data.frozenAmounts.length > 0 && (
         <div className="wallet-overview__frozen">
           <p className="small muted">
-            Operator rewards stay frozen for {PRICING.operatorRewardFrozenDays} days before they can
-            be withdrawn:
+            {t('overview.frozenNote', { days: PRICING.operatorRewardFrozenDays })}
           </p>
           <ul data-testid="wallet-frozen-list">
             {data.frozenAmounts.map((lot, index) => (
               <li key={`${lot.frozenUntil}-${index}`}>
-                <strong>{sslAmount(lot.amountMicro)} SSL</strong>{' '}
-                <span className="muted">until {formatDateTime(lot.frozenUntil)}</span>
+                <Trans
+                  t={t}
+                  i18nKey="overview.frozenLot"
+                  values={{
+                    amount: `${sslAmount(lot.amountMicro, locale)} SSL`,
+                    date: formatDateTime(lot.frozenUntil, locale),
+                  }}
+                  components={{ strong: <strong />, muted: <span className="muted" /> }}
+                />
               </li>
             ))}
           </ul>
         </div>
       )}
 
-      {/* spec 01 §6: the wallet address overview is hidden for the node wallet. */}
+      {/*
+       * spec 01 §6: the address overview is hidden for the node wallet. It is the platform's
+       * deposit address, not one of the client's (issue 27 §2): named so.
+       */}
       {type === 'client' && data.walletAddress && (
-        <p className="wallet-overview__address small">
-          Wallet address: <code data-testid="wallet-address">{data.walletAddress}</code>
+        <p className="wallet-overview__address small" data-testid="wallet-deposit-address">
+          <Trans
+            t={t}
+            i18nKey="overview.depositAddress"
+            values={{ address: data.walletAddress }}
+            components={{ code: <code data-testid="wallet-address" dir="ltr" /> }}
+          />
         </p>
       )}
 
-      <p className="small muted">Updated {formatDateTime(data.lastUpdated)}</p>
+      <p className="small muted">
+        {t('overview.updated', { date: formatDateTime(data.lastUpdated, locale) })}
+      </p>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import type { WalletType } from '../api/get-wallet';
 import { loadWallet, useWallet } from '../store';
@@ -15,16 +16,14 @@ import '../wallet.css';
 export interface WalletPanelProps {
   type: WalletType;
   ownerUuid: string;
-  title: string;
+  /** The heading; by default the wallet's own ("Your Wallet", "Node Wallet") in the reader's language. */
+  title?: string;
   /** Open the deposit dialog at once (spec 01 §2: "Add SSL to Balance" asks for the deposit view). */
   depositOpenInitially?: boolean;
 }
 
-const TABS = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'transactions', label: 'Transactions' },
-] as const;
-type TabId = (typeof TABS)[number]['id'];
+const TABS = ['overview', 'transactions'] as const;
+type TabId = (typeof TABS)[number];
 
 /**
  * spec 01 §2 Wallet panel and spec 02 §2 wallet sections: Overview and Transactions tabs, Deposit,
@@ -32,7 +31,14 @@ type TabId = (typeof TABS)[number]['id'];
  * under the overview). Every amount
  * is the server's: nothing is corrected or added up here (deliberately unlike spec 02 §5).
  */
-export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: WalletPanelProps) {
+export function WalletPanel({
+  type,
+  ownerUuid,
+  title: givenTitle,
+  depositOpenInitially,
+}: WalletPanelProps) {
+  const { t } = useT('wallet');
+  const title = givenTitle ?? t(`panel.title.${type}`);
   const wallet = useWallet(type);
   const withdrawals = useWithdrawals();
   const [tab, setTab] = useState<TabId>('overview');
@@ -55,9 +61,12 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
   const onTabKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
     event.preventDefault();
-    const index = TABS.findIndex((candidate) => candidate.id === tab);
-    const next = (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
-    setTab(TABS[next]?.id ?? 'overview');
+    // The tabs run with the text: ArrowRight goes on in English, back in Persian (right to left).
+    const forward =
+      getComputedStyle(event.currentTarget).direction === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+    const index = TABS.indexOf(tab);
+    const next = (index + (event.key === forward ? 1 : TABS.length - 1)) % TABS.length;
+    setTab(TABS[next] ?? 'overview');
     tabRefs.current[next]?.focus();
   };
 
@@ -69,7 +78,7 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
         <h2 id={titleId}>{title}</h2>
         <div className="wallet-panel__actions">
           <Button variant="primary" size="sm" onClick={() => setDepositOpen(true)}>
-            Deposit
+            {t('panel.deposit')}
           </Button>
           {type === 'node' && (
             <WithdrawAction
@@ -83,25 +92,25 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
       <div
         className="tabs wallet-panel__tabs"
         role="tablist"
-        aria-label={`${title} views`}
+        aria-label={t('panel.tabsLabel', { title })}
         onKeyDown={onTabKeyDown}
       >
         {TABS.map((candidate, index) => (
           <button
-            key={candidate.id}
+            key={candidate}
             ref={(element) => {
               tabRefs.current[index] = element;
             }}
             type="button"
             role="tab"
-            id={`${baseId}-tab-${candidate.id}`}
+            id={`${baseId}-tab-${candidate}`}
             className="tab"
-            aria-selected={tab === candidate.id}
+            aria-selected={tab === candidate}
             aria-controls={`${baseId}-panel`}
-            tabIndex={tab === candidate.id ? 0 : -1}
-            onClick={() => setTab(candidate.id)}
+            tabIndex={tab === candidate ? 0 : -1}
+            onClick={() => setTab(candidate)}
           >
-            {candidate.label}
+            {t(`panel.tab.${candidate}`)}
           </button>
         ))}
       </div>
@@ -110,21 +119,21 @@ export function WalletPanel({ type, ownerUuid, title, depositOpenInitially }: Wa
         {wallet.status === 'error' ? (
           <div className="stack">
             <Banner tone="error" data-testid="wallet-error">
-              {wallet.error}
+              {t(`load.${wallet.error ?? 'fetchFailed'}`)}
             </Banner>
             <div>
               <Button variant="secondary" onClick={() => void loadWallet(type, ownerUuid)}>
-                Try Again
+                {t('panel.tryAgain')}
               </Button>
             </div>
           </div>
         ) : !ready ? (
           <div className="wallet-panel__loading" role="status" aria-live="polite">
             <span className="spinner" aria-hidden="true" />
-            <span>Loading your wallet...</span>
+            <span>{t('panel.loading')}</span>
           </div>
         ) : !wallet.data ? (
-          <p className="wallet-panel__empty">No wallet data available</p>
+          <p className="wallet-panel__empty">{t('panel.empty')}</p>
         ) : tab === 'overview' ? (
           <>
             <WalletOverview type={type} data={wallet.data} />

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { loadWithdrawals, stopFollowingWithdrawals, useWithdrawals } from '../withdrawals-store';
 import { WithdrawDialog } from './withdraw-dialog';
@@ -18,6 +19,7 @@ export function WithdrawAction({
   /** null until the wallet is loaded. */
   availableMicro: string | null;
 }) {
+  const { t } = useT('wallet');
   const withdrawals = useWithdrawals();
   const [open, setOpen] = useState(false);
   const hintId = useId();
@@ -35,15 +37,15 @@ export function WithdrawAction({
       // A disabled button gets no pointer events: the wrapper carries the hover text.
       <span
         className="wallet-panel__withdraw"
-        title="Suspended"
-        data-tooltip="Suspended"
+        title={t('withdraw.suspended')}
+        data-tooltip={t('withdraw.suspended')}
         data-testid="withdraw-suspended"
       >
         <Button variant="secondary" size="sm" disabled aria-describedby={hintId}>
-          Withdraw
+          {t('withdraw.button')}
         </Button>
         <span id={hintId} className="sr-only">
-          Suspended
+          {t('withdraw.suspended')}
         </span>
       </span>
     );
@@ -51,7 +53,7 @@ export function WithdrawAction({
   return (
     <>
       <Button variant="secondary" size="sm" onClick={() => setOpen(true)} data-testid="withdraw">
-        Withdraw
+        {t('withdraw.button')}
       </Button>
       <WithdrawDialog
         open={open}

@@ -1,26 +1,29 @@
 import {
-  WITHDRAWAL_MESSAGES,
+  ECONOMICS,
   type Withdrawal,
   type WithdrawalQuote,
   type WithdrawalsResponse,
 } from '@scn/proto';
 import { type ReactNode, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { Snapshot } from 'valtio';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
-import { ApiError } from '../../../lib/api-client';
+import { useT } from '../../../lib/i18n/i18n';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { postWithdraw } from '../api/withdrawals';
 import { loadWallet } from '../store';
-import { loadWithdrawals } from '../withdrawals-store';
+import { exactSsl, percent, solAmount, sslAmount, wholeNumber } from '../wallet-format';
 import {
-  type WithdrawForm,
-  solText,
-  withdrawFormProblem,
-  withdrawPreview,
-} from '../withdraw-rules';
-import { groupThousands, sslAmount } from '../wallet-format';
+  type WalletMessage,
+  messageText,
+  withdrawFailure,
+  withdrawMessage,
+} from '../wallet-messages';
+import { loadWithdrawals } from '../withdrawals-store';
+import { type WithdrawForm, withdrawFormProblem, withdrawPreview } from '../withdraw-rules';
 import '../wallet.css';
 
 export interface WithdrawDialogProps {
@@ -32,17 +35,22 @@ export interface WithdrawDialogProps {
   withdrawals: Snapshot<WithdrawalsResponse>;
 }
 
+/** spec 02 §6: the protocol fee taken from every withdrawal, one figure for the whole product. */
+const FEE_PERCENT = ECONOMICS.withdrawalProtocolFeePercent;
+
 /**
  * spec 01 §2 Withdraw modal, spec 01 §5 rules, spec 02 §6 (25% protocol fee): the amount and the
- * Solana address, then a review of the fee and the SOL received at the quoted rate, then the
- * server's answer (spec 02 §8 "Successfully withdrew {amount} SSL to {address}").
+ * Solana address, then a confirmation (issue 27 §4) that states the fee and the net received,
+ * computed as the server computes them, before anything is sent; then the server's answer
+ * (spec 02 §8 "Successfully withdrew {amount} SSL to {address}").
  */
 export function WithdrawDialog(props: WithdrawDialogProps) {
+  const { t } = useT('wallet');
   return (
     <Dialog
       open={props.open}
       onClose={props.onClose}
-      title="Withdraw SSL"
+      title={t('withdraw.title')}
       data-testid="withdraw-dialog"
     >
       <WithdrawBody {...props} />
@@ -50,133 +58,136 @@ export function WithdrawDialog(props: WithdrawDialogProps) {
   );
 }
 
-type Step =
-  | { name: 'form' }
-  | { name: 'review'; key: string }
-  | { name: 'done'; message: string; withdrawal: Withdrawal };
-
 function WithdrawBody({ ownerUuid, availableMicro, withdrawals, onClose }: WithdrawDialogProps) {
+  const { t, locale } = useT('wallet');
   const [form, setForm] = useState<WithdrawForm>({ amount: '', destinationAddress: '' });
-  const [step, setStep] = useState<Step>({ name: 'form' });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  /** The confirmation shown, with its Idempotency-Key: a retried Confirm never withdraws twice. */
+  const [confirming, setConfirming] = useState<{ key: string } | null>(null);
+  const [done, setDone] = useState<Withdrawal | null>(null);
+  const [error, setError] = useState<WalletMessage | null>(null);
   const { settings, leftTodayMicro } = withdrawals;
   const quote = withdrawPreview(form.amount, settings.sslPerSol);
   const limits = { availableMicro, leftTodayMicro, settings };
 
   const review = () => {
-    const problem = withdrawFormProblem(form, limits);
+    const problem = withdrawFormProblem(form, limits, locale);
     setError(problem);
-    // One key per reviewed request: a retried Confirm never withdraws twice.
-    if (!problem) setStep({ name: 'review', key: newIdempotencyKey() });
+    if (!problem) setConfirming({ key: newIdempotencyKey() });
   };
 
+  /** Sends the request; a refusal is thrown as its translated text (ConfirmDialog shows it). */
   const confirm = async (key: string) => {
-    setBusy(true);
-    setError(null);
     try {
       const answer = await postWithdraw(
         ownerUuid,
         { amount: form.amount.trim(), destinationAddress: form.destinationAddress.trim() },
         key,
       );
-      setStep({ name: 'done', message: answer.message, withdrawal: answer.withdrawal });
+      setDone(answer.withdrawal);
       void loadWallet('node', ownerUuid);
       void loadWithdrawals(ownerUuid);
     } catch (caught) {
-      setError(
-        caught instanceof ApiError && caught.status !== 0
-          ? caught.message
-          : WITHDRAWAL_MESSAGES.errorOccurred,
-      );
-    } finally {
-      setBusy(false);
+      throw new Error(messageText(t, withdrawFailure(caught)));
     }
   };
 
-  if (step.name === 'done') {
-    return (
-      <WithdrawDone message={step.message} lamports={step.withdrawal.lamports} onClose={onClose} />
-    );
-  }
-  if (step.name === 'review' && quote) {
-    return (
-      <WithdrawReview
-        quote={quote}
-        feePercent={settings.feePercent}
-        address={form.destinationAddress.trim()}
-        error={error}
-        busy={busy}
-        onBack={() => setStep({ name: 'form' })}
-        onConfirm={() => void confirm(step.key)}
-      />
-    );
-  }
+  if (done) return <WithdrawDone withdrawal={done} onClose={onClose} />;
 
   return (
-    <form
-      className="stack"
-      data-testid="withdraw-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        review();
-      }}
-    >
-      <p className="small muted">
-        Available: <strong data-testid="withdraw-available">{sslAmount(availableMicro)} SSL</strong>{' '}
-        (balance minus frozen rewards). Minimum {sslAmount(settings.minimumMicro)} SSL; up to{' '}
-        {sslAmount(leftTodayMicro)} SSL more today. A {settings.feePercent}% protocol fee is taken;
-        the rest is paid in SOL.
-      </p>
-      <label htmlFor="withdraw-amount">Amount (SSL)</label>
-      <input
-        id="withdraw-amount"
-        className="input"
-        type="number"
-        inputMode="decimal"
-        min="0"
-        max={(BigInt(availableMicro) / 1_000_000n).toString()}
-        step="0.01"
-        value={form.amount}
-        onChange={(event) => setForm({ ...form, amount: event.target.value })}
-        placeholder="100"
-      />
-      {quote && (
-        <p className="small" data-testid="withdraw-quote">
-          Fee {sslAmount(quote.feeMicro)} SSL · you receive{' '}
-          <strong>{solText(quote.lamports)} SOL</strong>
+    <>
+      <form
+        className="stack"
+        data-testid="withdraw-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          review();
+        }}
+      >
+        <p className="small muted">
+          <Trans
+            t={t}
+            i18nKey="withdraw.form.summary"
+            values={{
+              available: sslAmount(availableMicro, locale),
+              minimum: sslAmount(settings.minimumMicro, locale),
+              left: sslAmount(leftTodayMicro, locale),
+              fee: percent(FEE_PERCENT, locale),
+            }}
+            components={{ strong: <strong data-testid="withdraw-available" /> }}
+          />
         </p>
-      )}
-      <label htmlFor="withdraw-address">Solana address to receive SOL</label>
-      <input
-        id="withdraw-address"
-        className="input deposit__mono"
-        type="text"
-        autoComplete="off"
-        spellCheck={false}
-        value={form.destinationAddress}
-        onChange={(event) => setForm({ ...form, destinationAddress: event.target.value })}
-        placeholder="Your wallet's address"
-      />
-      {error && (
-        <Banner tone="error" data-testid="withdraw-error">
-          {error}
-        </Banner>
-      )}
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          variant="primary"
-          disabled={form.amount.trim() === '' || form.destinationAddress.trim() === ''}
+        <label htmlFor="withdraw-amount">{t('withdraw.form.amount')}</label>
+        <input
+          id="withdraw-amount"
+          className="input"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          max={(BigInt(availableMicro) / 1_000_000n).toString()}
+          step="0.01"
+          value={form.amount}
+          onChange={(event) => setForm({ ...form, amount: event.target.value })}
+          placeholder="100"
+        />
+        {quote && (
+          <p className="small" data-testid="withdraw-quote">
+            <Trans
+              t={t}
+              i18nKey="withdraw.form.quote"
+              values={{
+                fee: sslAmount(quote.feeMicro, locale),
+                sol: solAmount(quote.lamports, locale),
+              }}
+              components={{ strong: <strong /> }}
+            />
+          </p>
+        )}
+        <label htmlFor="withdraw-address">{t('withdraw.form.address')}</label>
+        <input
+          id="withdraw-address"
+          className="input deposit__mono"
+          dir="ltr"
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={form.destinationAddress}
+          onChange={(event) => setForm({ ...form, destinationAddress: event.target.value })}
+          placeholder={t('withdraw.form.addressPlaceholder')}
+        />
+        {error && (
+          <Banner tone="error" data-testid="withdraw-error">
+            {messageText(t, error)}
+          </Banner>
+        )}
+        <div className="dialog__actions">
+          <Button variant="secondary" onClick={onClose}>
+            {t('withdraw.form.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={form.amount.trim() === '' || form.destinationAddress.trim() === ''}
+          >
+            {t('withdraw.form.review')}
+          </Button>
+        </div>
+      </form>
+      {quote && (
+        <ConfirmDialog
+          open={confirming !== null}
+          title={t('withdraw.confirm.title')}
+          confirmLabel={t('withdraw.confirm.action')}
+          busyLabel={t('withdraw.confirm.busy')}
+          fallbackError={messageText(t, withdrawMessage('errorOccurred'))}
+          onConfirm={() => (confirming ? confirm(confirming.key) : Promise.resolve())}
+          onClose={() => setConfirming(null)}
+          data-testid="withdraw-confirm-dialog"
         >
-          Review withdrawal
-        </Button>
-      </div>
-    </form>
+          <WithdrawReview quote={quote} address={form.destinationAddress.trim()} />
+        </ConfirmDialog>
+      )}
+    </>
   );
 }
 
@@ -189,68 +200,73 @@ function Fact(props: { label: string; testId: string; children: ReactNode }) {
   );
 }
 
-function WithdrawDone(props: { message: string; lamports: string; onClose: () => void }) {
+function WithdrawDone({ withdrawal, onClose }: { withdrawal: Withdrawal; onClose: () => void }) {
+  const { t, locale } = useT('wallet');
   return (
     <div className="stack" data-testid="withdraw-done">
       <Banner tone="success" data-testid="withdraw-success">
-        {props.message}
+        <Trans
+          t={t}
+          i18nKey="withdraw.done.success"
+          values={{
+            amount: exactSsl(withdrawal.amountMicro, locale),
+            address: withdrawal.destinationAddress,
+          }}
+          components={{ address: <bdi className="deposit__mono" /> }}
+        />
       </Banner>
       <p className="small muted">
-        {solText(props.lamports)} SOL are on their way; the list under your wallet follows the
-        payout until the chain confirms it.
+        {t('withdraw.done.note', { sol: solAmount(withdrawal.lamports, locale) })}
       </p>
       <div className="dialog__actions">
-        <Button variant="primary" onClick={props.onClose}>
-          Close
+        <Button variant="primary" onClick={onClose}>
+          {t('withdraw.done.close')}
         </Button>
       </div>
     </div>
   );
 }
 
-/** Before anything moves: the amount, the fee, the SOL received at the rate, the address. */
-function WithdrawReview(props: {
-  quote: WithdrawalQuote;
-  feePercent: number;
-  address: string;
-  error: string | null;
-  busy: boolean;
-  onBack: () => void;
-  onConfirm: () => void;
-}) {
-  const { quote, busy } = props;
+/**
+ * The confirmation's body, before anything moves (issue 27 §4): what is withdrawn, the 25% fee,
+ * the net received in SSL and in SOL at the rate, and the address.
+ */
+function WithdrawReview({ quote, address }: { quote: WithdrawalQuote; address: string }) {
+  const { t, locale } = useT('wallet');
+  const fee = percent(FEE_PERCENT, locale);
   return (
     <div className="stack" data-testid="withdraw-review">
+      <p data-testid="withdraw-consequence">
+        {t('withdraw.confirm.consequence', {
+          amount: sslAmount(quote.amountMicro, locale),
+          fee,
+          feeAmount: sslAmount(quote.feeMicro, locale),
+          net: sslAmount(quote.netMicro, locale),
+          sol: solAmount(quote.lamports, locale),
+        })}
+      </p>
       <dl className="deposit-instructions__facts">
-        <Fact label="Amount" testId="withdraw-amount">
-          {sslAmount(quote.amountMicro)} SSL
+        <Fact label={t('withdraw.confirm.amount')} testId="withdraw-amount">
+          {sslAmount(quote.amountMicro, locale)} SSL
         </Fact>
-        <Fact label={`Protocol fee (${props.feePercent}%)`} testId="withdraw-fee">
-          {sslAmount(quote.feeMicro)} SSL
+        <Fact label={t('withdraw.confirm.fee', { fee })} testId="withdraw-fee">
+          {sslAmount(quote.feeMicro, locale)} SSL
         </Fact>
-        <Fact label="You receive" testId="withdraw-receive">
-          {solText(quote.lamports)} SOL ({sslAmount(quote.netMicro)} SSL)
+        <Fact label={t('withdraw.confirm.receive')} testId="withdraw-receive">
+          {t('withdraw.confirm.receiveValue', {
+            sol: solAmount(quote.lamports, locale),
+            net: sslAmount(quote.netMicro, locale),
+          })}
         </Fact>
-        <Fact label="Rate" testId="withdraw-rate">
-          1 SOL = {groupThousands(String(quote.sslPerSol))} SSL
+        <Fact label={t('withdraw.confirm.rate')} testId="withdraw-rate">
+          {t('withdraw.confirm.rateValue', { rate: wholeNumber(quote.sslPerSol, locale) })}
         </Fact>
-        <Fact label="To" testId="withdraw-to">
-          <code className="deposit__mono">{props.address}</code>
+        <Fact label={t('withdraw.confirm.to')} testId="withdraw-to">
+          <code className="deposit__mono" dir="ltr">
+            {address}
+          </code>
         </Fact>
       </dl>
-      {props.error && (
-        <Banner tone="error" data-testid="withdraw-error">
-          {props.error}
-        </Banner>
-      )}
-      <div className="dialog__actions">
-        <Button variant="secondary" disabled={busy} onClick={props.onBack}>
-          Back
-        </Button>
-        <Button variant="primary" disabled={busy} onClick={props.onConfirm}>
-          {busy ? 'Withdrawing...' : 'Confirm withdrawal'}
-        </Button>
-      </div>
     </div>
   );
 }

@@ -1,15 +1,17 @@
-import { WITHDRAWAL_STATUS_TEXT, type Withdrawal } from '@scn/proto';
+import type { Withdrawal } from '@scn/proto';
+import { Trans } from 'react-i18next';
 import type { Snapshot } from 'valtio';
-import { formatDateTime, sslAmount } from '../wallet-format';
-import { solText } from '../withdraw-rules';
+import { useT } from '../../../lib/i18n/i18n';
+import { formatDateTime, solAmount, sslAmount, wholeNumber } from '../wallet-format';
 import '../wallet.css';
 
 /** The node wallet's withdrawals, newest first: status, amounts and the payout on the explorer. */
 export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdrawal[]> }) {
+  const { t, locale } = useT('wallet');
   if (withdrawals.length === 0) return null;
   return (
-    <section className="wallet-withdrawals" aria-label="Withdrawals">
-      <h3 className="wallet-withdrawals__title">Withdrawals</h3>
+    <section className="wallet-withdrawals" aria-label={t('withdraw.list.title')}>
+      <h3 className="wallet-withdrawals__title">{t('withdraw.list.title')}</h3>
       <ul className="wallet-transactions" data-testid="withdrawals">
         {withdrawals.map((withdrawal) => (
           <li
@@ -24,19 +26,32 @@ export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdraw
                   className={`wallet-withdrawal__status wallet-withdrawal__status--${withdrawal.status}`}
                   data-testid="withdrawal-status"
                 >
-                  {WITHDRAWAL_STATUS_TEXT[withdrawal.status]}
+                  {t(`withdraw.list.status.${withdrawal.status}`)}
                 </span>{' '}
-                {solText(withdrawal.lamports)} SOL to{' '}
-                <code className="deposit__mono">{withdrawal.destinationAddress}</code>
+                <Trans
+                  t={t}
+                  i18nKey="withdraw.list.payout"
+                  values={{
+                    sol: solAmount(withdrawal.lamports, locale),
+                    address: withdrawal.destinationAddress,
+                  }}
+                  components={{ address: <code className="deposit__mono" dir="ltr" /> }}
+                />
               </span>
               <span className="small muted">
-                {formatDateTime(withdrawal.createdAt)} · fee {sslAmount(withdrawal.feeMicro)} SSL ·
-                1 SOL = {withdrawal.sslPerSol} SSL
+                {t('withdraw.list.meta', {
+                  date: formatDateTime(withdrawal.createdAt, locale),
+                  fee: sslAmount(withdrawal.feeMicro, locale),
+                  rate: wholeNumber(withdrawal.sslPerSol, locale),
+                })}
               </span>
               {withdrawal.status === 'failed' && withdrawal.failureReason && (
                 <span className="small" data-testid="withdrawal-failure">
-                  {withdrawal.failureReason}; {sslAmount(withdrawal.amountMicro)} SSL returned to
-                  your wallet.
+                  {t('withdraw.list.failure', {
+                    // The payout's failure as the chain or the server put it: data, as given.
+                    reason: withdrawal.failureReason,
+                    amount: sslAmount(withdrawal.amountMicro, locale),
+                  })}
                 </span>
               )}
               {withdrawal.explorerUrl && (
@@ -47,12 +62,12 @@ export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdraw
                   rel="noopener noreferrer"
                   data-testid="withdrawal-explorer"
                 >
-                  View the payout on the explorer
+                  {t('withdraw.list.explorer')}
                 </a>
               )}
             </div>
             <span className="wallet-transaction__amount wallet-amount--negative">
-              -{sslAmount(withdrawal.amountMicro)} SSL
+              {sslAmount(`-${withdrawal.amountMicro}`, locale)} SSL
             </span>
           </li>
         ))}
