@@ -212,6 +212,8 @@ describe('the terms dialog at sign-up', () => {
     const summary = await terms.innerText();
     expect(summary).toContain('مسئولیت‌های حساب.');
     expect(summary).not.toMatch(/Terms of Service|Protection Policy|Accept/);
+    // No Latin word at all: the dialog names no app, unit or protocol.
+    expect(summary.match(/[A-Za-z]{2,}/g) ?? []).toEqual([]);
 
     const accept = terms.getByRole('button', { name: legal('dialog.accept') });
     expect(await accept.isDisabled()).toBe(true);
