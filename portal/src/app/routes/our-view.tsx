@@ -1,10 +1,5 @@
-import { PRICING } from '@scn/proto';
+import { ECONOMICS, PRICING, SSL_USD_PRICE } from '@scn/proto';
 import { DataTable } from '../../features/economics/components/data-table';
-import {
-  formatMillions,
-  formatNumber,
-  formatUsdOfSsl,
-} from '../../features/economics/economics-format';
 import {
   BASE_SERVERS,
   REDUNDANCY_PERCENT,
@@ -20,91 +15,159 @@ import { InfoPageHeader } from '../../features/info/components/info-page-header'
 import { InfoSection } from '../../features/info/components/info-section';
 import { TableOfContents } from '../../features/info/components/table-of-contents';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import { formatDate, formatNumber } from '../../lib/i18n/format';
+import { useT } from '../../lib/i18n/i18n';
+import { INTL_TAGS, type Locale } from '../../lib/i18n/locale';
+import { launchPeriod } from '../../lib/launch-period';
 
+/** The sections, by anchor (the same Latin ids in every language) and catalogue key. */
 const TOC = [
-  { id: 'market', label: 'Restricted markets' },
-  { id: 'tier-model', label: 'Laptop & server tiers' },
-  { id: 'infrastructure', label: 'Infrastructure' },
-  { id: 'placement', label: 'Geographic placement' },
-  { id: 'highlights', label: 'Revenue & adoption' },
+  { id: 'market', key: 'market' },
+  { id: 'tier-model', key: 'tierModel' },
+  { id: 'infrastructure', key: 'infrastructure' },
+  { id: 'placement', key: 'placement' },
+  { id: 'highlights', key: 'highlights' },
 ] as const;
 
-/** Where to place servers for each region: close enough for low latency, outside the filter. */
-const REGION_ADVICE: Record<MarketRegion, string> = {
-  'East Asia':
-    'Place servers in Japan, South Korea, Taiwan and Singapore for round trips well under 50 ms. Use REALITY with a widely used foreign site as the handshake target; plain TLS endpoints on well-known cloud ranges are probed and blocked fastest here.',
-  'Middle East & North Africa':
-    'Central and Southern Europe (Germany, the Netherlands, Italy) and the Caucasus give good latency. Filtering tightens around unrest and elections, so keep spare capacity and spread clients over several servers.',
-  'Eastern Europe & Central Asia':
-    'Finland, the Baltic states, Poland and Germany serve Russia and Belarus well; Central Asia is best reached from Turkey and Eastern Europe. Residential connections avoid the data-centre ranges that some networks block wholesale.',
-  'South & Southeast Asia':
-    'Singapore, Malaysia and Japan are the low-latency hubs. Mobile networks dominate, so servers with stable high ports and generous bandwidth matter more than raw core count.',
-  'Sub-Saharan Africa':
-    'Southern Europe and the Gulf carry most international routes. Shutdowns are often regional and short, so wide geographic spread beats concentration.',
-  'Latin America & Caribbean':
-    'The south-eastern United States (Miami in particular), Mexico and Colombia offer the shortest paths. International bandwidth is scarce in Cuba, so latency and stability matter more than throughput.',
+/** Each region's catalogue key (its name and where to place servers for it). */
+const REGION_KEYS = {
+  'East Asia': 'eastAsia',
+  'Middle East & North Africa': 'middleEast',
+  'Eastern Europe & Central Asia': 'easternEurope',
+  'South & Southeast Asia': 'southAsia',
+  'Sub-Saharan Africa': 'africa',
+  'Latin America & Caribbean': 'latinAmerica',
+} as const satisfies Record<MarketRegion, string>;
+
+/** The tiers of the capacity plan, in `TIER_PLAN`'s order. */
+const TIER_KEYS = ['laptop', 'desktop', 'smallServer', 'dedicated'] as const;
+
+/** The model's countries by ISO code, so each language names them (`Intl.DisplayNames`). */
+const COUNTRY_CODES: Readonly<Record<string, string>> = {
+  China: 'CN',
+  Iran: 'IR',
+  Russia: 'RU',
+  Pakistan: 'PK',
+  Turkey: 'TR',
+  Vietnam: 'VN',
+  Egypt: 'EG',
+  'Saudi Arabia': 'SA',
+  Myanmar: 'MM',
+  'United Arab Emirates': 'AE',
+  Uzbekistan: 'UZ',
+  Venezuela: 'VE',
+  Belarus: 'BY',
+  Kazakhstan: 'KZ',
+  Ethiopia: 'ET',
+  Cuba: 'CU',
+  Turkmenistan: 'TM',
+  Tajikistan: 'TJ',
 };
+
+const regionNames = new Map<Locale, Intl.DisplayNames | null>();
+
+/** A country of the model in the reader's language (English as the model spells it). */
+function countryName(country: string, locale: Locale): string {
+  const code = COUNTRY_CODES[country];
+  if (locale === 'en' || !code) return country;
+  if (!regionNames.has(locale)) {
+    try {
+      regionNames.set(locale, new Intl.DisplayNames([INTL_TAGS[locale]], { type: 'region' }));
+    } catch {
+      regionNames.set(locale, null);
+    }
+  }
+  return regionNames.get(locale)?.of(code) ?? country;
+}
+
+/** Large counts in words, in the reader's language: "273 million", "۲۷۳ میلیون", "2.73亿". */
+function millions(value: number, locale: Locale): string {
+  return formatNumber(value, locale, {
+    notation: 'compact',
+    compactDisplay: 'long',
+    maximumFractionDigits: 2,
+  });
+}
+
+/** spec 01 §1: 1 SSL = $0.035, from the exact fraction, in the reader's digits. */
+function usdOfSsl(ssl: number, locale: Locale): string {
+  return formatNumber((ssl * SSL_USD_PRICE.numerator) / SSL_USD_PRICE.denominator, locale, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+}
 
 const REGIONS = Array.from(new Set(RESTRICTED_COUNTRIES.map((entry) => entry.region)));
 
 /** /our-view (spec 02 §2, §9): market analysis behind the network. */
 export function OurViewRoute() {
-  useDocumentTitle('Our View');
+  const { t, locale } = useT('our-view');
+  useDocumentTitle(t('documentTitle'));
+  const number = (value: number, digits = 0) =>
+    formatNumber(value, locale, { maximumFractionDigits: digits });
+  const percent = (value: number) => formatNumber(value / 100, locale, { style: 'percent' });
+  const range = { min: REDUNDANCY_PERCENT.min, max: REDUNDANCY_PERCENT.max };
   return (
     <div className="info-page page container">
-      <InfoPageHeader
-        eyebrow="Market analysis"
-        title="Our View"
-        lead="Hundreds of millions of people live behind national firewalls. Centralised VPN brands are easy to block; a network of independent operators is not. This is the opportunity as we see it."
-      />
+      <InfoPageHeader eyebrow={t('eyebrow')} title={t('title')} lead={t('lead')} />
 
-      <div className="info-stats" aria-label="Key figures">
+      <div className="info-stats" aria-label={t('stats.label')}>
         <Stat
-          value={`~${formatMillions(TOTAL_RESTRICTED_USERS)}`}
-          label="users in restricted countries"
+          value={t('stats.approximately', { value: millions(TOTAL_RESTRICTED_USERS, locale) })}
+          label={t('stats.restrictedUsers')}
         />
-        <Stat value={formatNumber(RESTRICTED_COUNTRIES.length)} label="countries analysed" />
+        <Stat value={number(RESTRICTED_COUNTRIES.length)} label={t('stats.countries')} />
         <Stat
-          value={formatMillions(TARGET_USERS)}
-          label={`users at a ${TARGET_SHARE_PERCENT}% target`}
+          value={millions(TARGET_USERS, locale)}
+          label={t('stats.targetUsers', { percent: TARGET_SHARE_PERCENT })}
         />
-        <Stat value="~20,000" label="servers to serve them" />
+        <Stat
+          value={t('stats.approximately', { value: number(20_000) })}
+          label={t('stats.servers')}
+        />
       </div>
 
       <div className="info-layout">
         <aside className="info-layout__aside">
-          <TableOfContents items={TOC} />
+          <TableOfContents
+            title={t('toc.title')}
+            items={TOC.map((item) => ({ id: item.id, label: t(`toc.${item.key}`) }))}
+          />
         </aside>
         <div className="info-layout__main">
-          <InfoSection
-            id="market"
-            title="Restricted markets"
-            intro="Estimated number of people in each country who need circumvention tools to reach the open internet."
-          >
+          <InfoSection id="market" title={t('market.title')} intro={t('market.intro')}>
             <DataTable
-              caption="Estimated users in restricted countries"
+              caption={t('market.caption')}
               captionHidden
-              head={['Country', 'Region', 'Estimated users', 'Share']}
+              head={[
+                t('market.head.country'),
+                t('market.head.region'),
+                t('market.head.users'),
+                t('market.head.share'),
+              ]}
               numeric={[2, 3]}
               hideOnNarrow={[1]}
               rows={RESTRICTED_COUNTRIES.map((entry) => [
-                entry.country,
-                entry.region,
-                formatMillions(entry.estimatedUsers),
-                `${formatNumber((entry.estimatedUsers / TOTAL_RESTRICTED_USERS) * 100, 1)}%`,
+                countryName(entry.country, locale),
+                t(`regions.${REGION_KEYS[entry.region]}.name`),
+                millions(entry.estimatedUsers, locale),
+                formatNumber(entry.estimatedUsers / TOTAL_RESTRICTED_USERS, locale, {
+                  style: 'percent',
+                  minimumFractionDigits: 1,
+                  maximumFractionDigits: 1,
+                }),
               ])}
               foot={[
-                'Total',
-                `${RESTRICTED_COUNTRIES.length} countries`,
-                formatMillions(TOTAL_RESTRICTED_USERS),
-                '100%',
+                t('market.total'),
+                t('market.countries', { count: RESTRICTED_COUNTRIES.length }),
+                millions(TOTAL_RESTRICTED_USERS, locale),
+                percent(100),
               ]}
             />
             <p className="info-note">
-              Figures are our rounded estimates, not measurements. Usage changes quickly with new
-              blocks, shutdowns and elections; the total of about{' '}
-              {formatMillions(TOTAL_RESTRICTED_USERS)} is the planning baseline for the rest of this
-              page.
+              {t('market.note', { total: millions(TOTAL_RESTRICTED_USERS, locale) })}
             </p>
           </InfoSection>
 
@@ -112,57 +175,58 @@ export function OurViewRoute() {
 
           <InfoSection
             id="infrastructure"
-            title="Infrastructure"
-            intro={`What it takes to serve ${TARGET_SHARE_PERCENT}% of the market.`}
+            title={t('infrastructure.title')}
+            intro={t('infrastructure.intro', { percent: TARGET_SHARE_PERCENT })}
           >
             <ol className="info-flow">
               <li>
-                <span className="info-flow__value">{formatMillions(TOTAL_RESTRICTED_USERS)}</span>
-                <span className="info-flow__label">users in restricted countries</span>
+                <span className="info-flow__value">{millions(TOTAL_RESTRICTED_USERS, locale)}</span>
+                <span className="info-flow__label">{t('infrastructure.users')}</span>
               </li>
               <li>
-                <span className="info-flow__value">{formatMillions(TARGET_USERS)}</span>
-                <span className="info-flow__label">{TARGET_SHARE_PERCENT}% target</span>
+                <span className="info-flow__value">{millions(TARGET_USERS, locale)}</span>
+                <span className="info-flow__label">
+                  {t('infrastructure.target', { percent: TARGET_SHARE_PERCENT })}
+                </span>
               </li>
               <li>
-                <span className="info-flow__value">{formatNumber(BASE_SERVERS)}</span>
-                <span className="info-flow__label">servers at full capacity</span>
+                <span className="info-flow__value">{number(BASE_SERVERS)}</span>
+                <span className="info-flow__label">{t('infrastructure.fullCapacity')}</span>
               </li>
               <li>
                 <span className="info-flow__value">
-                  {formatNumber(Math.round(SERVERS_WITH_REDUNDANCY.min / 100) * 100)}-
-                  {formatNumber(Math.round(SERVERS_WITH_REDUNDANCY.max / 100) * 100)}
+                  {t('infrastructure.serverRange', {
+                    min: number(Math.round(SERVERS_WITH_REDUNDANCY.min / 100) * 100),
+                    max: number(Math.round(SERVERS_WITH_REDUNDANCY.max / 100) * 100),
+                  })}
                 </span>
-                <span className="info-flow__label">
-                  with {REDUNDANCY_PERCENT.min}-{REDUNDANCY_PERCENT.max}% redundancy
-                </span>
+                <span className="info-flow__label">{t('infrastructure.redundancy', range)}</span>
               </li>
             </ol>
             <p className="info-prose-block">
-              Servers are never run at their full client allowance: blocks, outages and peaks
-              happen. With {REDUNDANCY_PERCENT.min}-{REDUNDANCY_PERCENT.max}% spare capacity the
-              network needs about 20,000 servers, a number that independent operators can reach far
-              faster than any single company could build and defend data centres.
+              {t('infrastructure.text', { ...range, servers: number(20_000) })}
             </p>
           </InfoSection>
 
-          <InfoSection
-            id="placement"
-            title="Geographic placement"
-            intro="Where operators should place servers for each region: close enough for low latency, outside the filter."
-          >
+          <InfoSection id="placement" title={t('placement.title')} intro={t('placement.intro')}>
             <div className="info-grid info-grid--2">
               {REGIONS.map((region) => {
                 const countries = RESTRICTED_COUNTRIES.filter((entry) => entry.region === region);
                 const users = countries.reduce((sum, entry) => sum + entry.estimatedUsers, 0);
+                const key = REGION_KEYS[region];
                 return (
                   <article key={region} className="card info-card">
-                    <h3 className="info-card__title">{region}</h3>
+                    <h3 className="info-card__title">{t(`regions.${key}.name`)}</h3>
                     <p className="info-card__meta">
-                      {countries.map((entry) => entry.country).join(', ')} · ~
-                      {formatMillions(users)} users
+                      {t('placement.meta', {
+                        countries: new Intl.ListFormat(INTL_TAGS[locale], {
+                          style: 'narrow',
+                          type: 'unit',
+                        }).format(countries.map((entry) => countryName(entry.country, locale))),
+                        users: millions(users, locale),
+                      })}
                     </p>
-                    <p className="info-card__text">{REGION_ADVICE[region]}</p>
+                    <p className="info-card__text">{t(`regions.${key}.advice`)}</p>
                   </article>
                 );
               })}
@@ -187,36 +251,51 @@ function Stat({ value, label }: { value: string; label: string }) {
 
 /** Revenue and adoption highlights at the target share. */
 function HighlightsSection() {
+  const { t, locale } = useT('our-view');
   const monthlyClientSpendSsl = TARGET_USERS * PRICING.monthlyPerServerSsl;
+  // Free access is claimed only while the launch period lasts (issue 27 §2).
+  const launch = launchPeriod();
 
   return (
-    <InfoSection id="highlights" title="Revenue and adoption highlights">
+    <InfoSection id="highlights" title={t('highlights.title')}>
       <div className="info-grid info-grid--2">
         <article className="card info-card">
-          <h3 className="info-card__title">Revenue</h3>
+          <h3 className="info-card__title">{t('highlights.revenue.title')}</h3>
           <ul className="check-list info-checklist">
             <li>
-              At the {TARGET_SHARE_PERCENT}% target, one server each at{' '}
-              {PRICING.monthlyPerServerSsl} SSL a month means{' '}
-              {formatMillions(monthlyClientSpendSsl)} SSL ({formatUsdOfSsl(monthlyClientSpendSsl)})
-              of client spend every month.
+              {t('highlights.revenue.spend', {
+                percent: TARGET_SHARE_PERCENT,
+                price: PRICING.monthlyPerServerSsl,
+                spend: millions(monthlyClientSpendSsl, locale),
+                usd: usdOfSsl(monthlyClientSpendSsl, locale),
+              })}
             </li>
-            <li>100% of client payments go to node operators, on top of their base rewards.</li>
             <li>
-              Prices stay low for the people who need access most: {PRICING.monthlyPerServerSsl} SSL
-              is {formatUsdOfSsl(PRICING.monthlyPerServerSsl)} a month per server.
+              {t('highlights.revenue.operators', {
+                percent: ECONOMICS.clientPaymentsToOperatorsPercent,
+              })}
+            </li>
+            <li>
+              {t('highlights.revenue.prices', {
+                price: PRICING.monthlyPerServerSsl,
+                usd: usdOfSsl(PRICING.monthlyPerServerSsl, locale),
+              })}
             </li>
           </ul>
         </article>
         <article className="card info-card">
-          <h3 className="info-card__title">Adoption</h3>
-          <ul className="check-list info-checklist">
-            <li>
-              A node installs with one command in about 5 minutes and appears within 2-3 minutes.
-            </li>
-            <li>Clients use the VLESS apps they already know; a QR code is all it takes.</li>
-            <li>Access is complimentary during the launch period, through December 31, 2025.</li>
-            <li>Share-and-earn rewards turn users into the network's own marketing.</li>
+          <h3 className="info-card__title">{t('highlights.adoption.title')}</h3>
+          <ul className="check-list info-checklist" data-testid="our-view-adoption">
+            <li>{t('highlights.adoption.install')}</li>
+            <li>{t('highlights.adoption.apps')}</li>
+            {launch.active ? (
+              <li data-testid="our-view-launch-period">
+                {t('highlights.adoption.launch', {
+                  date: formatDate(launch.lastDay, locale, { dateStyle: 'long', timeZone: 'UTC' }),
+                })}
+              </li>
+            ) : null}
+            <li>{t('highlights.adoption.share')}</li>
           </ul>
         </article>
       </div>
@@ -226,43 +305,47 @@ function HighlightsSection() {
 
 /** Planned capacity by tier, led by the laptop tier. */
 function TierModelSection() {
+  const { t, locale } = useT('our-view');
+  const number = (value: number) => formatNumber(value, locale);
+  const percent = (value: number) => formatNumber(value / 100, locale, { style: 'percent' });
+  // "4-6", "20+" in the reader's digits.
+  const cores = (text: string) => text.replace(/\d+/g, (digits) => number(Number(digits)));
   const laptopTier = TIER_PLAN[0];
 
   return (
-    <InfoSection
-      id="tier-model"
-      title="Laptop and server tier model"
-      intro="Most of the network can run on hardware people already own. Capacity is planned over four tiers by CPU cores."
-    >
+    <InfoSection id="tier-model" title={t('tiers.title')} intro={t('tiers.intro')}>
       <DataTable
-        caption="Planned capacity by tier"
+        caption={t('tiers.caption')}
         captionHidden
         head={[
-          'Tier',
-          'Cores',
-          'Users per server',
-          'Share of users',
-          'Users served',
-          'Servers needed',
+          t('tiers.head.tier'),
+          t('tiers.head.cores'),
+          t('tiers.head.usersPerServer'),
+          t('tiers.head.share'),
+          t('tiers.head.users'),
+          t('tiers.head.servers'),
         ]}
         numeric={[2, 3, 4, 5]}
         hideOnNarrow={[1]}
-        rows={TIER_PLAN.map((tier) => [
-          tier.label,
-          tier.cores,
-          formatNumber(tier.usersPerServer),
-          `${tier.userSharePercent}%`,
-          formatNumber(tier.users),
-          formatNumber(tier.servers),
+        rows={TIER_PLAN.map((tier, index) => [
+          t(`tiers.labels.${TIER_KEYS[index] ?? 'dedicated'}`),
+          <bdi key="cores">{cores(tier.cores)}</bdi>,
+          number(tier.usersPerServer),
+          percent(tier.userSharePercent),
+          number(tier.users),
+          number(tier.servers),
         ])}
-        foot={['Total', '', '', '100%', formatNumber(TARGET_USERS), formatNumber(BASE_SERVERS)]}
+        foot={[t('tiers.total'), '', '', percent(100), number(TARGET_USERS), number(BASE_SERVERS)]}
       />
       <p className="info-note">
         {laptopTier
-          ? `The laptop tier carries ${laptopTier.userSharePercent}% of users at ${laptopTier.usersPerServer} users per machine: a modern ${laptopTier.cores}-core laptop on a home connection is enough, with no static IP, port forwarding or router changes. `
+          ? `${t('tiers.laptopNote', {
+              percent: laptopTier.userSharePercent,
+              users: laptopTier.usersPerServer,
+              cores: cores(laptopTier.cores),
+            })} `
           : null}
-        Larger machines take the rest, so a few well-connected servers anchor each region while many
-        small ones make it impossible to block.
+        {t('tiers.note')}
       </p>
     </InfoSection>
   );

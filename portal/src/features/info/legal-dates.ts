@@ -1,2 +1,5 @@
-/** spec 02 §2: both legal documents were last updated on this date. */
-export const LEGAL_LAST_UPDATED = { label: 'May 6, 2025', iso: '2025-05-06' } as const;
+/**
+ * spec 02 §2: both legal documents were last updated on this day (ISO), shown in the reader's
+ * language and calendar (`formatDate`, Solar Hijri for Persian).
+ */
+export const LEGAL_LAST_UPDATED = '2025-05-06';
