@@ -19,7 +19,7 @@ import { useDocumentTitle } from '../../features/info/use-document-title';
 import { useT } from '../../lib/i18n/i18n';
 import type { Locale } from '../../lib/i18n/locale';
 import { launchPeriod } from '../../lib/launch-period';
-import { ANDROID_RELEASES, launchEndText } from './faqs';
+import { ANDROID_RELEASES, launchEndText } from './help-pages';
 import type docCatalogue from '../../locales/documentation/en.json';
 import './documentation.css';
 

@@ -22,16 +22,11 @@ import { formatDate, formatNumber } from '../../lib/i18n/format';
 import { useT } from '../../lib/i18n/i18n';
 import type { Locale } from '../../lib/i18n/locale';
 import { launchPeriod } from '../../lib/launch-period';
+import { ANDROID_RELEASES, launchEndText } from './help-pages';
 import type faqCatalogue from '../../locales/faq/en.json';
 import './faqs.css';
 
 type FaqKey = keyof (typeof faqCatalogue)['items'];
-
-/** The official release pages of the Android apps, for where Google Play is blocked. */
-export const ANDROID_RELEASES = {
-  v2rayNG: 'https://github.com/2dust/v2rayNG/releases',
-  hiddify: 'https://github.com/hiddify/hiddify-app/releases',
-} as const;
 
 /**
  * Share-and-earn's prime time, in the user's own time zone, as the control plane pays it
@@ -127,16 +122,6 @@ function time(hhmm: string, locale: Locale): string {
 
 function timeRange([start, end]: readonly [string, string], locale: Locale): string {
   return `${time(start, locale)}–${time(end, locale)}`;
-}
-
-/** The day to show for the launch period's end, in the reader's calendar (UTC, no shift). */
-export function launchEndText(lastDay: string, locale: Locale): string {
-  return formatDate(`${lastDay}T00:00:00Z`, locale, {
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 }
 
 /**
