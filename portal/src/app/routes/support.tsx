@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { SUPPORT_EMAIL } from '../../config/env';
@@ -6,50 +7,38 @@ import { paths } from '../../config/paths';
 import { ContactSupportModal } from '../../features/contact/components/contact-support-modal';
 import { InfoPageHeader } from '../../features/info/components/info-page-header';
 import { useDocumentTitle } from '../../features/info/use-document-title';
+import { formatNumber } from '../../lib/i18n/format';
+import { useT } from '../../lib/i18n/i18n';
 import './support.css';
 
-/** spec 02 §2: expected response times by kind of request. */
+/** spec 02 §2: expected response times by kind of request, in hours. */
 const RESPONSE_TIMES = [
-  { kind: 'General questions', time: 'Within 2 hours' },
-  { kind: 'Technical issues', time: 'Within 4 hours' },
-  { kind: 'Account issues', time: 'Within 24 hours' },
+  { kind: 'general', hours: 2 },
+  { kind: 'technical', hours: 4 },
+  { kind: 'account', hours: 24 },
 ] as const;
 
 /** spec 02 §2: the five-step support process. */
 const PROCESS_STEPS = [
-  {
-    title: 'Contact us',
-    text: 'Send your question through the contact form or by email. Include your account email and, if relevant, the server or subscription involved.',
-  },
-  {
-    title: 'Receive confirmation',
-    text: 'You get a confirmation that your message arrived, so you know it is in the queue.',
-  },
-  {
-    title: 'Investigation and response',
-    text: 'A support engineer looks into the issue, checks server health and account records where needed, and replies with an answer or a fix.',
-  },
-  {
-    title: 'Follow-ups for complex issues',
-    text: 'Problems that need more digging, or coordination with a node operator, get follow-up messages until they are settled.',
-  },
-  {
-    title: 'Satisfaction follow-up',
-    text: 'After the issue is resolved we check back to make sure everything works and the answer was useful.',
-  },
+  'contact',
+  'confirmation',
+  'investigation',
+  'followUps',
+  'satisfaction',
 ] as const;
 
 /** /support (spec 02 §2). */
 export function SupportRoute() {
-  useDocumentTitle('Support');
+  const { t, locale } = useT('support');
+  useDocumentTitle(t('documentTitle'));
   const [contactOpen, setContactOpen] = useState(false);
 
   return (
     <div className="info-page page container">
       <InfoPageHeader
-        eyebrow="Help"
-        title="Support Center"
-        lead="Questions about your subscription, your node or your wallet? Our team is here to help clients and node operators alike."
+        eyebrow={t('header.eyebrow')}
+        title={t('header.title')}
+        lead={t('header.lead')}
       />
 
       <div className="support-grid">
@@ -65,40 +54,47 @@ export function SupportRoute() {
               />
             </svg>
           </div>
-          <h2 id="support-email-title">Email Support</h2>
-          <p>
-            Send us a message and a member of the team will reply by email. Response time: 24-48
-            hours.
-          </p>
+          <h2 id="support-email-title">{t('email.title')}</h2>
+          <p>{t('email.text')}</p>
           <Button onClick={() => setContactOpen(true)} data-testid="open-contact-support">
-            Contact Support
+            {t('email.action')}
           </Button>
           <p className="support-card__alt">
-            Or write directly to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+            <Trans
+              ns="support"
+              i18nKey="email.direct"
+              components={{
+                email: (
+                  <a href={`mailto:${SUPPORT_EMAIL}`} dir="ltr">
+                    {SUPPORT_EMAIL}
+                  </a>
+                ),
+              }}
+            />
           </p>
         </article>
 
         <article className="support-card" aria-labelledby="support-hours-title">
-          <h2 id="support-hours-title">Support hours</h2>
+          <h2 id="support-hours-title">{t('hours.title')}</h2>
           <dl className="support-list">
             <div>
-              <dt>Email support</dt>
-              <dd>Replies within 24-48 hours</dd>
+              <dt>{t('hours.email')}</dt>
+              <dd>{t('hours.emailTime')}</dd>
             </div>
             <div>
-              <dt>Emergency support</dt>
-              <dd>24/7 for security issues</dd>
+              <dt>{t('hours.emergency')}</dt>
+              <dd>{t('hours.emergencyTime')}</dd>
             </div>
           </dl>
         </article>
 
         <article className="support-card" aria-labelledby="support-times-title">
-          <h2 id="support-times-title">Expected response times</h2>
+          <h2 id="support-times-title">{t('times.title')}</h2>
           <dl className="support-list">
             {RESPONSE_TIMES.map((row) => (
               <div key={row.kind}>
-                <dt>{row.kind}</dt>
-                <dd>{row.time}</dd>
+                <dt>{t(`times.${row.kind}`)}</dt>
+                <dd>{t('times.within', { hours: row.hours })}</dd>
               </div>
             ))}
           </dl>
@@ -107,17 +103,17 @@ export function SupportRoute() {
 
       <section className="info-section" aria-labelledby="support-process-title">
         <h2 id="support-process-title" className="info-section__title">
-          How support works
+          {t('process.title')}
         </h2>
         <ol className="support-steps">
           {PROCESS_STEPS.map((step, index) => (
-            <li key={step.title} className="support-steps__item">
+            <li key={step} className="support-steps__item">
               <span className="support-steps__number" aria-hidden="true">
-                {index + 1}
+                {formatNumber(index + 1, locale)}
               </span>
               <div>
-                <h3>{step.title}</h3>
-                <p>{step.text}</p>
+                <h3>{t(`process.${step}.title`)}</h3>
+                <p>{t(`process.${step}.text`)}</p>
               </div>
             </li>
           ))}
@@ -126,11 +122,11 @@ export function SupportRoute() {
 
       <section className="info-cta" aria-labelledby="support-faq-title">
         <div>
-          <h2 id="support-faq-title">Looking for a quick answer?</h2>
-          <p>Many questions about billing, nodes and connecting are answered in our FAQs.</p>
+          <h2 id="support-faq-title">{t('faq.title')}</h2>
+          <p>{t('faq.text')}</p>
         </div>
         <Link href={paths.faqs} className={buttonClass({ variant: 'secondary' })}>
-          Browse the FAQs
+          {t('faq.action')}
         </Link>
       </section>
 

@@ -1,5 +1,6 @@
-import { CONTACT_MESSAGES, contactRequestSchema, firstIssueMessage } from '@scn/proto';
+import { contactRequestSchema } from '@scn/proto';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -7,6 +8,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { SUPPORT_EMAIL } from '../../../config/env';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { useT } from '../../../lib/i18n/i18n';
 import { CONTACT_FAILED_MESSAGE, sendContact } from '../api/send-contact';
 import '../contact.css';
 
@@ -27,12 +29,13 @@ export function ContactSupportModal({
   onClose,
   defaultEmail = '',
 }: ContactSupportModalProps) {
+  const { t } = useT('support');
   return (
     <Dialog
       open={open}
       onClose={onClose}
-      title="Contact Support"
-      description="Tell us what happened and we will reply by email, usually within 24-48 hours."
+      title={t('contact.title')}
+      description={t('contact.description')}
       className="contact-modal"
       data-testid="contact-modal"
     >
@@ -51,7 +54,30 @@ type Status =
 /** spec 02 §4: after a successful send the message shows and the modal closes after 3 s. */
 const CLOSE_AFTER_SENT_MS = 3000;
 
+/** The form's limits (proto's contactRequestSchema). */
+const SUBJECT_MAX = 200;
+const MESSAGE_MAX = 5000;
+
+type InvalidKey =
+  | 'emailRequired'
+  | 'email'
+  | 'subjectRequired'
+  | 'subjectTooLong'
+  | 'messageRequired'
+  | 'messageTooLong';
+
+/** Which rule the first invalid field breaks, read from the field (never from English text). */
+export function invalidKey(
+  field: unknown,
+  values: { email: string; subject: string; message: string },
+): InvalidKey {
+  if (field === 'subject') return values.subject.trim() ? 'subjectTooLong' : 'subjectRequired';
+  if (field === 'message') return values.message.trim() ? 'messageTooLong' : 'messageRequired';
+  return values.email.trim() ? 'email' : 'emailRequired';
+}
+
 function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEmail: string }) {
+  const { t } = useT('support');
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
   const [subject, setSubject] = useState('');
@@ -74,13 +100,15 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
     if (status.kind === 'sending' || status.kind === 'sent') return;
     const parsed = contactRequestSchema.safeParse({ email, subject, message });
     if (!parsed.success) {
-      setStatus({ kind: 'error', message: firstIssueMessage(parsed.error) });
+      const key = invalidKey(parsed.error.issues[0]?.path[0], { email, subject, message });
+      const max = key === 'subjectTooLong' ? SUBJECT_MAX : MESSAGE_MAX;
+      setStatus({ kind: 'error', message: t(`contact.invalid.${key}`, { max }) });
       return;
     }
     setStatus({ kind: 'sending' });
     try {
       await sendContact(parsed.data);
-      setStatus({ kind: 'sent', message: CONTACT_MESSAGES.sent });
+      setStatus({ kind: 'sent', message: t('contact.sent') });
     } catch (error) {
       const text =
         error instanceof ApiError && error.message ? error.message : CONTACT_FAILED_MESSAGE;
@@ -96,7 +124,7 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
       <form className="form contact-form" onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-email`}>
-            Email
+            {t('contact.email')}
           </label>
           <input
             id={`${id}-email`}
@@ -113,7 +141,7 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-subject`}>
-            Subject
+            {t('contact.subject')}
           </label>
           <input
             id={`${id}-subject`}
@@ -121,16 +149,16 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
             name="subject"
             type="text"
             required
-            maxLength={200}
+            maxLength={SUBJECT_MAX}
             value={subject}
             onChange={(event) => setSubject(event.target.value)}
             disabled={done}
-            placeholder="What do you need help with?"
+            placeholder={t('contact.subjectPlaceholder')}
           />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-message`}>
-            Message
+            {t('contact.message')}
           </label>
           <textarea
             id={`${id}-message`}
@@ -138,11 +166,11 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
             name="message"
             required
             rows={5}
-            maxLength={5000}
+            maxLength={MESSAGE_MAX}
             value={message}
             onChange={(event) => setMessage(event.target.value)}
             disabled={done}
-            placeholder="Describe the issue, the server or subscription involved, and what you expected."
+            placeholder={t('contact.messagePlaceholder')}
           />
         </div>
 
@@ -159,20 +187,27 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
 
         <div className="contact-form__actions">
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('contact.cancel')}
           </Button>
           <Button type="submit" disabled={busy || done} aria-busy={busy}>
-            {busy ? 'Sending...' : 'Send Message'}
+            {busy ? t('contact.sending') : t('contact.send')}
           </Button>
         </div>
       </form>
 
       <p className="dialog__footer-text contact-form__footer">
-        Prefer email? Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> or visit the{' '}
-        <Link href={paths.support} onClick={onClose}>
-          Support page
-        </Link>
-        .
+        <Trans
+          ns="support"
+          i18nKey="contact.footer"
+          components={{
+            email: (
+              <a href={`mailto:${SUPPORT_EMAIL}`} dir="ltr">
+                {SUPPORT_EMAIL}
+              </a>
+            ),
+            support: <Link href={paths.support} onClick={onClose} />,
+          }}
+        />
       </p>
     </>
   );
