@@ -3,8 +3,10 @@ import { Link } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import {
+  type Notice,
   type SubscriptionView,
   dismissNotice,
   loadSubscriptions,
@@ -109,7 +111,7 @@ export function ClientSubscriptions({
       {notice && (
         <div className="client-subscriptions__notice">
           <Banner tone={notice.tone} data-testid="subscription-notice">
-            {notice.text}
+            <NoticeText notice={notice} />
           </Banner>
           <button
             type="button"
@@ -187,4 +189,19 @@ export function ClientSubscriptions({
       />
     </div>
   );
+}
+
+/** A notice in the reader's language (the store keeps its key and values, not English text). */
+function NoticeText({ notice }: { notice: Notice }) {
+  const { t, locale } = useT('client');
+  if (notice.key === 'autoPaused') {
+    return t('notice.autoPaused', {
+      available: formatSslAmount(notice.availableMicro ?? '0', locale, 'cents'),
+      required:
+        notice.required === undefined
+          ? '?'
+          : `${formatNumber(notice.required, locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} SSL`,
+    });
+  }
+  return t(`notice.${notice.key}`, { message: notice.message ?? '' });
 }

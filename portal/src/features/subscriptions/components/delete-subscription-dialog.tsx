@@ -1,7 +1,7 @@
 import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useT } from '../../../lib/i18n/i18n';
-import { type SubscriptionView, remove } from '../store';
+import { SubscriptionActionError, type SubscriptionView, remove } from '../store';
 
 export interface DeleteSubscriptionDialogProps {
   ownerUuid: string;
@@ -26,7 +26,16 @@ export function DeleteSubscriptionDialog({
       confirmLabel={t('delete.confirm')}
       busyLabel={t('card.deleting')}
       variant="danger"
-      onConfirm={() => (subscription ? remove(ownerUuid, subscription.id) : Promise.resolve())}
+      onConfirm={async () => {
+        if (!subscription) return;
+        try {
+          await remove(ownerUuid, subscription.id);
+        } catch (error) {
+          throw error instanceof SubscriptionActionError
+            ? new Error(t(`notice.${error.key}`, { message: error.detail }))
+            : error;
+        }
+      }}
       onClose={onClose}
       fallbackError={t('delete.fallbackError')}
       data-testid="delete-subscription-dialog"
