@@ -25,3 +25,4 @@ export * from './rest/social.contract';
 export * from './countries';
 export * from './portal-pages';
 export * from './locales';
+export * from './app-import-links';

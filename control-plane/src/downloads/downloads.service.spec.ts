@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLIENT_PLATFORMS, DOWNLOADS_MESSAGES } from '@scn/proto';
+import { ANDROID_APKS, CLIENT_PLATFORMS, DOWNLOADS_MESSAGES } from '@scn/proto';
 import clientApps from './client-apps.json';
 import { DownloadsService } from './downloads.service';
 
@@ -35,9 +35,31 @@ describe('DownloadsService', () => {
     });
   });
 
-  it('should list every desktop platform of the picker from the manifest', () => {
+  it('should list every desktop platform of the picker and the Android APKs from the manifest', () => {
     const service = new DownloadsService(join(dir, 'missing.tgz'), clientApps);
-    expect(Object.keys(service.clientChecksums()).sort()).toEqual([...CLIENT_PLATFORMS].sort());
+    expect(Object.keys(service.clientChecksums()).sort()).toEqual(
+      [...CLIENT_PLATFORMS, ...ANDROID_APKS].sort(),
+    );
+  });
+
+  it('should pin each APK to its official GitHub release, with a published hash or none', () => {
+    const apps = new DownloadsService(join(dir, 'missing.tgz'), clientApps).clientChecksums();
+    const official = {
+      'android-v2rayng': '2dust/v2rayNG',
+      'android-hiddify': 'hiddify/hiddify-app',
+    };
+    for (const apk of ANDROID_APKS) {
+      const entry = apps[apk];
+      const release = `https://github.com/${official[apk]}/releases/`;
+      expect(
+        entry.url.startsWith(`${release}download/${entry.version}/`) ||
+          entry.url.startsWith(`${release}download/v${entry.version}/`),
+      ).toBe(true);
+      expect(entry.url.endsWith(`/${entry.fileName}`)).toBe(true);
+      expect(entry.fileName.endsWith('.apk')).toBe(true);
+      expect(entry.source.startsWith(`${release}tag/`)).toBe(true);
+      expect(entry.checksum === null || /^[0-9a-f]{64}$/.test(entry.checksum)).toBe(true);
+    }
   });
 
   it('should refuse to start with a manifest that lacks a platform or has a bad checksum', () => {
@@ -48,5 +70,12 @@ describe('DownloadsService', () => {
       'windows-x64': { ...clientApps['windows-x64'], checksum: 'not-a-hash' },
     };
     expect(() => new DownloadsService('x', badChecksum)).toThrow(/64 lowercase hex digits/);
+    const badApk = {
+      ...clientApps,
+      'android-hiddify': { ...clientApps['android-hiddify'], checksum: 'F'.repeat(64) },
+    };
+    expect(() => new DownloadsService('x', badApk)).toThrow(/64 lowercase hex digits/);
+    const { 'android-v2rayng': _apk, ...withoutApk } = clientApps;
+    expect(() => new DownloadsService('x', withoutApk)).toThrow(/client-apps.json is invalid/);
   });
 });

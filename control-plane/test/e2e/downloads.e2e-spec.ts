@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { CLIENT_PLATFORMS, clientChecksumsResponseSchema } from '@scn/proto';
+import { ANDROID_APKS, CLIENT_PLATFORMS, clientChecksumsResponseSchema } from '@scn/proto';
 import { AGENT_BUNDLE_PATH } from '../../src/config/app-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { binaryBody } from '../support/processes';
@@ -48,7 +48,7 @@ describe('GET /checksums/client', () => {
   it('should list the pinned client app of every desktop platform with its published SHA-256', async () => {
     const res = await t.http().get('/checksums/client').expect(200);
     const parsed = clientChecksumsResponseSchema.parse(res.body);
-    expect(Object.keys(parsed.data).sort()).toEqual([...CLIENT_PLATFORMS].sort());
+    expect(Object.keys(parsed.data).sort()).toEqual([...CLIENT_PLATFORMS, ...ANDROID_APKS].sort());
     expect(parsed.data['windows-x64']).toMatchObject({
       app: 'v2rayN',
       label: 'Windows 10/11 (64-bit)',
@@ -60,6 +60,22 @@ describe('GET /checksums/client', () => {
       expect(entry.url.endsWith(`/${entry.fileName}`)).toBe(true);
       expect(entry.checksum).toMatch(/^[0-9a-f]{64}$/);
     }
+  });
+
+  it('should list the Android APKs of v2rayNG and Hiddify from their official releases', async () => {
+    const res = await t.http().get('/checksums/client').expect(200);
+    const parsed = clientChecksumsResponseSchema.parse(res.body);
+    expect(parsed.data['android-v2rayng']).toMatchObject({
+      app: 'v2rayNG',
+      packageName: 'com.v2ray.ang',
+      algorithm: 'sha256',
+    });
+    expect(parsed.data['android-v2rayng'].url).toMatch(
+      /^https:\/\/github\.com\/2dust\/v2rayNG\/releases\/download\/[^/]+\/v2rayNG_[^/]+\.apk$/,
+    );
+    expect(parsed.data['android-hiddify'].url).toMatch(
+      /^https:\/\/github\.com\/hiddify\/hiddify-app\/releases\/download\/v[^/]+\/Hiddify-Android-universal\.apk$/,
+    );
   });
 
   it('should answer JSON, not the portal, when a browser asks for the page', async () => {

@@ -15,6 +15,13 @@ export const CHECKSUMS_TIMEOUT_MS = 5_000;
 export const CLIENT_PLATFORMS = ['windows-x64', 'macos-arm64', 'macos-intel'] as const;
 export type ClientPlatform = (typeof CLIENT_PLATFORMS)[number];
 
+/**
+ * Android apps offered as a direct APK download beside the store link (Google Play is blocked in
+ * China): each the official GitHub release's universal APK.
+ */
+export const ANDROID_APKS = ['android-v2rayng', 'android-hiddify'] as const;
+export type AndroidApk = (typeof ANDROID_APKS)[number];
+
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'checksum must be 64 lowercase hex digits');
 
 /**
@@ -36,10 +43,24 @@ export const clientAppSchema = z.strictObject({
 });
 export type ClientApp = z.infer<typeof clientAppSchema>;
 
+/**
+ * An Android APK of the table. `checksum` is the SHA-256 its publisher gives for the file (the
+ * release page lists each file's digest), null until that value has been copied into the table:
+ * the portal then points to `source` to compare, and never shows a hash nobody published.
+ */
+export const androidApkSchema = clientAppSchema.extend({
+  checksum: sha256Hex.nullable(),
+  /** The app's package name, e.g. com.v2ray.ang (what Android shows when installing). */
+  packageName: z.string().min(1),
+});
+export type AndroidApkEntry = z.infer<typeof androidApkSchema>;
+
 export const clientChecksumsSchema = z.strictObject({
   'windows-x64': clientAppSchema,
   'macos-arm64': clientAppSchema,
   'macos-intel': clientAppSchema,
+  'android-v2rayng': androidApkSchema,
+  'android-hiddify': androidApkSchema,
 });
 export type ClientChecksums = z.infer<typeof clientChecksumsSchema>;
 

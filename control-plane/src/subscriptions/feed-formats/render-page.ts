@@ -1,4 +1,4 @@
-import { formatHostPort } from '@scn/proto';
+import { appImportLinks, formatHostPort } from '@scn/proto';
 import { qrDataUrl } from '../../common/qr/qr-code';
 import type { FeedState } from '../subscription-feed';
 import { feedServers } from './renderers';
@@ -13,20 +13,9 @@ export interface FeedPageInput {
   dashboardUrl: string;
 }
 
-/**
- * One-tap imports: each app's documented deep link, fed the subscription URL (the app then
- * fetches it with its own User-Agent and gets its own format).
- */
+/** One-tap imports: the deep links of `@scn/proto`, shared with the portal's QR dialog. */
 export function importLinks(url: string, name: string): { app: string; href: string }[] {
-  const encoded = encodeURIComponent(url);
-  const label = encodeURIComponent(name);
-  return [
-    { app: 'v2rayNG', href: `v2rayng://install-config?url=${encoded}#${label}` },
-    { app: 'Hiddify', href: `hiddify://import/${url}#${label}` },
-    { app: 'sing-box', href: `sing-box://import-remote-profile?url=${encoded}#${label}` },
-    { app: 'Clash / mihomo', href: `clash://install-config?url=${encoded}&name=${label}` },
-    { app: 'Streisand', href: `streisand://import/${url}#${label}` },
-  ];
+  return appImportLinks(url, name).map(({ app, href }) => ({ app, href }));
 }
 
 /**

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import { useT } from '../../lib/i18n/i18n';
 import { onRealtime } from '../../lib/realtime';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
@@ -48,6 +50,10 @@ export function readNavigationState(state: unknown): ClientDashboardNavigationSt
 }
 
 function ClientDashboardPage() {
+  // Every namespace the page and its dialogs use, asked for at once (docs/i18n.md).
+  const { t } = useT('client');
+  useT('wallet');
+  useT('earn');
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
   // Acted on once: a reload or a return through history must not reopen the modal.
@@ -80,30 +86,36 @@ function ClientDashboardPage() {
     <div className="container page dashboard client-dashboard">
       <header className="page-header page-header--split">
         <div>
-          <p className="eyebrow">Client account</p>
-          <h1>Client Dashboard</h1>
+          <p className="eyebrow">{t('dashboard.eyebrow')}</p>
+          <h1>{t('dashboard.title')}</h1>
           <p className="page-header__lead">
-            Welcome, <strong data-testid="dashboard-email">{user.email}</strong>
+            <Trans
+              ns="client"
+              i18nKey="dashboard.welcome"
+              values={{ email: user.email }}
+              components={{ strong: <strong data-testid="dashboard-email" dir="ltr" /> }}
+            />
           </p>
         </div>
         <div className="page-header__actions">
           <Button variant="secondary" onClick={() => setDownloadsOpen(true)}>
-            Download Client App
+            {t('dashboard.downloadApp')}
           </Button>
           <Link href={paths.servers} className={buttonClass({ variant: 'primary' })}>
-            Browse Servers
+            {t('dashboard.browseServers')}
           </Link>
         </div>
       </header>
-      <WalletPanel type="client" ownerUuid={uuid} title="Your Wallet" />
-      {/* spec 02 §2: the share and earn modal (issue 20 §2). */}
-      <EarnSslPanel userUuid={uuid} />
+      {/* What a client comes for first: the subscriptions, then the wallet, then promotions. */}
       <ClientSubscriptions
         ownerUuid={uuid}
         highlightId={navigation.newSubscriptionId}
         showQrFor={navigation.showSubscriptionId}
         onBalanceChanged={reloadWallet}
       />
+      <WalletPanel type="client" ownerUuid={uuid} title={t('dashboard.walletTitle')} />
+      {/* spec 02 §2: the share and earn modal (issue 20 §2). */}
+      <EarnSslPanel userUuid={uuid} />
       <DownloadAppsDialog open={downloadsOpen} onClose={() => setDownloadsOpen(false)} />
     </div>
   );

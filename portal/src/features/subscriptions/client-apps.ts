@@ -1,4 +1,4 @@
-import type { ClientPlatform } from '@scn/proto';
+import { ANDROID_APKS, type ClientPlatform } from '@scn/proto';
 
 /** spec 02 §2: the desktop platforms of the picker, in order, with their names. */
 export const DESKTOP_PLATFORMS: readonly { platform: ClientPlatform; name: string }[] = [
@@ -30,6 +30,34 @@ export const MOBILE_APPS = [
     store: 'Google Play',
   },
 ] as const;
+
+/**
+ * iOS apps that import the same links, for where Streisand is missing from the App Store of a
+ * region. Shadowrocket is paid; the others are free.
+ */
+export const IOS_ALTERNATIVES = [
+  {
+    id: 'hiddify',
+    app: 'Hiddify',
+    url: 'https://apps.apple.com/us/app/hiddify-proxy-vpn/id6596777532',
+    paid: false,
+  },
+  {
+    id: 'foxray',
+    app: 'FoXray',
+    url: 'https://apps.apple.com/us/app/foxray/id6448898396',
+    paid: false,
+  },
+  {
+    id: 'shadowrocket',
+    app: 'Shadowrocket',
+    url: 'https://apps.apple.com/us/app/shadowrocket/id932747118',
+    paid: true,
+  },
+] as const;
+
+/** Android apps offered as a direct APK (Google Play is blocked in China), from /checksums/client. */
+export const APK_DOWNLOADS = ANDROID_APKS;
 
 export type InstallPlatform = 'windows' | 'macos';
 

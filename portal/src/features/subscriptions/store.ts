@@ -1,10 +1,4 @@
-import {
-  type BillingCycle,
-  type ChangeBillingTypeResponse,
-  SUBSCRIPTION_MESSAGES,
-  type Subscription,
-  formatSsl,
-} from '@scn/proto';
+import { type BillingCycle, type ChangeBillingTypeResponse, type Subscription } from '@scn/proto';
 import { type Snapshot, proxy, useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api-client';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -21,9 +15,47 @@ export type SubscriptionView = Snapshot<Subscription>;
 
 export type SubscriptionAction = 'pause' | 'activate' | 'delete' | 'change-type' | 'auto-renew';
 
+/** What a notice says: a key of the client catalogue's `notice.*` (docs/i18n.md). */
+export type NoticeKey =
+  | 'paused'
+  | 'activated'
+  | 'deleted'
+  | 'autoRenewOn'
+  | 'autoRenewOff'
+  | 'typeChangedHourly'
+  | 'typeChangedMonthly'
+  | 'autoPaused'
+  | 'pauseFailed'
+  | 'renewFailed'
+  | 'activateRefused'
+  | 'activateFailed'
+  | 'activateError'
+  | 'deleteFailed'
+  | 'deleteError';
+
+/**
+ * The outcome of an action, shown in the reader's language: the catalogue key and its values.
+ * `message` is what the server said (its own words, until the API's errors are translated by
+ * code); amounts stay exact (micro-SSL) for the view to format.
+ */
 export interface Notice {
   tone: 'error' | 'success' | 'warning';
-  text: string;
+  key: NoticeKey;
+  message?: string;
+  availableMicro?: string;
+  /** SSL with 2 decimals as the server gave it; undefined when it gave none. */
+  required?: number;
+}
+
+/** A failed action the dialog shows in the reader's language (its message stays English). */
+export class SubscriptionActionError extends Error {
+  constructor(
+    readonly key: NoticeKey,
+    readonly detail: string,
+    english: string,
+  ) {
+    super(english);
+  }
 }
 
 export interface SubscriptionsState {
@@ -126,12 +158,9 @@ export async function pause(ownerUuid: string, subscriptionId: string): Promise<
     await run(ownerUuid, subscriptionId, 'pause', () =>
       pauseSubscription(ownerUuid, subscriptionId),
     );
-    subscriptionsStore.notice = { tone: 'success', text: SUBSCRIPTION_MESSAGES.paused };
+    subscriptionsStore.notice = { tone: 'success', key: 'paused' };
   } catch (error) {
-    subscriptionsStore.notice = {
-      tone: 'error',
-      text: `Failed to pause subscription: ${messageOf(error)}`,
-    };
+    subscriptionsStore.notice = { tone: 'error', key: 'pauseFailed', message: messageOf(error) };
   }
 }
 
@@ -143,30 +172,29 @@ export async function changeAutoRenew(
 ): Promise<void> {
   subscriptionsStore.notice = null;
   try {
-    const response = await run(ownerUuid, subscriptionId, 'auto-renew', () =>
+    await run(ownerUuid, subscriptionId, 'auto-renew', () =>
       setAutoRenew(ownerUuid, subscriptionId, autoRenew),
     );
-    subscriptionsStore.notice = { tone: 'success', text: response.message };
-  } catch (error) {
     subscriptionsStore.notice = {
-      tone: 'error',
-      text: `Failed to change renewal: ${messageOf(error)}`,
+      tone: 'success',
+      key: autoRenew ? 'autoRenewOn' : 'autoRenewOff',
     };
+  } catch (error) {
+    subscriptionsStore.notice = { tone: 'error', key: 'renewFailed', message: messageOf(error) };
   }
 }
 
 /** spec 02 §8 activate errors: 402 is the insufficient-funds alert, then server and network failures. */
-export function activateErrorText(error: unknown): string {
+export function activateErrorNotice(error: unknown): Notice {
   const message = messageOf(error);
   if (error instanceof ApiError && error.status === 402) {
-    return message.startsWith('Cannot activate subscription')
-      ? message
-      : `Cannot activate subscription: ${message}`;
+    const prefix = /^Cannot activate subscription:\s*/;
+    return { tone: 'error', key: 'activateRefused', message: message.replace(prefix, '') };
   }
   if (error instanceof ApiError && error.status > 0) {
-    return `Failed to activate subscription: ${message}`;
+    return { tone: 'error', key: 'activateFailed', message };
   }
-  return `Error activating subscription: ${message}`;
+  return { tone: 'error', key: 'activateError', message };
 }
 
 /** Activates a paused (or unpaid, or expired) subscription; resolves true when it ran. */
@@ -176,20 +204,30 @@ export async function activate(ownerUuid: string, subscriptionId: string): Promi
     await run(ownerUuid, subscriptionId, 'activate', () =>
       activateSubscription(ownerUuid, subscriptionId, newIdempotencyKey()),
     );
-    subscriptionsStore.notice = { tone: 'success', text: SUBSCRIPTION_MESSAGES.activated };
+    subscriptionsStore.notice = { tone: 'success', key: 'activated' };
     return true;
   } catch (error) {
-    subscriptionsStore.notice = { tone: 'error', text: activateErrorText(error) };
+    subscriptionsStore.notice = activateErrorNotice(error);
     return false;
   }
 }
 
 /** spec 02 §8 delete errors: the server's refusal, or a request that did not get through. */
-export function deleteErrorText(error: unknown): string {
+export function deleteError(error: unknown): SubscriptionActionError {
   if (error instanceof ApiError && error.status > 0) {
-    return `Failed to delete subscription: ${error.message || 'Unknown error'}`;
+    const message = error.message || 'Unknown error';
+    return new SubscriptionActionError(
+      'deleteFailed',
+      message,
+      `Failed to delete subscription: ${message}`,
+    );
   }
-  return `Error deleting subscription: ${messageOf(error)}`;
+  const message = messageOf(error);
+  return new SubscriptionActionError(
+    'deleteError',
+    message,
+    `Error deleting subscription: ${message}`,
+  );
 }
 
 /** Deletes a subscription; rejects with the spec's message for the dialog to show. */
@@ -200,7 +238,7 @@ export async function remove(ownerUuid: string, subscriptionId: string): Promise
       deleteSubscription(ownerUuid, subscriptionId),
     );
   } catch (error) {
-    throw new Error(deleteErrorText(error));
+    throw deleteError(error);
   }
   subscriptionsStore.active = subscriptionsStore.active.filter(
     (item) => item.id !== subscriptionId,
@@ -208,15 +246,7 @@ export async function remove(ownerUuid: string, subscriptionId: string): Promise
   subscriptionsStore.paused = subscriptionsStore.paused.filter(
     (item) => item.id !== subscriptionId,
   );
-  subscriptionsStore.notice = { tone: 'success', text: SUBSCRIPTION_MESSAGES.deleted };
-}
-
-/** spec 02 §4: the alert when a billing change could not be paid and the server paused it. */
-export function autoPauseText(response: ChangeBillingTypeResponse): string {
-  // The wallet's exact balance; the required amount only comes as SSL (2 decimals) in the answer.
-  const available = formatSsl(response.walletBalanceMicro);
-  const required = response.requiredAmount === undefined ? '?' : response.requiredAmount.toFixed(2);
-  return `Insufficient funds to change the billing type, so the subscription was paused. Available balance: ${available} SSL, required: ${required} SSL. Add SSL and activate it to resume.`;
+  subscriptionsStore.notice = { tone: 'success', key: 'deleted' };
 }
 
 /**
@@ -232,8 +262,18 @@ export async function changeType(
   const response = await run(ownerUuid, subscriptionId, 'change-type', () =>
     changeBillingType(ownerUuid, subscriptionId, newBillingCycle, newIdempotencyKey()),
   );
+  // spec 02 §4: a change that could not be paid paused the subscription; the alert gives both
+  // amounts (the wallet's exact balance; the required amount only comes as SSL, 2 decimals).
   subscriptionsStore.notice = response.automaticallyPaused
-    ? { tone: 'warning', text: autoPauseText(response) }
-    : { tone: 'success', text: response.message };
+    ? {
+        tone: 'warning',
+        key: 'autoPaused',
+        availableMicro: response.walletBalanceMicro,
+        required: response.requiredAmount,
+      }
+    : {
+        tone: 'success',
+        key: newBillingCycle === 'hourly' ? 'typeChangedHourly' : 'typeChangedMonthly',
+      };
   return response;
 }

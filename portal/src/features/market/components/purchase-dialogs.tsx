@@ -1,16 +1,21 @@
-import { formatSsl, type SubscriptionCreationResponse } from '@scn/proto';
+import type { SubscriptionCreationResponse } from '@scn/proto';
 import { useRef, useState } from 'react';
+import { OpenInApp } from '../../../components/open-in-app/open-in-app';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
+import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { createSubscription } from '../api/create-subscription';
 import { getWalletBalance } from '../api/get-wallet-balance';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { insufficientBalanceMessage, priceLabel, totalPriceMicro } from '../market-rules';
+import { insufficientBalanceMessage, totalPriceMicro } from '../market-rules';
 import type { SelectedServer } from '../store';
 import { CountryFlag } from './country-flag';
 import '../market.css';
+import './purchase-dialogs.css';
 
 export interface PurchaseDialogsProps {
   open: boolean;
@@ -30,13 +35,6 @@ interface PaymentStep {
   serverIds: string[];
 }
 
-/** spec 01 §8: the fallback when the failure says nothing. */
-const CREATE_FALLBACK = 'Error creating subscription';
-
-function sslAmount(micro: bigint | string): string {
-  return `${formatSsl(micro)} SSL`;
-}
-
 /**
  * spec 01 §2 "Purchase modals" 1 and 2 and §4 "Purchase": Create Network Subscription, then
  * Payment Confirmation with the balance check, then one server call that prices, pays and
@@ -50,6 +48,7 @@ export function PurchaseDialogs({
   onPurchased,
   onViewSubscription,
 }: PurchaseDialogsProps) {
+  const { t, locale } = useT('client');
   const [creating, setCreating] = useState(false);
   const [payment, setPayment] = useState<PaymentStep | null>(null);
   const [paying, setPaying] = useState(false);
@@ -122,7 +121,9 @@ export function PurchaseDialogs({
       setCreating(false);
       onPurchased(created);
     } catch (error) {
-      setPaymentError(error instanceof Error && error.message ? error.message : CREATE_FALLBACK);
+      setPaymentError(
+        error instanceof Error && error.message ? error.message : t('purchase.createFallback'),
+      );
       // A refusal (4xx, e.g. 402) paid nothing and may mean the balance changed: show the
       // current one. A lost answer (no status, or a 5xx from a proxy that gave up) may have
       // paid: re-reading the balance would then block the retry that, with the same
@@ -145,16 +146,20 @@ export function PurchaseDialogs({
     }
   };
 
-  const shortMessage = payment
-    ? insufficientBalanceMessage(payment.priceMicro, payment.balanceMicro)
-    : null;
+  const shortMessage =
+    payment && insufficientBalanceMessage(payment.priceMicro, payment.balanceMicro)
+      ? t('purchase.short', {
+          price: formatSslAmount(payment.priceMicro, locale, 'cents'),
+          balance: formatSslAmount(payment.balanceMicro, locale, 'cents'),
+        })
+      : null;
 
   return (
     <>
       <Dialog
         open={open}
         onClose={close}
-        title="Create Network Subscription"
+        title={t('purchase.title')}
         size="md"
         closeOnBackdrop={!creating}
         data-testid="create-subscription-dialog"
@@ -175,7 +180,7 @@ export function PurchaseDialogs({
       <Dialog
         open={open && payment !== null}
         onClose={cancelPayment}
-        title="Payment Confirmation"
+        title={t('purchase.payment.title')}
         size="sm"
         closeOnBackdrop={!paying}
         data-testid="payment-dialog"
@@ -195,7 +200,11 @@ export function PurchaseDialogs({
   );
 }
 
-/** After success (spec 01 §2 modal 1): the message, the group QR, per-server QRs, View Subscription. */
+/**
+ * After success (spec 01 §2 modal 1): the message, the group QR, per-server QRs, and on a phone
+ * what it needs to connect: a copy button for each link and the subscription URL, the apps'
+ * one-tap imports and the subscription page. Then View Subscription.
+ */
 function PurchaseResult({
   result,
   onView,
@@ -203,13 +212,18 @@ function PurchaseResult({
   result: SubscriptionCreationResponse;
   onView: () => void;
 }) {
+  const { t, locale } = useT('client');
+  const copyLabels = { label: t('copy.copy'), copiedLabel: t('copy.copied') };
   return (
     <div className="purchase-result" data-testid="purchase-result">
       <Banner tone="success" data-testid="purchase-message">
-        {result.message}
+        {t('purchase.result.created', { count: result.serverCount })}
       </Banner>
       <p className="small muted" data-testid="purchase-charged">
-        Charged {sslAmount(result.chargedMicro)} · Balance {sslAmount(result.balanceMicro)}
+        {t('purchase.result.charged', {
+          charged: formatSslAmount(result.chargedMicro, locale, 'cents'),
+          balance: formatSslAmount(result.balanceMicro, locale, 'cents'),
+        })}
       </p>
       <figure className="purchase-qr purchase-qr--group">
         {result.groupQrCode ? (
@@ -217,39 +231,63 @@ function PurchaseResult({
             src={result.groupQrCode}
             width={180}
             height={180}
-            alt={`QR code of the group subscription (${result.serverCount} servers)`}
+            alt={t('purchase.result.groupAlt', { count: result.serverCount })}
             data-testid="group-qr"
           />
         ) : (
-          <p className="purchase-qr__fallback">QR Code Too Complex</p>
+          <p className="purchase-qr__fallback">{t('qr.image.tooComplex')}</p>
         )}
-        <figcaption>
-          Group Subscription ({result.serverCount} Server{result.serverCount === 1 ? '' : 's'})
-        </figcaption>
+        <figcaption>{t('qr.group', { count: result.serverCount })}</figcaption>
       </figure>
+      <div className="purchase-url">
+        <span className="small muted">{t('qr.subscriptionUrl')}</span>
+        <div className="purchase-url__row">
+          <code className="purchase-url__text" dir="ltr" data-testid="purchase-subscription-url">
+            {result.subscriptionUrl}
+          </code>
+          <CopyButton
+            text={result.subscriptionUrl}
+            label={t('copy.copyUrl')}
+            copiedLabel={t('copy.copied')}
+            data-testid="copy-subscription-url"
+          />
+        </div>
+      </div>
+      <OpenInApp url={result.subscriptionUrl} name={result.details.name} />
       <ul className="purchase-qr-list" data-testid="server-qr-codes">
         {result.serverQrCodes.map((server) => (
           <li key={server.id} className="purchase-qr" data-testid="server-qr">
             {server.qrCode ? (
-              <img src={server.qrCode} width={180} height={180} alt={`QR code of ${server.name}`} />
+              <img
+                src={server.qrCode}
+                width={180}
+                height={180}
+                alt={t('qr.alt', { name: server.name })}
+              />
             ) : (
-              <p className="purchase-qr__fallback">QR Code Too Complex</p>
+              <p className="purchase-qr__fallback">{t('qr.image.tooComplex')}</p>
             )}
             <div className="purchase-qr__meta">
               <strong>{server.name}</strong>
               <span className="small muted">
-                ID: <code>{server.id}</code>
+                ID: <code dir="ltr">{server.id}</code>
               </span>
               <span className="small muted">
-                UUID: <code>{server.uuid}</code>
+                UUID: <code dir="ltr">{server.uuid}</code>
               </span>
+              <CopyButton
+                text={server.vlessString}
+                {...copyLabels}
+                label={t('copy.copyLink')}
+                data-testid="copy-server-link"
+              />
             </div>
           </li>
         ))}
       </ul>
       <div className="dialog__actions">
         <Button variant="primary" onClick={onView} data-autofocus>
-          View Subscription
+          {t('purchase.result.view')}
         </Button>
       </div>
     </div>
@@ -270,12 +308,10 @@ function PurchaseSummary({
   onCancel: () => void;
   onCreate: () => void;
 }) {
+  const { t, locale } = useT('client');
   return (
     <>
-      <p>
-        You are subscribing to {servers.length} server{servers.length === 1 ? '' : 's'}. Each one
-        gets a connection string and a QR code for your VLESS app.
-      </p>
+      <p>{t('purchase.summary.intro', { count: servers.length })}</p>
       <ul className="purchase-servers" data-testid="purchase-servers">
         {servers.map((server) => (
           <li key={server.id}>
@@ -284,27 +320,28 @@ function PurchaseSummary({
               {server.name}
             </span>
             <span className="muted">
-              {priceLabel(server.priceMicro)}
-              {server.priceMicro === '0' ? '' : ' / month'}
+              {BigInt(server.priceMicro) === 0n
+                ? t('purchase.free')
+                : t('purchase.perMonth', { amount: formatSslAmount(server.priceMicro, locale) })}
             </span>
           </li>
         ))}
       </ul>
       <p className="purchase-total">
-        <span>Total</span>
+        <span>{t('purchase.summary.total')}</span>
         <strong data-testid="purchase-total">
-          {priceMicro === 0n ? 'Free' : `${sslAmount(priceMicro)} / month`}
+          {priceMicro === 0n
+            ? t('purchase.free')
+            : t('purchase.perMonth', { amount: formatSslAmount(priceMicro, locale, 'cents') })}
         </strong>
       </p>
-      <p className="small muted">
-        The price is taken from your SSL balance once you confirm the payment.
-      </p>
+      <p className="small muted">{t('purchase.summary.takenOnConfirm')}</p>
       <div className="dialog__actions">
         <Button variant="secondary" onClick={onCancel} disabled={creating} data-autofocus>
-          Cancel
+          {t('purchase.cancel')}
         </Button>
         <Button variant="primary" onClick={onCreate} disabled={creating || servers.length === 0}>
-          {creating ? 'Creating...' : 'Create Subscription'}
+          {creating ? t('purchase.summary.creating') : t('purchase.summary.create')}
         </Button>
       </div>
     </>
@@ -328,24 +365,29 @@ function PaymentConfirmation({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const { t, locale } = useT('client');
   return (
     <>
       <dl className="payment-summary">
         <div>
-          <dt>Selected Servers</dt>
-          <dd data-testid="payment-server-count">{payment.serverIds.length}</dd>
+          <dt>{t('purchase.payment.servers')}</dt>
+          <dd data-testid="payment-server-count">
+            {formatNumber(payment.serverIds.length, locale)}
+          </dd>
         </div>
         <div>
-          <dt>Subscription Price</dt>
-          <dd data-testid="payment-price">{sslAmount(payment.priceMicro)}</dd>
+          <dt>{t('purchase.payment.price')}</dt>
+          <dd data-testid="payment-price">
+            {formatSslAmount(payment.priceMicro, locale, 'cents')}
+          </dd>
         </div>
         <div>
-          <dt>Your Balance</dt>
+          <dt>{t('purchase.payment.balance')}</dt>
           <dd
             className={`market-tone market-tone--${short ? 'danger' : 'success'}`}
             data-testid="payment-balance"
           >
-            {sslAmount(payment.balanceMicro)}
+            {formatSslAmount(payment.balanceMicro, locale, 'cents')}
           </dd>
         </div>
       </dl>
@@ -356,10 +398,10 @@ function PaymentConfirmation({
       )}
       <div className="dialog__actions">
         <Button variant="secondary" onClick={onCancel} disabled={paying}>
-          Cancel
+          {t('purchase.cancel')}
         </Button>
         <Button variant="primary" onClick={onConfirm} disabled={paying || short} data-autofocus>
-          {paying ? 'Processing...' : 'Confirm Payment'}
+          {paying ? t('purchase.payment.processing') : t('purchase.payment.confirm')}
         </Button>
       </div>
     </>

@@ -1,6 +1,6 @@
 import type { MarketServer } from '@scn/proto';
 import type { MouseEvent } from 'react';
-import { Trans } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
@@ -235,17 +235,46 @@ function CardAction({
           seconds: formatNumber(cooldownSeconds(state.processingSeconds), locale),
         })
       : t(`market.card.action.${action}`);
+  const hintId = `market-cooldown-${server.id}`;
   return (
-    <Button
-      variant={state.selected ? 'secondary' : 'primary'}
-      size="sm"
-      block
-      disabled={!toggleable}
-      aria-pressed={state.selected}
-      onClick={() => onToggle(server)}
-      data-testid="market-connect"
+    <>
+      <Button
+        variant={state.selected ? 'secondary' : 'primary'}
+        size="sm"
+        block
+        disabled={!toggleable}
+        aria-pressed={state.selected}
+        aria-describedby={action === 'cooldown' ? hintId : undefined}
+        onClick={() => onToggle(server)}
+        data-testid="market-connect"
+      >
+        {label}
+      </Button>
+      {action === 'cooldown' && <CooldownHint id={hintId} selected={state.selected} />}
+    </>
+  );
+}
+
+/**
+ * spec 01 §4 "Connect cooldown", explained where it shows: a pick is checked with the control
+ * plane and the server then rests for a minute, for this client only (docs/api.md
+ * mark-server-processing). The seconds come from the server (GET /data/processing-servers at
+ * load and every second), so after a reload the count goes on where it was; the selection
+ * itself lives in the page, so a reload empties it and the hint says to pick the server again.
+ * Its words are the client catalogue's, loaded without suspending the market while it arrives.
+ */
+function CooldownHint({ id, selected }: { id: string; selected: boolean }) {
+  const { t, ready } = useTranslation('client', { useSuspense: false });
+  if (!ready) return null;
+  return (
+    <p
+      id={id}
+      className="market-card__cooldown small muted"
+      style={{ marginBlock: 'var(--space-2) 0' }}
+      data-testid="market-cooldown-hint"
     >
-      {label}
-    </Button>
+      {selected ? t('market.cooldown.selected') : t('market.cooldown.afterReload')}{' '}
+      {t('market.cooldown.why')}
+    </p>
   );
 }

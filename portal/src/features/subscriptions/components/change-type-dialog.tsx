@@ -1,5 +1,8 @@
-import { PRICING, formatSsl, sslToMicro } from '@scn/proto';
+import { PRICING, sslToMicro } from '@scn/proto';
+import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { type SubscriptionView, changeType } from '../store';
 
 export interface ChangeTypeDialogProps {
@@ -12,7 +15,9 @@ export interface ChangeTypeDialogProps {
 
 /**
  * spec 02 §4, §9: switching between monthly and hourly billing costs 10 SSL per server upfront,
- * with no refund of the remaining time. The server prices it; this shows what it will ask.
+ * with no refund of the remaining time. The server prices it; this shows what it will ask. What
+ * the switch costs and what it loses are marked as such (a cross, in the danger colour), never
+ * with the ticks of a list of benefits; what simply changes is a plain point.
  */
 export function ChangeTypeDialog({
   ownerUuid,
@@ -20,9 +25,11 @@ export function ChangeTypeDialog({
   onClose,
   onBalanceChanged,
 }: ChangeTypeDialogProps) {
+  const { t, locale } = useT('client');
   const next = subscription?.billingCycle === 'hourly' ? 'monthly' : 'hourly';
   const perServer = sslToMicro(PRICING.monthlyPerServerSsl);
-  const total = perServer * BigInt(subscription?.serverCount ?? 0);
+  const count = subscription?.serverCount ?? 0;
+  const total = perServer * BigInt(count);
 
   const confirm = async () => {
     if (!subscription) return;
@@ -33,32 +40,53 @@ export function ChangeTypeDialog({
   return (
     <ConfirmDialog
       open={subscription !== null}
-      title="Change Billing Type"
-      confirmLabel={`Switch to ${next}`}
-      busyLabel="Changing..."
+      title={t('changeType.title')}
+      confirmLabel={next === 'hourly' ? t('card.switchTo.hourly') : t('card.switchTo.monthly')}
+      busyLabel={t('card.changing')}
       onConfirm={confirm}
       onClose={onClose}
-      fallbackError="Failed to change the billing type"
+      fallbackError={t('changeType.fallbackError')}
       data-testid="change-type-dialog"
     >
       <p>
-        Switch <strong>{subscription?.name}</strong> to <strong>{next}</strong> billing?
+        <Trans
+          ns="client"
+          i18nKey={next === 'hourly' ? 'changeType.questionHourly' : 'changeType.questionMonthly'}
+          values={{ name: subscription?.name ?? '' }}
+          components={{ strong: <strong /> }}
+        />
       </p>
-      <ul className="check-list small">
-        <li>
-          It costs {formatSsl(perServer)} SSL per server
-          {subscription && subscription.serverCount > 1
-            ? `, ${formatSsl(total)} SSL for its ${subscription.serverCount} servers,`
-            : ''}{' '}
-          paid now.
+      <ul className="consequence-list small" data-testid="change-type-consequences">
+        <li className="consequence-list__loss" data-kind="loss">
+          <span className="sr-only">{t('changeType.lossMark')} </span>
+          {count > 1
+            ? t('changeType.costMany', {
+                perServer: formatSslAmount(perServer, locale, 'cents'),
+                total: formatSslAmount(total, locale, 'cents'),
+                count,
+              })
+            : t('changeType.costOne', { perServer: formatSslAmount(perServer, locale, 'cents') })}
         </li>
-        <li>The time left on the current billing is not refunded.</li>
-        <li>
+        <li className="consequence-list__loss" data-kind="loss">
+          <span className="sr-only">{t('changeType.lossMark')} </span>
+          {t('changeType.noRefund')}
+        </li>
+        <li className="consequence-list__info" data-kind="info">
           {next === 'hourly'
-            ? `Hourly billing runs in blocks of ${PRICING.hourlyBlockHours} hours at 0.1 SSL per server per hour.`
-            : `Monthly billing runs for ${PRICING.monthlyValidityDays} days at a time.`}
+            ? t('changeType.hourlyTerms', {
+                hours: formatNumber(PRICING.hourlyBlockHours, locale),
+                rate: formatSslAmount(
+                  BigInt(Math.round(PRICING.hourlyPerServerSsl * 1_000_000)),
+                  locale,
+                ),
+              })
+            : t('changeType.monthlyTerms', {
+                days: formatNumber(PRICING.monthlyValidityDays, locale),
+              })}
         </li>
-        <li>If your balance is short, the subscription is paused until you activate it.</li>
+        <li className="consequence-list__info" data-kind="info">
+          {t('changeType.shortBalance')}
+        </li>
       </ul>
     </ConfirmDialog>
   );

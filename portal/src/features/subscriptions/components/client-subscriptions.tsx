@@ -3,7 +3,10 @@ import { Link } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import {
+  type Notice,
   type SubscriptionView,
   dismissNotice,
   loadSubscriptions,
@@ -36,6 +39,7 @@ export function ClientSubscriptions({
   showQrFor = null,
   onBalanceChanged,
 }: ClientSubscriptionsProps) {
+  const { t } = useT('client');
   const {
     active,
     paused,
@@ -107,12 +111,12 @@ export function ClientSubscriptions({
       {notice && (
         <div className="client-subscriptions__notice">
           <Banner tone={notice.tone} data-testid="subscription-notice">
-            {notice.text}
+            <NoticeText notice={notice} />
           </Banner>
           <button
             type="button"
             className="client-subscriptions__dismiss"
-            aria-label="Dismiss message"
+            aria-label={t('list.dismiss')}
             onClick={dismissNotice}
           >
             ×
@@ -121,7 +125,7 @@ export function ClientSubscriptions({
       )}
 
       <section aria-labelledby="active-subscriptions-title" data-testid="active-subscriptions">
-        <h2 id="active-subscriptions-title">Active Subscriptions</h2>
+        <h2 id="active-subscriptions-title">{t('list.activeTitle')}</h2>
         {status === 'error' ? (
           <div className="stack">
             <Banner tone="error" data-testid="subscriptions-error">
@@ -129,33 +133,28 @@ export function ClientSubscriptions({
             </Banner>
             <div>
               <Button variant="secondary" onClick={() => void loadSubscriptions(ownerUuid)}>
-                Try Again
+                {t('list.tryAgain')}
               </Button>
             </div>
           </div>
         ) : !ready ? (
           <div className="client-subscriptions__loading" role="status" aria-live="polite">
             <span className="spinner" aria-hidden="true" />
-            <span>Loading your subscriptions...</span>
+            <span>{t('list.loading')}</span>
           </div>
         ) : active.length > 0 ? (
           <div className="client-subscriptions__grid">{active.map(card)}</div>
         ) : paused.length > 0 ? (
           <div className="card empty-state" data-testid="subscriptions-paused-only">
-            <h3>No active subscriptions</h3>
-            <p className="muted">
-              All your subscriptions are paused. Activate one below to connect again.
-            </p>
+            <h3>{t('list.pausedOnlyTitle')}</h3>
+            <p className="muted">{t('list.pausedOnlyBody')}</p>
           </div>
         ) : (
           <div className="card empty-state" data-testid="subscriptions-empty">
-            <h3>No subscriptions yet</h3>
-            <p className="muted">
-              Pick one or more servers in the market and pay in SSL: your connection links and QR
-              codes appear here.
-            </p>
+            <h3>{t('list.emptyTitle')}</h3>
+            <p className="muted">{t('list.emptyBody')}</p>
             <Link href={paths.servers} className={buttonClass({ variant: 'primary' })}>
-              Browse Servers
+              {t('dashboard.browseServers')}
             </Link>
           </div>
         )}
@@ -163,7 +162,7 @@ export function ClientSubscriptions({
 
       {ready && paused.length > 0 && (
         <section aria-labelledby="paused-subscriptions-title" data-testid="paused-subscriptions">
-          <h2 id="paused-subscriptions-title">Paused Subscriptions</h2>
+          <h2 id="paused-subscriptions-title">{t('list.pausedTitle')}</h2>
           <div className="client-subscriptions__grid">{paused.map(card)}</div>
         </section>
       )}
@@ -190,4 +189,19 @@ export function ClientSubscriptions({
       />
     </div>
   );
+}
+
+/** A notice in the reader's language (the store keeps its key and values, not English text). */
+function NoticeText({ notice }: { notice: Notice }) {
+  const { t, locale } = useT('client');
+  if (notice.key === 'autoPaused') {
+    return t('notice.autoPaused', {
+      available: formatSslAmount(notice.availableMicro ?? '0', locale, 'cents'),
+      required:
+        notice.required === undefined
+          ? '?'
+          : `${formatNumber(notice.required, locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} SSL`,
+    });
+  }
+  return t(`notice.${notice.key}`, { message: notice.message ?? '' });
 }

@@ -1,5 +1,7 @@
+import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { type SubscriptionView, remove } from '../store';
+import { useT } from '../../../lib/i18n/i18n';
+import { SubscriptionActionError, type SubscriptionView, remove } from '../store';
 
 export interface DeleteSubscriptionDialogProps {
   ownerUuid: string;
@@ -7,28 +9,59 @@ export interface DeleteSubscriptionDialogProps {
   onClose: () => void;
 }
 
-/** spec 02 §2 confirm deletion: the subscription's links stop working at once. */
+/**
+ * spec 02 §2 confirm deletion, stating what is lost before anything happens: the links stop
+ * working at once, the paid time left is not refunded, and it cannot be undone.
+ */
 export function DeleteSubscriptionDialog({
   ownerUuid,
   subscription,
   onClose,
 }: DeleteSubscriptionDialogProps) {
+  const { t } = useT('client');
   return (
     <ConfirmDialog
       open={subscription !== null}
-      title="Confirm Deletion"
-      confirmLabel="Delete Subscription"
-      busyLabel="Deleting..."
+      title={t('delete.title')}
+      confirmLabel={t('delete.confirm')}
+      busyLabel={t('card.deleting')}
       variant="danger"
-      onConfirm={() => (subscription ? remove(ownerUuid, subscription.id) : Promise.resolve())}
+      onConfirm={async () => {
+        if (!subscription) return;
+        try {
+          await remove(ownerUuid, subscription.id);
+        } catch (error) {
+          throw error instanceof SubscriptionActionError
+            ? new Error(t(`notice.${error.key}`, { message: error.detail }))
+            : error;
+        }
+      }}
       onClose={onClose}
-      fallbackError="Error deleting subscription"
+      fallbackError={t('delete.fallbackError')}
       data-testid="delete-subscription-dialog"
     >
       <p>
-        Delete <strong>{subscription?.name}</strong>? Its connection strings and subscription URL
-        stop working at once, and the time left is not refunded. This cannot be undone.
+        <Trans
+          ns="client"
+          i18nKey="delete.question"
+          values={{ name: subscription?.name ?? '' }}
+          components={{ strong: <strong /> }}
+        />
       </p>
+      <ul className="consequence-list small" data-testid="delete-consequences">
+        <li className="consequence-list__loss">
+          <span className="sr-only">{t('changeType.lossMark')} </span>
+          {t('delete.linksStop', { count: subscription?.serverCount ?? 0 })}
+        </li>
+        <li className="consequence-list__loss">
+          <span className="sr-only">{t('changeType.lossMark')} </span>
+          {t('delete.noRefund')}
+        </li>
+        <li className="consequence-list__loss">
+          <span className="sr-only">{t('changeType.lossMark')} </span>
+          {t('delete.final')}
+        </li>
+      </ul>
     </ConfirmDialog>
   );
 }

@@ -2,10 +2,13 @@ import type { ClientChecksums, ClientPlatform } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import { getClientChecksums } from '../api/get-client-checksums';
 import {
+  APK_DOWNLOADS,
   DESKTOP_PLATFORMS,
   DESKTOP_RELEASES_URL,
+  IOS_ALTERNATIVES,
   MOBILE_APPS,
   type InstallPlatform,
   installPlatformOf,
@@ -27,6 +30,7 @@ type Checksums =
  * Android. A desktop download opens the installation instructions for its system.
  */
 export function DownloadAppsDialog({ open, onClose }: DownloadAppsDialogProps) {
+  const { t } = useT('client');
   const [instructions, setInstructions] = useState<{
     platform: InstallPlatform;
     fileName: string | null;
@@ -36,8 +40,8 @@ export function DownloadAppsDialog({ open, onClose }: DownloadAppsDialogProps) {
       <Dialog
         open={open}
         onClose={onClose}
-        title="Download Client App"
-        description="Connect with any VLESS client. These are the ones we recommend for each system."
+        title={t('apps.title')}
+        description={t('apps.description')}
         size="lg"
         data-testid="download-apps-dialog"
       >
@@ -61,6 +65,7 @@ function DownloadAppsBody({
 }: {
   onDownloaded: (platform: ClientPlatform, fileName: string | null) => void;
 }) {
+  const { t } = useT('client');
   const [checksums, setChecksums] = useState<Checksums>({ status: 'loading' });
 
   useEffect(() => {
@@ -88,12 +93,12 @@ function DownloadAppsBody({
                 </span>
                 <span className="download-app__checksum small">
                   SHA-256:{' '}
-                  <code data-testid="checksum">
+                  <code data-testid="checksum" dir="ltr">
                     {checksums.status === 'loading'
-                      ? 'Calculating...'
+                      ? t('apps.calculating')
                       : entry
                         ? entry.checksum
-                        : 'Unavailable'}
+                        : t('apps.unavailable')}
                   </code>
                 </span>
               </div>
@@ -105,16 +110,14 @@ function DownloadAppsBody({
                 onClick={() => onDownloaded(platform, entry?.fileName ?? null)}
                 data-testid={`download-${platform}`}
               >
-                Download
+                {t('apps.download')}
               </a>
             </li>
           );
         })}
       </ul>
-      <h3 className="download-apps__mobile-title">Mobile</h3>
-      <p className="small muted">
-        For now the mobile apps are third-party apps from the app stores.
-      </p>
+      <h3 className="download-apps__mobile-title">{t('apps.mobile')}</h3>
+      <p className="small muted">{t('apps.mobileNote')}</p>
       <ul className="download-apps__list">
         {MOBILE_APPS.map((mobile) => (
           <li
@@ -125,7 +128,7 @@ function DownloadAppsBody({
             <div className="download-app__text">
               <span className="download-app__name">{mobile.name}</span>
               <span className="small muted">
-                {mobile.app} on {mobile.store}
+                {t('apps.onStore', { app: mobile.app, store: mobile.store })}
               </span>
             </div>
             <a
@@ -134,11 +137,107 @@ function DownloadAppsBody({
               target="_blank"
               rel="noopener noreferrer"
             >
-              Get {mobile.app}
+              {t('apps.get', { app: mobile.app })}
             </a>
           </li>
         ))}
       </ul>
+
+      <ApkDownloads checksums={checksums} />
+      <IosAlternatives />
     </div>
+  );
+}
+
+/** The Android APKs of the official releases, with their SHA-256 (or where it is published). */
+function ApkDownloads({ checksums }: { checksums: Checksums }) {
+  const { t } = useT('client');
+  return (
+    <>
+      <h4 className="download-apps__subtitle">{t('apps.apk.title')}</h4>
+      <p className="small muted">{t('apps.apk.note')}</p>
+      <ul className="download-apps__list" data-testid="apk-downloads">
+        {APK_DOWNLOADS.map((id) => {
+          const apk = checksums.status === 'ready' ? checksums.data[id] : null;
+          return (
+            <li key={id} className="download-app" data-testid={`apk-${id}`}>
+              <div className="download-app__text">
+                <span className="download-app__name">
+                  {apk ? `${apk.app} ${apk.version}` : t('apps.apk.name')}
+                </span>
+                {apk && (
+                  <span className="small muted">
+                    {t('apps.apk.package')} <code dir="ltr">{apk.packageName}</code>
+                  </span>
+                )}
+                <span className="download-app__checksum small">
+                  SHA-256:{' '}
+                  {checksums.status === 'loading' ? (
+                    <code data-testid="checksum">{t('apps.calculating')}</code>
+                  ) : apk?.checksum ? (
+                    <code data-testid="checksum" dir="ltr">
+                      {apk.checksum}
+                    </code>
+                  ) : apk ? (
+                    <a
+                      href={apk.source}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      data-testid="checksum-source"
+                    >
+                      {t('apps.apk.onReleasePage')}
+                    </a>
+                  ) : (
+                    <code data-testid="checksum">{t('apps.unavailable')}</code>
+                  )}
+                </span>
+              </div>
+              {apk && (
+                <a
+                  className={buttonClass({ variant: 'secondary', size: 'sm' })}
+                  href={apk.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid={`download-${id}`}
+                >
+                  {t('apps.apk.download')}
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+/** iOS apps that import the same links, for a region whose App Store lacks Streisand. */
+function IosAlternatives() {
+  const { t } = useT('client');
+  return (
+    <>
+      <h4 className="download-apps__subtitle">{t('apps.ios.title')}</h4>
+      <p className="small muted">{t('apps.ios.note')}</p>
+      <ul className="download-apps__list" data-testid="ios-alternatives">
+        {IOS_ALTERNATIVES.map((app) => (
+          <li key={app.id} className="download-app" data-testid={`ios-${app.id}`}>
+            <div className="download-app__text">
+              <span className="download-app__name">{app.app}</span>
+              <span className="small muted">
+                {app.paid ? t('apps.ios.paid') : t('apps.ios.free')}
+              </span>
+            </div>
+            <a
+              className={buttonClass({ variant: 'secondary', size: 'sm' })}
+              href={app.url}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              {t('apps.get', { app: app.app })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

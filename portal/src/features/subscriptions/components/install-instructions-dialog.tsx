@@ -1,5 +1,7 @@
+import { Trans } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import type { InstallPlatform } from '../client-apps';
 import '../subscriptions.css';
 
@@ -19,53 +21,63 @@ export function InstallInstructionsDialog({
   fileName,
   onClose,
 }: InstallInstructionsDialogProps) {
+  const { t } = useT('client');
   const file = fileName ?? (platform === 'windows' ? 'v2rayN-windows-64.zip' : 'v2rayN-macos.dmg');
+  const markup = { code: <code dir="ltr" />, strong: <strong /> };
   return (
     <Dialog
       open={platform !== null}
       onClose={onClose}
-      title="Installation Instructions"
-      description={platform === 'windows' ? 'Windows 10/11' : 'macOS'}
+      title={t('install.title')}
+      description={platform === 'windows' ? t('install.windows') : 'macOS'}
       data-testid="install-instructions"
     >
       {platform === 'windows' ? (
         <ol className="install-steps">
           <li>
-            Check the download: in PowerShell run{' '}
-            <code>Get-FileHash .\{file} -Algorithm SHA256</code> and compare it with the SHA-256
-            shown in the list.
+            <Trans
+              ns="client"
+              i18nKey="install.windowsSteps.check"
+              values={{ command: `Get-FileHash .\\${file} -Algorithm SHA256` }}
+              components={markup}
+            />
           </li>
-          <li>Extract the zip into a folder of its own and start v2rayN.exe.</li>
+          <li>{t('install.windowsSteps.extract')}</li>
           <li>
-            If Windows SmartScreen warns about the app, choose <strong>More info</strong>, then{' '}
-            <strong>Run anyway</strong>.
+            <Trans ns="client" i18nKey="install.windowsSteps.smartScreen" components={markup} />
           </li>
           <li>
-            Copy your connection link or subscription URL on the dashboard, then in v2rayN choose{' '}
-            <strong>Import Share Links from clipboard</strong> and connect.
+            <Trans ns="client" i18nKey="install.import" components={markup} />
           </li>
         </ol>
       ) : (
         <ol className="install-steps">
           <li>
-            Check the download: in Terminal run <code>shasum -a 256 ~/Downloads/{file}</code> and
-            compare it with the SHA-256 shown in the list.
+            <Trans
+              ns="client"
+              i18nKey="install.macSteps.check"
+              values={{ command: `shasum -a 256 ~/Downloads/${file}` }}
+              components={markup}
+            />
           </li>
-          <li>Open the disk image and drag v2rayN into Applications.</li>
+          <li>{t('install.macSteps.drag')}</li>
           <li>
-            If macOS says the app is damaged or from an unidentified developer, run{' '}
-            <code>xattr -cr /Applications/v2rayN.app</code> in Terminal, then open it again.
+            <Trans
+              ns="client"
+              i18nKey="install.macSteps.quarantine"
+              values={{ command: 'xattr -cr /Applications/v2rayN.app' }}
+              components={markup}
+            />
           </li>
           <li>
-            Copy your connection link or subscription URL on the dashboard, then in v2rayN choose{' '}
-            <strong>Import Share Links from clipboard</strong> and connect.
+            <Trans ns="client" i18nKey="install.import" components={markup} />
           </li>
         </ol>
       )}
-      <p className="small muted">These steps are only needed during the testing phase.</p>
+      <p className="small muted">{t('install.testingPhase')}</p>
       <div className="dialog__actions">
         <Button variant="primary" onClick={onClose} data-autofocus>
-          I understand
+          {t('install.understood')}
         </Button>
       </div>
     </Dialog>

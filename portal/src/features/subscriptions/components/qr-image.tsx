@@ -1,6 +1,7 @@
-import { SUBSCRIPTION_MESSAGES, SUBSCRIPTION_QR_SIZE } from '@scn/proto';
+import { SUBSCRIPTION_QR_SIZE } from '@scn/proto';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
+import { useT } from '../../../lib/i18n/i18n';
 import '../subscriptions.css';
 
 export interface QrImageProps {
@@ -25,6 +26,7 @@ const TOO_BIG = /too big|too long|exceed/i;
  * new text is a new image.
  */
 export function QrImage({ qrCode, tooComplex, text, alt, 'data-testid': testId }: QrImageProps) {
+  const { t } = useT('client');
   const [drawn, setDrawn] = useState<Drawn>(null);
   const [broken, setBroken] = useState(false);
 
@@ -51,20 +53,16 @@ export function QrImage({ qrCode, tooComplex, text, alt, 'data-testid': testId }
   if (tooComplex || (drawn && 'failure' in drawn && drawn.failure === 'too-complex')) {
     return (
       <div className="qr-image qr-image--message" role="status" data-testid="qr-too-complex">
-        <strong>{SUBSCRIPTION_MESSAGES.qrTooComplex}</strong>
-        <span className="small muted">
-          This connection string is too long for a QR code. Please use the copy option below.
-        </span>
+        <strong>{t('qr.image.tooComplex')}</strong>
+        <span className="small muted">{t('qr.image.tooComplexBody')}</span>
       </div>
     );
   }
   if (broken || (drawn && 'failure' in drawn)) {
     return (
       <div className="qr-image qr-image--message" role="alert" data-testid="qr-render-error">
-        <strong>QR Code Error</strong>
-        <span className="small muted">
-          Unable to generate QR code. Please use the copy option below.
-        </span>
+        <strong>{t('qr.image.error')}</strong>
+        <span className="small muted">{t('qr.image.errorBody')}</span>
       </div>
     );
   }

@@ -1,6 +1,8 @@
-import { formatSsl } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import type { Locale } from '../../../lib/i18n/locale';
 import { COUNTDOWN_REFRESH_MS, countdownText, pausedCountdownText } from '../countdown';
 import {
   type SubscriptionAction,
@@ -25,15 +27,23 @@ export interface SubscriptionCardProps {
   onBalanceChanged: () => void;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const formatDate = (iso: string | null) => {
+/** A date and time in the reader's calendar and digits; an unreadable date as it came. */
+export function dateTimeText(iso: string | null, locale: Locale): string {
   if (!iso) return '';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
-};
+  return Number.isNaN(date.getTime())
+    ? iso
+    : formatDate(date, locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** "01:30" in the reader's digits (Persian digits for fa). */
+function localDigits(text: string, locale: Locale): string {
+  return text.replace(/[0-9]/g, (digit) => formatNumber(Number(digit), locale));
+}
 
 /** spec 02 §4: the hourly countdown, re-rendered every 60 s. */
 function Countdown({ subscription }: { subscription: SubscriptionView }) {
+  const { locale } = useT('client');
   const [now, setNow] = useState(() => Date.now());
   const running = subscription.status === 'active';
   useEffect(() => {
@@ -45,20 +55,22 @@ function Countdown({ subscription }: { subscription: SubscriptionView }) {
     ? countdownText(subscription.expirationDate, now)
     : pausedCountdownText(subscription.remainingSeconds);
   return (
-    <span className="subscription-card__countdown" data-testid="subscription-countdown">
-      {text}
+    <span className="subscription-card__countdown" data-testid="subscription-countdown" dir="ltr">
+      {localDigits(text, locale)}
     </span>
   );
 }
 
-function statusBadge(subscription: SubscriptionView) {
-  if (subscription.status === 'active') return <span className="badge badge--success">Active</span>;
+function StatusBadge({ subscription }: { subscription: SubscriptionView }) {
+  const { t } = useT('client');
+  if (subscription.status === 'active')
+    return <span className="badge badge--success">{t('card.status.active')}</span>;
   if (subscription.status === 'expired')
-    return <span className="badge badge--danger">Expired</span>;
+    return <span className="badge badge--danger">{t('card.status.expired')}</span>;
   if (subscription.pauseReason === 'insufficient_funds') {
-    return <span className="badge badge--danger">Unpaid</span>;
+    return <span className="badge badge--danger">{t('card.status.unpaid')}</span>;
   }
-  return <span className="badge badge--warning">Paused</span>;
+  return <span className="badge badge--warning">{t('card.status.paused')}</span>;
 }
 
 /** One subscription of the client dashboard (spec 02 §2, §3) with its actions. */
@@ -72,12 +84,11 @@ export function SubscriptionCard({
   onDelete,
   onBalanceChanged,
 }: SubscriptionCardProps) {
+  const { t, locale } = useT('client');
   const titleId = `subscription-${subscription.id}-title`;
   const isActive = subscription.status === 'active';
   const hourly = subscription.billingCycle === 'hourly';
-  const other = hourly ? 'monthly' : 'hourly';
   const allowance = subscription.pauseAllowance;
-  const activationPrice = BigInt(subscription.activationPriceMicro);
 
   return (
     <article
@@ -92,9 +103,9 @@ export function SubscriptionCard({
           {subscription.name}
         </h3>
         <div className="subscription-card__badges">
-          {statusBadge(subscription)}
+          <StatusBadge subscription={subscription} />
           <span className="badge badge--info" data-testid="subscription-cycle">
-            {hourly ? 'Hourly' : 'Monthly'}
+            {hourly ? t('card.cycle.hourly') : t('card.cycle.monthly')}
           </span>
         </div>
       </header>
@@ -103,8 +114,18 @@ export function SubscriptionCard({
         {subscription.servers.map((server) => (
           <li key={server.id}>
             <span className="subscription-card__server-name">{server.name}</span>
-            {server.country && <span className="small muted"> · {server.country}</span>}
-            {server.isAdminServer && <span className="small muted"> · Premium</span>}
+            {server.country && (
+              <span className="small muted">
+                {' · '}
+                <bdi>{server.country}</bdi>
+              </span>
+            )}
+            {server.isAdminServer && (
+              <span className="small muted">
+                {' · '}
+                {t('card.premium')}
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -118,19 +139,7 @@ export function SubscriptionCard({
         servers={subscription.servers}
       />
 
-      {!isActive && (
-        <p className="small muted subscription-card__paused" data-testid="subscription-paused">
-          {subscription.status === 'expired'
-            ? 'This subscription expired.'
-            : subscription.pauseReason === 'insufficient_funds'
-              ? 'Paused: a payment could not be made.'
-              : `Paused since ${formatDate(subscription.pausedAt)}.`}
-          {subscription.pauseEndsAt &&
-            ` It resumes by itself on ${formatDate(subscription.pauseEndsAt)}.`}
-          {activationPrice > 0n &&
-            ` Activating it costs ${formatSsl(subscription.activationPriceMicro)} SSL.`}
-        </p>
-      )}
+      {!isActive && <PausedNote subscription={subscription} />}
 
       <footer className="subscription-card__actions">
         <Button
@@ -139,7 +148,7 @@ export function SubscriptionCard({
           onClick={() => onShowQr(subscription)}
           data-testid="show-qr"
         >
-          Show QR
+          {t('card.showQr')}
         </Button>
         {isActive ? (
           <>
@@ -150,11 +159,13 @@ export function SubscriptionCard({
               onClick={() => void pause(ownerUuid, subscription.id)}
               title={
                 allowance.pausesLeft === 0 && allowance.nextPauseAvailableAt
-                  ? `Next pause possible from ${formatDate(allowance.nextPauseAvailableAt)}`
+                  ? t('card.nextPause', {
+                      date: dateTimeText(allowance.nextPauseAvailableAt, locale),
+                    })
                   : undefined
               }
             >
-              {busy === 'pause' ? 'Pausing...' : 'Pause'}
+              {busy === 'pause' ? t('card.pausing') : t('card.pause')}
             </Button>
             <Button
               variant="secondary"
@@ -162,7 +173,11 @@ export function SubscriptionCard({
               disabled={busy !== undefined}
               onClick={() => onChangeType(subscription)}
             >
-              {busy === 'change-type' ? 'Changing...' : `Switch to ${other}`}
+              {busy === 'change-type'
+                ? t('card.changing')
+                : hourly
+                  ? t('card.switchTo.monthly')
+                  : t('card.switchTo.hourly')}
             </Button>
             <label className="subscription-card__renew">
               <input
@@ -174,7 +189,7 @@ export function SubscriptionCard({
                 }
                 data-testid="auto-renew"
               />{' '}
-              Renew automatically
+              {t('card.renew')}
             </label>
           </>
         ) : subscription.serverCount === 0 ? null : (
@@ -188,7 +203,7 @@ export function SubscriptionCard({
               })
             }
           >
-            {busy === 'activate' ? 'Activating...' : 'Activate'}
+            {busy === 'activate' ? t('card.activating') : t('card.activate')}
           </Button>
         )}
         <Button
@@ -197,7 +212,7 @@ export function SubscriptionCard({
           disabled={busy !== undefined}
           onClick={() => onDelete(subscription)}
         >
-          {busy === 'delete' ? 'Deleting...' : 'Delete'}
+          {busy === 'delete' ? t('card.deleting') : t('card.delete')}
         </Button>
       </footer>
     </article>
@@ -206,44 +221,79 @@ export function SubscriptionCard({
 
 /** Billing, time left or the paid-until date, creation and the pauses left. */
 function SubscriptionFacts({ subscription }: { subscription: SubscriptionView }) {
+  const { t, locale } = useT('client');
   const isActive = subscription.status === 'active';
   const hourly = subscription.billingCycle === 'hourly';
   const allowance = subscription.pauseAllowance;
   return (
     <dl className="subscription-card__facts">
       <div>
-        <dt>Billing</dt>
+        <dt>{t('card.facts.billing')}</dt>
         <dd data-testid="subscription-billing">
           {hourly
-            ? `${formatSsl(subscription.hourlyPriceMicro)} SSL / hour`
-            : `${formatSsl(subscription.billingAmountMicro)} SSL / 30 days`}
+            ? t('card.facts.perHour', {
+                amount: formatSslAmount(subscription.hourlyPriceMicro, locale, 'cents'),
+              })
+            : t('card.facts.per30Days', {
+                amount: formatSslAmount(subscription.billingAmountMicro, locale, 'cents'),
+              })}
         </dd>
       </div>
       {hourly ? (
         <div>
-          <dt>Time left</dt>
+          <dt>{t('card.facts.timeLeft')}</dt>
           <dd>
             <Countdown subscription={subscription} />
           </dd>
         </div>
       ) : (
         <div>
-          <dt>{isActive ? (subscription.autoRenew ? 'Renews' : 'Expires') : 'Paid until'}</dt>
-          <dd>{formatDate(subscription.expirationDate)}</dd>
+          <dt>
+            {isActive
+              ? subscription.autoRenew
+                ? t('card.facts.renews')
+                : t('card.facts.expires')
+              : t('card.facts.paidUntil')}
+          </dt>
+          <dd>{dateTimeText(subscription.expirationDate, locale)}</dd>
         </div>
       )}
       <div>
-        <dt>Created</dt>
-        <dd>{formatDate(subscription.created)}</dd>
+        <dt>{t('card.facts.created')}</dt>
+        <dd>{dateTimeText(subscription.created, locale)}</dd>
       </div>
       {isActive && (
         <div>
-          <dt>Pauses left</dt>
+          <dt>{t('card.facts.pausesLeft')}</dt>
           <dd data-testid="subscription-pauses">
-            {allowance.pausesLeft} of {allowance.pausesPerWindow}
+            {t('card.facts.pausesValue', {
+              left: formatNumber(allowance.pausesLeft, locale),
+              total: formatNumber(allowance.pausesPerWindow, locale),
+            })}
           </dd>
         </div>
       )}
     </dl>
+  );
+}
+
+/** Why a subscription is not running, when it resumes, and what activating it costs. */
+function PausedNote({ subscription }: { subscription: SubscriptionView }) {
+  const { t, locale } = useT('client');
+  const activationPrice = BigInt(subscription.activationPriceMicro);
+  return (
+    <p className="small muted subscription-card__paused" data-testid="subscription-paused">
+      {subscription.status === 'expired'
+        ? t('card.expiredNote')
+        : subscription.pauseReason === 'insufficient_funds'
+          ? t('card.unpaidNote')
+          : t('card.pausedSince', { date: dateTimeText(subscription.pausedAt, locale) })}
+      {subscription.pauseEndsAt &&
+        ` ${t('card.resumesOn', { date: dateTimeText(subscription.pauseEndsAt, locale) })}`}
+      {activationPrice > 0n &&
+        ` ${t('card.activationCost', {
+          amount: formatSslAmount(subscription.activationPriceMicro, locale, 'cents'),
+        })}`}
+    </p>
   );
 }

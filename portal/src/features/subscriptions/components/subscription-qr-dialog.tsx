@@ -2,11 +2,14 @@ import type { SubscriptionQrCodesResponse } from '@scn/proto';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { OpenInApp } from '../../../components/open-in-app/open-in-app';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { downloadSubscription } from '../api/download-subscription';
 import { getSubscriptionQrCodes } from '../api/get-subscription-qr-codes';
-import { parseSubscriptionContent } from '../subscription-content';
+import { CONTENT_ERRORS, parseSubscriptionContent } from '../subscription-content';
 import type { SubscriptionView } from '../store';
 import { QrImage } from './qr-image';
 import '../subscriptions.css';
@@ -21,6 +24,26 @@ export const QR_ERRORS = {
   noId: 'Could not determine a valid subscription ID. Please try again.',
   noServers: 'Could not find server data for this subscription. Please try refreshing the page.',
 } as const;
+
+type QrErrorKey = keyof typeof QR_ERRORS | keyof typeof CONTENT_ERRORS | 'generic';
+
+/** A failure the modal names in the reader's language (the English text stays the message). */
+class QrLoadError extends Error {
+  constructor(readonly key: QrErrorKey) {
+    super(
+      key === 'generic'
+        ? 'No valid QR code data available'
+        : { ...QR_ERRORS, ...CONTENT_ERRORS }[key],
+    );
+  }
+}
+
+function contentErrorKey(message: string): QrErrorKey {
+  const found = (Object.keys(CONTENT_ERRORS) as (keyof typeof CONTENT_ERRORS)[]).find(
+    (key) => CONTENT_ERRORS[key] === message,
+  );
+  return found ?? 'generic';
+}
 
 /** One step of the modal: a server of the subscription and its connection string. */
 export interface QrItem {
@@ -78,16 +101,16 @@ async function loadItems(
     const parsed = parseSubscriptionContent(
       await downloadSubscription(ownerUuid, subscription.rawFileName, signal),
     );
-    if (!parsed.ok) throw new Error(parsed.error);
+    if (!parsed.ok) throw new QrLoadError(contentErrorKey(parsed.error));
     items = parsed.links.map((link, index) => ({
       id: subscription.servers[index]?.id ?? `link-${index}`,
-      name: subscription.servers[index]?.name ?? `Server ${index + 1}`,
+      name: subscription.servers[index]?.name ?? '',
       vlessString: link,
       qrCode: null,
       qrTooComplex: false,
     }));
   }
-  if (items.length === 0) throw new Error(QR_ERRORS.noServers);
+  if (items.length === 0) throw new QrLoadError('noServers');
   return {
     items,
     groupQrCode: codes?.groupQrCode ?? null,
@@ -111,11 +134,12 @@ export function SubscriptionQrDialog({
   missing = false,
   onClose,
 }: SubscriptionQrDialogProps) {
+  const { t } = useT('client');
   return (
     <Dialog
       open={subscription !== null || missing}
       onClose={onClose}
-      title="Subscription QR Code"
+      title={t('qr.title')}
       size="md"
       data-testid="qr-dialog"
     >
@@ -125,7 +149,7 @@ export function SubscriptionQrDialog({
 }
 
 type Phase =
-  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; loaded: Loaded };
+  { kind: 'loading' } | { kind: 'error'; key: QrErrorKey } | { kind: 'ready'; loaded: Loaded };
 
 function QrBody({
   ownerUuid,
@@ -134,6 +158,7 @@ function QrBody({
   ownerUuid: string;
   subscription: SubscriptionView | null;
 }) {
+  const { t, locale } = useT('client');
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [index, setIndex] = useState(0);
@@ -144,9 +169,9 @@ function QrBody({
     controller.current = abort;
     const minimum = wait(attempt === 0 ? QR_MIN_LOADING_MS : QR_RETRY_LOADING_MS);
     const work: Promise<Loaded> = !subscription
-      ? Promise.reject(new Error(QR_ERRORS.missing))
+      ? Promise.reject(new QrLoadError('missing'))
       : !subscription.id
-        ? Promise.reject(new Error(QR_ERRORS.noId))
+        ? Promise.reject(new QrLoadError('noId'))
         : loadItems(ownerUuid, subscription, abort.signal);
     Promise.allSettled([work, minimum]).then(([result]) => {
       if (abort.signal.aborted) return;
@@ -154,10 +179,7 @@ function QrBody({
         setPhase({ kind: 'ready', loaded: result.value });
       } else {
         const reason: unknown = result.reason;
-        setPhase({
-          kind: 'error',
-          message: reason instanceof Error ? reason.message : 'No valid QR code data available',
-        });
+        setPhase({ kind: 'error', key: reason instanceof QrLoadError ? reason.key : 'generic' });
       }
     });
     return () => abort.abort();
@@ -170,7 +192,8 @@ function QrBody({
   }, []);
 
   if (phase.kind === 'loading') return <QrLoading />;
-  if (phase.kind === 'error') return <QrError message={phase.message} onRetry={retry} />;
+  if (phase.kind === 'error')
+    return <QrError message={t(`qr.errors.${phase.key}`)} onRetry={retry} />;
 
   const { items, groupQrCode, groupQrTooComplex } = phase.loaded;
   const count = items.length;
@@ -184,7 +207,7 @@ function QrBody({
     <div className="qr-dialog" data-testid="qr-ready">
       {count > 1 && (
         <p className="qr-dialog__group small" data-testid="qr-group-note">
-          Group Subscription ({count} Servers)
+          {t('qr.group', { count })}
         </p>
       )}
       <div className="qr-dialog__stage">
@@ -192,7 +215,7 @@ function QrBody({
           <button
             type="button"
             className="qr-dialog__arrow"
-            aria-label="Previous server"
+            aria-label={t('qr.previous')}
             onClick={() => step(-1)}
             data-testid="qr-previous"
           >
@@ -205,16 +228,19 @@ function QrBody({
             qrCode={item.qrCode}
             tooComplex={item.qrTooComplex}
             text={item.vlessString}
-            alt={`QR code of ${item.name}`}
+            alt={t('qr.alt', { name: item.name || formatNumber(current + 1, locale) })}
             data-testid="qr-image"
           />
           <figcaption>
             <span className="qr-dialog__server" data-testid="qr-server-name">
-              {item.name}
+              {item.name || t('qr.serverNumber', { number: formatNumber(current + 1, locale) })}
             </span>
             {count > 1 && (
               <span className="badge badge--info" data-testid="qr-position">
-                Server {current + 1} of {count}
+                {t('qr.position', {
+                  current: formatNumber(current + 1, locale),
+                  count: formatNumber(count, locale),
+                })}
               </span>
             )}
           </figcaption>
@@ -223,7 +249,7 @@ function QrBody({
           <button
             type="button"
             className="qr-dialog__arrow"
-            aria-label="Next server"
+            aria-label={t('qr.next')}
             onClick={() => step(1)}
             data-testid="qr-next"
           >
@@ -234,7 +260,7 @@ function QrBody({
 
       <div className="qr-dialog__copy">
         <label htmlFor="qr-connection" className="small muted">
-          Connection string
+          {t('qr.connection')}
         </label>
         <div className="qr-dialog__copy-row">
           <textarea
@@ -243,9 +269,15 @@ function QrBody({
             readOnly
             rows={3}
             value={item.vlessString}
+            dir="ltr"
             data-testid="qr-connection"
           />
-          <CopyButton text={item.vlessString} data-testid="copy-connection" />
+          <CopyButton
+            text={item.vlessString}
+            label={t('copy.copy')}
+            copiedLabel={t('copy.copied')}
+            data-testid="copy-connection"
+          />
         </div>
       </div>
 
@@ -255,12 +287,14 @@ function QrBody({
         tooComplex={groupQrTooComplex}
       />
 
+      <OpenInApp url={subscription.subscriptionUrl} name={subscription.name} />
+
       <section className="qr-dialog__howto" aria-labelledby="qr-howto-title">
-        <h3 id="qr-howto-title">How to use</h3>
+        <h3 id="qr-howto-title">{t('qr.howto.title')}</h3>
         <ol>
-          <li>Scan the QR code with your client app (v2rayN, v2rayNG, Streisand, Hiddify...).</li>
-          <li>Or copy the link and import it from the clipboard in the app.</li>
-          <li>Connect to any of the servers of your subscription.</li>
+          <li>{t('qr.howto.scan')}</li>
+          <li>{t('qr.howto.copy')}</li>
+          <li>{t('qr.howto.connect')}</li>
         </ol>
       </section>
     </div>
@@ -268,21 +302,23 @@ function QrBody({
 }
 
 function QrLoading() {
+  const { t } = useT('client');
   return (
     <div className="qr-dialog__loading" role="status" aria-live="polite" data-testid="qr-loading">
       <span className="spinner" aria-hidden="true" />
-      <span>Generating your connection details...</span>
+      <span>{t('qr.loading')}</span>
     </div>
   );
 }
 
 function QrError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const { t } = useT('client');
   return (
     <div className="stack" data-testid="qr-error">
       <Banner tone="error">{message}</Banner>
       <div>
         <Button variant="secondary" onClick={onRetry}>
-          Try Again
+          {t('list.tryAgain')}
         </Button>
       </div>
     </div>
@@ -299,23 +335,29 @@ function SubscriptionUrl({
   qrCode: Loaded['groupQrCode'];
   tooComplex: Loaded['groupQrTooComplex'];
 }) {
+  const { t } = useT('client');
   return (
     <div className="qr-dialog__copy">
-      <span className="small muted">Subscription URL (imports and updates every server)</span>
+      <span className="small muted">{t('qr.subscriptionUrl')}</span>
       <div className="qr-dialog__copy-row">
-        <code className="qr-dialog__url" data-testid="subscription-url">
+        <code className="qr-dialog__url" data-testid="subscription-url" dir="ltr">
           {url}
         </code>
-        <CopyButton text={url} label="Copy URL" data-testid="copy-subscription-url" />
+        <CopyButton
+          text={url}
+          label={t('copy.copyUrl')}
+          copiedLabel={t('copy.copied')}
+          data-testid="copy-subscription-url"
+        />
       </div>
       <details className="qr-dialog__group-qr">
-        <summary>QR code of the subscription URL</summary>
+        <summary>{t('qr.urlQr')}</summary>
         <QrImage
           key={url}
           qrCode={qrCode}
           tooComplex={tooComplex}
           text={url}
-          alt="QR code of the subscription URL"
+          alt={t('qr.urlQr')}
           data-testid="group-qr-image"
         />
       </details>
