@@ -19,13 +19,13 @@ export class EnrollmentController {
   @HttpCode(201)
   @ApiOperation({
     summary:
-      'Setup wizard: a one-time enrollment token (24 h, bound to the tier) and the install command',
+      'Setup wizard: a one-time enrollment token (24 h, bound to the tier and the server name) and the install command',
   })
   async createEnrollmentToken(
     @Body() body: EnrollmentTokenDto,
     @CurrentSession() session: ActiveSession,
   ): Promise<EnrollmentTokenResponse> {
-    const issued = await this.enrollment.createEnrollmentToken(session, body.tier);
+    const issued = await this.enrollment.createEnrollmentToken(session, body.tier, body.name);
     return { success: true, ...issued, expiresAt: issued.expiresAt.toISOString() };
   }
 }

@@ -34,16 +34,22 @@ export class EnrollmentRepository {
       id: string;
       owner_uuid: string;
       tier: EnrollmentTokenEntity['tier'];
+      server_name: string | null;
     }>(
       tx,
       `UPDATE enrollment_tokens SET used_at = $2
        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
-       RETURNING id, owner_uuid, tier`,
+       RETURNING id, owner_uuid, tier, server_name`,
       [tokenHash, now],
     );
     const row = rows[0];
     if (!row) return null;
-    return { id: row.id, ownerUuid: row.owner_uuid, tier: row.tier } as EnrollmentTokenEntity;
+    return {
+      id: row.id,
+      ownerUuid: row.owner_uuid,
+      tier: row.tier,
+      serverName: row.server_name,
+    } as EnrollmentTokenEntity;
   }
 
   async linkTokenToServer(tx: Transaction, tokenId: string, serverId: string): Promise<void> {

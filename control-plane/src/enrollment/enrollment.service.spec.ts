@@ -24,7 +24,14 @@ const hardware = (cpuCores: number, ramGib: number): EnrollingHardware => ({
   ramBytes: String(Math.round(ramGib * GIB)),
 });
 
-function setup(token: { id: string; ownerUuid: string; tier: 'tier1' | 'tier2' } | null) {
+function setup(
+  token: {
+    id: string;
+    ownerUuid: string;
+    tier: 'tier1' | 'tier2';
+    serverName?: string | null;
+  } | null,
+) {
   const repository = {
     insertEnrollmentToken: jest.fn(async () => undefined),
     consumeEnrollmentToken: jest.fn(async () => token),
@@ -75,7 +82,19 @@ describe('EnrollmentService.createEnrollmentToken', () => {
       `curl -fsSL https://scn.example/install.sh | sudo bash -s -- --token ${issued.token} --tier tier2`,
     );
     expect(repository.insertEnrollmentToken).toHaveBeenCalledWith(
-      expect.objectContaining({ tokenHash: sha256(issued.token), ownerUuid: 'owner-1' }),
+      expect.objectContaining({
+        tokenHash: sha256(issued.token),
+        ownerUuid: 'owner-1',
+        serverName: null,
+      }),
+    );
+  });
+
+  it('should keep the name the wizard gave the server on the token', async () => {
+    const { service, repository } = setup(null);
+    await service.createEnrollmentToken(session('node'), 'tier1', 'Frankfurt VPS');
+    expect(repository.insertEnrollmentToken).toHaveBeenCalledWith(
+      expect.objectContaining({ tier: 'tier1', serverName: 'Frankfurt VPS' }),
     );
   });
 
@@ -89,6 +108,21 @@ describe('EnrollmentService.createEnrollmentToken', () => {
 });
 
 describe('EnrollmentService.enroll', () => {
+  it('should name the server as the wizard did when the token carries a name', async () => {
+    const { service, repository, servers } = setup({
+      id: 'token-1',
+      ownerUuid: 'owner-1',
+      tier: 'tier1',
+      serverName: 'Frankfurt VPS',
+    });
+    await service.enroll(request);
+    expect(servers.insertServer).toHaveBeenCalledWith(
+      tx,
+      expect.objectContaining({ name: 'Frankfurt VPS' }),
+    );
+    expect(repository.ownerOf).not.toHaveBeenCalled();
+  });
+
   it('should create the server in the token’s transaction and hand out a secret naming it', async () => {
     const { service, repository, servers, realtime } = setup({
       id: 'token-1',

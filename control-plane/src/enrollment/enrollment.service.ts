@@ -70,9 +70,11 @@ export class EnrollmentService {
     private readonly realtime: RealtimeGateway,
   ) {}
 
+  /** `name`: what the server is called once it enrolls (the wizard's, already validated). */
   async createEnrollmentToken(
     session: ActiveSession,
     tier: VpsTierId,
+    name?: string,
   ): Promise<IssuedEnrollmentToken> {
     if (session.account.userType !== 'node') throw new NodesException('not_a_node_account');
     const token = randomBytes(32).toString('base64url');
@@ -82,6 +84,7 @@ export class EnrollmentService {
       tokenHash: sha256(token),
       ownerUuid: session.account.uuid,
       tier,
+      serverName: name ?? null,
       expiresAt,
     });
     return {
@@ -124,7 +127,8 @@ export class EnrollmentService {
       await this.servers.insertServer(tx, {
         id,
         ownerUuid: token.ownerUuid,
-        name: serverName(await this.repository.ownerOf(tx, token.ownerUuid), id),
+        name:
+          token.serverName ?? serverName(await this.repository.ownerOf(tx, token.ownerUuid), id),
         source: 'agent',
         country: request.country ?? null,
         location: request.location ?? null,

@@ -150,6 +150,29 @@ describe('enrollment tokens (setup wizard)', () => {
     expect(missing.body.message).toBe('Please select a VPS tier');
     await t.http().post('/api/nodes/enrollment-tokens').send({ tier: 'tier1' }).expect(401);
   });
+
+  it('should keep the name the wizard gives the server, and refuse a blank one', async () => {
+    const operator = await registerAccount(t, { userType: 'node' });
+    const auth = { Authorization: `Bearer ${operator.token}` };
+    const blank = await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set(auth)
+      .send({ tier: 'tier1', name: '  ' })
+      .expect(400);
+    expect(blank.body.message).toBe('Name is required');
+    await t
+      .http()
+      .post('/api/nodes/enrollment-tokens')
+      .set(auth)
+      .send({ tier: 'tier1', name: '  Frankfurt VPS ' })
+      .expect(201);
+    const rows = await t.db.query<{ server_name: string }>(
+      'SELECT server_name FROM enrollment_tokens WHERE owner_uuid = $1',
+      [operator.uuid],
+    );
+    expect(rows).toEqual([{ server_name: 'Frankfurt VPS' }]);
+  });
 });
 
 describe('Enroll', () => {

@@ -1,6 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { NODES_MESSAGES, UPLOAD_SERVER_MESSAGES } from '@scn/proto';
-import type { Page } from 'playwright-core';
+import {
+  ECONOMICS,
+  NODES_MESSAGES,
+  PRICING,
+  UPLOAD_SERVER_MESSAGES,
+  VPS_TIERS,
+  tierMonthlyIncome,
+} from '@scn/proto';
+import type { Locator, Page } from 'playwright-core';
+import { MOBILE } from './support/browser';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -21,6 +29,17 @@ async function openDashboard(account: Account): Promise<Page> {
   await page.getByRole('heading', { level: 1, name: 'Node Dashboard' }).waitFor();
   return page;
 }
+
+/** Whether `first` comes before `second` in the document. */
+async function comesBefore(first: Locator, second: Locator): Promise<boolean> {
+  const handle = await second.elementHandle();
+  return first.evaluate(
+    (a, b) => Boolean(b && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING),
+    handle,
+  );
+}
+
+const ssl = (amount: number) => new Intl.NumberFormat('en-US').format(amount);
 
 /** A server as an enrolled agent leaves it after a fresh report (written straight to the DB). */
 async function insertServer(ownerUuid: string, name: string): Promise<string> {
@@ -46,6 +65,30 @@ describe('node dashboard', () => {
       await waitForText(page.getByTestId('node-wallet').getByTestId('wallet-balance'), '0.00'),
     ).toBe('0.00');
     expect(problems.pageErrors).toEqual([]);
+  });
+
+  it('leads an empty dashboard with setting up a VPS node, before adding a manual server and the wallet', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const page = await openDashboard(account);
+    const empty = page.getByTestId('servers-empty');
+    await empty.waitFor();
+    const setUp = empty.getByRole('button', { name: 'Set Up a VPS Node' });
+    const addManual = empty.getByRole('button', { name: 'Add New Server' });
+    // The only Add New Server is the empty state's, after the VPS setup.
+    expect(await page.getByRole('button', { name: 'Add New Server' }).count()).toBe(1);
+    expect(await comesBefore(setUp, addManual)).toBe(true);
+    // The servers section comes first on the page: before Quick Setup and the wallet.
+    expect(await comesBefore(empty, page.getByTestId('quick-setup-toggle'))).toBe(true);
+    expect(await comesBefore(empty, page.getByTestId('node-wallet'))).toBe(true);
+
+    // Once there is a server, the usual order: wallet, Quick Setup, servers.
+    await insertServer(account.uuid, 'First node');
+    await page.getByTestId('refresh-servers').click();
+    await page.getByTestId('server-card').waitFor();
+    expect(
+      await comesBefore(page.getByTestId('node-wallet'), page.getByTestId('server-card')),
+    ).toBe(true);
+    expect(await page.getByTestId('add-server').isVisible()).toBe(true);
   });
 
   it('Quick Setup starts collapsed and remembers being opened', async () => {
@@ -77,18 +120,58 @@ describe('node dashboard', () => {
     // Badges are upper-cased by CSS: compare the text content.
     expect(await wizard.getByTestId('tier-tier2').textContent()).toContain('Recommended');
     expect(await wizard.getByTestId('tier-tier2').innerText()).toContain('875 SSL / month');
+    // Each tier's promise is @scn/proto's tierMonthlyIncome, the statement's and Economics' source.
+    for (const tier of VPS_TIERS) {
+      const income = tierMonthlyIncome(tier);
+      const card = wizard.getByTestId(`tier-${tier.id}`);
+      expect(await card.getByTestId('tier-income').innerText()).toContain(
+        `Up to ${ssl(income.totalSsl)} SSL / month`,
+      );
+      expect(await card.getByTestId('tier-income-breakdown').innerText()).toBe(
+        `${ssl(income.baseSsl)} SSL base + up to ${ssl(income.clientsSsl)} SSL from clients ` +
+          `(${income.maxClients} × ${ssl(income.perClientSsl)} SSL), at 100% reliability`,
+      );
+    }
+    expect(
+      await wizard.getByTestId('tier-tier1').getByTestId('tier-income-breakdown').innerText(),
+    ).toBe('250 SSL base + up to 100 SSL from clients (10 × 10 SSL), at 100% reliability');
+    // The terms of the money, before anything is generated.
+    expect(await wizard.getByTestId('setup-wizard-freeze').innerText()).toContain(
+      `frozen for ${PRICING.operatorRewardFrozenDays} days`,
+    );
+    expect(await wizard.getByTestId('setup-wizard-fee').innerText()).toContain(
+      `${ECONOMICS.withdrawalProtocolFeePercent}% protocol fee: of 100 SSL withdrawn, you receive ${100 - ECONOMICS.withdrawalProtocolFeePercent} SSL`,
+    );
+    expect(await wizard.getByTestId('setup-wizard-income-terms').innerText()).toContain(
+      `${PRICING.operatorRewardSsl} SSL for each client`,
+    );
 
+    // The server is named first: a default, refused when blank.
+    const name = wizard.getByLabel('Server name');
+    expect(await name.inputValue()).toBe('VPS node 1');
     await wizard.getByRole('radio', { name: /2 Cores \/ 2GB RAM/ }).check();
     expect(await generate.isDisabled()).toBe(false);
+    await name.fill('   ');
+    await generate.click();
+    await waitForText(wizard.getByTestId('setup-wizard-name-error'), 'Give the server a name');
+    expect(
+      await suite.stack.db.query('SELECT id FROM enrollment_tokens WHERE owner_uuid = $1', [
+        account.uuid,
+      ]),
+    ).toEqual([]);
+    await name.fill('Frankfurt VPS');
     await generate.click();
 
     const command = (await wizard.getByTestId('install-command').innerText()).trim();
     expect(command).toMatch(INSTALL_COMMAND);
-    const tokens = await suite.stack.db.query<{ tier: string; used_at: Date | null }>(
-      'SELECT tier, used_at FROM enrollment_tokens WHERE owner_uuid = $1',
-      [account.uuid],
-    );
-    expect(tokens).toEqual([{ tier: 'tier2', used_at: null }]);
+    const tokens = await suite.stack.db.query<{
+      tier: string;
+      used_at: Date | null;
+      server_name: string;
+    }>('SELECT tier, used_at, server_name FROM enrollment_tokens WHERE owner_uuid = $1', [
+      account.uuid,
+    ]);
+    expect(tokens).toEqual([{ tier: 'tier2', used_at: null, server_name: 'Frankfurt VPS' }]);
 
     const notes = await wizard.getByTestId('setup-notes').innerText();
     for (const note of [
@@ -100,7 +183,9 @@ describe('node dashboard', () => {
     ]) {
       expect(notes).toContain(note);
     }
-    expect(await wizard.getByTestId('token-expiry').innerText()).toContain('expires on');
+    const expiry = await wizard.getByTestId('token-expiry').innerText();
+    expect(expiry).toContain('expires on');
+    expect(expiry).toContain('Frankfurt VPS (2 Cores / 2GB RAM)');
 
     const copy = wizard.getByTestId('copy-install-command');
     await copy.click();
@@ -128,8 +213,21 @@ describe('node dashboard', () => {
     expect(await card.getByTestId('server-badges').textContent()).toBe('Available');
     expect(await card.innerText()).toContain('42 ms');
 
-    await card.getByRole('button', { name: 'Delete' }).click();
+    // Cancel deletes nothing.
+    await card.getByRole('button', { name: 'Delete Frankfurt 1' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+    await confirm.waitFor();
+    expect(await confirm.getByTestId('delete-server-consequence').innerText()).toBe(
+      'Delete Frankfurt 1? It leaves the network at once: its clients lose it from their subscriptions, with their unused paid time refunded, and its agent can no longer report. This cannot be undone.',
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(
+      await suite.stack.db.query('SELECT id FROM servers WHERE id = $1', [serverId]),
+    ).toHaveLength(1);
+    expect(await page.getByTestId('server-card').count()).toBe(1);
+
+    await card.getByRole('button', { name: 'Delete Frankfurt 1' }).click();
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Delete Server' }).click();
     await confirm.waitFor({ state: 'detached' });
@@ -178,6 +276,9 @@ describe('node dashboard', () => {
     expect(await dialog.getByTestId('add-server-shared').innerText()).toBe(
       UPLOAD_SERVER_MESSAGES.sharedCredentials,
     );
+    // The new server is prompted for a name: a numbered default, or the link's own name.
+    const name = dialog.getByLabel('Server name');
+    expect(await name.inputValue()).toBe('My server 1');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
     await waitForText(dialog.getByTestId('add-server-error'), 'VLESS string is required');
     await dialog.getByLabel('VLESS connection string').fill('vmess://nope');
@@ -189,7 +290,8 @@ describe('node dashboard', () => {
     // A documentation address (TEST-NET-2): refused by the control plane before any packet.
     const link =
       'vless://0f9d7f5c-1a2b-4c3d-8e4f-0123456789ab@198.51.100.9:8443?security=tls&sni=box.example.net&type=tcp';
-    await dialog.getByLabel('VLESS connection string').fill(link);
+    await dialog.getByLabel('VLESS connection string').fill(`${link}#Oslo%20box`);
+    expect(await name.inputValue()).toBe('Oslo box');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
     const refused = UPLOAD_SERVER_MESSAGES.addressRefused(
       '198.51.100.9',
@@ -263,7 +365,7 @@ describe('node dashboard', () => {
     await dialog
       .getByLabel('VLESS connection string')
       .fill(`vless://${id}@[2001:DB8:0::9]:8443?${query}`);
-    await dialog.getByLabel('Server name (optional)').fill('IPv6 box');
+    await dialog.getByLabel('Server name').fill('IPv6 box');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
     // Read and canonicalized, then refused by the address policy (issue 15 §4: documentation
     // range, RFC 3849) before any packet; the upload of a checked server keeping every
@@ -460,7 +562,25 @@ describe('node dashboard', () => {
       'TLS over WebSocket',
     ]);
     await select.selectOption('tls/ws');
+    // Asked first, saying that every client's link changes; Cancel changes nothing.
     await section.getByTestId('node-config-transport-apply').click();
+    const confirmTransport = page.getByRole('dialog', { name: 'Change the transport?' });
+    await confirmTransport.waitFor();
+    expect(await confirmTransport.getByTestId('transport-confirm-consequence').innerText()).toBe(
+      'Paris 1 will serve TLS over WebSocket instead of TLS over TCP, so every client’s link to it changes.',
+    );
+    expect(await confirmTransport.innerText()).toContain('refreshes the subscription');
+    await confirmTransport.getByRole('button', { name: 'Cancel' }).click();
+    await confirmTransport.waitFor({ state: 'detached' });
+    expect(
+      await suite.stack.db.query(
+        'SELECT plan_network, plan_revision::int AS revision FROM servers WHERE id = $1',
+        [serverId],
+      ),
+    ).toEqual([{ plan_network: 'tcp', revision: 1 }]);
+    await section.getByTestId('node-config-transport-apply').click();
+    await confirmTransport.getByRole('button', { name: 'Change transport' }).click();
+    await confirmTransport.waitFor({ state: 'detached' });
     await waitForText(
       section.getByTestId('node-config-transport-success'),
       'Transport changed: the node applies it within a minute',
@@ -494,6 +614,113 @@ describe('node dashboard', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await card.getByTestId('server-pending').waitFor();
+    expect(problems.pageErrors).toEqual([]);
+  });
+});
+
+/** Latin words a Persian page may show (docs/i18n.md): names, units and protocol names. */
+const LATIN_ALLOWED = new Set([
+  'SCN',
+  'SSL',
+  'SOL',
+  'VPS',
+  'VLESS',
+  'UUID',
+  'TLS',
+  'Ubuntu',
+  'Debian',
+  'Linux',
+]);
+
+/**
+ * Latin words in the visible text under `root` outside the allow-list, leaving out what stays
+ * left to right on purpose (code, addresses: `dir="ltr"`).
+ */
+async function untranslated(root: Locator): Promise<string[]> {
+  const words = await root.evaluate((element) => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('[dir="ltr"], code, pre, [hidden], .sr-only')) continue;
+      if (parent.getClientRects().length === 0) continue;
+      found.push(...((node.textContent ?? '').match(/[A-Za-z][A-Za-z0-9]*/g) ?? []));
+    }
+    return found;
+  });
+  return words.filter((word) => !LATIN_ALLOWED.has(word));
+}
+
+/** Elements under `root` that reach past the edges of a phone's viewport. */
+async function overflowing(root: Locator): Promise<string[]> {
+  return root.evaluate((element) => {
+    const width = document.documentElement.clientWidth;
+    return [element, ...element.querySelectorAll('*')]
+      .filter((el) => {
+        const rect = el.getBoundingClientRect();
+        return rect.width > 0 && (rect.right > width + 1 || rect.left < -1);
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+  });
+}
+
+describe('node dashboard in Persian', () => {
+  it('shows the empty dashboard and the setup wizard in Persian, right to left, on a phone', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const page = await openPage({ account, locale: 'fa-IR', viewport: MOBILE });
+    const problems = collectProblems(page);
+    await page.goto('/node-dashboard');
+    await page.getByRole('heading', { level: 1, name: 'داشبورد نود' }).waitFor();
+    expect(
+      await page.evaluate(() => ({
+        lang: document.documentElement.lang,
+        dir: document.documentElement.dir,
+      })),
+    ).toEqual({ lang: 'fa', dir: 'rtl' });
+    expect(await page.getByTestId('dashboard-email').innerText()).toBe(account.email);
+
+    const empty = page.getByTestId('servers-empty');
+    await empty.getByRole('heading', { name: 'هنوز سروری ندارید' }).waitFor();
+    const setUp = empty.getByRole('button', { name: 'راه‌اندازی نود روی VPS' });
+    expect(await comesBefore(setUp, empty.getByRole('button', { name: 'افزودن سرور جدید' }))).toBe(
+      true,
+    );
+    const servers = page.locator('section.node-servers');
+    expect(await untranslated(page.locator('.page-header'))).toEqual([]);
+    expect(await untranslated(servers)).toEqual([]);
+    expect(await overflowing(servers)).toEqual([]);
+    await page.getByTestId('quick-setup-toggle').click();
+    await page.getByTestId('quick-setup-panel').waitFor();
+    expect(await untranslated(page.locator('section.quick-setup'))).toEqual([]);
+
+    await setUp.click();
+    const wizard = page.getByRole('dialog', { name: 'راه‌اندازی نود روی VPS' });
+    await wizard.waitFor();
+    expect(await wizard.getByLabel('نام سرور').inputValue()).toBe('نود VPS ۱');
+    // Tier 1 in Persian digits: 250 + up to 100 = up to 350 SSL a month.
+    const tier1 = wizard.getByTestId('tier-tier1');
+    expect(await tier1.getByTestId('tier-income').innerText()).toContain('تا ۳۵۰ SSL در ماه');
+    expect(await tier1.getByTestId('tier-income-breakdown').innerText()).toContain(
+      '۲۵۰ SSL پاداش پایه + تا ۱۰۰ SSL از کاربران',
+    );
+    expect(await wizard.getByTestId('setup-wizard-freeze').innerText()).toContain('۶۰ روز');
+    const fee = await wizard.getByTestId('setup-wizard-fee').innerText();
+    expect(fee).toContain('۲۵٪ کارمزد پروتکل');
+    expect(fee).toContain('۷۵ SSL');
+    expect(await untranslated(wizard)).toEqual([]);
+    expect(await overflowing(wizard)).toEqual([]);
+
+    await wizard.getByRole('radio', { name: /۱ هسته/ }).check();
+    await wizard.getByRole('button', { name: 'ساخت اسکریپت راه‌اندازی' }).click();
+    // The command stays left to right inside the Persian dialog.
+    const command = wizard.getByTestId('install-command');
+    await command.waitFor();
+    expect(
+      await command.evaluate((code) => getComputedStyle(code.closest('[dir]') ?? code).direction),
+    ).toBe('ltr');
+    expect(await wizard.getByTestId('token-expiry').innerText()).toContain('نود VPS ۱');
+    expect(await untranslated(wizard.getByTestId('token-expiry'))).toEqual([]);
+    expect(await untranslated(wizard.getByTestId('setup-notes'))).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
   });
 });

@@ -31,6 +31,12 @@ async function insertServer(account: Account, name: string): Promise<string> {
 const utcDate = (daysAgo: number) =>
   new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
+/** A UTC day as the chart words it for an English reader ("Nov 26, 2026"). */
+const dayText = (date: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
+
 describe('node dashboard reliability chart', () => {
   it('draws 30 days of a server with a marker and a reason for each drop, and the same as a table', async () => {
     const account = await registerAccount(suite.stack, 'node');
@@ -84,13 +90,13 @@ describe('node dashboard reliability chart', () => {
     ).toEqual(['failed', 'malformed']);
     // The tooltip (SVG title) names the drop and its reasons.
     expect(await failed.locator('title').textContent()).toBe(
-      `${utcDate(2)}: average 93.2%, lowest 80%; 4 h below 95%; dropped by 2 failed client counts, 1 malformed report`,
+      `${dayText(utcDate(2))}: average 93.2%, lowest 80%; 4 h below 95%; dropped by 2 failed client counts, 1 malformed report`,
     );
     // Days without a drop carry no marker.
     expect(await chart.getByTestId('reliability-drop').count()).toBe(3);
     // The description sums it up for assistive technology.
     expect(await svg.locator('desc').textContent()).toContain(
-      `lowest 80% on ${utcDate(2)}, 2 days below the threshold, 2 days with drops`,
+      `lowest 80% on ${dayText(utcDate(2))}, 2 days below the threshold, 2 days with drops`,
     );
 
     // The legend names each reason.

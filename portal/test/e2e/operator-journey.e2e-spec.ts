@@ -107,10 +107,11 @@ describe('operator journey', () => {
     expect(await page.getByTestId('dashboard-email').innerText()).toBe(email);
     await page.getByRole('heading', { name: 'No servers yet' }).waitFor();
 
-    // The setup wizard: tier 1, then the generated install command.
+    // The setup wizard: a name for the server, tier 1, then the generated install command.
     await page.getByRole('button', { name: 'Set Up a VPS Node' }).click();
     const wizard = page.getByRole('dialog', { name: 'Set Up a VPS Node' });
     await wizard.waitFor();
+    await wizard.getByLabel('Server name').fill('Journey node');
     await wizard.getByRole('radio', { name: /1 Core \/ 1GB RAM/ }).check();
     await wizard.getByRole('button', { name: 'Generate Setup Script' }).click();
     const command = (await wizard.getByTestId('install-command').innerText()).trim();
@@ -156,12 +157,21 @@ describe('operator journey', () => {
     expect(await card.getByTestId('server-reliability').innerText()).toMatch(/^\d+%$/);
     expect(await card.getByTestId('server-connections').innerText()).toBe('0');
     expect(await card.innerText()).toContain('1 Core / 1GB RAM');
-    const servers = await stack.db.query<{ tier: string; host: string; port: number }>(
-      `SELECT s.tier, s.host, s.port FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+    // The server enrolled with the name given in the wizard.
+    expect(await card.getByRole('heading', { name: 'Journey node' }).count()).toBe(1);
+    const servers = await stack.db.query<{
+      name: string;
+      tier: string;
+      host: string;
+      port: number;
+    }>(
+      `SELECT s.name, s.tier, s.host, s.port FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
         WHERE a.email = $1`,
       [email],
     );
-    expect(servers).toEqual([{ tier: 'tier1', host: '127.0.0.1', port: publicPort }]);
+    expect(servers).toEqual([
+      { name: 'Journey node', tier: 'tier1', host: '127.0.0.1', port: publicPort },
+    ]);
     expect(problems.pageErrors).toEqual([]);
   });
 });

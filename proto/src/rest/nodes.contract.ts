@@ -65,17 +65,6 @@ export const NODES_MESSAGES = {
     'Banned: its reliability stayed below 95% for 14 days. It stays hidden from the market and earns no rewards; its frozen rewards went back to the reward pool and its subscribers were refunded.',
 } as const;
 
-/** spec 02 §5: setup script generation requires a chosen tier. */
-export const enrollmentTokenRequestSchema = requestBody({
-  tier: z.enum(['tier1', 'tier2', 'tier3', 'tier4'], {
-    error: (issue: { input?: unknown }) =>
-      issue.input === undefined
-        ? NODES_MESSAGES.tierRequired
-        : 'tier must be tier1, tier2, tier3 or tier4',
-  }),
-});
-export type EnrollmentTokenRequest = z.infer<typeof enrollmentTokenRequestSchema>;
-
 export const enrollmentTokenResponseSchema = z.object({
   success: z.literal(true),
   token: z.string(),
@@ -240,6 +229,21 @@ export const serverNameSchema = z
   .min(1, SERVER_SETTINGS_MESSAGES.nameRequired)
   .max(SERVER_NAME_MAX, SERVER_SETTINGS_MESSAGES.nameTooLong)
   .refine((text) => !CONTROL_CHARACTERS.test(text), SERVER_SETTINGS_MESSAGES.nameInvalid);
+
+/**
+ * spec 02 §5: setup script generation requires a chosen tier. The wizard also names the server
+ * (issue 27 §4); a token without a name gives the server a short one from its id.
+ */
+export const enrollmentTokenRequestSchema = requestBody({
+  tier: z.enum(['tier1', 'tier2', 'tier3', 'tier4'], {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined
+        ? NODES_MESSAGES.tierRequired
+        : 'tier must be tier1, tier2, tier3 or tier4',
+  }),
+  name: serverNameSchema.optional(),
+});
+export type EnrollmentTokenRequest = z.infer<typeof enrollmentTokenRequestSchema>;
 
 /**
  * Node Configuration: the owner renames a server or says where it is. Absent fields stay as

@@ -31,6 +31,10 @@ export class EnrollmentTokenEntity {
   @Column({ type: 'varchar', length: 8 })
   tier: VpsTierId;
 
+  /** The name the setup wizard gave the server it enrolls; null: a short one from its id. */
+  @Column({ name: 'server_name', type: 'varchar', length: 100, nullable: true })
+  serverName: string | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -12,6 +13,7 @@ import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
+import { useT } from '../../lib/i18n/i18n';
 import { onRealtime } from '../../lib/realtime';
 
 /** /node-dashboard (spec 02 §2): only for an authenticated node operator. */
@@ -47,6 +49,9 @@ function useFirstServerAt(ownerUuid: string | null): string | null {
 }
 
 function NodeDashboardPage() {
+  // Every catalogue the page and its panels read, fetched together (not one after another).
+  useTranslation(['node', 'wallet', 'earn']);
+  const { t } = useT('node');
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
   const firstServerAt = useFirstServerAt(uuid);
@@ -76,10 +81,15 @@ function NodeDashboardPage() {
     <div className="container page dashboard">
       <header className="page-header page-header--split">
         <div>
-          <p className="eyebrow">Node Operator account</p>
-          <h1>Node Dashboard</h1>
+          <p className="eyebrow">{t('page.eyebrow')}</p>
+          <h1>{t('page.title')}</h1>
           <p className="page-header__lead">
-            Welcome, <strong data-testid="dashboard-email">{user.email}</strong>
+            <Trans
+              ns="node"
+              i18nKey="page.welcome"
+              values={{ email: user.email }}
+              components={{ strong: <strong dir="ltr" data-testid="dashboard-email" /> }}
+            />
           </p>
         </div>
         <div className="page-header__actions">
@@ -87,10 +97,10 @@ function NodeDashboardPage() {
             href={`${paths.economics}#node-operators`}
             className={buttonClass({ variant: 'secondary' })}
           >
-            Operator Rewards
+            {t('page.operatorRewards')}
           </Link>
           <Link href={paths.servers} className={buttonClass({ variant: 'ghost' })}>
-            Server Market
+            {t('page.serverMarket')}
           </Link>
         </div>
       </header>
@@ -102,7 +112,7 @@ function NodeDashboardPage() {
               key={deposit.key}
               type="node"
               ownerUuid={user.uuid}
-              title="Node Wallet"
+              title={t('page.wallet')}
               depositOpenInitially={deposit.open}
             />
             {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}

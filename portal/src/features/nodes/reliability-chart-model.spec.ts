@@ -3,7 +3,7 @@ import type { ReliabilityDay } from '@scn/proto';
 import {
   datesBetween,
   dropReasons,
-  formatHours,
+  hoursOf,
   reliabilityChartModel,
 } from './reliability-chart-model';
 
@@ -40,9 +40,9 @@ describe('dropReasons', () => {
         }),
       ),
     ).toEqual([
-      { kind: 'stale', text: 'stale reports for 2.5 h' },
-      { kind: 'failed', text: '1 failed client count' },
-      { kind: 'malformed', text: '2 malformed reports' },
+      { kind: 'stale', amount: 9_000 },
+      { kind: 'failed', amount: 1 },
+      { kind: 'malformed', amount: 2 },
     ]);
   });
 
@@ -51,11 +51,11 @@ describe('dropReasons', () => {
   });
 });
 
-describe('formatHours', () => {
+describe('hoursOf', () => {
   it('should round to a tenth of an hour', () => {
-    expect(formatHours(3_600)).toBe('1 h');
-    expect(formatHours(7_199)).toBe('2 h');
-    expect(formatHours(180)).toBe('0.1 h');
+    expect(hoursOf(3_600)).toBe(1);
+    expect(hoursOf(7_199)).toBe(2);
+    expect(hoursOf(180)).toBe(0.1);
   });
 });
 
@@ -81,12 +81,15 @@ describe('reliabilityChartModel', () => {
       ['2026-11-01', 5, false],
       ['2026-11-24', 28, true],
     ]);
-    expect(model.days[1]!.label).toBe(
-      '2026-11-24: average 78.5%, lowest 70%; 2 h below 95%; dropped by stale reports for 1 h, 1 failed client count',
-    );
-    expect(model.summary).toBe(
-      'Daily average reliability over the last 30 days to 2026-11-25: 2 days with data, lowest 70% on 2026-11-24, 1 day below the threshold, 1 day with drops.',
-    );
+    expect(model.days[1]!.reasons).toEqual([
+      { kind: 'stale', amount: 3_600 },
+      { kind: 'failed', amount: 1 },
+    ]);
+    expect(model.summary).toEqual({
+      lowest: { date: '2026-11-24', min: 70 },
+      belowDays: 1,
+      dropDays: 1,
+    });
   });
 
   it('should say there is no history when no day has data', () => {
@@ -96,6 +99,7 @@ describe('reliabilityChartModel', () => {
       threshold: 95,
       days: [],
     });
-    expect(model.summary).toBe('No reliability history in the last 7 days to 2026-11-25.');
+    expect(model.dates).toHaveLength(7);
+    expect(model.summary).toEqual({ lowest: null, belowDays: 0, dropDays: 0 });
   });
 });

@@ -5,8 +5,8 @@ export type DropKind = 'stale' | 'failed' | 'malformed';
 
 export interface DropReason {
   kind: DropKind;
-  /** "stale reports for 2.5 h", "1 failed client count", "2 malformed reports". */
-  text: string;
+  /** Seconds of stale reports, or how many failed client counts or malformed reports. */
+  amount: number;
 }
 
 /** One day of the chart: its place on the x axis, its figures and why it dropped. */
@@ -20,8 +20,14 @@ export interface ChartDay {
   belowSeconds: number;
   below: boolean;
   reasons: DropReason[];
-  /** One line for a tooltip or a screen reader. */
-  label: string;
+}
+
+/** What the chart sums up in a sentence (the SVG's description). */
+export interface ChartSummary {
+  /** The day with the lowest figure, null without data. */
+  lowest: { date: string; min: number } | null;
+  belowDays: number;
+  dropDays: number;
 }
 
 export interface ChartModel {
@@ -29,48 +35,30 @@ export interface ChartModel {
   dates: string[];
   days: ChartDay[];
   threshold: number;
-  /** What the chart shows, in a sentence (the SVG's description). */
-  summary: string;
+  summary: ChartSummary;
 }
 
-export const DROP_LEGEND: Record<DropKind, string> = {
-  stale: 'Stale reports (none for over an hour)',
-  failed: 'Failed client counts',
-  malformed: 'Malformed reports',
-};
+/** The legend's order of the drop reasons. */
+export const DROP_KINDS: readonly DropKind[] = ['stale', 'failed', 'malformed'];
 
 const DAY_MS = 86_400_000;
 
-/** Hours to one decimal: "0.5 h", "24 h". */
-export function formatHours(seconds: number): string {
-  const hours = Math.round(seconds / 360) / 10;
-  return `${hours} h`;
+/** Seconds as hours to one decimal (3_600 -> 1, 180 -> 0.1). */
+export function hoursOf(seconds: number): number {
+  return Math.round(seconds / 360) / 10;
 }
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The reasons of a day's drop, in the legend's order; none for a day without one. */
 export function dropReasons(day: ReliabilityDay): DropReason[] {
-  const reasons: DropReason[] = [];
-  if (day.reasons.staleSeconds > 0) {
-    reasons.push({
-      kind: 'stale',
-      text: `stale reports for ${formatHours(day.reasons.staleSeconds)}`,
-    });
-  }
-  if (day.reasons.failedClientCounts > 0) {
-    reasons.push({
-      kind: 'failed',
-      text: plural(day.reasons.failedClientCounts, 'failed client count', 'failed client counts'),
-    });
-  }
-  if (day.reasons.malformedReports > 0) {
-    reasons.push({
-      kind: 'malformed',
-      text: plural(day.reasons.malformedReports, 'malformed report', 'malformed reports'),
-    });
-  }
-  return reasons;
+  const amounts: Record<DropKind, number> = {
+    stale: day.reasons.staleSeconds,
+    failed: day.reasons.failedClientCounts,
+    malformed: day.reasons.malformedReports,
+  };
+  return DROP_KINDS.filter((kind) => amounts[kind] > 0).map((kind) => ({
+    kind,
+    amount: amounts[kind],
+  }));
 }
 
 /** The dates from `from` to `to` (YYYY-MM-DD, both included). */
@@ -83,7 +71,7 @@ export function datesBetween(from: string, to: string): string[] {
   return dates;
 }
 
-/** The chart of a server's reliability response: days placed on the range, reasons, summary. */
+/** The chart of a server's reliability response: days placed on the range, reasons, summary (in figures: the component words them). */
 export function reliabilityChartModel(
   response: Pick<ServerReliabilityResponse, 'from' | 'to' | 'days' | 'threshold'>,
 ): ChartModel {
@@ -93,36 +81,25 @@ export function reliabilityChartModel(
   for (const day of response.days) {
     const slot = slotOf.get(day.date);
     if (slot === undefined) continue;
-    const reasons = dropReasons(day);
-    const below = day.belowSeconds > 0;
-    const parts = [
-      `${day.date}: average ${day.averageReliability}%, lowest ${day.minReliability}%`,
-    ];
-    if (below) parts.push(`${formatHours(day.belowSeconds)} below ${response.threshold}%`);
-    if (reasons.length > 0) parts.push(`dropped by ${reasons.map((r) => r.text).join(', ')}`);
     days.push({
       date: day.date,
       slot,
       average: day.averageReliability,
       min: day.minReliability,
       belowSeconds: day.belowSeconds,
-      below,
-      reasons,
-      label: parts.join('; '),
+      below: day.belowSeconds > 0,
+      reasons: dropReasons(day),
     });
   }
-  return { dates, days, threshold: response.threshold, summary: summaryOf(dates, days) };
+  return { dates, days, threshold: response.threshold, summary: summaryOf(days) };
 }
 
-function summaryOf(dates: readonly string[], days: readonly ChartDay[]): string {
-  const range = `${dates.length} days to ${dates[dates.length - 1] ?? ''}`;
-  if (days.length === 0) return `No reliability history in the last ${range}.`;
-  const lowest = days.reduce((low, day) => (day.min < low.min ? day : low));
-  const belowDays = days.filter((day) => day.below).length;
-  const dropDays = days.filter((day) => day.reasons.length > 0).length;
-  return (
-    `Daily average reliability over the last ${range}: ${days.length} ${days.length === 1 ? 'day' : 'days'} with data, ` +
-    `lowest ${lowest.min}% on ${lowest.date}, ${plural(belowDays, 'day', 'days')} below the threshold, ` +
-    `${plural(dropDays, 'day', 'days')} with drops.`
-  );
+function summaryOf(days: readonly ChartDay[]): ChartSummary {
+  const lowest =
+    days.length === 0 ? null : days.reduce((low, day) => (day.min < low.min ? day : low));
+  return {
+    lowest: lowest && { date: lowest.date, min: lowest.min },
+    belowDays: days.filter((day) => day.below).length,
+    dropDays: days.filter((day) => day.reasons.length > 0).length,
+  };
 }

@@ -19,10 +19,15 @@ export const RELIABILITY_TOAST_POINTS = 10;
 export const REFRESH_INTERVAL_MS = 60_000;
 const TOAST_MS = 6_000;
 
+/** What a toast says, worded by the toast region in the reader's language. */
+export type ToastMessage =
+  | { kind: 'reliabilityRose' | 'reliabilityDropped'; name: string; from: number; to: number }
+  | { kind: 'refreshFailed'; error: string | null };
+
 export interface Toast {
   id: number;
   tone: 'info' | 'warning' | 'error';
-  text: string;
+  message: ToastMessage;
 }
 
 export interface NodesState {
@@ -30,6 +35,7 @@ export interface NodesState {
   ownerUuid: string | null;
   servers: NodeServer[];
   status: 'idle' | 'loading' | 'ready' | 'error';
+  /** The server's message when the first load failed; null: a failure without one. */
   error: string | null;
   refreshing: boolean;
   lastRefreshedAt: number | null;
@@ -54,10 +60,10 @@ export function useNodes() {
 
 let toastSeq = 0;
 
-export function pushToast(tone: Toast['tone'], text: string): void {
+export function pushToast(tone: Toast['tone'], message: ToastMessage): void {
   toastSeq += 1;
   const id = toastSeq;
-  nodesStore.toasts.push({ id, tone, text });
+  nodesStore.toasts.push({ id, tone, message });
   window.setTimeout(() => dismissToast(id), TOAST_MS);
 }
 
@@ -71,8 +77,9 @@ export function setQuickSetupOpen(open: boolean): void {
   localStorage.setItem(STORAGE_KEYS.quickSetupOpen, String(open));
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'Unknown error';
+/** The failure's own message; null when it has none (the portal says it in its words). */
+function messageOf(error: unknown): string | null {
+  return error instanceof Error && error.message ? error.message : null;
 }
 
 /** spec 02 §3: duplicates by id are removed when listed. */
@@ -88,11 +95,13 @@ function announceReliabilityChanges(before: readonly NodeServer[], after: readon
     if (old === undefined || Math.abs(server.reliability - old) < RELIABILITY_TOAST_POINTS) {
       continue;
     }
-    const direction = server.reliability > old ? 'rose' : 'dropped';
-    pushToast(
-      server.reliability > old ? 'info' : 'warning',
-      `Reliability of ${server.name} ${direction} from ${old}% to ${server.reliability}%`,
-    );
+    const rose = server.reliability > old;
+    pushToast(rose ? 'info' : 'warning', {
+      kind: rose ? 'reliabilityRose' : 'reliabilityDropped',
+      name: server.name,
+      from: old,
+      to: server.reliability,
+    });
   }
 }
 
@@ -139,7 +148,7 @@ export function loadServers(ownerUuid: string): Promise<void> {
         nodesStore.status = 'error';
         nodesStore.error = messageOf(error);
       } else {
-        pushToast('error', `Failed to refresh server: ${messageOf(error)}`);
+        pushToast('error', { kind: 'refreshFailed', error: messageOf(error) });
       }
     } finally {
       if (generation === mine) {
@@ -151,12 +160,20 @@ export function loadServers(ownerUuid: string): Promise<void> {
   return inFlight;
 }
 
+/**
+ * Errors of the calls below: the control plane's message, or an empty one for a failure without
+ * it (the dialog then shows its own words for it).
+ */
+function failure(error: unknown): Error {
+  return new Error(error instanceof ApiError ? error.message : '');
+}
+
 /** Deletes a server and drops it from the list; rejects with the server's message. */
 export async function removeServer(ownerUuid: string, serverId: string): Promise<void> {
   try {
     await deleteServer(ownerUuid, serverId);
   } catch (error) {
-    throw new Error(error instanceof ApiError ? error.message : 'Failed to delete server');
+    throw failure(error);
   }
   nodesStore.servers = nodesStore.servers.filter((server) => server.id !== serverId);
 }
@@ -175,9 +192,7 @@ export async function saveServerSettings(
   try {
     ({ server: saved } = await updateServer(ownerUuid, serverId, changes));
   } catch (error) {
-    throw new Error(
-      error instanceof ApiError ? error.message : 'Failed to save the server settings',
-    );
+    throw failure(error);
   }
   if (nodesStore.ownerUuid === ownerUuid) {
     const listed = nodesStore.servers.find((server) => server.id === serverId);
@@ -204,7 +219,7 @@ export async function changeServerInbound(
         ? await changeTransport(ownerUuid, serverId, change.transport)
         : await regeneratePort(ownerUuid, serverId);
   } catch (error) {
-    throw new Error(error instanceof ApiError ? error.message : 'Failed to change the server');
+    throw failure(error);
   }
   if (nodesStore.ownerUuid === ownerUuid) {
     const listed = nodesStore.servers.find((server) => server.id === serverId);

@@ -1,11 +1,17 @@
 import { NODES_ROUTES, type EnrollmentTokenResponse, type VpsTierId } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** spec 02 §2 setup wizard: a one-time token bound to the tier, and the install command. */
-export function createEnrollmentToken(tier: VpsTierId): Promise<EnrollmentTokenResponse> {
+/**
+ * spec 02 §2 setup wizard: a one-time token bound to the tier and the name the server will
+ * enroll with, and the install command.
+ */
+export function createEnrollmentToken(
+  tier: VpsTierId,
+  name?: string,
+): Promise<EnrollmentTokenResponse> {
   return api.post<EnrollmentTokenResponse>(
     NODES_ROUTES.enrollmentTokens,
-    { tier },
+    name ? { tier, name } : { tier },
     { fallbackMessage: 'Failed to generate the setup script' },
   );
 }

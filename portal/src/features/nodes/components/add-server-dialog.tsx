@@ -1,10 +1,12 @@
-import { UPLOAD_SERVER_MESSAGES, checkVlessLink } from '@scn/proto';
+import { SERVER_NAME_MAX, checkVlessLink } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { uploadServer } from '../api/upload-server';
-import { loadServers } from '../store';
+import { loadServers, useNodes } from '../store';
 import '../nodes.css';
 
 export interface AddServerDialogProps {
@@ -13,15 +15,37 @@ export interface AddServerDialogProps {
   onClose: () => void;
 }
 
+/** The name a VLESS link carries after `#`, if any (what the operator called it elsewhere). */
+function linkName(link: string): string {
+  const hash = link.indexOf('#');
+  if (hash < 0) return '';
+  try {
+    return decodeURIComponent(link.slice(hash + 1))
+      .trim()
+      .slice(0, SERVER_NAME_MAX);
+  } catch {
+    return '';
+  }
+}
+
 /**
- * spec 02 §2, §5 Add New Server: a server run without our agent, given as its VLESS string.
- * The control plane checks it (public address, a VLESS handshake with its UUID) before it is
- * added and every minute after; it is free and earns nothing (issue 15 §4). Success closes the
- * dialog after 2 s.
+ * spec 02 §2, §5 Add New Server: a server run without our agent, given as its VLESS string,
+ * and its name (issue 27 §4: prompted, with a default: the link's own name, else a numbered
+ * one). The control plane checks it (public address, a VLESS handshake with its UUID) before it
+ * is added and every minute after; it is free and earns nothing (issue 15 §4). Success closes
+ * the dialog after 2 s.
  */
 export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogProps) {
+  const { t, locale } = useT('node');
+  const { servers } = useNodes();
   const [vlessString, setVlessString] = useState('');
   const [name, setName] = useState('');
+  // Until the operator types a name, the default follows the link.
+  const [nameEdited, setNameEdited] = useState(false);
+  const defaultName =
+    linkName(vlessString) ||
+    t('add.defaultName', { number: formatNumber(servers.length + 1, locale) });
+  const shownName = nameEdited ? name : defaultName;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -32,6 +56,7 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
       setDone(false);
       setVlessString('');
       setName('');
+      setNameEdited(false);
       onClose();
     }, 2000);
     return () => window.clearTimeout(timer);
@@ -39,17 +64,18 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
 
   const submit = async () => {
     setError(null);
-    if (!vlessString.trim()) return setError(UPLOAD_SERVER_MESSAGES.vlessRequired);
+    if (!vlessString.trim()) return setError(t('add.vlessRequired'));
+    if (!shownName.trim()) return setError(t('add.nameRequired'));
     const checked = checkVlessLink(vlessString);
     // The server answers only that the link is invalid; the dialog can say what is wrong.
-    if (!checked.ok) return setError(`${UPLOAD_SERVER_MESSAGES.vlessInvalid}: ${checked.problem}`);
+    if (!checked.ok) return setError(t('add.vlessInvalid', { problem: checked.problem }));
     setBusy(true);
     try {
-      await uploadServer(ownerUuid, vlessString, name);
+      await uploadServer(ownerUuid, vlessString, shownName.trim());
       setDone(true);
       void loadServers(ownerUuid);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Error uploading server');
+      setError((failure instanceof Error && failure.message) || t('add.failed'));
     } finally {
       setBusy(false);
     }
@@ -59,7 +85,7 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
     <Dialog
       open={open}
       onClose={() => !busy && onClose()}
-      title="Add New Server"
+      title={t('add.title')}
       data-testid="add-server-dialog"
     >
       <form
@@ -69,31 +95,37 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
           void submit();
         }}
       >
-        <label htmlFor="add-server-vless">VLESS connection string</label>
+        <label htmlFor="add-server-vless">{t('add.vlessLabel')}</label>
         <textarea
           id="add-server-vless"
           className="input"
+          dir="ltr"
           rows={4}
           placeholder="vless://<uuid>@<host>:<port>?security=tls&sni=...#name"
           value={vlessString}
           onChange={(event) => setVlessString(event.target.value)}
         />
-        <label htmlFor="add-server-name">Server name (optional)</label>
+        <label htmlFor="add-server-name">{t('add.nameLabel')}</label>
         <input
           id="add-server-name"
           className="input"
-          placeholder={UPLOAD_SERVER_MESSAGES.defaultName}
-          maxLength={100}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
+          maxLength={SERVER_NAME_MAX}
+          value={shownName}
+          aria-describedby="add-server-name-hint"
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameEdited(true);
+          }}
+          data-testid="add-server-name"
         />
+        <p id="add-server-name-hint" className="field__hint">
+          {t('add.nameHint')}
+        </p>
         <p className="muted" data-testid="add-server-rules">
-          VLESS over TCP with security none or tls, on a public address. The network first checks
-          that the server accepts this link&apos;s UUID and forwards traffic, then again every
-          minute, and scores it from that.
+          {t('add.rules')}
         </p>
         <p className="muted" data-testid="add-server-shared">
-          {UPLOAD_SERVER_MESSAGES.sharedCredentials}
+          {t('card.sharedCredentials')}
         </p>
         {error && (
           <Banner tone="error" data-testid="add-server-error">
@@ -102,15 +134,15 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
         )}
         {done && (
           <Banner tone="success" data-testid="add-server-success">
-            {UPLOAD_SERVER_MESSAGES.uploaded}
+            {t('add.uploaded')}
           </Banner>
         )}
         <div className="dialog__actions">
           <Button type="button" variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('add.cancel')}
           </Button>
           <Button type="submit" variant="primary" disabled={busy || done}>
-            {busy ? 'Checking...' : 'Add Server'}
+            {busy ? t('add.checking') : t('add.submit')}
           </Button>
         </div>
       </form>

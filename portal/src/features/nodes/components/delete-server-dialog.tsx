@@ -1,5 +1,7 @@
 import type { NodeServer } from '@scn/proto';
+import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useT } from '../../../lib/i18n/i18n';
 import { removeServer } from '../store';
 
 export interface DeleteServerDialogProps {
@@ -8,23 +10,31 @@ export interface DeleteServerDialogProps {
   onClose: () => void;
 }
 
-/** spec 02 §2 Confirm Deletion: the server goes, and its agent is refused from then on. */
+/**
+ * spec 02 §2 Confirm Deletion: the server goes, its subscribers lose it with their unused paid
+ * time refunded (issue 15 §7), and its agent is refused from then on.
+ */
 export function DeleteServerDialog({ ownerUuid, server, onClose }: DeleteServerDialogProps) {
+  const { t } = useT('node');
   return (
     <ConfirmDialog
       open={server !== null}
-      title="Confirm Deletion"
-      confirmLabel="Delete Server"
-      busyLabel="Deleting..."
+      title={t('delete.title')}
+      confirmLabel={t('delete.action')}
+      busyLabel={t('delete.busy')}
       variant="danger"
       onConfirm={() => (server ? removeServer(ownerUuid, server.id) : Promise.resolve())}
       onClose={onClose}
-      fallbackError="Failed to delete server"
+      fallbackError={t('delete.failed')}
       data-testid="delete-server-dialog"
     >
-      <p>
-        Delete <strong>{server?.name}</strong>? It leaves the network at once and its agent can no
-        longer report. This cannot be undone.
+      <p data-testid="delete-server-consequence">
+        <Trans
+          ns="node"
+          i18nKey="delete.body"
+          values={{ name: server?.name ?? '' }}
+          components={{ strong: <strong /> }}
+        />
       </p>
     </ConfirmDialog>
   );

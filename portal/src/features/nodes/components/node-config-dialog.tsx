@@ -14,8 +14,10 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
+import { useT } from '../../../lib/i18n/i18n';
+import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import { getServerConfig } from '../api/get-server-config';
-import { countryName } from '../server-format';
+import { countryName, type NodeT } from '../server-format';
 import { saveServerSettings } from '../store';
 import { ServerFacts } from './node-config-facts';
 import { NodeTransport } from './node-transport';
@@ -34,13 +36,14 @@ export interface NodeConfigDialogProps {
  * settings its owner may change: name, country (ISO 3166-1 alpha-2) and location.
  */
 export function NodeConfigDialog({ ownerUuid, server, onClose }: NodeConfigDialogProps) {
+  const { t } = useT('node');
   const [saving, setSaving] = useState(false);
   return (
     <Dialog
       open={server !== null}
       onClose={() => !saving && onClose()}
-      title="Node Configuration"
-      description={server?.name}
+      title={t('config.title')}
+      description={server && <bdi>{server.name}</bdi>}
       size="lg"
       data-testid="node-config-dialog"
     >
@@ -87,30 +90,52 @@ function changesOf(form: Form, saved: NodeServerDetails): UpdateServerRequest {
   return changes;
 }
 
+/** The contract's messages of the settings rules, by their key in the catalogue. */
+const RULE_KEYS = {
+  [SERVER_SETTINGS_MESSAGES.nameRequired]: 'config.rule.nameRequired',
+  [SERVER_SETTINGS_MESSAGES.nameTooLong]: 'config.rule.nameTooLong',
+  [SERVER_SETTINGS_MESSAGES.nameInvalid]: 'config.rule.nameInvalid',
+  [SERVER_SETTINGS_MESSAGES.locationTooLong]: 'config.rule.locationTooLong',
+  [SERVER_SETTINGS_MESSAGES.locationInvalid]: 'config.rule.locationInvalid',
+} as const;
+
+/** A rule's message in the reader's language (the contract's own text for one it lacks). */
+function ruleText(message: string | undefined, max: number, t: NodeT): string | undefined {
+  if (message === undefined) return undefined;
+  const key = (RULE_KEYS as Record<string, (typeof RULE_KEYS)[keyof typeof RULE_KEYS]>)[message];
+  return key ? t(key, { max }) : message;
+}
+
 /** The same rules as the control plane (the shared contract), shown beside each field. */
-function validate(form: Form): FieldErrors {
+function validate(form: Form, t: NodeT): FieldErrors {
   const errors: FieldErrors = {};
   const name = serverNameSchema.safeParse(form.name);
-  if (!name.success) errors.name = name.error.issues[0]?.message;
+  if (!name.success) errors.name = ruleText(name.error.issues[0]?.message, SERVER_NAME_MAX, t);
   if (form.country && !COUNTRY_CODES.includes(form.country)) {
-    errors.country = SERVER_SETTINGS_MESSAGES.countryInvalid;
+    errors.country = t('config.rule.countryInvalid');
   }
   const location = serverLocationSchema.safeParse(form.location);
-  if (!location.success) errors.location = location.error.issues[0]?.message;
+  if (!location.success)
+    errors.location = ruleText(location.error.issues[0]?.message, SERVER_LOCATION_MAX, t);
   return errors;
 }
 
-let countryOptions: Array<{ code: string; name: string }> | null = null;
+const countryOptions = new Map<Locale, Array<{ code: string; name: string }>>();
 
-/** Every ISO 3166-1 country by its English name. */
-function countries(): Array<{ code: string; name: string }> {
-  countryOptions ??= COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
-    a.name.localeCompare(b.name, 'en'),
-  );
-  return countryOptions;
+/** Every ISO 3166-1 country by its name in the reader's language, in its alphabetical order. */
+function countries(locale: Locale): Array<{ code: string; name: string }> {
+  let options = countryOptions.get(locale);
+  if (!options) {
+    options = COUNTRY_CODES.map((code) => ({ code, name: countryName(code, locale) })).sort(
+      (a, b) => a.name.localeCompare(b.name, INTL_TAGS[locale]),
+    );
+    countryOptions.set(locale, options);
+  }
+  return options;
 }
 
 function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: BodyProps) {
+  const { t, locale } = useT('node');
   const [details, setDetails] = useState<NodeServerDetails | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -128,18 +153,16 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setLoadError(
-          error instanceof ApiError ? error.message : 'Failed to load the server configuration',
-        );
+        setLoadError(error instanceof ApiError ? error.message : '');
       },
     );
     return () => controller.abort();
   }, [ownerUuid, serverId, attempt]);
 
-  if (loadError) {
+  if (loadError !== null) {
     return (
       <LoadError
-        message={loadError}
+        message={loadError || t('config.loadFailed')}
         onClose={onClose}
         onRetry={() => {
           setLoadError(null);
@@ -162,7 +185,7 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const errors = validate(form);
+    const errors = validate(form, t);
     setFieldErrors(errors);
     if (Object.values(errors).some(Boolean) || !dirty) return;
     setSaving(true);
@@ -173,7 +196,7 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
       setForm(formOf(server));
       setSaved(true);
     } catch (error) {
-      setSaveError(error instanceof Error ? error.message : 'Failed to save the server settings');
+      setSaveError((error instanceof Error && error.message) || t('config.saveFailed'));
     } finally {
       setSaving(false);
     }
@@ -198,10 +221,10 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
   return (
     <div className="node-config" data-testid="node-config">
       <form className="form node-config__form" onSubmit={(event) => void submit(event)} noValidate>
-        <h3 className="node-config__heading">Settings</h3>
+        <h3 className="node-config__heading">{t('config.settings')}</h3>
         <div className="field">
           <label className="field__label" htmlFor="node-config-name">
-            Name
+            {t('config.name')}
           </label>
           <input
             {...fieldProps('name')}
@@ -210,12 +233,12 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
             value={form.name}
             onChange={(event) => edit('name', event.target.value)}
           />
-          {hint('name', 'Shown on your dashboard and in the market.')}
+          {hint('name', t('config.nameHint'))}
         </div>
         <div className="node-config__row">
           <div className="field">
             <label className="field__label" htmlFor="node-config-country">
-              Country
+              {t('config.country')}
             </label>
             <select
               {...fieldProps('country')}
@@ -223,37 +246,37 @@ function NodeConfigBody({ ownerUuid, serverId, saving, setSaving, onClose }: Bod
               value={form.country}
               onChange={(event) => edit('country', event.target.value)}
             >
-              <option value="">Not set</option>
-              {countries().map(({ code, name }) => (
+              <option value="">{t('config.countryNotSet')}</option>
+              {countries(locale).map(({ code, name }) => (
                 <option key={code} value={code}>
-                  {name} ({code})
+                  {t('config.countryOption', { name, code })}
                 </option>
               ))}
             </select>
-            {hint('country', 'Where the server is: clients pick servers by country.')}
+            {hint('country', t('config.countryHint'))}
           </div>
           <div className="field">
             <label className="field__label" htmlFor="node-config-location">
-              Location
+              {t('config.location')}
             </label>
             <input
               {...fieldProps('location')}
               className="input"
               maxLength={SERVER_LOCATION_MAX}
-              placeholder="e.g. Frankfurt, Hetzner FSN1"
+              placeholder={t('config.locationPlaceholder')}
               value={form.location}
               onChange={(event) => edit('location', event.target.value)}
             />
-            {hint('location', `City or data centre, up to ${SERVER_LOCATION_MAX} characters.`)}
+            {hint('location', t('config.locationHint', { max: SERVER_LOCATION_MAX }))}
           </div>
         </div>
         <SaveResult error={saveError} saved={saved} />
         <div className="dialog__actions">
           <Button variant="secondary" onClick={onClose} disabled={saving}>
-            Close
+            {t('config.close')}
           </Button>
           <Button type="submit" variant="primary" disabled={saving || !dirty}>
-            {saving ? 'Saving...' : 'Save Changes'}
+            {saving ? t('config.saving') : t('config.save')}
           </Button>
         </div>
       </form>
@@ -273,6 +296,7 @@ function LoadError({
   onClose: () => void;
   onRetry: () => void;
 }) {
+  const { t } = useT('node');
   return (
     <div className="stack">
       <Banner tone="error" data-testid="node-config-load-error">
@@ -280,10 +304,10 @@ function LoadError({
       </Banner>
       <div className="dialog__actions">
         <Button variant="secondary" onClick={onClose}>
-          Close
+          {t('config.close')}
         </Button>
         <Button variant="primary" onClick={onRetry}>
-          Try Again
+          {t('config.retry')}
         </Button>
       </div>
     </div>
@@ -291,16 +315,18 @@ function LoadError({
 }
 
 function ConfigLoading() {
+  const { t } = useT('node');
   return (
     <div className="page-loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      <span>Loading the configuration...</span>
+      <span>{t('config.loading')}</span>
     </div>
   );
 }
 
 /** How the last save went: its error, or that the settings were updated. */
 function SaveResult({ error, saved }: { error: string | null; saved: boolean }) {
+  const { t } = useT('node');
   return (
     <>
       {error && (
@@ -310,7 +336,7 @@ function SaveResult({ error, saved }: { error: string | null; saved: boolean }) 
       )}
       {saved && (
         <Banner tone="success" data-testid="node-config-saved">
-          {SERVER_SETTINGS_MESSAGES.updated}
+          {t('config.saved')}
         </Banner>
       )}
     </>

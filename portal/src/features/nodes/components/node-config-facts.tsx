@@ -1,7 +1,16 @@
 import { type NodeServerDetails, VPS_TIERS } from '@scn/proto';
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { formatAddress, formatBytes, formatDateTime } from '../server-format';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import {
+  formatAddress,
+  formatBinaryBytes,
+  coreStateText,
+  formatDateTime,
+  tierName,
+  tierNumber,
+} from '../server-format';
 import '../nodes.css';
 
 function Fact({
@@ -23,83 +32,98 @@ function Fact({
 
 /** An inbound parameter: empty ones are shown as a dash, not left blank. */
 function param(value: string): ReactNode {
-  return value ? <code>{value}</code> : <span className="muted">-</span>;
+  return value ? <code dir="ltr">{value}</code> : <span className="muted">-</span>;
 }
 
 /** What the control plane knows about the server, under the settings form. */
 export function ServerFacts({ server }: { server: NodeServerDetails }) {
+  const { t, locale } = useT('node');
   const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
   const agent = server.source === 'agent';
   const behind = BigInt(server.appliedClientSetVersion) < BigInt(server.clientSetVersion);
-  const hardware = server.hardware;
   return (
     <div className="node-config__facts" data-testid="node-config-facts">
       <section aria-labelledby="node-config-server">
         <h3 id="node-config-server" className="node-config__heading">
-          Server
+          {t('facts.server')}
         </h3>
         <dl className="node-config__list">
-          <Fact label="Server ID" testId="node-config-id">
+          <Fact label={t('facts.serverId')} testId="node-config-id">
             <span className="node-config__id">
-              <code>{server.id}</code>
+              <code dir="ltr">{server.id}</code>
               <CopyButton text={server.id} size="sm" variant="ghost" />
             </span>
           </Fact>
-          <Fact label="Tier" testId="node-config-tier">
+          <Fact label={t('facts.tier')} testId="node-config-tier">
             {tier
-              ? `${tier.id.replace('tier', 'Tier ')} (${tier.name}) · up to ${server.maxClients ?? tier.maxClients} clients`
-              : 'Manual server (no tier)'}
+              ? t('facts.tierValue', {
+                  tier: tierNumber(tier, t, locale),
+                  name: tierName(tier, t, locale),
+                  clients: server.maxClients ?? tier.maxClients,
+                })
+              : t('facts.manualTier')}
           </Fact>
-          <Fact label="Address" testId="node-config-address">
-            <code>{formatAddress(server.host, server.port)}</code>
+          <Fact label={t('facts.address')} testId="node-config-address">
+            <code dir="ltr">
+              {formatAddress(server.host, server.port) ?? t('card.waitingForReport')}
+            </code>
           </Fact>
-          <Fact label={agent ? 'Enrolled' : 'Added'} testId="node-config-created">
-            {formatDateTime(server.created)}
+          <Fact label={agent ? t('facts.enrolled') : t('facts.added')} testId="node-config-created">
+            {formatDateTime(server.created, locale)}
           </Fact>
-          <Fact label="Last health update">
-            {server.lastHealthUpdate ? formatDateTime(server.lastHealthUpdate) : 'Never'}
+          <Fact label={t('facts.lastHealthUpdate')}>
+            {server.lastHealthUpdate
+              ? formatDateTime(server.lastHealthUpdate, locale)
+              : t('time.never')}
           </Fact>
         </dl>
       </section>
 
       <section aria-labelledby="node-config-agent">
         <h3 id="node-config-agent" className="node-config__heading">
-          Agent and proxy core
+          {t('facts.agentHeading')}
         </h3>
         {agent ? (
           <dl className="node-config__list">
-            <Fact label="Agent version" testId="node-config-agent-version">
-              {server.agentVersion ?? 'unknown'}
+            <Fact label={t('facts.agentVersion')} testId="node-config-agent-version">
+              {server.agentVersion ? <bdi>{server.agentVersion}</bdi> : t('facts.unknown')}
             </Fact>
-            <Fact label="Proxy core" testId="node-config-core">
-              {server.coreState ?? 'no report yet'}
+            <Fact label={t('facts.proxyCore')} testId="node-config-core">
+              {server.coreState ? coreStateText(server.coreState, t) : t('facts.noReport')}
             </Fact>
-            <Fact label="Allowed clients" testId="node-config-clients">
-              {server.allowedClients}
-              {server.maxClients !== null ? ` of ${server.maxClients}` : ''}
+            <Fact label={t('facts.allowedClients')} testId="node-config-clients">
+              {server.maxClients !== null
+                ? t('facts.clientsOf', {
+                    count: formatNumber(server.allowedClients, locale),
+                    max: formatNumber(server.maxClients, locale),
+                  })
+                : formatNumber(server.allowedClients, locale)}
             </Fact>
-            <Fact label="Client set" testId="node-config-client-set">
+            <Fact label={t('facts.clientSet')} testId="node-config-client-set">
               {behind ? (
                 <span className="node-tone node-tone--warning">
-                  v{server.clientSetVersion} pushed, v{server.appliedClientSetVersion} applied: the
-                  node is catching up
+                  {t('facts.clientSetBehind', {
+                    pushed: formatNumber(BigInt(server.clientSetVersion), locale),
+                    applied: formatNumber(BigInt(server.appliedClientSetVersion), locale),
+                  })}
                 </span>
               ) : (
-                <span>v{server.appliedClientSetVersion} applied (up to date)</span>
+                <span>
+                  {t('facts.clientSetCurrent', {
+                    applied: formatNumber(BigInt(server.appliedClientSetVersion), locale),
+                  })}
+                </span>
               )}
             </Fact>
           </dl>
         ) : (
-          <p className="small muted">
-            Added with its VLESS string: no agent runs on it, so the network only checks that its
-            address answers.
-          </p>
+          <p className="small muted">{t('facts.manualAgent')}</p>
         )}
       </section>
 
       <section aria-labelledby="node-config-inbound">
         <h3 id="node-config-inbound" className="node-config__heading">
-          VLESS inbound
+          {t('facts.inbound')}
         </h3>
         {server.inbound ? (
           <dl
@@ -118,39 +142,55 @@ export function ServerFacts({ server }: { server: NodeServerDetails }) {
               <Fact label="serviceName">{param(server.inbound.serviceName)}</Fact>
             )}
             {server.inbound.certificateSha256 && (
-              <Fact label="certificate pin (pcs)" testId="node-config-pin">
-                <code className="node-config__id">{server.inbound.certificateSha256}</code>
+              <Fact label={t('facts.pin')} testId="node-config-pin">
+                <code className="node-config__id" dir="ltr">
+                  {server.inbound.certificateSha256}
+                </code>
               </Fact>
             )}
           </dl>
         ) : (
-          <p className="small muted">Known after the node's first report.</p>
+          <p className="small muted">{t('facts.inboundUnknown')}</p>
         )}
       </section>
 
-      {agent && (
-        <section aria-labelledby="node-config-hardware">
-          <h3 id="node-config-hardware" className="node-config__heading">
-            Hardware
-          </h3>
-          {hardware ? (
-            <dl className="node-config__list" data-testid="node-config-hardware">
-              <Fact label="System">
-                {hardware.os} {hardware.osRelease && `(${hardware.osRelease})`} · {hardware.arch}
-              </Fact>
-              <Fact label="CPU">
-                {hardware.cpuCores} {hardware.cpuCores === 1 ? 'core' : 'cores'}
-                {hardware.cpuModel && ` · ${hardware.cpuModel}`}
-                {hardware.cpuGhz > 0 && ` · ${hardware.cpuGhz} GHz`}
-              </Fact>
-              <Fact label="RAM">{formatBytes(hardware.ramBytes)}</Fact>
-              <Fact label="Disk">{formatBytes(hardware.diskBytes)}</Fact>
-            </dl>
-          ) : (
-            <p className="small muted">Not reported yet.</p>
-          )}
-        </section>
-      )}
+      {agent && <HardwareFacts hardware={server.hardware} />}
     </div>
+  );
+}
+
+/** The machine as the agent reported it at enrollment. */
+function HardwareFacts({ hardware }: { hardware: NodeServerDetails['hardware'] }) {
+  const { t, locale } = useT('node');
+  return (
+    <section aria-labelledby="node-config-hardware">
+      <h3 id="node-config-hardware" className="node-config__heading">
+        {t('facts.hardware')}
+      </h3>
+      {hardware ? (
+        <dl className="node-config__list" data-testid="node-config-hardware">
+          <Fact label={t('facts.system')}>
+            <bdi>
+              {hardware.os} {hardware.osRelease && `(${hardware.osRelease})`} · {hardware.arch}
+            </bdi>
+          </Fact>
+          <Fact label={t('facts.cpu')}>
+            {t('facts.cores', { count: hardware.cpuCores })}
+            {hardware.cpuModel && (
+              <>
+                {' · '}
+                <bdi>{hardware.cpuModel}</bdi>
+              </>
+            )}
+            {hardware.cpuGhz > 0 &&
+              ` · ${t('facts.ghz', { value: formatNumber(hardware.cpuGhz, locale) })}`}
+          </Fact>
+          <Fact label={t('facts.ram')}>{formatBinaryBytes(hardware.ramBytes, locale, t)}</Fact>
+          <Fact label={t('facts.disk')}>{formatBinaryBytes(hardware.diskBytes, locale, t)}</Fact>
+        </dl>
+      ) : (
+        <p className="small muted">{t('facts.hardwareUnknown')}</p>
+      )}
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { NodeServer } from '@scn/proto';
-import { type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
+import { useNodes } from '../store';
 import { QuickSetup } from './quick-setup';
 import { ServerList } from './server-list';
 import { SetupWizardDialog } from './setup-wizard-dialog';
@@ -18,18 +19,36 @@ export interface NodeDashboardProps {
 
 /**
  * spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers, and
- * (issue 18 §6) their earnings.
+ * (issue 18 §6) their earnings. An operator without a server sees the servers section first,
+ * leading with setting up a VPS node (issue 27 §4). The sections are keyed, so a move keeps
+ * their state (an open dialog stays open when the first server appears).
  */
 export function NodeDashboard({ ownerUuid, wallet, earnings, onPromote }: NodeDashboardProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
+  const nodes = useNodes();
   const openWizard = () => setWizardOpen(true);
+  const empty =
+    nodes.ownerUuid === ownerUuid && nodes.status === 'ready' && nodes.servers.length === 0;
+  const sections: Array<[string, ReactNode]> = [
+    ['wallet', wallet],
+    ['quick-setup', <QuickSetup onOpenWizard={openWizard} />],
+    [
+      'servers',
+      <ServerList ownerUuid={ownerUuid} onOpenWizard={openWizard} onPromote={onPromote} />,
+    ],
+    ['earnings', earnings],
+  ];
+  if (empty) sections.unshift(...sections.splice(2, 1));
   return (
     <div className="node-dashboard">
-      {wallet}
-      <QuickSetup onOpenWizard={openWizard} />
-      <ServerList ownerUuid={ownerUuid} onOpenWizard={openWizard} onPromote={onPromote} />
-      {earnings}
-      <SetupWizardDialog open={wizardOpen} onClose={() => setWizardOpen(false)} />
+      {sections.map(([key, section]) => (
+        <Fragment key={key}>{section}</Fragment>
+      ))}
+      <SetupWizardDialog
+        open={wizardOpen}
+        onClose={() => setWizardOpen(false)}
+        suggestedName={nodes.servers.length + 1}
+      />
       <ToastRegion />
     </div>
   );

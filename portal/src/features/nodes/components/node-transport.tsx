@@ -1,10 +1,22 @@
-import { NODE_TRANSPORT_LABELS, type NodeServerDetails, type NodeTransport } from '@scn/proto';
+import type { NodeServerDetails, NodeTransport } from '@scn/proto';
 import { useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { formatDateTime } from '../server-format';
 import { changeServerInbound } from '../store';
 import '../nodes.css';
+
+/** Each transport's name in the catalogue (NODE_TRANSPORTS of the contract). */
+const TRANSPORT_KEYS = {
+  'reality/tcp': 'transport.option.realityTcp',
+  'tls/tcp': 'transport.option.tlsTcp',
+  'tls/ws': 'transport.option.tlsWs',
+  'tls/grpc': 'transport.option.tlsGrpc',
+} as const satisfies Record<NodeTransport, string>;
 
 interface Props {
   ownerUuid: string;
@@ -14,11 +26,14 @@ interface Props {
 
 /**
  * Node Configuration (issue 19 §1): the transport the node serves, among those its core offers,
- * and the emergency port regeneration (a confirm step first). Each change is pushed to the node
- * at once; links and feeds follow once the node reports serving it (shown as pending until then).
+ * and the emergency port regeneration, each after a confirmation that says what clients lose.
+ * Each change is pushed to the node at once; links and feeds follow once the node reports
+ * serving it (shown as pending until then).
  */
 export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
+  const { t, locale } = useT('node');
   const plan = server.plan;
+  const [confirmingTransport, setConfirmingTransport] = useState(false);
   const [transport, setTransport] = useState<NodeTransport | ''>(plan?.transport ?? '');
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -33,16 +48,31 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
   }, [regenerableMs]);
   if (!plan) return null;
 
+  /** Sends the change; shows what it did, or throws the control plane's refusal. */
+  const apply = async (change: Parameters<typeof changeServerInbound>[2]) => {
+    const { server: changed } = await changeServerInbound(ownerUuid, server.id, change);
+    onChanged(changed);
+    setTransport(changed.plan?.transport ?? '');
+    setResult({
+      tone: 'success',
+      text:
+        'transport' in change
+          ? t('transport.changed')
+          : t('transport.portChanged', { port: String(changed.plan?.port ?? '') }),
+    });
+    setNow(Date.now());
+  };
+
   const run = async (change: Parameters<typeof changeServerInbound>[2]) => {
     setBusy(true);
     setResult(null);
     try {
-      const { server: changed, message } = await changeServerInbound(ownerUuid, server.id, change);
-      onChanged(changed);
-      setTransport(changed.plan?.transport ?? '');
-      setResult({ tone: 'success', text: message });
+      await apply(change);
     } catch (error) {
-      setResult({ tone: 'error', text: error instanceof Error ? error.message : String(error) });
+      setResult({
+        tone: 'error',
+        text: (error instanceof Error && error.message) || t('transport.failed'),
+      });
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -59,17 +89,16 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
       data-testid="node-config-transport"
     >
       <h3 id="node-config-transport" className="node-config__heading">
-        Transport and port
+        {t('transport.heading')}
       </h3>
       {server.inboundPending && (
         <p className="small node-tone node-tone--warning" data-testid="node-config-pending">
-          Pending: the node has not yet reported serving plan revision {plan.revision}. Links and
-          subscription feeds switch when it does (usually within a minute).
+          {t('transport.pending', { revision: formatNumber(Number(plan.revision), locale) })}
         </p>
       )}
       <div className="field">
         <label className="field__label" htmlFor="node-config-transport-select">
-          Transport
+          {t('transport.label')}
         </label>
         <div className="node-config__row">
           <select
@@ -82,53 +111,42 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
               setResult(null);
             }}
           >
-            {plan.transport === null && <option value="">Not set</option>}
+            {plan.transport === null && <option value="">{t('transport.notSet')}</option>}
             {plan.transports.map((option) => (
               <option key={option} value={option}>
-                {NODE_TRANSPORT_LABELS[option]}
+                {t(TRANSPORT_KEYS[option])}
               </option>
             ))}
           </select>
           <Button
             variant="secondary"
             disabled={busy || !transport || transport === plan.transport}
-            onClick={() => transport && void run({ transport })}
+            onClick={() => transport && setConfirmingTransport(true)}
             data-testid="node-config-transport-apply"
           >
-            Apply transport
+            {t('transport.apply')}
           </Button>
         </div>
         <p className="field__hint">
-          {plan.core === 'xray'
-            ? 'Xray: REALITY (the default) looks like a visit to a real website; TLS over WebSocket or gRPC can sit behind a CDN.'
-            : 'v2ray: TLS with the certificate the agent made (clients pin it); WebSocket can sit behind a CDN. REALITY and gRPC need Xray.'}
+          {plan.core === 'xray' ? t('transport.hintXray') : t('transport.hintV2ray')}
         </p>
       </div>
       <div className="field">
-        <span className="field__label">Port</span>
+        <span className="field__label">{t('transport.port')}</span>
         <p data-testid="node-config-plan-port">
-          <code>{plan.port ?? 'not assigned'}</code> (this machine's own, kept across restarts)
+          <Trans
+            ns="node"
+            i18nKey="transport.portValue"
+            values={{ port: plan.port === null ? t('transport.portNone') : String(plan.port) }}
+            components={{ code: <code dir="ltr" /> }}
+          />
         </p>
         {confirming ? (
-          <Banner tone="warning" data-testid="node-config-regenerate-confirm">
-            <p>
-              Regenerate the port only if it is blocked. Clients lose this server until their app
-              refreshes the subscription.
-            </p>
-            <div className="dialog__actions">
-              <Button variant="secondary" disabled={busy} onClick={() => setConfirming(false)}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                disabled={busy}
-                onClick={() => void run({ regeneratePort: true })}
-                data-testid="node-config-regenerate-yes"
-              >
-                {busy ? 'Regenerating...' : 'Yes, regenerate'}
-              </Button>
-            </div>
-          </Banner>
+          <RegenerateConfirm
+            busy={busy}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => void run({ regeneratePort: true })}
+          />
         ) : (
           <Button
             variant="secondary"
@@ -136,11 +154,13 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
             onClick={() => setConfirming(true)}
             data-testid="node-config-regenerate"
           >
-            Regenerate port (emergency)
+            {t('transport.regenerate')}
           </Button>
         )}
         {waiting && plan.regenerableAt && (
-          <p className="field__hint">Possible again from {formatDateTime(plan.regenerableAt)}.</p>
+          <p className="field__hint">
+            {t('transport.regenerableAt', { date: formatDateTime(plan.regenerableAt, locale) })}
+          </p>
         )}
       </div>
       {result && (
@@ -148,6 +168,98 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
           {result.text}
         </Banner>
       )}
+      <TransportConfirm
+        open={confirmingTransport}
+        name={server.name}
+        from={plan.transport}
+        to={transport || null}
+        onConfirm={async () => {
+          if (!transport) return;
+          setResult(null);
+          await apply({ transport });
+        }}
+        onClose={() => setConfirmingTransport(false)}
+      />
     </section>
+  );
+}
+
+/**
+ * Issue 27 §4: a transport change changes every client's link, so it is confirmed first, saying
+ * so; a refusal shows in the dialog, which stays open.
+ */
+function TransportConfirm({
+  open,
+  name,
+  from,
+  to,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  name: string;
+  from: NodeTransport | null;
+  to: NodeTransport | null;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
+  const { t } = useT('node');
+  return (
+    <ConfirmDialog
+      open={open}
+      title={t('transport.confirm.title')}
+      confirmLabel={t('transport.confirm.action')}
+      busyLabel={t('transport.confirm.busy')}
+      variant="danger"
+      onConfirm={onConfirm}
+      onClose={onClose}
+      fallbackError={t('transport.failed')}
+      data-testid="transport-confirm-dialog"
+    >
+      <p data-testid="transport-confirm-consequence">
+        <Trans
+          ns="node"
+          i18nKey="transport.confirm.body"
+          values={{
+            name,
+            from: from ? t(TRANSPORT_KEYS[from]) : t('transport.notSet'),
+            to: to ? t(TRANSPORT_KEYS[to]) : '',
+          }}
+          components={{ strong: <strong /> }}
+        />
+      </p>
+      <p>{t('transport.confirm.clients')}</p>
+    </ConfirmDialog>
+  );
+}
+
+/** The emergency port regeneration's confirm step, in place: clients lose the server until they refresh. */
+function RegenerateConfirm({
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const { t } = useT('node');
+  return (
+    <Banner tone="warning" data-testid="node-config-regenerate-confirm">
+      <p>{t('transport.regenerateConfirm')}</p>
+      <div className="dialog__actions">
+        <Button variant="secondary" disabled={busy} onClick={onCancel}>
+          {t('transport.cancel')}
+        </Button>
+        <Button
+          variant="danger"
+          disabled={busy}
+          onClick={onConfirm}
+          data-testid="node-config-regenerate-yes"
+        >
+          {busy ? t('transport.regenerating') : t('transport.regenerateYes')}
+        </Button>
+      </div>
+    </Banner>
   );
 }

@@ -1,9 +1,12 @@
+import { Trans } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { setQuickSetupOpen, useNodes } from '../store';
 import '../nodes.css';
 
 /** spec 02 §2: collapsible Quick Setup, collapsed by default, the choice remembered locally. */
 export function QuickSetup({ onOpenWizard }: { onOpenWizard: () => void }) {
+  const { t } = useT('node');
   const { quickSetupOpen } = useNodes();
   return (
     <section className="card quick-setup" aria-labelledby="quick-setup-title">
@@ -16,7 +19,7 @@ export function QuickSetup({ onOpenWizard }: { onOpenWizard: () => void }) {
           onClick={() => setQuickSetupOpen(!quickSetupOpen)}
           data-testid="quick-setup-toggle"
         >
-          Quick Setup
+          {t('quickSetup.title')}
           <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
             <path d="M5 8l5 5 5-5" fill="none" stroke="currentColor" strokeWidth="2" />
           </svg>
@@ -25,20 +28,17 @@ export function QuickSetup({ onOpenWizard }: { onOpenWizard: () => void }) {
       <div id="quick-setup-panel" hidden={!quickSetupOpen} data-testid="quick-setup-panel">
         <ol className="quick-setup__steps">
           <li>
-            <strong>Choose a VPS tier.</strong> Rent a VPS with Ubuntu or Debian; bigger tiers serve
-            more clients and earn more.
+            <Trans ns="node" i18nKey="quickSetup.step1" components={{ strong: <strong /> }} />
           </li>
           <li>
-            <strong>Run the setup command as root.</strong> The wizard gives you a one-line command
-            with a one-time token; paste it into the VPS over SSH.
+            <Trans ns="node" i18nKey="quickSetup.step2" components={{ strong: <strong /> }} />
           </li>
           <li>
-            <strong>Wait 2-3 minutes.</strong> The node enrolls itself and appears in Your Servers
-            below.
+            <Trans ns="node" i18nKey="quickSetup.step3" components={{ strong: <strong /> }} />
           </li>
         </ol>
         <Button variant="primary" onClick={onOpenWizard}>
-          Open Setup Wizard
+          {t('quickSetup.open')}
         </Button>
       </div>
     </section>

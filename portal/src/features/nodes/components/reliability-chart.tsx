@@ -1,14 +1,19 @@
 import { useId } from 'react';
+import { formatDate, formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import { useRefreshedLoad } from '../../../lib/use-refreshed-load';
 import { getServerReliability } from '../api/get-server-reliability';
 import {
   type ChartDay,
   type ChartModel,
-  DROP_LEGEND,
+  DROP_KINDS,
   type DropKind,
-  formatHours,
+  type DropReason,
+  hoursOf,
   reliabilityChartModel,
 } from '../reliability-chart-model';
+import { formatPercent, type NodeT } from '../server-format';
 import '../../../components/ui/chart.css';
 import '../nodes.css';
 
@@ -38,6 +43,79 @@ const FLOOR = 50;
 const y = (value: number) =>
   BOTTOM - ((Math.max(FLOOR, value) - FLOOR) / (100 - FLOOR)) * (BOTTOM - TOP);
 
+/** The words of the chart in the reader's language (the model holds only figures). */
+interface Words {
+  t: NodeT;
+  locale: Locale;
+}
+
+/** A UTC day (`YYYY-MM-DD`) in the reader's calendar. */
+function dayText(date: string, locale: Locale, options: Intl.DateTimeFormatOptions): string {
+  return formatDate(`${date}T00:00:00Z`, locale, { ...options, timeZone: 'UTC' });
+}
+
+function hoursText(seconds: number, { t, locale }: Words): string {
+  return t('reliability.hours', { hours: formatNumber(hoursOf(seconds), locale) });
+}
+
+function reasonText(reason: DropReason, words: Words): string {
+  const { t } = words;
+  if (reason.kind === 'stale')
+    return t('reliability.reason.stale', { hours: hoursText(reason.amount, words) });
+  if (reason.kind === 'failed') return t('reliability.reason.failed', { count: reason.amount });
+  return t('reliability.reason.malformed', { count: reason.amount });
+}
+
+function reasonsText(reasons: readonly DropReason[], words: Words): string {
+  const list = new Intl.ListFormat(INTL_TAGS[words.locale], {
+    type: 'unit',
+    style: 'short',
+  });
+  return list.format(reasons.map((reason) => reasonText(reason, words)));
+}
+
+/** One line for a day's tooltip: its figures, time below the threshold, why it dropped. */
+function dayLabel(day: ChartDay, threshold: number, words: Words): string {
+  const { t, locale } = words;
+  const parts = [
+    t('reliability.day.figures', {
+      date: dayText(day.date, locale, { dateStyle: 'medium' }),
+      average: formatPercent(day.average, locale),
+      min: formatPercent(day.min, locale),
+    }),
+  ];
+  if (day.below) {
+    parts.push(
+      t('reliability.day.below', {
+        hours: hoursText(day.belowSeconds, words),
+        threshold: formatPercent(threshold, locale),
+      }),
+    );
+  }
+  if (day.reasons.length > 0) {
+    parts.push(t('reliability.day.dropped', { reasons: reasonsText(day.reasons, words) }));
+  }
+  return parts.join(t('reliability.separator'));
+}
+
+/** The chart in a sentence, for assistive technology. */
+function summaryText(model: ChartModel, words: Words): string {
+  const { t, locale } = words;
+  const days = model.dates.length;
+  const to = dayText(model.dates[days - 1] ?? '', locale, { dateStyle: 'medium' });
+  const lowest = model.summary.lowest;
+  if (!lowest) return t('reliability.summary.empty', { days, to });
+  return t('reliability.summary.data', {
+    days,
+    to,
+    withData: model.days.length,
+    lowest: formatPercent(lowest.min, locale),
+    lowestDate: dayText(lowest.date, locale, { dateStyle: 'medium' }),
+    belowDays: model.summary.belowDays,
+    dropDays: model.summary.dropDays,
+  });
+}
+
 /**
  * Issue 18 §1: a server's daily reliability over the last 30 days, as an inline SVG (a dot for
  * the day's time-weighted average on a line through the days, a stroke down to the day's lowest,
@@ -51,6 +129,7 @@ export function ReliabilityChart({
   serverName,
   refreshKey,
 }: ReliabilityChartProps) {
+  const { t } = useT('node');
   const state = useRefreshedLoad(
     (signal) =>
       getServerReliability(ownerUuid, serverId, signal).then((response) =>
@@ -62,11 +141,11 @@ export function ReliabilityChart({
   return (
     <section
       className="chart reliability-chart"
-      aria-label={`Reliability of ${serverName}, last 30 days`}
+      aria-label={t('reliability.label', { name: serverName })}
       data-testid="reliability-chart"
     >
-      <h4 className="chart__title">Reliability, last 30 days</h4>
-      {state.status === 'loading' && <p className="small muted">Loading the history...</p>}
+      <h4 className="chart__title">{t('reliability.title')}</h4>
+      {state.status === 'loading' && <p className="small muted">{t('reliability.loading')}</p>}
       {state.status === 'error' && (
         <p className="small node-tone node-tone--danger" data-testid="reliability-chart-error">
           {state.message}
@@ -75,7 +154,7 @@ export function ReliabilityChart({
       {state.status === 'ready' &&
         (state.model.days.length === 0 ? (
           <p className="small muted" data-testid="reliability-chart-empty">
-            No history yet: it is written every minute from the server's first report.
+            {t('reliability.empty')}
           </p>
         ) : (
           <Chart model={state.model} />
@@ -85,6 +164,8 @@ export function ReliabilityChart({
 }
 
 function Chart({ model }: { model: ChartModel }) {
+  const { t, locale } = useT('node');
+  const words: Words = { t, locale };
   const id = useId();
   const slotWidth = (RIGHT - LEFT) / model.dates.length;
   const first = model.dates[0] ?? '';
@@ -98,13 +179,13 @@ function Chart({ model }: { model: ChartModel }) {
         aria-labelledby={`${id}-title ${id}-desc`}
         data-testid="reliability-chart-svg"
       >
-        <title id={`${id}-title`}>Daily reliability, last {model.dates.length} days</title>
-        <desc id={`${id}-desc`}>{model.summary}</desc>
+        <title id={`${id}-title`}>{t('reliability.svgTitle', { count: model.dates.length })}</title>
+        <desc id={`${id}-desc`}>{summaryText(model, words)}</desc>
         {[FLOOR, 75, 100].map((value) => (
           <g key={value} className="chart__grid">
             <line x1={LEFT} x2={RIGHT} y1={y(value)} y2={y(value)} />
             <text x={LEFT - 4} y={y(value) + 3} textAnchor="end">
-              {value}
+              {formatNumber(value, locale)}
             </text>
           </g>
         ))}
@@ -123,36 +204,46 @@ function Chart({ model }: { model: ChartModel }) {
           />
         ))}
         {model.days.map((day) => (
-          <DayMark key={day.date} day={day} slotWidth={slotWidth} threshold={model.threshold} />
+          <DayMark
+            key={day.date}
+            day={day}
+            slotWidth={slotWidth}
+            threshold={model.threshold}
+            label={dayLabel(day, model.threshold, words)}
+          />
         ))}
         <text className="chart__axis" x={LEFT} y={HEIGHT - 4}>
-          {first.slice(5)}
+          {first && dayText(first, locale, { month: 'numeric', day: 'numeric' })}
         </text>
         <text className="chart__axis" x={RIGHT} y={HEIGHT - 4} textAnchor="end">
-          {last.slice(5)}
+          {last && dayText(last, locale, { month: 'numeric', day: 'numeric' })}
         </text>
       </svg>
       <Legend threshold={model.threshold} />
       <details className="chart__details">
-        <summary>Reliability by day (table)</summary>
+        <summary>{t('reliability.table.summary')}</summary>
         <table className="chart__table" data-testid="reliability-table">
           <thead>
             <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col">Average</th>
-              <th scope="col">Lowest</th>
-              <th scope="col">Below {model.threshold}%</th>
-              <th scope="col">Why it dropped</th>
+              <th scope="col">{t('reliability.table.day')}</th>
+              <th scope="col">{t('reliability.table.average')}</th>
+              <th scope="col">{t('reliability.table.lowest')}</th>
+              <th scope="col">
+                {t('reliability.table.below', {
+                  threshold: formatPercent(model.threshold, locale),
+                })}
+              </th>
+              <th scope="col">{t('reliability.table.why')}</th>
             </tr>
           </thead>
           <tbody>
             {model.days.map((day) => (
               <tr key={day.date} data-testid="reliability-table-row" data-date={day.date}>
-                <th scope="row">{day.date}</th>
-                <td>{day.average}%</td>
-                <td>{day.min}%</td>
-                <td>{day.below ? formatHours(day.belowSeconds) : '-'}</td>
-                <td>{day.reasons.length ? day.reasons.map((r) => r.text).join(', ') : '-'}</td>
+                <th scope="row">{dayText(day.date, locale, { dateStyle: 'medium' })}</th>
+                <td>{formatPercent(day.average, locale)}</td>
+                <td>{formatPercent(day.min, locale)}</td>
+                <td>{day.below ? hoursText(day.belowSeconds, words) : '-'}</td>
+                <td>{day.reasons.length ? reasonsText(day.reasons, words) : '-'}</td>
               </tr>
             ))}
           </tbody>
@@ -180,16 +271,18 @@ function DayMark({
   day,
   slotWidth,
   threshold,
+  label,
 }: {
   day: ChartDay;
   slotWidth: number;
   threshold: number;
+  label: string;
 }) {
   const cx = centre(day, slotWidth);
   const tone = day.average >= threshold ? 'success' : day.average >= FLOOR ? 'warning' : 'danger';
   return (
     <g data-testid="reliability-day" data-date={day.date}>
-      <title>{day.label}</title>
+      <title>{label}</title>
       {/* A transparent hit area: the tooltip shows anywhere in the day's column. */}
       <rect
         className="reliability-chart__hit"
@@ -233,6 +326,7 @@ function DropMarker({ kind, cx, cy }: { kind: DropKind; cx: number; cy: number }
 }
 
 function Legend({ threshold }: { threshold: number }) {
+  const { t, locale } = useT('node');
   return (
     <ul className="chart__legend small muted" data-testid="reliability-legend">
       <li>
@@ -244,26 +338,26 @@ function Legend({ threshold }: { threshold: number }) {
             r="3"
           />
         </svg>
-        Daily average
+        {t('reliability.legend.average')}
       </li>
       <li>
         <svg viewBox="0 0 12 12" aria-hidden="true">
           <line className="reliability-chart__min" x1="6" x2="6" y1="1" y2="11" />
         </svg>
-        Down to the day's lowest
+        {t('reliability.legend.lowest')}
       </li>
       <li>
         <svg viewBox="0 0 12 12" aria-hidden="true">
           <line className="reliability-chart__threshold" x1="0" x2="12" y1="6" y2="6" />
         </svg>
-        {threshold}% threshold
+        {t('reliability.legend.threshold', { threshold: formatPercent(threshold, locale) })}
       </li>
-      {(Object.keys(DROP_LEGEND) as DropKind[]).map((kind) => (
+      {DROP_KINDS.map((kind) => (
         <li key={kind} data-testid={`reliability-legend-${kind}`}>
           <svg viewBox="0 0 12 12" aria-hidden="true">
             <DropMarkerSwatch kind={kind} />
           </svg>
-          {DROP_LEGEND[kind]}
+          {t(`reliability.legend.${kind}`)}
         </li>
       ))}
     </ul>

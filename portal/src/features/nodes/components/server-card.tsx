@@ -1,9 +1,20 @@
 import type { NodeServer } from '@scn/proto';
-import { NODES_MESSAGES, UPLOAD_SERVER_MESSAGES, VPS_TIERS } from '@scn/proto';
+import { VPS_TIERS } from '@scn/proto';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { formatUptime, pingTone, reliabilityTone } from '../../../lib/server-display';
-import { formatAddress, formatDateTime, formatPlace, formatRelative } from '../server-format';
+import { formatNumber } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { pingTone, reliabilityTone } from '../../../lib/server-display';
+import {
+  coreStateText,
+  formatAddress,
+  formatDateTime,
+  formatPercent,
+  formatPlace,
+  formatRelative,
+  formatUptimeText,
+  tierName,
+} from '../server-format';
 import { ServerTrafficChart } from './server-traffic-chart';
 import { ReliabilityChart } from './reliability-chart';
 import '../nodes.css';
@@ -27,8 +38,10 @@ export function ServerCard({
   onConfigure,
   onPromote,
 }: ServerCardProps) {
+  const { t, locale } = useT('node');
   const tier = VPS_TIERS.find((candidate) => candidate.id === server.tier);
-  const place = formatPlace(server.country, server.location);
+  const place = formatPlace(server.country, server.location, locale, t);
+  const address = formatAddress(server.host, server.port);
   const titleId = `server-${server.id}-name`;
   return (
     <article
@@ -43,7 +56,7 @@ export function ServerCard({
             {server.name}
           </h3>
           <p className="node-server__address small muted" data-testid="server-address">
-            {formatAddress(server.host, server.port)}
+            {address ? <bdi dir="ltr">{address}</bdi> : t('card.waitingForReport')}
           </p>
           {place && (
             <p className="node-server__place small muted" data-testid="server-place">
@@ -56,46 +69,52 @@ export function ServerCard({
       {server.check && <ManualCheck check={server.check} now={now} />}
       {server.banned && (
         <p className="small node-tone--danger" data-testid="server-banned-reason">
-          {NODES_MESSAGES.banned}
+          {t('card.banned')}
         </p>
       )}
       <dl className="node-server__stats">
         <div>
-          <dt>Reliability</dt>
+          <dt>{t('card.reliability')}</dt>
           <dd
             className={`node-tone node-tone--${reliabilityTone(server.reliability)}`}
             data-testid="server-reliability"
           >
-            {server.reliability}%
+            {formatPercent(server.reliability, locale)}
           </dd>
         </div>
         <div>
-          <dt>Uptime</dt>
-          <dd data-testid="server-uptime">{formatUptime(server.uptime)}</dd>
+          <dt>{t('card.uptime')}</dt>
+          <dd data-testid="server-uptime">{formatUptimeText(server.uptime, locale, t)}</dd>
         </div>
         <div>
-          <dt>Connections</dt>
-          <dd data-testid="server-connections">{server.connections}</dd>
+          <dt>{t('card.connections')}</dt>
+          <dd data-testid="server-connections">{formatNumber(server.connections, locale)}</dd>
         </div>
         <div>
-          <dt>Ping</dt>
+          <dt>{t('card.ping')}</dt>
           <dd
             className={
               server.ping === null ? 'muted' : `node-tone node-tone--${pingTone(server.ping)}`
             }
           >
-            {server.ping === null ? 'n/a' : `${server.ping} ms`}
+            {server.ping === null
+              ? t('card.notAvailable')
+              : t('card.pingValue', { ms: formatNumber(server.ping, locale) })}
           </dd>
         </div>
         <div>
-          <dt>Last health update</dt>
-          <dd title={server.lastHealthUpdate ? formatDateTime(server.lastHealthUpdate) : undefined}>
-            {formatRelative(server.lastHealthUpdate, now)}
+          <dt>{t('card.lastHealthUpdate')}</dt>
+          <dd
+            title={
+              server.lastHealthUpdate ? formatDateTime(server.lastHealthUpdate, locale) : undefined
+            }
+          >
+            {formatRelative(server.lastHealthUpdate, now, locale, t)}
           </dd>
         </div>
         <div>
-          <dt>Created</dt>
-          <dd>{formatDateTime(server.created)}</dd>
+          <dt>{t('card.created')}</dt>
+          <dd>{formatDateTime(server.created, locale)}</dd>
         </div>
       </dl>
       <ReliabilityChart
@@ -107,14 +126,18 @@ export function ServerCard({
       <ServerTrafficChart ownerUuid={ownerUuid} serverId={server.id} refreshKey={now} />
       {server.vlessString && (
         <div className="node-server__link">
-          <code data-testid="server-vless">{server.vlessString}</code>
+          <code dir="ltr" data-testid="server-vless">
+            {server.vlessString}
+          </code>
           <CopyButton text={server.vlessString} />
         </div>
       )}
       <footer className="node-server__footer">
         <span className="small muted">
-          {tier ? tier.name : 'Manual server'}
-          {server.coreState ? ` · proxy core ${server.coreState.toLowerCase()}` : ''}
+          {tier ? tierName(tier, t, locale) : t('card.manualServer')}
+          {server.coreState
+            ? ` · ${t('card.coreState', { state: coreStateText(server.coreState, t) })}`
+            : ''}
         </span>
         <span className="node-server__actions">
           {onPromote && (
@@ -122,22 +145,28 @@ export function ServerCard({
               variant="primary"
               size="sm"
               onClick={() => onPromote(server)}
-              aria-label={`Promote ${server.name}`}
+              aria-label={t('card.promoteLabel', { name: server.name })}
               data-testid="server-promote"
             >
-              Promote
+              {t('card.promote')}
             </Button>
           )}
           <Button
             variant="secondary"
             size="sm"
             onClick={() => onConfigure(server)}
-            aria-label={`Configure ${server.name}`}
+            aria-label={t('card.configureLabel', { name: server.name })}
           >
-            Configure
+            {t('card.configure')}
           </Button>
-          <Button variant="danger" size="sm" onClick={() => onDelete(server)}>
-            Delete
+          <Button
+            variant="danger"
+            size="sm"
+            onClick={() => onDelete(server)}
+            aria-label={t('card.deleteLabel', { name: server.name })}
+            data-testid="server-delete"
+          >
+            {t('card.delete')}
           </Button>
         </span>
       </footer>
@@ -147,36 +176,36 @@ export function ServerCard({
 
 /** Status badges: banned or (un)available, hidden, a plan not yet served, shared credentials. */
 function ServerBadges({ server }: { server: NodeServer }) {
+  const { t, locale } = useT('node');
   return (
     <div className="node-server__badges" data-testid="server-badges">
       {server.banned ? (
-        <span className="badge badge--danger">Banned</span>
+        <span className="badge badge--danger">{t('card.badge.banned')}</span>
       ) : server.available ? (
-        <span className="badge badge--success">Available</span>
+        <span className="badge badge--success">{t('card.badge.available')}</span>
       ) : (
-        <span className="badge badge--danger">Unavailable</span>
+        <span className="badge badge--danger">{t('card.badge.unavailable')}</span>
       )}
       {server.hidden && !server.banned && (
-        <span className="badge badge--warning" title="Reliability under 95%">
-          Hidden
+        <span
+          className="badge badge--warning"
+          title={t('card.badge.hiddenHint', { threshold: formatPercent(95, locale) })}
+        >
+          {t('card.badge.hidden')}
         </span>
       )}
       {server.inboundPending && (
         <span
           className="badge badge--warning"
           data-testid="server-pending"
-          title="A new port or transport was pushed to the node; links and feeds switch once it reports serving it"
+          title={t('card.badge.pendingHint')}
         >
-          Pending
+          {t('card.badge.pending')}
         </span>
       )}
       {server.sharedCredentials && (
-        <span
-          className="badge"
-          data-testid="server-shared"
-          title={UPLOAD_SERVER_MESSAGES.sharedCredentials}
-        >
-          Shared credentials
+        <span className="badge" data-testid="server-shared" title={t('card.sharedCredentials')}>
+          {t('card.badge.shared')}
         </span>
       )}
     </div>
@@ -188,24 +217,27 @@ function ServerBadges({ server }: { server: NodeServer }) {
  * listed only once one has), and why it is free and earns nothing.
  */
 function ManualCheck({ check, now }: { check: NonNullable<NodeServer['check']>; now: number }) {
-  const when = check.checkedAt ? formatRelative(check.checkedAt, now) : null;
+  const { t, locale } = useT('node');
+  const when = check.checkedAt ? formatRelative(check.checkedAt, now, locale, t) : null;
   return (
     <div className="node-server__check small" data-testid="server-check">
       {check.state === 'pending' && (
-        <p data-testid="server-check-state">
-          Waiting for the first VLESS check: the server is listed once one passes.
-        </p>
+        <p data-testid="server-check-state">{t('card.check.pending')}</p>
       )}
       {check.state === 'passed' && (
-        <p data-testid="server-check-state">VLESS check passed{when ? ` (${when})` : ''}.</p>
+        <p data-testid="server-check-state">
+          {when ? t('card.check.passedAt', { when }) : t('card.check.passed')}
+        </p>
       )}
       {check.state === 'failed' && (
         <p className="node-tone node-tone--danger" data-testid="server-check-state">
-          Last VLESS check failed{when ? ` (${when})` : ''}: {check.error}
+          {when
+            ? t('card.check.failedAt', { when, error: check.error ?? '' })
+            : t('card.check.failed', { error: check.error ?? '' })}
         </p>
       )}
       <p className="muted" data-testid="server-shared-note">
-        {UPLOAD_SERVER_MESSAGES.sharedCredentials}
+        {t('card.sharedCredentials')}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import type { NodeServer } from '@scn/proto';
 import { useCallback, useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
 import { AddServerDialog } from './add-server-dialog';
@@ -17,9 +18,14 @@ export interface ServerListProps {
   onPromote?: (server: NodeServer) => void;
 }
 
-/** spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. */
+/**
+ * spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. Empty, it leads with
+ * setting up a VPS node (issue 27 §4); a server run without the agent comes second.
+ */
 export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListProps) {
+  const { t } = useT('node');
   const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
+  const empty = status === 'ready' && servers.length === 0;
   const [deleting, setDeleting] = useState<NodeServer | null>(null);
   const [configuring, setConfiguring] = useState<NodeServer | null>(null);
   // The listed row as it is now (a save renames it); the one it was opened from once it is gone.
@@ -47,10 +53,17 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
   return (
     <section className="node-servers" aria-labelledby="node-servers-title">
       <div className="node-servers__header">
-        <h2 id="node-servers-title">Your Servers</h2>
-        <Button variant="secondary" size="sm" onClick={() => setAdding(true)}>
-          Add New Server
-        </Button>
+        <h2 id="node-servers-title">{t('servers.title')}</h2>
+        {!empty && (
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setAdding(true)}
+            data-testid="add-server"
+          >
+            {t('servers.add')}
+          </Button>
+        )}
         <Button
           variant="secondary"
           size="sm"
@@ -58,35 +71,46 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
           disabled={refreshing}
           data-testid="refresh-servers"
         >
-          {refreshing ? 'Refreshing...' : 'Refresh'}
+          {refreshing ? t('servers.refreshing') : t('servers.refresh')}
         </Button>
       </div>
 
       {status === 'loading' || status === 'idle' ? (
         <div className="page-loading" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
-          <span>Loading your servers...</span>
+          <span>{t('servers.loading')}</span>
         </div>
       ) : status === 'error' ? (
         <div className="stack">
           <Banner tone="error" data-testid="servers-error">
-            {error}
+            {error ?? t('servers.loadFailed')}
           </Banner>
           <div>
             <Button variant="secondary" onClick={() => void loadServers(ownerUuid)}>
-              Try Again
+              {t('servers.retry')}
             </Button>
           </div>
         </div>
       ) : servers.length === 0 ? (
         <div className="card empty-state" data-testid="servers-empty">
-          <h3>No servers yet</h3>
-          <p className="muted">
-            Set up a VPS with the wizard: it appears here 2 to 3 minutes after the install.
-          </p>
-          <Button variant="primary" onClick={onOpenWizard}>
-            Set Up a VPS Node
-          </Button>
+          <h3>{t('servers.empty.title')}</h3>
+          <p className="muted">{t('servers.empty.vps')}</p>
+          <div className="empty-state__actions">
+            <Button variant="primary" onClick={onOpenWizard} data-testid="empty-setup-vps">
+              {t('servers.empty.setUp')}
+            </Button>
+          </div>
+          <p className="small muted">{t('servers.empty.manual')}</p>
+          <div className="empty-state__actions">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setAdding(true)}
+              data-testid="empty-add-server"
+            >
+              {t('servers.add')}
+            </Button>
+          </div>
         </div>
       ) : (
         <div className="node-servers__grid" data-testid="server-list">

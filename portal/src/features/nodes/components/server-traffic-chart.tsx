@@ -4,6 +4,7 @@ import {
   type TrafficPoint,
   type TrafficSeries,
 } from '../../../components/traffic-chart/traffic-chart-model';
+import { useT } from '../../../lib/i18n/i18n';
 import { getServerTraffic } from '../api/get-server-traffic';
 
 /** The node dashboard: a server's traffic per day, its subscriptions together, download and upload. */
@@ -16,11 +17,12 @@ export function ServerTrafficChart({
   serverId: string;
   refreshKey?: unknown;
 }) {
+  const { t, locale } = useT('node');
   const load = async (signal: AbortSignal) => {
     const response = await getServerTraffic(ownerUuid, serverId, signal);
     const series: TrafficSeries[] = [
-      { key: 'download', label: 'Download' },
-      { key: 'upload', label: 'Upload' },
+      { key: 'download', label: t('traffic.download') },
+      { key: 'upload', label: t('traffic.upload') },
     ];
     const points: TrafficPoint[] = response.days.flatMap((d) => [
       { date: d.date, series: 'download', bytes: d.downloadBytes },
@@ -30,10 +32,10 @@ export function ServerTrafficChart({
   };
   return (
     <TrafficChart
-      title="Traffic, last 30 days"
+      title={t('traffic.title')}
       load={load}
       refreshKey={refreshKey}
-      deps={[ownerUuid, serverId]}
+      deps={[ownerUuid, serverId, locale]}
     />
   );
 }
