@@ -304,7 +304,23 @@ describe('client dashboard', () => {
     await card.getByTestId('auto-renew').click();
     await waitForText(page.getByTestId('subscription-notice'), 'renews at the end');
 
+    // Pausing is asked first, with what it costs; Cancel changes nothing.
     await card.getByRole('button', { name: 'Pause' }).click();
+    const pauseDialog = page.getByRole('dialog', { name: 'Pause this subscription?' });
+    const consequences = await pauseDialog.getByTestId('pause-consequences').innerText();
+    expect(consequences).toContain(
+      'This uses one of your 2 pauses in any 24 hours (2 are left now)',
+    );
+    expect(consequences).toContain('resumes by itself after 8 hours');
+    await pauseDialog.getByRole('button', { name: 'Cancel' }).click();
+    await pauseDialog.waitFor({ state: 'detached' });
+    const [still] = await suite.stack.db.query<{ status: string }>(
+      `SELECT status FROM subscriptions WHERE id = $1`,
+      [hourly],
+    );
+    expect(still).toEqual({ status: 'active' });
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await pauseDialog.getByRole('button', { name: 'Pause Subscription' }).click();
     await waitForText(page.getByTestId('subscription-notice'), 'Subscription paused');
     await page.getByTestId('subscriptions-paused-only').waitFor();
     const paused = page

@@ -108,6 +108,13 @@ describe('client journey', () => {
       .locator(card)
       .getByRole('button', { name: 'Pause' })
       .click();
+    // Monthly: the one pause of the next 6 months, 7 days at most, asked first.
+    const pauseDialog = page.getByRole('dialog', { name: 'Pause this subscription?' });
+    expect(await pauseDialog.getByTestId('pause-consequences').innerText()).toContain(
+      'This uses your one pause for the next 6 months',
+    );
+    expect(await pauseDialog.getByTestId('pause-consequences').innerText()).toContain('7 days');
+    await pauseDialog.getByRole('button', { name: 'Pause Subscription' }).click();
     await waitForText(page.getByTestId('subscription-notice'), 'Subscription paused');
     await page.getByTestId('subscriptions-paused-only').waitFor();
     await page

@@ -9,8 +9,8 @@ import {
   type SubscriptionView,
   activate,
   changeAutoRenew,
-  pause,
 } from '../store';
+import { PauseSubscriptionDialog } from './pause-subscription-dialog';
 import { SubscriptionTrafficChart } from './subscription-traffic-chart';
 import { WithdrawnServers } from './withdrawn-servers';
 import '../subscriptions.css';
@@ -89,6 +89,7 @@ export function SubscriptionCard({
   const isActive = subscription.status === 'active';
   const hourly = subscription.billingCycle === 'hourly';
   const allowance = subscription.pauseAllowance;
+  const [confirmingPause, setConfirmingPause] = useState(false);
 
   return (
     <article
@@ -156,7 +157,8 @@ export function SubscriptionCard({
               variant="secondary"
               size="sm"
               disabled={busy !== undefined}
-              onClick={() => void pause(ownerUuid, subscription.id)}
+              onClick={() => setConfirmingPause(true)}
+              data-testid="pause-subscription"
               title={
                 allowance.pausesLeft === 0 && allowance.nextPauseAvailableAt
                   ? t('card.nextPause', {
@@ -215,6 +217,11 @@ export function SubscriptionCard({
           {busy === 'delete' ? t('card.deleting') : t('card.delete')}
         </Button>
       </footer>
+      <PauseSubscriptionDialog
+        ownerUuid={ownerUuid}
+        subscription={confirmingPause ? subscription : null}
+        onClose={() => setConfirmingPause(false)}
+      />
     </article>
   );
 }
