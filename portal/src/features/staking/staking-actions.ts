@@ -1,8 +1,9 @@
-import type {
-  AutoStakeResponse,
-  StakeMoveResponse,
-  StakingData,
-  StakingResponse,
+import {
+  type AutoStakeResponse,
+  STAKING_MESSAGES,
+  type StakeMoveResponse,
+  type StakingData,
+  type StakingResponse,
 } from '@scn/proto';
 import { parseAmount, parsePercent } from './staking-format';
 
@@ -16,8 +17,28 @@ export interface StakingState {
   error: string | null;
   /** The call in flight (its buttons are disabled). */
   busy: StakingAction | null;
-  /** The answer of the last action: the server's message, shown as is. */
-  notice: { action: StakingAction; tone: 'success' | 'error'; text: string } | null;
+  /**
+   * The answer of the last action: the server's message, shown as is, or the page's own check
+   * (`local`: a key of STAKING_MESSAGES the portal translates).
+   */
+  notice: {
+    action: StakingAction;
+    tone: 'success' | 'error';
+    text: string;
+    local?: LocalStakingProblem;
+  } | null;
+}
+
+/** The form's own checks, made before any call (translated in the page). */
+export type LocalStakingProblem = 'amountRequired' | 'amountInvalid' | 'percentInvalid';
+const LOCAL_PROBLEMS: readonly LocalStakingProblem[] = [
+  'amountRequired',
+  'amountInvalid',
+  'percentInvalid',
+];
+
+function localProblem(text: string): LocalStakingProblem | undefined {
+  return LOCAL_PROBLEMS.find((key) => STAKING_MESSAGES[key] === text);
 }
 
 export const initialStakingState = (): StakingState => ({
@@ -92,7 +113,12 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   ): Promise<boolean> {
     const amount = parseAmount(amountText);
     if ('error' in amount) {
-      state.notice = { action, tone: 'error', text: amount.error };
+      state.notice = {
+        action,
+        tone: 'error',
+        text: amount.error,
+        local: localProblem(amount.error),
+      };
       return false;
     }
     return run(action, async () => {
@@ -107,7 +133,12 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   async function saveAuto(ownerUuid: string, percentText: string): Promise<boolean> {
     const parsed = parsePercent(percentText);
     if ('error' in parsed) {
-      state.notice = { action: 'auto', tone: 'error', text: parsed.error };
+      state.notice = {
+        action: 'auto',
+        tone: 'error',
+        text: parsed.error,
+        local: localProblem(parsed.error),
+      };
       return false;
     }
     return run('auto', async () => {
@@ -117,5 +148,20 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
     });
   }
 
-  return { load, move, saveAuto };
+  /** The typed amount's own problem, shown at once (before a confirmation is asked). */
+  function check(action: 'stake' | 'unstake', amountText: string): boolean {
+    const amount = parseAmount(amountText);
+    if ('error' in amount) {
+      state.notice = {
+        action,
+        tone: 'error',
+        text: amount.error,
+        local: localProblem(amount.error),
+      };
+      return false;
+    }
+    return true;
+  }
+
+  return { load, move, saveAuto, check };
 }
