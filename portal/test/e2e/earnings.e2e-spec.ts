@@ -314,6 +314,10 @@ describe('earnings', () => {
     const staking = page.getByTestId('staking-panel');
     await staking.getByTestId('stake-amount').fill('50');
     await staking.getByTestId('stake-submit').click();
+    await page
+      .getByTestId('stake-confirm-dialog')
+      .getByRole('button', { name: 'Stake 50.00 SSL' })
+      .click();
     await waitForText(staking.getByTestId('stake-success'), 'Staked 50.00 SSL');
 
     // The month ends: an hour later the monthly job pays it.
@@ -343,7 +347,7 @@ describe('earnings', () => {
     await showMonth(panel, first, 'statement');
     expectShown(await readShown(panel), firstApi, serverId, firstExpected);
     expect(await panel.getByTestId('statement-status').innerText()).toMatch(
-      /^Paid on \d{4}-\d{2}-\d{2}$/,
+      /^Paid on [A-Z][a-z]{2} \d{1,2}, \d{4}$/,
     );
     const base = table.getByRole('row', { name: /^Base reward/ });
     expect(await base.innerText()).toContain(`${formatSsl(firstExpected.lines.base)} SSL`);
