@@ -26,8 +26,14 @@ export interface StakingState {
     tone: 'success' | 'error';
     text: string;
     local?: LocalStakingProblem;
+    /** A success, with what moved or was saved (the page says it in the reader's language). */
+    done?: StakingDone;
   } | null;
 }
+
+/** What a successful action did (STAKING_MESSAGES.staked / unstaked / autoStakeSaved). */
+export type StakingDone =
+  { kind: 'staked' | 'unstaked'; amountMicro: string } | { kind: 'autoSaved'; percent: number };
 
 /** The form's own checks, made before any call (translated in the page). */
 export type LocalStakingProblem = 'amountRequired' | 'amountInvalid' | 'percentInvalid';
@@ -87,12 +93,16 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
     }
   }
 
-  async function run(action: StakingAction, work: () => Promise<string>): Promise<boolean> {
+  async function run(
+    action: StakingAction,
+    work: () => Promise<{ text: string; done: StakingDone }>,
+  ): Promise<boolean> {
     if (state.busy) return false;
     state.busy = action;
     state.notice = null;
     try {
-      state.notice = { action, tone: 'success', text: await work() };
+      const { text, done } = await work();
+      state.notice = { action, tone: 'success', text, done };
       return true;
     } catch (failure) {
       state.notice = { action, tone: 'error', text: messageOf(failure) };
@@ -125,7 +135,10 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
       const call = action === 'stake' ? calls.stake : calls.unstake;
       const answer = await call(ownerUuid, amount.amountMicro, calls.newKey());
       await load(ownerUuid);
-      return answer.message;
+      return {
+        text: answer.message,
+        done: { kind: action === 'stake' ? 'staked' : 'unstaked', amountMicro: answer.amountMicro },
+      };
     });
   }
 
@@ -144,7 +157,10 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
     return run('auto', async () => {
       const answer = await calls.setAutoStake(ownerUuid, parsed.percent);
       if (state.data) state.data.autoStakePercent = answer.autoStakePercent;
-      return answer.message;
+      return {
+        text: answer.message,
+        done: { kind: 'autoSaved', percent: answer.autoStakePercent },
+      };
     });
   }
 

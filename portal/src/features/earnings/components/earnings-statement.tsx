@@ -1,4 +1,4 @@
-import type { Earnings } from '@scn/proto';
+import { type Earnings, REWARDS_MESSAGES } from '@scn/proto';
 import type { Snapshot } from 'valtio';
 import { Banner } from '../../../components/ui/banner';
 import { useT } from '../../../lib/i18n/i18n';
@@ -6,6 +6,16 @@ import { periodLabel } from '../earnings-periods';
 import { EarningsTotals } from './earnings-totals';
 import { ServerStatementTable } from './server-statement';
 import { StakingStatementView } from './staking-statement';
+
+/**
+ * The dry run's note in the reader's language: the server sends one of three sentences of the
+ * contract (REWARDS_MESSAGES), matched here as constants, not read as English; another note is
+ * shown as it came.
+ */
+const NOTES = ['dryRun', 'pending', 'notRun'] as const;
+function noteKey(note: string | null): (typeof NOTES)[number] | null {
+  return NOTES.find((key) => REWARDS_MESSAGES[key] === note) ?? null;
+}
 
 /** One month: whether it is final, the totals, each server's statement, staking and the pool. */
 export function EarningsStatement({ earnings }: { earnings: Snapshot<Earnings> }) {
@@ -24,7 +34,10 @@ export function EarningsStatement({ earnings }: { earnings: Snapshot<Earnings> }
     <div className="stack" data-testid="earnings-statement" data-kind={earnings.kind}>
       {dryRun ? (
         <Banner tone="warning" data-testid="earnings-dry-run">
-          <strong>{t('earnings.dryRun')}</strong> {earnings.note ?? ''}
+          <strong>{t('earnings.dryRun')}</strong>{' '}
+          {noteKey(earnings.note)
+            ? t(`earnings.note.${noteKey(earnings.note)!}`)
+            : (earnings.note ?? '')}
         </Banner>
       ) : (
         <p className="small muted" data-testid="earnings-final">

@@ -1,4 +1,4 @@
-import { REWARDS_MESSAGES, type ServerStatement, tierMonthlyIncome, VPS_TIERS } from '@scn/proto';
+import { type ServerStatement, tierMonthlyIncome, VPS_TIERS } from '@scn/proto';
 import { useId } from 'react';
 import type { Snapshot } from 'valtio';
 import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
@@ -73,7 +73,7 @@ export function ServerStatementTable({ statement }: { statement: Snapshot<Server
       </header>
       {statement.firstFactsPending ? (
         <p className="small muted" data-testid="first-facts-pending">
-          {REWARDS_MESSAGES.firstFactsPending}
+          {t('earnings.firstFactsPending')}
         </p>
       ) : (
         <StatementLines statement={statement} titleId={titleId} />

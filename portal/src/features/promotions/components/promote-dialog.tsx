@@ -86,7 +86,7 @@ function PromoteBody({
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   // One key per attempt at a plan: a retried click of the same attempt pays once.
   const [key, setKey] = useState(newIdempotencyKey);
 
@@ -153,7 +153,7 @@ function PromoteBody({
     try {
       const answer = await promoteServer(serverId, { days: plan.days, cost: plan.cost }, key);
       setLoad({ state: 'ready', status: answer });
-      setDone(answer.message);
+      setDone({ plan, expiresAt: answer.expiresAt, message: answer.message });
       setPlanId(null);
       setKey(newIdempotencyKey());
       onPromoted?.();
@@ -211,7 +211,7 @@ function PromoteBody({
       )}
       {done && (
         <Banner tone="success" data-testid="promote-done">
-          {done}
+          <DoneText done={done} />
         </Banner>
       )}
 
@@ -237,6 +237,26 @@ function PromoteBody({
         />
       )}
     </div>
+  );
+}
+
+/** A paid promotion: the plan and until when (the server's message if it named no end). */
+interface Done {
+  plan: PromotionPlanStatus;
+  expiresAt: string | null;
+  message: string;
+}
+
+function DoneText({ done }: { done: Done }) {
+  const { t, locale } = useT('earn');
+  if (!done.expiresAt) return <>{done.message}</>;
+  return (
+    <>
+      {t('promotions.done', {
+        plan: isKnownPlan(done.plan.id) ? t(`promotions.plan.${done.plan.id}`) : done.plan.name,
+        date: formatDate(done.expiresAt, locale, { dateStyle: 'medium', timeStyle: 'short' }),
+      })}
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Banner } from '../../../components/ui/banner';
+import { formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
-import type { StakingState } from '../staking-actions';
+import type { StakingDone, StakingState } from '../staking-actions';
 
 /**
  * The answer of the last staking action: the page's own check in the reader's language, or the
@@ -13,10 +14,22 @@ export function StakingNotice({
   notice: NonNullable<StakingState['notice']>;
   testId: string;
 }) {
-  const { t } = useT('earn');
+  const { t, locale } = useT('earn');
+  const done = (value: StakingDone) =>
+    value.kind === 'autoSaved'
+      ? value.percent === 0
+        ? t('staking.done.autoOff')
+        : t('staking.done.autoSaved', { percent: value.percent })
+      : t(`staking.done.${value.kind}`, {
+          amount: formatSslAmount(value.amountMicro, locale, 'cents'),
+        });
   return (
     <Banner tone={notice.tone} data-testid={testId}>
-      {notice.local ? t(`staking.error.${notice.local}`) : notice.text}
+      {notice.local
+        ? t(`staking.error.${notice.local}`)
+        : notice.done
+          ? done(notice.done)
+          : notice.text}
     </Banner>
   );
 }
