@@ -12,7 +12,10 @@ export interface PeriodPickerProps {
   onSelect: (period: string) => void;
 }
 
-/** The month of the statement: a select of the months since the first server, and prev/next. */
+/**
+ * The month of the statement: a select of the months since the first server, and prev/next.
+ * The chevrons ‹ › are bidi-mirrored characters: right to left, they turn round by themselves.
+ */
 export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPickerProps) {
   const { t, locale } = useT('earn');
   const id = useId();
@@ -29,10 +32,7 @@ export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPick
         aria-label={t('earnings.picker.previousLabel')}
         data-testid="earnings-previous"
       >
-        <span className="icon-directional" aria-hidden="true">
-          &lsaquo;
-        </span>{' '}
-        {t('earnings.picker.previous')}
+        <span aria-hidden="true">&lsaquo;</span> {t('earnings.picker.previous')}
       </Button>
       <label className="sr-only" htmlFor={id}>
         {t('earnings.picker.month')}
@@ -59,10 +59,7 @@ export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPick
         aria-label={t('earnings.picker.nextLabel')}
         data-testid="earnings-next"
       >
-        {t('earnings.picker.next')}{' '}
-        <span className="icon-directional" aria-hidden="true">
-          &rsaquo;
-        </span>
+        {t('earnings.picker.next')} <span aria-hidden="true">&rsaquo;</span>
       </Button>
     </div>
   );

@@ -125,7 +125,7 @@ function StatementLines({
                             : wordsOf(row.name)}
                         </dt>
                         <dd>
-                          <InputText value={row.value} />
+                          <InputText name={row.name} value={row.value} />
                         </dd>
                       </div>
                     ))}
@@ -146,9 +146,20 @@ function StatementLines({
   );
 }
 
-/** One input's value in the reader's language and digits. */
-function InputText({ value }: { value: InputValue }) {
+const TIER_NUMBER = /^tier([1-9])$/;
+const SERVER_STATES = ['hidden', 'banned', 'deleted'] as const;
+
+/** One input's value in the reader's language and digits (a tier and a withholding named). */
+function InputText({ name, value }: { name: string; value: InputValue }) {
   const { t, locale } = useT('earn');
+  if (value.kind === 'text' && name === 'tier' && TIER_NUMBER.test(value.value)) {
+    return <>{t('earnings.tier.name', { number: Number(TIER_NUMBER.exec(value.value)![1]) })}</>;
+  }
+  const state =
+    value.kind === 'text' && name === 'withheld'
+      ? SERVER_STATES.find((candidate) => candidate === value.value)
+      : undefined;
+  if (state) return <>{t(`earnings.serverState.${state}`)}</>;
   switch (value.kind) {
     case 'none':
       return <>{t('earnings.value.none')}</>;
