@@ -337,7 +337,7 @@ export const ENV_VARS = {
   },
   SHARE_VERIFY_BASE_URL: {
     schema: url(['http', 'https']).optional(),
-    doc: "Tests: fetch shared posts' paths from this base instead of x.com or instagram.com (its loopback host is then allowed; private ranges never are)",
+    doc: "Tests: fetch shared posts' paths from this base instead of x.com, instagram.com or t.me (its loopback host is then allowed; private ranges never are)",
     sensitive: false,
   },
   WITHDRAWALS_ENABLED: {

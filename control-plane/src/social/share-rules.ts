@@ -1,4 +1,9 @@
-import { SHARE_DAILY_CAP_MICRO, SHARE_REWARD, sslToMicro } from '@scn/proto';
+import {
+  SHARE_DAILY_CAP_MICRO,
+  SHARE_PRIME_TIME_WINDOWS,
+  SHARE_REWARD,
+  sslToMicro,
+} from '@scn/proto';
 
 /**
  * The pure rules of share-and-earn (spec 01 §9, issue 20 §2): the user's local time in a stated
@@ -14,18 +19,12 @@ export const SHARE_PENDING_MS = SHARE_REWARD.pendingHours * 3_600_000;
 export const DAILY_CAP_WINDOW_MS = 86_400_000;
 
 /**
- * Prime-time windows in minutes of the local day, [start, end): the start is inclusive, the end
- * exclusive, so 13:30:00 is no longer prime time but 13:29:59 is. Weekdays 12:00-13:30 and
- * 20:00-21:30; Saturday and Sunday 10:00-16:00 and 19:00-22:00.
+ * Prime-time windows in minutes of the local day, [start, end) (SHARE_PRIME_TIME_WINDOWS, which
+ * the share dialog shows): weekdays 12:00-13:30 and 20:00-21:30; Saturday and Sunday
+ * 10:00-16:00 and 19:00-22:00.
  */
-const WEEKDAY_WINDOWS: ReadonlyArray<readonly [number, number]> = [
-  [12 * 60, 13 * 60 + 30],
-  [20 * 60, 21 * 60 + 30],
-];
-const WEEKEND_WINDOWS: ReadonlyArray<readonly [number, number]> = [
-  [10 * 60, 16 * 60],
-  [19 * 60, 22 * 60],
-];
+const WEEKDAY_WINDOWS: ReadonlyArray<readonly [number, number]> = SHARE_PRIME_TIME_WINDOWS.weekday;
+const WEEKEND_WINDOWS: ReadonlyArray<readonly [number, number]> = SHARE_PRIME_TIME_WINDOWS.weekend;
 
 const MAX_ZONE_LENGTH = 64;
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -26,7 +26,19 @@ describe('normalizePostUrl', () => {
     );
   });
 
-  it.each<['twitter' | 'instagram', string]>([
+  it.each([
+    'https://t.me/ScnChannel/42',
+    'https://t.me/s/scnchannel/42?single',
+    'https://telegram.me/scnchannel/042/',
+    'https://www.t.me/SCNCHANNEL/42#top',
+  ])('should spell %s as one Telegram post', (text) => {
+    expect(normalizePostUrl('telegram', text)).toEqual({
+      url: 'https://t.me/scnchannel/42',
+      path: '/scnchannel/42',
+    });
+  });
+
+  it.each<['twitter' | 'instagram' | 'telegram', string]>([
     ['twitter', 'http://x.com/alice/status/1234567890'],
     ['twitter', 'https://x.com.evil.example/alice/status/1234567890'],
     ['twitter', 'https://evil.example/x.com/alice/status/1234567890'],
@@ -41,6 +53,14 @@ describe('normalizePostUrl', () => {
     ['instagram', 'https://www.instagram.com/someone/'],
     ['instagram', 'https://m.instagram.com.example.org/p/CxYz12_-AB/'],
     ['instagram', 'not a url'],
+    ['telegram', 'https://t.me/c/1234567/42'],
+    ['telegram', 'https://t.me/scnchannel'],
+    ['telegram', 'https://t.me/scnchannel/0'],
+    ['telegram', 'http://t.me/scnchannel/42'],
+    ['telegram', 'https://t.me.evil.example/scnchannel/42'],
+    ['telegram', 'https://t.me/joinchat/AAAAAE'],
+    ['telegram', 'https://x.com/alice/status/1234567890'],
+    ['twitter', 'https://t.me/scnchannel/42'],
   ])('should refuse %s %s', (platform, text) => {
     expect(normalizePostUrl(platform, text)).toBeNull();
   });

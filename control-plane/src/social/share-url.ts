@@ -21,6 +21,7 @@ const TWITTER_HOSTS = new Set([
   'mobile.twitter.com',
 ]);
 const INSTAGRAM_HOSTS = new Set(['instagram.com', 'www.instagram.com']);
+const TELEGRAM_HOSTS = new Set(['t.me', 'www.t.me', 'telegram.me', 'www.telegram.me']);
 
 /** /<user>/status/<id>, /i/status/<id>, /i/web/status/<id>, with optional /photo/1 etc. after. */
 const TWITTER_PATH =
@@ -28,6 +29,14 @@ const TWITTER_PATH =
 /** /p/<code>/, /reel/<code>/, /reels/<code>/, /tv/<code>/, optionally after /<user>. */
 const INSTAGRAM_PATH =
   /^\/(?:[A-Za-z0-9._]{1,30}\/)?(?:p|reel|reels|tv)\/([A-Za-z0-9_-]{5,64})\/?$/;
+
+/**
+ * /<channel>/<id> or the web preview /s/<channel>/<id> of a public channel's post. Private
+ * chats (/c/<id>/<id>) are refused: a post nobody else can open is not a public share. t.me
+ * answers 200 for a deleted post too, so the payout job's check finds a Telegram post `up`
+ * unless the channel itself is gone.
+ */
+const TELEGRAM_PATH = /^\/(?:s\/)?([A-Za-z][A-Za-z0-9_]{3,31})\/(\d{1,12})\/?$/;
 
 /**
  * The normalized post of `text` on `platform`, or null when it is not an https link to a real
@@ -51,6 +60,16 @@ export function normalizePostUrl(platform: SharePlatform, text: string): Normali
     if (id === '0') return null;
     const path = `/i/status/${id}`;
     return { url: `https://x.com${path}`, path };
+  }
+  if (platform === 'telegram') {
+    if (!TELEGRAM_HOSTS.has(host)) return null;
+    const match = TELEGRAM_PATH.exec(url.pathname);
+    if (!match) return null;
+    // Channel names are case-insensitive; no leading zeros in one spelling.
+    const id = BigInt(match[2]!).toString();
+    if (id === '0') return null;
+    const path = `/${match[1]!.toLowerCase()}/${id}`;
+    return { url: `https://t.me${path}`, path };
   }
   if (!INSTAGRAM_HOSTS.has(host)) return null;
   const match = INSTAGRAM_PATH.exec(url.pathname);

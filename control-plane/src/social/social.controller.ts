@@ -21,7 +21,7 @@ export class SocialController {
   @Get('api/social/check-shares/:uuid')
   @ApiOperation({
     summary:
-      'Which platforms (twitter, instagram) can be shared to now (one share per platform per 7 days), the pending reward and the latest shares',
+      'Which platforms (twitter, instagram, telegram) can be shared to now (one share per platform per 7 days), the pending reward and the latest shares',
   })
   check(@OwnAccount() uuid: string): Promise<CheckSharesResponse> {
     return this.social.check(uuid);

@@ -117,7 +117,7 @@ describe('SocialService.record', () => {
       isPrimeTime: true,
     });
     expect(utc.pendingReward.paysAt).toBe(new Date(PRIME.getTime() + DAY).toISOString());
-    expect(utc.availablePlatforms).toEqual({ twitter: false, instagram: true });
+    expect(utc.availablePlatforms).toEqual({ twitter: false, instagram: true, telegram: true });
   });
 
   it('should allow one share per platform per 7 days', async () => {
@@ -139,11 +139,13 @@ describe('SocialService.record', () => {
     expect((await social.check(a)).availablePlatforms).toEqual({
       twitter: false,
       instagram: false,
+      telegram: true,
     });
     clock.at = new Date(PRIME.getTime() + 7 * DAY + 1);
     expect((await social.check(a)).availablePlatforms).toEqual({
       twitter: true,
       instagram: false,
+      telegram: true,
     });
     await social.record(a, share(a));
   });

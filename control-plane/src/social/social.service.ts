@@ -44,7 +44,11 @@ function availability(shares: readonly ShareRow[], now: Date): AvailablePlatform
   const since = now.getTime() - SHARE_COOLDOWN_MS;
   const used = (platform: SharePlatform) =>
     shares.some((s) => s.platform === platform && s.sharedAt.getTime() > since);
-  return { twitter: !used('twitter'), instagram: !used('instagram') };
+  return {
+    twitter: !used('twitter'),
+    instagram: !used('instagram'),
+    telegram: !used('telegram'),
+  };
 }
 
 /**

@@ -116,7 +116,7 @@ describe('share-and-earn on the built server', () => {
     await record(other, { userId: client.uuid, postUrl: 'https://x.com/a/status/5' }).expect(403);
     expect(await check(client)).toMatchObject({
       success: true,
-      availablePlatforms: { twitter: true, instagram: true },
+      availablePlatforms: { twitter: true, instagram: true, telegram: true },
       pendingRewardMicro: '0',
       shares: [],
     });
@@ -138,6 +138,10 @@ describe('share-and-earn on the built server', () => {
         SOCIAL_MESSAGES.urlNotPlatform('instagram'),
       ],
       [{ postUrl: 'http://x.com/a/status/11' }, SOCIAL_MESSAGES.urlNotPlatform('twitter')],
+      [
+        { postUrl: 'https://t.me/c/1234567/11', platform: 'telegram' },
+        SOCIAL_MESSAGES.urlNotPlatform('telegram'),
+      ],
       [{ postUrl: 'x.com/a/status/11' }, SOCIAL_MESSAGES.urlNotHttp],
       [{ postUrl: '' }, SOCIAL_MESSAGES.urlRequired],
       [
@@ -176,7 +180,7 @@ describe('share-and-earn on the built server', () => {
       isPrimeTime: true,
     });
     expect(body.share.postUrl).toBe('https://x.com/i/status/900001');
-    expect(body.availablePlatforms).toEqual({ twitter: false, instagram: true });
+    expect(body.availablePlatforms).toEqual({ twitter: false, instagram: true, telegram: true });
     // The client dashboard's call: the same rule (17:35 in Kolkata is not prime time).
     const kolkata = await record(
       operator,
@@ -192,7 +196,7 @@ describe('share-and-earn on the built server', () => {
       isPrimeTime: false,
     });
     expect(await check(client)).toMatchObject({
-      availablePlatforms: { twitter: false, instagram: true },
+      availablePlatforms: { twitter: false, instagram: true, telegram: true },
       pendingRewardMicro: '1000000',
       shares: [{ status: 'pending', rewardMicro: '1000000', isPrimeTime: true }],
     });
@@ -242,6 +246,30 @@ describe('share-and-earn on the built server', () => {
 
     // A week on, X is available again.
     setClock(START + 7 * DAY + MINUTE);
-    expect((await check(client)).availablePlatforms).toEqual({ twitter: true, instagram: true });
+    expect((await check(client)).availablePlatforms).toEqual({
+      twitter: true,
+      instagram: true,
+      telegram: true,
+    });
+  });
+
+  it("should take a Telegram channel's post as one claim in any spelling", async () => {
+    const first = await registerAccount(t);
+    const second = await registerAccount(t);
+    const shared = await record(first, {
+      platform: 'telegram',
+      postUrl: 'https://t.me/s/ScnChannel/42?single',
+    }).expect(200);
+    const body = shared.body as RecordShareResponse;
+    expect(body.share).toMatchObject({
+      platform: 'telegram',
+      postUrl: 'https://t.me/scnchannel/42',
+    });
+    expect(body.availablePlatforms).toEqual({ twitter: true, instagram: true, telegram: false });
+    const again = await record(second, {
+      platform: 'telegram',
+      postUrl: 'https://telegram.me/scnchannel/42/',
+    }).expect(409);
+    expect(again.body.message).toBe(SOCIAL_MESSAGES.postAlreadyClaimed);
   });
 });

@@ -5,6 +5,8 @@ import {
   formatSsl,
   REWARDS_MESSAGES,
   type SolanaConfig,
+  tierMonthlyIncome,
+  VPS_TIERS,
   withdrawalQuote,
   withdrawalSuccessMessage,
 } from '@scn/proto';
@@ -314,6 +316,10 @@ describe('earnings', () => {
     const staking = page.getByTestId('staking-panel');
     await staking.getByTestId('stake-amount').fill('50');
     await staking.getByTestId('stake-submit').click();
+    await page
+      .getByTestId('stake-confirm-dialog')
+      .getByRole('button', { name: 'Stake 50.00 SSL' })
+      .click();
     await waitForText(staking.getByTestId('stake-success'), 'Staked 50.00 SSL');
 
     // The month ends: an hour later the monthly job pays it.
@@ -343,10 +349,22 @@ describe('earnings', () => {
     await showMonth(panel, first, 'statement');
     expectShown(await readShown(panel), firstApi, serverId, firstExpected);
     expect(await panel.getByTestId('statement-status').innerText()).toMatch(
-      /^Paid on \d{4}-\d{2}-\d{2}$/,
+      /^Paid on [A-Z][a-z]{2} \d{1,2}, \d{4}$/,
     );
     const base = table.getByRole('row', { name: /^Base reward/ });
     expect(await base.innerText()).toContain(`${formatSsl(firstExpected.lines.base)} SSL`);
+    // The tier's month as the wizard and the Economics page promise it (tierMonthlyIncome):
+    // the base reward, and the client rewards apart from it.
+    const income = tierMonthlyIncome(VPS_TIERS.find((tier) => tier.id === TIER)!);
+    expect(income).toMatchObject({ baseSsl: 625, clientsSsl: 250, totalSsl: 875 });
+    expect(
+      await panel
+        .locator(`[data-testid="server-statement"][data-server-id="${serverId}"]`)
+        .getByTestId('statement-tier-income')
+        .innerText(),
+    ).toBe(
+      'A full month at 100% reliability: base reward 625 SSL + client rewards up to 250 SSL (25 clients x 10 SSL) = up to 875 SSL a month. The base reward line below is the base alone; client rewards are the Subscriptions line.',
+    );
 
     // Automatic staking of half of each payout, from the next month on.
     await staking.getByTestId('auto-stake-percent').fill('50');

@@ -58,8 +58,8 @@ describe('promotions', () => {
     const card = page.getByTestId('server-card').filter({ hasText: 'Faro Promo' });
     await card.getByTestId('server-promote').click();
     const dialog = page.getByTestId('promote-dialog');
-    expect(await waitForText(dialog.getByTestId('promote-balance'), '2500.00 SSL')).toBe(
-      '2500.00 SSL',
+    expect(await waitForText(dialog.getByTestId('promote-balance'), '2,500.00 SSL')).toBe(
+      '2,500.00 SSL',
     );
     expect(await dialog.getByTestId('promote-active').innerText()).toBe('Not promoted');
     // No plan chosen, then a plan above the balance: refused in the page, before any call.
@@ -73,12 +73,33 @@ describe('promotions', () => {
       PROMOTION_MESSAGES.insufficientSsl,
     );
 
+    // Promote asks first, stating the cost, the balance after it and the cap; Cancel pays nothing.
+    let promoteCalls = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/promote')) promoteCalls += 1;
+    });
     await dialog.getByTestId('promote-plan-standard').click();
     await dialog.getByTestId('promote-submit').click();
+    const confirm = page.getByTestId('promote-confirm-dialog');
+    expect(await confirm.getByTestId('promote-confirm-text').innerText()).toBe(
+      'The Standard plan lists this server first in the Server Market for 20 days. 2,000.00 SSL is taken from your node wallet now, leaving 500.00 SSL.',
+    );
+    expect(await confirm.getByTestId('promote-confirm-cap').innerText()).toBe(
+      "With this plan the server's promotions will have cost 2,000.00 SSL of the 4,000 SSL cap.",
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(promoteCalls).toBe(0);
+    expect(await dialog.getByTestId('promote-active').innerText()).toBe('Not promoted');
+    expect(await dialog.getByTestId('promote-balance').innerText()).toBe('2,500.00 SSL');
+
+    await dialog.getByTestId('promote-submit').click();
+    await confirm.getByRole('button', { name: 'Pay 2,000.00 SSL' }).click();
     await dialog.getByTestId('promote-done').waitFor();
+    expect(promoteCalls).toBe(1);
     expect(await dialog.getByTestId('promote-active').innerText()).toMatch(/^Promoted until /);
     expect(await dialog.getByTestId('promote-balance').innerText()).toBe('500.00 SSL');
-    expect(await dialog.getByTestId('promote-spent').innerText()).toBe('2000.00 of 4,000 SSL');
+    expect(await dialog.getByTestId('promote-spent').innerText()).toBe('2,000.00 SSL of 4,000 SSL');
     // 2000 paid: Premium (3000) would pass the 4000 cap, so it is disabled.
     expect(await dialog.getByTestId('promote-plan-premium').isDisabled()).toBe(true);
     expect(await dialog.getByTestId('promote-plan-standard').isDisabled()).toBe(false);

@@ -66,6 +66,16 @@ describe('share and earn', () => {
     const dialog = page.getByTestId('share-dialog');
     const step = dialog.getByTestId('share-step');
     expect(await step.getAttribute('data-step')).toBe('initial');
+    // Before any share: the risk of posting publicly, and the payout rules as the server pays.
+    expect(await dialog.getByTestId('share-risk-warning').innerText()).toContain(
+      'Where circumvention tools are illegal, a public post about one can put you at risk',
+    );
+    expect(await dialog.getByTestId('share-rules-prime').innerText()).toBe(
+      'Prime time, in your local time (India Standard Time): Monday to Friday 12:00–13:30 and 20:00–21:30; Saturday and Sunday 10:00–16:00 and 19:00–22:00 (each window ends just before its last minute).',
+    );
+    expect(await dialog.getByTestId('share-rules-cap').innerText()).toBe(
+      'At most 1 SSL from shares in any 24 hours: a share that would pass it is paid what is left (a prime-time share after a 0.1 SSL share pays 0.9 SSL), and with nothing left it is refused.',
+    );
     await dialog.getByTestId('share-choose-twitter').click();
     expect(await step.getAttribute('data-step')).toBe('sharing');
     await dialog.getByTestId('share-image').waitFor();
@@ -119,6 +129,7 @@ describe('share and earn', () => {
     await card.getByTestId('earn-ssl-open').click();
     expect(await dialog.getByTestId('share-choose-twitter').isDisabled()).toBe(true);
     expect(await dialog.getByTestId('share-choose-instagram').isEnabled()).toBe(true);
+    expect(await dialog.getByTestId('share-choose-telegram').isEnabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Close dialog' }).click();
 
     // A day later the job pays it: the wallet shows the social reward.
@@ -155,6 +166,48 @@ describe('share and earn', () => {
     expect(await dialog.getByTestId('share-open').innerText()).toBe('Download image for Instagram');
     await dialog.getByTestId('share-different').click();
     expect(await dialog.getByTestId('share-step').getAttribute('data-step')).toBe('initial');
+  });
+
+  it("shares to Telegram through Telegram's share link and claims a channel's post", async () => {
+    // The clock is a day after the first test's share: Thursday 12:06 in Kolkata, prime time.
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openDashboard(client, 'Asia/Kolkata');
+    const problems = collectProblems(page);
+    const card = page.getByTestId('earn-ssl');
+    await card.getByTestId('earn-ssl-pending').waitFor();
+    await card.getByTestId('earn-ssl-open').click();
+    const dialog = page.getByTestId('share-dialog');
+    const step = dialog.getByTestId('share-step');
+    await dialog.getByTestId('share-risk-warning').waitFor();
+    expect(await dialog.getByTestId('share-choose-telegram').innerText()).toBe('Telegram');
+    await dialog.getByTestId('share-choose-telegram').click();
+    expect(await step.getAttribute('data-step')).toBe('sharing');
+    // The warning stays beside the share button.
+    await dialog.getByTestId('share-risk-warning').waitFor();
+    const open = dialog.getByTestId('share-open');
+    expect(await open.innerText()).toBe('Share on Telegram');
+    const href = new URL((await open.getAttribute('href'))!);
+    const text = await dialog.getByTestId('share-text').innerText();
+    expect([href.origin, href.pathname]).toEqual(['https://t.me', '/share/url']);
+    expect(href.searchParams.get('url')).toMatch(/^https?:\/\/[^/]+/);
+    expect(href.searchParams.get('text')).toBe(text);
+    expect(await open.getAttribute('target')).toBe('_blank');
+    // The link opens a tab of its own (aborted here: nothing leaves loopback).
+    const popup = page.context().waitForEvent('page');
+    await open.click();
+    await (await popup).close();
+    expect(await step.getAttribute('data-step')).toBe('telegram_sharing');
+    await dialog.getByTestId('share-posted').click();
+    await dialog.getByTestId('share-url').fill('https://t.me/ScnNetwork/1201');
+    await dialog.getByTestId('share-verify').click();
+    expect(await waitForText(dialog.getByTestId('share-pending-amount'), '1.00 SSL')).toBe(
+      '1.00 SSL',
+    );
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    expect(await card.getByTestId('earn-ssl-shares').innerText()).toContain(
+      'Telegram: 1.00 SSL (prime time)',
+    );
+    expect(problems.pageErrors).toEqual([]);
   });
 
   it("shows 'Feature Unavailable' in a blocked region", async () => {

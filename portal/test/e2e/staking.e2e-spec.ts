@@ -40,8 +40,30 @@ describe('staking settings', () => {
     await panel.getByTestId('stake-submit').click();
     expect(await panel.getByTestId('stake-error').innerText()).toBe(STAKING_MESSAGES.amountInvalid);
 
+    // Stake asks first, stating the 30-day lock; Cancel sends nothing.
+    let moves = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/stake$/.test(new URL(request.url()).pathname))
+        moves += 1;
+    });
     await panel.getByTestId('stake-amount').fill('12.5');
     await panel.getByTestId('stake-submit').click();
+    const confirm = page.getByTestId('stake-confirm-dialog');
+    expect(await confirm.getByTestId('stake-confirm-text').innerText()).toMatch(
+      /^12\.50 SSL moves from your node wallet to your stake and is locked for 30 days, until about /,
+    );
+    expect(await confirm.innerText()).toContain(
+      'You cannot unstake it or withdraw it before the 30 days have passed.',
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(moves).toBe(0);
+    expect(await panel.getByTestId('stake-balance').innerText()).toBe('0.00 SSL');
+    expect(await panel.getByTestId('stake-amount').inputValue()).toBe('12.5');
+
+    // Confirm stakes.
+    await panel.getByTestId('stake-submit').click();
+    await confirm.getByRole('button', { name: 'Stake 12.50 SSL' }).click();
     expect(await waitForText(panel.getByTestId('stake-success'), 'Staked 12.50 SSL')).toBe(
       'Staked 12.50 SSL',
     );
@@ -49,6 +71,7 @@ describe('staking settings', () => {
     expect(await panel.getByTestId('stake-available').innerText()).toBe('7.50 SSL');
     // The node wallet follows at once (the panel asks the app to reload it).
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '7.50')).toBe('7.50');
+    expect(moves).toBe(1);
     expect(await panel.getByTestId('stake-locks').innerText()).toContain('12.50 SSL');
     // 12.5 x 12% / 12.
     expect(await panel.getByTestId('stake-income').innerText()).toBe('0.13 SSL');
@@ -90,5 +113,41 @@ describe('staking settings', () => {
       [],
     );
     expect(await ledgerViolations(suite.stack.db.url)).toEqual([]);
+  });
+
+  it('shows the staking panel and its confirmation in Persian, right to left, with Persian digits', async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const page = await openPage({ account, locale: 'fa-IR' });
+    const problems = collectProblems(page);
+    await page.goto('/node-dashboard');
+    const panel = page.getByTestId('staking-panel');
+    await panel.getByTestId('stake-balance').waitFor();
+    expect(
+      await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]),
+    ).toEqual(['fa', 'rtl']);
+    expect(await panel.getByRole('heading', { level: 2 }).innerText()).toBe('استیکینگ');
+    expect(await panel.locator('header p').innerText()).toBe(
+      'سالانه ۱۲٪ از صندوق پاداش. هر استیک ۳۰ روز قفل می‌ماند.',
+    );
+    expect(await panel.getByTestId('stake-balance').innerText()).toBe('۰٫۰۰ SSL');
+    expect(await panel.getByTestId('halving-requirement').innerText()).toContain(
+      'استیک لازم تا امروز: ۰٫۰۰ SSL (تأمین شده).',
+    );
+
+    await panel.getByTestId('stake-amount').fill('5');
+    await panel.getByTestId('stake-submit').click();
+    const confirm = page.getByTestId('stake-confirm-dialog');
+    expect(await confirm.getByTestId('stake-confirm-text').innerText()).toMatch(
+      /^۵٫۰۰ SSL از کیف پول نود شما به استیک منتقل می‌شود و ۳۰ روز، تا حدود .+، قفل می‌ماند\.$/,
+    );
+    // The unlock day is in the Solar Hijri calendar, in Persian digits.
+    expect(await confirm.getByTestId('stake-confirm-text').innerText()).toMatch(/[۰-۹]{4}/);
+    expect(await confirm.getByTestId('stake-confirm-text').innerText()).not.toMatch(/[0-9]/);
+    await confirm.getByRole('button', { name: 'استیک ۵٫۰۰ SSL' }).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await panel.getByTestId('stake-balance').innerText()).toBe('۰٫۰۰ SSL');
+    expect(problems.pageErrors).toEqual([]);
+    expect(problems.failedRequests).toEqual([]);
   });
 });

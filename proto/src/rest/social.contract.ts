@@ -3,7 +3,8 @@ import { requestBody, uuidSchema } from './common.contract';
 
 /**
  * spec 01 §2-§9 and spec 02 §7 (issue 20 §2): share-and-earn. A signed-in user shares a
- * promotional post on X (Twitter) or Instagram and states its URL; the server checks the URL,
+ * promotional post on X (Twitter), Instagram or Telegram (a public channel's post) and states its
+ * URL; the server checks the URL,
  * the 7-day limit per platform and the daily cap, computes the reward from its own clock in the
  * user's stated IANA time zone (prime time 1 SSL, else 0.1 SSL) and keeps it pending 24 hours;
  * a job then pays it from the reward pool (or forfeits it when the post is gone).
@@ -15,13 +16,14 @@ export const SOCIAL_ROUTES = {
   addSocialReward: '/wallet/add-social-reward',
 } as const;
 
-export const SHARE_PLATFORMS = ['twitter', 'instagram'] as const;
+export const SHARE_PLATFORMS = ['twitter', 'instagram', 'telegram'] as const;
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
 
 /** How each platform is named to the user ({host} of spec 01 §9 is X). */
 export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
   twitter: 'X (Twitter)',
   instagram: 'Instagram',
+  telegram: 'Telegram',
 };
 
 /**
@@ -30,6 +32,24 @@ export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
  * with nothing left it is refused and not recorded.
  */
 export const SHARE_DAILY_CAP_MICRO = 1_000_000n;
+
+/**
+ * Prime-time windows in minutes of the sharer's local day, [start, end): the start inclusive,
+ * the end exclusive (13:29:59 is prime time, 13:30:00 is not). The payout rules
+ * (control-plane social/share-rules.ts) and the share dialog both read these.
+ */
+export const SHARE_PRIME_TIME_WINDOWS = {
+  /** Monday to Friday: 12:00-13:30 and 20:00-21:30. */
+  weekday: [
+    [12 * 60, 13 * 60 + 30],
+    [20 * 60, 21 * 60 + 30],
+  ],
+  /** Saturday and Sunday: 10:00-16:00 and 19:00-22:00. */
+  weekend: [
+    [10 * 60, 16 * 60],
+    [19 * 60, 22 * 60],
+  ],
+} as const satisfies Record<'weekday' | 'weekend', ReadonlyArray<readonly [number, number]>>;
 
 export const SOCIAL_MESSAGES = {
   /** spec 01 §5. */
@@ -43,12 +63,14 @@ export const SOCIAL_MESSAGES = {
   validateFailed: 'Failed to validate share. Please try again.',
   errorLater: 'An error occurred. Please try again later.',
   /** Ours (issue 20 §2). */
-  platformInvalid: 'platform must be twitter or instagram',
+  platformInvalid: 'platform must be twitter, instagram or telegram',
   timeZoneInvalid: 'timeZone must be an IANA time zone such as Europe/Berlin',
   urlNotPlatform: (platform: SharePlatform) =>
     platform === 'twitter'
       ? 'The URL must be an https link to a post on x.com or twitter.com (https://x.com/<user>/status/<id>)'
-      : 'The URL must be an https link to a post on instagram.com (https://www.instagram.com/p/<id>/)',
+      : platform === 'instagram'
+        ? 'The URL must be an https link to a post on instagram.com (https://www.instagram.com/p/<id>/)'
+        : "The URL must be an https link to a public channel's post on t.me (https://t.me/<channel>/<id>)",
   postAlreadyClaimed: 'This post has already been used to claim a reward',
   dailyCapReached:
     'You have reached the daily limit of share rewards (1 SSL in 24 hours). Try again tomorrow!',
@@ -100,7 +122,11 @@ export type RecordShareRequest = z.infer<typeof recordShareSchema>;
 export const addSocialRewardSchema = recordShareSchema;
 export type AddSocialRewardRequest = RecordShareRequest;
 
-export const availablePlatformsSchema = z.object({ twitter: z.boolean(), instagram: z.boolean() });
+export const availablePlatformsSchema = z.object({
+  twitter: z.boolean(),
+  instagram: z.boolean(),
+  telegram: z.boolean(),
+});
 export type AvailablePlatforms = z.infer<typeof availablePlatformsSchema>;
 
 const microString = z.string().regex(/^\d+$/);

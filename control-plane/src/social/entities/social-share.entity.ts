@@ -16,7 +16,7 @@ export type ShareVerification = 'skipped' | 'up' | 'gone' | 'unknown';
 @Index('uq_social_shares_post_url', ['postUrl'], { unique: true })
 @Index('ix_social_shares_account', ['accountUuid', 'sharedAt'])
 @Index('ix_social_shares_due', ['paysAt'], { where: `"status" = 'pending'` })
-@Check('ck_social_shares_platform', `"platform" IN ('twitter', 'instagram')`)
+@Check('ck_social_shares_platform', `"platform" IN ('twitter', 'instagram', 'telegram')`)
 @Check('ck_social_shares_status', `"status" IN ('pending', 'paid', 'forfeited')`)
 @Check('ck_social_shares_wallet', `"wallet_kind" IN ('client_wallet', 'node_wallet')`)
 @Check('ck_social_shares_reward', `"reward_micro" > 0`)

@@ -1,117 +1,102 @@
-import { type EarningsLine, formatSsl, type ServerStatement, toMicro } from '@scn/proto';
+import type { EarningsLine, ServerStatement } from '@scn/proto';
+import { toMicro } from '@scn/proto';
 
 /**
  * How a statement reads (issue 18 §6: every line explained). The figures and the sentences are
- * the server's; this only names each input and writes its value in words a person reads: no
- * rule of the economy is applied here.
+ * the server's; this only says what kind of value each input is, so the page writes it in the
+ * reader's language (lib/i18n/format.ts): no rule of the economy is applied here.
  */
 
-/** 2 decimals, thousands grouped: "1,234.50" (spec 01 §9). */
-export function sslAmount(micro: string | bigint): string {
-  const [whole = '', fraction = ''] = formatSsl(micro).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+/** The inputs the catalogue names (`earnings.input.<name>`); another is shown by its own name. */
+export const KNOWN_INPUTS = [
+  'tier',
+  'tierBaseMicro',
+  'halvingCut',
+  'periodSeconds',
+  'observedSeconds',
+  'reliabilityBasisPoints',
+  'slashBasisPoints',
+  'reliabilitySeconds',
+  'belowSeconds',
+  'frozenMicro',
+  'payableMicro',
+  'nodeYear',
+  'enrolledAt',
+  'hardwareSince',
+  'stakeMicro',
+  'requiredBeforeMicro',
+  'clients',
+  'perClientMicro',
+  'earnedMicro',
+  'subscriptionMicro',
+  'adBonusMicro',
+  'poolWalletMicro',
+  'poolEscrowMicro',
+  'withheld',
+  'autoStakePercent',
+  'walletMicro',
+  'autoStakedMicro',
+  'escrowedMicro',
+  'scale',
+] as const;
+export type KnownInput = (typeof KNOWN_INPUTS)[number];
+
+export function isKnownInput(name: string): name is KnownInput {
+  return (KNOWN_INPUTS as readonly string[]).includes(name);
 }
-
-/** Every micro-SSL: "1,234.567891 SSL", for the title of a rounded amount. */
-export function exactSsl(micro: string | bigint): string {
-  const value = toMicro(micro);
-  const sign = value < 0n ? '-' : '';
-  const abs = value < 0n ? -value : value;
-  const whole = (abs / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${whole}.${(abs % 1_000_000n).toString().padStart(6, '0')} SSL`;
-}
-
-/** What each line's amount is. */
-export const RESULT_CAPTIONS: Record<EarningsLine['key'], string> = {
-  base: 'Pro rata base',
-  reliability: 'Earned after slashing',
-  frozen: 'Frozen',
-  halving: 'Adds to the stake asked',
-  subscriptions: 'Paid by clients',
-  ad_bonus: 'Ad bonus',
-  income: 'Node income',
-  budget: 'From the reward pool',
-  payout: 'Paid out',
-};
-
-const INPUT_LABELS: Record<string, string> = {
-  tier: 'Tier',
-  tierBaseMicro: 'Tier base a month',
-  halvingCut: 'Halving cut',
-  periodSeconds: 'Length of the month',
-  observedSeconds: 'Enrolled in the month',
-  reliabilityBasisPoints: 'Time-weighted reliability',
-  slashBasisPoints: 'Slash',
-  reliabilitySeconds: 'Reliability x seconds',
-  belowSeconds: 'Time below 95%',
-  frozenMicro: 'Frozen',
-  payableMicro: 'Payable now',
-  nodeYear: 'Year of the node',
-  enrolledAt: 'Enrolled',
-  hardwareSince: 'Hardware since',
-  stakeMicro: 'Stake',
-  requiredBeforeMicro: 'Asked by earlier months',
-  clients: 'Client subscriptions',
-  perClientMicro: 'Per client',
-  earnedMicro: 'Earned base',
-  subscriptionMicro: 'Subscriptions',
-  adBonusMicro: 'Ad bonus',
-  poolWalletMicro: 'Owed to the wallet',
-  poolEscrowMicro: 'Owed to the escrow',
-  withheld: 'Withheld',
-  autoStakePercent: 'Auto-stake',
-  walletMicro: 'To the node wallet',
-  autoStakedMicro: 'Auto-staked',
-  escrowedMicro: 'To the escrow',
-};
 
 /** "observedSeconds" -> "Observed seconds", for an input this file does not know yet. */
-function wordsOf(name: string): string {
+export function wordsOf(name: string): string {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function inputLabel(name: string): string {
-  return INPUT_LABELS[name] ?? wordsOf(name);
-}
-
 const DAY = 86_400;
 
-function duration(seconds: number): string {
-  if (seconds >= DAY) return `${(seconds / DAY).toFixed(1)} days`;
-  if (seconds >= 3600 || seconds === 0) return `${(seconds / 3600).toFixed(1)} hours`;
-  return `${Math.round(seconds / 60)} minutes`;
-}
+/** One input's value, by the contract's naming (amounts end in `Micro`, etc.). */
+export type InputValue =
+  | { kind: 'none' }
+  | { kind: 'flag'; value: boolean }
+  | { kind: 'amount'; micro: string }
+  | { kind: 'percent'; value: number }
+  | { kind: 'count'; value: number }
+  | { kind: 'days' | 'hours' | 'minutes'; value: number }
+  | { kind: 'date'; iso: string }
+  | { kind: 'text'; value: string }
+  /** The budget scale: null when paid in full, else hundredths of a percent (floored). */
+  | { kind: 'scale'; hundredths: bigint | null };
 
-function grouped(value: string | number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** One input's value in words, by the contract's naming (amounts end in `Micro`, etc.). */
-export function inputValue(name: string, value: EarningsLine['inputs'][string]): string {
-  if (value === null) return 'None';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (name.endsWith('Micro')) return `${sslAmount(String(value))} SSL`;
-  if (name.endsWith('BasisPoints')) return `${(Number(value) / 100).toFixed(2)}%`;
-  if (name.endsWith('Percent')) return `${value}%`;
-  if (name === 'reliabilitySeconds') return grouped(value);
-  if (name.endsWith('Seconds')) return duration(Number(value));
+export function inputValue(name: string, value: EarningsLine['inputs'][string]): InputValue {
+  if (value === null) return { kind: 'none' };
+  if (typeof value === 'boolean') return { kind: 'flag', value };
+  if (name.endsWith('Micro')) return { kind: 'amount', micro: String(value) };
+  if (name.endsWith('BasisPoints')) return { kind: 'percent', value: Number(value) / 100 };
+  if (name.endsWith('Percent')) return { kind: 'percent', value: Number(value) };
+  if (name === 'reliabilitySeconds') return { kind: 'count', value: Number(value) };
+  if (name.endsWith('Seconds')) {
+    const seconds = Number(value);
+    if (seconds >= DAY) return { kind: 'days', value: Math.round((seconds / DAY) * 10) / 10 };
+    if (seconds >= 3600 || seconds === 0)
+      return { kind: 'hours', value: Math.round((seconds / 3600) * 10) / 10 };
+    return { kind: 'minutes', value: Math.round(seconds / 60) };
+  }
   if (name.endsWith('At') || name.endsWith('Since')) {
     const at = new Date(String(value));
-    return Number.isNaN(at.getTime()) ? String(value) : at.toISOString().slice(0, 10);
+    return Number.isNaN(at.getTime())
+      ? { kind: 'text', value: String(value) }
+      : { kind: 'date', iso: at.toISOString() };
   }
-  return typeof value === 'number' ? grouped(value) : value;
+  return typeof value === 'number' ? { kind: 'count', value } : { kind: 'text', value };
 }
 
 export interface InputRow {
   name: string;
-  label: string;
-  value: string;
+  value: InputValue;
 }
 
 /**
- * A line's inputs as label and value, in the server's order. The budget scale's two amounts
- * (budget / demand, or 1 / 1) read as one factor.
+ * A line's inputs in the server's order. The budget scale's two amounts (budget / demand, or
+ * 1 / 1) read as one factor.
  */
 export function inputRows(line: Pick<EarningsLine, 'inputs'>): InputRow[] {
   const rows: InputRow[] = [];
@@ -119,46 +104,38 @@ export function inputRows(line: Pick<EarningsLine, 'inputs'>): InputRow[] {
   for (const [name, value] of Object.entries(line.inputs)) {
     if (name === 'scaleDenominatorMicro') continue;
     if (name === 'scaleNumeratorMicro') {
-      rows.push({ name: 'scale', label: 'Budget scale', value: scaleText(numerator, denominator) });
+      rows.push({
+        name: 'scale',
+        value: { kind: 'scale', hundredths: scale(numerator, denominator) },
+      });
       continue;
     }
-    rows.push({ name, label: inputLabel(name), value: inputValue(name, value) });
+    rows.push({ name, value: inputValue(name, value) });
   }
   return rows;
 }
 
-function scaleText(numerator: unknown, denominator: unknown): string {
-  if (typeof numerator !== 'string' || typeof denominator !== 'string') return 'None';
+/** Hundredths of a percent, floored like the payouts; null: no scale (paid in full). */
+function scale(numerator: unknown, denominator: unknown): bigint | null {
+  if (typeof numerator !== 'string' || typeof denominator !== 'string') return null;
   const top = toMicro(numerator);
   const bottom = toMicro(denominator);
-  if (bottom <= 0n || top === bottom) return 'None: paid in full';
-  // Two decimals of a percent, floored like the payouts.
-  const hundredths = (top * 10_000n) / bottom;
-  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}% (budget / demand)`;
+  if (bottom <= 0n || top === bottom) return null;
+  return (top * 10_000n) / bottom;
 }
 
-/** The line of a server's statement that says where it stands. */
-export function statementStatus(statement: Pick<ServerStatement, 'status' | 'paidAt'>): string {
+/** Where a server's statement stands (`earnings.status.<key>`). */
+export function statementStatus(
+  statement: Pick<ServerStatement, 'status' | 'paidAt'>,
+): 'dryRun' | 'computed' | 'paidOn' | 'paid' | 'withheld' {
   switch (statement.status) {
     case 'dry_run':
-      return 'So far, not final';
+      return 'dryRun';
     case 'computed':
-      return 'Computed, payment pending';
+      return 'computed';
     case 'paid':
-      return statement.paidAt ? `Paid on ${statement.paidAt.slice(0, 10)}` : 'Paid';
+      return statement.paidAt ? 'paidOn' : 'paid';
     case 'withheld':
-      return 'Withheld: not paid';
+      return 'withheld';
   }
-}
-
-const SERVER_STATES: Record<ServerStatement['serverState'], string | null> = {
-  active: null,
-  hidden: 'Hidden (below 95%)',
-  banned: 'Banned',
-  deleted: 'Deleted',
-};
-
-/** A badge for a server that is not simply active (null: nothing to say). */
-export function serverStateBadge(state: ServerStatement['serverState']): string | null {
-  return SERVER_STATES[state];
 }

@@ -68,6 +68,8 @@ describe('periodLabel and isPeriod', () => {
     expect(periodLabel('2026-03')).toBe('March 2026');
     expect(periodLabel('2025-12')).toBe('December 2025');
     expect(periodLabel('nonsense')).toBe('nonsense');
+    expect(periodLabel('2026-03', 'fa')).toBe('مارس ۲۰۲۶');
+    expect(periodLabel('2026-03', 'zh')).toBe('2026年3月');
   });
 
   it('should know a period when it sees one', () => {

@@ -1,3 +1,6 @@
+import { formatDate } from '../../lib/i18n/format';
+import type { Locale } from '../../lib/i18n/locale';
+
 /**
  * The months an operator can open a statement for (issue 18 §2: a period is a UTC calendar
  * month, `YYYY-MM`). The current month is the server's (its first answer names it): the portal
@@ -43,15 +46,18 @@ export function periodChoices(firstServerAt: string | null, latest: string): str
   return choices;
 }
 
-const monthName = new Intl.DateTimeFormat('en-US', {
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** "March 2026". */
-export function periodLabel(period: string): string {
+/**
+ * "March 2026", "مارس ۲۰۲۶", "март 2026 г.", "2026年3月". A statement's month is a UTC Gregorian
+ * month, so Persian names it by the Gregorian month in Persian words and digits: a Solar Hijri
+ * month name would name another span of days.
+ */
+export function periodLabel(period: string, locale: Locale = 'en'): string {
   const match = PERIOD.exec(period);
   if (!match) return period;
-  return monthName.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
+  return formatDate(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)), locale, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+    calendar: 'gregory',
+  });
 }

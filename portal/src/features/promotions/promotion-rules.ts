@@ -1,7 +1,10 @@
-import { PROMOTION_MESSAGES, PROMOTION_PLANS, type PromotionPlanStatus } from '@scn/proto';
+import { PROMOTION_PLANS, type PromotionPlanStatus } from '@scn/proto';
 
 /** spec 01 §9: with no plan chosen the balance is checked against 1000 SSL (the cheapest). */
 export const DEFAULT_PROMOTION_CHECK_SSL = PROMOTION_PLANS[0].costSsl;
+
+/** What stops Promote in the page (`promotions.problem.<key>`, spec 01 §5's messages). */
+export type PromoteProblem = 'selectPlan' | 'insufficientSsl' | 'capExceeded';
 
 /**
  * spec 01 §5: what stops Promote before the request: no plan ('Please select a promotion
@@ -11,30 +14,14 @@ export const DEFAULT_PROMOTION_CHECK_SSL = PROMOTION_PLANS[0].costSsl;
 export function promoteProblem(
   plan: PromotionPlanStatus | null,
   balance: number,
-  amountPaidMicro: string,
-): string | null {
-  if (!plan) {
-    return balance < DEFAULT_PROMOTION_CHECK_SSL
-      ? PROMOTION_MESSAGES.insufficientSsl
-      : PROMOTION_MESSAGES.selectPlan;
-  }
-  if (!plan.allowed) return PROMOTION_MESSAGES.capExceeded(amountPaidMicro);
-  if (plan.cost > balance) return PROMOTION_MESSAGES.insufficientSsl;
+): PromoteProblem | null {
+  if (!plan) return balance < DEFAULT_PROMOTION_CHECK_SSL ? 'insufficientSsl' : 'selectPlan';
+  if (!plan.allowed) return 'capExceeded';
+  if (plan.cost > balance) return 'insufficientSsl';
   return null;
 }
 
-/** '10 days · 1,000 SSL' */
-export function planSummary(plan: PromotionPlanStatus): string {
-  return `${plan.days} days · ${plan.cost.toLocaleString('en-US')} SSL`;
-}
-
-/** A date and time for the status line, in the viewer's zone. */
-export function formatExpiry(iso: string): string {
-  return new Date(iso).toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+/** The plan ids the catalogue names (`promotions.plan.<id>`); another keeps the server's name. */
+export function isKnownPlan(id: string): id is (typeof PROMOTION_PLANS)[number]['id'] {
+  return PROMOTION_PLANS.some((plan) => plan.id === id);
 }

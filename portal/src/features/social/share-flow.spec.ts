@@ -7,9 +7,10 @@ import {
   type ShareEvent,
   type ShareFlow,
   shareReducer,
+  telegramShareUrl,
 } from './share-flow';
 
-const open = { twitter: true, instagram: true };
+const open = { twitter: true, instagram: true, telegram: true };
 const reward = {
   amount: 1,
   amountMicro: '1000000',
@@ -55,6 +56,19 @@ describe('the share flow (spec 01 §4)', () => {
     expect(
       run({ type: 'choose', platform: 'instagram', available: open }, { type: 'share' }).step,
     ).toBe('instagram_sharing');
+    expect(
+      run(
+        { type: 'choose', platform: 'telegram', available: open },
+        { type: 'share' },
+        { type: 'posted' },
+      ).step,
+    ).toBe('url_verification');
+  });
+
+  it("should send Telegram's share link the portal's link and the text", () => {
+    expect(telegramShareUrl('https://scn.example/', 'Join us & share')).toBe(
+      'https://t.me/share/url?url=https%3A%2F%2Fscn.example%2F&text=Join%20us%20%26%20share',
+    );
   });
 
   it('should check the URL in the page (spec 01 §5)', () => {
@@ -65,10 +79,10 @@ describe('the share flow (spec 01 §4)', () => {
     );
     expect(shareReducer(at, { type: 'submit' })).toMatchObject({
       step: 'url_verification',
-      urlError: SOCIAL_MESSAGES.urlRequired,
+      urlError: 'urlRequired',
     });
     const ftp = shareReducer(at, { type: 'url', url: 'ftp://x.com/a' });
-    expect(shareReducer(ftp, { type: 'submit' }).urlError).toBe(SOCIAL_MESSAGES.urlNotHttp);
+    expect(shareReducer(ftp, { type: 'submit' }).urlError).toBe('urlNotHttp');
   });
 
   it('should show an error with its pseudo code, and Try Again back to the URL or the start', () => {

@@ -19,6 +19,7 @@ export type ShareStep =
   | 'sharing'
   | 'twitter_sharing'
   | 'instagram_sharing'
+  | 'telegram_sharing'
   | 'url_verification'
   | 'validating'
   | 'pending_verification'
@@ -30,7 +31,7 @@ export interface ShareFlow {
   platform: SharePlatform | null;
   url: string;
   /** The URL field's own problem (spec 01 §5), shown under it without leaving the step. */
-  urlError: string | null;
+  urlError: UrlProblem | null;
   /** The error screen's message and pseudo code (the last 6 digits of the time). */
   error: { message: string; code: string } | null;
   reward: RecordShareResponse['pendingReward'] | null;
@@ -61,11 +62,14 @@ export function pseudoErrorCode(at: number): string {
   return String(Math.trunc(at)).slice(-6).padStart(6, '0');
 }
 
+/** spec 01 §5's two checks of the URL (SOCIAL_MESSAGES' keys, translated in the page). */
+export type UrlProblem = 'urlRequired' | 'urlNotHttp';
+
 /** spec 01 §5: the URL's own checks, before any call; null when it may be sent. */
-export function urlProblem(url: string): string | null {
+export function urlProblem(url: string): UrlProblem | null {
   const text = url.trim();
-  if (text.length === 0) return SOCIAL_MESSAGES.urlRequired;
-  if (!/^https?:\/\//i.test(text)) return SOCIAL_MESSAGES.urlNotHttp;
+  if (text.length === 0) return 'urlRequired';
+  if (!/^https?:\/\//i.test(text)) return 'urlNotHttp';
   return null;
 }
 
@@ -76,12 +80,14 @@ export function shareReducer(flow: ShareFlow, event: ShareEvent): ShareFlow {
       return { ...INITIAL_FLOW, step: 'sharing', platform: event.platform };
     case 'share':
       if (flow.step !== 'sharing' || !flow.platform) return flow;
-      return {
-        ...flow,
-        step: flow.platform === 'twitter' ? 'twitter_sharing' : 'instagram_sharing',
-      };
+      return { ...flow, step: `${flow.platform}_sharing` };
     case 'posted':
-      if (flow.step !== 'twitter_sharing' && flow.step !== 'instagram_sharing') return flow;
+      if (
+        flow.step !== 'twitter_sharing' &&
+        flow.step !== 'instagram_sharing' &&
+        flow.step !== 'telegram_sharing'
+      )
+        return flow;
       return { ...flow, step: 'url_verification' };
     case 'url':
       return flow.step === 'url_verification' ? { ...flow, url: event.url, urlError: null } : flow;
@@ -128,14 +134,15 @@ export function regionBlocked(timeZone: string | undefined = browserTimeZone()):
   return isShareRegionBlocked(timeZone);
 }
 
-/** The text of the post (spec 01 §9: the Instagram text says 0.1 SSL). */
-export function shareText(platform: SharePlatform, publicUrl: string): string {
-  return platform === 'twitter'
-    ? `Secure, censorship-resistant connections for everyone, and operators earn SSL for running nodes. Join the network: ${publicUrl}`
-    : `Secure, censorship-resistant connections for everyone. Share and earn 0.1 SSL. Join the network: ${publicUrl}`;
+/**
+ * Where the share button sends the user: X's post intent with the text filled in, or Telegram's
+ * share link (the link and the text, posted to a chat or channel the user picks). `text` is the
+ * post in the reader's language; the link stays the portal's.
+ */
+export function twitterIntentUrl(text: string): string {
+  return `https://x.com/intent/post?text=${encodeURIComponent(text)}`;
 }
 
-/** Where 'Share on X' sends the user: X's post intent with the text filled in. */
-export function twitterIntentUrl(publicUrl: string): string {
-  return `https://x.com/intent/post?text=${encodeURIComponent(shareText('twitter', publicUrl))}`;
+export function telegramShareUrl(publicUrl: string, text: string): string {
+  return `https://t.me/share/url?url=${encodeURIComponent(publicUrl)}&text=${encodeURIComponent(text)}`;
 }

@@ -1,8 +1,9 @@
-import type {
-  AutoStakeResponse,
-  StakeMoveResponse,
-  StakingData,
-  StakingResponse,
+import {
+  type AutoStakeResponse,
+  STAKING_MESSAGES,
+  type StakeMoveResponse,
+  type StakingData,
+  type StakingResponse,
 } from '@scn/proto';
 import { parseAmount, parsePercent } from './staking-format';
 
@@ -16,8 +17,34 @@ export interface StakingState {
   error: string | null;
   /** The call in flight (its buttons are disabled). */
   busy: StakingAction | null;
-  /** The answer of the last action: the server's message, shown as is. */
-  notice: { action: StakingAction; tone: 'success' | 'error'; text: string } | null;
+  /**
+   * The answer of the last action: the server's message, shown as is, or the page's own check
+   * (`local`: a key of STAKING_MESSAGES the portal translates).
+   */
+  notice: {
+    action: StakingAction;
+    tone: 'success' | 'error';
+    text: string;
+    local?: LocalStakingProblem;
+    /** A success, with what moved or was saved (the page says it in the reader's language). */
+    done?: StakingDone;
+  } | null;
+}
+
+/** What a successful action did (STAKING_MESSAGES.staked / unstaked / autoStakeSaved). */
+export type StakingDone =
+  { kind: 'staked' | 'unstaked'; amountMicro: string } | { kind: 'autoSaved'; percent: number };
+
+/** The form's own checks, made before any call (translated in the page). */
+export type LocalStakingProblem = 'amountRequired' | 'amountInvalid' | 'percentInvalid';
+const LOCAL_PROBLEMS: readonly LocalStakingProblem[] = [
+  'amountRequired',
+  'amountInvalid',
+  'percentInvalid',
+];
+
+function localProblem(text: string): LocalStakingProblem | undefined {
+  return LOCAL_PROBLEMS.find((key) => STAKING_MESSAGES[key] === text);
 }
 
 export const initialStakingState = (): StakingState => ({
@@ -66,12 +93,16 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
     }
   }
 
-  async function run(action: StakingAction, work: () => Promise<string>): Promise<boolean> {
+  async function run(
+    action: StakingAction,
+    work: () => Promise<{ text: string; done: StakingDone }>,
+  ): Promise<boolean> {
     if (state.busy) return false;
     state.busy = action;
     state.notice = null;
     try {
-      state.notice = { action, tone: 'success', text: await work() };
+      const { text, done } = await work();
+      state.notice = { action, tone: 'success', text, done };
       return true;
     } catch (failure) {
       state.notice = { action, tone: 'error', text: messageOf(failure) };
@@ -92,14 +123,22 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   ): Promise<boolean> {
     const amount = parseAmount(amountText);
     if ('error' in amount) {
-      state.notice = { action, tone: 'error', text: amount.error };
+      state.notice = {
+        action,
+        tone: 'error',
+        text: amount.error,
+        local: localProblem(amount.error),
+      };
       return false;
     }
     return run(action, async () => {
       const call = action === 'stake' ? calls.stake : calls.unstake;
       const answer = await call(ownerUuid, amount.amountMicro, calls.newKey());
       await load(ownerUuid);
-      return answer.message;
+      return {
+        text: answer.message,
+        done: { kind: action === 'stake' ? 'staked' : 'unstaked', amountMicro: answer.amountMicro },
+      };
     });
   }
 
@@ -107,15 +146,38 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   async function saveAuto(ownerUuid: string, percentText: string): Promise<boolean> {
     const parsed = parsePercent(percentText);
     if ('error' in parsed) {
-      state.notice = { action: 'auto', tone: 'error', text: parsed.error };
+      state.notice = {
+        action: 'auto',
+        tone: 'error',
+        text: parsed.error,
+        local: localProblem(parsed.error),
+      };
       return false;
     }
     return run('auto', async () => {
       const answer = await calls.setAutoStake(ownerUuid, parsed.percent);
       if (state.data) state.data.autoStakePercent = answer.autoStakePercent;
-      return answer.message;
+      return {
+        text: answer.message,
+        done: { kind: 'autoSaved', percent: answer.autoStakePercent },
+      };
     });
   }
 
-  return { load, move, saveAuto };
+  /** The typed amount's own problem, shown at once (before a confirmation is asked). */
+  function check(action: 'stake' | 'unstake', amountText: string): boolean {
+    const amount = parseAmount(amountText);
+    if ('error' in amount) {
+      state.notice = {
+        action,
+        tone: 'error',
+        text: amount.error,
+        local: localProblem(amount.error),
+      };
+      return false;
+    }
+    return true;
+  }
+
+  return { load, move, saveAuto, check };
 }

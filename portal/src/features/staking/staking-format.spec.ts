@@ -1,14 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { STAKING_MESSAGES, type StakingServer } from '@scn/proto';
-import {
-  formatDay,
-  formatUnlock,
-  halvingStatus,
-  parseAmount,
-  parsePercent,
-  requirementText,
-  sslAmount,
-} from './staking-format';
+import { halvingStatus, parseAmount, parsePercent, requirementMet } from './staking-format';
 
 const server = (overrides: Partial<StakingServer> = {}): StakingServer => ({
   id: 's1',
@@ -24,14 +16,6 @@ const server = (overrides: Partial<StakingServer> = {}): StakingServer => ({
   maxClients: 25,
   allowedClients: 25,
   ...overrides,
-});
-
-describe('sslAmount', () => {
-  it('should show 2 decimals with thousands grouped', () => {
-    expect(sslAmount('1234567500000')).toBe('1,234,567.50');
-    expect(sslAmount('8520000')).toBe('8.52');
-    expect(sslAmount(0n)).toBe('0.00');
-  });
 });
 
 describe('parseAmount', () => {
@@ -59,44 +43,34 @@ describe('parsePercent', () => {
   });
 });
 
-describe('dates', () => {
-  it('should show days and unlock instants in UTC', () => {
-    expect(formatDay('2026-03-31T23:30:00.000Z')).toBe('Mar 31, 2026');
-    expect(formatUnlock('2026-03-31T12:00:00.000Z')).toBe('Mar 31, 2026, 12:00 PM UTC');
-    expect(formatDay('not a date')).toBe('not a date');
-  });
-});
-
 describe('halvingStatus', () => {
   const now = new Date('2026-03-01T00:00:00.000Z');
 
   it('should name the date halving would apply from while it is ahead', () => {
     expect(halvingStatus(server(), now)).toEqual({
-      text: 'Halving applies from Jan 10, 2029 unless staked',
+      kind: 'ahead',
       tone: 'ok',
+      from: '2029-01-10T00:00:00.000Z',
     });
   });
 
   it('should warn once the date has passed, and show the cut with the halved clients', () => {
-    expect(halvingStatus(server({ halvingFrom: '2026-02-01T00:00:00.000Z' }), now).tone).toBe(
-      'warn',
-    );
-    expect(halvingStatus(server({ halvingCut: true, allowedClients: 12 }), now)).toEqual({
-      text: 'Halved: 12 of 25 clients allowed',
-      tone: 'cut',
+    expect(halvingStatus(server({ halvingFrom: '2026-02-01T00:00:00.000Z' }), now)).toEqual({
+      kind: 'protected',
+      tone: 'warn',
     });
-    expect(
-      halvingStatus(server({ halvingCut: true, maxClients: null, allowedClients: null }), now),
-    ).toEqual({
-      text: 'Halved',
+    expect(halvingStatus(server({ halvingCut: true, allowedClients: 12 }), now)).toEqual({
+      kind: 'halved',
       tone: 'cut',
+      allowedClients: 12,
+      maxClients: 25,
     });
   });
 });
 
-describe('requirementText', () => {
+describe('requirementMet', () => {
   it('should say whether the stake covers the requirement', () => {
-    expect(requirementText('852000000', '852000000')).toBe('Required so far: 852.00 SSL (met)');
-    expect(requirementText('852000000', '851999999')).toBe('Required so far: 852.00 SSL (not met)');
+    expect(requirementMet('852000000', '852000000')).toBe(true);
+    expect(requirementMet('852000000', '851999999')).toBe(false);
   });
 });

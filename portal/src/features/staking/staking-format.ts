@@ -1,22 +1,10 @@
-import {
-  formatSsl,
-  STAKING_MESSAGES,
-  type StakingServer,
-  stakeAmountMicro,
-  toMicro,
-} from '@scn/proto';
+import { STAKING_MESSAGES, type StakingServer, stakeAmountMicro, toMicro } from '@scn/proto';
 
 /**
  * Display and form rules of the staking settings (issue 18 §4, spec 02 §9). Amounts arrive as
  * integer micro-SSL strings and are shown as the server gives them; nothing is computed here
  * that the server decides (what can be staked or unstaked is its answer).
  */
-
-/** spec 01 §9: 2 decimals, thousands grouped: "1,234.50". */
-export function sslAmount(micro: string | bigint): string {
-  const [whole = '', fraction = ''] = formatSsl(micro).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-}
 
 /** The amount typed in the form, as micro-SSL for the call, or the contract's message. */
 export function parseAmount(text: string): { amountMicro: string } | { error: string } {
@@ -32,48 +20,29 @@ export function parsePercent(text: string): { percent: number } | { error: strin
   return percent <= 100 ? { percent } : { error: STAKING_MESSAGES.percentInvalid };
 }
 
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-const dayTime = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+/** One server's halving state: what the status column says, and its tone. */
+export type HalvingStatus =
+  | { kind: 'halved'; tone: 'cut'; allowedClients: number | null; maxClients: number | null }
+  | { kind: 'protected'; tone: 'warn' }
+  | { kind: 'ahead'; tone: 'ok'; from: string };
 
-/** "Mar 31, 2026" (UTC: the server's days). */
-export function formatDay(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : day.format(date);
-}
-
-/** "Mar 31, 2026, 12:00 PM UTC": when a locked stake unlocks. */
-export function formatUnlock(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${dayTime.format(date)} UTC`;
-}
-
-/** One server's halving line: what is asked this year, and whether the cut applies. */
-export function halvingStatus(
-  server: StakingServer,
-  now: Date,
-): { text: string; tone: 'ok' | 'warn' | 'cut' } {
+/** One server's halving line: whether the cut applies, or from when it would. */
+export function halvingStatus(server: StakingServer, now: Date): HalvingStatus {
   if (server.halvingCut) {
-    const clients =
-      server.allowedClients === null || server.maxClients === null
-        ? ''
-        : `: ${server.allowedClients} of ${server.maxClients} clients allowed`;
-    return { text: `Halved${clients}`, tone: 'cut' };
+    return {
+      kind: 'halved',
+      tone: 'cut',
+      allowedClients: server.allowedClients,
+      maxClients: server.maxClients,
+    };
   }
   if (new Date(server.halvingFrom).getTime() <= now.getTime()) {
-    return { text: 'Protected while your stake meets the requirement', tone: 'warn' };
+    return { kind: 'protected', tone: 'warn' };
   }
-  return {
-    text: `Halving applies from ${formatDay(server.halvingFrom)} unless staked`,
-    tone: 'ok',
-  };
+  return { kind: 'ahead', tone: 'ok', from: server.halvingFrom };
 }
 
-/** The requirement line: "Required so far 852.00 SSL (met)". */
-export function requirementText(requiredMicro: string, stakeMicro: string): string {
-  const met = toMicro(stakeMicro) >= toMicro(requiredMicro);
-  return `Required so far: ${sslAmount(requiredMicro)} SSL (${met ? 'met' : 'not met'})`;
+/** Whether the stake covers what halving protection asks so far. */
+export function requirementMet(requiredMicro: string, stakeMicro: string): boolean {
+  return toMicro(stakeMicro) >= toMicro(requiredMicro);
 }

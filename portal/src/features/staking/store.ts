@@ -23,3 +23,4 @@ const actions = stakingActions(stakingStore, {
 export const loadStaking = actions.load;
 export const moveStake = actions.move;
 export const saveAutoStake = actions.saveAuto;
+export const checkStakeAmount = actions.check;

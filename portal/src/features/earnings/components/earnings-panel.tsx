@@ -1,6 +1,7 @@
-import { useEffect, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { periodChoices } from '../earnings-periods';
 import { loadEarnings, reloadEarnings, useEarnings } from '../store';
@@ -19,7 +20,23 @@ export interface EarningsPanelProps {
  * far and not final, or an earlier month's statement, each server's lines with their inputs and
  * the server's explanation, the staking income and the totals.
  */
-export function EarningsPanel({ ownerUuid, firstServerAt }: EarningsPanelProps) {
+export function EarningsPanel(props: EarningsPanelProps) {
+  // Its words wait for the `earn` catalogue here, so the rest of the page never does.
+  return (
+    <Suspense
+      fallback={
+        <section className="card earnings-panel" aria-busy="true">
+          <span className="spinner" aria-hidden="true" />
+        </section>
+      }
+    >
+      <EarningsPanelBody {...props} />
+    </Suspense>
+  );
+}
+
+function EarningsPanelBody({ ownerUuid, firstServerAt }: EarningsPanelProps) {
+  const { t } = useT('earn');
   const earnings = useEarnings();
   const titleId = useId();
 
@@ -39,11 +56,8 @@ export function EarningsPanel({ ownerUuid, firstServerAt }: EarningsPanelProps) 
     <section className="card earnings-panel" aria-labelledby={titleId} data-testid="earnings-panel">
       <header className="earnings-panel__header">
         <div>
-          <h2 id={titleId}>Earnings</h2>
-          <p className="muted small">
-            Each month&apos;s statement per server, every line with its inputs and how it was
-            computed.
-          </p>
+          <h2 id={titleId}>{t('earnings.title')}</h2>
+          <p className="muted small">{t('earnings.summary')}</p>
         </div>
         {latest && shown && (
           <PeriodPicker
@@ -62,14 +76,14 @@ export function EarningsPanel({ ownerUuid, firstServerAt }: EarningsPanelProps) 
           </Banner>
           <div>
             <Button variant="secondary" onClick={() => void reloadEarnings(ownerUuid)}>
-              Try Again
+              {t('common.tryAgain')}
             </Button>
           </div>
         </div>
       ) : !data ? (
         <div className="earnings-panel__loading" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
-          <span>Loading earnings...</span>
+          <span>{t('earnings.loading')}</span>
         </div>
       ) : (
         <EarningsStatement earnings={data} />

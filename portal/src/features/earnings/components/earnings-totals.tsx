@@ -1,22 +1,24 @@
 import type { Earnings } from '@scn/proto';
 import type { Snapshot } from 'valtio';
+import { useT } from '../../../lib/i18n/i18n';
 import { Amount } from './amount';
 
-const TOTALS: ReadonlyArray<[keyof Earnings['totals'], string]> = [
-  ['incomeMicro', 'Node income'],
-  ['walletMicro', 'To the node wallet'],
-  ['autoStakedMicro', 'Auto-staked'],
-  ['escrowedMicro', 'To escrows'],
-  ['stakingMicro', 'Staking income'],
-];
+const TOTALS = [
+  'incomeMicro',
+  'walletMicro',
+  'autoStakedMicro',
+  'escrowedMicro',
+  'stakingMicro',
+] as const satisfies ReadonlyArray<keyof Earnings['totals']>;
 
 /** The month's totals over every server, with the staking income. */
 export function EarningsTotals({ totals }: { totals: Snapshot<Earnings['totals']> }) {
+  const { t } = useT('earn');
   return (
     <dl className="earnings-figures earnings-totals" data-testid="earnings-totals">
-      {TOTALS.map(([key, label]) => (
+      {TOTALS.map((key) => (
         <div key={key}>
-          <dt>{label}</dt>
+          <dt>{t(`earnings.total.${key}`)}</dt>
           <dd>
             <Amount micro={totals[key]} testId={`total-${key}`} />
           </dd>

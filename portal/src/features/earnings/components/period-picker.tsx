@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { periodLabel } from '../earnings-periods';
 
 export interface PeriodPickerProps {
@@ -11,8 +12,12 @@ export interface PeriodPickerProps {
   onSelect: (period: string) => void;
 }
 
-/** The month of the statement: a select of the months since the first server, and prev/next. */
+/**
+ * The month of the statement: a select of the months since the first server, and prev/next.
+ * The chevrons ‹ › are bidi-mirrored characters: right to left, they turn round by themselves.
+ */
 export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPickerProps) {
+  const { t, locale } = useT('earn');
   const id = useId();
   const at = choices.indexOf(period);
   const newer = at > 0 ? choices[at - 1] : undefined;
@@ -24,13 +29,13 @@ export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPick
         size="sm"
         disabled={disabled || !older}
         onClick={() => older && onSelect(older)}
-        aria-label="Previous month"
+        aria-label={t('earnings.picker.previousLabel')}
         data-testid="earnings-previous"
       >
-        &lsaquo; Previous
+        <span aria-hidden="true">&lsaquo;</span> {t('earnings.picker.previous')}
       </Button>
       <label className="sr-only" htmlFor={id}>
-        Month
+        {t('earnings.picker.month')}
       </label>
       <select
         id={id}
@@ -42,7 +47,7 @@ export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPick
       >
         {(at < 0 ? [period, ...choices] : choices).map((choice) => (
           <option key={choice} value={choice}>
-            {periodLabel(choice)}
+            {periodLabel(choice, locale)}
           </option>
         ))}
       </select>
@@ -51,10 +56,10 @@ export function PeriodPicker({ period, choices, disabled, onSelect }: PeriodPick
         size="sm"
         disabled={disabled || !newer}
         onClick={() => newer && onSelect(newer)}
-        aria-label="Next month"
+        aria-label={t('earnings.picker.nextLabel')}
         data-testid="earnings-next"
       >
-        Next &rsaquo;
+        {t('earnings.picker.next')} <span aria-hidden="true">&rsaquo;</span>
       </Button>
     </div>
   );

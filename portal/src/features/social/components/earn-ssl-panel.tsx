@@ -1,7 +1,9 @@
-import { type CheckSharesResponse, formatSsl, SHARE_PLATFORM_NAMES } from '@scn/proto';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { type CheckSharesResponse, SHARE_REWARD, sslToMicro } from '@scn/proto';
+import { Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { checkShares } from '../api/check-shares';
 import { regionBlocked } from '../share-flow';
 import { RegionBlockedDialog, ShareDialog } from './share-dialog';
@@ -19,9 +21,25 @@ type Load =
 /**
  * Earn SSL on both dashboards (spec 01 §2, spec 02 §2): what is pending from shares and the
  * button that opens the share modal, or the 'Feature Unavailable' modal when the browser's time
- * zone is one of the blocked regions.
+ * zone is one of the blocked regions. Its words wait for the `earn` catalogue here, so the rest
+ * of the page never does.
  */
-export function EarnSslPanel({ userUuid }: EarnSslPanelProps) {
+export function EarnSslPanel(props: EarnSslPanelProps) {
+  return (
+    <Suspense
+      fallback={
+        <section className="card earn-ssl" aria-busy="true">
+          <span className="spinner" aria-hidden="true" />
+        </section>
+      }
+    >
+      <EarnSslPanelBody {...props} />
+    </Suspense>
+  );
+}
+
+function EarnSslPanelBody({ userUuid }: EarnSslPanelProps) {
+  const { t, locale } = useT('earn');
   const titleId = useId();
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [open, setOpen] = useState<'share' | 'blocked' | null>(null);
@@ -41,36 +59,45 @@ export function EarnSslPanel({ userUuid }: EarnSslPanelProps) {
 
   const data = load.status === 'ready' ? load.data : null;
   const pending = data?.shares.filter((s) => s.status === 'pending') ?? [];
+  const ssl = (micro: string | bigint) => formatSslAmount(micro, locale, 'cents');
 
   return (
     <section className="card earn-ssl" aria-labelledby={titleId} data-testid="earn-ssl">
       <header className="earn-ssl__header">
         <div>
-          <h2 id={titleId}>Earn SSL</h2>
-          <p>Share our posts on X or Instagram: 1 SSL at prime time, 0.1 SSL otherwise.</p>
+          <h2 id={titleId}>{t('social.panel.title')}</h2>
+          <p>
+            {t('social.panel.summary', {
+              prime: formatSslAmount(sslToMicro(SHARE_REWARD.primeTimeSsl), locale),
+              normal: formatSslAmount(sslToMicro(SHARE_REWARD.normalSsl), locale),
+            })}
+          </p>
         </div>
         <Button
           variant="primary"
           data-testid="earn-ssl-open"
           onClick={() => setOpen(regionBlocked() ? 'blocked' : 'share')}
         >
-          Earn SSL Tokens
+          {t('social.panel.open')}
         </Button>
       </header>
       {load.status === 'error' && <Banner tone="error">{load.message}</Banner>}
       {data && (
         <p className="earn-ssl__pending">
-          Pending share rewards:{' '}
-          <strong data-testid="earn-ssl-pending">{formatSsl(data.pendingRewardMicro)} SSL</strong>
+          {t('social.panel.pending')}{' '}
+          <strong data-testid="earn-ssl-pending">{ssl(data.pendingRewardMicro)}</strong>
         </p>
       )}
       {pending.length > 0 && (
         <ul className="earn-ssl__shares" data-testid="earn-ssl-shares">
           {pending.map((share) => (
             <li key={share.id}>
-              {SHARE_PLATFORM_NAMES[share.platform]}: {formatSsl(share.rewardMicro)} SSL
-              {share.isPrimeTime ? ' (prime time)' : ''}, paid after{' '}
-              {new Date(share.paysAt).toLocaleString()} if the post is still up
+              {t('social.panel.share', {
+                platform: t(`social.platform.${share.platform}`),
+                amount: ssl(share.rewardMicro),
+                prime: share.isPrimeTime ? 'yes' : 'no',
+                date: formatDate(share.paysAt, locale, { dateStyle: 'medium', timeStyle: 'short' }),
+              })}
             </li>
           ))}
         </ul>

@@ -1,17 +1,24 @@
 import {
   type AvailablePlatforms,
+  SHARE_DAILY_CAP_MICRO,
   SHARE_IMAGES,
-  SHARE_PLATFORM_NAMES,
+  SHARE_PLATFORMS,
+  SHARE_PRIME_TIME_WINDOWS,
+  SHARE_REWARD,
   type SharePlatform,
   SOCIAL_MESSAGES,
-  formatSsl,
+  sslToMicro,
 } from '@scn/proto';
 import { useEffect, useReducer, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { Banner } from '../../../components/ui/banner';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { PUBLIC_URL } from '../../../config/env';
 import { ApiError } from '../../../lib/api-client';
+import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import { recordShare } from '../api/record-share';
 import {
   browserTimeZone,
@@ -19,7 +26,7 @@ import {
   type ShareEvent,
   type ShareFlow,
   shareReducer,
-  shareText,
+  telegramShareUrl,
   twitterIntentUrl,
 } from '../share-flow';
 import '../social.css';
@@ -33,20 +40,23 @@ export interface ShareDialogProps {
   onRecorded: () => void;
 }
 
-const HINTS = [
-  'Check that the URL is the link to your post',
-  'Make sure the post is public',
-  'Wait a few minutes and try again',
-  'Try another browser or device',
-];
+const HINTS = ['url', 'public', 'wait', 'browser'] as const;
+const IMAGE_KEYS = ['1', '2', '3', '4', '5'] as const;
+const PLACEHOLDERS: Record<SharePlatform, string> = {
+  twitter: 'https://x.com/you/status/...',
+  instagram: 'https://www.instagram.com/p/...',
+  telegram: 'https://t.me/channel/123',
+};
 
 /**
  * The Earn SSL Tokens modal (spec 01 §2, §4, §8; spec 02 §2): the share flow of share-flow.ts,
  * the 5 promotional images, the platform's post, the URL and the server's answer: the pending
  * reward (computed by the server from its clock in the browser's zone) or an error with its
- * pseudo code and hints.
+ * pseudo code and hints. Before any share it warns that posting about a circumvention service
+ * can be risky, and states the payout rules exactly as the server pays them.
  */
 export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: ShareDialogProps) {
+  const { t, locale } = useT('earn');
   const [flow, dispatch] = useReducer(shareReducer, INITIAL_FLOW);
   useEffect(() => {
     if (!open) dispatch({ type: 'reset' });
@@ -55,21 +65,26 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
   useRecordShare(flow, dispatch, userUuid, onRecorded);
 
   const platform = flow.platform;
+  const ssl = (value: number) => formatSslAmount(sslToMicro(value), locale);
 
   return (
     <Dialog
       open={open}
       onClose={onClose}
-      title="Earn SSL Tokens"
-      description="Share our posts and earn 0.1-1 SSL daily. Prime time shares earn 1 SSL."
+      title={t('social.dialog.title')}
+      description={t('social.dialog.description', {
+        normal: ssl(SHARE_REWARD.normalSsl),
+        prime: ssl(SHARE_REWARD.primeTimeSsl),
+      })}
       size="lg"
       data-testid="share-dialog"
     >
       <div className="share-dialog" data-step={flow.step} data-testid="share-step">
         {flow.step === 'initial' && (
           <div className="share-dialog__platforms">
-            <p>Choose where to share. Each platform can be used once every 7 days.</p>
-            {(['twitter', 'instagram'] as const).map((p) => (
+            <RiskWarning />
+            <p>{t('social.dialog.choose', { days: SHARE_REWARD.cooldownDays })}</p>
+            {SHARE_PLATFORMS.map((p) => (
               <Button
                 key={p}
                 variant="secondary"
@@ -77,21 +92,18 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
                 data-testid={`share-choose-${p}`}
                 onClick={() => available && dispatch({ type: 'choose', platform: p, available })}
               >
-                {SHARE_PLATFORM_NAMES[p]}
-                {available && !available[p] ? ' (shared this week)' : ''}
+                {t(`social.platform.${p}`)}
+                {available && !available[p] ? ` ${t('social.dialog.sharedThisWeek')}` : ''}
               </Button>
             ))}
-            <p className="share-dialog__note">
-              Prime time (your local time): weekdays 12:00-13:30 and 20:00-21:30, weekends
-              10:00-16:00 and 19:00-22:00. The reward is pending for 24 hours; the post must stay
-              up.
-            </p>
+            <ShareRules />
           </div>
         )}
 
         {(flow.step === 'sharing' ||
           flow.step === 'twitter_sharing' ||
-          flow.step === 'instagram_sharing') &&
+          flow.step === 'instagram_sharing' ||
+          flow.step === 'telegram_sharing') &&
           platform && (
             <ComposeStep
               platform={platform}
@@ -112,49 +124,50 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
             }}
           >
             <label htmlFor="share-url">
-              Paste the URL of your {SHARE_PLATFORM_NAMES[platform]} post
+              {t('social.verify.label', { platform: t(`social.platform.${platform}`) })}
             </label>
             <input
               id="share-url"
               className="input"
               type="url"
+              dir="ltr"
               inputMode="url"
               value={flow.url}
-              placeholder={
-                platform === 'twitter'
-                  ? 'https://x.com/you/status/...'
-                  : 'https://www.instagram.com/p/...'
-              }
+              placeholder={PLACEHOLDERS[platform]}
               onChange={(event) => dispatch({ type: 'url', url: event.target.value })}
               data-testid="share-url"
             />
             {flow.urlError && (
               <Banner tone="error" data-testid="share-url-error">
-                {flow.urlError}
+                {t(`social.verify.${flow.urlError}`)}
               </Banner>
             )}
             <Button type="submit" variant="primary" data-testid="share-verify">
-              Verify Post
+              {t('social.verify.submit')}
             </Button>
           </form>
         )}
 
         {flow.step === 'validating' && (
           <p className="share-dialog__busy" role="status">
-            Validating your post...
+            {t('social.verify.validating')}
           </p>
         )}
 
         {flow.step === 'pending_verification' && flow.reward && (
           <div className="share-dialog__done" data-testid="share-pending">
             <Banner tone="success">
-              {flow.reward.isPrimeTime ? 'Prime time share!' : 'Share recorded!'} Your reward of{' '}
-              <strong data-testid="share-pending-amount">
-                {formatSsl(flow.reward.amountMicro)} SSL
-              </strong>{' '}
-              is pending verification for 24 hours.
+              <Trans
+                ns="earn"
+                i18nKey={flow.reward.isPrimeTime ? 'social.pending.prime' : 'social.pending.normal'}
+                values={{
+                  amount: formatSslAmount(flow.reward.amountMicro, locale, 'cents'),
+                  hours: SHARE_REWARD.pendingHours,
+                }}
+                components={{ amount: <strong data-testid="share-pending-amount" /> }}
+              />
             </Banner>
-            <p>Keep the post up: if it is removed, the reward is forfeited.</p>
+            <p>{t('social.pending.keepUp')}</p>
           </div>
         )}
 
@@ -170,7 +183,7 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
                 onClick={() => dispatch({ type: 'reset' })}
                 data-testid="share-different"
               >
-                Choose a different platform
+                {t('social.dialog.different')}
               </Button>
             )}
             <Button
@@ -179,7 +192,7 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
                 flow.step === 'pending_verification' ? onClose : () => dispatch({ type: 'reset' })
               }
             >
-              {flow.step === 'pending_verification' ? 'Close' : 'Cancel'}
+              {flow.step === 'pending_verification' ? t('common.close') : t('common.cancel')}
             </Button>
           </div>
         )}
@@ -188,20 +201,105 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
   );
 }
 
+/** The risk of posting publicly about a circumvention service, said before any share. */
+function RiskWarning() {
+  const { t } = useT('earn');
+  return (
+    <Banner tone="warning" data-testid="share-risk-warning">
+      <strong>{t('social.risk.title')}</strong> {t('social.risk.body')}
+    </Banner>
+  );
+}
+
+/** "12:00–13:30" in the reader's digits, from minutes of the local day. */
+function windowText([start, end]: readonly [number, number], locale: Locale): string {
+  const time = (minutes: number) =>
+    formatDate(Date.UTC(2000, 0, 1, Math.floor(minutes / 60), minutes % 60), locale, {
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: 'UTC',
+    });
+  return `${time(start)}–${time(end)}`;
+}
+
+/** The browser's time zone, named in the reader's language ("India Standard Time"). */
+function zoneName(locale: Locale): string {
+  const zone = browserTimeZone() ?? 'UTC';
+  try {
+    const part = new Intl.DateTimeFormat(INTL_TAGS[locale], {
+      timeZone: zone,
+      timeZoneName: 'long',
+    })
+      .formatToParts(new Date())
+      .find((candidate) => candidate.type === 'timeZoneName');
+    return part?.value ?? zone;
+  } catch {
+    return zone;
+  }
+}
+
+/**
+ * The payout rules as control-plane social/share-rules.ts pays them, from the same constants:
+ * the prime-time windows (weekdays, weekends) in the browser's zone, the two rewards, the daily
+ * cap that can cut a prime-time share to what is left, the 7 days per platform, the 24 hours.
+ */
+function ShareRules() {
+  const { t, locale } = useT('earn');
+  const ssl = (value: number) => formatSslAmount(sslToMicro(value), locale);
+  const cut = SHARE_DAILY_CAP_MICRO - sslToMicro(SHARE_REWARD.normalSsl);
+  const [weekday1, weekday2] = SHARE_PRIME_TIME_WINDOWS.weekday.map((w) => windowText(w, locale));
+  const [weekend1, weekend2] = SHARE_PRIME_TIME_WINDOWS.weekend.map((w) => windowText(w, locale));
+  return (
+    <div className="share-dialog__note" data-testid="share-rules">
+      <p>
+        <strong>{t('social.rules.title')}</strong>
+      </p>
+      <ul>
+        <li data-testid="share-rules-prime">
+          {t('social.rules.primeTime', {
+            zone: zoneName(locale),
+            weekday1: weekday1!,
+            weekday2: weekday2!,
+            weekend1: weekend1!,
+            weekend2: weekend2!,
+          })}
+        </li>
+        <li>
+          {t('social.rules.rewards', {
+            prime: ssl(SHARE_REWARD.primeTimeSsl),
+            normal: ssl(SHARE_REWARD.normalSsl),
+          })}
+        </li>
+        <li data-testid="share-rules-cap">
+          {t('social.rules.dailyCap', {
+            cap: formatSslAmount(SHARE_DAILY_CAP_MICRO, locale),
+            normal: ssl(SHARE_REWARD.normalSsl),
+            cut: formatSslAmount(cut, locale),
+          })}
+        </li>
+        <li>{t('social.rules.cooldown', { days: SHARE_REWARD.cooldownDays })}</li>
+        <li>{t('social.rules.pending', { hours: SHARE_REWARD.pendingHours })}</li>
+      </ul>
+    </div>
+  );
+}
+
 /** spec 01 §8: the 'Feature Unavailable' modal that replaces the share modal in some regions. */
 export function RegionBlockedDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useT('earn');
   return (
     <Dialog
       open={open}
       onClose={onClose}
-      title="Feature Unavailable"
+      title={t('social.blocked.title')}
       size="sm"
       data-testid="share-region-blocked"
     >
-      <p>{SOCIAL_MESSAGES.regionBlocked}</p>
+      <p>{t('social.blocked.body')}</p>
       <div className="dialog__actions">
         <Button variant="primary" onClick={onClose}>
-          Close
+          {t('common.close')}
         </Button>
       </div>
     </Dialog>
@@ -216,18 +314,24 @@ interface ComposeStepProps {
   onPosted: () => void;
 }
 
-/** sharing, twitter_sharing, instagram_sharing: an image of the 5, the text, the platform. */
+/** sharing, <platform>_sharing: an image of the 5, the text, the platform. */
 function ComposeStep({ platform, posting, onShared, onPosted }: ComposeStepProps) {
+  const { t, locale } = useT('earn');
   const [image, setImage] = useState(0);
   const picture = SHARE_IMAGES[image]!;
   const pictureUrl = `/share/${picture.file}`;
   const count = SHARE_IMAGES.length;
+  const text = t(`social.text.${platform}`, {
+    url: PUBLIC_URL,
+    amount: formatSslAmount(sslToMicro(SHARE_REWARD.normalSsl), locale),
+  });
   return (
     <div className="share-dialog__compose">
+      <RiskWarning />
       <figure className="share-dialog__figure">
         <img
           src={pictureUrl}
-          alt={picture.alt}
+          alt={t(`social.image.${IMAGE_KEYS[image]!}`)}
           width={320}
           height={320}
           data-testid="share-image"
@@ -238,30 +342,39 @@ function ComposeStep({ platform, posting, onShared, onPosted }: ComposeStepProps
             size="sm"
             onClick={() => setImage((i) => (i + count - 1) % count)}
           >
-            Previous
+            {t('social.image.previous')}
           </Button>
-          <span>
-            Image {image + 1} of {count}
-          </span>
+          <span>{t('social.image.position', { index: image + 1, count })}</span>
           <Button variant="ghost" size="sm" onClick={() => setImage((i) => (i + 1) % count)}>
-            Next
+            {t('social.image.next')}
           </Button>
         </figcaption>
       </figure>
       <p className="share-dialog__text" data-testid="share-text">
-        {shareText(platform, PUBLIC_URL)}
+        {text}
       </p>
       {posting ? (
         <Button variant="primary" data-testid="share-posted" onClick={onPosted}>
-          I&apos;ve Posted
+          {t('social.compose.posted')}
         </Button>
+      ) : platform === 'telegram' ? (
+        <a
+          className={buttonClass({ variant: 'primary' })}
+          href={telegramShareUrl(PUBLIC_URL, text)}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="share-open"
+          onClick={onShared}
+        >
+          {t('social.compose.telegram')}
+        </a>
       ) : (
         <Button
           variant="primary"
           data-testid="share-open"
           onClick={() => {
             if (platform === 'twitter') {
-              window.open(twitterIntentUrl(PUBLIC_URL), '_blank', 'noopener,noreferrer');
+              window.open(twitterIntentUrl(text), '_blank', 'noopener,noreferrer');
             } else {
               // Instagram has no web share: download the image and post it in the app.
               const link = document.createElement('a');
@@ -272,7 +385,7 @@ function ComposeStep({ platform, posting, onShared, onPosted }: ComposeStepProps
             onShared();
           }}
         >
-          {platform === 'twitter' ? 'Share on X' : 'Download image for Instagram'}
+          {platform === 'twitter' ? t('social.compose.twitter') : t('social.compose.instagram')}
         </Button>
       )}
     </div>
@@ -287,21 +400,22 @@ function ErrorStep({
   error: { message: string; code: string };
   onRetry: () => void;
 }) {
+  const { t } = useT('earn');
   return (
     <div className="share-dialog__error" data-testid="share-error">
       <Banner tone="error" data-testid="share-error-message">
         {error.message}
       </Banner>
       <p className="share-dialog__code">
-        Error code: <code data-testid="share-error-code">{error.code}</code>
+        {t('social.error.code')} <code data-testid="share-error-code">{error.code}</code>
       </p>
       <ul className="share-dialog__hints">
         {HINTS.map((hint) => (
-          <li key={hint}>{hint}</li>
+          <li key={hint}>{t(`social.error.hint.${hint}`)}</li>
         ))}
       </ul>
       <Button variant="primary" data-testid="share-retry" onClick={onRetry}>
-        Try Again
+        {t('common.tryAgain')}
       </Button>
     </div>
   );

@@ -1,13 +1,15 @@
 import { useId, useState } from 'react';
-import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { useT } from '../../../lib/i18n/i18n';
 import { saveAutoStake, useStaking } from '../store';
+import { StakingNotice } from './staking-notice';
 
 /**
  * spec 02 §6: the share of each payout staked automatically, 0 to 100%. The panel keys it by the
  * saved percent, so a saved value starts the field afresh.
  */
 export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; percent: number }) {
+  const { t } = useT('earn');
   const staking = useStaking();
   const [text, setText] = useState(String(percent));
   const inputId = useId();
@@ -23,12 +25,13 @@ export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; perce
       }}
     >
       <label htmlFor={inputId} className="field__label">
-        Automatic staking (% of each payout)
+        {t('staking.auto.label')}
       </label>
       <div className="staking-form__row">
         <input
           id={inputId}
           className="input staking-form__percent"
+          dir="ltr"
           inputMode="numeric"
           autoComplete="off"
           value={text}
@@ -41,14 +44,10 @@ export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; perce
           disabled={staking.busy !== null}
           data-testid="auto-stake-save"
         >
-          {staking.busy === 'auto' ? 'Saving...' : 'Save'}
+          {staking.busy === 'auto' ? t('staking.auto.saving') : t('staking.auto.save')}
         </Button>
       </div>
-      {notice && (
-        <Banner tone={notice.tone} data-testid={`auto-stake-${notice.tone}`}>
-          {notice.text}
-        </Banner>
-      )}
+      {notice && <StakingNotice notice={notice} testId={`auto-stake-${notice.tone}`} />}
     </form>
   );
 }

@@ -1,34 +1,45 @@
 import type { StakingData } from '@scn/proto';
 import type { Snapshot } from 'valtio';
-import { formatDay, halvingStatus, requirementText, sslAmount } from '../staking-format';
+import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { halvingStatus, requirementMet } from '../staking-format';
 
 /**
  * spec 02 §4, §9 halving protection per server: the node's year and the share of its monthly
  * earnings to stake, what the requirement asks so far, and when the cut would apply.
  */
 export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
+  const { t, locale } = useT('earn');
   const now = new Date(data.lastUpdated);
+  // The server's days are UTC days.
+  const day = (iso: string) => formatDate(iso, locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const met = requirementMet(data.requiredStakeMicro, data.stakeMicro);
   return (
     <div className="staking-halving" data-testid="halving-table">
-      <h3>Halving protection</h3>
+      <h3>{t('staking.halving.title')}</h3>
       <p className="small muted" data-testid="halving-requirement">
-        {requirementText(data.requiredStakeMicro, data.stakeMicro)}. After year 4, or 4 years of
-        hardware without an upgrade, rewards and allowed clients are cut by 50% unless your stake
-        covers it.
+        {met
+          ? t('staking.halving.requirementMet', {
+              amount: formatSslAmount(data.requiredStakeMicro, locale, 'cents'),
+            })
+          : t('staking.halving.requirementNotMet', {
+              amount: formatSslAmount(data.requiredStakeMicro, locale, 'cents'),
+            })}{' '}
+        {t('staking.halving.rule')}
       </p>
       {data.servers.length === 0 ? (
-        <p className="small muted">No servers yet</p>
+        <p className="small muted">{t('staking.halving.noServers')}</p>
       ) : (
         <div className="staking-halving__scroll">
           <table className="staking-halving__table">
             <thead>
               <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Year</th>
-                <th scope="col">Share to stake</th>
-                <th scope="col">Required so far</th>
-                <th scope="col">Hardware since</th>
-                <th scope="col">Status</th>
+                <th scope="col">{t('staking.halving.column.server')}</th>
+                <th scope="col">{t('staking.halving.column.year')}</th>
+                <th scope="col">{t('staking.halving.column.share')}</th>
+                <th scope="col">{t('staking.halving.column.required')}</th>
+                <th scope="col">{t('staking.halving.column.hardwareSince')}</th>
+                <th scope="col">{t('staking.halving.column.status')}</th>
               </tr>
             </thead>
             <tbody>
@@ -36,17 +47,34 @@ export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
                 const status = halvingStatus(server, now);
                 return (
                   <tr key={server.id} data-testid="halving-row">
-                    <td>{server.name}</td>
-                    <td data-testid="halving-year">{server.nodeYear}</td>
-                    <td data-testid="halving-share">{server.requiredSharePercent}%</td>
-                    <td>{sslAmount(server.requiredStakeMicro)} SSL</td>
                     <td>
-                      {server.hardwareSince ? formatDay(server.hardwareSince) : 'Not reported'}
+                      <bdi>{server.name}</bdi>
+                    </td>
+                    <td data-testid="halving-year">{formatNumber(server.nodeYear, locale)}</td>
+                    <td data-testid="halving-share">
+                      {formatNumber(server.requiredSharePercent / 100, locale, {
+                        style: 'percent',
+                      })}
+                    </td>
+                    <td>{formatSslAmount(server.requiredStakeMicro, locale, 'cents')}</td>
+                    <td>
+                      {server.hardwareSince
+                        ? day(server.hardwareSince)
+                        : t('staking.halving.notReported')}
                     </td>
                     <td
                       className={`staking-halving__status staking-halving__status--${status.tone}`}
                     >
-                      {status.text}
+                      {status.kind === 'halved'
+                        ? status.allowedClients === null || status.maxClients === null
+                          ? t('staking.halving.status.halved')
+                          : t('staking.halving.status.halvedClients', {
+                              allowed: status.allowedClients,
+                              max: status.maxClients,
+                            })
+                        : status.kind === 'protected'
+                          ? t('staking.halving.status.protected')
+                          : t('staking.halving.status.ahead', { date: day(status.from) })}
                     </td>
                   </tr>
                 );

@@ -1,20 +1,42 @@
+import { ECONOMICS } from '@scn/proto';
 import { useId, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { moveStake, useStaking } from '../store';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
+import { parseAmount } from '../staking-format';
+import { checkStakeAmount, moveStake, useStaking } from '../store';
+import { StakingNotice } from './staking-notice';
 
-/** Stake from the node wallet, or unstake what is unlocked, by an amount in SSL. */
+/**
+ * Stake from the node wallet, or unstake what is unlocked, by an amount in SSL. A stake is
+ * confirmed first, stating its consequence: it is locked ECONOMICS.stakeLockDays days and cannot
+ * be taken back before.
+ */
 export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: () => void }) {
+  const { t, locale } = useT('earn');
   const staking = useStaking();
   const [amount, setAmount] = useState('');
+  const [confirming, setConfirming] = useState<{ micro: string; unlocksAt: number } | null>(null);
   const inputId = useId();
   const notice = staking.notice && staking.notice.action !== 'auto' ? staking.notice : null;
 
-  const submit = async (action: 'stake' | 'unstake') => {
-    if (await moveStake(ownerUuid, action, amount)) {
+  const submit = async (action: 'stake' | 'unstake', text: string) => {
+    if (await moveStake(ownerUuid, action, text)) {
       setAmount('');
       onMoved();
     }
+  };
+
+  const askToStake = () => {
+    const parsed = parseAmount(amount);
+    if (!checkStakeAmount('stake', amount) || 'error' in parsed) return;
+    // The day the stake would unlock if made now (the server's lock decides the instant).
+    setConfirming({
+      micro: parsed.amountMicro,
+      unlocksAt: Date.now() + ECONOMICS.stakeLockDays * 86_400_000,
+    });
   };
 
   return (
@@ -23,16 +45,17 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
       data-testid="stake-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void submit('stake');
+        askToStake();
       }}
     >
       <label htmlFor={inputId} className="field__label">
-        Amount (SSL)
+        {t('staking.form.amount')}
       </label>
       <div className="staking-form__row">
         <input
           id={inputId}
           className="input"
+          dir="ltr"
           inputMode="decimal"
           autoComplete="off"
           placeholder="0.00"
@@ -46,23 +69,44 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
           disabled={staking.busy !== null}
           data-testid="stake-submit"
         >
-          {staking.busy === 'stake' ? 'Staking...' : 'Stake'}
+          {staking.busy === 'stake' ? t('staking.form.staking') : t('staking.form.stake')}
         </Button>
         <Button
           type="button"
           variant="secondary"
           disabled={staking.busy !== null}
-          onClick={() => void submit('unstake')}
+          onClick={() => void submit('unstake', amount)}
           data-testid="unstake-submit"
         >
-          {staking.busy === 'unstake' ? 'Unstaking...' : 'Unstake'}
+          {staking.busy === 'unstake' ? t('staking.form.unstaking') : t('staking.form.unstake')}
         </Button>
       </div>
-      {notice && (
-        <Banner tone={notice.tone} data-testid={`stake-${notice.tone}`}>
-          {notice.text}
+      {notice && <StakingNotice notice={notice} testId={`stake-${notice.tone}`} />}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t('staking.confirm.title')}
+        confirmLabel={t('staking.confirm.action', {
+          amount: formatSslAmount(confirming?.micro ?? '0', locale, 'cents'),
+        })}
+        busyLabel={t('staking.form.staking')}
+        fallbackError={t('staking.error.generic')}
+        onClose={() => setConfirming(null)}
+        onConfirm={async () => {
+          await submit('stake', amount);
+        }}
+        data-testid="stake-confirm-dialog"
+      >
+        <p data-testid="stake-confirm-text">
+          {t('staking.confirm.body', {
+            amount: formatSslAmount(confirming?.micro ?? '0', locale, 'cents'),
+            days: ECONOMICS.stakeLockDays,
+            date: formatDate(confirming?.unlocksAt ?? 0, locale, { dateStyle: 'medium' }),
+          })}
+        </p>
+        <Banner tone="warning">
+          {t('staking.confirm.warning', { days: ECONOMICS.stakeLockDays })}
         </Banner>
-      )}
+      </ConfirmDialog>
     </form>
   );
 }

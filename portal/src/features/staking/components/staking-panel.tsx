@@ -1,9 +1,10 @@
 import { ECONOMICS } from '@scn/proto';
-import { useEffect, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
+import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import { formatUnlock, sslAmount } from '../staking-format';
 import { loadStaking, useStaking } from '../store';
 import { AutoStakeForm } from './auto-stake-form';
 import { HalvingTable } from './halving-table';
@@ -19,9 +20,27 @@ export interface StakingPanelProps {
 /**
  * The node dashboard's staking settings (issue 18 §4, spec 02 §6, §9): the stake with what is
  * unlocked and when the rest unlocks, stake and unstake, the automatic stake of each payout, and
- * halving protection per server. Every figure is the server's.
+ * halving protection per server. Every figure is the server's. Its words wait for the `earn`
+ * catalogue here, so the rest of the page never does.
  */
-export function StakingPanel({ ownerUuid, onMoved }: StakingPanelProps) {
+export function StakingPanel(props: StakingPanelProps) {
+  return (
+    <Suspense fallback={<PanelLoading />}>
+      <StakingPanelBody {...props} />
+    </Suspense>
+  );
+}
+
+function PanelLoading() {
+  return (
+    <section className="card staking-panel" aria-busy="true">
+      <span className="spinner" aria-hidden="true" />
+    </section>
+  );
+}
+
+function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
+  const { t, locale } = useT('earn');
   const staking = useStaking();
   const titleId = useId();
 
@@ -33,14 +52,17 @@ export function StakingPanel({ ownerUuid, onMoved }: StakingPanelProps) {
   useEffect(() => onRealtime('wallet-updated', () => void loadStaking(ownerUuid)), [ownerUuid]);
 
   const data = staking.ownerUuid === ownerUuid ? staking.data : null;
+  const ssl = (micro: string) => formatSslAmount(micro, locale, 'cents');
 
   return (
     <section className="card staking-panel" aria-labelledby={titleId} data-testid="staking-panel">
       <header className="staking-panel__header">
-        <h2 id={titleId}>Staking</h2>
+        <h2 id={titleId}>{t('staking.title')}</h2>
         <p className="muted small">
-          {ECONOMICS.stakingApyPercent}% a year from the reward pool. Each stake is locked for{' '}
-          {ECONOMICS.stakeLockDays} days.
+          {t('staking.summary', {
+            apy: ECONOMICS.stakingApyPercent,
+            days: ECONOMICS.stakeLockDays,
+          })}
         </p>
       </header>
 
@@ -51,44 +73,52 @@ export function StakingPanel({ ownerUuid, onMoved }: StakingPanelProps) {
           </Banner>
           <div>
             <Button variant="secondary" onClick={() => void loadStaking(ownerUuid)}>
-              Try Again
+              {t('common.tryAgain')}
             </Button>
           </div>
         </div>
       ) : !data ? (
         <div className="staking-panel__loading" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
-          <span>Loading staking...</span>
+          <span>{t('staking.loading')}</span>
         </div>
       ) : (
         <div className="stack">
           <dl className="staking-panel__figures">
             <div>
-              <dt>Staked</dt>
-              <dd data-testid="stake-balance">{sslAmount(data.stakeMicro)} SSL</dd>
+              <dt>{t('staking.figure.staked')}</dt>
+              <dd data-testid="stake-balance">{ssl(data.stakeMicro)}</dd>
             </div>
             <div>
-              <dt>Unlocked</dt>
-              <dd data-testid="stake-unlocked">{sslAmount(data.unlockedMicro)} SSL</dd>
+              <dt>{t('staking.figure.unlocked')}</dt>
+              <dd data-testid="stake-unlocked">{ssl(data.unlockedMicro)}</dd>
             </div>
             <div>
-              <dt>Available to stake</dt>
-              <dd data-testid="stake-available">{sslAmount(data.stakeableMicro)} SSL</dd>
+              <dt>{t('staking.figure.available')}</dt>
+              <dd data-testid="stake-available">{ssl(data.stakeableMicro)}</dd>
             </div>
             <div>
-              <dt>Income a month</dt>
-              <dd data-testid="stake-income">{sslAmount(data.monthlyIncomeMicro)} SSL</dd>
+              <dt>{t('staking.figure.income')}</dt>
+              <dd data-testid="stake-income">{ssl(data.monthlyIncomeMicro)}</dd>
             </div>
           </dl>
 
           {data.locks.length > 0 && (
             <div className="staking-panel__locks">
-              <p className="small muted">Locked stakes unlock:</p>
+              <p className="small muted">{t('staking.locks.title')}</p>
               <ul data-testid="stake-locks">
                 {data.locks.map((lock, index) => (
                   <li key={`${lock.unlocksAt}-${index}`}>
-                    <strong>{sslAmount(lock.amountMicro)} SSL</strong>{' '}
-                    <span className="muted">on {formatUnlock(lock.unlocksAt)}</span>
+                    <strong>{ssl(lock.amountMicro)}</strong>{' '}
+                    <span className="muted">
+                      {t('staking.locks.on', {
+                        date: formatDate(lock.unlocksAt, locale, {
+                          dateStyle: 'medium',
+                          timeStyle: 'short',
+                          timeZone: 'UTC',
+                        }),
+                      })}
+                    </span>
                   </li>
                 ))}
               </ul>
