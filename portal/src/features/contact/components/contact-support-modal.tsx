@@ -1,13 +1,16 @@
-import { CONTACT_MESSAGES, contactRequestSchema, firstIssueMessage } from '@scn/proto';
+import { contactRequestSchema } from '@scn/proto';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Trans } from 'react-i18next';
 import { Link } from 'wouter';
+import type { z } from 'zod';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { SUPPORT_EMAIL } from '../../../config/env';
 import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
-import { CONTACT_FAILED_MESSAGE, sendContact } from '../api/send-contact';
+import { useApiErrorMessage } from '../../../lib/api-error-message';
+import { useT } from '../../../lib/i18n/i18n';
+import { sendContact } from '../api/send-contact';
 import '../contact.css';
 
 export interface ContactSupportModalProps {
@@ -27,12 +30,13 @@ export function ContactSupportModal({
   onClose,
   defaultEmail = '',
 }: ContactSupportModalProps) {
+  const { t } = useT('errors');
   return (
     <Dialog
       open={open}
       onClose={onClose}
-      title="Contact Support"
-      description="Tell us what happened and we will reply by email, usually within 24-48 hours."
+      title={t('contact.title')}
+      description={t('contact.description')}
       className="contact-modal"
       data-testid="contact-modal"
     >
@@ -48,10 +52,30 @@ type Status =
   | { kind: 'error'; message: string }
   | { kind: 'sent'; message: string };
 
+/** The form's own check of a field, by the contract's rule it broke (contactRequestSchema). */
+type FieldProblem =
+  | 'emailRequired'
+  | 'emailInvalid'
+  | 'subjectRequired'
+  | 'subjectTooLong'
+  | 'messageRequired'
+  | 'messageTooLong';
+
+function problemOf(error: z.ZodError, values: Record<string, string>): FieldProblem {
+  const issue = error.issues[0];
+  const field = issue?.path[0];
+  const empty = (name: string) => (values[name] ?? '').trim() === '';
+  if (field === 'subject') return issue?.code === 'too_big' ? 'subjectTooLong' : 'subjectRequired';
+  if (field === 'message') return issue?.code === 'too_big' ? 'messageTooLong' : 'messageRequired';
+  return empty('email') ? 'emailRequired' : 'emailInvalid';
+}
+
 /** spec 02 §4: after a successful send the message shows and the modal closes after 3 s. */
 const CLOSE_AFTER_SENT_MS = 3000;
 
 function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEmail: string }) {
+  const { t } = useT('errors');
+  const errorMessage = useApiErrorMessage();
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
   const [subject, setSubject] = useState('');
@@ -74,17 +98,18 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
     if (status.kind === 'sending' || status.kind === 'sent') return;
     const parsed = contactRequestSchema.safeParse({ email, subject, message });
     if (!parsed.success) {
-      setStatus({ kind: 'error', message: firstIssueMessage(parsed.error) });
+      const problem = problemOf(parsed.error, { email, subject, message });
+      setStatus({ kind: 'error', message: t(`contact.${problem}`) });
       return;
     }
     setStatus({ kind: 'sending' });
     try {
       await sendContact(parsed.data);
-      setStatus({ kind: 'sent', message: CONTACT_MESSAGES.sent });
+      setStatus({ kind: 'sent', message: t('contact.sent') });
     } catch (error) {
-      const text =
-        error instanceof ApiError && error.message ? error.message : CONTACT_FAILED_MESSAGE;
-      setStatus({ kind: 'error', message: text });
+      // The address kept left to right inside Persian text (Unicode isolates).
+      const failed = t('contact.failed', { email: `\u2068${SUPPORT_EMAIL}\u2069` });
+      setStatus({ kind: 'error', message: errorMessage(error, failed) });
     }
   };
 
@@ -96,7 +121,7 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
       <form className="form contact-form" onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-email`}>
-            Email
+            {t('contact.email')}
           </label>
           <input
             id={`${id}-email`}
@@ -113,7 +138,7 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-subject`}>
-            Subject
+            {t('contact.subject')}
           </label>
           <input
             id={`${id}-subject`}
@@ -125,12 +150,12 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
             value={subject}
             onChange={(event) => setSubject(event.target.value)}
             disabled={done}
-            placeholder="What do you need help with?"
+            placeholder={t('contact.subjectPlaceholder')}
           />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-message`}>
-            Message
+            {t('contact.message')}
           </label>
           <textarea
             id={`${id}-message`}
@@ -142,7 +167,7 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
             value={message}
             onChange={(event) => setMessage(event.target.value)}
             disabled={done}
-            placeholder="Describe the issue, the server or subscription involved, and what you expected."
+            placeholder={t('contact.messagePlaceholder')}
           />
         </div>
 
@@ -159,20 +184,24 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
 
         <div className="contact-form__actions">
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('contact.cancel')}
           </Button>
           <Button type="submit" disabled={busy || done} aria-busy={busy}>
-            {busy ? 'Sending...' : 'Send Message'}
+            {busy ? t('contact.sending') : t('contact.send')}
           </Button>
         </div>
       </form>
 
       <p className="dialog__footer-text contact-form__footer">
-        Prefer email? Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> or visit the{' '}
-        <Link href={paths.support} onClick={onClose}>
-          Support page
-        </Link>
-        .
+        <Trans
+          ns="errors"
+          i18nKey="contact.footer"
+          values={{ email: SUPPORT_EMAIL }}
+          components={{
+            email: <a href={`mailto:${SUPPORT_EMAIL}`} dir="ltr" />,
+            support: <Link href={paths.support} onClick={onClose} />,
+          }}
+        />
       </p>
     </>
   );
