@@ -586,6 +586,27 @@ describe('profile', () => {
   });
 });
 
+describe('the language of a sign-up code', () => {
+  async function mailFor(body: Record<string, unknown>, acceptLanguage?: string) {
+    const email = uniqueEmail();
+    const since = t.smtp.mails.length;
+    const request = t.http().post('/api/auth/generate-code').set('X-Forwarded-For', freshIp());
+    if (acceptLanguage) request.set('Accept-Language', acceptLanguage);
+    await request.send({ email, userType: 'client', ...body }).expect(200);
+    return t.smtp.waitFor(email, { since });
+  }
+
+  it("should be the language the portal shows, else the browser's, else English", async () => {
+    const ru = await mailFor({ locale: 'ru' }, 'fa-IR');
+    expect(ru.subject).toBe('Ваш код подтверждения SCN');
+    const zh = await mailFor({}, 'zh-CN,zh;q=0.9,en;q=0.8');
+    expect(zh.subject).toBe('你的 SCN 验证码');
+    const en = await mailFor({});
+    expect(en.subject).toBe('Your SCN verification code');
+    expect(en.text).toContain('Your verification code for a new SCN Client account is:');
+  });
+});
+
 describe('password reset', () => {
   async function forgot(email: string, userType = 'client') {
     return t
@@ -607,6 +628,34 @@ describe('password reset', () => {
     await t.smtp.waitFor(account.email, { since });
     await new Promise((r) => setTimeout(r, 300));
     expect(t.smtp.mails.slice(since).some((m) => m.to.includes(stranger))).toBe(false);
+  });
+
+  it("should mail the reset code in the account's saved language (docs/i18n.md)", async () => {
+    const persian = await registerAccount(t);
+    await t
+      .http()
+      .put(`/api/auth/profile/${persian.uuid}/locale`)
+      .set('Authorization', `Bearer ${persian.token}`)
+      .send({ locale: 'fa' })
+      .expect(200);
+    const english = await registerAccount(t);
+    const since = t.smtp.mails.length;
+    // The saved language wins over the browser's.
+    await t
+      .http()
+      .post('/api/auth/forgot-password')
+      .set('X-Forwarded-For', freshIp())
+      .set('Accept-Language', 'ru-RU')
+      .send({ email: persian.email, userType: 'client' })
+      .expect(200);
+    await forgot(english.email);
+    const fa = await t.smtp.waitFor(persian.email, { since });
+    const en = await t.smtp.waitFor(english.email, { since });
+    expect(fa.subject).toBe('کد بازیابی رمز عبور SCN');
+    expect(fa.text).toContain('کد بازیابی شما:');
+    expect(fa.text).toMatch(/\b\d{6}\b/);
+    expect(en.subject).toBe('Your SCN password reset code');
+    expect(en.text).toContain('Your reset code is:');
   });
 
   it('should reset the password with the mailed code and sign out every session', async () => {
