@@ -32,7 +32,7 @@ export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('SCN control plane')
     .setDescription(
-      'REST API of the Secure Connection Network. Every failure is `{ success: false, message }`. ' +
+      'REST API of the Secure Connection Network. Every failure is `{ success: false, message, code }` (code: docs/api.md "Error codes"). ' +
         'Authenticate with the session cookie or `Authorization: Bearer <token>`.',
     )
     .setVersion('1')

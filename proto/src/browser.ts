@@ -3,6 +3,7 @@
  * The portal imports only this (its `@scn/proto` alias points here); the gRPC part needs Node.
  */
 export * from './rest/common.contract';
+export * from './rest/error-codes';
 export * from './rest/auth.contract';
 export * from './rest/contact.contract';
 export * from './rest/nodes.contract';

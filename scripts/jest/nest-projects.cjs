@@ -23,7 +23,13 @@ function commonProject(rootDir) {
     testEnvironment: 'node',
     rootDir,
     roots: ['<rootDir>/src', '<rootDir>/test'],
-    transform: { '^.+\\.ts$': swcTransform },
+    // intl-messageformat and its parser ship only ES modules (the catalogues' ICU messages,
+    // control-plane/src/i18n): compiled to CommonJS like our own sources.
+    transform: {
+      '^.+\\.ts$': swcTransform,
+      '/node_modules/(intl-messageformat|@formatjs)/.+\\.js$': swcTransform,
+    },
+    transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs)/)'],
     globalTeardown: '<rootDir>/../control-plane/test/support/global-teardown.ts',
   };
 }

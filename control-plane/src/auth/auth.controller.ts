@@ -15,6 +15,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AUTH_MESSAGES,
   type AuthResponse,
+  type Locale,
   type MessageResponse,
   type LocaleResponse,
   type ProfileResponse,
@@ -25,6 +26,7 @@ import type { Request, Response } from 'express';
 import { clientIp, userAgent } from '../common/client-ip';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { localeFromAcceptLanguage } from '../i18n/catalogues';
 import type { ActiveSession } from './auth.repository';
 import { AuthException } from './auth.exception';
 import { AuthService } from './auth.service';
@@ -67,7 +69,11 @@ export class AuthController {
   ): Promise<MessageResponse> {
     return {
       success: true,
-      message: await this.auth.sendRegistrationCode(body, clientIp(request)),
+      message: await this.auth.sendRegistrationCode(
+        body,
+        clientIp(request),
+        mailLocale(body, request),
+      ),
     };
   }
 
@@ -156,7 +162,11 @@ export class AuthController {
   ): Promise<MessageResponse> {
     return {
       success: true,
-      message: await this.auth.requestPasswordReset(body, clientIp(request)),
+      message: await this.auth.requestPasswordReset(
+        body,
+        clientIp(request),
+        mailLocale(body, request),
+      ),
     };
   }
 
@@ -193,4 +203,9 @@ export class AuthController {
   termsStatus(@CurrentSession() session: ActiveSession): Promise<TermsStatusResponse> {
     return this.profiles.termsStatus(session);
   }
+}
+
+/** The language of a mail before an account's own: the portal's `locale`, else Accept-Language. */
+function mailLocale(body: { locale?: Locale }, request: Request): Locale {
+  return body.locale ?? localeFromAcceptLanguage(request.headers['accept-language']);
 }

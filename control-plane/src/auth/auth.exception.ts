@@ -29,6 +29,7 @@ const ERRORS: Record<AuthErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class AuthException extends DomainException {
+  static override readonly domain = 'auth';
   static readonly kinds = kindsOf(ERRORS);
 
   constructor(readonly code: AuthErrorCode) {

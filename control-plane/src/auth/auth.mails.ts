@@ -1,25 +1,32 @@
-import type { UserType } from '@scn/proto';
+import type { Locale, UserType } from '@scn/proto';
+import { translator } from '../i18n/catalogues';
 import type { OutgoingMail } from '../mail/mail.service';
 
-const ACCOUNT_LABEL: Record<UserType, string> = { client: 'Client', node: 'Node Operator' };
+/**
+ * The auth mails in the reader's language (the `email` catalogue, docs/i18n.md): the account's
+ * saved language, or for a sign-up the language the portal showed (its `locale` field, else
+ * Accept-Language).
+ */
 
 export function verificationCodeMail(
   to: string,
   userType: UserType,
   code: string,
   publicUrl: string,
+  locale: Locale,
 ): OutgoingMail {
+  const t = translator('email', locale);
   return {
     to,
-    subject: 'Your SCN verification code',
+    subject: t('verificationCode.subject'),
     text: [
-      `Your verification code for a new SCN ${ACCOUNT_LABEL[userType]} account is:`,
+      t('verificationCode.intro', { userType }),
       '',
       `    ${code}`,
       '',
-      'It expires in 10 minutes. If you did not ask for it, ignore this e-mail.',
+      t('verificationCode.expiry'),
       '',
-      `Secure Connection Network - ${publicUrl}`,
+      t('footer', { url: publicUrl }),
     ].join('\n'),
   };
 }
@@ -28,19 +35,25 @@ export function verificationCodeMail(
  * Sent instead of a code when someone asks to register an e-mail that already has an account of
  * that type: the API answers both alike, so only the owner of the mailbox learns which it was.
  */
-export function accountExistsMail(to: string, userType: UserType, publicUrl: string): OutgoingMail {
+export function accountExistsMail(
+  to: string,
+  userType: UserType,
+  publicUrl: string,
+  locale: Locale,
+): OutgoingMail {
+  const t = translator('email', locale);
   return {
     to,
-    subject: 'Your SCN account',
+    subject: t('accountExists.subject'),
     text: [
-      `Someone asked to register a new SCN ${ACCOUNT_LABEL[userType]} account for this address, but one already exists.`,
+      t('accountExists.intro', { userType }),
       '',
-      `To use it, sign in at ${publicUrl} with this e-mail address.`,
-      `Forgot your password? Choose "Forgot password" on the sign-in form and we will e-mail you a reset code.`,
+      t('accountExists.signIn', { url: publicUrl }),
+      t('accountExists.forgot'),
       '',
-      'If you did not ask for this, ignore this e-mail: nothing has changed.',
+      t('accountExists.ignore'),
       '',
-      `Secure Connection Network - ${publicUrl}`,
+      t('footer', { url: publicUrl }),
     ].join('\n'),
   };
 }
@@ -50,18 +63,20 @@ export function passwordResetMail(
   userType: UserType,
   code: string,
   publicUrl: string,
+  locale: Locale,
 ): OutgoingMail {
+  const t = translator('email', locale);
   return {
     to,
-    subject: 'Your SCN password reset code',
+    subject: t('passwordReset.subject'),
     text: [
-      `Someone asked to reset the password of the SCN ${ACCOUNT_LABEL[userType]} account for this address.`,
+      t('passwordReset.intro', { userType }),
       '',
-      `Your reset code is:    ${code}`,
+      t('passwordReset.code', { code }),
       '',
-      'It expires in 10 minutes. If you did not ask for it, ignore this e-mail: your password stays as it is.',
+      t('passwordReset.expiry'),
       '',
-      `Secure Connection Network - ${publicUrl}`,
+      t('footer', { url: publicUrl }),
     ].join('\n'),
   };
 }

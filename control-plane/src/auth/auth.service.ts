@@ -5,6 +5,7 @@ import {
   type AuthResponse,
   type ForgotPasswordRequest,
   type GenerateCodeRequest,
+  type Locale,
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -53,11 +54,20 @@ export class AuthService {
    * (docs/security.md): now the answer waits for neither. A mail server that refuses is logged;
    * the portal's "Send code" can be pressed again.
    */
-  async sendRegistrationCode(request: GenerateCodeRequest, ip: string): Promise<string> {
+  /** `locale`: the language of the mail when no account says its own (docs/i18n.md). */
+  async sendRegistrationCode(
+    request: GenerateCodeRequest,
+    ip: string,
+    locale: Locale = 'en',
+  ): Promise<string> {
     await this.rateLimits.consume(RATE_LIMITS.generateCode(ip, request.email));
-    const code = await this.codes.issue({ ...request, purpose: 'register' });
+    const code = await this.codes.issue({
+      email: request.email,
+      userType: request.userType,
+      purpose: 'register',
+    });
     setImmediate(() => {
-      this.mailRegistration(request, code).catch((error: unknown) =>
+      this.mailRegistration(request, code, locale).catch((error: unknown) =>
         this.logger.error({ err: error }, 'Sending the verification code failed'),
       );
     });
@@ -124,10 +134,14 @@ export class AuthService {
    * Always answers the same, at once: whether the account exists is decided after the response,
    * so neither the message nor the timing tells (spec 01 §8).
    */
-  async requestPasswordReset(request: ForgotPasswordRequest, ip: string): Promise<string> {
+  async requestPasswordReset(
+    request: ForgotPasswordRequest,
+    ip: string,
+    locale: Locale = 'en',
+  ): Promise<string> {
     await this.rateLimits.consume(RATE_LIMITS.forgotPassword(ip, request.email));
     setImmediate(() => {
-      this.sendResetCode(request).catch((error: unknown) =>
+      this.sendResetCode(request, locale).catch((error: unknown) =>
         this.logger.error({ err: error }, 'Sending a password reset code failed'),
       );
     });
@@ -155,12 +169,17 @@ export class AuthService {
     return AUTH_MESSAGES.passwordReset;
   }
 
-  private async mailRegistration(request: GenerateCodeRequest, code: string): Promise<void> {
+  private async mailRegistration(
+    request: GenerateCodeRequest,
+    code: string,
+    locale: Locale,
+  ): Promise<void> {
     const existing = await this.accounts.findByLogin(request.email, request.userType);
+    const { publicUrl } = this.config;
     await this.mail.send(
       existing
-        ? accountExistsMail(request.email, request.userType, this.config.publicUrl)
-        : verificationCodeMail(request.email, request.userType, code, this.config.publicUrl),
+        ? accountExistsMail(request.email, request.userType, publicUrl, existing.locale ?? locale)
+        : verificationCodeMail(request.email, request.userType, code, publicUrl, locale),
     );
   }
 
@@ -168,7 +187,7 @@ export class AuthService {
    * A code is stored for an unknown e-mail too (and never mailed): reset attempts then count and
    * run out after 5 for every e-mail alike, instead of only for the ones that have an account.
    */
-  private async sendResetCode(request: ForgotPasswordRequest): Promise<void> {
+  private async sendResetCode(request: ForgotPasswordRequest, locale: Locale): Promise<void> {
     const account = await this.accounts.findByLogin(request.email, request.userType);
     const code = await this.codes.issue({
       email: request.email,
@@ -177,7 +196,13 @@ export class AuthService {
     });
     if (!account) return;
     await this.mail.send(
-      passwordResetMail(account.email, account.userType, code, this.config.publicUrl),
+      passwordResetMail(
+        account.email,
+        account.userType,
+        code,
+        this.config.publicUrl,
+        account.locale ?? locale,
+      ),
     );
   }
 

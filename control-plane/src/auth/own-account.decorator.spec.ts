@@ -115,13 +115,21 @@ describe('OwnAccount', () => {
   it('should answer 403 access_denied when the path names another account or no account', async () => {
     for (const path of [OTHER, 'not-a-uuid', `${OWNER}0`, '------------------------------------']) {
       const res = await http().get(`/accounts/${path}`).set('x-account', OWNER).expect(403);
-      expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.accessDenied });
+      expect(res.body).toEqual({
+        success: false,
+        message: AUTH_MESSAGES.accessDenied,
+        code: 'auth.access_denied',
+      });
     }
   });
 
   it('should answer 401 when no session was authenticated', async () => {
     const res = await http().get(`/accounts/${OWNER}`).expect(401);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.notLoggedIn });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.notLoggedIn,
+      code: 'auth.not_logged_in',
+    });
   });
 
   it('should refuse another account with 403 before the body or the id is validated', async () => {
@@ -139,7 +147,11 @@ describe('UuidParam', () => {
   it("should answer the endpoint's own error when the id is not a UUID or is missing", async () => {
     for (const path of ['/items/nope', `/items/${ITEM}x`, '/items/%20', '/items']) {
       const res = await http().get(path).expect(404);
-      expect(res.body).toEqual({ success: false, message: 'No such item' });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'No such item',
+        code: 'common.not_found',
+      });
     }
   });
 
@@ -149,7 +161,12 @@ describe('UuidParam', () => {
       .set('x-account', OWNER)
       .send({})
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: 'name is required' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'name is required',
+      code: 'common.invalid',
+      field: 'name',
+    });
     await http()
       .post(`/accounts/${OWNER}/items/nope`)
       .set('x-account', OWNER)

@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { pino } from 'pino';
 import { ApiExceptionFilter } from './api-exception.filter';
+import { WalletException } from '../wallet/wallet.exception';
 import { DomainException } from './domain.exception';
 import { requestLog } from './request-log';
 
@@ -51,7 +52,11 @@ describe('ApiExceptionFilter', () => {
     const failure = new Error('database exploded');
     new ApiExceptionFilter().catch(failure, host);
     expect(response.statusCode).toBe(500);
-    expect(response.body).toEqual({ success: false, message: 'Internal server error' });
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Internal server error',
+      code: 'common.internal',
+    });
     expect(logged).toHaveBeenCalledWith(
       { req: { id: 41, method: 'POST', path: '/sub/[redacted]/x' }, err: failure },
       'Unhandled error',
@@ -63,7 +68,11 @@ describe('ApiExceptionFilter', () => {
     const { host, response } = hostFor('/nothing');
     new ApiExceptionFilter().catch(new NotFoundException(), host);
     expect(response.statusCode).toBe(404);
-    expect(response.body).toEqual({ success: false, message: 'Not found' });
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Not found',
+      code: 'common.not_found',
+    });
     expect(logged).not.toHaveBeenCalled();
   });
 
@@ -80,6 +89,7 @@ describe('ApiExceptionFilter', () => {
     expect(response.body).toEqual({
       success: false,
       message: 'The service is temporarily unavailable (database); retry shortly',
+      code: 'common.unavailable',
     });
     // The access log's line of the request says why (request-log.spec), once, at warn.
     expect(warned).not.toHaveBeenCalled();
@@ -101,9 +111,56 @@ describe('ApiExceptionFilter', () => {
       probe.host,
     );
     expect([chain.response.statusCode, probe.response.statusCode]).toEqual([503, 503]);
+    expect([chain.response.body, probe.response.body]).toEqual([
+      { success: false, message: 'The chain is down', code: 'common.unavailable' },
+      { success: false, message: 'Database unreachable', code: 'common.unavailable' },
+    ]);
     expect(warned).not.toHaveBeenCalled();
     expect(failed).not.toHaveBeenCalled();
     expect(loggedReason(chain.response)).toBe('The chain is down');
     expect(loggedReason(probe.response)).toBe('Database unreachable');
+  });
+
+  it('should answer a domain code namespaced by its domain, after the fields it names', () => {
+    const { host, response } = hostFor('/api/wallet/x/purchase');
+    const shortfall = { balanceMicro: 15_000_000n, requiredMicro: 20_000_000n };
+    new ApiExceptionFilter().catch(new WalletException('insufficient_balance', shortfall), host);
+    expect(response.statusCode).toBe(402);
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Insufficient balance. You need 20.00 SSL but have 15.00 SSL.',
+      code: 'wallet.insufficient_balance',
+      balance: '15.00',
+      required: '20.00',
+      balanceMicro: '15000000',
+      requiredMicro: '20000000',
+    });
+  });
+
+  it('should answer the generic code of its kind for a bare domain exception', () => {
+    const { host, response } = hostFor('/api/x');
+    new ApiExceptionFilter().catch(
+      new DomainException('invalid', 'email must be a string', undefined, { field: 'email' }),
+      host,
+    );
+    expect(response.body).toEqual({
+      success: false,
+      message: 'email must be a string',
+      code: 'common.invalid',
+      field: 'email',
+    });
+  });
+
+  it('should answer the generic code of the status of any other HTTP error', () => {
+    const { host, response } = hostFor('/api/x');
+    new ApiExceptionFilter().catch(
+      new HttpException('Slow down', HttpStatus.TOO_MANY_REQUESTS),
+      host,
+    );
+    expect(response.body).toEqual({
+      success: false,
+      message: 'Slow down',
+      code: 'common.rate_limited',
+    });
   });
 });

@@ -6,17 +6,20 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import type { ErrorResponse } from '@scn/proto';
+import type { ApiErrorCode, ErrorResponse } from '@scn/proto';
 import type { Request, Response } from 'express';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from './database-unavailable';
-import { DomainException, HTTP_STATUS_BY_KIND } from './domain.exception';
+import { DomainException, genericErrorCode, HTTP_STATUS_BY_KIND } from './domain.exception';
 import { recordUnavailable, requestSummary } from './request-log';
 
-/** One error shape for every failure: `{ success: false, message }` with the right status. */
+/**
+ * One error shape for every failure: `{ success: false, message, code }` with the right status
+ * (and the fields the code names); `code` is what clients translate (docs/api.md "Error codes").
+ */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -24,7 +27,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
-    const { status, message, retryAfter, details } = this.describe(exception);
+    const { status, message, code, retryAfter, details } = this.describe(exception);
     if (status === HttpStatus.SERVICE_UNAVAILABLE) {
       // An outage (database, chain), not a bug: the access log's one line per request says so at
       // warn, with this reason and without the stack (docs/reliability.md, "Errors are classified").
@@ -39,13 +42,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       );
     }
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
-    const body: ErrorResponse = { ...details, success: false, message };
+    const body: ErrorResponse = { ...details, success: false, message, code };
     response.status(status).json(body);
   }
 
   private describe(exception: unknown): {
     status: number;
     message: string;
+    code: ApiErrorCode;
     retryAfter?: number;
     details?: Record<string, string | number | boolean>;
   } {
@@ -53,23 +57,30 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return {
         status: HTTP_STATUS_BY_KIND[exception.kind],
         message: exception.message,
+        code: exception.errorCode,
         retryAfter: exception.retryAfterSeconds,
         details: exception.details,
       };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found' };
-      return { status, message: messageOf(exception.getResponse()) ?? exception.message };
+      const code = genericErrorCode(status);
+      if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found', code };
+      return { status, message: messageOf(exception.getResponse()) ?? exception.message, code };
     }
     if (isDatabaseUnavailable(exception)) {
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,
         message: DATABASE_UNAVAILABLE_MESSAGE,
+        code: 'common.unavailable',
         retryAfter: DATABASE_RETRY_AFTER_SECONDS,
       };
     }
-    return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
+    return {
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      message: 'Internal server error',
+      code: 'common.internal',
+    };
   }
 }
 

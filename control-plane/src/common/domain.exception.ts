@@ -1,4 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
+import type { ApiErrorCode, ApiErrorDomain } from '@scn/proto';
 
 /** What went wrong, independent of transport; the global filter maps it to an HTTP status. */
 export type ErrorKind =
@@ -52,6 +53,12 @@ export function kindsOf<Code extends string>(
  * while swc (jest's unit specs) assigns them after it (issue 15). ESLint refuses nested super().
  */
 export class DomainException extends Error {
+  /**
+   * The first part of the body's `code` (`wallet` of `wallet.insufficient_balance`): each
+   * subclass names its domain; API_ERROR_CODES of @scn/proto lists every code.
+   */
+  static readonly domain: ApiErrorDomain = 'common';
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -62,4 +69,26 @@ export class DomainException extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /**
+   * The body's `code`: `<domain>.<code>` of a subclass, or the generic `common.<kind>` of a bare
+   * DomainException (a request that does not validate is `common.invalid`).
+   */
+  get errorCode(): ApiErrorCode {
+    const { code } = this as { code?: unknown };
+    const { domain } = this.constructor as typeof DomainException;
+    return (typeof code === 'string' ? `${domain}.${code}` : `common.${this.kind}`) as ApiErrorCode;
+  }
+}
+
+const KIND_BY_STATUS = new Map<number, ErrorKind>(
+  Object.entries(HTTP_STATUS_BY_KIND).map(([kind, status]) => [status, kind as ErrorKind]),
+);
+
+/** The generic code of a failure that is no DomainException, from its HTTP status. */
+export function genericErrorCode(status: number): ApiErrorCode {
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return 'common.unsupported_encoding';
+  const kind = KIND_BY_STATUS.get(status);
+  if (kind) return `common.${kind}`;
+  return status >= 500 ? 'common.internal' : 'common.invalid';
 }

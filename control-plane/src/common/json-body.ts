@@ -1,9 +1,11 @@
+import type { ErrorResponse } from '@scn/proto';
 import express, {
   type NextFunction,
   type Request,
   type RequestHandler,
   type Response,
 } from 'express';
+import { genericErrorCode } from './domain.exception';
 
 /** spec: bodies over 100 kB are refused with 413. */
 export const BODY_LIMIT = '100kb';
@@ -81,5 +83,10 @@ export function bodyParserErrors(
 ): void {
   const answer = bodyErrorResponse(error, req.headers['content-encoding']);
   if (!answer) return next(error);
-  res.status(answer.status).json({ success: false, message: answer.message });
+  const body: ErrorResponse = {
+    success: false,
+    message: answer.message,
+    code: genericErrorCode(answer.status),
+  };
+  res.status(answer.status).json(body);
 }

@@ -29,6 +29,7 @@ const ERRORS = {
 export type DepositsErrorCode = keyof typeof ERRORS;
 
 export class DepositsException extends DomainException {
+  static override readonly domain = 'deposits';
   static readonly kinds = kindsOf(ERRORS);
 
   constructor(readonly code: DepositsErrorCode) {

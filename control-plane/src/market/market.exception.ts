@@ -10,6 +10,7 @@ const ERRORS: Record<MarketErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class MarketException extends DomainException {
+  static override readonly domain = 'market';
   static readonly kinds = kindsOf(ERRORS);
 
   constructor(readonly code: MarketErrorCode) {

@@ -69,6 +69,7 @@ const ERRORS: Record<NodesErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class NodesException extends DomainException {
+  static override readonly domain = 'nodes';
   static readonly kinds = kindsOf(ERRORS);
   readonly code: NodesErrorCode;
 

@@ -27,6 +27,7 @@ const MESSAGES: Record<PromotionsErrorCode, string> = {
  * `error`, the code (spec 01 §7: the modal reads `insufficient_balance` from it).
  */
 export class PromotionsException extends DomainException {
+  static override readonly domain = 'promotions';
   static readonly kinds = KINDS;
 
   constructor(

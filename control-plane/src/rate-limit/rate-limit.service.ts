@@ -5,6 +5,7 @@ import { RateLimitRepository } from './rate-limit.repository';
 import type { RateLimitRule } from './rate-limit.rules';
 
 export class RateLimitedException extends DomainException {
+  static override readonly domain = 'common';
   static readonly kinds: ErrorKinds<'rate_limited'> = { rate_limited: 'rate_limited' };
   readonly code = 'rate_limited';
 

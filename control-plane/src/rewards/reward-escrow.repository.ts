@@ -1,3 +1,4 @@
+import type { Locale } from '@scn/proto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -21,6 +22,8 @@ export interface BanNotice {
   /** Since when it was below 95% (the 14 days that ran out). */
   belowSince: Date | null;
   email: string;
+  /** The operator's saved language, for the mail (docs/i18n.md). */
+  locale: Locale | null;
 }
 
 /**
@@ -74,6 +77,7 @@ export class RewardEscrowRepository {
       banned_at: Date;
       below_threshold_since: Date | null;
       email: string;
+      locale: Locale | null;
     }>(
       this.dataSource,
       `WITH claimed AS (
@@ -85,7 +89,7 @@ export class RewardEscrowRepository {
          ORDER BY s.banned_at LIMIT $2
          ON CONFLICT DO NOTHING
          RETURNING server_id, banned_at, owner_uuid)
-       SELECT c.server_id, s.name, c.banned_at, s.below_threshold_since, a.email
+       SELECT c.server_id, s.name, c.banned_at, s.below_threshold_since, a.email, a.locale
        FROM claimed c JOIN servers s ON s.id = c.server_id JOIN accounts a ON a.uuid = c.owner_uuid`,
       [now, limit],
     );
@@ -95,6 +99,7 @@ export class RewardEscrowRepository {
       bannedAt: row.banned_at,
       belowSince: row.below_threshold_since,
       email: row.email,
+      locale: row.locale,
     }));
   }
 

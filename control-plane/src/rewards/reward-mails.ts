@@ -1,31 +1,43 @@
-import { ECONOMICS } from '@scn/proto';
+import { ECONOMICS, type Locale } from '@scn/proto';
+import { INTL_TAGS, isolate, translator } from '../i18n/catalogues';
 import type { OutgoingMail } from '../mail/mail.service';
 
-const day = (at: Date) => at.toISOString().slice(0, 10);
-
-/** issue 18 §3: the operator is told by e-mail, once, that a server was banned, and why. */
+/**
+ * issue 18 §3: the operator is told by e-mail, once, that a server was banned, and why; in the
+ * account's saved language (the `email` catalogue, docs/i18n.md), English without one.
+ */
 export function serverBannedMail(
   to: string,
-  notice: { serverName: string; bannedAt: Date; belowSince: Date | null },
+  notice: { serverName: string; bannedAt: Date; belowSince: Date | null; locale?: Locale | null },
   publicUrl: string,
 ): OutgoingMail {
-  const since = notice.belowSince ? ` since ${day(notice.belowSince)}` : '';
+  const locale = notice.locale ?? 'en';
+  const t = translator('email', locale);
+  const day = (at: Date) =>
+    new Intl.DateTimeFormat(INTL_TAGS[locale], { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
+  const name = isolate(notice.serverName);
+  const rule = {
+    threshold: ECONOMICS.hideBelowReliabilityPercent,
+    days: ECONOMICS.recoveryDays,
+  };
   return {
     to,
-    subject: `Your SCN server "${notice.serverName}" was banned`,
+    subject: t('serverBanned.subject', { name }),
     text: [
-      `Your server "${notice.serverName}" was banned on ${day(notice.bannedAt)}.`,
+      t('serverBanned.banned', { name, date: day(notice.bannedAt) }),
       '',
-      `Why: its reliability stayed below ${ECONOMICS.hideBelowReliabilityPercent}%${since} and did not recover within ${ECONOMICS.recoveryDays} days.`,
+      notice.belowSince
+        ? t('serverBanned.whySince', { ...rule, since: day(notice.belowSince) })
+        : t('serverBanned.why', rule),
       '',
-      'What this means:',
-      '- The server stays hidden from the market and earns no more rewards.',
-      '- Its frozen rewards (earned while it was below the threshold) return to the reward pool.',
-      '- Its subscribers are refunded the paid time they could not use.',
+      t('serverBanned.means'),
+      t('serverBanned.hidden'),
+      t('serverBanned.frozen'),
+      t('serverBanned.refunded'),
       '',
-      `You can see it on your node dashboard: ${publicUrl}/node-dashboard`,
+      t('serverBanned.dashboard', { url: `${publicUrl}/node-dashboard` }),
       '',
-      `Secure Connection Network - ${publicUrl}`,
+      t('footer', { url: publicUrl }),
     ].join('\n'),
   };
 }

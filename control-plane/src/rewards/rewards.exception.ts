@@ -8,6 +8,7 @@ const ERRORS: Record<RewardsErrorCode, { kind: ErrorKind; message: string }> = {
 };
 
 export class RewardsException extends DomainException {
+  static override readonly domain = 'rewards';
   static readonly kinds = kindsOf(ERRORS);
   readonly code: RewardsErrorCode;
 

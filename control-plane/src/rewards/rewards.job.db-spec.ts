@@ -220,7 +220,7 @@ describe('RewardsJob', () => {
     expect(await working.escrow.notifyBans()).toBeGreaterThanOrEqual(1);
     const mail = await smtp.waitFor(email, { since });
     expect(mail.subject).toMatch(/was banned/);
-    expect(mail.text).toContain('below 95% since 2026-10-18');
+    expect(mail.text).toContain('below 95% since Oct 18, 2026');
     expect(mail.text).toContain('within 14 days');
     expect(await working.escrow.notifyBans()).toBe(0);
     expect(smtp.mails.slice(since).filter((m) => m.to.includes(email))).toHaveLength(1);

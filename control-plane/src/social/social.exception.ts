@@ -27,6 +27,7 @@ const DEFAULT_MESSAGES: Record<SocialErrorCode, string> = {
 
 /** A refused share; messages are the contract's (SOCIAL_MESSAGES). */
 export class SocialException extends DomainException {
+  static override readonly domain = 'social';
   static readonly kinds = KINDS;
 
   constructor(

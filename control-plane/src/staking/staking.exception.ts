@@ -19,6 +19,7 @@ const DEFAULT_MESSAGES: Record<StakingErrorCode, string> = {
 
 /** A refused staking call; the message is the contract's (STAKING_MESSAGES). */
 export class StakingException extends DomainException {
+  static override readonly domain = 'staking';
   static readonly kinds = KINDS;
 
   constructor(

@@ -2,6 +2,7 @@ import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
 import type { Response } from 'express';
+import { asLocale, localeFromAcceptLanguage } from '../i18n/catalogues';
 import { chooseFeedFormat } from './feed-formats/client-format';
 import { renderFeed } from './feed-formats/render-feed';
 import { renderFeedPage } from './feed-formats/render-page';
@@ -19,18 +20,21 @@ export class SubscriptionFeedController {
   @Get('sub/:secret')
   @ApiOperation({
     summary:
-      'The subscription in the format of the app asking (User-Agent) or of ?format=base64|singbox|clash|xray|v2ray: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON; placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format)',
+      'The subscription in the format of the app asking (User-Agent) or of ?format=base64|singbox|clash|xray|v2ray|html: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON, or the page for a browser in its language (?lang=en|fa|ru|zh, else Accept-Language); placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format)',
   })
   async feed(
     @Param('secret') secret: string,
     @Query('format') formatQuery: unknown,
+    @Query('lang') langQuery: unknown,
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // The answer depends on the app asking: no shared cache may hand one app's format to another.
-    response.setHeader('Vary', 'User-Agent, Accept');
+    // The page's language too (Accept-Language).
+    response.setHeader('Vary', 'User-Agent, Accept, Accept-Language');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
     const pages = this.views.feedPages;
@@ -48,7 +52,9 @@ export class SubscriptionFeedController {
     }
     if (choice.format === 'html') {
       // A person in a browser: the page, shown (not downloaded); no app headers.
-      const page = renderFeedPage({ ...feed, dashboardUrl: pages.dashboardUrl });
+      // The visitor's language: ?lang= (a link that names it), else the browser's.
+      const locale = asLocale(langQuery) ?? localeFromAcceptLanguage(acceptLanguage);
+      const page = renderFeedPage({ ...feed, dashboardUrl: pages.dashboardUrl, locale });
       response.status(200).type('text/html; charset=utf-8').send(page);
       return;
     }

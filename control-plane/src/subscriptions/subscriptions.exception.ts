@@ -53,6 +53,7 @@ const PLAIN_MESSAGES: Record<PlainCode, string> = {
 };
 
 export class SubscriptionsException extends DomainException {
+  static override readonly domain = 'subscriptions';
   static readonly kinds = KINDS;
 
   constructor(

@@ -53,6 +53,7 @@ function describe(
 }
 
 export class WalletException extends DomainException {
+  static override readonly domain = 'wallet';
   static readonly kinds = KINDS;
 
   /**

@@ -68,6 +68,7 @@ function describe(code: WithdrawalsErrorCode, figures: WithdrawalRefusal): strin
 
 /** Refusals of a withdrawal (issue 18 §5); none moves money. */
 export class WithdrawalsException extends DomainException {
+  static override readonly domain = 'withdrawals';
   static readonly kinds = KINDS;
 
   constructor(

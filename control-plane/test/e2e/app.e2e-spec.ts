@@ -236,7 +236,7 @@ describe('the HTTP application', () => {
 
   it('should answer unknown API paths with a JSON 404, never the portal', async () => {
     const res = await t.http().get('/api/nope').set('Accept', 'text/html').expect(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found' });
+    expect(res.body).toEqual({ success: false, message: 'Not found', code: 'common.not_found' });
     await t.http().post('/servers').send({}).expect(404);
   });
 
@@ -263,7 +263,7 @@ describe('the HTTP application', () => {
     '/install.sh/nope',
   ])('should answer %s with the JSON 404 of the API, even to a browser', async (path) => {
     const res = await t.http().get(path).set('Accept', 'text/html').expect(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found' });
+    expect(res.body).toEqual({ success: false, message: 'Not found', code: 'common.not_found' });
   });
 
   it("should answer a JSON 404 under every namespace of the API's routes", async () => {
@@ -280,7 +280,10 @@ describe('the HTTP application', () => {
         .get(`/${namespace}/no-such/route/x/y/z`)
         .set('Accept', 'text/html')
         .expect(404);
-      expect([namespace, res.body]).toEqual([namespace, { success: false, message: 'Not found' }]);
+      expect([namespace, res.body]).toEqual([
+        namespace,
+        { success: false, message: 'Not found', code: 'common.not_found' },
+      ]);
     }
   });
 

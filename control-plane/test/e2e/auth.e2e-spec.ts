@@ -101,7 +101,11 @@ describe('registration', () => {
       userType: 'client',
       code: wrong,
     }).expect(400);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.invalidCode });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.invalidCode,
+      code: 'auth.invalid_code',
+    });
     expect(await count('accounts', 'email = $1', [email])).toBe(0);
     expect(await count('sessions')).toBeGreaterThanOrEqual(0);
   });
@@ -118,7 +122,11 @@ describe('registration', () => {
     const res = await register({ email, password: 'longenough1', userType: 'client', code }).expect(
       429,
     );
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.tooManyCodeAttempts });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.tooManyCodeAttempts,
+      code: 'auth.too_many_code_attempts',
+    });
     expect(await count('accounts', 'email = $1', [email])).toBe(0);
   });
 
@@ -312,7 +320,11 @@ describe('login, sessions and logout', () => {
         .set('X-Forwarded-For', freshIp())
         .send(body)
         .expect(401);
-      expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.invalidCredentials });
+      expect(res.body).toEqual({
+        success: false,
+        message: AUTH_MESSAGES.invalidCredentials,
+        code: 'auth.invalid_credentials',
+      });
     }
   });
 
@@ -386,13 +398,21 @@ describe('login, sessions and logout', () => {
 
   it('should answer 401 without a session and with a forged token', async () => {
     const none = await t.http().get('/api/auth/verify-session').expect(401);
-    expect(none.body).toEqual({ success: false, message: AUTH_MESSAGES.notLoggedIn });
+    expect(none.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.notLoggedIn,
+      code: 'auth.not_logged_in',
+    });
     const forged = await t
       .http()
       .get('/api/auth/verify-session')
       .set('Authorization', `Bearer ${'A'.repeat(43)}`)
       .expect(401);
-    expect(forged.body).toEqual({ success: false, message: AUTH_MESSAGES.sessionInvalid });
+    expect(forged.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.sessionInvalid,
+      code: 'auth.session_invalid',
+    });
   });
 
   it('should revoke the session server-side on logout', async () => {
@@ -471,14 +491,23 @@ describe('the saved language (docs/i18n.md)', () => {
       .set('Authorization', `Bearer ${me.token}`)
       .send({ locale: 'de' })
       .expect(400);
-    expect(bad.body).toEqual({ success: false, message: 'locale must be one of: en, fa, ru, zh' });
+    expect(bad.body).toEqual({
+      success: false,
+      message: 'locale must be one of: en, fa, ru, zh',
+      code: 'common.invalid',
+      field: 'locale',
+    });
     const extra = await t
       .http()
       .put(`/api/auth/profile/${me.uuid}/locale`)
       .set('Authorization', `Bearer ${me.token}`)
       .send({ locale: 'ru', theme: 'dark' })
       .expect(400);
-    expect(extra.body).toEqual({ success: false, message: 'Unknown field: theme' });
+    expect(extra.body).toEqual({
+      success: false,
+      message: 'Unknown field: theme',
+      code: 'common.invalid',
+    });
     expect(await profileOf(me)).toBeNull();
   });
 
@@ -524,7 +553,11 @@ describe('profile', () => {
       .get(`/api/auth/profile/${other.uuid}`)
       .set('Authorization', `Bearer ${me.token}`)
       .expect(403);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.accessDenied });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.accessDenied,
+      code: 'auth.access_denied',
+    });
   });
 
   it('should answer 403 when the userType is not the session account type', async () => {
@@ -545,7 +578,32 @@ describe('profile', () => {
       .expect(400);
     expect(bad.body.message).toBe('userType must be "client" or "node"');
     const res = await t.http().get(`/api/auth/profile/${me.uuid}`).expect(401);
-    expect(res.body).toEqual({ success: false, message: 'User not logged in' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'User not logged in',
+      code: 'auth.not_logged_in',
+    });
+  });
+});
+
+describe('the language of a sign-up code', () => {
+  async function mailFor(body: Record<string, unknown>, acceptLanguage?: string) {
+    const email = uniqueEmail();
+    const since = t.smtp.mails.length;
+    const request = t.http().post('/api/auth/generate-code').set('X-Forwarded-For', freshIp());
+    if (acceptLanguage) request.set('Accept-Language', acceptLanguage);
+    await request.send({ email, userType: 'client', ...body }).expect(200);
+    return t.smtp.waitFor(email, { since });
+  }
+
+  it("should be the language the portal shows, else the browser's, else English", async () => {
+    const ru = await mailFor({ locale: 'ru' }, 'fa-IR');
+    expect(ru.subject).toBe('Ваш код подтверждения SCN');
+    const zh = await mailFor({}, 'zh-CN,zh;q=0.9,en;q=0.8');
+    expect(zh.subject).toBe('你的 SCN 验证码');
+    const en = await mailFor({});
+    expect(en.subject).toBe('Your SCN verification code');
+    expect(en.text).toContain('Your verification code for a new SCN Client account is:');
   });
 });
 
@@ -570,6 +628,34 @@ describe('password reset', () => {
     await t.smtp.waitFor(account.email, { since });
     await new Promise((r) => setTimeout(r, 300));
     expect(t.smtp.mails.slice(since).some((m) => m.to.includes(stranger))).toBe(false);
+  });
+
+  it("should mail the reset code in the account's saved language (docs/i18n.md)", async () => {
+    const persian = await registerAccount(t);
+    await t
+      .http()
+      .put(`/api/auth/profile/${persian.uuid}/locale`)
+      .set('Authorization', `Bearer ${persian.token}`)
+      .send({ locale: 'fa' })
+      .expect(200);
+    const english = await registerAccount(t);
+    const since = t.smtp.mails.length;
+    // The saved language wins over the browser's.
+    await t
+      .http()
+      .post('/api/auth/forgot-password')
+      .set('X-Forwarded-For', freshIp())
+      .set('Accept-Language', 'ru-RU')
+      .send({ email: persian.email, userType: 'client' })
+      .expect(200);
+    await forgot(english.email);
+    const fa = await t.smtp.waitFor(persian.email, { since });
+    const en = await t.smtp.waitFor(english.email, { since });
+    expect(fa.subject).toBe('کد بازیابی رمز عبور SCN');
+    expect(fa.text).toContain('کد بازیابی شما:');
+    expect(fa.text).toMatch(/\b\d{6}\b/);
+    expect(en.subject).toBe('Your SCN password reset code');
+    expect(en.text).toContain('Your reset code is:');
   });
 
   it('should reset the password with the mailed code and sign out every session', async () => {
@@ -626,7 +712,7 @@ describe('password reset', () => {
     ];
     for (const [body, message] of cases) {
       const res = await t.http().post('/api/auth/reset-password').send(body).expect(400);
-      expect(res.body).toEqual({ success: false, message });
+      expect(res.body).toMatchObject({ success: false, message, code: 'common.invalid' });
     }
   });
 
@@ -836,7 +922,11 @@ describe('bad input', () => {
       .post(path)
       .send({ ...body, isAdmin: true })
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: 'Unknown field: isAdmin' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Unknown field: isAdmin',
+      code: 'common.invalid',
+    });
   });
 
   it.each(endpoints)('should reject a malformed e-mail on %s', async (path, body) => {
@@ -845,7 +935,12 @@ describe('bad input', () => {
       .post(path)
       .send({ ...body, email: 'not-an-email' })
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.emailInvalid });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.emailInvalid,
+      code: 'common.invalid',
+      field: 'email',
+    });
   });
 
   it.each(endpoints)('should reject a mistyped e-mail on %s', async (path, body) => {
@@ -854,7 +949,12 @@ describe('bad input', () => {
       .post(path)
       .send({ ...body, email: 12345 })
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: 'email must be a string' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'email must be a string',
+      code: 'common.invalid',
+      field: 'email',
+    });
   });
 
   it.each(endpoints)('should reject a body over 100 kB on %s with 413', async (path, body) => {
@@ -863,7 +963,11 @@ describe('bad input', () => {
       .post(path)
       .send({ ...body, padding: 'x'.repeat(101 * 1024) })
       .expect(413);
-    expect(res.body).toEqual({ success: false, message: 'Request body too large (limit 100 kB)' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Request body too large (limit 100 kB)',
+      code: 'common.too_large',
+    });
   });
 
   it.each(endpoints)('should reject malformed JSON and a non-object body on %s', async (path) => {
@@ -873,9 +977,17 @@ describe('bad input', () => {
       .set('Content-Type', 'application/json')
       .send('{"email":')
       .expect(400);
-    expect(malformed.body).toEqual({ success: false, message: 'Malformed JSON in request body' });
+    expect(malformed.body).toEqual({
+      success: false,
+      message: 'Malformed JSON in request body',
+      code: 'common.invalid',
+    });
     const array = await t.http().post(path).send([1, 2]).expect(400);
-    expect(array.body).toEqual({ success: false, message: 'Request body must be a JSON object' });
+    expect(array.body).toEqual({
+      success: false,
+      message: 'Request body must be a JSON object',
+      code: 'common.invalid',
+    });
     const none = await t.http().post(path).expect(400);
     expect(none.body.success).toBe(false);
     // PostgreSQL cannot store U+0000: refused before any handler runs.
@@ -888,6 +1000,7 @@ describe('bad input', () => {
     expect(nul.body).toEqual({
       success: false,
       message: 'Text in the request body must not contain NUL characters',
+      code: 'common.invalid',
     });
   });
 
@@ -943,10 +1056,10 @@ describe('bad input', () => {
     ];
     for (const [path, body, message] of cases) {
       const res = await t.http().post(path).set('X-Forwarded-For', freshIp()).send(body);
-      expect({ path, status: res.status, body: res.body }).toEqual({
+      expect({ path, status: res.status, body: res.body }).toMatchObject({
         path,
         status: 400,
-        body: { success: false, message },
+        body: { success: false, message, code: 'common.invalid' },
       });
     }
     expect(await count('accounts', 'email = $1', ['a@b.co'])).toBe(0);

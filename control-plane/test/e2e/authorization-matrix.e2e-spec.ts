@@ -202,9 +202,17 @@ describe('the authorization matrix', () => {
       `/api/clients/paused-subscriptions/${node.uuid}`,
     ]) {
       const res = await call('get', path, node).expect(403);
-      expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.clientsOnly });
+      expect(res.body).toEqual({
+        success: false,
+        message: AUTH_MESSAGES.clientsOnly,
+        code: 'auth.clients_only',
+      });
     }
     const res = await call('get', `/nodes/servers/${client.uuid}`, client).expect(403);
-    expect(res.body).toEqual({ success: false, message: AUTH_MESSAGES.nodesOnly });
+    expect(res.body).toEqual({
+      success: false,
+      message: AUTH_MESSAGES.nodesOnly,
+      code: 'auth.nodes_only',
+    });
   });
 });

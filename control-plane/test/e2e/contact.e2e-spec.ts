@@ -62,6 +62,8 @@ describe('POST /api/contact', () => {
     expect(res.body).toEqual({
       success: false,
       message: 'Subject must be at most 200 characters long',
+      code: 'common.invalid',
+      field: 'subject',
     });
   });
 

@@ -123,6 +123,7 @@ describe('the control plane across a database outage', () => {
     expect(refused.body).toEqual({
       success: false,
       message: 'The service is temporarily unavailable (database); retry shortly',
+      code: 'common.unavailable',
     });
     expect((await t.http().get('/data/stats')).status).toBe(503);
     expect((await t.http().get('/health/live')).status).toBe(200);

@@ -314,6 +314,7 @@ describe('deposits on the local chain (issue 17)', () => {
       signature: string,
       status: number,
       message: string,
+      code: string,
     ) {
       const response = await verify(who, {
         userAddress: payer.publicKey.toBase58(),
@@ -323,7 +324,7 @@ describe('deposits on the local chain (issue 17)', () => {
       });
       expect({ status: response.status, body: response.body }).toEqual({
         status,
-        body: { verified: false, success: false, message },
+        body: { verified: false, success: false, message, code },
       });
       expect((await wallet(who)).balanceMicro).toBe('0');
     }
@@ -334,7 +335,14 @@ describe('deposits on the local chain (issue 17)', () => {
       const other = Keypair.generate().publicKey.toBase58();
       const signature = await send(payer, other, 1_000_000_000n, [request.reference]);
       await reach(signature, 'finalized');
-      await refused(bob, request.id, signature, 422, DEPOSIT_MESSAGES.wrongRecipient);
+      await refused(
+        bob,
+        request.id,
+        signature,
+        422,
+        DEPOSIT_MESSAGES.wrongRecipient,
+        'deposits.wrong_recipient',
+      );
     }, 20_000);
 
     it('should refuse a wrong amount', async () => {
@@ -342,7 +350,14 @@ describe('deposits on the local chain (issue 17)', () => {
       const request = await depositRequest(bob, '1', payer.publicKey.toBase58());
       const signature = await send(payer, treasury, 999_999_999n, [request.reference]);
       await reach(signature, 'finalized');
-      await refused(bob, request.id, signature, 422, DEPOSIT_MESSAGES.wrongAmount);
+      await refused(
+        bob,
+        request.id,
+        signature,
+        422,
+        DEPOSIT_MESSAGES.wrongAmount,
+        'deposits.wrong_amount',
+      );
     }, 20_000);
 
     it('should refuse a failed transaction', async () => {
@@ -351,7 +366,14 @@ describe('deposits on the local chain (issue 17)', () => {
       const request = await depositRequest(bob, '1', poor.publicKey.toBase58());
       const signature = await send(poor, treasury, 1_000_000_000n, [request.reference]);
       await reach(signature, 'finalized');
-      await refused(bob, request.id, signature, 422, DEPOSIT_MESSAGES.failedTransaction);
+      await refused(
+        bob,
+        request.id,
+        signature,
+        422,
+        DEPOSIT_MESSAGES.failedTransaction,
+        'deposits.failed_transaction',
+      );
     }, 20_000);
 
     it('should refuse an unconfirmed transaction (not yet finalized)', async () => {
@@ -359,7 +381,14 @@ describe('deposits on the local chain (issue 17)', () => {
       const request = await depositRequest(bob, '1', payer.publicKey.toBase58());
       const signature = await send(payer, treasury, 1_000_000_000n, [request.reference]);
       await reach(signature, 'confirmed');
-      await refused(bob, request.id, signature, 409, DEPOSIT_MESSAGES.notConfirmed);
+      await refused(
+        bob,
+        request.id,
+        signature,
+        409,
+        DEPOSIT_MESSAGES.notConfirmed,
+        'deposits.not_confirmed',
+      );
     }, 20_000);
 
     it('should refuse a transaction older than the request', async () => {
@@ -391,7 +420,14 @@ describe('deposits on the local chain (issue 17)', () => {
         requestId: mine.id,
       }).expect(200);
       const theirs = await depositRequest(bob, '1', payer.publicKey.toBase58());
-      await refused(bob, theirs.id, signature, 409, DEPOSIT_MESSAGES.creditedElsewhere);
+      await refused(
+        bob,
+        theirs.id,
+        signature,
+        409,
+        DEPOSIT_MESSAGES.creditedElsewhere,
+        'deposits.credited_elsewhere',
+      );
       expect((await wallet(alice)).balanceMicro).toBe('5143000000');
     }, 20_000);
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import type { AgentServiceClient } from '@scn/proto';
+import { API_ERROR_CODES, type AgentServiceClient } from '@scn/proto';
 import { DomainException, type ErrorKind } from '../../src/common/domain.exception';
 import { DownloadsService } from '../../src/downloads/downloads.service';
 import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
@@ -25,6 +25,7 @@ const API_DOC = path.join(__dirname, '../../../docs/api.md');
 
 type ExceptionClass = (new (...args: unknown[]) => DomainException) & {
   readonly kinds?: Readonly<Record<string, ErrorKind>>;
+  readonly domain: string;
 };
 
 /**
@@ -83,6 +84,8 @@ interface Case {
   key: string;
   exception: string;
   code: string;
+  /** The body's code, `<domain>.<code>`. */
+  bodyCode: string;
   kind: ErrorKind;
   make: () => DomainException;
 }
@@ -106,7 +109,8 @@ function cases(): Case[] {
     const construct = CONSTRUCT[name] ?? ((e: ExceptionClass, code: string) => new e(code));
     for (const [code, kind] of Object.entries(exception.kinds)) {
       const make = () => construct(exception, code);
-      all.push({ key: `${name}.${code}`, exception: name, code, kind, make });
+      const bodyCode = `${exception.domain}.${code}`;
+      all.push({ key: `${name}.${code}`, exception: name, code, bodyCode, kind, make });
     }
   }
   expect(problems).toEqual([]);
@@ -156,6 +160,16 @@ describe('domain exceptions through the built server', () => {
     );
   });
 
+  it('should list every code in @scn/proto (API_ERROR_CODES), the portal translates them', () => {
+    const generic = API_ERROR_CODES.common.map((code) => `common.${code}`);
+    const listed = Object.entries(API_ERROR_CODES).flatMap(([domain, codes]) =>
+      codes.map((code) => `${domain}.${code}`),
+    );
+    const thrown = cases().map(({ bodyCode }) => bodyCode);
+    expect(new Set(thrown).size).toBe(thrown.length);
+    expect([...new Set([...thrown, ...generic])].sort()).toEqual([...listed].sort());
+  });
+
   it('should document every code, and only codes that exist (docs/api.md "Error codes")', () => {
     const documented = documentedStatuses();
     expect(Object.keys(documented).sort()).toEqual(
@@ -165,14 +179,14 @@ describe('domain exceptions through the built server', () => {
     );
   });
 
-  it('should answer each code with its documented HTTP status, message and fields', async () => {
+  it('should answer each code with its documented HTTP status, message, code and fields', async () => {
     // Each exception is built and thrown inside a real request of the built app (the service of
     // GET /checksums/server is made to throw it), so it goes through the real global filter.
     const downloads = t.app.get(DownloadsService);
     const documented = documentedStatuses();
     const answered: Record<string, { status: number; body: unknown; retryAfter?: string }> = {};
     const expected: typeof answered = {};
-    for (const { key, make } of cases()) {
+    for (const { key, bodyCode, make } of cases()) {
       jest.spyOn(downloads, 'serverChecksum').mockImplementationOnce(async () => {
         throw make();
       });
@@ -182,7 +196,12 @@ describe('domain exceptions through the built server', () => {
       const exception = built(make);
       expected[key] = {
         status: documented[key]?.http ?? 0,
-        body: { ...exception.details, success: false, message: exception.message },
+        body: {
+          ...exception.details,
+          success: false,
+          message: exception.message,
+          code: bodyCode,
+        },
         retryAfter: exception.retryAfterSeconds?.toString(),
       };
     }

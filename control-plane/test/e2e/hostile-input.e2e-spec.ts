@@ -45,6 +45,7 @@ describe('a body that is not what its Content-Encoding says', () => {
       expect(res.body).toEqual({
         success: false,
         message: 'Request body does not match its Content-Encoding',
+        code: 'common.invalid',
       });
     },
   );
@@ -75,7 +76,11 @@ describe('a body that is not what its Content-Encoding says', () => {
       .set('Content-Encoding', 'x-bogus')
       .send('{}')
       .expect(415);
-    expect(res.body).toEqual({ success: false, message: 'Unsupported request body encoding' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Unsupported request body encoding',
+      code: 'common.unsupported_encoding',
+    });
   });
 
   it('should still read a real gzip body, and refuse one that inflates past 100 kB', async () => {
@@ -107,7 +112,12 @@ describe('an out-of-range `before` cursor on the wallet calls', () => {
       .get(`/wallet/${kind}/${account.uuid}?before=${before}`)
       .set('Authorization', `Bearer ${account.token}`)
       .expect(400);
-    expect(res.body).toEqual({ success: false, message: 'before must be a transaction id' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'before must be a transaction id',
+      code: 'common.invalid',
+      field: 'before',
+    });
   });
 
   it('should page from the largest bigint', async () => {
@@ -135,7 +145,7 @@ describe('a lone UTF-16 surrogate in a JSON string', () => {
         .set('Content-Type', 'application/json')
         .send(record(name))
         .expect(400);
-      expect(res.body).toEqual({ success: false, message });
+      expect(res.body).toEqual({ success: false, message, code: 'common.invalid' });
     }
     const rows = await t.db.query('SELECT 1 FROM terms_acceptances WHERE account_uuid = $1', [
       client.uuid,
@@ -151,7 +161,7 @@ describe('a lone UTF-16 surrogate in a JSON string', () => {
       .set('Content-Type', 'application/json')
       .send('{"browserInfo":{"\\ud800":"x"}}')
       .expect(400);
-    expect(res.body).toEqual({ success: false, message });
+    expect(res.body).toEqual({ success: false, message, code: 'common.invalid' });
   });
 
   it('should refuse a server name with one and keep the old name', async () => {
@@ -162,7 +172,7 @@ describe('a lone UTF-16 surrogate in a JSON string', () => {
       .set('Content-Type', 'application/json')
       .send('{"name":"Node \\ud83d"}')
       .expect(400);
-    expect(res.body).toEqual({ success: false, message });
+    expect(res.body).toEqual({ success: false, message, code: 'common.invalid' });
     const [row] = await t.db.query<{ name: string }>('SELECT name FROM servers WHERE id = $1', [
       serverId,
     ]);

@@ -68,7 +68,7 @@ describe('GET /install.sh', () => {
         .get('/downloads/scn-agent.tgz')
         .set('Accept', 'text/html')
         .expect(404);
-      expect(res.body).toEqual({ success: false, message: 'Not found' });
+      expect(res.body).toEqual({ success: false, message: 'Not found', code: 'common.not_found' });
       const checksum = await bare.http().get('/checksums/server').expect(404);
       expect(checksum.body).toMatchObject({ success: false });
     } finally {

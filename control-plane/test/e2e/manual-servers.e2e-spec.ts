@@ -108,6 +108,7 @@ describeLive('Add New Server: addresses', () => {
       expect(literal.body).toEqual({
         success: false,
         message: UPLOAD_SERVER_MESSAGES.addressRefused('127.0.0.1', '127.0.0.1', 'loopback'),
+        code: 'nodes.manual_address_refused',
       });
       // A name we control (/etc/hosts: no DNS query leaves the machine).
       const named = await upload(operator, { vlessString: link('localhost', local.port) });
@@ -332,7 +333,11 @@ describeLive('Add New Server: the per-operator limit', () => {
       ids.push((await upload(operator, { vlessString: good() }).expect(201)).body.server.id);
     }
     const over = await upload(operator, { vlessString: good() }).expect(409);
-    expect(over.body).toEqual({ success: false, message: UPLOAD_SERVER_MESSAGES.limit(LIMIT) });
+    expect(over.body).toEqual({
+      success: false,
+      message: UPLOAD_SERVER_MESSAGES.limit(LIMIT),
+      code: 'nodes.manual_limit',
+    });
     expect(await serversOf(operator.uuid)).toHaveLength(LIMIT);
     // Another operator is not affected; a deleted server frees its place.
     const other = await registerAccount(t, { userType: 'node' });

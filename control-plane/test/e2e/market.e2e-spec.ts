@@ -160,7 +160,7 @@ describe('GET /data/servers', () => {
     ['search=a&search=b', MARKET_MESSAGES.searchInvalid],
   ])('should answer 400 for %s', async (query, message) => {
     const response = await t.http().get(`/data/servers?${query}`).expect(400);
-    expect(response.body).toEqual({ success: false, message });
+    expect(response.body).toMatchObject({ success: false, message, code: 'common.invalid' });
   });
 
   it('should tag a page, answer 304 to a client holding it, and tag another page differently', async () => {
@@ -224,7 +224,11 @@ describe('GET /data/servers/{id}/health', () => {
         .http()
         .get(`/data/servers/${encodeURIComponent(id)}/health`)
         .expect(404);
-      expect(response.body).toEqual({ success: false, message: MARKET_MESSAGES.serverNotFound });
+      expect(response.body).toEqual({
+        success: false,
+        message: MARKET_MESSAGES.serverNotFound,
+        code: 'market.server_not_found',
+      });
     }
   });
 });

@@ -225,6 +225,7 @@ describe('GET nodes/server/{uuid}/{serverId} (Node Configuration)', () => {
     expect((await details(other, node.nodeId).expect(404)).body).toEqual({
       success: false,
       message: 'Server not found',
+      code: 'nodes.server_not_found',
     });
     await details(operator, 'not-a-uuid').expect(404);
     // 36 characters of hex digits and dashes that are no UUID: not found, not a database error.
@@ -308,9 +309,9 @@ describe('PATCH nodes/server/{uuid}/{serverId} (Node Configuration)', () => {
     ];
     for (const [body, message] of cases) {
       const res = await patch(operator, node.nodeId, body).expect(400);
-      expect({ body, response: res.body }).toEqual({
+      expect({ body, response: res.body }).toMatchObject({
         body,
-        response: { success: false, message },
+        response: { success: false, message, code: 'common.invalid' },
       });
     }
     expect(await placeOf(node.nodeId)).toEqual(before);
@@ -327,6 +328,7 @@ describe('PATCH nodes/server/{uuid}/{serverId} (Node Configuration)', () => {
     expect((await patch(other, node.nodeId, { name: 'Mine now' }).expect(404)).body).toEqual({
       success: false,
       message: 'Server not found',
+      code: 'nodes.server_not_found',
     });
     await patch(operator, '00000000-0000-4000-8000-000000000000', { name: 'Ghost' }).expect(404);
     await patch(operator, 'not-a-uuid', { name: 'Ghost' }).expect(404);

@@ -258,7 +258,13 @@ describeLive('uploaded share links: the upload path', () => {
         expect({ label: entry.label, status: response.status, body: response.body }).toEqual({
           label: entry.label,
           status: 422,
-          body: { success: false, message: expected },
+          body: {
+            success: false,
+            message: expected,
+            code: supportedManualLink(parsed!)
+              ? 'nodes.manual_address_refused'
+              : 'nodes.manual_unsupported',
+          },
         });
       }
     } finally {

@@ -247,7 +247,7 @@ describe('GET /sub/<secret> in each client format', () => {
       .expect(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['content-disposition']).toBeUndefined();
-    expect(response.headers['vary']).toBe('User-Agent, Accept');
+    expect(response.headers['vary']).toBe('User-Agent, Accept, Accept-Language');
     // The CSP lets the page show its data: images and runs no script.
     expect(response.headers['content-security-policy']).toContain("img-src 'self' data:");
     const page = response.text;
@@ -262,6 +262,28 @@ describe('GET /sub/<secret> in each client format', () => {
     expect(page).toContain(`streisand://import/${url}#`);
     expect(page).toContain(vlessUuid);
   });
+
+  it.each([
+    [undefined, '', 'en', 'ltr', 'Add to your app'],
+    ['fa-IR,fa;q=0.9,en;q=0.5', '', 'fa', 'rtl', 'افزودن به برنامهٔ فیلترشکن'],
+    ['ru-RU,ru;q=0.9', '', 'ru', 'ltr', 'Добавить в приложение'],
+    ['zh-CN,zh;q=0.9', '', 'zh', 'ltr', '添加到客户端'],
+    ['en-US', '?format=html&lang=fa', 'fa', 'rtl', 'افزودن به برنامهٔ فیلترشکن'],
+  ])(
+    'should show the page to Accept-Language %j %s in its language',
+    async (acceptLanguage, query, lang, dir, heading) => {
+      const request = t
+        .http()
+        .get(`${path}${query}`)
+        .set('User-Agent', 'Mozilla/5.0 (Linux; Android 14) Chrome/131.0 Mobile Safari/537.36')
+        .set('Accept', 'text/html');
+      if (acceptLanguage) request.set('Accept-Language', acceptLanguage);
+      const page = (await request.expect(200)).text;
+      expect(page).toContain(`<html lang="${lang}" dir="${dir}">`);
+      expect(page).toContain(`<h2>${heading}</h2>`);
+      if (lang !== 'en') expect(page).not.toContain('Add to your app');
+    },
+  );
 
   it('should still give an app its format when it names text/html', async () => {
     const response = await t

@@ -349,7 +349,7 @@ describe('POST /api/clients/create-subscription', () => {
       .set('Cookie', client.cookie)
       .send({ uuid: client.uuid, ...fields })
       .expect(400);
-    expect(response.body).toEqual({ success: false, message });
+    expect(response.body).toMatchObject({ success: false, message, code: 'common.invalid' });
   });
 
   it('should answer 404 for an unknown server and 409 for one that is not available or full', async () => {
@@ -401,7 +401,11 @@ describe('POST /api/clients/create-subscription', () => {
     );
     try {
       const response = await buy(t, buyer, [id!]).expect(500);
-      expect(response.body).toEqual({ success: false, message: 'Internal server error' });
+      expect(response.body).toEqual({
+        success: false,
+        message: 'Internal server error',
+        code: 'common.internal',
+      });
     } finally {
       await t.db.query(`DROP TRIGGER fail_subscription_insert ON subscriptions`);
       await t.db.query(`DROP FUNCTION fail_subscription_insert()`);

@@ -211,7 +211,11 @@ describe('withdrawals off (the default)', () => {
         {},
       ]) {
         const response = await withdraw(t, operator, body).expect(403);
-        expect(response.body).toEqual({ success: false, message: WITHDRAWAL_MESSAGES.suspended });
+        expect(response.body).toEqual({
+          success: false,
+          message: WITHDRAWAL_MESSAGES.suspended,
+          code: 'withdrawals.withdrawals_suspended',
+        });
       }
       const list = await withdrawals(t, operator);
       expect(list.settings).toMatchObject({ enabled: false, sslPerSol: null });

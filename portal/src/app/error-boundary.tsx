@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import './routes/not-found.css';
 
 interface ErrorBoundaryState {
@@ -19,14 +20,27 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, ErrorBound
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <div className="container page not-found" role="alert">
-        <h1>Something went wrong</h1>
-        <p className="muted">An unexpected error stopped this page. Reloading usually helps.</p>
-        <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
-          Reload page
-        </button>
-      </div>
-    );
+    return <RenderFailed />;
   }
+}
+
+/**
+ * The way out, in the reader's language. It never suspends: what failed may be the loading of a
+ * chunk, the `errors` catalogue's included, so until that catalogue is there it speaks English.
+ */
+function RenderFailed() {
+  const { t, ready } = useTranslation('errors', { useSuspense: false });
+  return (
+    <div className="container page not-found" role="alert">
+      <h1>{ready ? t('boundary.title') : 'Something went wrong'}</h1>
+      <p className="muted">
+        {ready
+          ? t('boundary.body')
+          : 'An unexpected error stopped this page. Reloading usually helps.'}
+      </p>
+      <button type="button" className="btn btn--primary" onClick={() => window.location.reload()}>
+        {ready ? t('boundary.reload') : 'Reload page'}
+      </button>
+    </div>
+  );
 }

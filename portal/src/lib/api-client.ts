@@ -1,15 +1,14 @@
 import { API_BASE } from '../config/env';
+import { ApiError } from './api-error';
 import { STORAGE_KEYS } from './storage';
 
-/** A failed API call: the server's `message` (spec 01 §8: shown as-is) and its HTTP status. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
+export { ApiError };
+
+/** The body's fields besides success, message and code, plus Retry-After when sent. */
+function detailsOf(payload: Record<string, unknown> | null, response: Response) {
+  const { success: _success, message: _message, code: _code, ...details } = payload ?? {};
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  return retryAfter > 0 ? { ...details, retryAfterSeconds: retryAfter } : details;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -50,6 +49,7 @@ export async function apiRequest<T>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // The English of errors:network; apiErrorMessage shows the reader's own.
     throw new ApiError(
       options.fallbackMessage ?? 'Network error. Please check your connection.',
       0,
@@ -59,11 +59,14 @@ export async function apiRequest<T>(
   const payload = (await response.json().catch(() => null)) as {
     success?: boolean;
     message?: string;
+    code?: string;
   } | null;
   if (!response.ok || payload?.success === false) {
     throw new ApiError(
       payload?.message ?? options.fallbackMessage ?? `Request failed (${response.status})`,
       response.status,
+      typeof payload?.code === 'string' ? payload.code : undefined,
+      detailsOf(payload, response),
     );
   }
   return payload as T;

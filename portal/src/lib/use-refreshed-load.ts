@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useApiErrorMessage } from './api-error-message';
 
 /** What a panel that reads once and again on refresh shows: loading, the error, or the model. */
 export type LoadState<T> =
@@ -14,6 +15,7 @@ export function useRefreshedLoad<T>(
   deps: readonly unknown[],
 ): LoadState<T> {
   const [state, setState] = useState<LoadState<T>>({ status: 'loading' });
+  const errorMessage = useApiErrorMessage();
   useEffect(() => {
     const controller = new AbortController();
     load(controller.signal).then(
@@ -23,7 +25,13 @@ export function useRefreshedLoad<T>(
         setState((previous) =>
           previous.status === 'ready'
             ? previous
-            : { status: 'error', message: error instanceof Error ? error.message : String(error) },
+            : {
+                status: 'error',
+                message: errorMessage(
+                  error,
+                  error instanceof Error ? error.message : String(error),
+                ),
+              },
         );
       },
     );

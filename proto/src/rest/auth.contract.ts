@@ -77,9 +77,18 @@ const code = (requiredMessage: string) =>
     .min(1, requiredMessage)
     .regex(/^\d{6}$/, AUTH_MESSAGES.codeFormat);
 
+/**
+ * The language of a mail sent before the account's own choice is known (the portal sends the
+ * language it shows); optional, then Accept-Language decides (docs/i18n.md).
+ */
+const mailLocale = z
+  .enum(LOCALES, { error: () => `locale must be one of: ${LOCALES.join(', ')}` })
+  .optional();
+
 export const generateCodeRequestSchema = requestBody({
   email: emailSchema(),
   userType: userTypeSchema,
+  locale: mailLocale,
 });
 export type GenerateCodeRequest = z.infer<typeof generateCodeRequestSchema>;
 
@@ -103,6 +112,7 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export const forgotPasswordRequestSchema = requestBody({
   email: emailSchema(),
   userType: userTypeSchema,
+  locale: mailLocale,
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 
-/** Every failure of the REST API has this shape; `message` is shown to the user as-is. */
+/**
+ * Every failure of the REST API has this shape, plus the fields its code names (a 402's `balance`
+ * and `required`...). `code` says what went wrong (`wallet.insufficient_balance`, API_ERROR_CODES
+ * of error-codes.ts): a client shows its own translation of the code with those fields, and
+ * `message`, the server's English text, only for a code it does not know.
+ */
 export const errorResponseSchema = z.object({
   success: z.literal(false),
   message: z.string(),
+  code: z.string(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 

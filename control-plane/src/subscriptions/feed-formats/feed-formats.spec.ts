@@ -410,6 +410,7 @@ describe('servers a format cannot carry', () => {
       expiresAt: new Date('2026-12-01T00:00:00Z'),
       links: odd,
       dashboardUrl: 'https://portal.scn.example/client-dashboard',
+      locale: 'en',
     });
     for (const link of odd) expect(page).toContain(escapeHtml(link));
   });
@@ -523,6 +524,7 @@ describe('renderFeedPage', () => {
       buildVlessLink({ uuid: UUID, host: '203.0.113.3', port: 443, name: `<b>&"x'`, params: {} }),
     ],
     dashboardUrl: 'https://portal.scn.example/client-dashboard',
+    locale: 'en' as const,
   };
 
   it('should list every server with the QR code of its link, and the import buttons', () => {
@@ -535,7 +537,8 @@ describe('renderFeedPage', () => {
     expect(page).toContain('&lt;b&gt;&amp;&quot;x&#39;');
     expect(page).not.toContain(`<b>&"x'`);
     expect(page).toContain('[2001:db8::7]:8443');
-    expect(page).toContain('Paid until 2026-12-01 10:30 UTC');
+    expect(page).toContain('<html lang="en" dir="ltr">');
+    expect(page).toContain('Paid until Dec 1, 2026, 10:30 AM UTC');
     const encoded = encodeURIComponent(URL_);
     for (const href of [
       `v2rayng://install-config?url=${encoded}#`,
@@ -569,5 +572,21 @@ describe('renderFeedPage', () => {
     // Only the QR code of the subscription URL itself.
     expect(page.match(/<img /g)).toHaveLength(1);
     expect(page).not.toContain('00000000-0000');
+  });
+
+  it("should speak the visitor's language, Persian right to left in its own calendar", () => {
+    const fa = renderFeedPage({ ...input, locale: 'fa' });
+    expect(fa).toContain('<html lang="fa" dir="rtl">');
+    expect(fa).toContain('<h2>افزودن به برنامهٔ فیلترشکن</h2>');
+    expect(fa).toContain(`افزودن به \u2068v2rayNG\u2069`);
+    // 1 December 2026 is 10 Azar 1405: Persian digits, Solar Hijri.
+    expect(fa).toMatch(/پرداخت‌شده تا .*۱۴۰۵/);
+    expect(fa).not.toContain('Add to your app');
+    const ru = renderFeedPage({ ...input, locale: 'ru' });
+    expect(ru).toContain('<html lang="ru" dir="ltr">');
+    expect(ru).toContain('<h2>Добавить в приложение</h2>');
+    const zh = renderFeedPage({ ...input, locale: 'zh' });
+    expect(zh).toContain('<html lang="zh" dir="ltr">');
+    expect(zh).toContain('<h2>添加到客户端</h2>');
   });
 });

@@ -1,5 +1,6 @@
-import { appImportLinks, formatHostPort } from '@scn/proto';
+import { appImportLinks, formatHostPort, type Locale } from '@scn/proto';
 import { qrDataUrl } from '../../common/qr/qr-code';
+import { INTL_TAGS, isolate, translator } from '../../i18n/catalogues';
 import type { FeedState } from '../subscription-feed';
 import { feedServers } from './renderers';
 
@@ -11,6 +12,8 @@ export interface FeedPageInput {
   expiresAt: Date;
   links: readonly string[];
   dashboardUrl: string;
+  /** The visitor's language (Accept-Language or ?lang=): every word of the page, `<html lang dir>`. */
+  locale: Locale;
 }
 
 /** One-tap imports: the deep links of `@scn/proto`, shared with the portal's QR dialog. */
@@ -24,33 +27,51 @@ export function importLinks(url: string, name: string): { app: string; href: str
  * A subscription that is not running shows why and where to fix it, never its links.
  */
 export function renderFeedPage(input: FeedPageInput): string {
+  const t = translator('sub-page', input.locale);
+  // Escaped after formatting: a server's name is a value of the message. Names, hosts and app
+  // names stay left to right inside Persian text (isolates).
+  const text = (key: string, values?: Record<string, string>) => escapeHtml(t(key, values));
   const servers = feedServers(input.links);
   const urlQr = qrDataUrl(input.url);
   const active = input.state === 'active';
   const buttons = importLinks(input.url, input.title)
-    .map(({ app, href }) => `<a class="button" href="${escapeHtml(href)}">Import to ${app}</a>`)
+    .map(
+      ({ app, href }) =>
+        `<a class="button" href="${escapeHtml(href)}">${text('importTo', { app: isolate(app) })}</a>`,
+    )
     .join('\n');
   const list = active
     ? servers
         .map((server) => {
           const qr = qrDataUrl(server.link);
+          const name = { name: isolate(server.name) };
           const image = qr.qrCode
-            ? `<img src="${qr.qrCode}" width="180" height="180" alt="QR code of ${escapeHtml(server.name)}">`
-            : '<p>QR code too complex: copy the link instead.</p>';
+            ? `<img src="${qr.qrCode}" width="180" height="180" alt="${text('serverQrAlt', name)}">`
+            : `<p>${text('qrTooComplex')}</p>`;
           return `<li class="server">
 <h3>${escapeHtml(server.name)}</h3>
-<p>${escapeHtml(formatHostPort(server.host, server.port))} · ${escapeHtml(server.security)} · ${escapeHtml(server.network)}</p>
+<p dir="ltr">${escapeHtml(formatHostPort(server.host, server.port))} · ${escapeHtml(server.security)} · ${escapeHtml(server.network)}</p>
 ${image}
-<textarea readonly rows="3" aria-label="Link of ${escapeHtml(server.name)}">${escapeHtml(server.link)}</textarea>
+<textarea readonly rows="3" dir="ltr" aria-label="${text('serverLinkLabel', name)}">${escapeHtml(server.link)}</textarea>
 </li>`;
         })
         .join('\n')
     : servers.map((server) => `<li class="notice">${escapeHtml(server.name)}</li>`).join('\n');
+  const paidUntil = new Intl.DateTimeFormat(INTL_TAGS[input.locale], {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(input.expiresAt);
   const status = active
-    ? `Paid until ${escapeHtml(input.expiresAt.toISOString().slice(0, 16).replace('T', ' '))} UTC`
-    : `Not running: <a href="${escapeHtml(input.dashboardUrl)}">open your dashboard</a>`;
+    ? text('status.paidUntil', { date: paidUntil })
+    : `${text('status.notRunning')} <a href="${escapeHtml(input.dashboardUrl)}">${text('status.openDashboard')}</a>`;
+  const dir = input.locale === 'fa' ? 'rtl' : 'ltr';
   return `<!doctype html>
-<html lang="en">
+<html lang="${input.locale}" dir="${dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -66,12 +87,12 @@ textarea{width:100%;font-family:monospace;font-size:.8rem}.notice{font-weight:60
 <body>
 <h1>${escapeHtml(input.title)}</h1>
 <p>${status}</p>
-<h2>Add to your app</h2>
+<h2>${text('addToApp')}</h2>
 <p>${buttons}</p>
-<p>Or scan the subscription URL:</p>
-${urlQr.qrCode ? `<img src="${urlQr.qrCode}" width="180" height="180" alt="QR code of the subscription URL">` : ''}
-<textarea readonly rows="2" aria-label="Subscription URL">${escapeHtml(input.url)}</textarea>
-<h2>Servers</h2>
+<p>${text('scanUrl')}</p>
+${urlQr.qrCode ? `<img src="${urlQr.qrCode}" width="180" height="180" alt="${text('urlQrAlt')}">` : ''}
+<textarea readonly rows="2" dir="ltr" aria-label="${text('urlLabel')}">${escapeHtml(input.url)}</textarea>
+<h2>${text('servers')}</h2>
 <ul>
 ${list}
 </ul>

@@ -5,7 +5,8 @@ import en from '../../locales/en.json';
 /**
  * The contract's auth messages that the portal itself shows (its own checks and outcomes) in the
  * reader's language, by their AUTH_MESSAGES key (docs/i18n.md "Dynamic keys"). A message with no
- * translation yet (a server's error text) is shown as it came.
+ * translation yet is shown as it came. An API error is shown by its code instead, through
+ * lib/api-error-message.ts, never by its English.
  */
 export type AuthMessageKey = keyof typeof en.auth.messages;
 

@@ -3,6 +3,7 @@ import type client from '../../locales/client/en.json';
 import type documentation from '../../locales/documentation/en.json';
 import type earn from '../../locales/earn/en.json';
 import type economics from '../../locales/economics/en.json';
+import type email from '../../locales/email/en.json';
 import type en from '../../locales/en.json';
 import type errors from '../../locales/errors/en.json';
 import type faq from '../../locales/faq/en.json';
@@ -10,6 +11,7 @@ import type legal from '../../locales/legal/en.json';
 import type node from '../../locales/node/en.json';
 import type ourView from '../../locales/our-view/en.json';
 import type security from '../../locales/security/en.json';
+import type subPage from '../../locales/sub-page/en.json';
 import type support from '../../locales/support/en.json';
 import type wallet from '../../locales/wallet/en.json';
 
@@ -31,6 +33,9 @@ declare module 'i18next' {
       security: typeof security;
       'our-view': typeof ourView;
       legal: typeof legal;
+      // The control plane's (its e-mails, the subscription page); the portal never loads them.
+      email: typeof email;
+      'sub-page': typeof subPage;
     };
   }
 }

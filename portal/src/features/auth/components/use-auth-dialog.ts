@@ -9,7 +9,7 @@ import {
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BannerTone } from '../../../components/ui/banner';
 import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import { useApiErrorMessage } from '../../../lib/api-error-message';
 import { useT } from '../../../lib/i18n/i18n';
 import { acceptTerms } from '../api/accept-terms';
 import { authMessage } from '../auth-messages';
@@ -27,10 +27,6 @@ const FORM_RESET_MS = 300;
 
 const delay = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
-}
-
 interface Notice {
   tone: BannerTone;
   text: string;
@@ -42,6 +38,7 @@ interface Notice {
  */
 export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const { t } = useT();
+  const messageOf = useApiErrorMessage();
   const flow = useAuthFlow();
   const open = flow.view === 'auth' && flow.userType !== null;
   const userType = flow.userType ?? 'client';

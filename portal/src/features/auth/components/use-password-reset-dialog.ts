@@ -5,7 +5,7 @@ import {
 } from '@scn/proto';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { BannerTone } from '../../../components/ui/banner';
-import { ApiError } from '../../../lib/api-client';
+import { useApiErrorMessage } from '../../../lib/api-error-message';
 import { useT } from '../../../lib/i18n/i18n';
 import { authMessage } from '../auth-messages';
 import { forgotPassword } from '../api/forgot-password';
@@ -28,6 +28,7 @@ interface Notice {
  */
 export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | null>) {
   const { t } = useT();
+  const errorMessage = useApiErrorMessage();
   const flow = useAuthFlow();
   const open = flow.view === 'reset';
   const userType = flow.userType ?? 'client';
@@ -119,8 +120,7 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
     } catch (error) {
       setNotice({
         tone: 'error',
-        text:
-          error instanceof ApiError && error.message ? error.message : t('auth.errors.resetFailed'),
+        text: errorMessage(error, t('auth.errors.resetFailed')),
       });
     } finally {
       setPending(false);

@@ -7,9 +7,9 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { SUPPORT_EMAIL } from '../../../config/env';
 import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import { useApiErrorMessage } from '../../../lib/api-error-message';
 import { useT } from '../../../lib/i18n/i18n';
-import { CONTACT_FAILED_MESSAGE, sendContact } from '../api/send-contact';
+import { sendContact } from '../api/send-contact';
 import '../contact.css';
 
 export interface ContactSupportModalProps {
@@ -78,6 +78,7 @@ export function invalidKey(
 
 function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEmail: string }) {
   const { t } = useT('support');
+  const errorMessage = useApiErrorMessage();
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
   const [subject, setSubject] = useState('');
@@ -110,9 +111,9 @@ function ContactForm({ onClose, defaultEmail }: { onClose: () => void; defaultEm
       await sendContact(parsed.data);
       setStatus({ kind: 'sent', message: t('contact.sent') });
     } catch (error) {
-      const text =
-        error instanceof ApiError && error.message ? error.message : CONTACT_FAILED_MESSAGE;
-      setStatus({ kind: 'error', message: text });
+      // The address kept left to right inside Persian text (Unicode isolates).
+      const failed = t('contact.failed', { email: `\u2068${SUPPORT_EMAIL}\u2069` });
+      setStatus({ kind: 'error', message: errorMessage(error, failed) });
     }
   };
 
