@@ -212,7 +212,7 @@ export const SHARE_PRIME_TIME: {
   readonly weekday: readonly DayWindow[];
   readonly weekend: readonly DayWindow[];
 } = {
-  weekendDays: [0, 6],
+  weekendDays: [6, 0],
   weekday: [
     [12 * 60, 13 * 60 + 30],
     [20 * 60, 21 * 60 + 30],

@@ -41,9 +41,9 @@ export function VpsTierTable() {
           <span key="base" data-testid="econ-tier-base">
             {f.ssl(income.baseSsl)}
           </span>,
-          <span key="clients" className="econ-tier-clients">
+          <span key="clients" className="econ-cost">
             <span data-testid="econ-tier-clients">{f.ssl(income.clientsSsl)}</span>
-            <span className="econ-cost__usd" data-testid="econ-tier-clients-rule">
+            <span className="econ-cost__usd econ-tier-rule" data-testid="econ-tier-clients-rule">
               {t('tiers.clientsRule', {
                 clients: f.num(income.maxClients),
                 per: f.ssl(income.perClientSsl),
