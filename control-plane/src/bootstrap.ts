@@ -6,6 +6,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppOptions, ROOT_LOGGER } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { CLOCK, type Clock } from './common/clock';
 import { bodyParserErrors, jsonBody } from './common/json-body';
 import { requestLog } from './common/request-log';
 import { ContractValidationPipe } from './common/validation';
@@ -60,6 +61,6 @@ export async function createApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
   const openApi = setupOpenApi(app);
-  servePortal(app, config, Object.keys(openApi.paths));
+  servePortal(app, config, Object.keys(openApi.paths), app.get<Clock>(CLOCK));
   return app;
 }

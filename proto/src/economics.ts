@@ -198,6 +198,31 @@ export const SHARE_REWARD = {
   pendingHours: 24,
 } as const;
 
+/** A window of the local day in minutes since midnight, [start, end): start in, end out. */
+export type DayWindow = readonly [startMinute: number, endMinute: number];
+
+/**
+ * spec 01 §9 (issue 20 §2): prime time, read in the sharer's own time zone, when a share earns
+ * `SHARE_REWARD.primeTimeSsl` instead of `normalSsl`. Weekdays 12:00-13:30 and 20:00-21:30;
+ * Saturday and Sunday (`weekendDays`, 0 is Sunday) 10:00-16:00 and 19:00-22:00. The server pays
+ * by these and the Economics page states them, so both read this one table.
+ */
+export const SHARE_PRIME_TIME: {
+  readonly weekendDays: readonly number[];
+  readonly weekday: readonly DayWindow[];
+  readonly weekend: readonly DayWindow[];
+} = {
+  weekendDays: [6, 0],
+  weekday: [
+    [12 * 60, 13 * 60 + 30],
+    [20 * 60, 21 * 60 + 30],
+  ],
+  weekend: [
+    [10 * 60, 16 * 60],
+    [19 * 60, 22 * 60],
+  ],
+};
+
 /**
  * A tier's monthly income at 100% reliability, as the wizard, the Economics page and the earnings
  * statement show it: the base reward plus the operator reward of every allowed client

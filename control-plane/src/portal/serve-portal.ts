@@ -5,6 +5,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { isPortalPage } from '@scn/proto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { type Clock, systemClock } from '../common/clock';
+import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import {
   chooseEncoding,
@@ -50,20 +52,20 @@ export function servePortal(
   app: NestExpressApplication,
   config: AppConfig,
   restPaths: readonly string[],
+  clock: Clock = systemClock,
 ): void {
   const namespaces = apiNamespaces(restPaths);
   const isApiPath = (path: string) =>
     namespaces.has((path.split('/')[1] ?? '').toLowerCase()) && !isPortalPage(path);
   const indexFile = join(config.portalDist, 'index.html');
-  const index = existsSync(indexFile)
-    ? encodedPage(
-        readFileSync(indexFile, 'utf8').replace(
-          '</head>',
-          `  <meta name="scn:support-email" content="${escapeAttribute(config.supportEmail)}" />\n` +
-            `    <meta name="scn:public-url" content="${escapeAttribute(config.publicUrl)}" />\n` +
-            `    <meta name="scn:launch-period-ends" content="${config.launchPeriodEndsAt.toISOString()}" />\n  </head>`,
-        ),
-      )
+  const html = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+  // The page in its two states of the launch period, so whether it applies is the server clock's
+  // answer at each request (the browser's clock may be wrong), without compressing per request.
+  const pages = html
+    ? {
+        during: encodedPage(withSettings(html, config, true)),
+        after: encodedPage(withSettings(html, config, false)),
+      }
     : null;
 
   // Source maps stay in dist/ for whoever debugs a build, but are not published; the `.br` and
@@ -88,6 +90,9 @@ export function servePortal(
     // Not asking for a page (a script, an image, a JSON client): the API's JSON 404.
     if (req.path !== '/' && !req.accepts('html')) return next();
     const page = isPortalPage(req.path);
+    const index = launchPeriodActive(clock.now(), config.launchPeriodEndsAt)
+      ? pages?.during
+      : pages?.after;
     if (!index) {
       res
         .status(503)
@@ -111,6 +116,23 @@ export function servePortal(
     if (req.method === 'HEAD') res.end();
     else res.end(body);
   });
+}
+
+/**
+ * index.html with the run-time settings as <meta name="scn:*"> tags: the support address, the
+ * public URL, the launch period's end (LAUNCH_PERIOD_ENDS, the end of its last day, UTC) and
+ * whether it still applies by the server's clock (portal/src/lib/launch-period.ts reads both).
+ */
+function withSettings(html: string, config: AppConfig, launchPeriod: boolean): string {
+  const meta = (name: string, content: string) =>
+    `    <meta name="scn:${name}" content="${escapeAttribute(content)}" />\n`;
+  return html.replace(
+    '</head>',
+    `${meta('support-email', config.supportEmail)}` +
+      `${meta('public-url', config.publicUrl)}` +
+      `${meta('launch-period-ends', config.launchPeriodEndsAt.toISOString())}` +
+      `${meta('launch-period-active', String(launchPeriod))}  </head>`,
+  );
 }
 
 /** The page in every coding, compressed once at start (it carries the run-time settings). */

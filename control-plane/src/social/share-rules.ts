@@ -1,9 +1,4 @@
-import {
-  SHARE_DAILY_CAP_MICRO,
-  SHARE_PRIME_TIME_WINDOWS,
-  SHARE_REWARD,
-  sslToMicro,
-} from '@scn/proto';
+import { SHARE_DAILY_CAP_MICRO, SHARE_PRIME_TIME, SHARE_REWARD, sslToMicro } from '@scn/proto';
 
 /**
  * The pure rules of share-and-earn (spec 01 §9, issue 20 §2): the user's local time in a stated
@@ -17,14 +12,6 @@ export const SHARE_COOLDOWN_MS = SHARE_REWARD.cooldownDays * 86_400_000;
 export const SHARE_PENDING_MS = SHARE_REWARD.pendingHours * 3_600_000;
 /** The daily cap counts the shares of the last 24 hours (a rolling window, any zone). */
 export const DAILY_CAP_WINDOW_MS = 86_400_000;
-
-/**
- * Prime-time windows in minutes of the local day, [start, end) (SHARE_PRIME_TIME_WINDOWS, which
- * the share dialog shows): weekdays 12:00-13:30 and 20:00-21:30; Saturday and Sunday
- * 10:00-16:00 and 19:00-22:00.
- */
-const WEEKDAY_WINDOWS: ReadonlyArray<readonly [number, number]> = SHARE_PRIME_TIME_WINDOWS.weekday;
-const WEEKEND_WINDOWS: ReadonlyArray<readonly [number, number]> = SHARE_PRIME_TIME_WINDOWS.weekend;
 
 const MAX_ZONE_LENGTH = 64;
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -89,10 +76,14 @@ export function localTime(at: Date, timeZone: string): LocalTime {
   };
 }
 
-/** Whether a local time is prime time (windows above: start inclusive, end exclusive). */
+/**
+ * Whether a local time is prime time: `SHARE_PRIME_TIME` of @scn/proto (weekdays 12:00-13:30 and
+ * 20:00-21:30; Saturday and Sunday 10:00-16:00 and 19:00-22:00), the start inclusive and the end
+ * exclusive, so 13:30:00 is no longer prime time but 13:29:59 is.
+ */
 export function isPrimeTime(local: Pick<LocalTime, 'weekday' | 'minutes'>): boolean {
-  const weekend = local.weekday === 0 || local.weekday === 6;
-  const windows = weekend ? WEEKEND_WINDOWS : WEEKDAY_WINDOWS;
+  const weekend = SHARE_PRIME_TIME.weekendDays.includes(local.weekday);
+  const windows = weekend ? SHARE_PRIME_TIME.weekend : SHARE_PRIME_TIME.weekday;
   return windows.some(([start, end]) => local.minutes >= start && local.minutes < end);
 }
 

@@ -7,6 +7,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
+/** The app's clock: the launch period (LAUNCH_PERIOD_ENDS 2026-03-31 here) applies until it passes. */
+let now = new Date('2026-03-31T23:00:00Z');
 /** A script the build compressed both ways, and a stylesheet it wrote a gzip copy of only. */
 const script = Buffer.from(
   `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ i })))};`,
@@ -29,7 +31,10 @@ beforeAll(async () => {
   writeFileSync(join(portal, 'assets', 'card-Q9.css.gz'), gzipSync(style));
   writeFileSync(join(portal, 'favicon.svg'), style);
   writeFileSync(join(portal, 'favicon.svg.br'), brotliCompressSync(style));
-  t = await startTestApp({ PORTAL_DIST: portal, SUPPORT_EMAIL: 'help@scn.test' });
+  t = await startTestApp(
+    { PORTAL_DIST: portal, SUPPORT_EMAIL: 'help@scn.test', LAUNCH_PERIOD_ENDS: '2026-03-31' },
+    { clock: { now: () => now } },
+  );
 });
 afterAll(() => t.close());
 
@@ -58,6 +63,28 @@ describe('the HTTP application', () => {
       expect(res.text).toContain('<meta name="scn:support-email" content="help@scn.test" />');
     },
   );
+
+  it("should tell the portal the launch period's end and whether it applies by the server's clock", async () => {
+    const meta = async () => {
+      const res = await t.http().get('/economics').set('Accept', 'text/html').expect(200);
+      return {
+        ends: /<meta name="scn:launch-period-ends" content="([^"]*)" \/>/.exec(res.text)?.[1],
+        active: /<meta name="scn:launch-period-active" content="([^"]*)" \/>/.exec(res.text)?.[1],
+        etag: res.headers.etag,
+      };
+    };
+    try {
+      const during = await meta();
+      expect(during).toMatchObject({ ends: '2026-03-31T23:59:59.999Z', active: 'true' });
+      now = new Date('2026-04-01T00:00:00Z');
+      const after = await meta();
+      expect(after).toMatchObject({ ends: '2026-03-31T23:59:59.999Z', active: 'false' });
+      // Another page, so a browser revalidating the old one is not told it is unchanged.
+      expect(after.etag).not.toBe(during.etag);
+    } finally {
+      now = new Date('2026-03-31T23:00:00Z');
+    }
+  });
 
   it('should serve hashed assets with a long cache', async () => {
     const res = await t.http().get('/assets/app-abc123.js').expect(200);

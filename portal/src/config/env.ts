@@ -16,3 +16,9 @@ export const PUBLIC_URL: string =
   (typeof window === 'undefined' ? 'http://localhost:5050' : window.location.origin);
 /** The end of the launch period's last day (LAUNCH_PERIOD_ENDS), an ISO instant; null in dev. */
 export const LAUNCH_PERIOD_ENDS_AT: string | null = meta('launch-period-ends');
+/**
+ * Whether the launch period applied by the server's clock when it sent the page ("true" or
+ * "false"); null in dev, where the browser's clock alone decides.
+ */
+export const LAUNCH_PERIOD_ACTIVE_AT_LOAD: boolean | null = ((value) =>
+  value === null ? null : value === 'true')(meta('launch-period-active'));

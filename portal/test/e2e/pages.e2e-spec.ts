@@ -176,7 +176,13 @@ describe('live economy (issue 18 §6)', () => {
     const text = await live.innerText();
     expect(text).toContain(ssl(figures.poolMicro));
     expect(text).toContain('of 1,500,000,000 SSL at genesis');
-    expect(text).toContain(`Budget for ${figures.month}`);
+    // The month by name ("2026-11" is "November 2026").
+    const month = new Intl.DateTimeFormat('en-US', {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${figures.month}-01T00:00:00Z`));
+    expect(text).toContain(`Budget for ${month}`);
     expect(text).toContain(ssl(figures.monthBudgetMicro));
     expect(text).toMatch(/Network reliability\s+(No reports yet|\d+\.\d%)/);
     expect(problems).toEqual({ consoleErrors: [], pageErrors: [], failedRequests: [] });

@@ -33,24 +33,6 @@ export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
  */
 export const SHARE_DAILY_CAP_MICRO = 1_000_000n;
 
-/**
- * Prime-time windows in minutes of the sharer's local day, [start, end): the start inclusive,
- * the end exclusive (13:29:59 is prime time, 13:30:00 is not). The payout rules
- * (control-plane social/share-rules.ts) and the share dialog both read these.
- */
-export const SHARE_PRIME_TIME_WINDOWS = {
-  /** Monday to Friday: 12:00-13:30 and 20:00-21:30. */
-  weekday: [
-    [12 * 60, 13 * 60 + 30],
-    [20 * 60, 21 * 60 + 30],
-  ],
-  /** Saturday and Sunday: 10:00-16:00 and 19:00-22:00. */
-  weekend: [
-    [10 * 60, 16 * 60],
-    [19 * 60, 22 * 60],
-  ],
-} as const satisfies Record<'weekday' | 'weekend', ReadonlyArray<readonly [number, number]>>;
-
 export const SOCIAL_MESSAGES = {
   /** spec 01 §5. */
   urlRequired: 'Please enter the URL of your social media post',

@@ -38,13 +38,5 @@ export const EXAMPLE_MONTH = {
   stakeSharePercent: 50,
 } as const;
 
-/** spec 02 §9: hardware and network guidance for operators (prose values, not used in rules). */
-export const OPERATOR_REQUIREMENTS = {
-  recommendedHardware: ['8+ CPU cores at 3.0+ GHz', '16+ GB RAM', '500+ GB SSD storage'],
-  minimumNetwork: ['100 Mbps upload and download', 'Latency under 50 ms', 'Unlimited data'],
-  recommendedNetwork: ['400+ Mbps upload and download', 'Latency under 30 ms', 'Unlimited data'],
-  notNeeded: ['A static IP address', 'Port forwarding', 'Router configuration changes'],
-} as const;
-
 /** The reliability levels shown in the slashing table. */
 export const SLASH_EXAMPLE_RELIABILITIES = [100, 99, 97, 95, 90, 75, 50] as const;

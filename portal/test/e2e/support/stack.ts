@@ -36,6 +36,8 @@ export interface StackOptions {
    * periodic job once (the monthly rewards, the reliability sweep, payouts...).
    */
   testClock?: boolean;
+  /** More settings for the control plane, e.g. `{ LAUNCH_PERIOD_ENDS: '2020-01-31' }`. */
+  env?: Record<string, string>;
 }
 
 /** The control plane's clock, moved by the test (`StackOptions.testClock`). */
@@ -126,6 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           }
         : {}),
       ...(clockFile ? { TEST_CLOCK_FILE: clockFile } : {}),
+      ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

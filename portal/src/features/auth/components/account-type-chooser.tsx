@@ -1,6 +1,7 @@
-import type { UserType } from '@scn/proto';
+import { ECONOMICS, PRICING, type UserType } from '@scn/proto';
 import type { ReactNode } from 'react';
 import { Dialog } from '../../../components/ui/dialog';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { chooseUserType, closeAuth, useAuthFlow } from '../store';
 
@@ -75,8 +76,22 @@ const OPTIONS: Option[] = [
   },
 ];
 
+/**
+ * What an operator should know before signing up (docs/economics.md): rewards frozen 60 days,
+ * a 25% protocol fee on withdrawals. One line, in the chooser's operator option and the
+ * operator's sign-up dialog.
+ */
+export function useOperatorTerms(): string {
+  const { t, locale } = useT();
+  return t('auth.chooser.nodeTerms', {
+    days: PRICING.operatorRewardFrozenDays,
+    fee: formatNumber(ECONOMICS.withdrawalProtocolFeePercent / 100, locale, { style: 'percent' }),
+  });
+}
+
 export function AccountTypeChooser() {
   const { t } = useT();
+  const operatorTerms = useOperatorTerms();
   const { view } = useAuthFlow();
   return (
     <Dialog open={view === 'chooser'} onClose={closeAuth} title={t('auth.chooser.title')} size="sm">
@@ -98,6 +113,12 @@ export function AccountTypeChooser() {
               </span>
               <span className="choice__description" id={`choice-${option.type}-description`}>
                 {t(option.descriptionKey)}
+                {option.type === 'node' ? (
+                  <>
+                    <br />
+                    <span data-testid="choose-node-terms">{operatorTerms}</span>
+                  </>
+                ) : null}
               </span>
             </span>
             <svg

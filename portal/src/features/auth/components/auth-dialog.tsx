@@ -3,7 +3,8 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n/i18n';
-import { openPasswordReset } from '../store';
+import { openPasswordReset, useAuthFlow } from '../store';
+import { useOperatorTerms } from './account-type-chooser';
 import { TermsDialog } from './terms-dialog';
 import { useAuthDialog } from './use-auth-dialog';
 
@@ -16,6 +17,8 @@ export interface AuthDialogProps {
 export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
   const { t } = useT();
   const auth = useAuthDialog(onAuthenticated);
+  const { userType } = useAuthFlow();
+  const operatorTerms = useOperatorTerms();
 
   return (
     <>
@@ -108,6 +111,11 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
                 {t('auth.dialog.codeHint')}
               </p>
             </div>
+          )}
+          {auth.mode === 'register' && userType === 'node' && (
+            <p className="field__hint" data-testid="auth-node-terms">
+              {operatorTerms}
+            </p>
           )}
           {auth.mode === 'login' && (
             <div className="form__row-end">

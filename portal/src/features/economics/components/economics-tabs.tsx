@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
+import { useT } from '../../../lib/i18n/i18n';
 import { useHashTab } from '../use-hash-tab';
 import { ClientEconomics } from './client-economics';
 import { OperatorEconomics } from './operator-economics';
@@ -6,8 +7,8 @@ import '../economics.css';
 
 /** spec 02 §2: tab 0 is #clients, tab 1 is #node-operators. */
 const TABS = [
-  { hash: 'clients', label: 'For Clients', Panel: ClientEconomics },
-  { hash: 'node-operators', label: 'For Node Operators', Panel: OperatorEconomics },
+  { hash: 'clients', label: 'tabs.clients', Panel: ClientEconomics },
+  { hash: 'node-operators', label: 'tabs.operators', Panel: OperatorEconomics },
 ] as const;
 const HASHES: readonly string[] = TABS.map((tab) => tab.hash);
 
@@ -16,14 +17,19 @@ const panelId = (hash: string) => `economics-panel-${hash}`;
 
 /** The two economics tabs, kept in sync with the URL hash (WAI-ARIA tabs, automatic activation). */
 export function EconomicsTabs() {
+  const { t } = useT('economics');
   const [selected, select] = useHashTab(HASHES);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const last = TABS.length - 1;
     let next: number | undefined;
-    if (event.key === 'ArrowRight') next = selected === last ? 0 : selected + 1;
-    else if (event.key === 'ArrowLeft') next = selected === 0 ? last : selected - 1;
+    // Right to left, the next tab is the one on the left.
+    const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+    const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
+    const back = rtl ? 'ArrowRight' : 'ArrowLeft';
+    if (event.key === forward) next = selected === last ? 0 : selected + 1;
+    else if (event.key === back) next = selected === 0 ? last : selected - 1;
     else if (event.key === 'Home') next = 0;
     else if (event.key === 'End') next = last;
     if (next === undefined) return;
@@ -37,7 +43,7 @@ export function EconomicsTabs() {
       <div
         className="tabs econ-tabs__list"
         role="tablist"
-        aria-label="Service economics"
+        aria-label={t('tabs.label')}
         onKeyDown={onKeyDown}
       >
         {TABS.map((tab, index) => (
@@ -55,7 +61,7 @@ export function EconomicsTabs() {
             tabIndex={selected === index ? 0 : -1}
             onClick={() => select(index)}
           >
-            {tab.label}
+            {t(tab.label)}
           </button>
         ))}
       </div>

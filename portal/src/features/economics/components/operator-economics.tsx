@@ -1,74 +1,94 @@
-import {
-  ECONOMICS,
-  PRICING,
-  PROMOTION_CAP_SSL,
-  PROMOTION_PLANS,
-  SSL_USD_PRICE_TEXT,
-} from '@scn/proto';
-import { formatNumber, formatSsl, formatUsdOfSsl } from '../economics-format';
-import {
-  EXAMPLE_MONTH,
-  monthlyStakeIncomeSsl,
-  nodeIncomeSsl,
-  OPERATOR_REQUIREMENTS,
-} from '../economics-examples';
+import { ECONOMICS, PRICING, PROMOTION_CAP_SSL, PROMOTION_PLANS } from '@scn/proto';
+import { Trans } from 'react-i18next';
+import { EXAMPLE_MONTH, monthlyStakeIncomeSsl, nodeIncomeSsl } from '../economics-examples';
+import { useEconomicsT } from '../use-econ-format';
 import { DataTable } from './data-table';
 import { LiveEconomy } from './live-economy';
+import { ShareRewardRules } from './share-reward-rules';
 import { SlashingTable } from './slashing-table';
 import { SslLegalNotice } from './ssl-legal-notice';
 import { StakingScheduleTable } from './staking-schedule-table';
 import { VpsTierTable } from './vps-tier-table';
 import '../economics.css';
 
+const strong = { strong: <strong /> };
+
 /** The "For Node Operators" tab of the economics page (spec 02 §4 and §9, spec 01 §9). */
 export function OperatorEconomics() {
+  const { t, f } = useEconomicsT();
+  const fee = ECONOMICS.withdrawalProtocolFeePercent;
   return (
     <div className="econ-panel">
+      <div className="econ-callout" role="note" data-testid="econ-operator-terms">
+        <Trans
+          ns="economics"
+          i18nKey="operator.terms"
+          values={{
+            days: PRICING.operatorRewardFrozenDays,
+            fee: f.pct(fee),
+            amount: f.ssl(100),
+            net: f.ssl(100 - fee),
+          }}
+          components={strong}
+        />
+      </div>
+
       <LiveEconomy />
+
       <section className="econ-block" aria-labelledby="econ-op-income">
-        <h2 id="econ-op-income">How a node earns</h2>
+        <h2 id="econ-op-income">{t('operator.income.title')}</h2>
         <p className="econ-block__lead">
-          A node earns a base reward for the capacity it offers,{' '}
-          {formatSsl(PRICING.operatorRewardSsl)} for every client subscribed to it, and a bonus for
-          promoting the network.
+          {t('operator.income.lead', { ssl: f.ssl(PRICING.operatorRewardSsl) })}
         </p>
-        <div className="econ-formula" aria-label="Node income formula">
-          <span className="econ-formula__term">Node income</span>
+        <div className="econ-formula" aria-label={t('operator.income.formulaLabel')}>
+          <span className="econ-formula__term">{t('operator.income.formula.income')}</span>
           <span className="econ-formula__op">=</span>
-          <span className="econ-formula__term">base reward</span>
+          <span className="econ-formula__term">{t('operator.income.formula.base')}</span>
           <span className="econ-formula__op">+</span>
-          <span className="econ-formula__term">clients × {PRICING.operatorRewardSsl}</span>
+          <span className="econ-formula__term">
+            {t('operator.income.formula.clients', { per: f.num(PRICING.operatorRewardSsl) })}
+          </span>
           <span className="econ-formula__op">+</span>
-          <span className="econ-formula__term">ad bonus</span>
+          <span className="econ-formula__term">{t('operator.income.formula.ad')}</span>
         </div>
         <ul className="econ-list">
           <li>
-            <strong>Base reward</strong> depends on the hardware tier (tables below).
+            <Trans ns="economics" i18nKey="operator.income.base" components={strong} />
           </li>
           <li>
-            <strong>Client income:</strong> {formatSsl(PRICING.operatorRewardSsl)} per subscribed
-            client per month. 100% of client payments go to node operators.
+            <Trans
+              ns="economics"
+              i18nKey="operator.income.clients"
+              values={{
+                ssl: f.ssl(PRICING.operatorRewardSsl),
+                percent: f.pct(ECONOMICS.clientPaymentsToOperatorsPercent),
+              }}
+              components={strong}
+            />
           </li>
-          <li>
-            <strong>Ad bonus:</strong> {formatSsl(ECONOMICS.adRewardSsl.min, 1)} to{' '}
-            {formatSsl(ECONOMICS.adRewardSsl.max, 1)} per qualified post or placement, depending on
-            region, at peak hours (7-10 pm daily).
+          <li data-testid="econ-ad-bonus">
+            <Trans
+              ns="economics"
+              i18nKey="operator.income.ad"
+              values={{ days: PRICING.operatorRewardFrozenDays }}
+              components={strong}
+            />
           </li>
         </ul>
+        <ShareRewardRules />
       </section>
 
       <section className="econ-block" aria-labelledby="econ-op-tiers">
-        <h2 id="econ-op-tiers">Hardware tiers</h2>
+        <h2 id="econ-op-tiers">{t('operator.tiers.title')}</h2>
         <p className="econ-block__lead">
-          The setup wizard offers four VPS sizes. Larger machines accept more clients and earn more:
-          a full node at 100% reliability earns its base reward plus{' '}
-          {formatSsl(PRICING.operatorRewardSsl)} for each of its clients, the monthly earnings
-          below.
+          {t('operator.tiers.lead', {
+            reliability: f.pct(100),
+            ssl: f.ssl(PRICING.operatorRewardSsl),
+          })}
         </p>
         <VpsTierTable />
         <p className="econ-block__lead">
-          Every node must sustain 1 Mbps for each client it accepts, and never less than 100 Mbps
-          each way.
+          {t('operator.tiers.bandwidth', { perClient: f.num(1), minimum: f.num(100) })}
         </p>
       </section>
 
@@ -77,77 +97,23 @@ export function OperatorEconomics() {
       <ReliabilityBlock />
 
       <section className="econ-block" aria-labelledby="econ-op-staking">
-        <h2 id="econ-op-staking">Staking and halving protection</h2>
+        <h2 id="econ-op-staking">{t('staking.title')}</h2>
         <p className="econ-block__lead">
-          Staked SSL earns {ECONOMICS.stakingApyPercent}% APY (monthly income = stake ×{' '}
-          {ECONOMICS.stakingApyPercent}% / 12). Staking a growing share of your monthly earnings
-          also protects a node against the hardware-age halving, and stakers get priority when
-          clients are assigned to nodes at capacity.
+          {t('staking.lead', { apy: f.pct(ECONOMICS.stakingApyPercent), months: f.num(12) })}
         </p>
         <StakingScheduleTable />
         <p className="econ-fineprint">
-          After {ECONOMICS.hardwareAgeYears} years without a hardware upgrade, rewards and allowed
-          clients are cut by {ECONOMICS.hardwareAgeCutPercent}% unless the staking requirements
-          above were met. Rewards are reviewed over a {ECONOMICS.rewardCycleMonths}-month adjustment
-          cycle.
+          {t('staking.fineprint', {
+            years: ECONOMICS.hardwareAgeYears,
+            cut: f.pct(ECONOMICS.hardwareAgeCutPercent),
+            months: ECONOMICS.rewardCycleMonths,
+          })}
         </p>
       </section>
 
-      <section className="econ-block" aria-labelledby="econ-op-distribution">
-        <h2 id="econ-op-distribution">Distribution, fees and withdrawals</h2>
-        <div className="econ-stats">
-          <div className="econ-stat">
-            <span className="econ-stat__value">{ECONOMICS.clientPaymentsToOperatorsPercent}%</span>
-            <span className="econ-stat__label">of client payments go to operators</span>
-          </div>
-          <div className="econ-stat">
-            <span className="econ-stat__value">{ECONOMICS.withdrawalProtocolFeePercent}%</span>
-            <span className="econ-stat__label">protocol contribution on withdrawal</span>
-          </div>
-          <div className="econ-stat">
-            <span className="econ-stat__value">{ECONOMICS.promotionBurnPercent}%</span>
-            <span className="econ-stat__label">of promotion fees are burned</span>
-          </div>
-          <div className="econ-stat">
-            <span className="econ-stat__value">{PRICING.operatorRewardFrozenDays} days</span>
-            <span className="econ-stat__label">rewards stay frozen before withdrawal</span>
-          </div>
-        </div>
-        <ul className="econ-list">
-          <li>
-            {ECONOMICS.operatorRewardPoolPercent}% of the network's credits form the reward pool for
-            node operators.
-          </li>
-          <li>
-            Withdrawals go to an external Solana address of your choice; the{' '}
-            {ECONOMICS.withdrawalProtocolFeePercent}% protocol contribution is taken at that point.
-          </li>
-          <li>
-            Operators can promote their servers in the market:{' '}
-            {PROMOTION_PLANS.map(
-              (plan) => `${plan.name} ${plan.days} days for ${formatNumber(plan.costSsl)} SSL`,
-            ).join(', ')}
-            , up to {formatNumber(PROMOTION_CAP_SSL)} SSL in total.
-          </li>
-          <li>Coming later: extra pause days, token burns and seasonal competitions.</li>
-        </ul>
-      </section>
+      <DistributionBlock />
 
-      <section className="econ-block" aria-labelledby="econ-op-hardware">
-        <h2 id="econ-op-hardware">Recommended hardware and network</h2>
-        <div className="econ-grid econ-grid--4">
-          <RequirementCard
-            title="Recommended hardware"
-            items={OPERATOR_REQUIREMENTS.recommendedHardware}
-          />
-          <RequirementCard title="Minimum network" items={OPERATOR_REQUIREMENTS.minimumNetwork} />
-          <RequirementCard
-            title="Recommended network"
-            items={OPERATOR_REQUIREMENTS.recommendedNetwork}
-          />
-          <RequirementCard title="Not needed" items={OPERATOR_REQUIREMENTS.notNeeded} />
-        </div>
-      </section>
+      <HardwareBlock />
 
       <SslLegalNotice />
     </div>
@@ -169,50 +135,79 @@ function RequirementCard({ title, items }: { title: string; items: readonly stri
 
 /** Reliability, slashing and what it costs a node. */
 function ReliabilityBlock() {
+  const { t, f } = useEconomicsT();
   return (
     <section className="econ-block" aria-labelledby="econ-op-reliability">
-      <h2 id="econ-op-reliability">Reliability and slashing</h2>
+      <h2 id="econ-op-reliability">{t('reliability.title')}</h2>
       <p className="econ-block__lead">
-        Clients depend on your server being up. Rewards are slashed as reliability falls: every 1%
-        of reliability lost costs 2% of rewards, so 50% reliability means a 100% slash.
+        {t('reliability.lead', {
+          lost: f.pct(1),
+          cost: f.pct(2),
+          half: f.pct(50),
+          full: f.pct(100),
+        })}
       </p>
-      <div className="econ-formula" aria-label="Slashing formula">
-        <span className="econ-formula__term">slash %</span>
+      <div className="econ-formula" aria-label={t('reliability.formula.slashLabel')}>
+        <span className="econ-formula__term">{t('reliability.formula.slash')}</span>
         <span className="econ-formula__op">=</span>
-        <span className="econ-formula__term">2 × (1 − reliability) × 100</span>
+        <span className="econ-formula__term">
+          {t('reliability.formula.slashExpr', {
+            two: f.num(2),
+            one: f.num(1),
+            hundred: f.num(100),
+          })}
+        </span>
       </div>
-      <div className="econ-formula" aria-label="Final reward formula">
-        <span className="econ-formula__term">final reward</span>
+      <div className="econ-formula" aria-label={t('reliability.formula.finalLabel')}>
+        <span className="econ-formula__term">{t('reliability.formula.final')}</span>
         <span className="econ-formula__op">=</span>
-        <span className="econ-formula__term">base × (1 − slash / 100)</span>
+        <span className="econ-formula__term">
+          {t('reliability.formula.finalExpr', { one: f.num(1), hundred: f.num(100) })}
+        </span>
       </div>
       <SlashingTable />
       <div className="econ-grid econ-grid--2">
         <article className="card econ-card">
-          <h3>How reliability is scored</h3>
+          <h3>{t('reliability.scoring.title')}</h3>
           <ul className="econ-list">
+            <li>{t('reliability.scoring.fresh', { points: f.num(2), max: f.num(100) })}</li>
+            <li>{t('reliability.scoring.stale', { hours: 1 })}</li>
             <li>
-              Each check that finds your server reachable with a fresh health report adds 2 points,
-              up to 100.
+              {t('reliability.scoring.hours', {
+                from: f.num(1),
+                to: f.num(24),
+                per: f.num(5),
+                max: f.num(20),
+              })}
             </li>
-            <li>A health report older than 1 hour makes the server unavailable.</li>
-            <li>1 to 24 hours stale: minus 5 per full hour, at most 20.</li>
-            <li>24 to 96 hours stale: minus (hours over 24) × 10 + 20.</li>
-            <li>More than 96 hours stale: reliability drops to 0.</li>
-            <li>A server counts as available at {ECONOMICS.availableAtReliability}% or more.</li>
+            <li>
+              {t('reliability.scoring.days', {
+                from: f.num(24),
+                to: f.num(96),
+                per: f.num(10),
+                plus: f.num(20),
+              })}
+            </li>
+            <li>{t('reliability.scoring.gone', { hours: f.num(96), zero: f.num(0) })}</li>
+            <li>
+              {t('reliability.scoring.available', {
+                percent: f.pct(ECONOMICS.availableAtReliability),
+              })}
+            </li>
           </ul>
         </article>
         <article className="card econ-card">
-          <h3>Lifecycle of a struggling node</h3>
+          <h3>{t('reliability.lifecycle.title')}</h3>
           <ol className="econ-steps">
-            <li>At 100%: no slashing.</li>
-            <li>Below 100%: rewards drop by the slashing formula.</li>
+            <li>{t('reliability.lifecycle.full', { percent: f.pct(100) })}</li>
+            <li>{t('reliability.lifecycle.reduced', { percent: f.pct(100) })}</li>
             <li>
-              Below {ECONOMICS.hideBelowReliabilityPercent}%: the server is hidden from the network
-              and its rewards are frozen.
+              {t('reliability.lifecycle.hidden', {
+                percent: f.pct(ECONOMICS.hideBelowReliabilityPercent),
+              })}
             </li>
-            <li>You have {ECONOMICS.recoveryDays} days to recover reliability.</li>
-            <li>Not recovered in time: the node is banned and frozen rewards are cancelled.</li>
+            <li>{t('reliability.lifecycle.recover', { days: ECONOMICS.recoveryDays })}</li>
+            <li>{t('reliability.lifecycle.banned')}</li>
           </ol>
         </article>
       </div>
@@ -222,6 +217,7 @@ function ReliabilityBlock() {
 
 /** An example month of a node's income, with the staking it could add. */
 function ExampleMonthBlock() {
+  const { t, f } = useEconomicsT();
   const subscriptions = EXAMPLE_MONTH.clients * PRICING.operatorRewardSsl;
   const total = nodeIncomeSsl(
     EXAMPLE_MONTH.baseRewardSsl,
@@ -233,40 +229,142 @@ function ExampleMonthBlock() {
 
   return (
     <section className="econ-block" aria-labelledby="econ-op-example">
-      <h2 id="econ-op-example">An example month</h2>
+      <h2 id="econ-op-example">{t('example.title')}</h2>
       <p className="econ-block__lead">
-        A node with a base reward of {formatSsl(EXAMPLE_MONTH.baseRewardSsl)} serving{' '}
-        {EXAMPLE_MONTH.clients} clients at {formatSsl(PRICING.operatorRewardSsl)} each:
+        {t('example.lead', {
+          base: f.ssl(EXAMPLE_MONTH.baseRewardSsl),
+          clients: EXAMPLE_MONTH.clients,
+          per: f.ssl(PRICING.operatorRewardSsl),
+        })}
       </p>
       <DataTable
-        caption="Example monthly income"
+        caption={t('example.caption')}
         captionHidden
-        head={['Source', 'SSL', 'USD']}
+        head={[t('example.head.source'), 'SSL', t('example.head.usd')]}
         numeric={[1, 2]}
         rows={[
           [
-            'Base reward',
-            formatNumber(EXAMPLE_MONTH.baseRewardSsl),
-            formatUsdOfSsl(EXAMPLE_MONTH.baseRewardSsl),
+            t('example.base'),
+            f.num(EXAMPLE_MONTH.baseRewardSsl),
+            f.usdOfSsl(EXAMPLE_MONTH.baseRewardSsl),
           ],
           [
-            `Subscriptions (${EXAMPLE_MONTH.clients} × ${PRICING.operatorRewardSsl})`,
-            formatNumber(subscriptions),
-            formatUsdOfSsl(subscriptions),
+            t('example.subscriptions', {
+              clients: f.num(EXAMPLE_MONTH.clients),
+              per: f.num(PRICING.operatorRewardSsl),
+            }),
+            f.num(subscriptions),
+            f.usdOfSsl(subscriptions),
           ],
-          [
-            'Ad bonus',
-            formatNumber(EXAMPLE_MONTH.adBonusSsl),
-            formatUsdOfSsl(EXAMPLE_MONTH.adBonusSsl),
-          ],
+          [t('example.ad'), f.num(EXAMPLE_MONTH.adBonusSsl), f.usdOfSsl(EXAMPLE_MONTH.adBonusSsl)],
         ]}
-        foot={['Total', formatNumber(total), formatUsdOfSsl(total)]}
+        foot={[t('example.total'), f.num(total), f.usdOfSsl(total)]}
       />
       <p className="econ-fineprint">
-        Staking {EXAMPLE_MONTH.stakeSharePercent}% of that month ({formatSsl(stake)}) at{' '}
-        {ECONOMICS.stakingApyPercent}% APY adds about {formatSsl(stakeIncome, 1)} per month. USD
-        values use the {SSL_USD_PRICE_TEXT} service rate.
+        {t('example.fineprint', {
+          share: f.pct(EXAMPLE_MONTH.stakeSharePercent),
+          stake: f.ssl(stake),
+          apy: f.pct(ECONOMICS.stakingApyPercent),
+          income: f.ssl(stakeIncome, 1),
+          rate: f.rate(),
+        })}
       </p>
+    </section>
+  );
+}
+
+/** Where credits go, the fees and withdrawals (spec 02 §9). */
+function DistributionBlock() {
+  const { t, f } = useEconomicsT();
+  const fee = ECONOMICS.withdrawalProtocolFeePercent;
+  return (
+    <section className="econ-block" aria-labelledby="econ-op-distribution">
+      <h2 id="econ-op-distribution">{t('distribution.title')}</h2>
+      <div className="econ-stats">
+        <div className="econ-stat">
+          <span className="econ-stat__value">
+            {f.pct(ECONOMICS.clientPaymentsToOperatorsPercent)}
+          </span>
+          <span className="econ-stat__label">{t('distribution.toOperators')}</span>
+        </div>
+        <div className="econ-stat" data-testid="econ-withdrawal-fee">
+          <span className="econ-stat__value">{f.pct(fee)}</span>
+          <span className="econ-stat__label">{t('distribution.fee')}</span>
+        </div>
+        <div className="econ-stat">
+          <span className="econ-stat__value">{f.pct(ECONOMICS.promotionBurnPercent)}</span>
+          <span className="econ-stat__label">{t('distribution.burn')}</span>
+        </div>
+        <div className="econ-stat" data-testid="econ-frozen-days">
+          <span className="econ-stat__value">
+            {t('distribution.frozenValue', { days: PRICING.operatorRewardFrozenDays })}
+          </span>
+          <span className="econ-stat__label">{t('distribution.frozen')}</span>
+        </div>
+      </div>
+      <ul className="econ-list">
+        <li>{t('distribution.pool', { percent: f.pct(ECONOMICS.operatorRewardPoolPercent) })}</li>
+        <li>{t('distribution.withdrawals', { fee: f.pct(fee) })}</li>
+        <li>
+          {t('distribution.promotions', {
+            plans: f.list(
+              PROMOTION_PLANS.map((plan) =>
+                t('distribution.plan', {
+                  name: t(`distribution.planName.${plan.id}`),
+                  days: plan.days,
+                  cost: f.ssl(plan.costSsl),
+                }),
+              ),
+            ),
+            cap: f.ssl(PROMOTION_CAP_SSL),
+          })}
+        </li>
+        <li>{t('distribution.later')}</li>
+      </ul>
+    </section>
+  );
+}
+
+/** spec 02 §9: hardware and network guidance for operators (prose values, not used in rules). */
+function HardwareBlock() {
+  const { t, f } = useEconomicsT();
+  return (
+    <section className="econ-block" aria-labelledby="econ-op-hardware">
+      <h2 id="econ-op-hardware">{t('hardware.title')}</h2>
+      <div className="econ-grid econ-grid--4">
+        <RequirementCard
+          title={t('hardware.recommended.title')}
+          items={[
+            t('hardware.recommended.cpu', { cores: f.num(8), ghz: f.num(3, 1) }),
+            t('hardware.recommended.ram', { gb: f.num(16) }),
+            t('hardware.recommended.ssd', { gb: f.num(500) }),
+          ]}
+        />
+        <RequirementCard
+          title={t('hardware.minimumNetwork.title')}
+          items={[
+            t('hardware.network.speed', { mbps: f.num(100) }),
+            t('hardware.network.latency', { ms: f.num(50) }),
+            t('hardware.network.data'),
+          ]}
+        />
+        <RequirementCard
+          title={t('hardware.recommendedNetwork.title')}
+          items={[
+            t('hardware.network.speedPlus', { mbps: f.num(400) }),
+            t('hardware.network.latency', { ms: f.num(30) }),
+            t('hardware.network.data'),
+          ]}
+        />
+        <RequirementCard
+          title={t('hardware.notNeeded.title')}
+          items={[
+            t('hardware.notNeeded.staticIp'),
+            t('hardware.notNeeded.portForwarding'),
+            t('hardware.notNeeded.router'),
+          ]}
+        />
+      </div>
     </section>
   );
 }

@@ -1,35 +1,45 @@
 import { ECONOMICS, slashPercent } from '@scn/proto';
-import { formatNumber } from '../economics-format';
 import { rewardAfterSlash, SLASH_EXAMPLE_RELIABILITIES } from '../economics-examples';
+import { useEconomicsT } from '../use-econ-format';
 import { DataTable } from './data-table';
 import '../economics.css';
 
 const EXAMPLE_BASE_SSL = 1000;
 
-function statusOf(reliability: number): string {
-  if (reliability >= 100) return 'Full rewards';
-  if (reliability >= ECONOMICS.hideBelowReliabilityPercent) return 'Listed, reduced rewards';
-  return 'Hidden, rewards frozen';
+type Status = 'full' | 'reduced' | 'hidden';
+
+function statusOf(reliability: number): Status {
+  if (reliability >= 100) return 'full';
+  if (reliability >= ECONOMICS.hideBelowReliabilityPercent) return 'reduced';
+  return 'hidden';
 }
+
+const STATUS_CLASS: Record<Status, string> = { full: 'ok', reduced: 'warn', hidden: 'bad' };
 
 /** spec 02 §9: slash % = 2 x (1 - reliability) x 100, shown for a 1,000 SSL base reward. */
 export function SlashingTable() {
+  const { t, f } = useEconomicsT();
   return (
     <DataTable
-      caption={`Slashing by reliability, on a ${formatNumber(EXAMPLE_BASE_SSL)} SSL base reward`}
-      head={['Reliability', 'Slash', 'Reward paid', 'Status']}
+      caption={t('reliability.table.caption', { base: f.ssl(EXAMPLE_BASE_SSL) })}
+      head={[
+        t('reliability.table.reliability'),
+        t('reliability.table.slash'),
+        t('reliability.table.paid'),
+        t('reliability.table.status'),
+      ]}
       numeric={[1, 2]}
-      rows={SLASH_EXAMPLE_RELIABILITIES.map((reliability) => [
-        `${reliability}%`,
-        `${formatNumber(slashPercent(reliability))}%`,
-        `${formatNumber(rewardAfterSlash(EXAMPLE_BASE_SSL, reliability))} SSL`,
-        <span
-          key="status"
-          className={`econ-status econ-status--${reliability >= 100 ? 'ok' : reliability >= ECONOMICS.hideBelowReliabilityPercent ? 'warn' : 'bad'}`}
-        >
-          {statusOf(reliability)}
-        </span>,
-      ])}
+      rows={SLASH_EXAMPLE_RELIABILITIES.map((reliability) => {
+        const status = statusOf(reliability);
+        return [
+          f.pct(reliability),
+          f.pct(slashPercent(reliability)),
+          f.ssl(rewardAfterSlash(EXAMPLE_BASE_SSL, reliability)),
+          <span key="status" className={`econ-status econ-status--${STATUS_CLASS[status]}`}>
+            {t(`reliability.status.${status}`)}
+          </span>,
+        ];
+      })}
     />
   );
 }

@@ -1,18 +1,23 @@
 import { ECONOMICS } from '@scn/proto';
+import { useEconomicsT } from '../use-econ-format';
 import { DataTable } from './data-table';
 
 /** spec 02 §9: share of monthly earnings to stake each year to be protected from the halving. */
 export function StakingScheduleTable() {
+  const { t, f } = useEconomicsT();
   const years = ECONOMICS.stakingShareByYear;
   return (
     <DataTable
-      caption="Halving protection schedule"
-      head={['Node age', 'Stake of monthly earnings']}
+      caption={t('staking.table.caption')}
+      head={[t('staking.table.age'), t('staking.table.share')]}
       rows={[
-        ...years.map((share, index) => [`Year ${index + 1}`, `${share}%`]),
+        ...years.map((share, index) => [
+          t('staking.table.year', { year: f.num(index + 1) }),
+          f.pct(share),
+        ]),
         [
-          `After year ${ECONOMICS.hardwareAgeYears}`,
-          `Rewards and allowed clients cut ${ECONOMICS.hardwareAgeCutPercent}% unless staking requirements were met`,
+          t('staking.table.after', { year: f.num(ECONOMICS.hardwareAgeYears) }),
+          t('staking.table.cut', { percent: f.pct(ECONOMICS.hardwareAgeCutPercent) }),
         ],
       ]}
     />

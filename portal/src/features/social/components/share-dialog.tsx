@@ -3,7 +3,7 @@ import {
   SHARE_DAILY_CAP_MICRO,
   SHARE_IMAGES,
   SHARE_PLATFORMS,
-  SHARE_PRIME_TIME_WINDOWS,
+  SHARE_PRIME_TIME,
   SHARE_REWARD,
   type SharePlatform,
   SOCIAL_MESSAGES,
@@ -248,8 +248,8 @@ function ShareRules() {
   const { t, locale } = useT('earn');
   const ssl = (value: number) => formatSslAmount(sslToMicro(value), locale);
   const cut = SHARE_DAILY_CAP_MICRO - sslToMicro(SHARE_REWARD.normalSsl);
-  const [weekday1, weekday2] = SHARE_PRIME_TIME_WINDOWS.weekday.map((w) => windowText(w, locale));
-  const [weekend1, weekend2] = SHARE_PRIME_TIME_WINDOWS.weekend.map((w) => windowText(w, locale));
+  const [weekday1, weekday2] = SHARE_PRIME_TIME.weekday.map((w) => windowText(w, locale));
+  const [weekend1, weekend2] = SHARE_PRIME_TIME.weekend.map((w) => windowText(w, locale));
   return (
     <div className="share-dialog__note" data-testid="share-rules">
       <p>
