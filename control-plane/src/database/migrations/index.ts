@@ -31,6 +31,7 @@ import { InboundPlans1764000003200 } from './1764000003200-inbound-plans';
 import { TrafficBatches1764000003300 } from './1764000003300-traffic-batches';
 import { AccountLocale1764000003400 } from './1764000003400-account-locale';
 import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
+import { LedgerDescriptionCodes1764000003500 } from './1764000003500-ledger-description-codes';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   TrafficBatches1764000003300,
   AccountLocale1764000003400,
   LedgerPlannerStats1764000003410,
+  LedgerDescriptionCodes1764000003500,
 ] as const;
