@@ -40,9 +40,9 @@ export interface PostRequest {
   description?: string | null;
   /**
    * What the movement is as a code and its values (issue 27 §1): the portal words it in the
-   * reader's language. Every writer passes one; null only for rows from before the codes.
+   * reader's language. Every writer passes one (rows from before the codes have none).
    */
-  describedAs?: TransactionDescription | null;
+  describedAs: TransactionDescription;
   /** What makes this movement happen once (an on-chain signature, a billing period). */
   externalRef?: string | null;
 }
@@ -69,8 +69,8 @@ function transactionOf(request: PostRequest): NewTransaction {
     serverCount: request.serverCount ?? null,
     duration: request.duration ?? null,
     description: request.description ?? null,
-    descriptionCode: request.describedAs?.code ?? null,
-    descriptionValues: request.describedAs?.values ?? null,
+    descriptionCode: request.describedAs.code,
+    descriptionValues: request.describedAs.values,
     externalRef: request.externalRef ?? null,
   };
 }
