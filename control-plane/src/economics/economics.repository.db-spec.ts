@@ -62,7 +62,10 @@ describe('EconomicsRepository.facts', () => {
       });
       await ledger.post(tx, {
         type: 'promotion',
-        describedAs: { code: 'promotion' as const, values: { plan: 'basic' as const, server: 'Server' } },
+        describedAs: {
+          code: 'promotion' as const,
+          values: { plan: 'basic' as const, server: 'Server' },
+        },
         postings: [
           { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: -10n * SSL },
           { account: { system: 'burn' }, amountMicro: 1n * SSL },

@@ -29,8 +29,16 @@ describe('WalletService.view: the node wallet lists issue 18’s movements', () 
     const post = (request: PostRequest | null) =>
       new TransactionRunner(t.dataSource).run((tx) => ledger.post(tx, request!));
     // Each movement as its domain writes it.
-    await post({ type: 'stake', describedAs: { code: 'staked' as const, values: {} }, postings: stakePostings(owner, ssl(30), now) });
-    await post({ type: 'unstake', describedAs: { code: 'unstaked' as const, values: {} }, postings: unstakePostings(owner, ssl(10)) });
+    await post({
+      type: 'stake',
+      describedAs: { code: 'staked' as const, values: {} },
+      postings: stakePostings(owner, ssl(30), now),
+    });
+    await post({
+      type: 'unstake',
+      describedAs: { code: 'unstaked' as const, values: {} },
+      postings: unstakePostings(owner, ssl(10)),
+    });
     await post(
       statementPayout(
         {
