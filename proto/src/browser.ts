@@ -12,6 +12,7 @@ export * from './rest/vless';
 export * from './economics';
 export * from './money';
 export * from './rest/wallet.contract';
+export * from './rest/transaction-descriptions';
 export * from './rest/deposits.contract';
 export * from './rest/withdrawals.contract';
 export * from './rest/subscriptions.contract';

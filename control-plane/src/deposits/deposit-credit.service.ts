@@ -67,6 +67,10 @@ export class DepositCreditService {
         ],
         initiatorUuid: request.ownerUuid,
         description: `SOL deposit: ${lamportsToSol(request.lamports)} SOL at ${request.sslPerSol} SSL/SOL`,
+        describedAs: {
+          code: 'sol_deposit',
+          values: { sol: lamportsToSol(request.lamports), sslPerSol: request.sslPerSol },
+        },
         externalRef: `sol:${tx.signature}`,
       });
       return true;

@@ -141,10 +141,18 @@ describe('DepositVerifyService (real PostgreSQL, fake chain)', () => {
     ]);
     expect(rows).toHaveLength(1);
     const movements = await db.query(
-      `SELECT type FROM ledger_transactions WHERE external_ref = $1`,
+      `SELECT type, description_code, description_values FROM ledger_transactions
+       WHERE external_ref = $1`,
       [`sol:${tx.signature}`],
     );
-    expect(movements).toEqual([{ type: 'deposit' }]);
+    // issue 27 §1: the SOL received as exact text and the request's rate, for the reader's words.
+    expect(movements).toEqual([
+      {
+        type: 'deposit',
+        description_code: 'sol_deposit',
+        description_values: { sol: '1.5', sslPerSol: 5143 },
+      },
+    ]);
     expect(await ledgerViolations(db.url)).toEqual([]);
   });
 

@@ -34,6 +34,7 @@ describe('EconomicsRepository.facts', () => {
     await new TransactionRunner(t.dataSource).run(async (tx) => {
       await ledger.post(tx, {
         type: 'monthly_reward',
+        describedAs: { code: 'monthly_reward' as const, values: { period: '2026-01' } },
         externalRef: `reward:${server}:2026-10`,
         postings: [
           { account: { system: 'reward_pool' }, amountMicro: -100n * SSL },
@@ -43,6 +44,7 @@ describe('EconomicsRepository.facts', () => {
       });
       await ledger.post(tx, {
         type: 'staking_reward',
+        describedAs: { code: 'staking_income' as const, values: { period: '2026-01' } },
         externalRef: `stake-income:${operator}:2026-10`,
         postings: [
           { account: { system: 'reward_pool' }, amountMicro: -2n * SSL },
@@ -51,6 +53,7 @@ describe('EconomicsRepository.facts', () => {
       });
       await ledger.post(tx, {
         type: 'monthly_reward',
+        describedAs: { code: 'monthly_reward' as const, values: { period: '2026-01' } },
         externalRef: `reward:${server}:2026-09`,
         postings: [
           { account: { system: 'reward_pool' }, amountMicro: -7n * SSL },
@@ -59,6 +62,10 @@ describe('EconomicsRepository.facts', () => {
       });
       await ledger.post(tx, {
         type: 'promotion',
+        describedAs: {
+          code: 'promotion' as const,
+          values: { plan: 'basic' as const, server: 'Server' },
+        },
         postings: [
           { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: -10n * SSL },
           { account: { system: 'burn' }, amountMicro: 1n * SSL },

@@ -192,6 +192,7 @@ describe('PromotionsService.promote', () => {
     await runner.run((tx) =>
       ledger.post(tx, {
         type: 'subscription_reward',
+        describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [
           { account: { system: 'external' }, amountMicro: -ssl(1000) },
           {

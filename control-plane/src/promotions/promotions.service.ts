@@ -104,6 +104,7 @@ export class PromotionsService {
             serverCount: 1,
             duration: `${plan.days}days`,
             description: `${plan.name} promotion of ${server.name}`.slice(0, 200),
+            describedAs: { code: 'promotion', values: { plan: plan.id, server: server.name } },
           });
           await this.repository.record(tx, {
             id: randomUUID(),

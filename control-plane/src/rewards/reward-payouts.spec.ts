@@ -32,6 +32,7 @@ describe('reward payouts', () => {
     expect(request).toMatchObject({
       type: 'monthly_reward',
       externalRef: `reward:${SERVER}:2026-10`,
+      describedAs: { code: 'monthly_reward', values: { period: '2026-10' } },
     });
     expect(request.postings).toEqual([
       { account: { system: 'reward_pool' }, amountMicro: -(ssl(1000) + 3n) },
@@ -87,6 +88,7 @@ describe('reward payouts', () => {
     expect(request).toMatchObject({
       type: 'staking_reward',
       externalRef: stakingIncomeRef(OWNER, '2026-10'),
+      describedAs: { code: 'staking_income', values: { period: '2026-10' } },
     });
     expect(sum(request)).toBe(0n);
     expect(stakingPayout({ ownerUuid: OWNER, paidMicro: 0n }, '2026-10', now)).toBeNull();
@@ -98,6 +100,7 @@ describe('reward payouts', () => {
       now,
     );
     expect(release.type).toBe('reward_release');
+    expect(release.describedAs).toEqual({ code: 'rewards_released', values: {} });
     expect(release.postings).toEqual([
       { account: { wallet: 'reward_escrow', ownerUuid: SERVER }, amountMicro: -ssl(3) },
       {
@@ -108,6 +111,13 @@ describe('reward payouts', () => {
     ]);
     const forfeit = escrowForfeit({ serverId: SERVER, balanceMicro: ssl(3) }, 'banned');
     expect(forfeit.type).toBe('reward_forfeit');
+    expect(forfeit.describedAs).toEqual({
+      code: 'rewards_forfeited',
+      values: { reason: 'banned' },
+    });
+    expect(
+      escrowForfeit({ serverId: SERVER, balanceMicro: ssl(3) }, 'deleted').describedAs,
+    ).toEqual({ code: 'rewards_forfeited', values: { reason: 'deleted' } });
     expect(forfeit.postings[1]).toEqual({
       account: { system: 'reward_pool' },
       amountMicro: ssl(3),

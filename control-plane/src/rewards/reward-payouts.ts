@@ -68,6 +68,7 @@ export function statementPayout(
     type: 'monthly_reward',
     externalRef: rewardRef(serverId, period),
     description: `Monthly reward ${period}`,
+    describedAs: { code: 'monthly_reward', values: { period } },
     serverCount: 1,
     postings: [
       { account: { system: 'reward_pool' }, amountMicro: -total },
@@ -98,6 +99,7 @@ export function stakingPayout(
     type: 'staking_reward',
     externalRef: stakingIncomeRef(staking.ownerUuid, period),
     description: `Staking income ${period}`,
+    describedAs: { code: 'staking_income', values: { period } },
     postings: [
       { account: { system: 'reward_pool' }, amountMicro: -staking.paidMicro },
       {
@@ -117,6 +119,7 @@ export function escrowRelease(
   return {
     type: 'reward_release',
     description: 'Frozen rewards released: the server is back at 95% or more',
+    describedAs: { code: 'rewards_released', values: {} },
     serverCount: 1,
     postings: [
       {
@@ -143,6 +146,7 @@ export function escrowForfeit(
       reason === 'banned'
         ? 'Frozen rewards returned to the pool: the server was banned'
         : 'Frozen rewards returned to the pool: the server was deleted',
+    describedAs: { code: 'rewards_forfeited', values: { reason } },
     serverCount: 1,
     postings: [
       {

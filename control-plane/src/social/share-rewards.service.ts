@@ -103,6 +103,10 @@ export class ShareRewardsService {
         ],
         initiatorUuid: share.accountUuid,
         description: `Share reward (${SHARE_PLATFORM_NAMES[share.platform]}${share.isPrimeTime ? ', prime time' : ''})`,
+        describedAs: {
+          code: 'share_reward',
+          values: { platform: share.platform, primeTime: share.isPrimeTime },
+        },
         externalRef: shareRewardRef(share.id),
       });
       await this.repository.settle(tx, id, {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RecordShareRequest } from '@scn/proto';
+import { type RecordShareRequest, SHARE_PLATFORMS } from '@scn/proto';
 import { ledgerViolations } from '../../test/support/ledger';
 import { insertAccount } from '../../test/support/market-fixtures';
 import { MovableClock } from '../../test/support/market-model';
@@ -268,12 +268,18 @@ describe('ShareRewardsService.settleDue', () => {
     expect(await balance(client, 'client_wallet')).toBe(1_000_000n);
     expect(await balance(operator, 'node_wallet')).toBe(1_000_000n);
     expect(await pool()).toBe(poolBefore - 2_000_000n);
-    const refs = await t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ledger_transactions
+    const refs = await t.db.query<{ code: string; values: Record<string, unknown> }>(
+      `SELECT description_code AS code, description_values AS values FROM ledger_transactions
        WHERE type = 'social_reward' AND initiator_uuid IN ($1, $2)`,
       [client, operator],
     );
-    expect(refs[0]!.n).toBe(2);
+    expect(refs).toHaveLength(2);
+    // issue 27 §1: each reward names its code, platform and whether it was prime time.
+    for (const ref of refs) {
+      expect(ref.code).toBe('share_reward');
+      expect(SHARE_PLATFORMS).toContain(ref.values.platform);
+      expect(typeof ref.values.primeTime).toBe('boolean');
+    }
     // The operator's reward is an operator reward: frozen 60 days from the payout; the client's
     // is available at once.
     const frozen = await t.db.query<{ kind: string; frozen_until: Date | null }>(

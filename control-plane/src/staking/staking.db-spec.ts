@@ -91,6 +91,7 @@ describe('StakingService.stake', () => {
     await runner.run((tx) =>
       ledger.post(tx, {
         type: 'subscription_reward',
+        describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [
           { account: { system: 'external' }, amountMicro: -ssl(30) },
           {

@@ -53,6 +53,7 @@ export class StakingService {
         postings: stakePostings(ownerUuid, amountMicro, now),
         initiatorUuid: ownerUuid,
         description: 'Staked from the node wallet',
+        describedAs: { code: 'staked', values: {} },
       });
     });
   }
@@ -78,6 +79,7 @@ export class StakingService {
         postings: unstakePostings(ownerUuid, amountMicro),
         initiatorUuid: ownerUuid,
         description: 'Unstaked to the node wallet',
+        describedAs: { code: 'unstaked', values: {} },
       });
     });
   }

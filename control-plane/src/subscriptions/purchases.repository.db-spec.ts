@@ -69,6 +69,7 @@ function purchase(
     transactions: ledger.plan([
       {
         type: 'subscription',
+        describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
         postings: [
           { account: { wallet: 'client_wallet', ownerUuid: owner }, amountMicro: -price },
           { account: { system: 'platform_revenue' }, amountMicro: price },
@@ -77,6 +78,7 @@ function purchase(
       },
       {
         type: 'subscription_reward',
+        describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [
           { account: { system: 'platform_revenue' }, amountMicro: -price },
           {

@@ -77,6 +77,7 @@ async function subscribed(start: Date) {
     transactions: ledger.plan([
       {
         type: 'subscription',
+        describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
         postings: [
           { account: { wallet: 'client_wallet', ownerUuid: client }, amountMicro: -price },
           { account: { system: 'platform_revenue' }, amountMicro: price },
@@ -86,6 +87,7 @@ async function subscribed(start: Date) {
       },
       {
         type: 'subscription_reward',
+        describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [
           { account: { system: 'platform_revenue' }, amountMicro: -price },
           {

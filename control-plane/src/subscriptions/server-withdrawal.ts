@@ -108,6 +108,10 @@ export class ServerWithdrawals implements ServerDeletion {
         subscriptionId: record.id,
         serverCount: 1,
         description: `Refund: ${server.name} was dropped (${WITHDRAWAL_REASON_TEXT[unable.reason]})`,
+        describedAs: {
+          code: 'refund_server_dropped',
+          values: { server: server.name, reason: unable.reason },
+        },
         externalRef: `withdrawal:${id}`,
       });
     }

@@ -132,6 +132,7 @@ export class SubscriptionBillingService {
             servers,
             now,
             description: 'Subscription renewed',
+            describedAs: { code: 'subscription_renewed', values: {} },
             externalRef: `renewal:${id}:${period}`,
           });
           await this.repository.update(tx, id, {

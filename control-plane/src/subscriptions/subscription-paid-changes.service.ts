@@ -97,6 +97,7 @@ export class SubscriptionPaidChangesService {
             servers: current,
             now,
             description: 'Subscription activated',
+            describedAs: { code: 'subscription_activated', values: {} },
           });
           const changes = {
             status: 'active' as const,
@@ -191,6 +192,7 @@ export class SubscriptionPaidChangesService {
             servers,
             now,
             description: `Billing changed to ${newCycle}`,
+            describedAs: { code: 'billing_changed', values: { cycle: newCycle } },
           });
           const changes = {
             billingCycle: newCycle,

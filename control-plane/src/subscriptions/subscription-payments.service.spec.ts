@@ -23,6 +23,7 @@ const payment = (changes: Partial<PeriodPayment> = {}): PeriodPayment => ({
   ],
   now: NOW,
   description: 'Subscription renewed',
+  describedAs: { code: 'subscription_renewed', values: {} },
   ...changes,
 });
 
@@ -78,6 +79,7 @@ describe('SubscriptionPaymentsService', () => {
       serverCount: 3,
       duration: '1month',
       externalRef: 'renewal:s1:2',
+      describedAs: { code: 'subscription_renewed', values: {} },
     });
     expect(reward).toMatchObject({
       type: 'subscription_reward',
@@ -91,6 +93,7 @@ describe('SubscriptionPaymentsService', () => {
       ],
       serverCount: 2,
       externalRef: 'renewal:s1:2:reward:op-a',
+      describedAs: { code: 'subscription_reward', values: {} },
     });
   });
 

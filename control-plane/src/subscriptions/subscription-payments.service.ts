@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BillingCycle } from '@scn/proto';
+import type { BillingCycle, TransactionDescription } from '@scn/proto';
 import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -28,6 +28,8 @@ export interface PeriodPayment {
   servers: readonly PricedServer[];
   now: Date;
   description: string;
+  /** The payment's code (issue 27 §1); its operators' rewards are `subscription_reward`. */
+  describedAs: TransactionDescription;
   externalRef?: string;
 }
 
@@ -115,6 +117,7 @@ export class SubscriptionPaymentsService {
         serverCount: servers.length,
         duration,
         description: payment.description,
+        describedAs: payment.describedAs,
         externalRef: payment.externalRef ?? null,
       },
       ...operatorRewards(servers).map((reward) => ({
@@ -132,6 +135,7 @@ export class SubscriptionPaymentsService {
         serverCount: reward.serverCount,
         duration,
         description: 'Subscription reward (frozen 60 days)',
+        describedAs: { code: 'subscription_reward' as const, values: {} },
         externalRef: payment.externalRef
           ? `${payment.externalRef}:reward:${reward.ownerUuid}`
           : null,

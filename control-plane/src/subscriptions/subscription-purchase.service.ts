@@ -127,6 +127,7 @@ export class SubscriptionPurchaseService {
           servers,
           now,
           description: `Subscription to ${servers.length} server${servers.length === 1 ? '' : 's'}`,
+          describedAs: { code: 'subscription_purchased', values: { servers: servers.length } },
         },
         price,
       );

@@ -40,6 +40,7 @@ function payOnce(client: string, key: string | undefined, body: unknown = { serv
   return idempotency.once(client, key, { route: 'pay', body }, async (manager) => {
     const id = await ledger.post(manager, {
       type: 'subscription',
+      describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
       postings: [
         { account: { wallet: 'client_wallet', ownerUuid: client }, amountMicro: -SSL },
         { account: { system: 'platform_revenue' }, amountMicro: SSL },

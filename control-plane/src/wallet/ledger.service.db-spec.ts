@@ -38,6 +38,7 @@ function pay(client: string, operator: string, ssl: bigint) {
   return transactions.run((manager) =>
     ledger.post(manager, {
       type: 'subscription',
+      describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
       initiatorUuid: client,
       postings: [
         { account: { wallet: 'client_wallet', ownerUuid: client }, amountMicro: -ssl * SSL },
@@ -94,6 +95,7 @@ describe('LedgerService', () => {
       transactions.run((manager) =>
         ledger.post(manager, {
           type: 'subscription',
+          describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
           postings: [
             { account: { wallet: 'client_wallet', ownerUuid: client }, amountMicro: -SSL },
             { account: { system: 'platform_revenue' }, amountMicro: 2n * SSL },
@@ -111,6 +113,7 @@ describe('LedgerService', () => {
       transactions.run(async (manager) => {
         await ledger.post(manager, {
           type: 'subscription',
+          describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
           postings: [
             { account: { wallet: 'client_wallet', ownerUuid: client }, amountMicro: -10n * SSL },
             { account: { system: 'platform_revenue' }, amountMicro: 10n * SSL },
@@ -186,6 +189,7 @@ describe('LedgerService', () => {
           manager,
           operators.map((ownerUuid, i) => ({
             type: 'monthly_reward' as const,
+            describedAs: { code: 'monthly_reward' as const, values: { period: '2026-01' } },
             externalRef: `test-many:${ownerUuid}`,
             postings: [
               { account: { system: 'reward_pool' as const }, amountMicro: -BigInt(i + 1) * SSL },
@@ -209,6 +213,7 @@ describe('LedgerService', () => {
       await depositSsl(db.url, client, 2);
       const spend = (amount: bigint) => ({
         type: 'withdrawal' as const,
+        describedAs: { code: 'withdrawal' as const, values: { destination: 'address' } },
         postings: [
           {
             account: { wallet: 'client_wallet' as const, ownerUuid: client },
@@ -233,6 +238,65 @@ describe('LedgerService', () => {
       });
       expect(await balanceOf('client_wallet', client)).toBe(0n);
       expect(await ledgerViolations(db.url)).toEqual([]);
+    });
+  });
+
+  describe('description codes (issue 27 §1)', () => {
+    it('should store each movement’s code and values, by post and postMany, and list them with the entry', async () => {
+      const client = randomUUID();
+      const operator = randomUUID();
+      await depositSsl(db.url, client, 5);
+      await pay(client, operator, 2n);
+      await transactions.run((manager) =>
+        ledger.postMany(manager, [
+          {
+            type: 'social_reward',
+            describedAs: {
+              code: 'share_reward',
+              values: { platform: 'instagram', primeTime: true },
+            },
+            postings: [
+              { account: { system: 'reward_pool' }, amountMicro: -SSL },
+              { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: SSL },
+            ],
+          },
+        ]),
+      );
+      const accountId = (await repository.findAccountId('node_wallet', operator))!;
+      const rows = await repository.listEntries(accountId, 10);
+      expect(rows.map((row) => [row.type, row.descriptionCode, row.descriptionValues])).toEqual([
+        ['social_reward', 'share_reward', { platform: 'instagram', primeTime: true }],
+        ['subscription', 'subscription_purchased', { servers: 1 }],
+      ]);
+      // The deposit helper writes around the service, as rows from before the codes: no code.
+      const clientId = (await repository.findAccountId('client_wallet', client))!;
+      const clientRows = await repository.listEntries(clientId, 10);
+      expect(clientRows.at(-1)).toMatchObject({ descriptionCode: null, descriptionValues: null });
+    });
+
+    it('should store the code of a planned movement (the purchase’s path through ledger_post)', async () => {
+      const [planned] = ledger.plan([
+        {
+          type: 'refund',
+          describedAs: {
+            code: 'refund_server_dropped',
+            values: { server: 'Frankfurt 1', reason: 'banned' },
+          },
+          postings: [
+            { account: { system: 'platform_revenue' }, amountMicro: -SSL },
+            { account: { wallet: 'client_wallet', ownerUuid: randomUUID() }, amountMicro: SSL },
+          ],
+        },
+      ]);
+      await transactions.run((manager) => repository.insertPlanned(manager, [planned!]));
+      const [row] = (await db.query(
+        `SELECT description_code, description_values FROM ledger_transactions WHERE id = $1`,
+        [planned!.id],
+      )) as Array<{ description_code: string; description_values: unknown }>;
+      expect(row).toEqual({
+        description_code: 'refund_server_dropped',
+        description_values: { server: 'Frankfurt 1', reason: 'banned' },
+      });
     });
   });
 });

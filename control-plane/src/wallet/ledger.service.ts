@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { TransactionDescription } from '@scn/proto';
 import type { Transaction } from '../database/transaction-runner';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
@@ -35,7 +36,13 @@ export interface PostRequest {
   subscriptionId?: string | null;
   serverCount?: number | null;
   duration?: string | null;
+  /** English words, for logs and older clients (at most 200 characters). */
   description?: string | null;
+  /**
+   * What the movement is as a code and its values (issue 27 §1): the portal words it in the
+   * reader's language. Every writer passes one (rows from before the codes have none).
+   */
+  describedAs: TransactionDescription;
   /** What makes this movement happen once (an on-chain signature, a billing period). */
   externalRef?: string | null;
 }
@@ -62,6 +69,8 @@ function transactionOf(request: PostRequest): NewTransaction {
     serverCount: request.serverCount ?? null,
     duration: request.duration ?? null,
     description: request.description ?? null,
+    descriptionCode: request.describedAs.code,
+    descriptionValues: request.describedAs.values,
     externalRef: request.externalRef ?? null,
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { queryRows } from '../common/sql';
+import type { TransactionDescriptionCode } from '@scn/proto';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
 
@@ -25,6 +26,8 @@ export interface TransactionRow {
   serverCount: number | null;
   duration: string | null;
   description: string | null;
+  descriptionCode: TransactionDescriptionCode | null;
+  descriptionValues: Record<string, string | number | boolean> | null;
   frozenUntil: Date | null;
   entryId: string;
   externalRef: string | null;
@@ -37,6 +40,9 @@ export interface NewTransaction {
   serverCount: number | null;
   duration: string | null;
   description: string | null;
+  /** Issue 27 §1: the description as a code and its values (TransactionDescription). */
+  descriptionCode: TransactionDescriptionCode | null;
+  descriptionValues: object | null;
   externalRef: string | null;
 }
 
@@ -233,13 +239,15 @@ export class WalletRepository {
       server_count: number | null;
       duration: string | null;
       description: string | null;
+      description_code: TransactionDescriptionCode | null;
+      description_values: Record<string, string | number | boolean> | null;
       frozen_until: Date | null;
       entry_id: string;
       external_ref: string | null;
     }>(
       this.dataSource,
       `SELECT t.id, t.type, e.amount_micro, e.created_at, t.subscription_id, t.server_count,
-              t.duration, t.description, e.frozen_until, e.id AS entry_id,
+              t.duration, t.description, t.description_code, t.description_values, e.frozen_until, e.id AS entry_id,
               t.external_ref
        FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id
        WHERE e.account_id = $1 AND ($2::bigint IS NULL OR e.id < $2::bigint)
@@ -256,6 +264,8 @@ export class WalletRepository {
       serverCount: r.server_count,
       duration: r.duration,
       description: r.description,
+      descriptionCode: r.description_code,
+      descriptionValues: r.description_values,
       frozenUntil: r.frozen_until,
       entryId: r.entry_id,
       externalRef: r.external_ref,

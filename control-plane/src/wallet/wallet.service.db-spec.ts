@@ -29,8 +29,16 @@ describe('WalletService.view: the node wallet lists issue 18’s movements', () 
     const post = (request: PostRequest | null) =>
       new TransactionRunner(t.dataSource).run((tx) => ledger.post(tx, request!));
     // Each movement as its domain writes it.
-    await post({ type: 'stake', postings: stakePostings(owner, ssl(30), now) });
-    await post({ type: 'unstake', postings: unstakePostings(owner, ssl(10)) });
+    await post({
+      type: 'stake',
+      describedAs: { code: 'staked' as const, values: {} },
+      postings: stakePostings(owner, ssl(30), now),
+    });
+    await post({
+      type: 'unstake',
+      describedAs: { code: 'unstaked' as const, values: {} },
+      postings: unstakePostings(owner, ssl(10)),
+    });
     await post(
       statementPayout(
         {
@@ -49,6 +57,7 @@ describe('WalletService.view: the node wallet lists issue 18’s movements', () 
     // A withdrawal of 40 SSL (10 of fee) and its reversal, as the withdrawals domain writes them.
     await post({
       type: 'withdrawal',
+      describedAs: { code: 'withdrawal' as const, values: { destination: 'address' } },
       postings: [
         { account: { wallet: 'node_wallet', ownerUuid: owner }, amountMicro: -ssl(40) },
         { account: { system: 'platform_revenue' }, amountMicro: ssl(10) },
@@ -57,6 +66,7 @@ describe('WalletService.view: the node wallet lists issue 18’s movements', () 
     });
     await post({
       type: 'withdrawal_reversal',
+      describedAs: { code: 'withdrawal_returned' as const, values: {} },
       postings: [
         { account: { system: 'external' }, amountMicro: -ssl(30) },
         { account: { system: 'platform_revenue' }, amountMicro: -ssl(10) },

@@ -100,11 +100,19 @@ beforeEach(() => {
 async function withdrawal(ssl = 100, amount = '40') {
   const owner = await insertAccount(db);
   await depositSsl(db.url, owner, ssl, 'node_wallet');
+  const destination = Keypair.generate().publicKey.toBase58();
   const { withdrawal: created } = await requests.withdraw(
     owner,
-    { amount, destinationAddress: Keypair.generate().publicKey.toBase58() },
+    { amount, destinationAddress: destination },
     undefined,
   );
+  // issue 27 §1: the withdrawal's ledger movement names its code and destination.
+  expect(
+    await db.query(
+      `SELECT description_code, description_values FROM ledger_transactions WHERE external_ref = $1`,
+      [`payout:${created.id}`],
+    ),
+  ).toEqual([{ description_code: 'withdrawal', description_values: { destination } }]);
   return { owner, id: created.id };
 }
 
@@ -129,9 +137,12 @@ async function nodeBalance(owner: string): Promise<bigint> {
 }
 
 async function reversals(id: string): Promise<number> {
-  const rows = await db.query(`SELECT 1 FROM ledger_transactions WHERE external_ref = $1`, [
-    `payout-reversal:${id}`,
-  ]);
+  const rows = await db.query<{ description_code: string }>(
+    `SELECT description_code FROM ledger_transactions WHERE external_ref = $1`,
+    [`payout-reversal:${id}`],
+  );
+  // issue 27 §1: a reversal says so by its code.
+  for (const row of rows) expect(row.description_code).toBe('withdrawal_returned');
   return rows.length;
 }
 

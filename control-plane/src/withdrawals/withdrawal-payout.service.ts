@@ -179,6 +179,7 @@ export class WithdrawalPayoutService {
         ],
         initiatorUuid: row.ownerUuid,
         description: 'Failed withdrawal returned to the wallet',
+        describedAs: { code: 'withdrawal_returned', values: {} },
         externalRef: `payout-reversal:${id}`,
       });
       await this.repository.markFailed(tx, id, {

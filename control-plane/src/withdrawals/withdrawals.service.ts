@@ -100,6 +100,7 @@ export class WithdrawalsService {
             ],
             initiatorUuid: ownerUuid,
             description: `Withdrawal to ${destination}`,
+            describedAs: { code: 'withdrawal', values: { destination } },
             externalRef: `payout:${id}`,
           });
           const row = await this.repository.insert(tx, {

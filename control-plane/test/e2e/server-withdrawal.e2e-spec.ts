@@ -485,8 +485,10 @@ describe('during a paid period', () => {
     );
     await t.db.query(
       `WITH tx AS (
-         INSERT INTO ledger_transactions (id, type, initiator_uuid, description)
-         VALUES (gen_random_uuid(), 'promotion', $1, 'test spend') RETURNING id
+         INSERT INTO ledger_transactions
+           (id, type, initiator_uuid, description, description_code, description_values)
+         VALUES (gen_random_uuid(), 'promotion', $1, 'test spend', 'promotion',
+                 '{"plan": "basic", "server": "test"}') RETURNING id
        )
        INSERT INTO ledger_entries (transaction_id, account_id, amount_micro)
        SELECT tx.id, a.id, CASE WHEN a.kind = 'node_wallet' THEN -9000000 ELSE 9000000 END

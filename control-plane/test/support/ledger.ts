@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { TRANSACTION_DESCRIPTION_CODES } from '@scn/proto';
 
 /**
  * Test helper: a real ledger deposit from the `external` account into a wallet, written with
@@ -51,7 +52,13 @@ export async function depositSsl(
   }
 }
 
-/** The ledger's invariants: every transaction sums to zero, wallets equal their entries, none negative. */
+/**
+ * The ledger's invariants: every transaction sums to zero, wallets equal their entries, none
+ * negative; and every movement our code writes (it has English words) names one of
+ * TRANSACTION_DESCRIPTION_CODES with its values (issue 27 §1), so each writer a suite exercises
+ * is checked. The genesis (migration 2400) and test fixtures written around the service predate
+ * or skip the codes.
+ */
 export async function ledgerViolations(databaseUrl: string): Promise<string[]> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
@@ -78,6 +85,15 @@ export async function ledgerViolations(databaseUrl: string): Promise<string[]> {
       `SELECT COALESCE(sum(amount_micro), 0)::text AS t FROM ledger_entries`,
     );
     if (total.rows[0].t !== '0') problems.push(`the ledger sums to ${total.rows[0].t}`);
+    const undescribed = await client.query<{ type: string; description: string }>(
+      `SELECT type, description FROM ledger_transactions
+       WHERE description IS NOT NULL AND type NOT IN ('genesis', 'test_deposit')
+         AND (description_code IS NULL OR NOT (description_code = ANY($1::text[]))
+              OR jsonb_typeof(description_values) IS DISTINCT FROM 'object')`,
+      [TRANSACTION_DESCRIPTION_CODES],
+    );
+    for (const row of undescribed.rows)
+      problems.push(`${row.type} "${row.description}" has no known description code`);
     return problems;
   } finally {
     await client.end();

@@ -561,3 +561,43 @@ describe('node dashboard wallet', () => {
     expect(await reward.innerText()).toContain('frozen until');
   });
 });
+
+describe('client wallet in Persian', () => {
+  it("words a real deposit's row in Persian from its code, digits and rate in the reader's numbers", async () => {
+    const client = await registerAccount(suite.stack, 'client');
+    await depositThroughChain(suite.stack, client, 7);
+    // What the control plane stored for it (issue 27 §1): a code and its values, not only English.
+    const [stored] = await suite.stack.db.query<{
+      description: string;
+      description_code: string;
+      description_values: { sol: string; sslPerSol: number };
+    }>(
+      `SELECT t.description, t.description_code, t.description_values
+       FROM ledger_transactions t WHERE t.type = 'deposit' AND t.initiator_uuid = $1`,
+      [client.uuid],
+    );
+    expect(stored!.description_code).toBe('sol_deposit');
+    const { sol, sslPerSol } = stored!.description_values;
+    expect(stored!.description).toBe(`SOL deposit: ${sol} SOL at ${sslPerSol} SSL/SOL`);
+
+    const page = await openPage({ account: client, locale: 'fa-IR' });
+    const problems = collectProblems(page);
+    await page.goto('/client-dashboard');
+    const panel = page.getByTestId('client-wallet');
+    await panel.getByRole('tab', { name: 'تراکنش‌ها' }).click();
+    const row = panel.getByTestId('transaction').first();
+    await row.waitFor();
+    const description = row.getByTestId('transaction-description');
+    expect(await description.getAttribute('data-code')).toBe('sol_deposit');
+    const fa = (value: string | number, digits = 9) =>
+      new Intl.NumberFormat('fa-IR', { maximumFractionDigits: digits }).format(
+        value as unknown as number,
+      );
+    expect(await description.innerText()).toBe(
+      `واریز SOL: ${fa(sol)} SOL با نرخ ${fa(sslPerSol, 0)} SSL برای هر SOL`,
+    );
+    expect(await row.getByTestId('transaction-type').innerText()).toBe('واریز');
+    expect(await row.innerText()).not.toMatch(/deposit|at \d/i);
+    expect(problems.pageErrors).toEqual([]);
+  });
+});

@@ -79,7 +79,19 @@ export const walletTransactionSchema = z.object({
   subscriptionId: z.string().nullable(),
   serverCount: z.number().nullable(),
   duration: z.string().nullable(),
+  /** The control plane's English words (logs, older rows): shown only without a code. */
   description: z.string().nullable(),
+  /**
+   * What the transaction is, as a code of TRANSACTION_DESCRIPTION_CODES with its values
+   * (TransactionDescriptionValues), for the reader's language (issue 27 §1). Null on rows written
+   * before the codes; absent from older servers. A code this build does not know is possible
+   * (a newer server): show `description` then.
+   */
+  descriptionCode: z.string().nullable().optional(),
+  descriptionValues: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .nullable()
+    .optional(),
   /** Node wallets: an operator reward that cannot be withdrawn before this instant. */
   frozenUntil: z.string().nullable(),
   /**

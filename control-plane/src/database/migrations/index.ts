@@ -32,6 +32,7 @@ import { TrafficBatches1764000003300 } from './1764000003300-traffic-batches';
 import { AccountLocale1764000003400 } from './1764000003400-account-locale';
 import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
 import { EnrollmentTokenServerName1764000003470 } from './1764000003470-enrollment-token-server-name';
+import { LedgerDescriptionCodes1764000003500 } from './1764000003500-ledger-description-codes';
 import { SocialTelegram1764000003527 } from './1764000003527-social-telegram';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -70,5 +71,6 @@ export const MIGRATIONS = [
   AccountLocale1764000003400,
   LedgerPlannerStats1764000003410,
   EnrollmentTokenServerName1764000003470,
+  LedgerDescriptionCodes1764000003500,
   SocialTelegram1764000003527,
 ] as const;

@@ -1,4 +1,4 @@
-import type { TransactionType } from '@scn/proto';
+import type { TransactionDescriptionCode, TransactionType } from '@scn/proto';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
@@ -37,8 +37,17 @@ export class LedgerTransactionEntity {
   @Column({ type: 'varchar', length: 16, nullable: true })
   duration: string | null;
 
+  /** English, for logs and older clients; the portal words `descriptionCode` instead. */
   @Column({ type: 'varchar', length: 200, nullable: true })
   description: string | null;
+
+  /** Issue 27 §1: what it is, a code of TRANSACTION_DESCRIPTION_CODES (null on older rows). */
+  @Column({ name: 'description_code', type: 'varchar', length: 40, nullable: true })
+  descriptionCode: TransactionDescriptionCode | null;
+
+  /** The code's values (TransactionDescriptionValues). */
+  @Column({ name: 'description_values', type: 'jsonb', nullable: true })
+  descriptionValues: Record<string, string | number | boolean> | null;
 
   /** What makes a movement happen once (e.g. a deposit's on-chain signature, a billing period). */
   @Index('uq_ledger_transactions_external_ref', {

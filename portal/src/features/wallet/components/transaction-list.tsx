@@ -1,11 +1,13 @@
 import type { WalletTransaction } from '@scn/proto';
-import { useEffect } from 'react';
+import { Fragment, type ReactNode, useEffect } from 'react';
+import { Trans } from 'react-i18next';
 import type { Snapshot } from 'valtio';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import type { Locale } from '../../../lib/i18n/locale';
 import type { WalletType } from '../api/get-wallet';
 import { explorerLink, transactionSignature } from '../deposit-rules';
+import { transactionDescription } from '../transaction-description';
 import { loadMoreTransactions, loadSolanaConfig, useSolanaConfig, useWallet } from '../store';
 import { formatDateTime, parseDuration, signedAmount, transactionLabelKey } from '../wallet-format';
 import '../wallet.css';
@@ -60,8 +62,12 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
 
 type WalletT = ReturnType<typeof useT<'wallet'>>['t'];
 
-function details(transaction: Snapshot<WalletTransaction>, t: WalletT, locale: Locale): string[] {
-  const parts: string[] = [];
+function details(
+  transaction: Snapshot<WalletTransaction>,
+  t: WalletT,
+  locale: Locale,
+): ReactNode[] {
+  const parts: ReactNode[] = [];
   if (transaction.serverCount !== null) {
     parts.push(t('transactions.servers', { count: transaction.serverCount }));
   }
@@ -74,8 +80,23 @@ function details(transaction: Snapshot<WalletTransaction>, t: WalletT, locale: L
         : transaction.duration,
     );
   }
-  // The server's own words (a SOL amount, a reward's reason): data, shown as given.
-  if (transaction.description) parts.push(transaction.description);
+  // What it is, from its code in the reader's language (issue 27 §1); a row from before the
+  // codes (or with a code this build does not know) shows the server's English words as given.
+  const description = transactionDescription(transaction, locale);
+  if (description) {
+    parts.push(
+      <span data-testid="transaction-description" data-code={description.code}>
+        <Trans
+          t={t}
+          i18nKey={`transactionDescriptions.${description.code}`}
+          values={description.values}
+          components={{ bdi: <bdi /> }}
+        />
+      </span>,
+    );
+  } else if (transaction.description) {
+    parts.push(<span data-testid="transaction-description">{transaction.description}</span>);
+  }
   if (transaction.frozenUntil) {
     parts.push(
       t('transactions.frozenUntil', { date: formatDateTime(transaction.frozenUntil, locale) }),
@@ -104,7 +125,16 @@ function TransactionRow({
           {label ? t(`transactions.type.${label}`) : transaction.type}
         </span>
         <span className="small muted">{formatDateTime(transaction.timestamp, locale)}</span>
-        {extra.length > 0 && <span className="small muted">{extra.join(' · ')}</span>}
+        {extra.length > 0 && (
+          <span className="small muted">
+            {extra.map((part, i) => (
+              <Fragment key={i}>
+                {i > 0 && ' · '}
+                {part}
+              </Fragment>
+            ))}
+          </span>
+        )}
         {link && (
           <a
             className="wallet-transaction__link"
