@@ -144,7 +144,7 @@ describe('staking settings', () => {
     expect(await confirm.getByTestId('stake-confirm-text').innerText()).toMatch(/[۰-۹]{4}/);
     expect(await confirm.getByTestId('stake-confirm-text').innerText()).not.toMatch(/[0-9]/);
     await confirm.getByRole('button', { name: 'استیک ۵٫۰۰ SSL' }).waitFor();
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.getByRole('button', { name: 'انصراف' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await panel.getByTestId('stake-balance').innerText()).toBe('۰٫۰۰ SSL');
     expect(problems.pageErrors).toEqual([]);
