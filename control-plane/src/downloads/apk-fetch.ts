@@ -206,7 +206,7 @@ async function fetchWithin(
     throw new FetchError(`upstream answered ${status}`, true);
   }
   if (total !== null && total > options.maxBytes) {
-    response.resume();
+    response.destroy();
     await discardPartial(partPath);
     throw new FetchError(`${total} bytes is more than the ${options.maxBytes}-byte limit`);
   }

@@ -68,6 +68,7 @@ export class ApkMirrorService {
   private readonly logger = new Logger('ApkMirror');
   private readonly dir: string;
   private readonly records = new Map<AndroidApk, MirrorRecord>();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -106,14 +107,24 @@ export class ApkMirrorService {
     return null;
   }
 
-  /** Mirrors every APK once (sequentially: two large downloads at once help nobody). */
-  async mirrorAll(): Promise<Record<AndroidApk, MirrorOutcome>> {
+  /**
+   * Mirrors every APK once (sequentially: two large downloads at once help nobody). Runs never
+   * overlap: a call while one is going waits for it, then runs (they share the partial files).
+   */
+  mirrorAll(): Promise<Record<AndroidApk, MirrorOutcome>> {
+    const run = this.queue.then(() => this.mirrorEach());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async mirrorEach(): Promise<Record<AndroidApk, MirrorOutcome>> {
     const outcomes = {} as Record<AndroidApk, MirrorOutcome>;
     for (const apk of ANDROID_APKS) outcomes[apk] = await this.mirrorOne(apk);
     await this.removeStrays();
     return outcomes;
   }
 
+  /** One APK (unit tests; the job calls mirrorAll, which never overlaps itself). */
   async mirrorOne(apk: AndroidApk): Promise<MirrorOutcome> {
     const entry = this.manifest[apk];
     const upstream = this.upstreamUrl(entry.url);

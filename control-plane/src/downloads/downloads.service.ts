@@ -56,7 +56,9 @@ export class DownloadsService {
   constructor(
     @Inject(AGENT_BUNDLE_FILE) private readonly bundlePath: string,
     @Inject(CLIENT_APPS_MANIFEST) manifest: unknown,
-    @Optional() private readonly mirror: Pick<ApkMirrorService, 'copyOf'> = NO_MIRROR,
+    @Optional()
+    @Inject(ApkMirrorService)
+    private readonly mirror: Pick<ApkMirrorService, 'copyOf'> = NO_MIRROR,
   ) {
     this.clientApps = parseClientApps(manifest);
   }
