@@ -271,6 +271,32 @@ describe('client apps', () => {
     expect(await dialog.getByTestId('ios-shadowrocket').innerText()).toContain('Paid');
   });
 
+  it('shows the mirrored APK in Persian, its hash left to right, nothing wider than the phone', async () => {
+    const expected = await mirrored();
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openPage({ account: client, locale: 'fa-IR', viewport: MOBILE });
+    await page.goto('/client-dashboard');
+    await page.getByRole('button', { name: 'دانلود برنامه' }).click();
+    const dialog = page.getByRole('dialog', { name: 'دانلود برنامه' });
+    const apk = 'android-hiddify';
+    const row = dialog.getByTestId(`apk-${apk}`);
+    await row.getByTestId(`download-${apk}`).waitFor();
+    const note = await row.getByTestId('apk-mirrored').innerText();
+    expect(note).toContain('نسخه‌ای از انتشار رسمی');
+    expect(note).toMatch(/[۰-۹]/); // the size in Persian digits
+    expect(await row.getByTestId('checksum').innerText()).toBe(expected.data[apk].checksum);
+    expect(await row.getByTestId('checksum').getAttribute('dir')).toBe('ltr');
+    expect(await row.locator('bdi [data-testid="checksum"]').count()).toBe(1);
+    expect(await row.getByTestId(`upstream-${apk}`).innerText()).toBe('یا از گیت‌هاب');
+    const width = await page.evaluate(() => document.documentElement.clientWidth);
+    const [left, right] = await row.evaluate((element) => {
+      const boxes = [...element.querySelectorAll('*')].map((e) => e.getBoundingClientRect());
+      return [Math.min(...boxes.map((b) => b.left)), Math.max(...boxes.map((b) => b.right))];
+    });
+    expect(left).toBeGreaterThanOrEqual(-1);
+    expect(right).toBeLessThanOrEqual(width + 1);
+  });
+
   it('links the GitHub release, and where its hash is listed, while an APK is not mirrored', async () => {
     const expected = await mirrored();
     const client = await registerAccount(suite.stack, 'client');
