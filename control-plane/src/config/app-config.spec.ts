@@ -323,6 +323,37 @@ describe('loadConfig: Solana deposits (issue 17 §1)', () => {
   });
 });
 
+describe("loadConfig: the client apps' APK mirror (CLIENT_APK_MIRROR)", () => {
+  it.each([
+    ['production', true, false],
+    ['development', false, true],
+    ['test', false, true],
+  ])('should default with NODE_ENV=%s to %s (plain http allowed: %s)', (nodeEnv, on, http) => {
+    const config = loadConfig({ ...base, NODE_ENV: nodeEnv });
+    expect(config.apkMirror).toEqual({ enabled: on, baseUrl: null, allowHttp: http });
+  });
+
+  it('should follow an explicit setting and take a base URL for tests', () => {
+    const off = loadConfig({ ...base, NODE_ENV: 'production', CLIENT_APK_MIRROR: 'false' });
+    expect(off.apkMirror.enabled).toBe(false);
+    expect(describeConfig(off).apkMirror).toMatch(/^off \(CLIENT_APK_MIRROR\)/);
+    const on = loadConfig({
+      ...base,
+      NODE_ENV: 'test',
+      CLIENT_APK_MIRROR: 'true',
+      CLIENT_APK_MIRROR_BASE_URL: 'http://127.0.0.1:4000',
+    });
+    expect(on.apkMirror).toEqual({
+      enabled: true,
+      baseUrl: 'http://127.0.0.1:4000',
+      allowHttp: true,
+    });
+    expect(problemsOf({ CLIENT_APK_MIRROR_BASE_URL: 'ftp://x' }).join('\n')).toContain(
+      'CLIENT_APK_MIRROR_BASE_URL',
+    );
+  });
+});
+
 describe('loadConfig: the share-and-earn post check (SHARE_VERIFY_FETCH)', () => {
   it.each([
     ['production', true],

@@ -64,6 +64,16 @@ export interface AppConfig {
   testClockFile: string | undefined;
   /** Share-and-earn's check that a post is still up before paying (issue 20 §2). */
   shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
+  /** The client apps' APK mirror (downloads/apk-mirror.ts). */
+  apkMirror: ApkMirrorSettings;
+}
+
+export interface ApkMirrorSettings {
+  enabled: boolean;
+  /** Where the APKs' paths are fetched from instead of their upstream host (tests: loopback). */
+  baseUrl: string | null;
+  /** Plain http is refused (every hop) unless allowed: never when NODE_ENV=production. */
+  allowHttp: boolean;
 }
 
 export interface DatabaseTimeouts {
@@ -200,6 +210,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       baseUrl: env.SHARE_VERIFY_BASE_URL ?? null,
       timeoutMs: 5_000,
     },
+    apkMirror: {
+      enabled: env.CLIENT_APK_MIRROR ?? env.NODE_ENV === 'production',
+      baseUrl: env.CLIENT_APK_MIRROR_BASE_URL ?? null,
+      allowHttp: env.NODE_ENV !== 'production',
+    },
   };
 }
 
@@ -221,6 +236,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     sharePostCheck: config.shareVerify.enabled
       ? 'on'
       : 'off (SHARE_VERIFY_FETCH): a shared post deleted within the 24-hour hold is still paid',
+    apkMirror: config.apkMirror.enabled
+      ? `on (${join(config.dataDir, 'client-apps')})`
+      : 'off (CLIENT_APK_MIRROR): the Android APKs are linked on GitHub',
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }

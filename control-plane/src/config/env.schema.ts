@@ -340,6 +340,18 @@ export const ENV_VARS = {
     doc: "Tests: fetch shared posts' paths from this base instead of x.com, instagram.com or t.me (its loopback host is then allowed; private ranges never are)",
     sensitive: false,
   },
+  CLIENT_APK_MIRROR: {
+    // Default by NODE_ENV (app-config.ts): GitHub is slow or blocked where most users live, so
+    // production serves its own copies unless told not to; tests and npm start never go out.
+    schema: bool.optional(),
+    doc: "Mirror the client apps' Android APKs (v2rayNG, Hiddify; upstream URLs in client-apps.json): fetched at start and every 6 hours into DATA_DIR/client-apps, hashed while written, served at /downloads/apps/<file> with their SHA-256 in /checksums/client (default: on when NODE_ENV=production, off otherwise)",
+    sensitive: false,
+  },
+  CLIENT_APK_MIRROR_BASE_URL: {
+    schema: url(['http', 'https']).optional(),
+    doc: "Tests: fetch the APKs' paths from this base instead of github.com (its loopback host is then allowed; private ranges never are; NODE_ENV=production still needs https)",
+    sensitive: false,
+  },
   WITHDRAWALS_ENABLED: {
     schema: bool.default(false),
     doc: 'Node operators may withdraw SSL to a Solana address, paid in SOL from the treasury (issue 18 §5; needs the Solana settings and SOLANA_TREASURY_KEY_FILE); off: the Withdraw button shows Suspended',

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANDROID_APKS, CLIENT_PLATFORMS, DOWNLOADS_MESSAGES } from '@scn/proto';
+import {
+  ANDROID_APKS,
+  CLIENT_PLATFORMS,
+  DOWNLOADS_MESSAGES,
+  clientChecksumsSchema,
+} from '@scn/proto';
 import clientApps from './client-apps.json';
 import { DownloadsService } from './downloads.service';
 
@@ -60,6 +65,28 @@ describe('DownloadsService', () => {
       expect(entry.source.startsWith(`${release}tag/`)).toBe(true);
       expect(entry.checksum === null || /^[0-9a-f]{64}$/.test(entry.checksum)).toBe(true);
     }
+  });
+
+  it('should answer a mirrored APK with its copy: the computed SHA-256 and where it is served', () => {
+    const mirror = {
+      url: '/downloads/apps/Hiddify-Android-universal.apk',
+      sizeBytes: 42,
+      fetchedAt: '2026-11-28T00:00:00.000Z',
+      source: clientApps['android-hiddify'].url,
+    };
+    const copies = {
+      copyOf: (apk: string) =>
+        apk === 'android-hiddify' ? { sha256: 'b'.repeat(64), mirror } : null,
+    };
+    const apps = new DownloadsService('x', clientApps, copies).clientChecksums();
+    expect(clientChecksumsSchema.parse(apps)).toEqual(apps);
+    expect(apps['android-hiddify']).toEqual({
+      ...clientApps['android-hiddify'],
+      checksum: 'b'.repeat(64),
+      mirror,
+    });
+    expect(apps['android-v2rayng']).toEqual({ ...clientApps['android-v2rayng'], mirror: null });
+    expect(apps['windows-x64']).toEqual(clientApps['windows-x64']);
   });
 
   it('should refuse to start with a manifest that lacks a platform or has a bad checksum', () => {

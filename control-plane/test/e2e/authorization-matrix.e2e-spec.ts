@@ -37,6 +37,7 @@ const AUDIENCE: Record<string, Audience> = {
   'POST /api/nodes/enrollment-tokens': 'node',
   'GET /install.sh': 'public',
   'GET /downloads/scn-agent.tgz': 'public',
+  'GET /downloads/apps/{fileName}': 'public',
   'GET /healthz': 'public',
   'GET /health/live': 'public',
   'GET /health/ready': 'public',

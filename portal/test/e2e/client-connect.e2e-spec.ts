@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ANDROID_APKS, SUBSCRIPTION_ROUTES, type ClientChecksumsResponse } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
@@ -14,7 +15,7 @@ import { browserSuite } from './support/suite';
  * deleting and of switching billing; the dashboard in Persian.
  */
 
-const suite = browserSuite({ solana: true });
+const suite = browserSuite({ solana: true, apkMirror: true });
 const { openPage } = suite;
 
 const SERVERS = ['Lisbon One', 'Lisbon Two'] as const;
@@ -211,33 +212,52 @@ describe('the connect cooldown', () => {
 });
 
 describe('client apps', () => {
-  it('offers the APKs of the official releases with their checksums, and iOS apps besides Streisand', async () => {
+  /** /checksums/client once the stack's mirror has a copy of every APK (it fetches at start). */
+  async function mirrored(): Promise<ClientChecksumsResponse> {
+    for (let attempt = 0; ; attempt += 1) {
+      const body = (await (
+        await fetch(`${suite.stack.baseUrl}/checksums/client`)
+      ).json()) as ClientChecksumsResponse;
+      if (ANDROID_APKS.every((apk) => body.data[apk].mirror)) return body;
+      if (attempt > 100) throw new Error('the APKs were not mirrored within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('offers the mirrored APKs with the SHA-256 of the bytes served, GitHub as the alternative, and iOS apps besides Streisand', async () => {
+    const expected = await mirrored();
     const client = await registerAccount(suite.stack, 'client');
     const page = await openPage({ account: client });
     await page.goto('/client-dashboard');
     await page.getByRole('button', { name: 'Download Client App' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download Client App' });
-    const expected = (await (
-      await fetch(`${suite.stack.baseUrl}/checksums/client`)
-    ).json()) as ClientChecksumsResponse;
 
     for (const apk of ANDROID_APKS) {
       const entry = expected.data[apk];
+      const mirror = entry.mirror!;
+      // The copy is exactly what the stand-in for GitHub served, and its hash is that file's.
+      const upstreamBytes = suite.stack.apks![entry.fileName]!;
+      const served = Buffer.from(
+        await (await fetch(`${suite.stack.baseUrl}${mirror.url}`)).arrayBuffer(),
+      );
+      expect(served.equals(upstreamBytes)).toBe(true);
+      expect(entry.checksum).toBe(createHash('sha256').update(served).digest('hex'));
+
       const row = dialog.getByTestId(`apk-${apk}`);
       const download = row.getByTestId(`download-${apk}`);
       await download.waitFor();
-      expect(await download.getAttribute('href')).toBe(entry.url);
+      expect(await download.getAttribute('href')).toBe(mirror.url);
+      expect(await download.getAttribute('download')).toBe(entry.fileName);
+      const checksum = row.getByTestId('checksum');
+      expect(await checksum.innerText()).toBe(entry.checksum);
+      expect(await checksum.getAttribute('dir')).toBe('ltr');
+      expect(await row.getByTestId('apk-mirrored').innerText()).toContain('served by SCN');
+      expect(await row.innerText()).toContain(entry.packageName);
+      expect(await row.getByTestId(`upstream-${apk}`).getAttribute('href')).toBe(entry.url);
       expect(entry.url).toMatch(
         /^https:\/\/github\.com\/(2dust\/v2rayNG|hiddify\/hiddify-app)\/releases\/download\//,
       );
-      expect(await row.innerText()).toContain(entry.packageName);
-      if (entry.checksum) {
-        expect(await row.getByTestId('checksum').innerText()).toBe(entry.checksum);
-      } else {
-        // No hash copied into the table yet: point to where the publisher lists it, never a made-up one.
-        expect(await row.getByTestId('checksum-source').getAttribute('href')).toBe(entry.source);
-        expect(await row.getByTestId('checksum').count()).toBe(0);
-      }
+      expect(await row.getByTestId(`release-${apk}`).getAttribute('href')).toBe(entry.source);
     }
     // The store links stay, and iOS has apps for where Streisand is missing.
     expect(
@@ -249,6 +269,58 @@ describe('client apps', () => {
       );
     }
     expect(await dialog.getByTestId('ios-shadowrocket').innerText()).toContain('Paid');
+  });
+
+  it('shows the mirrored APK in Persian, its hash left to right, nothing wider than the phone', async () => {
+    const expected = await mirrored();
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openPage({ account: client, locale: 'fa-IR', viewport: MOBILE });
+    await page.goto('/client-dashboard');
+    await page.getByRole('button', { name: 'دانلود برنامه' }).click();
+    const dialog = page.getByRole('dialog', { name: 'دانلود برنامه' });
+    const apk = 'android-hiddify';
+    const row = dialog.getByTestId(`apk-${apk}`);
+    await row.getByTestId(`download-${apk}`).waitFor();
+    const note = await row.getByTestId('apk-mirrored').innerText();
+    expect(note).toContain('نسخه‌ای از انتشار رسمی');
+    expect(note).toMatch(/[۰-۹]/); // the size in Persian digits
+    expect(await row.getByTestId('checksum').innerText()).toBe(expected.data[apk].checksum);
+    expect(await row.getByTestId('checksum').getAttribute('dir')).toBe('ltr');
+    expect(await row.locator('bdi [data-testid="checksum"]').count()).toBe(1);
+    expect(await row.getByTestId(`upstream-${apk}`).innerText()).toBe('یا از گیت‌هاب');
+    const width = await page.evaluate(() => document.documentElement.clientWidth);
+    const [left, right] = await row.evaluate((element) => {
+      const boxes = [...element.querySelectorAll('*')].map((e) => e.getBoundingClientRect());
+      return [Math.min(...boxes.map((b) => b.left)), Math.max(...boxes.map((b) => b.right))];
+    });
+    expect(left).toBeGreaterThanOrEqual(-1);
+    expect(right).toBeLessThanOrEqual(width + 1);
+  });
+
+  it('links the GitHub release, and where its hash is listed, while an APK is not mirrored', async () => {
+    const expected = await mirrored();
+    const client = await registerAccount(suite.stack, 'client');
+    const page = await openPage({ account: client });
+    // As a control plane without the mirror (or before its first copy) answers.
+    const unmirrored = structuredClone(expected);
+    for (const apk of ANDROID_APKS) {
+      unmirrored.data[apk] = { ...unmirrored.data[apk], checksum: null, mirror: null };
+    }
+    await page.route('**/checksums/client', (route) => route.fulfill({ json: unmirrored }));
+    await page.goto('/client-dashboard');
+    await page.getByRole('button', { name: 'Download Client App' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download Client App' });
+    for (const apk of ANDROID_APKS) {
+      const entry = unmirrored.data[apk];
+      const row = dialog.getByTestId(`apk-${apk}`);
+      const download = row.getByTestId(`download-${apk}`);
+      await download.waitFor();
+      expect(await download.getAttribute('href')).toBe(entry.url);
+      // No hash copied or computed: point to where the publisher lists it, never a made-up one.
+      expect(await row.getByTestId('checksum-source').getAttribute('href')).toBe(entry.source);
+      expect(await row.getByTestId('checksum').count()).toBe(0);
+      expect(await row.getByTestId('apk-mirrored').count()).toBe(0);
+    }
   });
 });
 

@@ -6,6 +6,8 @@ export const DOWNLOADS_ROUTES = {
   serverChecksum: '/checksums/server',
   /** The agent bundle the installer downloads (its checksum is serverChecksum's). */
   agentBundle: '/downloads/scn-agent.tgz',
+  /** This control plane's copy of an Android APK (CLIENT_APK_MIRROR), by its file name. */
+  clientApk: (fileName: string) => `/downloads/apps/${encodeURIComponent(fileName)}`,
 } as const;
 
 /** spec 02 §9: checksums timeout 5 s. */
@@ -44,14 +46,40 @@ export const clientAppSchema = z.strictObject({
 export type ClientApp = z.infer<typeof clientAppSchema>;
 
 /**
- * An Android APK of the table. `checksum` is the SHA-256 its publisher gives for the file (the
- * release page lists each file's digest), null until that value has been copied into the table:
- * the portal then points to `source` to compare, and never shows a hash nobody published.
+ * An Android APK of the table (client-apps.json). `checksum` is the SHA-256 its publisher gives
+ * for the file (the release page lists each file's digest), null until that value has been
+ * copied into the table; when set, a mirrored copy must have it.
  */
-export const androidApkSchema = clientAppSchema.extend({
+export const androidApkManifestSchema = clientAppSchema.extend({
   checksum: sha256Hex.nullable(),
   /** The app's package name, e.g. com.v2ray.ang (what Android shows when installing). */
   packageName: z.string().min(1),
+});
+
+/**
+ * This control plane's copy of an APK (CLIENT_APK_MIRROR): fetched from the upstream `url` of its
+ * entry, hashed while it was written, served at `url` (GitHub is slow or blocked on many
+ * networks in China and Iran).
+ */
+export const apkMirrorSchema = z.strictObject({
+  /** Where this control plane serves it: /downloads/apps/<fileName>. */
+  url: z.string().startsWith('/downloads/apps/'),
+  sizeBytes: z.number().int().positive(),
+  /** When it was fetched (ISO 8601). */
+  fetchedAt: z.iso.datetime(),
+  /** The upstream URL it was fetched from (the entry's `url`). */
+  source: z.url({ protocol: /^https?$/ }),
+});
+export type ApkMirror = z.infer<typeof apkMirrorSchema>;
+
+/**
+ * An Android APK as GET /checksums/client answers it. Mirrored (`mirror` set): `checksum` is the
+ * SHA-256 computed over exactly the bytes served at `mirror.url`. Not mirrored (`mirror: null`):
+ * `checksum` is the published one or null, and the portal points to `source` to compare, never
+ * showing a hash nobody computed or published.
+ */
+export const androidApkSchema = androidApkManifestSchema.extend({
+  mirror: apkMirrorSchema.nullable(),
 });
 export type AndroidApkEntry = z.infer<typeof androidApkSchema>;
 
@@ -63,6 +91,13 @@ export const clientChecksumsSchema = z.strictObject({
   'android-hiddify': androidApkSchema,
 });
 export type ClientChecksums = z.infer<typeof clientChecksumsSchema>;
+
+/** client-apps.json: the same table without the mirrors (the control plane adds them). */
+export const clientAppsManifestSchema = clientChecksumsSchema.extend({
+  'android-v2rayng': androidApkManifestSchema,
+  'android-hiddify': androidApkManifestSchema,
+});
+export type ClientAppsManifest = z.infer<typeof clientAppsManifestSchema>;
 
 export const clientChecksumsResponseSchema = z.object({
   success: z.literal(true),
@@ -84,4 +119,5 @@ export type ServerChecksumResponse = z.infer<typeof serverChecksumResponseSchema
 
 export const DOWNLOADS_MESSAGES = {
   agentBundleMissing: 'The agent bundle is not available on this control plane',
+  clientApkNotMirrored: 'This app has not been mirrored on this control plane yet',
 } as const;

@@ -39,7 +39,7 @@ export const API_ERROR_CODES = {
     'credited_elsewhere',
     'ambiguous',
   ],
-  downloads: ['agent_bundle_missing'],
+  downloads: ['agent_bundle_missing', 'client_apk_not_mirrored'],
   market: ['server_not_found', 'clients_only', 'server_unavailable'],
   nodes: [
     'not_a_node_account',

@@ -1,6 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The browser suite reuses the control plane's test kit: a real SMTP server on loopback and a
@@ -38,6 +47,12 @@ export interface StackOptions {
   testClock?: boolean;
   /** More settings for the control plane, e.g. `{ LAUNCH_PERIOD_ENDS: '2020-01-31' }`. */
   env?: Record<string, string>;
+  /**
+   * The client apps' APK mirror on (issue 27 §4, CLIENT_APK_MIRROR): a local server on loopback
+   * stands in for GitHub (CLIENT_APK_MIRROR_BASE_URL) with made-up APK bytes for the release URLs
+   * of client-apps.json, so the control plane has a copy of each to serve (never the real one).
+   */
+  apkMirror?: boolean;
 }
 
 /** The control plane's clock, moved by the test (`StackOptions.testClock`). */
@@ -57,6 +72,8 @@ export interface Stack {
   chain: StackChain | null;
   /** With `testClock`: the control plane's clock. */
   clock: StackClock | null;
+  /** With `apkMirror`: the bytes the stand-in for GitHub serves, by APK file name. */
+  apks: Record<string, Buffer> | null;
   /** The control plane's agent gRPC port on 127.0.0.1 (plaintext on loopback). */
   grpcPort: number;
   smtp: SmtpCapture;
@@ -95,6 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const clockFile = options.testClock ? join(dataDir, 'clock-offset-ms') : undefined;
   const clock = clockFile ? fileClock(clockFile) : null;
   const chain = devchain?.chain ?? null;
+  const apkUpstream = options.apkMirror ? await startApkUpstream() : null;
   const child: ChildProcess = spawn(process.execPath, [entry], {
     env: {
       PATH: process.env.PATH,
@@ -129,6 +147,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         : {}),
       ...(clockFile ? { TEST_CLOCK_FILE: clockFile } : {}),
       ...options.env,
+      ...(apkUpstream
+        ? { CLIENT_APK_MIRROR: 'true', CLIENT_APK_MIRROR_BASE_URL: apkUpstream.baseUrl }
+        : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -149,6 +170,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     baseUrl,
     chain,
     clock,
+    apks: apkUpstream?.apks ?? null,
     grpcPort,
     smtp,
     db,
@@ -160,8 +182,42 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       });
       await smtp.stop();
       await devchain?.stop();
+      await apkUpstream?.stop();
       await db.drop();
     },
+  };
+}
+
+/**
+ * The stand-in for GitHub's release downloads: the path of each APK's release URL in
+ * client-apps.json answers made-up APK bytes (a ZIP header and random bytes).
+ */
+async function startApkUpstream(): Promise<{
+  baseUrl: string;
+  apks: Record<string, Buffer>;
+  stop(): Promise<void>;
+}> {
+  const manifest = JSON.parse(
+    readFileSync(join(ROOT, 'control-plane', 'src', 'downloads', 'client-apps.json'), 'utf8'),
+  ) as Record<string, { url: string; fileName: string }>;
+  const apks: Record<string, Buffer> = {};
+  const byPath = new Map<string, Buffer>();
+  for (const id of ['android-v2rayng', 'android-hiddify']) {
+    const entry = manifest[id]!;
+    const bytes = Buffer.concat([Buffer.from('PK\x03\x04'), randomBytes(64 * 1024)]);
+    apks[entry.fileName] = bytes;
+    byPath.set(new URL(entry.url).pathname, bytes);
+  }
+  const server = createHttpServer((req, res) => {
+    const bytes = byPath.get(req.url ?? '');
+    if (!bytes) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-length': String(bytes.length) }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apks,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

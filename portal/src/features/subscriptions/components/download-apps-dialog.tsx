@@ -2,6 +2,7 @@ import type { ClientChecksums, ClientPlatform } from '@scn/proto';
 import { useEffect, useState } from 'react';
 import { buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { formatBytes } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { getClientChecksums } from '../api/get-client-checksums';
 import {
@@ -149,9 +150,14 @@ function DownloadAppsBody({
   );
 }
 
-/** The Android APKs of the official releases, with their SHA-256 (or where it is published). */
+/**
+ * The Android APKs of the official releases. Mirrored by this control plane: the copy it serves
+ * with the SHA-256 it computed over exactly those bytes (GitHub is slow or blocked on many
+ * networks in China and Iran), GitHub and the release page as the alternative. Not mirrored:
+ * the GitHub download, with its published SHA-256 or the release page that lists it.
+ */
 function ApkDownloads({ checksums }: { checksums: Checksums }) {
-  const { t } = useT('client');
+  const { t, locale } = useT('client');
   return (
     <>
       <h4 className="download-apps__subtitle">{t('apps.apk.title')}</h4>
@@ -159,6 +165,7 @@ function ApkDownloads({ checksums }: { checksums: Checksums }) {
       <ul className="download-apps__list" data-testid="apk-downloads">
         {APK_DOWNLOADS.map((id) => {
           const apk = checksums.status === 'ready' ? checksums.data[id] : null;
+          const mirror = apk?.mirror ?? null;
           return (
             <li key={id} className="download-app" data-testid={`apk-${id}`}>
               <div className="download-app__text">
@@ -170,14 +177,21 @@ function ApkDownloads({ checksums }: { checksums: Checksums }) {
                     {t('apps.apk.package')} <code dir="ltr">{apk.packageName}</code>
                   </span>
                 )}
+                {apk && mirror && (
+                  <span className="small muted" data-testid="apk-mirrored">
+                    {t('apps.apk.mirrored', { size: formatBytes(mirror.sizeBytes, locale) })}
+                  </span>
+                )}
                 <span className="download-app__checksum small">
                   SHA-256:{' '}
                   {checksums.status === 'loading' ? (
                     <code data-testid="checksum">{t('apps.calculating')}</code>
                   ) : apk?.checksum ? (
-                    <code data-testid="checksum" dir="ltr">
-                      {apk.checksum}
-                    </code>
+                    <bdi>
+                      <code data-testid="checksum" dir="ltr">
+                        {apk.checksum}
+                      </code>
+                    </bdi>
                   ) : apk ? (
                     <a
                       href={apk.source}
@@ -191,13 +205,34 @@ function ApkDownloads({ checksums }: { checksums: Checksums }) {
                     <code data-testid="checksum">{t('apps.unavailable')}</code>
                   )}
                 </span>
+                {apk && mirror && (
+                  <span className="download-app__alternatives small">
+                    <a
+                      href={apk.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      data-testid={`upstream-${id}`}
+                    >
+                      {t('apps.apk.fromGithub')}
+                    </a>
+                    <a
+                      href={apk.source}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      data-testid={`release-${id}`}
+                    >
+                      {t('apps.apk.releasePage')}
+                    </a>
+                  </span>
+                )}
               </div>
               {apk && (
                 <a
-                  className={buttonClass({ variant: 'secondary', size: 'sm' })}
-                  href={apk.url}
-                  target="_blank"
-                  rel="noopener noreferrer"
+                  className={buttonClass({ variant: mirror ? 'primary' : 'secondary', size: 'sm' })}
+                  href={mirror ? mirror.url : apk.url}
+                  {...(mirror
+                    ? { download: apk.fileName }
+                    : { target: '_blank', rel: 'noopener noreferrer' })}
                   data-testid={`download-${id}`}
                 >
                   {t('apps.apk.download')}
