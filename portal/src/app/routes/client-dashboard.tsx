@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Trans } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button, buttonClass } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -51,9 +51,9 @@ export function readNavigationState(state: unknown): ClientDashboardNavigationSt
 
 function ClientDashboardPage() {
   // Every namespace the page and its dialogs use, asked for at once (docs/i18n.md).
+  // Every namespace of the page and its dialogs at once (in parallel, not one after another).
+  useTranslation(['client', 'wallet', 'earn']);
   const { t } = useT('client');
-  useT('wallet');
-  useT('earn');
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
   // Acted on once: a reload or a return through history must not reopen the modal.

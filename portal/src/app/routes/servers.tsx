@@ -6,7 +6,7 @@ import { openAuth } from '../../features/auth/store';
 import { ServerMarket } from '../../features/market/components/server-market';
 import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { useSession } from '../../features/session/store';
-import { useT } from '../../lib/i18n/i18n';
+import { usePreloadedNamespaces, useT } from '../../lib/i18n/i18n';
 
 /**
  * spec 02 §2: the client dashboard reads this navigation state: it highlights the new
@@ -25,6 +25,8 @@ export function ServersRoute() {
   const uuid = user?.uuid;
   const userType = user?.userType;
   const viewer = useMemo(() => (uuid && userType ? { uuid, userType } : null), [uuid, userType]);
+  // The purchase dialogs (a client) and the promote dialog (an operator) open without a wait.
+  usePreloadedNamespaces(userType === 'node' ? ['earn'] : ['client'], viewer !== null);
   const [promoting, setPromoting] = useState<{ id: string; name: string } | null>(null);
 
   const viewSubscription = (result: SubscriptionCreationResponse) => {

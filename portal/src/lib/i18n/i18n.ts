@@ -1,5 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import ICU from 'i18next-icu';
+import { useEffect } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import en from '../../locales/en.json';
 import {
@@ -143,4 +144,15 @@ export function useT<N extends Namespace = 'translation'>(namespace?: N) {
   const language = instance.resolvedLanguage ?? instance.language;
   const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE;
   return { t, locale };
+}
+
+/**
+ * Fetches namespaces in the background, without suspending: for a dialog the page may open (the
+ * market's purchase dialogs, the sign-up's terms), so it opens at once instead of waiting.
+ */
+export function usePreloadedNamespaces(namespaces: readonly Namespace[], when = true): void {
+  const key = when ? namespaces.join(' ') : '';
+  useEffect(() => {
+    if (key) void i18n.loadNamespaces(key.split(' '));
+  }, [key]);
 }

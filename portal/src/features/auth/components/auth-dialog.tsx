@@ -2,7 +2,7 @@ import type { AuthResponse } from '@scn/proto';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { useT } from '../../../lib/i18n/i18n';
+import { usePreloadedNamespaces, useT } from '../../../lib/i18n/i18n';
 import { openPasswordReset, useAuthFlow } from '../store';
 import { useOperatorTerms } from './account-type-chooser';
 import { TermsDialog } from './terms-dialog';
@@ -19,6 +19,8 @@ export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
   const auth = useAuthDialog(onAuthenticated);
   const { userType } = useAuthFlow();
   const operatorTerms = useOperatorTerms();
+  // The terms dialog that follows a sign-up opens without a wait for its catalogue.
+  usePreloadedNamespaces(['legal'], auth.open);
 
   return (
     <>
