@@ -18,7 +18,13 @@ module.exports = {
   testRegex: process.env.SCN_SCREENSHOTS
     ? 'screenshots\\.e2e-spec\\.ts$'
     : '(?<!screenshots)\\.e2e-spec\\.ts$',
-  transform: { '^.+\\.ts$': swc },
+  transform: {
+    '^.+\\.ts$': swc,
+    // The control plane's catalogues (control-plane/dist/i18n) use intl-messageformat, whose
+    // parser ships only ES modules: compiled for jest as the control plane's own config does.
+    '/node_modules/(intl-messageformat|@formatjs)/.+\\.js$': swc,
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(intl-messageformat|@formatjs)/)'],
   // What the suite loads of the application (the control plane's test database helpers, the
   // contract) is the tsc build, like the control plane it starts (control-plane/dist/main.js).
   resolver: '<rootDir>/../scripts/jest/dist-resolver.cjs',

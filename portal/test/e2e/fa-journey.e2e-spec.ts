@@ -104,13 +104,13 @@ describe('in Persian on a phone', () => {
     await waitForText(wallet.getByTestId('wallet-balance'), '۰٫۰۰');
     await expectPersian(page, 'empty client dashboard');
 
-    // A deposit of 0.01 SOL from the demo wallet, through the dialog.
+    // A deposit of 0.1 SOL from the demo wallet, through the dialog.
     await wallet.getByRole('button', { name: fa('wallet', 'panel.deposit') }).click();
     const deposit = await dialogNamed(page, fa('wallet', 'deposit.title'), 'deposit dialog');
     await deposit
       .getByRole('button', { name: new RegExp(fa('wallet', 'deposit.crypto.title')) })
       .click();
-    await deposit.getByLabel(fa('wallet', 'deposit.form.amount')).fill('0.01');
+    await deposit.getByLabel(fa('wallet', 'deposit.form.amount')).fill('0.1');
     await deposit.getByRole('button', { name: fa('wallet', 'deposit.form.demoAddress') }).click();
     await expectPersian(page, 'deposit form');
     await deposit.getByRole('button', { name: fa('wallet', 'deposit.form.continue') }).click();
@@ -120,8 +120,8 @@ describe('in Persian on a phone', () => {
     await instructions
       .getByRole('button', { name: fa('wallet', 'deposit.instructions.payDemo') })
       .click();
-    // 0.01 SOL at the default 5143 SSL/SOL: 51.43 SSL, in Persian digits.
-    await waitForText(wallet.getByTestId('wallet-balance'), '۵۱٫۴۳');
+    // 0.1 SOL at the local chain's rate: 514 SSL (as deposit-ui.e2e-spec.ts), in Persian digits.
+    await waitForText(wallet.getByTestId('wallet-balance'), '۵۱۴٫۰۰');
     if (await deposit.isVisible()) await page.keyboard.press('Escape');
     await deposit.waitFor({ state: 'detached' });
 
@@ -156,7 +156,7 @@ describe('in Persian on a phone', () => {
     expect(await link.evaluate((input) => getComputedStyle(input).direction)).toBe('ltr');
     await page.keyboard.press('Escape');
     await qr.waitFor({ state: 'detached' });
-    await waitForText(wallet.getByTestId('wallet-balance'), '۳۱٫۴۳');
+    await waitForText(wallet.getByTestId('wallet-balance'), '۴۹۴٫۰۰');
     await page.getByTestId('subscription-card').first().waitFor();
     await expectPersian(page, 'client dashboard with a subscription');
 

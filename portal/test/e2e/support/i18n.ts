@@ -41,8 +41,9 @@ export function message(
 }
 
 /**
- * Latin-script words a Persian reader may see: product, protocol and app names, units, and the
- * currencies, which stay in Latin letters on purpose (docs/i18n.md).
+ * Latin-script words a Persian reader may see: product, protocol and app names, the technical
+ * acronyms Persian writing about these services keeps in Latin letters (DPI, HTTPS, DDoS), units,
+ * and the currencies, which stay in Latin letters on purpose (docs/i18n.md).
  */
 export const LATIN_ALLOWED = new Set(
   [
@@ -61,6 +62,16 @@ export const LATIN_ALLOWED = new Set(
     'UTC',
     'DNS',
     'IP',
+    'DPI',
+    'HTTP',
+    'HTTPS',
+    'DDoS',
+    'CDN',
+    'SSH',
+    'SSD',
+    'RAM',
+    'CPU',
+    'NekoBox',
     'TCP',
     'WebSocket',
     'ws',
@@ -76,9 +87,9 @@ export const LATIN_ALLOWED = new Set(
     'v2ray',
     'Hiddify',
     'Streisand',
-    'sing',
-    'box',
+    'sing-box',
     'Clash',
+    'mihomo',
     'Shadowrocket',
     'FoXray',
     'Nekoray',
@@ -94,6 +105,7 @@ export const LATIN_ALLOWED = new Set(
     'macOS',
     'APK',
     'SHA',
+    'SHA-256',
     'B',
     'kB',
     'MB',
@@ -135,7 +147,7 @@ export async function untranslatedWords(page: Page): Promise<string[]> {
         .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' ')
         .replace(/\S+@\S+/g, ' ')
         .replace(/\b[\w-]+(\.[\w-]+)+\b/g, ' ');
-      for (const match of cleaned.matchAll(/[A-Za-z][A-Za-z]*/g)) {
+      for (const match of cleaned.matchAll(/[A-Za-z][A-Za-z0-9-]*/g)) {
         const name = `${where.tagName.toLowerCase()}${where.id ? `#${where.id}` : ''}.${[...where.classList].join('.')}`;
         out.push({ word: match[0], where: `${name}: ${text.trim().slice(0, 60)}` });
       }

@@ -270,7 +270,7 @@ function PurchaseResult({
             <div className="purchase-qr__meta">
               <strong>{server.name}</strong>
               <span className="small muted">
-                ID: <code dir="ltr">{server.id}</code>
+                {t('purchase.result.serverId')} <code dir="ltr">{server.id}</code>
               </span>
               <span className="small muted">
                 UUID: <code dir="ltr">{server.uuid}</code>

@@ -101,7 +101,8 @@ export function SubscriptionCard({
     >
       <header className="subscription-card__header">
         <h3 id={titleId} className="subscription-card__name">
-          {subscription.name}
+          {/* The server names every subscription by its size ("Subscription (2 servers)"). */}
+          {t('card.name', { count: subscription.serverCount })}
         </h3>
         <div className="subscription-card__badges">
           <StatusBadge subscription={subscription} />

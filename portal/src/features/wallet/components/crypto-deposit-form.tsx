@@ -57,12 +57,16 @@ export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {
     >
       <h3 className="deposit__title">{t('deposit.form.title')}</h3>
       <p className="small muted">
-        {config.data.cluster === 'mainnet-beta'
-          ? t('deposit.form.rate', { rate: wholeNumber(rate, locale) })
-          : t('deposit.form.rateCluster', {
-              rate: wholeNumber(rate, locale),
-              cluster: config.data.cluster,
-            })}
+        {config.data.cluster === 'mainnet-beta' ? (
+          t('deposit.form.rate', { rate: wholeNumber(rate, locale) })
+        ) : (
+          <Trans
+            ns="wallet"
+            i18nKey="deposit.form.rateCluster"
+            values={{ rate: wholeNumber(rate, locale), cluster: config.data.cluster }}
+            components={{ bdi: <bdi /> }}
+          />
+        )}
       </p>
       <label htmlFor="deposit-sol">{t('deposit.form.amount')}</label>
       <input
