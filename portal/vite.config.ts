@@ -57,8 +57,31 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Puts the stylesheets first in `<head>`, before the entry's module preloads. The first paint waits
+ * for the stylesheets only, but a browser opens at most six connections to a host over HTTP/1.1
+ * and fetches in document order: behind eight preloads a stylesheet waited for a free connection,
+ * one more round trip before anything showed (bench/portal-load: 1.4 s to 2.0 s on fast 3G).
+ */
+function stylesheetsFirst(): Plugin {
+  return {
+    name: 'scn-stylesheets-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const sheets = html.match(/^\s*<link rel="stylesheet"[^>]*>\n/gm) ?? [];
+        if (sheets.length === 0) return html;
+        const rest = sheets.reduce((out, sheet) => out.replace(sheet, ''), html);
+        const first = rest.search(/^\s*<(script type="module"|link rel="modulepreload")/m);
+        return first < 0 ? html : rest.slice(0, first) + sheets.join('') + rest.slice(first);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), stylesheetsFirst(), precompress()],
   resolve: {
     // The contract is consumed from source, so the portal and the server never drift.
     alias: { '@scn/proto': fileURLToPath(new URL('../proto/src/browser.ts', import.meta.url)) },
