@@ -14,7 +14,7 @@ import { browserSuite } from './support/suite';
  * the dialogs), Persian, Russian and Chinese into docs/screenshots/<locale>/. Only a few of the
  * other languages' pictures are committed (.gitignore: the landing, the market and the dashboards
  * at 390 px), so the repository does not grow by a hundred images on every change.
- * SCN_SCREENSHOT_LOCALES=fa,ru limits the languages.
+ * SCN_SCREENSHOT_LOCALES=fa,ru limits the languages, SCN_SCREENSHOT_ONLY=landing,servers the pages.
  */
 
 const OUT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
@@ -243,9 +243,13 @@ async function capture(
   return file;
 }
 
+const ONLY = process.env.SCN_SCREENSHOT_ONLY?.split(',').map((name) => name.trim());
+
 describe.each(LOCALES)('screenshots in %s', (locale) => {
   // The dialogs are opened by their English names: English only. Every page in every language.
-  const shots = locale === 'en' ? SHOTS : SHOTS.filter((shot) => !shot.prepare);
+  const shots = (locale === 'en' ? SHOTS : SHOTS.filter((shot) => !shot.prepare)).filter(
+    (shot) => !ONLY || ONLY.includes(shot.name),
+  );
   it.each(shots.map((shot) => [shot.name, shot] as const))('%s', async (_name, shot) => {
     for (const { label, viewport } of VIEWPORTS) {
       const file = await capture(shot, label, viewport, locale);
