@@ -168,6 +168,42 @@ const SHOTS: Shot[] = [
     },
   },
   {
+    // Issue 27 §4: pausing says which pause it uses before it acts.
+    name: 'pause-subscription-dialog',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByTestId('pause-subscription').first().click();
+      await page.getByTestId('pause-subscription-dialog').waitFor();
+    },
+  },
+  {
+    // Issue 27 §2: card deposits shown as coming later, not as an equal choice.
+    name: 'deposit-dialog',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
+      await page.getByRole('dialog', { name: 'Deposit SSL' }).waitFor();
+    },
+  },
+  {
+    // Issue 27 §4: Telegram beside X and Instagram, and the warning before sharing.
+    name: 'share-dialog',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByTestId('earn-ssl-open').click();
+      await page.getByTestId('share-dialog').waitFor();
+    },
+  },
+  {
     name: 'auth-dialog',
     path: '/',
     heading: 'Stay Connected. Stay Invisible.',
