@@ -77,7 +77,11 @@ describe('the APK mirror on the built server', () => {
     await t.app.get(ApkMirrorService).mirrorAll();
 
     const res = await t.http().get(`/downloads/apps/${HIDDIFY.fileName}`).expect(404);
-    expect(res.body).toEqual({ success: false, message: DOWNLOADS_MESSAGES.clientApkNotMirrored });
+    expect(res.body).toEqual({
+      success: false,
+      message: DOWNLOADS_MESSAGES.clientApkNotMirrored,
+      code: 'downloads.client_apk_not_mirrored',
+    });
     await t.http().head(`/downloads/apps/${HIDDIFY.fileName}`).expect(404);
     const data = await checksums();
     expect(data['android-hiddify']).toEqual({ ...HIDDIFY, mirror: null });

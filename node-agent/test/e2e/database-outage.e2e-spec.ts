@@ -268,6 +268,7 @@ describeOutage('a database outage under a real node', () => {
     expect(first503.body).toEqual({
       success: false,
       message: 'The service is temporarily unavailable (database); retry shortly',
+      code: 'common.unavailable',
     });
     const purchase = await buy(clients[4]!, `outage-during-${Date.now()}`);
     expect(purchase.status).toBe(503);
