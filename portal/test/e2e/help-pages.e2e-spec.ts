@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
+import { withLaunchPeriodEnding } from './support/i18n';
 import { collectProblems } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -95,20 +96,8 @@ async function expandAll(page: Page): Promise<void> {
   }
 }
 
-/**
- * Serves the page with the launch period ending at `endsAt` (the control plane's
- * `scn:launch-period-ends`), as if LAUNCH_PERIOD_ENDS were set so.
- */
-async function withLaunchEnd(page: Page, path: string, endsAt: Date): Promise<void> {
-  await page.route(`**${path}`, async (route) => {
-    const response = await route.fetch();
-    const html = (await response.text()).replace(
-      /(<meta name="scn:launch-period-ends" content=")[^"]*(")/,
-      `$1${endsAt.toISOString()}$2`,
-    );
-    await route.fulfill({ response, body: html });
-  });
-}
+/** Serves the page as if LAUNCH_PERIOD_ENDS were `endsAt` (support/i18n.ts). */
+const withLaunchEnd = withLaunchPeriodEnding;
 
 async function launchEndOfPage(page: Page): Promise<string | null> {
   return page

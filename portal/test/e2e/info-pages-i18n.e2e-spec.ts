@@ -154,6 +154,18 @@ describe('the information and legal pages in Russian and Chinese', () => {
   });
 });
 
+/** The page as the control plane sends it while the launch period applies by its clock. */
+async function servedDuringLaunchPeriod(page: Page): Promise<void> {
+  await page.route('**/our-view', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text()).replace(
+      /(<meta name="scn:launch-period-active" content=")[^"]*(")/,
+      '$1true$2',
+    );
+    await route.fulfill({ response, body: html });
+  });
+}
+
 describe('Our View and the launch period (issue 27 §2)', () => {
   it('claims no free access once the launch period has ended', async () => {
     // The stack's launch period is the default (through 2025-12-31), and today is after it.
@@ -169,8 +181,10 @@ describe('Our View and the launch period (issue 27 §2)', () => {
 
   it('states the last day while the launch period lasts, in the reader’s calendar', async () => {
     const page = await openPage({ locale: 'fa-IR' });
-    // The browser's clock inside the launch period; the end comes from the page's meta tag.
+    // The browser's clock inside the launch period, and the page as the server sent it then (its
+    // clock said the period applied); the end comes from the page's meta tag.
     await page.clock.setFixedTime(new Date('2025-06-01T12:00:00Z'));
+    await servedDuringLaunchPeriod(page);
     await page.goto('/our-view');
     const claim = page.getByTestId('our-view-launch-period');
     await claim.waitFor();
@@ -179,6 +193,7 @@ describe('Our View and the launch period (issue 27 §2)', () => {
 
     const english = await openPage();
     await english.clock.setFixedTime(new Date('2025-06-01T12:00:00Z'));
+    await servedDuringLaunchPeriod(english);
     await english.goto('/our-view');
     expect(await english.getByTestId('our-view-launch-period').innerText()).toBe(
       'Access is complimentary during the launch period, through December 31, 2025.',

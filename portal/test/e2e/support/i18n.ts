@@ -204,3 +204,27 @@ export async function overflowing(page: Page): Promise<string[]> {
     return found;
   });
 }
+
+/**
+ * Serves `path` as a control plane whose launch period ends at `endsAt` would (LAUNCH_PERIOD_ENDS):
+ * the page's `scn:launch-period-ends`, and `scn:launch-period-active` by the real clock.
+ */
+export async function withLaunchPeriodEnding(
+  page: Page,
+  path: string,
+  endsAt: Date,
+): Promise<void> {
+  await page.route(`**${path}`, async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text())
+      .replace(
+        /(<meta name="scn:launch-period-ends" content=")[^"]*(")/,
+        `$1${endsAt.toISOString()}$2`,
+      )
+      .replace(
+        /(<meta name="scn:launch-period-active" content=")[^"]*(")/,
+        `$1${String(Date.now() <= endsAt.getTime())}$2`,
+      );
+    await route.fulfill({ response, body: html });
+  });
+}
