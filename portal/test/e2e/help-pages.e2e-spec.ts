@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
-import { withLaunchPeriodEnding } from './support/i18n';
+import { overflowing, withLaunchPeriodEnding } from './support/i18n';
 import { collectProblems } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -59,35 +59,6 @@ async function latinWords(page: Page): Promise<string[]> {
   return [...new Set(words)].filter((word) => !LATIN_ALLOWED.has(word));
 }
 
-/** Visible elements reaching past either edge of the viewport (as in i18n.e2e-spec.ts). */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const found: string[] = [];
-    const clipped = (element: Element): boolean => {
-      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-        if (getComputedStyle(parent).overflowX !== 'visible') return true;
-      }
-      return false;
-    };
-    for (const element of document.body.querySelectorAll('*')) {
-      const rect = element.getBoundingClientRect();
-      if (rect.width === 0 || rect.height === 0) continue;
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || style.position === 'fixed') continue;
-      if (element.closest('.sr-only, svg')) continue;
-      if ((rect.right > width + 1 || rect.left < -1) && !clipped(element)) {
-        const name = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
-        found.push(`${name} [${Math.round(rect.left)}, ${Math.round(rect.right)}] of ${width}`);
-      }
-    }
-    if (document.documentElement.scrollWidth > width + 1) {
-      found.push(`document scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
-    }
-    return found;
-  });
-}
-
 /** Opens every FAQ answer, so their text is checked too. */
 async function expandAll(page: Page): Promise<void> {
   const triggers = page.locator('.accordion__trigger[aria-expanded="false"]');
@@ -95,9 +66,6 @@ async function expandAll(page: Page): Promise<void> {
     await triggers.first().click();
   }
 }
-
-/** Serves the page as if LAUNCH_PERIOD_ENDS were `endsAt` (support/i18n.ts). */
-const withLaunchEnd = withLaunchPeriodEnding;
 
 async function launchEndOfPage(page: Page): Promise<string | null> {
   return page
@@ -192,14 +160,14 @@ describe('what the help pages claim', () => {
       year: 'numeric',
       timeZone: 'UTC',
     });
-    await withLaunchEnd(page, '/faqs', endsAt);
+    await withLaunchPeriodEnding(page, '/faqs', endsAt);
     await page.goto('/faqs');
     await page.getByRole('button', { name: freeQuestion }).click();
     expect(await page.getByRole('region', { name: freeQuestion }).innerText()).toMatch(
       new RegExp(`^Yes\\. During the launch period access is complimentary through ${day}\\.`),
     );
 
-    await withLaunchEnd(page, '/documentation', endsAt);
+    await withLaunchPeriodEnding(page, '/documentation', endsAt);
     await page.goto('/documentation');
     expect(await page.getByTestId('docs-funds').innerText()).toContain(
       `Access is complimentary during the launch period, through ${day}.`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ECONOMICS, PRICING } from '@scn/proto';
 import type { Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
+import { overflowing } from './support/i18n';
 import { PASSWORD, collectProblems, uniqueEmail } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -45,38 +46,6 @@ async function documentLanguage(page: Page): Promise<{ lang: string; dir: string
     lang: document.documentElement.lang,
     dir: document.documentElement.dir,
   }));
-}
-
-/**
- * Visible elements that reach past either edge of the viewport (a horizontal scroll on a
- * phone). Elements inside a box that scrolls or clips sideways are that box's business.
- */
-async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const found: string[] = [];
-    const clipped = (element: Element): boolean => {
-      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
-        if (getComputedStyle(parent).overflowX !== 'visible') return true;
-      }
-      return false;
-    };
-    for (const element of document.body.querySelectorAll('*')) {
-      const rect = element.getBoundingClientRect();
-      if (rect.width === 0 || rect.height === 0) continue;
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || style.position === 'fixed') continue;
-      if (element.closest('.sr-only, svg')) continue;
-      if ((rect.right > width + 1 || rect.left < -1) && !clipped(element)) {
-        const name = `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`;
-        found.push(`${name} [${Math.round(rect.left)}, ${Math.round(rect.right)}] of ${width}`);
-      }
-    }
-    if (document.documentElement.scrollWidth > width + 1) {
-      found.push(`document scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
-    }
-    return found;
-  });
 }
 
 async function heading(page: Page): Promise<string> {
