@@ -12,6 +12,7 @@ export interface EnrollRequest {
   'location'?: (string);
   'requestedPort'?: (number);
   'core'?: (string);
+  'publicHost'?: (string);
 }
 
 export interface EnrollRequest__Output {
@@ -23,4 +24,5 @@ export interface EnrollRequest__Output {
   'location': (string);
   'requestedPort': (number);
   'core': (string);
+  'publicHost': (string);
 }

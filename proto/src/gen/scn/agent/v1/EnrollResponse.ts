@@ -9,6 +9,7 @@ export interface EnrollResponse {
   'reportIntervalMs'?: (number);
   'tier'?: (_scn_agent_v1_Tier);
   'inboundPlan'?: (_scn_agent_v1_InboundPlan | null);
+  'hostName'?: (string);
 }
 
 export interface EnrollResponse__Output {
@@ -17,4 +18,5 @@ export interface EnrollResponse__Output {
   'reportIntervalMs': (number);
   'tier': (_scn_agent_v1_Tier__Output);
   'inboundPlan': (_scn_agent_v1_InboundPlan__Output | null);
+  'hostName': (string);
 }

@@ -9,6 +9,7 @@ export interface ReportResponse {
   'available'?: (boolean);
   'nextReportIntervalMs'?: (number);
   'handlingMs'?: (number);
+  'hostName'?: (string);
 }
 
 export interface ReportResponse__Output {
@@ -18,4 +19,5 @@ export interface ReportResponse__Output {
   'available': (boolean);
   'nextReportIntervalMs': (number);
   'handlingMs': (number);
+  'hostName': (string);
 }

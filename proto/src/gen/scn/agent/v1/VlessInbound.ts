@@ -16,6 +16,10 @@ export interface VlessInbound {
   'publicKeySha256'?: (string);
   'planRevision'?: (number | string | Long);
   'certificatePem'?: (string);
+  'certificateSource'?: (string);
+  'certificateName'?: (string);
+  'certificateNotAfterMs'?: (number | string | Long);
+  'certificateProblem'?: (string);
 }
 
 export interface VlessInbound__Output {
@@ -32,4 +36,8 @@ export interface VlessInbound__Output {
   'publicKeySha256': (string);
   'planRevision': (string);
   'certificatePem': (string);
+  'certificateSource': (string);
+  'certificateName': (string);
+  'certificateNotAfterMs': (string);
+  'certificateProblem': (string);
 }
