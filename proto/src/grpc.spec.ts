@@ -124,6 +124,7 @@ describe('agent.proto over real gRPC', () => {
           available: true,
           nextReportIntervalMs: 60000,
           handlingMs: 7,
+          hostName: 'n3f9c1a0e4b2d7a01.nodes.example.net',
         });
       },
       WatchClients(call) {
@@ -193,6 +194,7 @@ describe('agent.proto over real gRPC', () => {
       available: true,
       nextReportIntervalMs: 60000,
       handlingMs: 7,
+      hostName: 'n3f9c1a0e4b2d7a01.nodes.example.net',
     });
   });
 
