@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { certificateCheck } from '../certificates/certificate-status';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { type AgentConfig, readAgentConfig, resolveConfigPath } from '../config/agent-config';
@@ -155,7 +156,8 @@ async function checkTransport(config: AgentConfig): Promise<DoctorCheck[]> {
             ? undefined
             : "see the core's words above; journalctl -u scn-agent",
         };
-  return [transport, coreTest];
+  const certificate = certificateCheck(config);
+  return [transport, ...(certificate ? [certificate] : []), coreTest];
 }
 
 function checkClock(config: AgentConfig): DoctorCheck {

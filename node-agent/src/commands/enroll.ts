@@ -16,6 +16,7 @@ import {
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
+import { obtainAtEnrollment, acmeSettingsFromFlags } from './enroll-certificate';
 import {
   createInbound,
   DEFAULT_REALITY_DEST,
@@ -90,6 +91,29 @@ export const enrollFlagsSchema = z.object({
     .optional(),
   certificateFile: z.string().min(1).optional(),
   keyFile: z.string().min(1).optional(),
+  /** The operator's own name for this server (its DNS points here): the certificate's name. */
+  domain: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/,
+      'must be a host name, e.g. vpn.example.com',
+    )
+    .transform((name) => name.toLowerCase())
+    .optional(),
+  /**
+   * The ACME directory (`letsencrypt`, `off`, or a URL). Default: Let's Encrypt, except for a
+   * control plane on loopback (development and tests never ask a public CA).
+   */
+  acme: z
+    .string()
+    .refine(
+      (value) => value === 'off' || value === 'letsencrypt' || /^https:\/\/\S+$/.test(value),
+      'must be letsencrypt, off or the https URL of an ACME directory',
+    )
+    .optional(),
+  acmeCaFile: z.string().min(1).optional(),
+  acmeHttpPort: z.coerce.number().int().min(1).max(65535).optional(),
+  acmeEmail: z.string().email('must be an e-mail address').optional(),
   insecure: z.boolean().default(false),
   caFile: z.string().min(1).optional(),
   core: z.enum(['xray', 'v2ray'], { error: 'must be xray or v2ray' }).default('xray'),
@@ -154,6 +178,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
 
   const inboundChoice = checkInboundFlags(flags);
   await checkOperatorCertificate(flags);
+  const acme = acmeSettingsFromFlags(flags, inboundChoice.security);
   if (inboundChoice.security === 'tls' && !flags.certificateFile) {
     // Made before the token is spent: a folder the agent cannot write must not cost the token.
     await ensureSelfSignedCertificate(tlsDirFor(configPath), publicHost).catch((error: Error) => {
@@ -192,6 +217,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
       location: flags.location ?? '',
       requestedPort: flags.publicPort ?? 0,
       core: flags.core,
+      publicHost,
     });
   } catch (error) {
     throw describeGrpcError(error, 'enrollment failed', connection);
@@ -246,14 +272,18 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     reportIntervalMs: response.reportIntervalMs || 60_000,
     appliedClientSetVersion: '0',
     allowedClients: [],
+    acme,
+    ...(response.hostName ? { hostName: response.hostName } : {}),
   };
   await writeAgentConfig(configPath, config);
+  const certificateLine = await obtainAtEnrollment(configPath, io);
   const place = [flags.location, flags.country].filter(Boolean).join(', ');
   io.out(
     `Enrolled node ${response.nodeId} (${tier}, up to ${tierCapacity(tier) ?? '?'} clients` +
       `${place ? `, ${place}` : ''}).\n` +
       `Inbound: ${describeInbound(inbound, plan.port)}` +
       `${inbound.security === 'reality' ? ` (REALITY public key ${inbound.pbk}, short id ${inbound.sid}, sni ${inbound.sni})` : ''}.\n` +
+      certificateLine +
       `Config written to ${configPath} (mode 0600). Start the agent: scn-agent run\n`,
   );
   return { configPath, nodeId: response.nodeId, tier };
@@ -289,6 +319,17 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
       'TLS: a CA-issued certificate (PEM) instead of self-signed',
     )
     .option('--key-file <path>', "TLS: that certificate's private key (PEM)")
+    .option(
+      '--domain <name>',
+      "TLS: this server's own name (its DNS points here): the certificate is for it",
+    )
+    .option(
+      '--acme <directory>',
+      'TLS: letsencrypt (default) | off | an ACME directory URL (a loopback control plane: off)',
+    )
+    .option('--acme-ca-file <path>', "CA certificate of the ACME server's HTTPS (a private CA)")
+    .option('--acme-http-port <port>', 'where the HTTP-01 challenge is answered (default 80)')
+    .option('--acme-email <address>', 'contact for the CA (expiry notices)')
     .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')
     .option('--ca-file <path>', 'CA certificate of the control plane (implies TLS)')
     .option('--core <kind>', 'proxy core: xray | v2ray', 'xray')

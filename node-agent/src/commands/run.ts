@@ -7,11 +7,13 @@ import {
   readAgentConfig,
   resolveConfigPath,
 } from '../config/agent-config';
+import { CertificateManager } from '../certificates/certificate-manager';
 import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import { CoreAuditScheduler } from '../proxy-core/core-audit';
 import { parseTestDestinations } from '../proxy-core/destination-policy';
 import { coreInboundSettings, InboundPlanner } from '../proxy-core/inbound-plan';
+import { tlsDirFor } from '../proxy-core/inbound-setup';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
 import { Reporter } from '../reporter/reporter';
 import { type HardwareSummary, readHardware } from '../system/hardware';
@@ -151,6 +153,8 @@ export class AgentDaemon {
   readonly planner: InboundPlanner;
   /** Audits the core's real users against the desired set (null without a core). */
   readonly audits: CoreAuditScheduler | null;
+  /** Keeps a TLS inbound on a publicly trusted certificate (certificates/). */
+  readonly certificates: CertificateManager;
 
   constructor(
     readonly store: AgentConfigStore,
@@ -169,6 +173,13 @@ export class AgentDaemon {
       },
       config,
     );
+    this.certificates = new CertificateManager({
+      store,
+      core,
+      tlsDir: tlsDirFor(store.file),
+      onChange: () => this.reporter.reportNow(),
+      log: (message) => io.err(`scn-agent: ${message}\n`),
+    });
     this.reporter = new Reporter({
       client: this.client,
       store,
@@ -176,11 +187,15 @@ export class AgentDaemon {
       agentVersion: AGENT_VERSION,
       hardware,
       log: (message) => io.err(`scn-agent: ${message}\n`),
+      onHostName: () => this.certificates.wake(),
     });
     this.planner = new InboundPlanner({
       core,
       store,
-      onChange: () => this.reporter.reportNow(),
+      onChange: () => {
+        this.reporter.reportNow();
+        this.certificates.wake();
+      },
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
     this.applier = new ClientSetApplier({
@@ -199,7 +214,7 @@ export class AgentDaemon {
       : null;
   }
 
-  async start(options: { report?: boolean } = {}): Promise<void> {
+  async start(options: { report?: boolean; certificates?: boolean } = {}): Promise<void> {
     const config = this.store.current;
     if (this.core) {
       try {
@@ -221,10 +236,12 @@ export class AgentDaemon {
     );
     if (options.report !== false) this.reporter.start();
     this.audits?.start();
+    if (options.certificates !== false) this.certificates.start();
   }
 
   async stop(): Promise<void> {
     this.watch?.stop();
+    await this.certificates.stop();
     await this.audits?.stop();
     await this.applier.stop();
     await this.reporter.stop();

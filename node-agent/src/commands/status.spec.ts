@@ -45,6 +45,7 @@ describe('status --json', () => {
       nodeId: sampleConfig().nodeId,
       tier: 'tier2',
       capacity: 25,
+      certificate: null,
       controlPlane: {
         target: '127.0.0.1:1',
         tls: false,

@@ -1,3 +1,8 @@
+import {
+  type CertificateStatus,
+  certificateStatus,
+  describeCertificateStatus,
+} from '../certificates/certificate-status';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import {
@@ -48,6 +53,8 @@ export interface AgentStatus {
   };
   /** The inbound that runs and whether the core accepts its config (transport-check.ts). */
   transport: TransportSummary & { coreAccepts: CoreConfigVerdict };
+  /** Who issued the TLS certificate and what the agent does next (null without TLS). */
+  certificate: CertificateStatus | null;
   /** The daemon's audits of the core's real users (proxy-core/core-audit.ts). */
   coreAudit: {
     last: CoreAuditSummary | null;
@@ -107,6 +114,7 @@ export async function collectStatus(
       lastReportedState: last?.proxyCoreState ?? null,
     },
     transport: { ...(await summarizeTransport(config)), coreAccepts: await testCoreConfig(config) },
+    certificate: certificateStatus(config),
     coreAudit: {
       last: config.lastCoreAudit ?? null,
       lastFinding: config.lastCoreAuditFinding ?? null,
@@ -157,6 +165,9 @@ export function renderStatusTable(status: AgentStatus): string {
     ],
     ['Transport', describeTransport(status.transport)],
     ['Inbound plan', describePlan(status.transport)],
+    ...(status.certificate
+      ? [['Certificate', describeCertificateStatus(status.certificate)] as [string, string]]
+      : []),
     [
       'Core config',
       status.transport.coreAccepts.accepted === null

@@ -6,6 +6,7 @@ import type { AgentConfig } from '../config/agent-config';
 import { buildCoreConfig, writeCoreConfig } from '../proxy-core/core-config';
 import { coreInboundSettings, describeInbound } from '../proxy-core/inbound-plan';
 import { certificatePins } from '../proxy-core/tls-certificate';
+import { certificateSource } from '../certificates/certificate-plan';
 
 /**
  * What `doctor` and `status` say about the transport (issue 19 §1): which inbound runs, its
@@ -28,6 +29,7 @@ export interface TransportSummary {
     | {
         file: string;
         selfSigned: boolean;
+        source: 'acme' | 'operator' | 'self_signed';
         sha256: string;
         publicKeySha256: string;
         notAfter: string;
@@ -48,7 +50,8 @@ export async function summarizeTransport(config: AgentConfig): Promise<Transport
       const pins = certificatePins(await readFile(file, 'utf8'));
       certificate = {
         file,
-        selfSigned: inbound.selfSigned === true,
+        selfSigned: certificateSource(inbound) === 'self_signed',
+        source: certificateSource(inbound),
         sha256: pins.certificateSha256,
         publicKeySha256: pins.publicKeySha256,
         notAfter: pins.notAfter,
@@ -80,6 +83,12 @@ export async function summarizeTransport(config: AgentConfig): Promise<Transport
   };
 }
 
+const SOURCE_LABEL = {
+  acme: 'issued by the ACME CA',
+  operator: 'operator-supplied',
+  self_signed: 'self-signed',
+} as const;
+
 /** One line: `tls/ws on port 443, path /…, certificate sha256 ab… (self-signed, until …)`. */
 export function describeTransport(summary: TransportSummary): string {
   const parts = [
@@ -98,7 +107,7 @@ export function describeTransport(summary: TransportSummary): string {
   if (cert && 'error' in cert) parts.push(`certificate ${cert.file} UNREADABLE: ${cert.error}`);
   else if (cert) {
     parts.push(
-      `certificate sha256 ${cert.sha256} (${cert.selfSigned ? 'self-signed' : 'operator-supplied'}, ` +
+      `certificate sha256 ${cert.sha256} (${SOURCE_LABEL[cert.source]}, ` +
         `${cert.subjectAltName}, valid until ${cert.notAfter})`,
     );
   }

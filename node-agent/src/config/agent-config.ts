@@ -75,12 +75,50 @@ export const agentConfigSchema = z.object({
       keyFile: z.string().optional(),
       /** The certificate is the agent's own: its pins (and PEM) are reported for the links. */
       selfSigned: z.boolean().optional(),
+      /**
+       * Where the certificate comes from (issue 28): `acme` (a public CA: no pin), `operator`
+       * (--certificate-file), `self_signed` (the fallback, pinned). Absent in older configs:
+       * `selfSigned` tells.
+       */
+      certificateSource: z.enum(['acme', 'operator', 'self_signed']).optional(),
+      /** Why a self-signed certificate serves although the node asked a CA (one line). */
+      certificateProblem: z.string().max(300).optional(),
       realityPrivateKey: z.string().optional(),
       realityDest: z.string().optional(),
       /** The InboundPlan.revision this inbound serves ('0': none received). */
       planRevision: uint64.default('0'),
     })
     .default({ security: 'none', network: 'tcp', planRevision: '0' }),
+  /**
+   * Publicly trusted certificates (issue 28 §1): the ACME CA, where the HTTP-01 challenge is
+   * answered, and the operator's own domain. Absent (configs before issue 28): as
+   * `defaultAcmeSettings` decides from the control plane's address.
+   */
+  acme: z
+    .object({
+      enabled: z.boolean(),
+      directoryUrl: z.string().url('must be the ACME directory URL'),
+      /** CA bundle of the ACME server's own HTTPS (a private or test CA; tests: pebble's). */
+      caFile: z.string().min(1).optional(),
+      httpPort: port.default(80),
+      email: z.string().email().optional(),
+      /** The operator's own name for this server (`enroll --domain`), preferred to any other. */
+      domain: z.string().max(253).optional(),
+    })
+    .optional(),
+  /** The node's name under the platform's domain (Enroll/ReportResponse.host_name). */
+  hostName: z.string().max(253).optional(),
+  /** The certificate manager's last order and the next one (certificates/). */
+  certificateState: z
+    .object({
+      /** Failed orders in a row (0 after a success). */
+      failures: z.number().int().min(0),
+      lastAttemptAt: z.string(),
+      lastError: z.string().max(300).nullable(),
+      /** When the manager orders next (a renewal or a retry), ISO 8601. */
+      nextAttemptAt: z.string().nullable(),
+    })
+    .optional(),
   /** The last inbound plan the daemon received, and what became of it (refused: why). */
   lastPlan: z
     .object({

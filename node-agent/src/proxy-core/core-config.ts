@@ -306,6 +306,9 @@ function transportSettings(inbound: VlessInboundSettings): Record<string, unknow
   }
 }
 
+/** How often Xray rereads the certificate files (an hour: its own default, made explicit). */
+export const XRAY_CERTIFICATE_RELOAD_S = 3600;
+
 /** ALPN the TLS server offers: gRPC is HTTP/2, WebSocket upgrades an HTTP/1.1 request. */
 const TLS_ALPN: Record<VlessInboundSettings['network'], string[] | null> = {
   tcp: null,
@@ -336,7 +339,16 @@ function buildStreamSettings(
         tlsSettings: {
           ...(inbound.sni ? { serverName: inbound.sni } : {}),
           ...(alpn ? { alpn } : {}),
-          certificates: [{ certificateFile: inbound.certificateFile, keyFile: inbound.keyFile }],
+          certificates: [
+            {
+              certificateFile: inbound.certificateFile,
+              keyFile: inbound.keyFile,
+              // Xray reloads the files this often (seconds; its hot reload shares the OCSP
+              // ticker), so a renewed ACME certificate serves without a restart. v2ray 4.34
+              // reads them at start only: the certificate manager restarts it.
+              ...(kind === 'xray' ? { ocspStapling: XRAY_CERTIFICATE_RELOAD_S } : {}),
+            },
+          ],
         },
         ...transport,
       };

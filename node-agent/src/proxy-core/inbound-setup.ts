@@ -134,9 +134,12 @@ export async function withSecurityMaterial(
       next.certificateFile = path.resolve(options.certificateFile);
       next.keyFile = path.resolve(options.keyFile);
       next.selfSigned = false;
+      next.certificateSource = 'operator';
     } else {
+      // The fallback until the certificate manager gets a CA's (certificates/).
       Object.assign(next, await ensureSelfSignedCertificate(options.tlsDir, options.publicHost));
       next.selfSigned = true;
+      next.certificateSource = 'self_signed';
     }
   }
   // The name clients send: REALITY's target, or the node's own name for TLS.

@@ -28,9 +28,13 @@ const ok: ReportResponse__Output = {
   available: true,
   nextReportIntervalMs: 60_000,
   handlingMs: 0,
+  hostName: '',
 };
 
-async function reporterFor(options: Partial<Parameters<typeof createInbound>[0]>) {
+async function reporterFor(
+  options: Partial<Parameters<typeof createInbound>[0]>,
+  onHostName?: (name: string) => void,
+) {
   const dir = await mkdtemp(path.join(tmpdir(), 'scn-reporter-inbound-'));
   const file = path.join(dir, 'config.json');
   const kind = options.kind ?? 'v2ray';
@@ -58,7 +62,14 @@ async function reporterFor(options: Partial<Parameters<typeof createInbound>[0]>
       return ok;
     },
   };
-  const reporter = new Reporter({ client, store, core: null, agentVersion: '0.1.0', hardware });
+  const reporter = new Reporter({
+    client,
+    store,
+    core: null,
+    agentVersion: '0.1.0',
+    hardware,
+    onHostName,
+  });
   return { store, sent, reporter, setFail: (value: boolean) => (fail = value) };
 }
 
@@ -82,6 +93,10 @@ describe('Reporter: the inbound', () => {
       publicKeySha256: pins.publicKeySha256,
       planRevision: '12',
       certificatePem: expect.stringContaining('-----BEGIN CERTIFICATE-----'),
+      certificateSource: 'self_signed',
+      certificateName: '203.0.113.7',
+      certificateNotAfterMs: String(Date.parse(pins.notAfter)),
+      certificateProblem: '',
     });
     expect(sent[0]!.inbound!.path).toMatch(/^\/[0-9a-f]{16}$/);
   });
@@ -129,6 +144,10 @@ describe('Reporter: the inbound', () => {
       publicKeySha256: '',
       planRevision: '12',
       certificatePem: '',
+      certificateSource: '',
+      certificateName: '',
+      certificateNotAfterMs: '0',
+      certificateProblem: '',
     });
   });
 
@@ -149,7 +168,60 @@ describe('Reporter: the inbound', () => {
       certificateSha256: '',
       publicKeySha256: '',
       certificatePem: '',
+      certificateSource: 'operator',
+      certificateName: 'node.example.net',
     });
+  });
+
+  it('should report a CA-issued certificate by name and expiry, without a pin', async () => {
+    const { store, sent, reporter } = await reporterFor({});
+    const made = generateSelfSignedCertificate('n0123456789abcdef.nodes.example.net');
+    await writeFile(store.current.inbound.certificateFile!, made.certificatePem);
+    await store.update((config) => ({
+      ...config,
+      inbound: { ...config.inbound, certificateSource: 'acme', selfSigned: false },
+    }));
+    await reporter.reportOnce();
+    expect(sent[0]!.inbound).toMatchObject({
+      certificateSha256: '',
+      publicKeySha256: '',
+      certificatePem: '',
+      certificateSource: 'acme',
+      certificateName: 'n0123456789abcdef.nodes.example.net',
+      certificateNotAfterMs: String(Date.parse(certificatePins(made.certificatePem).notAfter)),
+      certificateProblem: '',
+    });
+  });
+
+  it('should say why a self-signed fallback serves', async () => {
+    const { store, sent, reporter } = await reporterFor({});
+    await store.update((config) => ({
+      ...config,
+      inbound: { ...config.inbound, certificateProblem: 'connection refused on port 80' },
+    }));
+    await reporter.reportOnce();
+    expect(sent[0]!.inbound).toMatchObject({
+      certificateSource: 'self_signed',
+      certificateProblem: 'connection refused on port 80',
+    });
+    expect(sent[0]!.inbound!.certificateSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("should keep the control plane's name for the node and say when it changes", async () => {
+    const names: string[] = [];
+    const { store, reporter } = await reporterFor({}, (name) => names.push(name));
+    ok.hostName = 'n0123456789abcdef.nodes.example.net';
+    try {
+      await reporter.reportOnce();
+      await reporter.reportOnce();
+      expect(store.current.hostName).toBe('n0123456789abcdef.nodes.example.net');
+      ok.hostName = '';
+      await reporter.reportOnce();
+      expect(store.current.hostName).toBeUndefined();
+      expect(names).toEqual(['n0123456789abcdef.nodes.example.net', '']);
+    } finally {
+      ok.hostName = '';
+    }
   });
 
   it('should report at once when asked (a new inbound), not at the next interval', async () => {

@@ -18,6 +18,7 @@ const answer = (accepted: boolean): ReportResponse__Output => ({
   available: true,
   nextReportIntervalMs: 60_000,
   handlingMs: 0,
+  hostName: '',
 });
 
 /** What the next report meets: an answer, or an error after the control plane got the report. */

@@ -39,6 +39,7 @@ const ok: ReportResponse__Output = {
   available: true,
   nextReportIntervalMs: 60_000,
   handlingMs: 0,
+  hostName: '',
 };
 
 async function store(): Promise<AgentConfigStore> {

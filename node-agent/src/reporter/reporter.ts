@@ -14,6 +14,7 @@ import {
   type Timers,
 } from '../backoff';
 import type { AgentConfigStore, AgentInbound, LastReportSummary } from '../config/agent-config';
+import { certificateSource } from '../certificates/certificate-plan';
 import { type CertificatePins, certificatePins } from '../proxy-core/tls-certificate';
 import type { ProxyCore, ProxyCoreState } from '../proxy-core/proxy-core';
 import { type HardwareSummary, toProtoHardware } from '../system/hardware';
@@ -46,6 +47,8 @@ export interface ReporterOptions {
   log?: (message: string) => void;
   /** New traffic batch ids (default: random UUIDs). */
   batchId?: () => string;
+  /** The control plane named the node (ReportResponse.host_name changed; '' : no name). */
+  onHostName?: (hostName: string) => void;
 }
 
 /** One report, and what to remember once the control plane answered it. */
@@ -72,7 +75,10 @@ export function reportedInbound(
   certificate: Pick<ReportedCertificate, 'pins' | 'sendPem'> | null,
 ): NonNullable<ReportRequest['inbound']> {
   const reality = inbound.security === 'reality';
-  const pinned = inbound.security === 'tls' && certificate !== null;
+  const tls = inbound.security === 'tls' && certificate !== null;
+  const source = tls ? certificateSource(inbound) : '';
+  // Only the agent's own certificate is pinned: a CA-issued one is verified by name.
+  const pinned = tls && source === 'self_signed';
   return {
     security: inbound.security,
     network: inbound.network,
@@ -87,7 +93,17 @@ export function reportedInbound(
     publicKeySha256: pinned ? certificate.pins.publicKeySha256 : '',
     planRevision: inbound.planRevision,
     certificatePem: pinned ? certificate.sendPem : '',
+    certificateSource: source,
+    certificateName: tls ? firstName(certificate.pins.subjectAltName) : '',
+    certificateNotAfterMs: tls ? String(Date.parse(certificate.pins.notAfter)) : '0',
+    certificateProblem: tls && source === 'self_signed' ? (inbound.certificateProblem ?? '') : '',
   };
+}
+
+/** `DNS:a.example, IP Address:1.2.3.4` → `a.example`. */
+function firstName(subjectAltName: string): string {
+  const first = subjectAltName.split(',')[0]?.trim() ?? '';
+  return first.replace(/^(DNS|IP Address):/, '');
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 5_000, maxMs: 300_000 };
@@ -221,13 +237,23 @@ export class Reporter {
     };
   }
 
+  /** Keeps the node's name the control plane gave, and says so when it changed. */
+  private async rememberHostName(hostName: string): Promise<void> {
+    if (hostName === (this.options.store.current.hostName ?? '')) return;
+    await this.options.store.update((config) => {
+      const { hostName: _previous, ...rest } = config;
+      return hostName ? { ...rest, hostName } : rest;
+    });
+    this.options.onHostName?.(hostName);
+  }
+
   /**
-   * The agent's own certificate and its pins (null without one: REALITY, no TLS, or a CA-issued
-   * certificate, which clients verify by name). Parsed again only when the file changed.
+   * The TLS certificate and its pins (null without one: REALITY or no TLS); only a self-signed
+   * one is pinned (reportedInbound). Parsed again only when the file changed.
    */
   private async readCertificate(): Promise<ReportedCertificate | null> {
     const inbound = this.options.store.current.inbound;
-    if (inbound.security !== 'tls' || !inbound.selfSigned || !inbound.certificateFile) return null;
+    if (inbound.security !== 'tls' || !inbound.certificateFile) return null;
     const file = inbound.certificateFile;
     try {
       const pem = await readFile(file, 'utf8');
@@ -281,6 +307,7 @@ export class Reporter {
         clockSkewMs: Math.round(finished - pingMs / 2 - Number(response.serverTimeMs)),
       };
       await this.record(summary, response.nextReportIntervalMs);
+      await this.rememberHostName(response.hostName ?? '');
       return response;
     } catch (error) {
       const service = error as { details?: string; message?: string };

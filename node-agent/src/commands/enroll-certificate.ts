@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { InboundSecurity } from '../proxy-core/inbound-setup';
+import { AgentConfigStore, readAgentConfig } from '../config/agent-config';
+import { AgentError, EXIT_CODES } from '../errors';
+import { CertificateManager } from '../certificates/certificate-manager';
+import {
+  type AcmeSettings,
+  defaultAcmeSettings,
+  LETS_ENCRYPT_DIRECTORY,
+} from '../certificates/acme-settings';
+import { tlsDirFor } from '../proxy-core/inbound-setup';
+import type { CommandIo } from './context';
+
+/** The certificate flags of `scn-agent enroll` (see enrollFlagsSchema). */
+export interface CertificateFlags {
+  server: string;
+  domain?: string;
+  acme?: string;
+  acmeCaFile?: string;
+  acmeHttpPort?: number;
+  acmeEmail?: string;
+  certificateFile?: string;
+}
+
+/** The ACME settings the flags ask for, checked before the token is spent. */
+export function acmeSettingsFromFlags(
+  flags: CertificateFlags,
+  security: InboundSecurity,
+): AcmeSettings {
+  const usage = (message: string) => new AgentError(message, { exitCode: EXIT_CODES.usage });
+  const base = defaultAcmeSettings(flags.server);
+  const enabled =
+    flags.acme === undefined ? base.enabled && !flags.certificateFile : flags.acme !== 'off';
+  if (enabled && flags.certificateFile) {
+    throw usage("--certificate-file and --acme go apart: the operator's certificate or a CA's");
+  }
+  if (!enabled && flags.acme === undefined && flags.domain && !flags.certificateFile) {
+    // A loopback control plane (development): --domain alone does not reach out to a public CA.
+    throw usage(
+      '--domain needs --acme (letsencrypt or a directory URL) with a loopback control plane',
+    );
+  }
+  if (security === 'none' && (flags.domain || (flags.acme && flags.acme !== 'off'))) {
+    throw usage('--domain and --acme are for a TLS inbound, not --security none');
+  }
+  return {
+    enabled,
+    directoryUrl:
+      flags.acme && flags.acme !== 'off' && flags.acme !== 'letsencrypt'
+        ? flags.acme
+        : LETS_ENCRYPT_DIRECTORY,
+    httpPort: flags.acmeHttpPort ?? 80,
+    ...(flags.acmeCaFile ? { caFile: path.resolve(flags.acmeCaFile) } : {}),
+    ...(flags.acmeEmail ? { email: flags.acmeEmail } : {}),
+    ...(flags.domain ? { domain: flags.domain } : {}),
+  };
+}
+
+/**
+ * Right after enrollment, before the node is in any link: one order for a publicly trusted
+ * certificate (the daemon keeps trying when this one fails). Returns the line enroll prints.
+ */
+export async function obtainAtEnrollment(
+  configPath: string,
+  io: CommandIo,
+  orderTimeoutMs = 90_000,
+): Promise<string> {
+  const config = await readAgentConfig(configPath);
+  const store = new AgentConfigStore(configPath, config);
+  const manager = new CertificateManager({
+    store,
+    core: null,
+    tlsDir: tlsDirFor(configPath),
+    orderTimeoutMs,
+    log: (message) => io.err(`scn-agent: ${message}\n`),
+  });
+  const outcome = await manager.ensure(true);
+  switch (outcome.outcome) {
+    case 'not_needed':
+    case 'current':
+    case 'waiting':
+      return '';
+    case 'issued':
+      return (
+        `Certificate: issued by the CA for ${outcome.identity.value}, ` +
+        `valid until ${new Date(outcome.notAfter).toISOString()} (renewed by the agent).\n`
+      );
+    case 'failed':
+      return (
+        `Certificate: SELF-SIGNED for now (${outcome.error}); apps that cannot pin it will ` +
+        `not connect. The agent asks the CA again at ${new Date(outcome.retryAt).toISOString()}.\n`
+      );
+  }
+}
