@@ -69,6 +69,23 @@ export async function writeAtomically(
   await rename(temporary, file);
 }
 
+/**
+ * One newAccount request (RFC 8555 §7.3): creates the account, or finds the existing one for
+ * this key (HTTP 200), and sets the account URL either way. acme-client's `createAccount()`
+ * follows a 200 with an account update carrying only the terms flag, which a strict CA (pebble
+ * -strict, as Boulder) refuses as an empty update.
+ */
+async function registerAccount(
+  client: InstanceType<AcmeModule['Client']>,
+  email: string | undefined,
+): Promise<void> {
+  const api = (client as unknown as { api: { createAccount(data: object): Promise<unknown> } }).api;
+  await api.createAccount({
+    termsOfServiceAgreed: true,
+    ...(email ? { contact: [`mailto:${email}`] } : {}),
+  });
+}
+
 /** The CA's profiles (draft-aaron-acme-profiles), or none when it offers none. */
 async function profiles(client: InstanceType<AcmeModule['Client']>): Promise<string[]> {
   const http = (client as unknown as { http: { getMetaField(name: string): Promise<unknown> } })
@@ -119,10 +136,7 @@ async function order(
     backoffMin: 250,
     backoffMax: 5_000,
   });
-  await client.createAccount({
-    termsOfServiceAgreed: true,
-    ...(options.email ? { contact: [`mailto:${options.email}`] } : {}),
-  });
+  await registerAccount(client, options.email);
   const offered = await profiles(client);
   const request = {
     identifiers: [{ type: identity.type, value: identity.value }],

@@ -17,7 +17,14 @@ export const V2RAY = '/usr/bin/v2ray';
  */
 export async function enrollV2rayNode(
   t: TestApp,
-  options: { operatorToken: string; grpcPort: number; workDir: string; io: EnrollDeps['io'] },
+  options: {
+    operatorToken: string;
+    grpcPort: number;
+    workDir: string;
+    io: EnrollDeps['io'];
+    /** More `enroll` flags (e.g. the ACME CA's). */
+    flags?: Record<string, string>;
+  },
 ): Promise<{ configPath: string; config: AgentConfig }> {
   const tokenResponse = await t
     .http()
@@ -38,6 +45,7 @@ export async function enrollV2rayNode(
       coreApiPort: String(await freePort()),
       coreWorkDir: path.join(options.workDir, 'core'),
       config: configPath,
+      ...options.flags,
     },
     { io: options.io },
   );

@@ -1,0 +1,215 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  decodeSubscriptionContent,
+  parseVlessLink,
+  type SubscriptionCreationResponse,
+} from '@scn/proto';
+import { CertificateManager } from '../../src/certificates/certificate-manager';
+import type { AgentDaemon } from '../../src/commands/run';
+import type { AgentConfig } from '../../src/config/agent-config';
+import { tlsDirFor } from '../../src/proxy-core/inbound-setup';
+import {
+  type ControlPlaneKit,
+  type FundingChain,
+  hasDatabase,
+  loadControlPlaneKit,
+  type TestApp,
+} from './control-plane-kit';
+import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
+import { hasPebble, PEBBLE, type Pebble, startPebble } from './pebble.support';
+import {
+  eventually,
+  freePort,
+  killAndWait,
+  type LocalHttpServer,
+  socksHttpGet,
+  startHttpServer,
+} from './proxy-core.support';
+import { presentedCertificate } from './tls-client.support';
+import { clientConfigFromLink } from './vless-link-client';
+import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
+
+/**
+ * Issue 28 §1 end to end: a v2ray node enrolls with pebble (Let's Encrypt's test CA) as its ACME
+ * CA and gets a publicly trusted certificate for its address, validated over HTTP-01 that the
+ * agent answers itself; the served link carries no pin and no allowInsecure; a stock v2ray
+ * client built from the link alone, trusting pebble's root the way a phone trusts Let's
+ * Encrypt's (its system roots, SSL_CERT_FILE), carries traffic, and the same client without that
+ * root is refused (the trust is real). Then the certificate renews while that client keeps
+ * running: the node presents the new certificate and the client's next request goes through.
+ */
+const BODY = 'hello over a CA-issued certificate';
+
+const hasV2ray = existsSync(V2RAY);
+if (!hasV2ray) console.warn(`ACME subscription e2e skipped: ${V2RAY} is missing`);
+if (!hasPebble) console.warn(`ACME subscription e2e skipped: ${PEBBLE} is missing`);
+const describeLive = hasV2ray && hasPebble && hasDatabase ? describe : describe.skip;
+
+interface Kit extends Pick<
+  ControlPlaneKit,
+  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
+> {
+  startTestApp(env: Record<string, string>): Promise<TestApp>;
+  registerAccount(
+    t: TestApp,
+    options: { userType: 'client' | 'node' },
+  ): Promise<{ uuid: string; token: string; cookie: string }>;
+}
+
+describeLive('a node on a certificate from an ACME CA (pebble), used from the link alone', () => {
+  let kit: Kit;
+  let t: TestApp;
+  let funding: FundingChain | undefined;
+  let workDir: string;
+  let dns: TestDnsServer;
+  let pebble: Pebble;
+  let httpServer: LocalHttpServer;
+  let config: AgentConfig;
+  let daemon: AgentDaemon | undefined;
+  let subscription: SubscriptionCreationResponse;
+  const clients: ChildProcess[] = [];
+  const io = { out: () => undefined, err: () => undefined };
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(tmpdir(), 'scn-acme-subscription-'));
+    dns = await startTestDnsServer(() => null);
+    pebble = await startPebble({ dir: workDir, dnsPort: dns.port });
+    kit = (await loadControlPlaneKit()) as unknown as Kit;
+    funding = await kit.startFundingChain();
+    t = await kit.startTestApp({ ...funding.env, LAUNCH_PERIOD_ENDS: '2020-01-01' });
+    const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
+    const operator = await kit.registerAccount(t, { userType: 'node' });
+    const client = await kit.registerAccount(t, { userType: 'client' });
+    await kit.depositThroughChain(t, funding, client, 20);
+    httpServer = await startHttpServer(BODY);
+    const enrolled = await enrollV2rayNode(t, {
+      operatorToken: operator.token,
+      grpcPort,
+      workDir,
+      io,
+      flags: {
+        acme: pebble.directoryUrl,
+        acmeCaFile: pebble.apiCaFile,
+        acmeHttpPort: String(pebble.httpPort),
+      },
+    });
+    config = enrolled.config;
+    daemon = await startV2rayDaemon(enrolled, io);
+    const bought = await t
+      .http()
+      .post('/api/clients/create-subscription')
+      .set('Cookie', client.cookie)
+      .set('Idempotency-Key', `acme-${Date.now()}`)
+      .send({ uuid: client.uuid, serverIds: [config.nodeId], billingCycle: 'monthly' })
+      .expect(200);
+    subscription = bought.body as SubscriptionCreationResponse;
+    await eventually(async () => {
+      if (!daemon!.store.current.allowedClients.includes(subscription.subscription.uuid)) {
+        throw new Error('the client is not on the node yet');
+      }
+    }, 10_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    try {
+      await daemon?.stop();
+      for (const child of clients) await killAndWait(child);
+      await httpServer?.close();
+      await t?.close();
+    } finally {
+      await funding?.stop();
+      await pebble?.stop();
+      await dns?.close();
+      if (workDir) await rm(workDir, { recursive: true, force: true });
+    }
+  });
+
+  async function servedLink(): Promise<string> {
+    const feed = new URL(subscription.subscriptionUrl).pathname;
+    const links = decodeSubscriptionContent((await t.http().get(feed).expect(200)).text) ?? [];
+    expect(links).toHaveLength(1);
+    return links[0]!;
+  }
+
+  /** A stock v2ray client from the link; `roots`: the system roots it trusts. */
+  async function clientFromLink(link: string, name: string, roots: string): Promise<number> {
+    const socksPort = await freePort();
+    const file = path.join(workDir, `${name}.json`);
+    await writeFile(file, JSON.stringify(await clientConfigFromLink(link, socksPort)), {
+      mode: 0o600,
+    });
+    const child = spawn(V2RAY, ['-config', file], {
+      stdio: 'ignore',
+      env: { ...process.env, SSL_CERT_FILE: roots, SSL_CERT_DIR: '/nonexistent' },
+    });
+    clients.push(child);
+    await eventually(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = net.connect(socksPort, '127.0.0.1', () => {
+            socket.destroy();
+            resolve();
+          });
+          socket.on('error', reject);
+        }),
+      5000,
+      25,
+    );
+    return socksPort;
+  }
+
+  it('should serve a CA-issued certificate, reported as such, and a link without a pin', async () => {
+    const inbound = daemon!.store.current.inbound;
+    expect(inbound).toMatchObject({ security: 'tls', certificateSource: 'acme', sni: '127.0.0.1' });
+    expect(inbound.certificateProblem).toBeUndefined();
+    const presented = await presentedCertificate('127.0.0.1', config.publicPort);
+    expect(presented.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(presented.issuer).not.toBe(presented.subject);
+
+    const link = await servedLink();
+    const params = parseVlessLink(link)!.params;
+    expect(params).toMatchObject({ security: 'tls', sni: '127.0.0.1' });
+    expect(params.pcs).toBeUndefined();
+    expect(link).not.toMatch(/allowInsecure|insecure=1/i);
+  });
+
+  it("should connect from the link alone with pebble's root as the system roots, and not without", async () => {
+    const link = await servedLink();
+    const trusting = await clientFromLink(link, 'trusting', pebble.rootFile);
+    expect(
+      await eventually(() => socksHttpGet(trusting, httpServer.port, 1500), 8000, 100),
+    ).toEqual({ status: 200, body: BODY });
+    // The same client whose system roots hold another CA (pebble's API one): refused by TLS.
+    const stranger = await clientFromLink(link, 'stranger', pebble.apiCaFile);
+    await expect(socksHttpGet(stranger, httpServer.port, 1500)).rejects.toThrow();
+  });
+
+  it('should renew under a running client: the new certificate serves and the client goes on', async () => {
+    const link = await servedLink();
+    const socksPort = await clientFromLink(link, 'live', pebble.rootFile);
+    expect(
+      await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 8000, 100),
+    ).toEqual({ status: 200, body: BODY });
+    const before = await presentedCertificate('127.0.0.1', config.publicPort);
+    // Four years on, two thirds of pebble's five-year certificate have passed: renewal is due.
+    const later = new CertificateManager({
+      store: daemon!.store,
+      core: daemon!.core,
+      tlsDir: tlsDirFor(daemon!.store.file),
+      now: () => Date.now() + 4 * 365 * 86_400_000,
+    });
+    await expect(later.ensure()).resolves.toMatchObject({ outcome: 'issued' });
+    const after = await presentedCertificate('127.0.0.1', config.publicPort);
+    expect(after.serialNumber).not.toBe(before.serialNumber);
+    expect(
+      await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 10_000, 100),
+    ).toEqual({ status: 200, body: BODY });
+    // The link did not change: nothing pinned, nothing to re-import.
+    expect(await servedLink()).toBe(link);
+  });
+});
