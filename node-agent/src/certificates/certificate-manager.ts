@@ -212,25 +212,27 @@ export class CertificateManager {
       await writeAtomically(files.keyFile, issued.keyPem, 0o600);
       await writeAtomically(files.certificateFile, issued.certificatePem, 0o644);
       const before = config.inbound;
-      const inbound: AgentInbound = {
-        ...before,
-        certificateFile: files.certificateFile,
-        keyFile: files.keyFile,
-        certificateSource: 'acme',
-        selfSigned: false,
-        sni: identity.value,
-      };
-      delete inbound.certificateProblem;
-      await this.options.store.update((latest) => ({
-        ...latest,
-        inbound: { ...latest.inbound, ...inbound, planRevision: latest.inbound.planRevision },
-        certificateState: {
-          failures: 0,
-          lastAttemptAt: new Date(now).toISOString(),
-          lastError: null,
-          nextAttemptAt: new Date(renewalTime(facts)).toISOString(),
-        },
-      }));
+      await this.options.store.update((latest) => {
+        const inbound: AgentInbound = {
+          ...latest.inbound,
+          certificateFile: files.certificateFile,
+          keyFile: files.keyFile,
+          certificateSource: 'acme',
+          selfSigned: false,
+          sni: identity.value,
+        };
+        delete inbound.certificateProblem;
+        return {
+          ...latest,
+          inbound,
+          certificateState: {
+            failures: 0,
+            lastAttemptAt: new Date(now).toISOString(),
+            lastError: null,
+            nextAttemptAt: new Date(renewalTime(facts)).toISOString(),
+          },
+        };
+      });
       this.options.log?.(
         `certificate for ${label} issued, valid until ${new Date(facts.notAfter).toISOString()}`,
       );
@@ -257,21 +259,21 @@ export class CertificateManager {
         `next try at ${new Date(retryAt).toISOString()}`,
     );
     const before = config.inbound;
-    let inbound = before;
-    if (!keep) {
-      const fallback = await ensureSelfSignedCertificate(this.options.tlsDir, config.publicHost);
-      inbound = {
-        ...before,
-        ...fallback,
-        certificateSource: 'self_signed',
-        selfSigned: true,
-        sni: config.publicHost,
-        certificateProblem: error,
-      };
-    }
+    const fallback = keep
+      ? null
+      : await ensureSelfSignedCertificate(this.options.tlsDir, config.publicHost);
     await this.options.store.update((latest) => ({
       ...latest,
-      inbound: { ...latest.inbound, ...inbound, planRevision: latest.inbound.planRevision },
+      inbound: fallback
+        ? {
+            ...latest.inbound,
+            ...fallback,
+            certificateSource: 'self_signed',
+            selfSigned: true,
+            sni: latest.publicHost,
+            certificateProblem: error,
+          }
+        : latest.inbound,
       certificateState: {
         failures,
         lastAttemptAt: new Date(now).toISOString(),
