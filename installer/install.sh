@@ -36,6 +36,8 @@ reality_dest=""
 reality_sni=""
 certificate_file=""
 key_file=""
+domain=""
+acme_email=""
 dry_run=0
 use_systemd=1
 insecure=0
@@ -47,8 +49,9 @@ usage() {
   cat <<USAGE
 Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
 
-The node serves VLESS + REALITY + xtls-rprx-vision with Xray, VLESS + TLS (a self-signed
-certificate whose pin the links carry) with v2ray; choose another transport (ws, grpc) in the
+The node serves VLESS + REALITY + xtls-rprx-vision with Xray, VLESS + TLS with v2ray (a
+certificate from Let's Encrypt for this server's name, or its address; a pinned self-signed one
+only while none can be had); choose another transport (ws, grpc) in the
 dashboard's Node Configuration.
 
   --token TOKEN        one-time enrollment token from the SCN setup wizard (24 h, single use)
@@ -65,6 +68,9 @@ dashboard's Node Configuration.
   --certificate-file PATH, --key-file PATH
                        TLS (--core v2ray): a CA-issued certificate and key instead of the
                        self-signed one (copied to $CONFIG_DIR/tls-operator/)
+  --domain NAME        TLS: this server's own name (its DNS points here): the certificate is
+                       for it; default: the name SCN publishes for the node, else its address
+  --acme-email ADDRESS contact for Let's Encrypt (expiry notices)
   --server URL         control plane (default $SCN_URL)
   --ca-file PATH       CA certificate of the control plane, when a private CA issued it
                        (copied to $CONFIG_DIR/ca.pem for the agent)
@@ -171,6 +177,8 @@ while (($#)); do
     --reality-sni) reality_sni=${2:-}; shift 2 ;;
     --certificate-file) certificate_file=${2:-}; shift 2 ;;
     --key-file) key_file=${2:-}; shift 2 ;;
+    --domain) domain=${2:-}; shift 2 ;;
+    --acme-email) acme_email=${2:-}; shift 2 ;;
     --server) SCN_URL=${2:-}; shift 2 ;;
     --ca-file) ca_file=${2:-}; shift 2 ;;
     --xray-sha256) XRAY_SHA256=${2:-}; shift 2 ;;
@@ -191,6 +199,8 @@ if [[ -n $public_port ]] && { ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port 
 fi
 [[ -z $reality_dest || $reality_dest =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got '${reality_dest}')"
 [[ -z $reality_sni || $reality_sni =~ ^[A-Za-z0-9.-]+$ ]] || die "--reality-sni must be a host name (got '${reality_sni}')"
+[[ -z $domain || $domain =~ ^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$ ]] || die "--domain must be a host name, e.g. vpn.example.com (got '${domain}')"
+[[ -z $acme_email || $acme_email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]] || die "--acme-email must be an e-mail address (got '${acme_email}')"
 [[ -z $certificate_file && -z $key_file ]] || [[ -r $certificate_file && -r $key_file ]] || die "--certificate-file and --key-file must both be readable files"
 [[ $SCN_URL =~ ^https?:// ]] || die "--server must be an http(s) URL (got '${SCN_URL}')"
 [[ -z $ca_file || -r $ca_file ]] || die "--ca-file $ca_file is not a readable file"
@@ -302,6 +312,8 @@ else
   [[ -n $reality_dest ]] && args+=(--reality-dest "$reality_dest")
   [[ -n $reality_sni ]] && args+=(--reality-sni "$reality_sni")
   [[ -n $certificate_file ]] && args+=(--security tls --certificate-file "$CONFIG_DIR/tls-operator/certificate.pem" --key-file "$CONFIG_DIR/tls-operator/key.pem")
+  [[ -n $domain ]] && args+=(--domain "$domain")
+  [[ -n $acme_email ]] && args+=(--acme-email "$acme_email")
   [[ -n $country ]] && args+=(--country "$country")
   [[ -n $location ]] && args+=(--location "$location")
   ((insecure)) && args+=(--insecure)
