@@ -73,10 +73,13 @@ export class CertificateManager {
     this.now = options.now ?? Date.now;
   }
 
-  /** Checks now and then whenever the plan says (renewal, retry). */
+  /**
+   * Checks now (keeping a failed order's back-off, so a restart loop cannot hammer the CA) and
+   * then whenever the plan says (renewal, retry).
+   */
   start(): void {
     this.stopped = false;
-    this.wake();
+    this.checkAndSchedule(false);
   }
 
   async stop(): Promise<void> {
@@ -88,10 +91,14 @@ export class CertificateManager {
 
   /** Something changed (the node's name, the inbound): check again at once. */
   wake(): void {
+    this.checkAndSchedule(true);
+  }
+
+  private checkAndSchedule(retryNow: boolean): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    void this.ensure(true).then(
+    void this.ensure(retryNow).then(
       (outcome) => this.schedule(outcome),
       (error: Error) => {
         this.options.log?.(`certificate check failed: ${error.message}`);
@@ -114,13 +121,7 @@ export class CertificateManager {
               : null;
     if (at === null) return;
     const delay = Math.min(Math.max(0, at - this.now()), MAX_SLEEP_MS);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.ensure(false).then(
-        (next) => this.schedule(next),
-        () => this.schedule({ outcome: 'waiting', until: this.now() + 5 * 60_000 }),
-      );
-    }, delay);
+    this.timer = setTimeout(() => this.checkAndSchedule(false), delay);
     this.timer.unref?.();
   }
 
