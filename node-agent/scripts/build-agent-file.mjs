@@ -7,10 +7,23 @@ import { fileURLToPath } from 'node:url';
 const agentDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(agentDir, '..', 'proto');
 
-/** Builds node-agent/src/index.ts into `outfile` with the given esbuild module. */
+/**
+ * Builds node-agent/src/index.ts into `outfile` with the given esbuild module, and beside it
+ * `scn-agent-acme.js`, the ACME order program the daemon runs as a child process now and then
+ * (src/certificates/acme-order.ts): acme-client's 1.1 MB stay out of the daemon's memory.
+ */
 export async function buildAgentFile(esbuild, outfile) {
+  await buildOne(esbuild, join(agentDir, 'src', 'index.ts'), outfile);
+  await buildOne(
+    esbuild,
+    join(agentDir, 'src', 'certificates', 'acme-order-child.ts'),
+    join(dirname(outfile), 'scn-agent-acme.js'),
+  );
+}
+
+async function buildOne(esbuild, entry, outfile) {
   await esbuild.build({
-    entryPoints: [join(agentDir, 'src', 'index.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
 import type { CertificateIdentity } from './certificate-plan';
+import { writeSecretFile } from '../proxy-core/inbound-setup';
 import { ChallengeServer } from './challenge-server';
 
 /**
@@ -11,6 +11,10 @@ import { ChallengeServer } from './challenge-server';
  * address (RFC 8738), validated by HTTP-01 on `httpPort` (the agent answers it itself:
  * challenge-server.ts). An IP address asks for the CA's `shortlived` profile where the CA offers
  * it: Let's Encrypt issues IP-address certificates only under that profile (about 6 days).
+ *
+ * It runs in a child process of its own (acme-order.ts): acme-client and what it brings (axios,
+ * node-forge, an X.509 stack) are about 1.1 MB of source the daemon would otherwise keep in
+ * memory for an order made every few weeks.
  *
  * The order is driven step by step rather than through acme-client's `auto()`, which always
  * orders `dns` identifiers and first checks the challenge itself over the public internet.
@@ -54,19 +58,8 @@ async function accountKey(acme: AcmeModule, file: string): Promise<Buffer> {
   if (existing) return existing;
   const key = await acme.crypto.createPrivateEcdsaKey('P-256');
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeAtomically(file, key, 0o600);
+  await writeSecretFile(file, key, 0o600);
   return key;
-}
-
-export async function writeAtomically(
-  file: string,
-  content: string | Buffer,
-  mode: number,
-): Promise<void> {
-  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, content, { mode });
-  await chmod(temporary, mode);
-  await rename(temporary, file);
 }
 
 /**
@@ -92,12 +85,6 @@ async function profiles(client: InstanceType<AcmeModule['Client']>): Promise<str
     .http;
   const value = await http.getMetaField('profiles').catch(() => null);
   return value && typeof value === 'object' ? Object.keys(value) : [];
-}
-
-/** One line, at most 300 characters: what went wrong, as the CA or the network said it. */
-export function describeAcmeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 export async function issueCertificate(

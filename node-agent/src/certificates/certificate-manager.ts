@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { AgentConfig, AgentConfigStore, AgentInbound } from '../config/agent-config';
 import { coreInboundSettings } from '../proxy-core/inbound-plan';
-import { ensureSelfSignedCertificate } from '../proxy-core/inbound-setup';
 import type { ProxyCore } from '../proxy-core/proxy-core';
-import {
-  type AcmeOptions,
-  describeAcmeError,
-  type IssuedCertificate,
-  issueCertificate,
-  writeAtomically,
-} from './acme-issuer';
+import { ensureSelfSignedCertificate, writeSecretFile } from '../proxy-core/inbound-setup';
+import type { AcmeOptions, IssuedCertificate } from './acme-issuer';
+import { describeAcmeError, orderInChildProcess } from './acme-order';
 import { acmeFiles, acmeSettings } from './acme-settings';
 import {
   type CertificateIdentity,
@@ -200,7 +195,7 @@ export class CertificateManager {
     const label = `${identity.type === 'ip' ? 'address' : 'name'} ${identity.value}`;
     this.options.log?.(`asking ${settings.directoryUrl} for a certificate for ${label}`);
     try {
-      const issued = await (this.options.issue ?? issueCertificate)(identity, {
+      const issued = await (this.options.issue ?? orderInChildProcess)(identity, {
         directoryUrl: settings.directoryUrl,
         caFile: settings.caFile,
         accountKeyFile: files.accountKeyFile,
@@ -210,8 +205,8 @@ export class CertificateManager {
       });
       const facts = certificateFacts(issued.certificatePem);
       if (!facts.names(identity)) throw new Error(`the CA's certificate is not for ${label}`);
-      await writeAtomically(files.keyFile, issued.keyPem, 0o600);
-      await writeAtomically(files.certificateFile, issued.certificatePem, 0o644);
+      await writeSecretFile(files.keyFile, issued.keyPem, 0o600);
+      await writeSecretFile(files.certificateFile, issued.certificatePem, 0o644);
       const before = config.inbound;
       await this.options.store.update((latest) => {
         const inbound: AgentInbound = {

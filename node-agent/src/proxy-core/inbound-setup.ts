@@ -66,7 +66,11 @@ export interface InboundMaterialOptions {
 }
 
 /** Writes `content` atomically with `mode`. */
-async function writeSecretFile(file: string, content: string, mode: number): Promise<void> {
+export async function writeSecretFile(
+  file: string,
+  content: string | Buffer,
+  mode: number,
+): Promise<void> {
   const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(temporary, content, { mode });
   await chmod(temporary, mode);

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { issueCertificate } from '../../src/certificates/acme-issuer';
+import { orderInChildProcess } from '../../src/certificates/acme-order';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
 import { hasPebble, PEBBLE, type Pebble, startPebble } from './pebble.support';
 
@@ -92,6 +93,31 @@ describeLive('ACME issuance against pebble', () => {
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
+  });
+
+  it('should order through the separate program, from dist/ and as the installer bundle', async () => {
+    const identity = { type: 'ip', value: '127.0.0.1', origin: 'public_address' } as const;
+    const bundled = path.join(
+      __dirname,
+      '..',
+      '..',
+      'dist-bundle',
+      'scn-agent',
+      'bin',
+      'scn-agent-acme.js',
+    );
+    for (const script of [undefined, bundled]) {
+      const issued = await orderInChildProcess(identity, options(), script);
+      expect(chainsToRoot(issued.certificatePem, pebble.rootPem).checkIP('127.0.0.1')).toBe(
+        '127.0.0.1',
+      );
+    }
+    await expect(
+      orderInChildProcess(
+        { ...identity, value: '127.0.0.2' },
+        { ...options(), httpListen: '127.0.0.1' },
+      ),
+    ).rejects.toThrow(/127\.0\.0\.2/);
   });
 
   it("should pass on the CA's reason when a name does not point here", async () => {
