@@ -17,19 +17,23 @@ export class ChallengeServer {
     private readonly listen = '::',
   ) {}
 
-  /** Starts listening; rejects with the OS error (EADDRINUSE, EACCES) when it cannot. */
+  /**
+   * Starts listening (every address, IPv6 and IPv4; IPv4 alone on a machine without IPv6);
+   * rejects with the OS error (EADDRINUSE, EACCES) when it cannot.
+   */
   async start(): Promise<number> {
     const server = http.createServer((request, response) => this.answer(request, response));
     server.keepAliveTimeout = 2_000;
     server.headersTimeout = 5_000;
     server.requestTimeout = 10_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port: this.port, host: this.listen, ipv6Only: false }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    try {
+      await listen(server, this.port, this.listen);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (this.listen !== '::' || (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL'))
+        throw error;
+      await listen(server, this.port, '0.0.0.0');
+    }
     this.server = server;
     return (server.address() as AddressInfo).port;
   }
@@ -77,4 +81,14 @@ export class ChallengeServer {
     response.writeHead(301, { location: `https://${host}${url.startsWith('/') ? url : '/'}` });
     response.end();
   }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, ipv6Only: false }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
