@@ -24,6 +24,7 @@ export type AppId =
   | 'v2rayng-2.0.7'
   | 'v2rayn-before-7.17.1'
   | 'v2rayn-7.17.1'
+  | 'v2rayn-7.24.5'
   | 'hiddify'
   | 'nekobox-android'
   | 'nekoray'
@@ -153,7 +154,7 @@ export const APP_BEHAVIOURS: Readonly<Record<AppId, AppBehaviour>> = {
   'v2rayn-7.17.1': {
     id: 'v2rayn-7.17.1',
     name: 'v2rayN',
-    versions: '>=7.17.1',
+    versions: '>=7.17.1 <7.24.5',
     core: 'xray',
     serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
     fallbackNeedsDomainName: false,
@@ -162,6 +163,25 @@ export const APP_BEHAVIOURS: Readonly<Record<AppId, AppBehaviour>> = {
       trueValues: ['1'],
       defaultValue: false,
     },
+    readsPcs: true,
+    readsFp: true,
+    alpn: 'as-given',
+    ...XRAY_SHARE_LINK_TRANSPORT,
+    readsFlow: true,
+    readsEncryption: true,
+    caseInsensitiveNames: false,
+  },
+  // v2rayN tag 7.24.5 (commit b27ae11d "Adjust allow insecure fmt": "Remove VLESS insecure
+  // fmt"): as 7.17.1 without allowInsecure; BaseFmt.ResolveUriQuery no longer reads it and
+  // V2rayOutboundService (7.24.8) writes no allowInsecure (current Xray refuses it).
+  'v2rayn-7.24.5': {
+    id: 'v2rayn-7.24.5',
+    name: 'v2rayN',
+    versions: '>=7.24.5',
+    core: 'xray',
+    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
+    fallbackNeedsDomainName: false,
+    allowInsecure: { keys: [], trueValues: [], defaultValue: false },
     readsPcs: true,
     readsFp: true,
     alpn: 'as-given',

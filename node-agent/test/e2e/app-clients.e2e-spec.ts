@@ -157,7 +157,7 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
   }
 
   it('should hold the apps the issue names, pinning and not, when the table is read', () => {
-    expect(PINNING_APPS.sort()).toEqual(['v2rayn-7.17.1', 'v2rayng-2.0.7']);
+    expect(PINNING_APPS.sort()).toEqual(['v2rayn-7.17.1', 'v2rayn-7.24.5', 'v2rayng-2.0.7']);
     expect(NON_PINNING_APPS.sort()).toEqual(
       [
         'hiddify',
@@ -214,6 +214,31 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
     );
   });
 
+  describe('the table column allowInsecure, against the self-signed node', () => {
+    // The product never writes allowInsecure; this checks the table's reading of it.
+    const reads = APP_IDS.filter((app) => APP_BEHAVIOURS[app].allowInsecure.keys.length > 0);
+    const ignores = APP_IDS.filter((app) => !reads.includes(app));
+
+    it.each(reads)(
+      'should connect with allowInsecure=1 when the app reads it (%s)',
+      async (app) => {
+        const started = await client(app, link(selfSignedPort, { allowInsecure: '1' }));
+        const answer = await socksHttpGet(started.socksPort, page.port, 5000);
+        expect(answer).toEqual({ status: 200, body: BODY });
+      },
+    );
+
+    it.each(ignores)(
+      'should still verify with allowInsecure=1 when the app ignores it (%s)',
+      async (app) => {
+        const output = await failedFetch(
+          await client(app, link(selfSignedPort, { allowInsecure: '1' })),
+        );
+        expect(output).toMatch(UNKNOWN_AUTHORITY);
+      },
+    );
+  });
+
   describe('(c) a CA-issued certificate for the IP address, no sni in the link', () => {
     it.each(APP_IDS)('should connect when the app is %s', async (app) => {
       const vless = link(ipPort, {});
@@ -241,6 +266,7 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
         'v2rayng-2.0.7': 'cdn.scn.test',
         'v2rayn-before-7.17.1': 'cdn.scn.test',
         'v2rayn-7.17.1': 'cdn.scn.test',
+        'v2rayn-7.24.5': 'cdn.scn.test',
         'nekobox-android': 'cdn.scn.test',
         hiddify: '203.0.113.7',
         nekoray: '203.0.113.7',
