@@ -50,6 +50,7 @@ const describeLive = hasV2ray && openssl ? describe : describe.skip;
 const UUID = '3f0b6a2e-8c41-4d5a-9e27-6b1c0d4f8a53';
 const NAME = 'node-7.nodes.scn.test';
 const BODY = 'hello from behind the node';
+const WS_PATH = '/scn-ws';
 const UNKNOWN_AUTHORITY = /x509: certificate signed by unknown authority/;
 const NO_IP_SAN = /x509: cannot validate certificate for 127\.0\.0\.1/;
 
@@ -62,6 +63,7 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
   let namedPort: number;
   let selfSignedPort: number;
   let ipPort: number;
+  let namedWsPort: number;
   let selfSignedPin: string;
 
   beforeAll(async () => {
@@ -72,6 +74,8 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
     const named = await ca.issue(NAME);
     namedPort = await freePort();
     nodes.push(await node('named', namedPort, named.certificateFile, named.keyFile));
+    namedWsPort = await freePort();
+    nodes.push(await node('named-ws', namedWsPort, named.certificateFile, named.keyFile, 'ws'));
 
     const forIp = await ca.issue('127.0.0.1');
     ipPort = await freePort();
@@ -98,7 +102,13 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
     }
   });
 
-  function node(name: string, port: number, certificateFile: string, keyFile: string) {
+  function node(
+    name: string,
+    port: number,
+    certificateFile: string,
+    keyFile: string,
+    network: 'tcp' | 'ws' = 'tcp',
+  ) {
     return startVlessTlsNode({
       binary: V2RAY,
       workDir,
@@ -107,6 +117,8 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
       uuid: UUID,
       certificateFile,
       keyFile,
+      network,
+      wsPath: WS_PATH,
     });
   }
 
@@ -194,6 +206,28 @@ describeLive('clients built from a link as each app builds them (real v2ray 4.34
       );
       expect(output).toMatch(UNKNOWN_AUTHORITY);
     });
+  });
+
+  describe('ws with the name only in `host`, no sni (the table column serverNameFrom)', () => {
+    const wsLink = () => link(namedWsPort, { type: 'ws', path: WS_PATH, host: NAME });
+    const fromHost = APP_IDS.filter((app) =>
+      APP_BEHAVIOURS[app].serverNameFrom.default.includes('host'),
+    );
+    const fromAddress = APP_IDS.filter((app) => !fromHost.includes(app));
+
+    it.each(fromHost)('should connect when the app takes the name from host (%s)', async (app) => {
+      const started = await client(app, wsLink());
+      const answer = await socksHttpGet(started.socksPort, page.port, 5000);
+      expect(answer).toEqual({ status: 200, body: BODY });
+    });
+
+    it.each(fromAddress)(
+      'should fail on the name when the app takes the address instead (%s)',
+      async (app) => {
+        const output = await failedFetch(await client(app, wsLink()), NO_IP_SAN);
+        expect(output).toMatch(NO_IP_SAN);
+      },
+    );
   });
 
   describe('(b) the self-signed certificate, pinned by `pcs`', () => {
