@@ -328,7 +328,15 @@ describeOutage('a database outage under a real node', () => {
     );
     const socksPort = await freePort();
     coreClients.push(
-      await startClientFromLink(V2RAY, workDir, fresh.vlessString, socksPort, 'after'),
+      // As v2rayNG 2.0.7+ builds it: it pins the node's self-signed certificate (`pcs`).
+      await startClientFromLink(
+        V2RAY,
+        workDir,
+        fresh.vlessString,
+        socksPort,
+        'after',
+        'v2rayng-2.0.7',
+      ),
     );
     const page = await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 15_000, 50);
     const purchaseToTrafficMs = Date.now() - sentAt;

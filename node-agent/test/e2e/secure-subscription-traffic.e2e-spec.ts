@@ -150,7 +150,8 @@ describeLive('a pinned TLS subscription through a real agent node (issue 19 §4)
   /** A v2ray client from the link alone (pin checked against the presented certificate). */
   async function fetchFromLink(link: string, name: string) {
     const socksPort = await freePort();
-    clients.push(await startClientFromLink(V2RAY, workDir, link, socksPort, name));
+    // As v2rayNG 2.0.7+ builds it: it pins the node's self-signed certificate (`pcs`).
+    clients.push(await startClientFromLink(V2RAY, workDir, link, socksPort, name, 'v2rayng-2.0.7'));
     return eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 8000, 100);
   }
 

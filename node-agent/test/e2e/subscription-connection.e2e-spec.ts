@@ -109,7 +109,8 @@ describeFullChain('a purchased subscription through a real node', () => {
 
   async function clientFrom(link: string, name: string): Promise<number> {
     const socksPort = await freePort();
-    clients.push(await startClientFromLink(V2RAY, workDir, link, socksPort, name));
+    // As v2rayNG 2.0.7+ builds it: it pins the node's self-signed certificate (`pcs`).
+    clients.push(await startClientFromLink(V2RAY, workDir, link, socksPort, name, 'v2rayng-2.0.7'));
     return socksPort;
   }
 

@@ -199,7 +199,15 @@ describeLive('a tunnel through the built agent with --allow-test-destinations', 
     const links = decodeSubscriptionContent(feed.text) ?? [];
     expect(links).toHaveLength(1);
     socksPort = await freePort();
-    client = await startClientFromLink(V2RAY, workDir, links[0]!, socksPort, 'subscriber');
+    client = await startClientFromLink(
+      V2RAY,
+      workDir,
+      links[0]!,
+      socksPort,
+      'subscriber',
+      // As v2rayNG 2.0.7+ builds it: it pins the node's self-signed certificate (`pcs`).
+      'v2rayng-2.0.7',
+    );
   }, 120_000);
 
   afterAll(async () => {
