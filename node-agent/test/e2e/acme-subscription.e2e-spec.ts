@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -31,7 +30,8 @@ import {
   startHttpServer,
 } from './proxy-core.support';
 import { presentedCertificate } from './tls-client.support';
-import { clientConfigFromLink } from './vless-link-client';
+import { APP_IDS, type AppId, DEFAULT_APP } from './app-behaviours';
+import { startAppClient } from './vless-link-client';
 import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
@@ -136,31 +136,22 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
     return links[0]!;
   }
 
-  /** A stock v2ray client from the link; `roots`: the system roots it trusts. */
-  async function clientFromLink(link: string, name: string, roots: string): Promise<number> {
+  /** A v2ray client built from the link as `app` builds it; `roots`: its system roots. */
+  async function clientFromLink(link: string, app: AppId, roots: string) {
     const socksPort = await freePort();
-    const file = path.join(workDir, `${name}.json`);
-    await writeFile(file, JSON.stringify(await clientConfigFromLink(link, socksPort)), {
-      mode: 0o600,
-    });
-    const child = spawn(V2RAY, ['-config', file], {
-      stdio: 'ignore',
-      env: { ...process.env, SSL_CERT_FILE: roots, SSL_CERT_DIR: '/nonexistent' },
-    });
-    clients.push(child);
-    await eventually(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = net.connect(socksPort, '127.0.0.1', () => {
-            socket.destroy();
-            resolve();
-          });
-          socket.on('error', reject);
-        }),
-      5000,
-      25,
+    const client = await startAppClient(
+      V2RAY,
+      workDir,
+      link,
+      socksPort,
+      `${app}-${socksPort}`,
+      app,
+      {
+        systemRootsFile: roots,
+      },
     );
-    return socksPort;
+    clients.push(client.process);
+    return { socksPort, output: client.output };
   }
 
   it('should serve a CA-issued certificate, reported as such, and a link without a pin', async () => {
@@ -178,20 +169,32 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
     expect(link).not.toMatch(/allowInsecure|insecure=1/i);
   });
 
-  it("should connect from the link alone with pebble's root as the system roots, and not without", async () => {
+  it("should connect from the link alone in every app's way, with pebble's root as the system roots", async () => {
     const link = await servedLink();
-    const trusting = await clientFromLink(link, 'trusting', pebble.rootFile);
-    expect(
-      await eventually(() => socksHttpGet(trusting, httpServer.port, 1500), 8000, 100),
-    ).toEqual({ status: 200, body: BODY });
-    // The same client whose system roots hold another CA (pebble's API one): refused by TLS.
-    const stranger = await clientFromLink(link, 'stranger', pebble.apiCaFile);
-    await expect(socksHttpGet(stranger, httpServer.port, 1500)).rejects.toThrow();
+    for (const app of APP_IDS) {
+      const { socksPort } = await clientFromLink(link, app, pebble.rootFile);
+      await expect(
+        eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 8000, 100),
+      ).resolves.toEqual({ status: 200, body: BODY });
+    }
+  });
+
+  it("should be refused by a client whose system roots do not hold the CA's root", async () => {
+    const { socksPort, output } = await clientFromLink(
+      await servedLink(),
+      DEFAULT_APP,
+      pebble.apiCaFile,
+    );
+    await expect(socksHttpGet(socksPort, httpServer.port, 1500)).rejects.toThrow();
+    await eventually(async () => {
+      if (!/x509: certificate signed by unknown authority/.test(output()))
+        throw new Error('no x509 error yet');
+    }, 5000);
   });
 
   it('should renew under a running client: the new certificate serves and the client goes on', async () => {
     const link = await servedLink();
-    const socksPort = await clientFromLink(link, 'live', pebble.rootFile);
+    const { socksPort } = await clientFromLink(link, 'v2rayng-before-2.0.7', pebble.rootFile);
     expect(
       await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 8000, 100),
     ).toEqual({ status: 200, body: BODY });
