@@ -256,7 +256,7 @@ describe('GET /sub/<secret> in each client format', () => {
     expect(page.match(/<img src="data:image\/png;base64,/g)).toHaveLength(4);
     const url = `${PORTAL}${path}`;
     expect(page).toContain(`href="v2rayng://install-config?url=${encodeURIComponent(url)}#`);
-    expect(page).toContain(`href="hiddify://import/${url}#`);
+    expect(page).toContain(`href="hiddify://import/${url}"`);
     expect(page).toContain(`sing-box://import-remote-profile?url=${encodeURIComponent(url)}#`);
     expect(page).toContain(`clash://install-config?url=${encodeURIComponent(url)}&amp;name=`);
     expect(page).toContain(`streisand://import/${url}#`);

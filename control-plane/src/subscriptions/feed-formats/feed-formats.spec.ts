@@ -542,7 +542,7 @@ describe('renderFeedPage', () => {
     const encoded = encodeURIComponent(URL_);
     for (const href of [
       `v2rayng://install-config?url=${encoded}#`,
-      `hiddify://import/${URL_}#`,
+      `hiddify://import/${URL_}"`,
       `sing-box://import-remote-profile?url=${encoded}#`,
       `clash://install-config?url=${encoded}&amp;name=`,
       `streisand://import/${URL_}#`,
