@@ -28,9 +28,10 @@ export function clientAppOf(userAgent: string | undefined): ClientApp | null {
   const version = named?.[2] ? parseVersion(named[2]) : null;
   // Only the sing-box apps and CLI name the core they run; Hiddify's "like ... sing-box" does not.
   const core = SING_BOX_APPS.test(name) ? SING_BOX_CORE.exec(agent) : null;
+  // The official apps are versioned with the core they ship; the core named in the header wins.
   const singBoxVersion = core?.[1]
     ? parseVersion(core[1])
-    : /^sing-box$/i.test(name)
+    : SING_BOX_APPS.test(name)
       ? version
       : null;
   return { name, version, singBoxVersion };
