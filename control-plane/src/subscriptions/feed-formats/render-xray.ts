@@ -31,7 +31,8 @@ export function renderXray(
   if (core === 'xray') balancer.strategy = { type: 'leastPing' };
   const toTunnel = outbounds.length > 0 ? { balancerTag: 'best' } : { outboundTag: 'block' };
   // v2ray 4.34's dns outbound forwards queries other than A/AAAA to their destination itself:
-  // through the first server, not around the tunnel. Xray drops them (`nonIPQuery` default).
+  // through the first server, not around the tunnel. Xray drops or refuses them (its
+  // `nonIPQuery` default).
   const dnsOut: Record<string, unknown> = { tag: 'dns-out', protocol: 'dns' };
   if (core === 'v2ray' && outbounds.length > 0) dnsOut.proxySettings = { tag: 'proxy-1' };
   const config: Record<string, unknown> = {
