@@ -161,6 +161,12 @@ export const singBoxConfig = z
     for (const ref of [...refs, ...detours, ...ruleOutbounds, config.route.final]) {
       if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown outbound ${ref}` });
     }
+    // 1.12+ refuses a typed DNS server that detours to an empty direct outbound.
+    const direct = new Set(config.outbounds.filter((o) => o.type === 'direct').map((o) => o.tag));
+    for (const server of config.dns.servers) {
+      if ('type' in server && 'detour' in server && server.detour && direct.has(server.detour))
+        ctx.addIssue({ code: 'custom', message: 'detour to an empty direct outbound' });
+    }
     // Every DNS server a rule, the final or the route names exists.
     const servers = new Set(config.dns.servers.map((server) => server.tag));
     const serverRefs = [

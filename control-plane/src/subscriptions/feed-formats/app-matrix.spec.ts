@@ -181,7 +181,7 @@ describe('the app and version matrix', () => {
 });
 
 describe('sing-box syntax by version', () => {
-  it('should write rule actions and typed DNS servers for 1.12 and later', () => {
+  it('should write rule actions and typed DNS servers for 1.12 and later, no detour to direct', () => {
     const config = singBoxConfig.parse(JSON.parse(feedFor('SFA/1.12.4 (1; sing-box 1.12.4)').body));
     expect(config.route.rules).toEqual([
       { action: 'sniff' },
@@ -208,7 +208,7 @@ describe('sing-box syntax by version', () => {
     expect(config.route).not.toHaveProperty('default_domain_resolver');
     expect(config.dns.servers).toEqual([
       { tag: 'dns-remote', address: `https://${REMOTE_DNS[0]}/dns-query`, detour: SELECT_GROUP },
-      { tag: 'dns-local', address: 'local' },
+      { tag: 'dns-local', address: 'local', detour: 'direct' },
     ]);
     // The servers' own names: the device's resolver, directly.
     expect(config.dns.rules).toEqual([{ outbound: 'any', server: 'dns-local' }]);

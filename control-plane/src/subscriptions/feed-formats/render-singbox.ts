@@ -110,10 +110,12 @@ function singBoxDns(syntax: SingBoxSyntax, fakeIp: boolean): Record<string, unkn
     };
   }
   // Before 1.12: servers by address; an `outbound: any` rule sends the lookups the outbounds
-  // make for their servers' names to the local resolver.
+  // make for their servers' names to the local resolver. A legacy server without `detour` dials
+  // through the default outbound (the selector), so the local one names `direct` (1.12 refuses
+  // that as pointless; its typed servers dial directly by default).
   const servers: Record<string, unknown>[] = [
     { tag: 'dns-remote', address: `https://${primary}/dns-query`, detour: SELECT_GROUP },
-    { tag: 'dns-local', address: 'local' },
+    { tag: 'dns-local', address: 'local', detour: 'direct' },
   ];
   const rules: Record<string, unknown>[] = [{ outbound: 'any', server: 'dns-local' }];
   const dns: Record<string, unknown> = {
