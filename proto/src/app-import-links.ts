@@ -17,13 +17,29 @@ export interface AppImportLink {
   href: string;
 }
 
-const SCHEMES: Record<ImportApp, { app: string; href: (url: string, name: string) => string }> = {
+/**
+ * Hiddify takes the profile name from `hiddify://import/<url>#<name>` as the fragment's raw text,
+ * never percent-decoded (its `LinkParser.deep`: `name: uri.fragment`), and a user-given name
+ * wins over the feed's `profile-title`. A name whose characters a URI fragment cannot hold as
+ * they are (a space, non-ASCII) would show percent-encoded (`SCN%20Subscription`): such a name
+ * is left out, and Hiddify names the profile from the feed's `profile-title` header (UTF-8).
+ */
+const FRAGMENT_AS_IS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]+$/;
+
+export function hiddifyImportLink(url: string, name: string): string {
+  return FRAGMENT_AS_IS.test(name) ? `hiddify://import/${url}#${name}` : `hiddify://import/${url}`;
+}
+
+const SCHEMES: Record<
+  ImportApp,
+  { app: string; href: (url: string, label: string, name: string) => string }
+> = {
   v2rayNG: {
     app: 'v2rayNG',
     href: (url, name) => `v2rayng://install-config?url=${encodeURIComponent(url)}#${name}`,
   },
   // Hiddify and Streisand take the URL as the path, unencoded.
-  Hiddify: { app: 'Hiddify', href: (url, name) => `hiddify://import/${url}#${name}` },
+  Hiddify: { app: 'Hiddify', href: (url, _label, name) => hiddifyImportLink(url, name) },
   'sing-box': {
     app: 'sing-box',
     href: (url, name) => `sing-box://import-remote-profile?url=${encodeURIComponent(url)}#${name}`,
@@ -41,6 +57,6 @@ export function appImportLinks(url: string, name: string): AppImportLink[] {
   return IMPORT_APPS.map((id) => ({
     id,
     app: SCHEMES[id].app,
-    href: SCHEMES[id].href(url, label),
+    href: SCHEMES[id].href(url, label, name),
   }));
 }

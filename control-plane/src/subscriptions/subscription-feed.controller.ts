@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
 import type { Response } from 'express';
 import { asLocale, localeFromAcceptLanguage } from '../i18n/catalogues';
-import { chooseFeedFormat } from './feed-formats/client-format';
-import { renderFeed } from './feed-formats/render-feed';
+import { chooseFeedFormat, fakeIpOption } from './feed-formats/client-format';
+import { feedContentDisposition, renderFeed } from './feed-formats/render-feed';
 import { renderFeedPage } from './feed-formats/render-page';
 import { SubscriptionViewsService } from './subscription-views.service';
 
@@ -20,12 +20,13 @@ export class SubscriptionFeedController {
   @Get('sub/:secret')
   @ApiOperation({
     summary:
-      'The subscription in the format of the app asking (User-Agent) or of ?format=base64|singbox|clash|xray|v2ray|html: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON, or the page for a browser in its language (?lang=en|fa|ru|zh, else Accept-Language); placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format)',
+      'The subscription in the format of the app asking (User-Agent, whose app version decides what the format contains) or of ?format=base64|singbox|clash|xray|v2ray|html: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON, or the page for a browser in its language (?lang=en|fa|ru|zh, else Accept-Language); ?fakeip=1 turns on FakeIP DNS in sing-box and mihomo; placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format or fakeip value)',
   })
   async feed(
     @Param('secret') secret: string,
     @Query('format') formatQuery: unknown,
     @Query('lang') langQuery: unknown,
+    @Query('fakeip') fakeIpQuery: unknown,
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Headers('accept-language') acceptLanguage: string | undefined,
@@ -45,6 +46,11 @@ export class SubscriptionFeedController {
       response.status(400).type('text/plain').send(choice.problem);
       return;
     }
+    const fakeIp = fakeIpOption(fakeIpQuery);
+    if (!fakeIp.ok) {
+      response.status(400).type('text/plain').send(fakeIp.problem);
+      return;
+    }
     const feed = await this.views.feed(secret);
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
@@ -58,9 +64,15 @@ export class SubscriptionFeedController {
       response.status(200).type('text/html; charset=utf-8').send(page);
       return;
     }
-    const rendered = renderFeed(choice.format, feed.links, feed.title, feed.certificates);
+    const rendered = renderFeed(choice.format, feed.links, feed.title, feed.certificates, {
+      client: choice.client,
+      fakeIp: fakeIp.value,
+    });
     response.setHeader('Content-Type', rendered.contentType);
-    response.setHeader('Content-Disposition', `attachment; filename="${rendered.fileName}"`);
+    response.setHeader(
+      'Content-Disposition',
+      feedContentDisposition(feed.title, rendered.extension),
+    );
     // The de facto headers of subscription apps: refresh interval (hours), title, the bytes the
     // subscription moved (all the days kept, every server: issue 19 §3; no quota, so total=0,
     // which apps show as unlimited), and the paid-until time. A client pause stops the

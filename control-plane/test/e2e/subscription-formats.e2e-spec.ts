@@ -127,6 +127,11 @@ async function fetchAs(userAgent: string | null, query = '') {
   };
 }
 
+/** The file named after the feed's title, UTF-8 with an ASCII fallback (Clash Verge shows it). */
+function disposition(extension: string): string {
+  return `attachment; filename="SCN Subscription (3 servers).${extension}"; filename*=UTF-8''SCN%20Subscription%20%283%20servers%29.${extension}`;
+}
+
 describe('GET /sub/<secret> in each client format', () => {
   it.each([
     ['curl/8.5.0', ''],
@@ -137,7 +142,7 @@ describe('GET /sub/<secret> in each client format', () => {
   ])('should serve base64 share links to %j %s', async (agent, query) => {
     const answer = await fetchAs(agent, query);
     expect(answer.type).toBe('text/plain; charset=utf-8');
-    expect(answer.disposition).toBe('attachment; filename="scn-subscription.txt"');
+    expect(answer.disposition).toBe(disposition('txt'));
     const links = decodeSubscriptionContent(answer.body)!;
     expect(links).toHaveLength(3);
     expect(links[0]).toContain(`pbk=${PBK}`);
@@ -156,7 +161,7 @@ describe('GET /sub/<secret> in each client format', () => {
   ])('should serve sing-box JSON to %j %s', async (agent, query) => {
     const answer = await fetchAs(agent, query);
     expect(answer.type).toBe('application/json; charset=utf-8');
-    expect(answer.disposition).toBe('attachment; filename="scn-subscription.json"');
+    expect(answer.disposition).toBe(disposition('json'));
     const config = singBoxConfig.parse(JSON.parse(answer.body));
     const vless = config.outbounds.filter((outbound) => outbound.type === 'vless');
     expect(vless.map((outbound) => outbound.tag)).toEqual(['Reality node', 'CDN ws', 'gRPC node']);
@@ -185,7 +190,7 @@ describe('GET /sub/<secret> in each client format', () => {
   ])('should serve mihomo YAML to %j %s', async (agent, query) => {
     const answer = await fetchAs(agent, query);
     expect(answer.type).toBe('text/yaml; charset=utf-8');
-    expect(answer.disposition).toBe('attachment; filename="scn-subscription.yaml"');
+    expect(answer.disposition).toBe(disposition('yaml'));
     const config = clashConfig.parse(parse(answer.body));
     expect(config.proxies[0]).toMatchObject({
       uuid: vlessUuid,
@@ -213,6 +218,34 @@ describe('GET /sub/<secret> in each client format', () => {
       shortId: '6ba85179e30d4fc2',
     });
     expect(config.routing.balancers[0].strategy).toEqual({ type: 'leastPing' });
+    expect(config.dns.tag).toBe('dns-internal');
+    expect(config.outbounds[1].streamSettings.wsSettings).toEqual({
+      path: '/ws',
+      host: 'cdn.example.org',
+    });
+  });
+
+  it.each([
+    ['SFA/1.10.7 (1; sing-box 1.10.7)', 'legacy'],
+    ['SFA/1.11.4 (1; sing-box 1.11.4)', '1.11'],
+    ['SFA/1.12.4 (1; sing-box 1.12.4)', '1.12'],
+  ])('should write sing-box for %j in the syntax its core loads (%s)', async (agent, syntax) => {
+    const config = singBoxConfig.parse(JSON.parse((await fetchAs(agent)).body));
+    const rules = JSON.stringify(config.route.rules);
+    expect(rules.includes('"action"')).toBe(syntax !== 'legacy');
+    expect('type' in config.dns.servers[0]!).toBe(syntax === '1.12');
+    expect(config.dns.final).toBe('dns-remote');
+  });
+
+  it('should turn FakeIP on with ?fakeip=1 and refuse another value', async () => {
+    const singBox = singBoxConfig.parse(
+      JSON.parse((await fetchAs('SFA/1.12.4', '?fakeip=1')).body),
+    );
+    expect(singBox.dns.servers.map((server) => server.tag)).toContain('dns-fake');
+    const clash = clashConfig.parse(parse((await fetchAs('mihomo/1.19.0', '?fakeip=1')).body));
+    expect(clash.dns['enhanced-mode']).toBe('fake-ip');
+    const bad = await t.http().get(`${path}?fakeip=maybe`).expect(400);
+    expect(bad.text).toBe('fakeip must be 1 or 0');
   });
 
   it('should serve v2ray JSON with only the servers v2ray 4.34 carries on ?format=v2ray', async () => {
@@ -221,8 +254,13 @@ describe('GET /sub/<secret> in each client format', () => {
       'proxy-1',
       'direct',
       'block',
+      'dns-out',
     ]);
-    expect(config.outbounds[0].streamSettings.wsSettings.path).toBe('/ws');
+    // v2ray 4.34 has no wsSettings.host: the Host header.
+    expect(config.outbounds[0].streamSettings.wsSettings).toEqual({
+      path: '/ws',
+      headers: { Host: 'cdn.example.org' },
+    });
   });
 
   it('should refuse an unknown ?format= with 400, an unknown secret with 404', async () => {
@@ -256,7 +294,7 @@ describe('GET /sub/<secret> in each client format', () => {
     expect(page.match(/<img src="data:image\/png;base64,/g)).toHaveLength(4);
     const url = `${PORTAL}${path}`;
     expect(page).toContain(`href="v2rayng://install-config?url=${encodeURIComponent(url)}#`);
-    expect(page).toContain(`href="hiddify://import/${url}#`);
+    expect(page).toContain(`href="hiddify://import/${url}"`);
     expect(page).toContain(`sing-box://import-remote-profile?url=${encodeURIComponent(url)}#`);
     expect(page).toContain(`clash://install-config?url=${encodeURIComponent(url)}&amp;name=`);
     expect(page).toContain(`streisand://import/${url}#`);

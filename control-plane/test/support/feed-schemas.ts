@@ -64,24 +64,69 @@ const singBoxOutbound = z.discriminatedUnion('type', [
     default: nonEmpty,
   }),
   z.strictObject({ type: z.literal('direct'), tag: nonEmpty }),
+  // Before 1.11 (removed in 1.13): the outbound a `protocol: dns` rule sends DNS to.
+  z.strictObject({ type: z.literal('dns'), tag: nonEmpty }),
 ]);
+const cidr = z.string().regex(/^[0-9a-f.:]+\/\d+$/);
+const queryTypes = z.array(z.enum(['A', 'AAAA'])).min(1);
+/** dns/server (1.12+ typed servers) and dns/server/legacy (before 1.12, gone in 1.14). */
+const singBoxDnsServer = z.union([
+  z.strictObject({
+    type: z.enum(['udp', 'tcp', 'tls', 'https']),
+    tag: nonEmpty,
+    server: nonEmpty,
+    detour: nonEmpty.optional(),
+  }),
+  z.strictObject({ type: z.literal('local'), tag: nonEmpty }),
+  z.strictObject({
+    type: z.literal('fakeip'),
+    tag: nonEmpty,
+    inet4_range: cidr,
+    inet6_range: cidr,
+  }),
+  z.strictObject({
+    tag: nonEmpty,
+    address: z.union([z.enum(['local', 'fakeip']), z.string().regex(/^(https|tls|tcp|udp):\/\//)]),
+    detour: nonEmpty.optional(),
+  }),
+]);
+const singBoxDns = z.strictObject({
+  servers: z.array(singBoxDnsServer).min(1),
+  rules: z.array(
+    z.union([
+      z.strictObject({ outbound: z.literal('any'), server: nonEmpty }),
+      z.strictObject({ query_type: queryTypes, server: nonEmpty }),
+    ]),
+  ),
+  final: nonEmpty,
+  strategy: z.enum(['prefer_ipv4', 'prefer_ipv6', 'ipv4_only', 'ipv6_only']),
+  fakeip: z
+    .strictObject({ enabled: z.literal(true), inet4_range: cidr, inet6_range: cidr })
+    .optional(),
+});
 export const singBoxConfig = z
   .strictObject({
     log: z.strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error']) }),
+    dns: singBoxDns,
     inbounds: z.array(
       z.discriminatedUnion('type', [
         z.strictObject({
           type: z.literal('tun'),
           tag: nonEmpty,
-          address: z.array(z.string().regex(/^[0-9a-f.:]+\/\d+$/)).min(1),
+          // `inet4_address` before 1.10.
+          address: z.array(cidr).min(1).optional(),
+          inet4_address: z.array(cidr).min(1).optional(),
           auto_route: z.boolean(),
           strict_route: z.boolean(),
+          // Inbound sniffing before 1.11 (the `sniff` rule action since).
+          sniff: z.literal(true).optional(),
         }),
         z.strictObject({
           type: z.literal('mixed'),
           tag: nonEmpty,
           listen: nonEmpty,
           listen_port: port,
+          sniff: z.literal(true).optional(),
         }),
       ]),
     ),
@@ -91,10 +136,12 @@ export const singBoxConfig = z
         z.union([
           z.strictObject({ action: z.literal('sniff') }),
           z.strictObject({ protocol: z.literal('dns'), action: z.literal('hijack-dns') }),
+          z.strictObject({ protocol: z.literal('dns'), outbound: nonEmpty }),
         ]),
       ),
       final: nonEmpty,
       auto_detect_interface: z.boolean(),
+      default_domain_resolver: nonEmpty.optional(),
     }),
   })
   .superRefine((config, ctx) => {
@@ -105,9 +152,34 @@ export const singBoxConfig = z
     const refs = config.outbounds.flatMap((outbound) =>
       'outbounds' in outbound ? outbound.outbounds : [],
     );
-    for (const ref of [...refs, config.route.final]) {
+    const detours = config.dns.servers.flatMap((server) =>
+      'detour' in server && server.detour ? [server.detour] : [],
+    );
+    const ruleOutbounds = config.route.rules.flatMap((rule) =>
+      'outbound' in rule ? [rule.outbound] : [],
+    );
+    for (const ref of [...refs, ...detours, ...ruleOutbounds, config.route.final]) {
       if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown outbound ${ref}` });
     }
+    // 1.12+ refuses a typed DNS server that detours to an empty direct outbound.
+    const direct = new Set(config.outbounds.filter((o) => o.type === 'direct').map((o) => o.tag));
+    for (const server of config.dns.servers) {
+      if ('type' in server && 'detour' in server && server.detour && direct.has(server.detour))
+        ctx.addIssue({ code: 'custom', message: 'detour to an empty direct outbound' });
+    }
+    // Every DNS server a rule, the final or the route names exists.
+    const servers = new Set(config.dns.servers.map((server) => server.tag));
+    const serverRefs = [
+      ...config.dns.rules.map((rule) => rule.server),
+      config.dns.final,
+      ...(config.route.default_domain_resolver ? [config.route.default_domain_resolver] : []),
+    ];
+    for (const ref of serverRefs) {
+      if (!servers.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown DNS server ${ref}` });
+    }
+    const tun = config.inbounds.find((inbound) => inbound.type === 'tun');
+    if (tun && 'address' in tun === 'inet4_address' in tun)
+      ctx.addIssue({ code: 'custom', message: 'tun needs exactly one of address, inet4_address' });
   });
 
 const clashProxy = z.strictObject({
@@ -136,6 +208,20 @@ const clashProxy = z.strictObject({
     .optional(),
   'grpc-opts': z.strictObject({ 'grpc-service-name': z.string() }).optional(),
 });
+/** config/dns: the nameservers as mihomo parses them (IP, scheme://, or `system`). */
+const clashNameserver = z.union([
+  z.literal('system'),
+  z.string().regex(/^(https|tls|tcp|udp|quic):\/\/[^\s#]+$/),
+]);
+const clashDns = z.strictObject({
+  enable: z.literal(true),
+  ipv6: z.boolean(),
+  'enhanced-mode': z.enum(['redir-host', 'fake-ip']),
+  'fake-ip-range': cidr.optional(),
+  'respect-rules': z.boolean(),
+  nameserver: z.array(clashNameserver).min(1),
+  'proxy-server-nameserver': z.array(clashNameserver).min(1),
+});
 export const clashConfig = z
   .strictObject({
     'mixed-port': port,
@@ -143,6 +229,7 @@ export const clashConfig = z
     mode: z.enum(['rule', 'global', 'direct']),
     'log-level': z.enum(['silent', 'error', 'warning', 'info', 'debug']),
     ipv6: z.boolean(),
+    dns: clashDns,
     proxies: z.array(clashProxy),
     'proxy-groups': z.array(
       z.discriminatedUnion('type', [
@@ -169,6 +256,11 @@ export const clashConfig = z
     for (const ref of [...refs, last[1]!]) {
       if (!known.has(ref)) ctx.addIssue({ code: 'custom', message: `unknown proxy ${ref}` });
     }
+    // respect-rules needs a proxy-server-nameserver (mihomo refuses the config otherwise).
+    if (config.dns['respect-rules'] && config.dns['proxy-server-nameserver'].length === 0)
+      ctx.addIssue({ code: 'custom', message: 'respect-rules without proxy-server-nameserver' });
+    if ((config.dns['enhanced-mode'] === 'fake-ip') !== 'fake-ip-range' in config.dns)
+      ctx.addIssue({ code: 'custom', message: 'fake-ip-range only with fake-ip' });
   });
 
 /**
@@ -207,6 +299,8 @@ const xrayStream = z.strictObject({
   wsSettings: z
     .strictObject({
       path: z.string().startsWith('/'),
+      // Xray: `host` (its `headers.Host` is deprecated); v2ray 4.34 has only the header.
+      host: z.string().optional(),
       headers: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
@@ -242,12 +336,22 @@ const xrayOutbound = z.union([
   }),
   z.strictObject({ tag: z.literal('direct'), protocol: z.literal('freedom') }),
   z.strictObject({ tag: z.literal('block'), protocol: z.literal('blackhole') }),
+  // The apps' DNS, answered by the built-in DNS (proxy/dns).
+  z.strictObject({
+    tag: z.literal('dns-out'),
+    protocol: z.literal('dns'),
+    proxySettings: z.strictObject({ tag: z.string().regex(/^proxy-\d+$/) }).optional(),
+  }),
 ]);
 export const xrayConfig = z
   .strictObject({
     remarks: z.string(),
     log: z.strictObject({ loglevel: z.enum(['debug', 'info', 'warning', 'error', 'none']) }),
     inbounds: z.array(z.looseObject({ tag: nonEmpty, protocol: z.enum(['socks', 'http']) })),
+    dns: z.strictObject({
+      tag: nonEmpty,
+      servers: z.array(z.ipv4()).min(1),
+    }),
     outbounds: z.array(xrayOutbound),
     routing: z.strictObject({
       domainStrategy: z.enum(['AsIs', 'IPIfNonMatch', 'IPOnDemand']),
@@ -263,7 +367,9 @@ export const xrayConfig = z
       rules: z.array(
         z.strictObject({
           type: z.literal('field'),
-          network: z.string(),
+          inboundTag: z.array(nonEmpty).min(1).optional(),
+          network: z.string().optional(),
+          port: z.string().regex(/^\d+$/).optional(),
           balancerTag: nonEmpty.optional(),
           outboundTag: nonEmpty.optional(),
         }),
@@ -281,7 +387,20 @@ export const xrayConfig = z
   .superRefine((config, ctx) => {
     const balancers = new Set(config.routing.balancers.map((balancer) => balancer.tag));
     const tags = new Set(config.outbounds.map((outbound) => outbound.tag));
+    for (const outbound of config.outbounds) {
+      if (
+        'proxySettings' in outbound &&
+        outbound.proxySettings &&
+        !tags.has(outbound.proxySettings.tag)
+      )
+        ctx.addIssue({ code: 'custom', message: `unknown proxy ${outbound.proxySettings.tag}` });
+    }
+    const inbounds = new Set([...config.inbounds.map((inbound) => inbound.tag), config.dns.tag]);
     for (const rule of config.routing.rules) {
+      if (!rule.balancerTag === !rule.outboundTag)
+        ctx.addIssue({ code: 'custom', message: 'a rule needs one balancerTag or outboundTag' });
+      for (const tag of rule.inboundTag ?? [])
+        if (!inbounds.has(tag)) ctx.addIssue({ code: 'custom', message: `unknown inbound ${tag}` });
       if (rule.balancerTag && !balancers.has(rule.balancerTag))
         ctx.addIssue({ code: 'custom', message: `unknown balancer ${rule.balancerTag}` });
       if (rule.outboundTag && !tags.has(rule.outboundTag))

@@ -38,7 +38,8 @@ function expectedImports(url: string): Record<string, string> {
   const encoded = encodeURIComponent(url);
   return {
     v2rayNG: `v2rayng://install-config?url=${encoded}#`,
-    Hiddify: `hiddify://import/${url}#`,
+    // Hiddify shows a fragment undecoded: a name it would garble is left to profile-title.
+    Hiddify: `hiddify://import/${url}`,
     'sing-box': `sing-box://import-remote-profile?url=${encoded}#`,
     Clash: `clash://install-config?url=${encoded}&name=`,
     Streisand: `streisand://import/${url}#`,

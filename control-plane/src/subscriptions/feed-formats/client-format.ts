@@ -1,3 +1,5 @@
+import { atLeast, type ClientApp, clientAppOf } from './client-app';
+
 /**
  * Which configuration format a subscription-URL request gets (issue 19 §2): an explicit
  * `?format=` wins, else the app's User-Agent, else base64 share links (what every app that
@@ -36,13 +38,16 @@ export function formatForUserAgent(userAgent: string | undefined): FeedFormat {
   for (const rule of RULES) {
     const match = rule.pattern.exec(agent);
     if (!match) continue;
-    if (rule.minVersion && !atLeast(match[1] ?? '', rule.minVersion)) return 'base64';
+    if (rule.minVersion && !atLeast((match[1] ?? '').split('.').map(Number), rule.minVersion))
+      return 'base64';
     return rule.format;
   }
   return 'base64';
 }
 
-export type FormatChoice = { ok: true; format: FeedFormat } | { ok: false; problem: string };
+/** The format, and the app asking (its version decides what the format may contain). */
+export type FormatChoice =
+  { ok: true; format: FeedFormat; client: ClientApp | null } | { ok: false; problem: string };
 
 /**
  * `?format=` (case-insensitive) over the User-Agent; an unknown value is refused. A browser
@@ -53,15 +58,16 @@ export function chooseFeedFormat(
   userAgent: string | undefined,
   accept?: string,
 ): FormatChoice {
+  const client = clientAppOf(userAgent);
   if (query === undefined) {
     const format = formatForUserAgent(userAgent);
-    if (format === 'base64' && acceptsHtml(accept)) return { ok: true, format: 'html' };
-    return { ok: true, format };
+    if (format === 'base64' && acceptsHtml(accept)) return { ok: true, format: 'html', client };
+    return { ok: true, format, client };
   }
   const value = typeof query === 'string' ? query.trim().toLowerCase() : '';
   const alias = value === 'sing-box' ? 'singbox' : value === 'mihomo' ? 'clash' : value;
   if ((FEED_FORMATS as readonly string[]).includes(alias)) {
-    return { ok: true, format: alias as FeedFormat };
+    return { ok: true, format: alias as FeedFormat, client };
   }
   return { ok: false, problem: `format must be one of ${FEED_FORMATS.join(', ')}` };
 }
@@ -75,11 +81,13 @@ function acceptsHtml(accept: string | undefined): boolean {
   });
 }
 
-function atLeast(version: string, minimum: readonly number[]): boolean {
-  const parts = version.split('.').map(Number);
-  for (let i = 0; i < minimum.length; i += 1) {
-    const part = parts[i] ?? 0;
-    if (part !== minimum[i]) return part > minimum[i]!;
-  }
-  return true;
+/** `?fakeip=` (sing-box and mihomo DNS): 1/true on, 0/false or absent off, anything else refused. */
+export function fakeIpOption(
+  query: unknown,
+): { ok: true; value: boolean } | { ok: false; problem: string } {
+  if (query === undefined) return { ok: true, value: false };
+  const value = typeof query === 'string' ? query.trim().toLowerCase() : '';
+  if (value === '1' || value === 'true') return { ok: true, value: true };
+  if (value === '0' || value === 'false') return { ok: true, value: false };
+  return { ok: false, problem: 'fakeip must be 1 or 0' };
 }

@@ -126,7 +126,7 @@ describe('chooseFeedFormat', () => {
     ['xray', 'clash-verge/v2', 'xray'],
     ['v2ray', undefined, 'v2ray'],
   ])('should let ?format=%s override %j', (query, agent, format) => {
-    expect(chooseFeedFormat(query, agent)).toEqual({ ok: true, format });
+    expect(chooseFeedFormat(query, agent)).toMatchObject({ ok: true, format });
   });
 
   it.each([[''], ['json'], ['yaml'], [['clash', 'xray']], [{}]])(
@@ -149,11 +149,15 @@ describe('chooseFeedFormat', () => {
     ['base64', 'Mozilla/5.0', BROWSER, 'base64'],
     ['html', 'curl/8.5.0', undefined, 'html'],
   ])('should choose by ?format=%j, User-Agent %j and Accept %j', (query, agent, accept, format) => {
-    expect(chooseFeedFormat(query, agent, accept)).toEqual({ ok: true, format });
+    expect(chooseFeedFormat(query, agent, accept)).toMatchObject({ ok: true, format });
   });
 
   it('should follow the User-Agent without ?format=', () => {
-    expect(chooseFeedFormat(undefined, 'mihomo/1.19.0')).toEqual({ ok: true, format: 'clash' });
+    expect(chooseFeedFormat(undefined, 'mihomo/1.19.0')).toEqual({
+      ok: true,
+      format: 'clash',
+      client: { name: 'mihomo', version: [1, 19, 0], singBoxVersion: null },
+    });
   });
 });
 
@@ -297,7 +301,7 @@ describe('renderers', () => {
     expect(proxies[1].streamSettings).toMatchObject({
       security: 'tls',
       tlsSettings: { serverName: 'cdn.example.org', fingerprint: 'chrome' },
-      wsSettings: { path: '/tunnel?ed=2048', headers: { Host: 'cdn.example.org' } },
+      wsSettings: { path: '/tunnel?ed=2048', host: 'cdn.example.org' },
     });
     expect(proxies[2].streamSettings.grpcSettings).toEqual({
       serviceName: 'scn-grpc',
@@ -326,6 +330,7 @@ describe('renderers', () => {
         'proxy-2',
         'direct',
         'block',
+        'dns-out',
       ]);
       expect(v2rayTest(text)).toMatch(/Configuration OK/);
       // The same binary refuses what it cannot carry: the check can fail.
@@ -388,6 +393,7 @@ describe('servers a format cannot carry', () => {
         'proxy-1',
         'direct',
         'block',
+        'dns-out',
       ]);
       expect(xray.outbounds[0].streamSettings.httpupgradeSettings).toEqual({
         path: '/u',
@@ -397,6 +403,7 @@ describe('servers a format cannot carry', () => {
       expect(JSON.parse(v2ray).outbounds.map((o: { tag: string }) => o.tag)).toEqual([
         'direct',
         'block',
+        'dns-out',
       ]);
       expect(v2rayTest(v2ray)).toMatch(/Configuration OK/);
     },
@@ -481,7 +488,7 @@ describe('round trip of the share-link parameters', () => {
     }).toEqual(expected(p));
     if (p.type === 'ws') {
       expect([clash['ws-opts']?.path, stream.wsSettings.path]).toEqual([p.path, p.path]);
-      expect(stream.wsSettings.headers.Host).toBe(p.host);
+      expect(stream.wsSettings.host).toBe(p.host);
     }
     if (p.type === 'grpc') {
       expect([clash['grpc-opts']?.['grpc-service-name'], stream.grpcSettings.serviceName]).toEqual([
@@ -542,7 +549,7 @@ describe('renderFeedPage', () => {
     const encoded = encodeURIComponent(URL_);
     for (const href of [
       `v2rayng://install-config?url=${encoded}#`,
-      `hiddify://import/${URL_}#`,
+      `hiddify://import/${URL_}"`,
       `sing-box://import-remote-profile?url=${encoded}#`,
       `clash://install-config?url=${encoded}&amp;name=`,
       `streisand://import/${URL_}#`,

@@ -8,6 +8,7 @@ import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/fe
 import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
 import { connectionString, type LinkedServer } from '../subscription-links';
+import { clientAppOf } from './client-app';
 import { renderFeed } from './render-feed';
 import { feedServers, renderClash, renderSingBox, renderXray } from './renderers';
 
@@ -156,8 +157,12 @@ describe('every format from a pinned TLS link (issue 19 §1)', () => {
     expect(JSON.stringify(config)).not.toMatch(/skip-cert-verify/);
   });
 
-  it('should pin pinnedPeerCertSha256 in Xray JSON, without allowInsecure', () => {
-    const text = renderXray(feedServers(links, certificates), { core: 'xray', remarks: 'R' });
+  it('should pin pinnedPeerCertSha256 in Xray JSON for v2rayNG 2.0.7, without allowInsecure', () => {
+    const text = renderXray(feedServers(links, certificates), {
+      core: 'xray',
+      remarks: 'R',
+      client: clientAppOf('v2rayNG/2.0.7'),
+    });
     const config = xrayConfig.parse(JSON.parse(text));
     const tlsSettings = config.outbounds
       .filter((o) => o.protocol === 'vless')
@@ -206,9 +211,18 @@ describe('every format from a pinned TLS link (issue 19 §1)', () => {
       ),
     ).toEqual([]);
     const v2ray = JSON.parse(renderXray(servers, { core: 'v2ray', remarks: 'R' }));
-    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual(['direct', 'block']);
-    // mihomo and Xray pin the hash, which the link carries.
+    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+      'direct',
+      'block',
+      'dns-out',
+    ]);
+    // mihomo and the Xray cores that read the pin use the hash, which the link carries.
     expect(clashConfig.parse(parse(renderClash(servers))).proxies).toHaveLength(2);
+    const pinReader = { core: 'xray', remarks: 'R', client: clientAppOf('v2rayN/7.17.1') } as const;
+    expect(JSON.parse(renderXray(servers, pinReader)).outbounds).toHaveLength(5);
+    // An older core would ignore the pin and refuse the certificate: left out.
+    const older = { core: 'xray', remarks: 'R', client: clientAppOf('v2rayN/7.17.0') } as const;
+    expect(JSON.parse(renderXray(servers, older)).outbounds).toHaveLength(3);
   });
 
   it('should round-trip the REALITY parameters and the Vision flow through every format', () => {
@@ -251,6 +265,10 @@ describe('every format from a pinned TLS link (issue 19 §1)', () => {
     });
     // v2ray 4.34 has no REALITY: left out rather than written as something else.
     const v2ray = JSON.parse(renderXray(servers, { core: 'v2ray', remarks: 'R' }));
-    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual(['direct', 'block']);
+    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
+      'direct',
+      'block',
+      'dns-out',
+    ]);
   });
 });

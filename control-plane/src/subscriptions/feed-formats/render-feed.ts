@@ -1,10 +1,18 @@
 import { groupFile } from '../subscription-links';
 import type { FeedFormat } from './client-format';
-import { feedServers, renderClash, renderSingBox, renderXray } from './renderers';
+import {
+  DEFAULT_RENDER_OPTIONS,
+  feedServers,
+  renderClash,
+  renderSingBox,
+  renderXray,
+  type RenderOptions,
+} from './renderers';
 
 export interface RenderedFeed {
   contentType: string;
-  fileName: string;
+  /** The file's extension (the file is named after the feed's title: feedContentDisposition). */
+  extension: 'txt' | 'json' | 'yaml';
   body: string;
 }
 
@@ -15,31 +23,56 @@ export function renderFeed(
   title: string,
   /** Certificates (PEM) by the SHA-256 the links pin (`pcs`). */
   certificates: ReadonlyMap<string, string> = new Map(),
+  /** The app asking and the options of the request (`?fakeip=`). */
+  options: RenderOptions = DEFAULT_RENDER_OPTIONS,
 ): RenderedFeed {
   switch (format) {
     case 'base64':
-      return {
-        contentType: 'text/plain; charset=utf-8',
-        fileName: 'scn-subscription.txt',
-        body: groupFile(links),
-      };
+      return { contentType: 'text/plain; charset=utf-8', extension: 'txt', body: groupFile(links) };
     case 'singbox':
-      return json('scn-subscription.json', renderSingBox(feedServers(links, certificates)));
+      return json(renderSingBox(feedServers(links, certificates), options));
     case 'clash':
       return {
         contentType: 'text/yaml; charset=utf-8',
-        fileName: 'scn-subscription.yaml',
-        body: renderClash(feedServers(links, certificates)),
+        extension: 'yaml',
+        body: renderClash(feedServers(links, certificates), options),
       };
     case 'xray':
     case 'v2ray':
       return json(
-        `scn-subscription-${format}.json`,
-        renderXray(feedServers(links, certificates), { core: format, remarks: title }),
+        renderXray(feedServers(links, certificates), {
+          core: format,
+          remarks: title,
+          client: options.client,
+        }),
       );
   }
 }
 
-function json(fileName: string, body: string): RenderedFeed {
-  return { contentType: 'application/json; charset=utf-8', fileName, body };
+function json(body: string): RenderedFeed {
+  return { contentType: 'application/json; charset=utf-8', extension: 'json', body };
+}
+
+/**
+ * `Content-Disposition` naming the file after the feed's title, which apps that name a profile
+ * by its file (Clash Verge) show: `filename*` in UTF-8 (RFC 6266, RFC 5987) and an ASCII
+ * `filename` for the clients that read only that one.
+ */
+export function feedContentDisposition(title: string, extension: string): string {
+  const name = `${title}.${extension}`;
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\]/g, '')
+    .trim();
+  const fallback = ascii && ascii !== `.${extension}` ? ascii : `scn-subscription.${extension}`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${rfc5987(name)}`;
+}
+
+/** RFC 5987 `value-chars`: attr-chars as they are, every other byte percent-encoded. */
+function rfc5987(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
