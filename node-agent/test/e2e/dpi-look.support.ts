@@ -1,0 +1,363 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type AgentInbound } from '../../src/config/agent-config';
+import { buildCoreConfig } from '../../src/proxy-core/core-config';
+import { coreInboundSettings } from '../../src/proxy-core/inbound-plan';
+import { createInbound, type InboundNetwork } from '../../src/proxy-core/inbound-setup';
+import { certificatePins } from '../../src/proxy-core/tls-certificate';
+import { reportedInbound } from '../../src/reporter/reporter';
+import { netnsSkipReason, type TestNetns } from './netns.support';
+import { eventually } from './proxy-core.support';
+import { clientConfigFromLink } from './vless-link-client';
+import { V2RAY } from './v2ray-node';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * What a passive DPI box makes of the node's traffic (docs/security.md#what-dpi-sees): the
+ * node's core, configured by the agent's own config builder, in a network namespace of its own
+ * (so it can take 443 without competing with this machine), a v2ray client built from the link
+ * the control plane serves, tcpdump on the namespace's side of the wire, and Debian's nDPI
+ * classifying the capture flow by flow.
+ */
+
+export const NDPI_READER = '/usr/bin/ndpiReader';
+export const TCPDUMP = '/usr/bin/tcpdump';
+export const OPENSSL = '/usr/bin/openssl';
+export const UNSHARE = '/usr/bin/unshare';
+
+/** Why the measurement cannot run here, or null (root, `ip netns`, the tools). */
+export function dpiLookSkipReason(): string | null {
+  const netns = netnsSkipReason();
+  if (netns) return netns;
+  const missing = [V2RAY, NDPI_READER, TCPDUMP, OPENSSL, UNSHARE].filter((f) => !existsSync(f));
+  return missing.length > 0
+    ? `missing ${missing.join(', ')} (apt-get install libndpi-bin tcpdump)`
+    : null;
+}
+
+/** One flow as `ndpiReader -v 2` prints it. */
+export interface NdpiFlow {
+  client: string;
+  server: string;
+  /** The detected protocol, e.g. `TLS` or `TLS.Google` (master.app). */
+  protocol: string;
+  sni: string;
+  tlsVersion: string;
+  /** Every flow risk nDPI set, in its own words ("Missing SNI TLS Extension"). */
+  risks: string[];
+  riskScore: number;
+}
+
+/**
+ * The flows of `ndpiReader -v 2` output. A flow line reads
+ * `1 TCP a:p <-> b:q [proto: 91/TLS][...][Hostname/SNI: x][Risk: ** A **** B **][Risk Score: 60][TLSv1.3]...`.
+ */
+export function parseNdpiFlows(output: string): NdpiFlow[] {
+  const flows: NdpiFlow[] = [];
+  for (const line of output.split('\n')) {
+    const head = /^\s*\d+\s+TCP\s+(\S+)\s+<->\s+(\S+)\s+\[proto: [\d.]+\/([^\]]+)\]/.exec(line);
+    if (!head) continue;
+    const field = (name: string) => new RegExp(`\\[${name}: ([^\\]]*)\\]`).exec(line)?.[1] ?? '';
+    const riskText = /\[Risk: ((?:\*\* [^*]+ \*\*)+)\]/.exec(line)?.[1] ?? '';
+    flows.push({
+      client: head[1]!,
+      server: head[2]!,
+      protocol: head[3]!,
+      sni: field('Hostname/SNI'),
+      tlsVersion: /\[(TLSv1(?:\.\d)?|SSLv3)\]/.exec(line)?.[1] ?? '',
+      risks: [...riskText.matchAll(/\*\* ([^*]+?) \*\*/g)].map((m) => m[1]!).sort(),
+      riskScore: Number(field('Risk Score') || 0),
+    });
+  }
+  return flows;
+}
+
+/** Classifies a capture file with nDPI: `ndpiReader -i <file> -v 2`. */
+export async function classifyPcap(file: string): Promise<NdpiFlow[]> {
+  const { stdout } = await execFileAsync(NDPI_READER, ['-i', file, '-v', '2'], {
+    timeout: 30_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (/Unsupported datalink/.test(stdout))
+    throw new Error(`ndpiReader cannot read ${file}: ${stdout}`);
+  return parseNdpiFlows(stdout);
+}
+
+export interface Capture {
+  /** Stops tcpdump and waits until the file is complete. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `tcpdump -i <veth> -U -w <file> tcp port <port>` on this machine's end of the namespace's veth
+ * pair: only the client's connections to the node cross it on that port (the core's own fetches
+ * stay on the namespace's loopback).
+ */
+export async function startCapture(netns: TestNetns, port: number, file: string): Promise<Capture> {
+  const { stdout } = await execFileAsync('ip', [
+    '-o',
+    'addr',
+    'show',
+    'to',
+    `${netns.hostAddress}/32`,
+  ]);
+  const device = /^\d+:\s+([^\s:@]+)/.exec(stdout)?.[1];
+  if (!device) throw new Error(`no interface holds ${netns.hostAddress}: ${stdout}`);
+  // --immediate-mode: without it the kernel holds packets in its ring until a block fills or
+  // times out, and a capture stopped right after the fetches writes none ("0 packets captured").
+  const child = spawn(
+    TCPDUMP,
+    ['-i', device, '--immediate-mode', '-U', '-n', '-w', file, `tcp port ${port}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`tcpdump did not start: ${output}`)), 10_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tcpdump exited (${code}): ${output}`));
+    });
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT'); // flushes and closes the file
+      await exited;
+    },
+  };
+}
+
+/** A test CA and a certificate it issued for `name` (openssl), as an ACME CA would issue one. */
+export async function issueFromTestCa(
+  dir: string,
+  name: string,
+): Promise<{ caFile: string; certificateFile: string; keyFile: string }> {
+  const file = (base: string) => path.join(dir, base);
+  const openssl = (...args: string[]) => execFileAsync(OPENSSL, args, { timeout: 30_000 });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  await openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    file('ca-key.pem'),
+    '-out',
+    file('ca.pem'),
+    '-subj',
+    '/CN=SCN DPI test CA',
+    '-days',
+    '2',
+  );
+  await openssl(
+    'req',
+    '-new',
+    ...ec,
+    '-keyout',
+    file('node-key.pem'),
+    '-out',
+    file('node.csr'),
+    '-subj',
+    `/CN=${name}`,
+  );
+  await writeFile(
+    file('node.ext'),
+    `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n`,
+  );
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('node.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca-key.pem'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('node.ext'),
+    '-out',
+    file('node.pem'),
+  );
+  return {
+    caFile: file('ca.pem'),
+    certificateFile: file('node.pem'),
+    keyFile: file('node-key.pem'),
+  };
+}
+
+export interface MeasuredNodeOptions {
+  network: InboundNetwork;
+  /** What clients dial: a name (the CA-issued certificate names it) or the node's IP. */
+  publicHost: string;
+  port: number;
+  /** The CA-issued certificate; absent: the agent's self-signed fallback for publicHost. */
+  issued?: { certificateFile: string; keyFile: string };
+  clientUuid: string;
+  workDir: string;
+}
+
+export interface MeasuredNode {
+  inbound: AgentInbound;
+  /** The inbound as the agent reports it (what the control plane builds links from). */
+  reported: ReturnType<typeof reportedInbound>;
+  process: ChildProcess;
+}
+
+/**
+ * The node as `scn-agent enroll` sets it up (createInbound) and the daemon runs it
+ * (buildCoreConfig), started on v2ray 4.34 inside the namespace on `port`.
+ */
+export async function startMeasuredNode(
+  netns: TestNetns,
+  options: MeasuredNodeOptions,
+): Promise<MeasuredNode> {
+  const inbound = await createInbound({
+    kind: 'v2ray',
+    publicHost: options.publicHost,
+    tlsDir: path.join(options.workDir, 'tls'),
+    security: 'tls',
+    network: options.network,
+    certificateFile: options.issued?.certificateFile,
+    keyFile: options.issued?.keyFile,
+  });
+  const config = buildCoreConfig({
+    kind: 'v2ray',
+    inbound: coreInboundSettings(inbound, options.port),
+    apiPort: 10085, // the namespace's own loopback: nothing else listens there
+    allowedUuids: [options.clientUuid],
+    // The pages are on the namespace's loopback.
+    allowPrivateDestinations: true,
+  });
+  const configFile = path.join(options.workDir, 'core-config.json');
+  await writeFile(configFile, JSON.stringify(config), { mode: 0o600 });
+  const child = netns.spawn(V2RAY, ['-config', configFile]);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await eventually(
+    () =>
+      child.exitCode === null
+        ? tcpConnects(netns.nsAddress, options.port)
+        : Promise.reject(new Error(`v2ray exited: ${output}`)),
+    10_000,
+    50,
+  );
+  const certificatePem =
+    inbound.selfSigned && inbound.certificateFile
+      ? await readFile(inbound.certificateFile, 'utf8')
+      : null;
+  const reported = reportedInbound(
+    inbound,
+    certificatePem ? { pins: certificatePins(certificatePem), sendPem: certificatePem } : null,
+  );
+  return { inbound, reported, process: child };
+}
+
+function tcpConnects(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, host, () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * An HTTP server on the namespace's own 127.0.0.1 (the pages the client fetches: the node's core
+ * reaches them, nothing outside does).
+ */
+export async function startNamespacedLoopbackPage(
+  netns: TestNetns,
+  port: number,
+  body: string,
+): Promise<ChildProcess> {
+  const script = `
+    const http = require('node:http');
+    const body = ${JSON.stringify(body)};
+    http.createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      response.end(body);
+    }).listen(${port}, '127.0.0.1', () => console.log('listening'));
+  `;
+  const child = netns.spawn(process.execPath, ['-e', script]);
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`page did not listen: ${output}`)), 10_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`page exited (${code}): ${output}`));
+    });
+  });
+  return child;
+}
+
+/**
+ * A v2ray client built from the link alone (vless-link-client.ts), trusting `caFile` as its root
+ * store (Go's SSL_CERT_FILE; as a phone trusts Let's Encrypt, no pin, no allowInsecure) and resolving the link's name to `hosts`
+ * through a private /etc/hosts in a mount namespace of its own (nothing on this machine changes).
+ */
+export async function startLinkClient(options: {
+  link: string;
+  socksPort: number;
+  workDir: string;
+  caFile?: string;
+  hosts?: Readonly<Record<string, string>>;
+}): Promise<ChildProcess> {
+  const configFile = path.join(options.workDir, 'client.json');
+  await writeFile(
+    configFile,
+    JSON.stringify(await clientConfigFromLink(options.link, options.socksPort)),
+    { mode: 0o600 },
+  );
+  const hostsFile = path.join(options.workDir, 'hosts');
+  const hostLines = Object.entries(options.hosts ?? {}).map(([name, ip]) => `${ip} ${name}`);
+  await writeFile(hostsFile, ['127.0.0.1 localhost', ...hostLines, ''].join('\n'));
+  const script = 'mount --bind "$1" /etc/hosts && shift && exec "$@"';
+  const child = spawn(
+    UNSHARE,
+    [
+      '-m',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      script,
+      'sh',
+      hostsFile,
+      V2RAY,
+      '-config',
+      configFile,
+    ],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, ...(options.caFile ? { SSL_CERT_FILE: options.caFile } : {}) },
+    },
+  );
+  await eventually(() => tcpConnects('127.0.0.1', options.socksPort), 5000, 25);
+  return child;
+}
