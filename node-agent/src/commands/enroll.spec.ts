@@ -18,6 +18,7 @@ import { AgentError } from '../errors';
 import { isRealityKey, realityPublicKey } from '../proxy-core/reality-keys';
 import { buildProgram } from '../program';
 import { enroll, type EnrollFlags, enrollFlagsSchema } from './enroll';
+import type { PortAvailability } from './enroll-port';
 
 const TOKEN = 'a'.repeat(43);
 const io = { out: () => undefined, err: () => undefined };
@@ -206,7 +207,12 @@ describe('enroll --country / --location', () => {
 });
 
 describe('enroll: the secure inbound', () => {
-  async function enrollWith(flags: EnrollFlags, plan?: EnrollResponse['inboundPlan']) {
+  async function enrollWith(
+    flags: EnrollFlags,
+    plan?: EnrollResponse['inboundPlan'],
+    /** What this machine's port 443 is (enroll-port.ts probes the real one). */
+    port443: PortAvailability = 'free',
+  ) {
     const controlPlane = await fakeControlPlane(plan);
     const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-inbound-'));
     const configPath = path.join(dir, 'etc', 'config.json');
@@ -222,7 +228,11 @@ describe('enroll: the secure inbound', () => {
           config: configPath,
           ...flags,
         },
-        { io: { out: (t) => (out += t), err: (t) => (err += t) }, hardware: strongHardware },
+        {
+          io: { out: (t) => (out += t), err: (t) => (err += t) },
+          hardware: strongHardware,
+          probePort: () => Promise.resolve(port443),
+        },
       );
     } finally {
       controlPlane.close();
@@ -236,9 +246,9 @@ describe('enroll: the secure inbound', () => {
     };
   }
 
-  it('should set up REALITY + vision with Xray by default and ask for a port of its own', async () => {
+  it('should set up REALITY + vision with Xray by default and ask for 443 when free', async () => {
     const { request, config, out } = await enrollWith({});
-    expect(request).toMatchObject({ requestedPort: 0, core: 'xray' });
+    expect(request).toMatchObject({ requestedPort: 443, core: 'xray' });
     expect(config.publicPort).toBe(443);
     expect(config.inbound).toMatchObject({
       security: 'reality',
@@ -252,6 +262,12 @@ describe('enroll: the secure inbound', () => {
     expect(isRealityKey(config.inbound.pbk!)).toBe(true);
     expect(realityPublicKey(config.inbound.realityPrivateKey!)).toBe(config.inbound.pbk);
     expect(out).toContain(`REALITY public key ${config.inbound.pbk}`);
+  });
+
+  it("should ask for a port of the machine's own when 443 is taken, and say so", async () => {
+    const { request, err } = await enrollWith({ core: 'v2ray' }, undefined, 'in-use');
+    expect(request).toMatchObject({ requestedPort: 0, core: 'v2ray' });
+    expect(err).toContain('already listens on port 443');
   });
 
   it('should make a self-signed TLS certificate for v2ray beside the config (key 0600)', async () => {
