@@ -13,6 +13,7 @@ import {
   startLinkClient,
   startMeasuredNode,
   startNamespacedLoopbackPage,
+  tls12Handshake,
 } from './dpi-look.support';
 import { createTestNetns, type TestNetns } from './netns.support';
 import { freePort, killAndWait, socksHttpGet } from './proxy-core.support';
@@ -35,9 +36,14 @@ const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 interface LookCase {
   row: Omit<LookRow, 'flows'>;
   network: 'tcp' | 'ws';
-  /** ca: a certificate a CA issued for NAME (the ACME path); self-signed: the IP fallback. */
-  certificate: 'ca' | 'self-signed';
+  /**
+   * ca: a 90-day certificate a CA issued for NAME (the ACME path); ca-6-days: one with an IP
+   * certificate's lifetime; self-signed: the agent's fallback for the IP.
+   */
+  certificate: 'ca' | 'ca-6-days' | 'self-signed';
   port: number;
+  /** link: a v2ray client from the link fetches pages; tls12: bare TLS 1.2 handshakes. */
+  client: 'link' | 'tls12';
   /** The exact risk set every flow must carry. */
   allowedRisks: string[];
 }
@@ -50,6 +56,7 @@ const CASES: LookCase[] = [
     network: 'tcp',
     certificate: 'ca',
     port: 443,
+    client: 'link',
     allowedRisks: [],
   },
   {
@@ -57,6 +64,7 @@ const CASES: LookCase[] = [
     network: 'ws',
     certificate: 'ca',
     port: 443,
+    client: 'link',
     allowedRisks: [],
   },
   {
@@ -64,6 +72,7 @@ const CASES: LookCase[] = [
     network: 'tcp',
     certificate: 'self-signed',
     port: 443,
+    client: 'link',
     allowedRisks: ['Missing SNI TLS Extension'],
   },
   {
@@ -73,7 +82,38 @@ const CASES: LookCase[] = [
     network: 'tcp',
     certificate: 'self-signed',
     port: PER_MACHINE_PORT,
+    client: 'link',
     allowedRisks: ['Known Protocol on Non Standard Port', 'Missing SNI TLS Extension'],
+  },
+  {
+    row: {
+      transport: 'TLS 1.2 handshakes (an old client), 90-day CA-issued certificate, port 443',
+    },
+    network: 'tcp',
+    certificate: 'ca',
+    port: 443,
+    client: 'tls12',
+    allowedRisks: [],
+  },
+  {
+    row: { transport: 'TLS 1.2 handshakes (an old client), 6-day CA-issued certificate, port 443' },
+    network: 'tcp',
+    certificate: 'ca-6-days',
+    port: 443,
+    client: 'tls12',
+    allowedRisks: ['TLS Certificate About To Expire'],
+  },
+  {
+    row: { transport: 'TLS 1.2 handshakes (an old client), self-signed for the IP, port 443' },
+    network: 'tcp',
+    certificate: 'self-signed',
+    port: 443,
+    client: 'tls12',
+    allowedRisks: [
+      'Missing SNI TLS Extension',
+      'Self-signed Certificate',
+      'TLS Certificate Validity Too Long',
+    ],
   },
 ];
 
@@ -86,7 +126,7 @@ describeLive('what nDPI sees of the default transports', () => {
   let netns: TestNetns;
   let page: ChildProcess;
   let pagePort: number;
-  let issued: Awaited<ReturnType<typeof issueFromTestCa>>;
+  let testCa: Awaited<ReturnType<typeof issueFromTestCa>>;
   let connectionString: (server: Record<string, unknown>, uuid: string) => string;
   const rows: LookRow[] = [];
 
@@ -95,7 +135,7 @@ describeLive('what nDPI sees of the default transports', () => {
     netns = await createTestNetns('dpi');
     pagePort = 8080;
     page = await startNamespacedLoopbackPage(netns, pagePort, BODY);
-    issued = await issueFromTestCa(workDir, NAME);
+    testCa = await issueFromTestCa(workDir, NAME, [90, 6]);
     // The link the control plane serves for this inbound (its own function, from its dist/).
     ({ connectionString } = (await import(
       path.join(CONTROL_PLANE, 'src/subscriptions/subscription-links')
@@ -116,54 +156,72 @@ describeLive('what nDPI sees of the default transports', () => {
     }
   });
 
+  /** A client built from the link the control plane serves for `node` fetches FETCHES pages. */
+  async function fetchThroughLink(
+    port: number,
+    host: string,
+    node: MeasuredNode,
+    named: boolean,
+    /** Gets the client as soon as it runs, for the caller to stop whatever happens. */
+    started: ChildProcess[],
+  ): Promise<void> {
+    const link = connectionString(
+      {
+        id: 'dpi',
+        name: 'dpi',
+        source: 'agent',
+        host,
+        port,
+        inbound: node.reported,
+        vlessString: null,
+        country: null,
+        premium: false,
+      },
+      CLIENT_UUID,
+    );
+    const socksPort = await freePort();
+    started.push(
+      await startLinkClient({
+        link,
+        socksPort,
+        workDir: path.join(workDir, String(rows.length)),
+        caFile: named ? testCa.caFile : undefined,
+        hosts: { [NAME]: netns.nsAddress },
+      }),
+    );
+    for (let i = 0; i < FETCHES; i += 1) {
+      expect(await socksHttpGet(socksPort, pagePort, 5000)).toEqual({ status: 200, body: BODY });
+    }
+  }
+
   it.each(CASES.map((c) => [c.row.transport, c] as const))(
     'should show only the listed risks for %s',
     async (_name, look) => {
       const dir = path.join(workDir, String(rows.length));
       await mkdir(dir, { recursive: true });
-      const named = look.certificate === 'ca';
+      const named = look.certificate !== 'self-signed';
       const node: MeasuredNode = await startMeasuredNode(netns, {
         network: look.network,
         publicHost: named ? NAME : netns.nsAddress,
         port: look.port,
-        issued: named ? issued : undefined,
+        issued: named ? testCa.issued.get(look.certificate === 'ca-6-days' ? 6 : 90) : undefined,
         clientUuid: CLIENT_UUID,
         workDir: dir,
       });
-      let client: ChildProcess | undefined;
+      const host = named ? NAME : netns.nsAddress;
+      const clients: ChildProcess[] = [];
       const pcap = path.join(dir, 'tunnel.pcap');
       const capture = await startCapture(netns, look.port, pcap);
       try {
-        const link = connectionString(
-          {
-            id: 'dpi',
-            name: 'dpi',
-            source: 'agent',
-            host: named ? NAME : netns.nsAddress,
-            port: look.port,
-            inbound: node.reported,
-            vlessString: null,
-            country: null,
-            premium: false,
-          },
-          CLIENT_UUID,
-        );
-        const socksPort = await freePort();
-        client = await startLinkClient({
-          link,
-          socksPort,
-          workDir: dir,
-          caFile: named ? issued.caFile : undefined,
-          hosts: { [NAME]: netns.nsAddress },
-        });
-        for (let i = 0; i < FETCHES; i += 1) {
-          expect(await socksHttpGet(socksPort, pagePort, 5000)).toEqual({
-            status: 200,
-            body: BODY,
-          });
+        if (look.client === 'tls12') {
+          for (let i = 0; i < FETCHES; i += 1) {
+            expect(await tls12Handshake(netns.nsAddress, look.port, host)).toBe('TLSv1.2');
+          }
+        } else {
+          await fetchThroughLink(look.port, host, node, named, clients);
         }
       } finally {
-        await killAndWait(client);
+        for (const client of clients) await killAndWait(client);
         await capture.stop();
         await killAndWait(node.process);
       }
@@ -176,7 +234,7 @@ describeLive('what nDPI sees of the default transports', () => {
           protocol: 'TLS',
           risks: look.allowedRisks,
         });
-        expect(flow.tlsVersion).toBe('TLSv1.3');
+        expect(flow.tlsVersion).toBe(look.client === 'tls12' ? 'TLSv1.2' : 'TLSv1.3');
       }
     },
     60_000,

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import tls from 'node:tls';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type AgentInbound } from '../../src/config/agent-config';
@@ -142,64 +143,48 @@ export async function startCapture(netns: TestNetns, port: number, file: string)
   };
 }
 
-/** A test CA and a certificate it issued for `name` (openssl), as an ACME CA would issue one. */
+export interface IssuedCertificate {
+  certificateFile: string;
+  keyFile: string;
+}
+
+/**
+ * A test CA (openssl) and certificates it issued for `name`, one per lifetime in days, as an ACME
+ * CA issues them: Let's Encrypt's are 90 days for a name, about 6 for an IP address. nDPI judges
+ * the lifetime left when it sees the certificate (TLS 1.2), so the lifetimes matter.
+ */
 export async function issueFromTestCa(
   dir: string,
   name: string,
-): Promise<{ caFile: string; certificateFile: string; keyFile: string }> {
+  lifetimesDays: readonly number[],
+): Promise<{ caFile: string; issued: Map<number, IssuedCertificate> }> {
   const file = (base: string) => path.join(dir, base);
   const openssl = (...args: string[]) => execFileAsync(OPENSSL, args, { timeout: 30_000 });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  await openssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    file('ca-key.pem'),
-    '-out',
-    file('ca.pem'),
-    '-subj',
-    '/CN=SCN DPI test CA',
-    '-days',
-    '2',
-  );
-  await openssl(
-    'req',
-    '-new',
-    ...ec,
-    '-keyout',
-    file('node-key.pem'),
-    '-out',
-    file('node.csr'),
-    '-subj',
-    `/CN=${name}`,
-  );
+  const caFile = file('ca.pem');
+  // prettier-ignore
+  await openssl('req', '-x509', ...ec, '-keyout', file('ca-key.pem'), '-out', caFile,
+    '-subj', '/CN=SCN DPI test CA', '-days', '365');
   await writeFile(
-    file('node.ext'),
+    file('leaf.ext'),
     `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n`,
   );
-  await openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('node.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca-key.pem'),
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    file('node.ext'),
-    '-out',
-    file('node.pem'),
-  );
-  return {
-    caFile: file('ca.pem'),
-    certificateFile: file('node.pem'),
-    keyFile: file('node-key.pem'),
-  };
+  const issued = new Map<number, IssuedCertificate>();
+  for (const days of lifetimesDays) {
+    const leaf = {
+      certificateFile: file(`leaf-${days}.pem`),
+      keyFile: file(`leaf-${days}-key.pem`),
+    };
+    // prettier-ignore
+    await openssl('req', '-new', ...ec, '-keyout', leaf.keyFile, '-out', file('leaf.csr'),
+      '-subj', `/CN=${name}`);
+    // prettier-ignore
+    await openssl('x509', '-req', '-in', file('leaf.csr'), '-CA', caFile, '-CAkey',
+      file('ca-key.pem'), '-CAcreateserial', '-days', String(days), '-extfile', file('leaf.ext'),
+      '-out', leaf.certificateFile);
+    issued.set(days, leaf);
+  }
+  return { caFile, issued };
 }
 
 export interface MeasuredNodeOptions {
@@ -208,7 +193,7 @@ export interface MeasuredNodeOptions {
   publicHost: string;
   port: number;
   /** The CA-issued certificate; absent: the agent's self-signed fallback for publicHost. */
-  issued?: { certificateFile: string; keyFile: string };
+  issued?: IssuedCertificate;
   clientUuid: string;
   workDir: string;
 }
@@ -360,4 +345,31 @@ export async function startLinkClient(options: {
   );
   await eventually(() => tcpConnects('127.0.0.1', options.socksPort), 5000, 25);
   return child;
+}
+
+/**
+ * A TLS 1.2 handshake to the node, then close (Node's TLS, the certificate not checked: this is
+ * what an old client shows a passive observer). TLS 1.2 sends the certificate in the clear, so
+ * nDPI can judge it ("Self-signed Certificate", "TLS Certificate Mismatch"); TLS 1.3 hides it.
+ */
+export function tls12Handshake(host: string, port: number, servername?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect(
+      {
+        host,
+        port,
+        ...(servername && net.isIP(servername) === 0 ? { servername } : {}),
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        ALPNProtocols: ['h2', 'http/1.1'],
+        rejectUnauthorized: false,
+      },
+      () => {
+        const version = socket.getProtocol() ?? '';
+        socket.end();
+        resolve(version);
+      },
+    );
+    socket.once('error', reject);
+  });
 }
