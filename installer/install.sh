@@ -297,7 +297,8 @@ else
   say "Enrolling this node"
   args=(enroll --server "$GRPC_TARGET" --token "$token" --tier "$tier" --config "$CONFIG_FILE"
     --core "$core_kind" --core-binary "$core_binary")
-  # Given only when the operator chose it: otherwise the control plane picks this machine's port.
+  # Given only when the operator chose it: otherwise enroll asks for 443 when it is free here,
+  # else the control plane picks a port of this machine's own.
   [[ -n $public_port ]] && args+=(--public-port "$public_port")
   [[ -n $public_host ]] && args+=(--public-host "$public_host")
   [[ -n $reality_dest ]] && args+=(--reality-dest "$reality_dest")
