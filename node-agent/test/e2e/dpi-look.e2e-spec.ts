@@ -3,18 +3,18 @@ import { randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chooseRequestedPort } from '../../src/commands/enroll-port';
 import { lookTable, type LookRow } from './dpi-look.table';
 import {
-  classifyPcap,
   dpiLookSkipReason,
   issueFromTestCa,
   type MeasuredNode,
-  startCapture,
   startLinkClient,
   startMeasuredNode,
   startNamespacedLoopbackPage,
   tls12Handshake,
 } from './dpi-look.support';
+import { classifyPcap, startCapture } from './ndpi.support';
 import { createTestNetns, type TestNetns } from './netns.support';
 import { freePort, killAndWait, socksHttpGet } from './proxy-core.support';
 
@@ -41,7 +41,8 @@ interface LookCase {
    * certificate's lifetime; self-signed: the agent's fallback for the IP.
    */
   certificate: 'ca' | 'ca-6-days' | 'self-signed';
-  port: number;
+  /** enroll: the port `scn-agent enroll` asks for on a machine with 443 free; else a machine's own. */
+  port: 'enroll' | 'per-machine';
   /** link: a v2ray client from the link fetches pages; tls12: bare TLS 1.2 handshakes. */
   client: 'link' | 'tls12';
   /** The exact risk set every flow must carry. */
@@ -55,7 +56,7 @@ const CASES: LookCase[] = [
     row: { transport: 'TLS over tcp, CA-issued certificate for a name, port 443 (default)' },
     network: 'tcp',
     certificate: 'ca',
-    port: 443,
+    port: 'enroll',
     client: 'link',
     allowedRisks: [],
   },
@@ -63,7 +64,7 @@ const CASES: LookCase[] = [
     row: { transport: 'TLS over ws, CA-issued certificate for a name, port 443' },
     network: 'ws',
     certificate: 'ca',
-    port: 443,
+    port: 'enroll',
     client: 'link',
     allowedRisks: [],
   },
@@ -71,7 +72,7 @@ const CASES: LookCase[] = [
     row: { transport: 'TLS over tcp, self-signed certificate for the IP, port 443 (fallback)' },
     network: 'tcp',
     certificate: 'self-signed',
-    port: 443,
+    port: 'enroll',
     client: 'link',
     allowedRisks: ['Missing SNI TLS Extension'],
   },
@@ -81,7 +82,7 @@ const CASES: LookCase[] = [
     },
     network: 'tcp',
     certificate: 'self-signed',
-    port: PER_MACHINE_PORT,
+    port: 'per-machine',
     client: 'link',
     allowedRisks: ['Known Protocol on Non Standard Port', 'Missing SNI TLS Extension'],
   },
@@ -91,7 +92,7 @@ const CASES: LookCase[] = [
     },
     network: 'tcp',
     certificate: 'ca',
-    port: 443,
+    port: 'enroll',
     client: 'tls12',
     allowedRisks: [],
   },
@@ -99,7 +100,7 @@ const CASES: LookCase[] = [
     row: { transport: 'TLS 1.2 handshakes (an old client), 6-day CA-issued certificate, port 443' },
     network: 'tcp',
     certificate: 'ca-6-days',
-    port: 443,
+    port: 'enroll',
     client: 'tls12',
     allowedRisks: ['TLS Certificate About To Expire'],
   },
@@ -107,7 +108,7 @@ const CASES: LookCase[] = [
     row: { transport: 'TLS 1.2 handshakes (an old client), self-signed for the IP, port 443' },
     network: 'tcp',
     certificate: 'self-signed',
-    port: 443,
+    port: 'enroll',
     client: 'tls12',
     allowedRisks: [
       'Missing SNI TLS Extension',
@@ -200,10 +201,14 @@ describeLive('what nDPI sees of the default transports', () => {
       const dir = path.join(workDir, String(rows.length));
       await mkdir(dir, { recursive: true });
       const named = look.certificate !== 'self-signed';
+      const port =
+        look.port === 'per-machine'
+          ? PER_MACHINE_PORT
+          : (await chooseRequestedPort(undefined, () => Promise.resolve('free'))).requestedPort;
       const node: MeasuredNode = await startMeasuredNode(netns, {
         network: look.network,
         publicHost: named ? NAME : netns.nsAddress,
-        port: look.port,
+        port,
         issued: named ? testCa.issued.get(look.certificate === 'ca-6-days' ? 6 : 90) : undefined,
         clientUuid: CLIENT_UUID,
         workDir: dir,
@@ -211,21 +216,21 @@ describeLive('what nDPI sees of the default transports', () => {
       const host = named ? NAME : netns.nsAddress;
       const clients: ChildProcess[] = [];
       const pcap = path.join(dir, 'tunnel.pcap');
-      const capture = await startCapture(netns, look.port, pcap);
+      const capture = await startCapture(netns, port, pcap);
       try {
         if (look.client === 'tls12') {
           for (let i = 0; i < FETCHES; i += 1) {
-            expect(await tls12Handshake(netns.nsAddress, look.port, host)).toBe('TLSv1.2');
+            expect(await tls12Handshake(netns.nsAddress, port, host)).toBe('TLSv1.2');
           }
         } else {
-          await fetchThroughLink(look.port, host, node, named, clients);
+          await fetchThroughLink(port, host, node, named, clients);
         }
       } finally {
         for (const client of clients) await killAndWait(client);
         await capture.stop();
         await killAndWait(node.process);
       }
-      const flows = (await classifyPcap(pcap)).filter((f) => f.server.endsWith(`:${look.port}`));
+      const flows = (await classifyPcap(pcap)).filter((f) => f.server.endsWith(`:${port}`));
       rows.push({ ...look.row, flows });
       // The pin check (self-signed) connects once more, without a VLESS request.
       expect(flows.length).toBeGreaterThanOrEqual(FETCHES);

@@ -1,4 +1,4 @@
-import type { NdpiFlow } from './dpi-look.support';
+import type { NdpiFlow } from './ndpi.support';
 
 /** One measured transport: its flows as nDPI classified them. */
 export interface LookRow {
