@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { readAgentConfig } from '../config/agent-config';
 
 /**
  * Which port `scn-agent enroll` asks the control plane for (EnrollRequest.requested_port). TLS
@@ -43,18 +44,34 @@ const WHY_NOT: Record<Exclude<PortAvailability, 'free'>, string> = {
   'not-permitted': 'this user may not listen on port 443 (run enroll as root)',
 };
 
-/** The operator's port when given, else 443 when the core could take it, else 0. */
+/**
+ * The operator's port when given, else 443 when the core could take it, else 0. `replacedConfig`:
+ * the config `enroll --force` replaces; when that node served 443, its own core may be what
+ * holds the port, so 443 is asked for again.
+ */
 export async function chooseRequestedPort(
   publicPort: number | undefined,
   probe: PortProbe = probeListenPort,
+  replacedConfig?: string,
 ): Promise<EnrollPortChoice> {
   if (publicPort !== undefined) return { requestedPort: publicPort, note: null };
   const availability = await probe(STANDARD_TLS_PORT);
   if (availability === 'free') return { requestedPort: STANDARD_TLS_PORT, note: null };
+  if (availability === 'in-use' && replacedConfig && (await servedPort(replacedConfig)) === 443) {
+    return { requestedPort: STANDARD_TLS_PORT, note: null };
+  }
   return {
     requestedPort: 0,
     note:
       `${WHY_NOT[availability]}: asking for a port of this machine's own instead, which DPI ` +
       `flags as TLS on a non-standard port (free 443 and enroll again with --public-port 443)`,
   };
+}
+
+/** The port an existing config serves, or null when there is none or it cannot be read. */
+async function servedPort(configPath: string): Promise<number | null> {
+  return readAgentConfig(configPath).then(
+    (config) => config.publicPort,
+    () => null,
+  );
 }

@@ -270,6 +270,35 @@ describe('enroll: the secure inbound', () => {
     expect(err).toContain('already listens on port 443');
   });
 
+  it('should ask for 443 again on --force when the replaced node served 443 (its own core holds it)', async () => {
+    const first = await enrollWith({ core: 'v2ray' });
+    expect(first.config.publicPort).toBe(443);
+    const controlPlane = await fakeControlPlane();
+    let err = '';
+    try {
+      await enroll(
+        {
+          server: controlPlane.target,
+          token: TOKEN,
+          tier: 'tier2',
+          publicHost: '203.0.113.7',
+          core: 'v2ray',
+          config: first.configPath,
+          force: true,
+        },
+        {
+          io: { out: () => undefined, err: (t) => (err += t) },
+          hardware: strongHardware,
+          probePort: () => Promise.resolve('in-use'),
+        },
+      );
+    } finally {
+      controlPlane.close();
+    }
+    expect(controlPlane.requests[0]).toMatchObject({ requestedPort: 443 });
+    expect(err).not.toContain('port 443');
+  });
+
   it('should make a self-signed TLS certificate for v2ray beside the config (key 0600)', async () => {
     const { request, config, configPath } = await enrollWith({
       core: 'v2ray',

@@ -173,7 +173,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     });
   }
 
-  const port = await chooseRequestedPort(flags.publicPort, deps.probePort);
+  const port = await chooseRequestedPort(flags.publicPort, deps.probePort, configPath);
   if (port.note) io.err(`scn-agent: ${port.note}\n`);
 
   const host = parseHostPort(flags.server)!.host;
