@@ -245,26 +245,34 @@ export async function startLinkClient(options: {
 }
 
 /**
- * A TLS 1.2 handshake to the node, then close (Node's TLS, the certificate not checked: this is
- * what an old client shows a passive observer). TLS 1.2 sends the certificate in the clear, so
- * nDPI can judge it ("Self-signed Certificate", "TLS Certificate Mismatch"); TLS 1.3 hides it.
+ * A bare TLS handshake of `version` to the node, then close (Node's TLS, the certificate not
+ * checked): what an old client or a prober shows a passive observer. Up to TLS 1.2 the
+ * certificate travels in the clear, so nDPI can judge it ("Self-signed Certificate", "TLS
+ * Certificate Mismatch"); TLS 1.3 hides it. Answers the version negotiated.
  */
-export function tls12Handshake(host: string, port: number, servername?: string): Promise<string> {
+export function tlsHandshake(
+  host: string,
+  port: number,
+  servername: string | undefined,
+  version: 'TLSv1' | 'TLSv1.2',
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect(
       {
         host,
         port,
         ...(servername && net.isIP(servername) === 0 ? { servername } : {}),
-        minVersion: 'TLSv1.2',
-        maxVersion: 'TLSv1.2',
+        minVersion: version,
+        maxVersion: version,
+        // OpenSSL 3 refuses TLS 1.0 at its default security level.
+        ...(version === 'TLSv1' ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
         ALPNProtocols: ['h2', 'http/1.1'],
         rejectUnauthorized: false,
       },
       () => {
-        const version = socket.getProtocol() ?? '';
+        const negotiated = socket.getProtocol() ?? '';
         socket.end();
-        resolve(version);
+        resolve(negotiated);
       },
     );
     socket.once('error', reject);
