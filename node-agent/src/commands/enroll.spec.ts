@@ -33,12 +33,15 @@ const strongHardware = async () => ({
   diskBytes: 10 * 1024 ** 3,
 });
 
+/** Port 443 as free, without binding it on this machine (enroll-port.ts probes the real one). */
+const port443Free = () => Promise.resolve<PortAvailability>('free');
+
 async function enrollError(flags: EnrollFlags, hardware = strongHardware): Promise<AgentError> {
   const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-'));
   try {
     await enroll(
       { config: path.join(dir, 'config.json'), publicHost: '203.0.113.7', ...flags },
-      { io, hardware },
+      { io, hardware, probePort: port443Free },
     );
   } catch (error) {
     if (error instanceof AgentError) return error;
@@ -182,7 +185,7 @@ describe('enroll --country / --location', () => {
       await program.parseAsync([
         'node', 'scn-agent', 'enroll', '--server', controlPlane.target, '--token', TOKEN,
         '--public-host', '203.0.113.7', '--config', path.join(dir, 'config.json'),
-        '--country', 'de', '--location', '  Frankfurt, Hetzner FSN1 ',
+        '--country', 'de', '--location', '  Frankfurt, Hetzner FSN1 ', '--public-port', '24443',
       ]);
       await enroll(
         {
@@ -192,7 +195,7 @@ describe('enroll --country / --location', () => {
           publicHost: '203.0.113.7',
           config: path.join(dir, 'again.json'),
         },
-        { io, hardware: strongHardware },
+        { io, hardware: strongHardware, probePort: port443Free },
       );
     } finally {
       controlPlane.close();
