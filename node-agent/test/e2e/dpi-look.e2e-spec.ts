@@ -22,7 +22,8 @@ import { freePort, killAndWait, socksHttpGet } from './proxy-core.support';
  * docs/security.md#what-dpi-sees, kept true: each default transport of a v2ray node, as the agent
  * configures it, carries a few page fetches from a client built from its link; nDPI must
  * classify every captured flow as TLS with exactly the risks listed here. A transport that gains
- * a risk (a missing SNI, a non-standard port, an old TLS version) fails this suite.
+ * a risk (a missing SNI, a non-standard port, an old TLS version) fails this suite. Bare TLS 1.2
+ * and 1.0 handshakes show what an old client lets nDPI see: the certificate, in the clear.
  *
  * Not measurable here: gRPC (v2ray 4.34 has no gRPC transport) and REALITY (Xray only, and its
  * handshake is relayed from the real target site, which tests may not reach).

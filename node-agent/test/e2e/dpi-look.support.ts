@@ -23,8 +23,8 @@ const execFileAsync = promisify(execFile);
  * What a passive DPI box makes of the node's traffic (docs/security.md#what-dpi-sees): the
  * node's core, configured by the agent's own config builder, in a network namespace of its own
  * (so it can take 443 without competing with this machine), a v2ray client built from the link
- * the control plane serves, tcpdump on the namespace's side of the wire, and Debian's nDPI
- * classifying the capture flow by flow.
+ * the control plane serves, tcpdump on this machine's end of the namespace's veth, and Debian's
+ * nDPI classifying the capture flow by flow (ndpi.support.ts).
  */
 
 export const OPENSSL = '/usr/bin/openssl';
