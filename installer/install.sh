@@ -60,8 +60,9 @@ dashboard's Node Configuration.
                        proxy core: Xray from its official release (default), Debian's v2ray
                        package, or the path of a core binary you provide
   --public-host HOST   address clients dial (default: this machine's public IP)
-  --public-port PORT   VLESS port (default: a persistent port of this machine's own, which the
-                       control plane picks and can regenerate from the dashboard)
+  --public-port PORT   VLESS port (default: 443 when nothing on this machine listens there, as
+                       TLS on another port stands out to DPI; else a persistent port of this
+                       machine's own, which the control plane picks and can regenerate)
   --reality-dest HOST:PORT
                        REALITY target site (default www.microsoft.com:443; see docs/operators.md)
   --reality-sni NAME   REALITY server name (default: the target's host)
@@ -277,7 +278,7 @@ exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-e
 WRAPPER
 
 # --- firewall ---------------------------------------------------------------------------------
-# spec 02 §2: ports 22, 80, 443 and 10000-65535.
+# spec 02 §2: ports 22, 80, 443 (the VLESS default: docs/security.md#what-dpi-sees) and 10000-65535.
 if command -v ufw >/dev/null 2>&1 && ufw status 2>/dev/null | grep -q 'Status: active'; then
   say "Opening ports in ufw"
   for rule in 22/tcp 80/tcp 443/tcp 10000:65535/tcp 10000:65535/udp; do run ufw allow "$rule"; done
@@ -306,7 +307,8 @@ else
   say "Enrolling this node"
   args=(enroll --server "$GRPC_TARGET" --token "$token" --tier "$tier" --config "$CONFIG_FILE"
     --core "$core_kind" --core-binary "$core_binary")
-  # Given only when the operator chose it: otherwise the control plane picks this machine's port.
+  # Given only when the operator chose it: otherwise enroll asks for 443 when it is free here,
+  # else the control plane picks a port of this machine's own.
   [[ -n $public_port ]] && args+=(--public-port "$public_port")
   [[ -n $public_host ]] && args+=(--public-host "$public_host")
   [[ -n $reality_dest ]] && args+=(--reality-dest "$reality_dest")

@@ -66,7 +66,11 @@ export function defaultSecurity(core: InboundCore | null): PlanSecurity {
   return coreDefaultSecurity(core ?? 'v2ray');
 }
 
-/** The plan of a new machine: the port it asked for (`--public-port`) or a random one. */
+/**
+ * The plan of a new machine: the port it asked for (`--public-port`, or 443 where the machine has
+ * it free: docs/security.md#what-dpi-sees) or a random one. Ports are per machine: any number of
+ * machines may serve 443.
+ */
 export function initialPlan(core: InboundCore | null, requestedPort: number): InboundPlan {
   return {
     port: requestedPort > 0 ? requestedPort : randomPlanPort(),

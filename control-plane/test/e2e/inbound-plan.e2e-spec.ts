@@ -88,6 +88,17 @@ describe('inbound plans over REST and WatchClients (issue 19 §1)', () => {
     });
   });
 
+  it('should give 443 to every machine asking for it, one port per machine, not per platform', async () => {
+    // docs/security.md#what-dpi-sees: agents ask for 443 where the machine has it free.
+    const nodes = [await enrolled('v2ray', 443), await enrolled('xray', 443)];
+    for (const [index, { operator, node, metadata }] of nodes.entries()) {
+      expect(node.inboundPlan).toMatchObject({ port: 443, revision: '1' });
+      const host = `203.0.113.${10 + index}`;
+      await report(client, metadata, agentReport(60, { publicHost: host, publicPort: 443 }));
+      expect(await details(operator, node.nodeId)).toMatchObject({ host, port: 443 });
+    }
+  });
+
   it('should push a transport change and a regenerated port to the open stream at once, pending until reported', async () => {
     const { operator, node, metadata } = await enrolled('xray');
     const port = node.inboundPlan!.port;

@@ -141,7 +141,7 @@ describe('install.sh --dry-run', () => {
     expect(existsSync(join(root, 'etc', 'scn-agent'))).toBe(false);
   });
 
-  it('should let the control plane pick the port and the agent set up REALITY with Xray by default', () => {
+  it('should leave the port to the agent and the agent set up REALITY with Xray by default', () => {
     const sum = 'a'.repeat(64);
     const { status, out } = install([
       '--dry-run',
@@ -156,7 +156,8 @@ describe('install.sh --dry-run', () => {
     expect(out).toMatch(
       /scn-agent enroll --server localhost:5999 .* --core xray --core-binary \S+\/opt\/scn-agent\/core\/xray/,
     );
-    // No --public-port: requested_port 0, a persistent port of this machine's own.
+    // No --public-port: the agent asks for 443 when free there, else for a port of the machine's
+    // own (node-agent/src/commands/enroll-port.ts).
     expect(out).not.toContain('--public-port');
     // No --security: the agent's Xray default, VLESS + REALITY + xtls-rprx-vision.
     expect(out).not.toContain('--security');

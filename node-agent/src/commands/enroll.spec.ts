@@ -18,6 +18,7 @@ import { AgentError } from '../errors';
 import { isRealityKey, realityPublicKey } from '../proxy-core/reality-keys';
 import { buildProgram } from '../program';
 import { enroll, type EnrollFlags, enrollFlagsSchema } from './enroll';
+import type { PortAvailability } from './enroll-port';
 
 const TOKEN = 'a'.repeat(43);
 const io = { out: () => undefined, err: () => undefined };
@@ -32,12 +33,15 @@ const strongHardware = async () => ({
   diskBytes: 10 * 1024 ** 3,
 });
 
+/** Port 443 as free, without binding it on this machine (enroll-port.ts probes the real one). */
+const port443Free = () => Promise.resolve<PortAvailability>('free');
+
 async function enrollError(flags: EnrollFlags, hardware = strongHardware): Promise<AgentError> {
   const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-'));
   try {
     await enroll(
       { config: path.join(dir, 'config.json'), publicHost: '203.0.113.7', ...flags },
-      { io, hardware },
+      { io, hardware, probePort: port443Free },
     );
   } catch (error) {
     if (error instanceof AgentError) return error;
@@ -181,7 +185,7 @@ describe('enroll --country / --location', () => {
       await program.parseAsync([
         'node', 'scn-agent', 'enroll', '--server', controlPlane.target, '--token', TOKEN,
         '--public-host', '203.0.113.7', '--config', path.join(dir, 'config.json'),
-        '--country', 'de', '--location', '  Frankfurt, Hetzner FSN1 ',
+        '--country', 'de', '--location', '  Frankfurt, Hetzner FSN1 ', '--public-port', '24443',
       ]);
       await enroll(
         {
@@ -191,7 +195,7 @@ describe('enroll --country / --location', () => {
           publicHost: '203.0.113.7',
           config: path.join(dir, 'again.json'),
         },
-        { io, hardware: strongHardware },
+        { io, hardware: strongHardware, probePort: port443Free },
       );
     } finally {
       controlPlane.close();
@@ -206,7 +210,12 @@ describe('enroll --country / --location', () => {
 });
 
 describe('enroll: the secure inbound', () => {
-  async function enrollWith(flags: EnrollFlags, plan?: EnrollResponse['inboundPlan']) {
+  async function enrollWith(
+    flags: EnrollFlags,
+    plan?: EnrollResponse['inboundPlan'],
+    /** What this machine's port 443 is (enroll-port.ts probes the real one). */
+    port443: PortAvailability = 'free',
+  ) {
     const controlPlane = await fakeControlPlane(plan);
     const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-inbound-'));
     const configPath = path.join(dir, 'etc', 'config.json');
@@ -222,7 +231,11 @@ describe('enroll: the secure inbound', () => {
           config: configPath,
           ...flags,
         },
-        { io: { out: (t) => (out += t), err: (t) => (err += t) }, hardware: strongHardware },
+        {
+          io: { out: (t) => (out += t), err: (t) => (err += t) },
+          hardware: strongHardware,
+          probePort: () => Promise.resolve(port443),
+        },
       );
     } finally {
       controlPlane.close();
@@ -236,9 +249,9 @@ describe('enroll: the secure inbound', () => {
     };
   }
 
-  it('should set up REALITY + vision with Xray by default and ask for a port of its own', async () => {
+  it('should set up REALITY + vision with Xray by default and ask for 443 when free', async () => {
     const { request, config, out } = await enrollWith({});
-    expect(request).toMatchObject({ requestedPort: 0, core: 'xray' });
+    expect(request).toMatchObject({ requestedPort: 443, core: 'xray' });
     expect(config.publicPort).toBe(443);
     expect(config.inbound).toMatchObject({
       security: 'reality',
@@ -252,6 +265,41 @@ describe('enroll: the secure inbound', () => {
     expect(isRealityKey(config.inbound.pbk!)).toBe(true);
     expect(realityPublicKey(config.inbound.realityPrivateKey!)).toBe(config.inbound.pbk);
     expect(out).toContain(`REALITY public key ${config.inbound.pbk}`);
+  });
+
+  it("should ask for a port of the machine's own when 443 is taken, and say so", async () => {
+    const { request, err } = await enrollWith({ core: 'v2ray' }, undefined, 'in-use');
+    expect(request).toMatchObject({ requestedPort: 0, core: 'v2ray' });
+    expect(err).toContain('already listens on port 443');
+  });
+
+  it('should ask for 443 again on --force when the replaced node served 443 (its own core holds it)', async () => {
+    const first = await enrollWith({ core: 'v2ray' });
+    expect(first.config.publicPort).toBe(443);
+    const controlPlane = await fakeControlPlane();
+    let err = '';
+    try {
+      await enroll(
+        {
+          server: controlPlane.target,
+          token: TOKEN,
+          tier: 'tier2',
+          publicHost: '203.0.113.7',
+          core: 'v2ray',
+          config: first.configPath,
+          force: true,
+        },
+        {
+          io: { out: () => undefined, err: (t) => (err += t) },
+          hardware: strongHardware,
+          probePort: () => Promise.resolve('in-use'),
+        },
+      );
+    } finally {
+      controlPlane.close();
+    }
+    expect(controlPlane.requests[0]).toMatchObject({ requestedPort: 443 });
+    expect(err).not.toContain('port 443');
   });
 
   it('should make a self-signed TLS certificate for v2ray beside the config (key 0600)', async () => {

@@ -30,6 +30,7 @@ import {
   resolveEnrollPlan,
 } from './enroll-inbound';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
+import { chooseRequestedPort, type PortProbe } from './enroll-port';
 
 const TIER_TO_PROTO = {
   tier1: 'TIER_1',
@@ -65,7 +66,7 @@ export const enrollFlagsSchema = z.object({
     )
     .transform((host) => canonicalHost(host)!)
     .optional(),
-  /** Given: asked of the control plane (requested_port). Absent: the control plane picks one. */
+  /** Given: asked of the control plane (requested_port). Absent: 443 when free (enroll-port.ts). */
   publicPort: z.coerce
     .number({ error: 'must be a port number' })
     .int('must be a port number')
@@ -134,6 +135,7 @@ export interface EnrollDeps {
   io?: CommandIo;
   hardware?: () => Promise<HardwareSummary>;
   env?: NodeJS.ProcessEnv;
+  probePort?: PortProbe;
 }
 
 export interface EnrollResult {
@@ -196,6 +198,9 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
     });
   }
 
+  const port = await chooseRequestedPort(flags.publicPort, deps.probePort, configPath);
+  if (port.note) io.err(`scn-agent: ${port.note}\n`);
+
   const host = parseHostPort(flags.server)!.host;
   const connection: ControlPlaneConnection = {
     target: flags.server,
@@ -215,7 +220,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
       hardware: toProtoHardware(hardware),
       country: flags.country ?? '',
       location: flags.location ?? '',
-      requestedPort: flags.publicPort ?? 0,
+      requestedPort: port.requestedPort,
       core: flags.core,
       publicHost,
     });
@@ -302,7 +307,7 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
     )
     .option(
       '--public-port <port>',
-      'port clients connect to (default: a persistent port the control plane picks, else 443)',
+      "port clients connect to (default: 443 when free here, else a persistent port of this machine's own)",
     )
     .option(
       '--transport <network>',
