@@ -39,11 +39,14 @@ describe('desiredIdentity', () => {
 });
 
 describe('renewalTime and retryDelayMs', () => {
-  it('should renew once two thirds of the lifetime have passed', () => {
+  it('should renew before DPI sees "about to expire", but not before half the lifetime', () => {
     const day = 86_400_000;
-    expect(renewalTime({ notBefore: 0, notAfter: 90 * day })).toBe(60 * day);
-    // A 6-day address certificate renews with 2 days left.
-    expect(renewalTime({ notBefore: 0, notAfter: 6 * day })).toBe(4 * day);
+    // 90 days: with 35 days left (nDPI flags under 30), not at two thirds (30 left).
+    expect(renewalTime({ notBefore: 0, notAfter: 90 * day })).toBe(55 * day);
+    // A year: at two thirds.
+    expect(renewalTime({ notBefore: 0, notAfter: 360 * day })).toBe(240 * day);
+    // A 6-day address certificate: at half its life (3 days left).
+    expect(renewalTime({ notBefore: 0, notAfter: 6 * day })).toBe(3 * day);
   });
 
   it('should back off from 5 minutes, doubling, to at most 6 hours', () => {

@@ -55,12 +55,21 @@ export function certificateFacts(pem: string): CertificateFacts {
 }
 
 /**
- * When to renew: once two thirds of the lifetime have passed (Let's Encrypt's advice), so a
- * 90-day certificate renews with 30 days left and a 6-day address certificate with 2.
+ * DPI boxes flag a certificate with fewer than 30 days left where they can see it (nDPI's "TLS
+ * certificate about to expire", measured in docs/security.md: 29 days flagged, 31 not).
+ */
+export const RENEW_BEFORE_FLAGGED_MS = 35 * 86_400_000;
+
+/**
+ * When to renew: once two thirds of the lifetime have passed (Let's Encrypt's advice), and at
+ * least 35 days before the end, so a 90-day certificate never shows DPI "about to expire"; but
+ * never before half its life (a 6-day address certificate renews with 3 days left).
  */
 export function renewalTime(facts: Pick<CertificateFacts, 'notBefore' | 'notAfter'>): number {
   const lifetime = Math.max(0, facts.notAfter - facts.notBefore);
-  return facts.notAfter - Math.floor(lifetime / 3);
+  const byLifetime = facts.notAfter - Math.floor(lifetime / 3);
+  const halfLife = facts.notBefore + Math.floor(lifetime / 2);
+  return Math.max(halfLife, Math.min(byLifetime, facts.notAfter - RENEW_BEFORE_FLAGGED_MS));
 }
 
 /**
