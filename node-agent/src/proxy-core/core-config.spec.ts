@@ -322,6 +322,8 @@ describe('buildCoreConfig', () => {
         xver: 0,
         serverNames: ['www.example.com'],
         privateKey: 'cHJpdmF0ZS1rZXk',
+        minClientVer: '1.8.0',
+        maxClientVer: '',
         shortIds: ['ab12'],
       },
     });

@@ -3,6 +3,7 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ProxyCoreKind, UUID_PATTERN } from '@scn/proto';
 import { ProxyCoreException } from './proxy-core.exception';
+import { REALITY_MAX_CLIENT_VER, REALITY_MIN_CLIENT_VER } from './reality-targets';
 import type { VlessInboundSettings } from './proxy-core';
 import {
   complementCidrs,
@@ -374,6 +375,10 @@ function buildStreamSettings(
           xver: 0,
           serverNames: [inbound.sni],
           privateKey: inbound.realityPrivateKey,
+          // Explicit: Xray v26.7.11+ reads an empty minClientVer as 26.3.27 and silently relays
+          // every sing-box and mihomo client to the target (reality-targets.ts).
+          minClientVer: REALITY_MIN_CLIENT_VER,
+          maxClientVer: REALITY_MAX_CLIENT_VER,
           shortIds: [inbound.sid ?? ''],
         },
         ...transport,
