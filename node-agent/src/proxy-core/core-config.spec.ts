@@ -336,6 +336,56 @@ describe('buildCoreConfig', () => {
   });
 });
 
+describe('buildCoreConfig: VLESS fallbacks (active probing)', () => {
+  const tls = {
+    port: 443,
+    security: 'tls' as const,
+    certificateFile: '/etc/scn-agent/tls/certificate.pem',
+    keyFile: '/etc/scn-agent/tls/key.pem',
+  };
+
+  it('should hand what is not VLESS to the decoy when the inbound is tcp + TLS', () => {
+    const config = buildCoreConfig(
+      input({ inbound: { ...tls, network: 'tcp' }, fallbackDest: '127.0.0.1:38080' }),
+    );
+    expect(config.inbounds[0]!.settings).toMatchObject({
+      decryption: 'none',
+      fallbacks: [{ dest: '127.0.0.1:38080', xver: 0 }],
+    });
+  });
+
+  it.each([
+    ['tls over ws', { ...tls, network: 'ws' as const, path: '/abc' }],
+    ['plaintext tcp', { port: 443, security: 'none' as const, network: 'tcp' as const }],
+  ])('should give no fallback when the inbound is %s', (_name, inbound) => {
+    const config = buildCoreConfig(input({ inbound, fallbackDest: '127.0.0.1:38080' }));
+    expect(config.inbounds[0]!.settings).not.toHaveProperty('fallbacks');
+  });
+
+  it('should give no fallback to REALITY, whose target answers strangers', () => {
+    const config = buildCoreConfig(
+      input({
+        kind: 'xray',
+        inbound: {
+          port: 443,
+          security: 'reality',
+          network: 'tcp',
+          sni: 'www.example.com',
+          realityPrivateKey: 'cHJpdmF0ZS1rZXk',
+        },
+        fallbackDest: '127.0.0.1:38080',
+      }),
+    );
+    expect(config.inbounds[0]!.settings).not.toHaveProperty('fallbacks');
+  });
+
+  it('should refuse a fallback that is not host:port', () => {
+    const run = () =>
+      buildCoreConfig(input({ inbound: { ...tls, network: 'tcp' }, fallbackDest: 'http://x/' }));
+    expect(errorCode(run)).toBe('invalid_fallback');
+  });
+});
+
 describe('normalizeClientUuids', () => {
   it('should refuse a malformed uuid when normalizing', () => {
     expect(errorCode(() => normalizeClientUuids([UUID_A, 'not-a-uuid']))).toBe(

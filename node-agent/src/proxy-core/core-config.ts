@@ -43,6 +43,12 @@ export interface CoreConfigInput {
    * which come first; loopback and private ranges cannot be given (parseTestDestinations).
    */
   allowedDestinationCidrs?: readonly string[];
+  /**
+   * Where the TLS inbound hands a connection that is not valid VLESS (`host:port` of a plain
+   * HTTP server: the agent's decoy site or the operator's own; decoy.ts). Used on tcp + TLS only,
+   * where the core reads the first bytes itself (VLESS fallbacks).
+   */
+  fallbackDest?: string;
   /** Static names of the core's DNS (tests map a name to 127.0.0.1 without /etc/hosts). */
   dnsHosts?: Readonly<Record<string, string>>;
   /**
@@ -221,7 +227,11 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
         listen: inbound.listen ?? '0.0.0.0',
         port: inbound.port,
         protocol: 'vless',
-        settings: { clients, decryption: 'none' },
+        settings: {
+          clients,
+          decryption: 'none',
+          ...vlessFallbacks(inbound, input.fallbackDest),
+        },
         streamSettings: buildStreamSettings(kind, inbound),
       },
       {
@@ -245,6 +255,29 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     // `localhost` or a name pointing at 10.0.0.1 meets the same rules as the literal.
     routing: { domainStrategy: 'IPOnDemand', rules },
   };
+}
+
+/**
+ * VLESS fallbacks (v2ray 4.34 and Xray, proxy/vless/inbound): on tcp + TLS the core reads the
+ * first bytes after the handshake itself, and whatever is not a VLESS request of a known client
+ * (an HTTP request, random bytes, a wrong uuid) goes, bytes and all, to `dest` instead of being
+ * dropped; the prober gets that web server's answer through the node's TLS. Over ws and grpc
+ * the HTTP layer answers first (ws: a bare 404 on another path), and REALITY relays strangers to
+ * its target before VLESS sees them, so neither takes one here. xver 0: no PROXY header, which
+ * a plain web server would print back as a bad request.
+ */
+function vlessFallbacks(
+  inbound: VlessInboundSettings,
+  dest: string | undefined,
+): { fallbacks?: { dest: string; xver: 0 }[] } {
+  if (!dest || inbound.security !== 'tls' || inbound.network !== 'tcp') return {};
+  if (!/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/.test(dest)) {
+    throw new ProxyCoreException(
+      'invalid_fallback',
+      `The fallback must be host:port, not "${dest}".`,
+    );
+  }
+  return { fallbacks: [{ dest, xver: 0 }] };
 }
 
 /**

@@ -277,6 +277,7 @@ export class V2rayCore implements ProxyCore {
       allowPrivateDestinations: this.options.allowPrivateDestinations,
       allowedDestinationCidrs: this.options.allowedDestinationCidrs,
       dnsHosts: this.options.dnsHosts,
+      fallbackDest: this.options.fallbackDest,
       ownAddresses: this.configuredAddresses,
       nameservers: this.configuredNameservers,
     });
