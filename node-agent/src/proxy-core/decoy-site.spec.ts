@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AgentConfigStore, readAgentConfig, writeAgentConfig } from '../config/agent-config';
+import { sampleConfig } from '../config/agent-config.fixture';
 import { type DecoySite, nginxErrorPage, startDecoySite } from './decoy-site';
-import { parseDecoyUpstream, probeDecoy } from './decoy';
+import { decoyFallbackDest, parseDecoyUpstream, probeDecoy, startConfiguredDecoy } from './decoy';
 
 /** Sends raw bytes to the decoy and returns everything it answers until it closes or goes quiet. */
 function exchange(port: number, bytes: string): Promise<string> {
@@ -135,5 +140,47 @@ describe('parseDecoyUpstream', () => {
     ['site.example:70000', /host:port/],
   ])('should refuse %s with why', (input, why) => {
     expect(() => parseDecoyUpstream(input)).toThrow(why);
+  });
+});
+
+describe('startConfiguredDecoy', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'scn-decoy-store-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  async function store(decoy?: { upstream?: string; port?: number }) {
+    const file = path.join(dir, 'config.json');
+    await writeAgentConfig(file, sampleConfig({ decoy }));
+    return new AgentConfigStore(file, await readAgentConfig(file));
+  }
+
+  it('should keep the port it got and take it again on the next start', async () => {
+    const first = await store();
+    const site = (await startConfiguredDecoy(first))!;
+    expect(first.current.decoy).toEqual({ port: site.port });
+    expect((await readAgentConfig(first.file)).decoy).toEqual({ port: site.port });
+    expect(decoyFallbackDest(first.current)).toBe(`127.0.0.1:${site.port}`);
+    await site.close();
+    const again = (await startConfiguredDecoy(await store({ port: site.port })))!;
+    expect(again.port).toBe(site.port);
+    await again.close();
+  });
+
+  it('should move to a free port and keep that one when its port is taken', async () => {
+    const taken = await startDecoySite();
+    const moved = await store({ port: taken.port });
+    const site = (await startConfiguredDecoy(moved))!;
+    expect(site.port).not.toBe(taken.port);
+    expect(moved.current.decoy).toEqual({ port: site.port });
+    await site.close();
+    await taken.close();
+  });
+
+  it("should start nothing when the operator's site answers probers", async () => {
+    const withUpstream = await store({ upstream: '127.0.0.1:8080' });
+    expect(await startConfiguredDecoy(withUpstream)).toBeNull();
+    expect(decoyFallbackDest(withUpstream.current)).toBe('127.0.0.1:8080');
   });
 });
