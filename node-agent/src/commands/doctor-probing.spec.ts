@@ -116,10 +116,12 @@ describe('checkDecoyLine', () => {
     expect((await checkDecoyLine(stopped, true))!.result).toBe('FAIL');
   });
 
-  it('should skip ws, which answers probers itself, and say nothing for REALITY', async () => {
-    expect((await checkDecoyLine(config({ inbound: tlsInbound('ws') }), true))!.result).toBe(
-      'SKIP',
-    );
+  it('should check ws, whose TLS front falls back too, and say nothing for REALITY', async () => {
+    const ws = config({
+      inbound: { ...tlsInbound('ws'), path: '/abc' },
+      decoy: { port: site.port },
+    });
+    expect((await checkDecoyLine(ws, true))!.result).toBe('PASS');
     expect(
       await checkDecoyLine(config({ inbound: realityInbound('a.test:443') }), true),
     ).toBeNull();

@@ -61,15 +61,6 @@ export async function checkDecoyLine(
   options: ProbingCheckOptions = {},
 ): Promise<DoctorCheck | null> {
   const name = 'active-probing decoy';
-  if (config.inbound.security === 'tls' && config.inbound.network !== 'tcp') {
-    return {
-      name,
-      result: 'SKIP',
-      detail:
-        `${config.inbound.network} answers probers itself (ws: a bare 404 on another path); ` +
-        'the VLESS fallback runs on tcp only',
-    };
-  }
   if (!usesFallback(config)) return null;
   const dest = decoyFallbackDest(config);
   const builtin = !config.decoy?.upstream;

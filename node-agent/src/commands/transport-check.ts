@@ -137,6 +137,7 @@ export async function testCoreConfig(
       apiPort: config.core.apiPort,
       allowedUuids: config.allowedClients,
       fallbackDest: decoyFallbackDest(config),
+      socketDir: config.core.workDir,
     });
   } catch (error) {
     return { accepted: false, command: 'scn-agent', output: (error as Error).message };

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   API_TAG,
+  FRONT_INBOUND_TAG,
+  WS_SOCKET_FILE,
   buildCoreConfig,
   type CoreConfigInput,
   normalizeClientUuids,
@@ -354,12 +356,63 @@ describe('buildCoreConfig: VLESS fallbacks (active probing)', () => {
     });
   });
 
+  it('should put ws behind a TLS front that falls back by path when the inbound is ws + TLS', () => {
+    const config = buildCoreConfig(
+      input({
+        inbound: { ...tls, network: 'ws', path: '/0123456789abcdef', sni: 'node.example' },
+        fallbackDest: '127.0.0.1:38080',
+        socketDir: '/var/lib/scn-agent/core',
+      }),
+    );
+    const [front, ws] = config.inbounds;
+    expect(front).toEqual({
+      tag: FRONT_INBOUND_TAG,
+      listen: '0.0.0.0',
+      port: 443,
+      protocol: 'vless',
+      settings: {
+        clients: [],
+        decryption: 'none',
+        fallbacks: [
+          {
+            path: '/0123456789abcdef',
+            dest: `/var/lib/scn-agent/core/${WS_SOCKET_FILE}`,
+            xver: 0,
+          },
+          { dest: '127.0.0.1:38080', xver: 0 },
+        ],
+      },
+      streamSettings: {
+        network: 'tcp',
+        security: 'tls',
+        tlsSettings: {
+          serverName: 'node.example',
+          alpn: ['http/1.1'],
+          certificates: [{ certificateFile: tls.certificateFile, keyFile: tls.keyFile }],
+        },
+      },
+    });
+    // The users, and so the API, the stats and the routing rules, stay on the ws inbound.
+    expect(ws).toMatchObject({
+      tag: VLESS_INBOUND_TAG,
+      listen: `/var/lib/scn-agent/core/${WS_SOCKET_FILE}`,
+      streamSettings: {
+        network: 'ws',
+        security: 'none',
+        wsSettings: { path: '/0123456789abcdef' },
+      },
+    });
+    expect(ws).not.toHaveProperty('port');
+    expect((ws!.settings.clients as unknown[]).length).toBe(2);
+  });
+
   it.each([
-    ['tls over ws', { ...tls, network: 'ws' as const, path: '/abc' }],
+    ['tls over ws without a socket folder', { ...tls, network: 'ws' as const, path: '/abc' }],
     ['plaintext tcp', { port: 443, security: 'none' as const, network: 'tcp' as const }],
   ])('should give no fallback when the inbound is %s', (_name, inbound) => {
     const config = buildCoreConfig(input({ inbound, fallbackDest: '127.0.0.1:38080' }));
     expect(config.inbounds[0]!.settings).not.toHaveProperty('fallbacks');
+    expect(config.inbounds[0]!.tag).toBe(VLESS_INBOUND_TAG);
   });
 
   it('should give no fallback to REALITY, whose target answers strangers', () => {

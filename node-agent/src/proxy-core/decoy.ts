@@ -35,9 +35,12 @@ export function parseDecoyUpstream(text: string): string {
   return hostPort;
 }
 
-/** Whether the node's inbound hands strangers to a fallback at all (tcp + TLS). */
+/**
+ * Whether the node's inbound hands strangers to a fallback at all: TLS over tcp, or over ws
+ * through its TLS front (core-config.ts wsFront).
+ */
 export function usesFallback(config: AgentConfig): boolean {
-  return config.inbound.security === 'tls' && config.inbound.network === 'tcp';
+  return config.inbound.security === 'tls' && config.inbound.network !== 'grpc';
 }
 
 /** The fallback the core is given: the operator's upstream, else the decoy's loopback port. */
