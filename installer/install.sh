@@ -64,7 +64,7 @@ dashboard's Node Configuration.
                        TLS on another port stands out to DPI; else a persistent port of this
                        machine's own, which the control plane picks and can regenerate)
   --reality-dest HOST:PORT
-                       REALITY target site (default www.microsoft.com:443; see docs/operators.md)
+                       REALITY target site (default www.lovelive-anime.jp:443; see docs/operators.md)
   --reality-sni NAME   REALITY server name (default: the target's host)
   --certificate-file PATH, --key-file PATH
                        TLS (--core v2ray): a CA-issued certificate and key instead of the
@@ -198,7 +198,7 @@ done
 if [[ -n $public_port ]] && { ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); }; then
   die "--public-port must be 1-65535"
 fi
-[[ -z $reality_dest || $reality_dest =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got '${reality_dest}')"
+[[ -z $reality_dest || $reality_dest =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--reality-dest must be host:port, e.g. www.debian.org:443 (got '${reality_dest}')"
 [[ -z $reality_sni || $reality_sni =~ ^[A-Za-z0-9.-]+$ ]] || die "--reality-sni must be a host name (got '${reality_sni}')"
 [[ -z $domain || $domain =~ ^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$ ]] || die "--domain must be a host name, e.g. vpn.example.com (got '${domain}')"
 [[ -z $acme_email || $acme_email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]] || die "--acme-email must be an e-mail address (got '${acme_email}')"

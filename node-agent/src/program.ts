@@ -1,12 +1,13 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { processIo, type CommandIo } from './commands/context';
+import { registerDecoy } from './commands/decoy';
 import { registerDoctor } from './commands/doctor';
 import { registerEnroll } from './commands/enroll';
 import { registerRun } from './commands/run';
 import { registerStatus } from './commands/status';
 
-/** The `scn-agent` command line: enroll, run, status, doctor. */
+/** The `scn-agent` command line: enroll, run, status, doctor, decoy. */
 export function buildProgram(io: CommandIo = processIo): Command {
   const program = new Command('scn-agent')
     .description(
@@ -19,6 +20,7 @@ export function buildProgram(io: CommandIo = processIo): Command {
   registerRun(program, io);
   registerStatus(program, io);
   registerDoctor(program, io);
+  registerDecoy(program, io);
   // Subcommands inherit exitOverride only when it is set before they are added; set it on each.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;

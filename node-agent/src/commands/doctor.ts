@@ -9,6 +9,7 @@ import { AgentError } from '../errors';
 import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect, probeListen } from '../system/net';
 import { describeTransport, summarizeTransport, testCoreConfig } from './transport-check';
+import { checkDecoyLine, checkRealityTargetLine } from './doctor-probing';
 import { type CommandIo, parseFlags, processIo } from './context';
 
 const execFileAsync = promisify(execFile);
@@ -114,6 +115,10 @@ async function checkCore(config: AgentConfig): Promise<DoctorCheck[]> {
     apiCheck,
     portCheck,
     checkCoreAudit(config, apiUp),
+    // What an active prober meets (docs/security.md "Active probing").
+    ...[await checkRealityTargetLine(config), await checkDecoyLine(config, apiUp)].filter(
+      (check): check is DoctorCheck => check !== null,
+    ),
   ];
 }
 

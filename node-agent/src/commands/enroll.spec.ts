@@ -16,6 +16,7 @@ import {
 import { readAgentConfig } from '../config/agent-config';
 import { AgentError } from '../errors';
 import { isRealityKey, realityPublicKey } from '../proxy-core/reality-keys';
+import { DEFAULT_REALITY_DEST } from '../proxy-core/reality-targets';
 import { buildProgram } from '../program';
 import { enroll, type EnrollFlags, enrollFlagsSchema } from './enroll';
 import type { PortAvailability } from './enroll-port';
@@ -258,8 +259,8 @@ describe('enroll: the secure inbound', () => {
       network: 'tcp',
       flow: 'xtls-rprx-vision',
       fp: 'chrome',
-      sni: 'www.microsoft.com',
-      realityDest: 'www.microsoft.com:443',
+      sni: DEFAULT_REALITY_DEST.replace(/:443$/, ''),
+      realityDest: DEFAULT_REALITY_DEST,
       planRevision: '0',
     });
     expect(isRealityKey(config.inbound.pbk!)).toBe(true);

@@ -84,7 +84,7 @@ export const enrollFlagsSchema = z.object({
     .optional(),
   realityDest: z
     .string()
-    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. www.microsoft.com:443')
+    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. www.debian.org:443')
     .optional(),
   realitySni: z
     .string()

@@ -12,6 +12,7 @@ import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-c
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import { CoreAuditScheduler } from '../proxy-core/core-audit';
 import { parseTestDestinations } from '../proxy-core/destination-policy';
+import { decoyFallbackDest, startConfiguredDecoy } from '../proxy-core/decoy';
 import { coreInboundSettings, InboundPlanner } from '../proxy-core/inbound-plan';
 import { tlsDirFor } from '../proxy-core/inbound-setup';
 import type { ProxyCore, ProxyCoreOptions } from '../proxy-core/proxy-core';
@@ -61,6 +62,7 @@ export function proxyCoreOptions(
     workDir: config.core.workDir,
     apiPort: config.core.apiPort,
     inbound: coreInboundSettings(config.inbound, config.publicPort),
+    fallbackDest: decoyFallbackDest(config),
     ...(testDestinations.length > 0 ? { allowedDestinationCidrs: [...testDestinations] } : {}),
   };
 }
@@ -262,6 +264,8 @@ export async function run(rawFlags: RunFlags, deps: DaemonDeps = {}): Promise<vo
   const configPath = resolveConfigPath(flags.config, deps.env);
   const store = new AgentConfigStore(configPath, await readAgentConfig(configPath));
   const testDestinations = flags.allowTestDestinations;
+  // Before the core: its config names the decoy's port (docs/security.md "Active probing").
+  const decoy = flags.core ? await startConfiguredDecoy(store) : null;
   const core = flags.core
     ? await (deps.coreFactory ?? ((c, t) => defaultCoreFactory(c, t, io)))(
         store.current,
@@ -285,6 +289,7 @@ export async function run(rawFlags: RunFlags, deps: DaemonDeps = {}): Promise<vo
     io.err(`scn-agent: ${typeof signal === 'string' ? signal : 'stop'} received, stopping\n`);
     await daemon.stop();
   } finally {
+    await decoy?.close();
     signals?.release();
   }
 }

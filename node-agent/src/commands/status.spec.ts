@@ -2,7 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeAgentConfig } from '../config/agent-config';
-import { createInbound, tlsDirFor } from '../proxy-core/inbound-setup';
+import {
+  createInbound,
+  DEFAULT_REALITY_DEST,
+  realityServerName,
+  tlsDirFor,
+} from '../proxy-core/inbound-setup';
 import { sampleConfig } from '../config/agent-config.fixture';
 import { buildProgram } from '../program';
 
@@ -137,8 +142,9 @@ describe('status --json', () => {
     const program = buildProgram({ out: (t) => (out += t), err: () => undefined });
     await program.parseAsync(['node', 'scn-agent', 'status', '--config', file, '--timeout', '300']);
     expect(out).toContain(
-      `Transport      reality/tcp on port 443; sni www.microsoft.com; flow xtls-rprx-vision; ` +
-        `REALITY public key ${inbound.pbk}, short id ${inbound.sid}, target www.microsoft.com:443`,
+      `Transport      reality/tcp on port 443; sni ${realityServerName(DEFAULT_REALITY_DEST)}; ` +
+        `flow xtls-rprx-vision; REALITY public key ${inbound.pbk}, short id ${inbound.sid}, ` +
+        `target ${DEFAULT_REALITY_DEST}`,
     );
     expect(out).toMatch(/Core config\s+not tested: \/nonexistent\/xray is not installed/);
     expect(out).toContain(

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentConfig } from '../config/agent-config';
 import { buildCoreConfig, writeCoreConfig } from '../proxy-core/core-config';
+import { decoyFallbackDest } from '../proxy-core/decoy';
 import { coreInboundSettings, describeInbound } from '../proxy-core/inbound-plan';
 import { certificatePins } from '../proxy-core/tls-certificate';
 import { certificateSource } from '../certificates/certificate-plan';
@@ -144,6 +145,8 @@ export async function testCoreConfig(
       inbound: coreInboundSettings(config.inbound, config.publicPort),
       apiPort: config.core.apiPort,
       allowedUuids: config.allowedClients,
+      fallbackDest: decoyFallbackDest(config),
+      socketDir: config.core.workDir,
     });
   } catch (error) {
     return { accepted: false, command: 'scn-agent', output: (error as Error).message };

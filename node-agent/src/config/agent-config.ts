@@ -119,6 +119,20 @@ export const agentConfigSchema = z.object({
       nextAttemptAt: z.string().nullable(),
     })
     .optional(),
+  /**
+   * The web server behind the TLS inbound's VLESS fallback, which answers active probers
+   * (proxy-core/decoy.ts): the operator's own plain-HTTP site (`scn-agent decoy --upstream`) or,
+   * without one, the agent's decoy site on the loopback port kept here across restarts.
+   */
+  decoy: z
+    .object({
+      upstream: z
+        .string()
+        .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port')
+        .optional(),
+      port: port.optional(),
+    })
+    .optional(),
   /** The last inbound plan the daemon received, and what became of it (refused: why). */
   lastPlan: z
     .object({

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   API_TAG,
+  FRONT_INBOUND_TAG,
+  WS_SOCKET_FILE,
   buildCoreConfig,
   type CoreConfigInput,
   normalizeClientUuids,
@@ -322,6 +324,8 @@ describe('buildCoreConfig', () => {
         xver: 0,
         serverNames: ['www.example.com'],
         privateKey: 'cHJpdmF0ZS1rZXk',
+        minClientVer: '1.8.0',
+        maxClientVer: '',
         shortIds: ['ab12'],
       },
     });
@@ -331,6 +335,107 @@ describe('buildCoreConfig', () => {
       level: 0,
       flow: 'xtls-rprx-vision',
     });
+  });
+});
+
+describe('buildCoreConfig: VLESS fallbacks (active probing)', () => {
+  const tls = {
+    port: 443,
+    security: 'tls' as const,
+    certificateFile: '/etc/scn-agent/tls/certificate.pem',
+    keyFile: '/etc/scn-agent/tls/key.pem',
+  };
+
+  it('should hand what is not VLESS to the decoy when the inbound is tcp + TLS', () => {
+    const config = buildCoreConfig(
+      input({ inbound: { ...tls, network: 'tcp' }, fallbackDest: '127.0.0.1:38080' }),
+    );
+    expect(config.inbounds[0]!.settings).toMatchObject({
+      decryption: 'none',
+      fallbacks: [{ dest: '127.0.0.1:38080', xver: 0 }],
+    });
+  });
+
+  it('should put ws behind a TLS front that falls back by path when the inbound is ws + TLS', () => {
+    const config = buildCoreConfig(
+      input({
+        inbound: { ...tls, network: 'ws', path: '/0123456789abcdef', sni: 'node.example' },
+        fallbackDest: '127.0.0.1:38080',
+        socketDir: '/var/lib/scn-agent/core',
+      }),
+    );
+    const [front, ws] = config.inbounds;
+    expect(front).toEqual({
+      tag: FRONT_INBOUND_TAG,
+      listen: '0.0.0.0',
+      port: 443,
+      protocol: 'vless',
+      settings: {
+        clients: [],
+        decryption: 'none',
+        fallbacks: [
+          {
+            path: '/0123456789abcdef',
+            dest: `/var/lib/scn-agent/core/${WS_SOCKET_FILE}`,
+            xver: 0,
+          },
+          { dest: '127.0.0.1:38080', xver: 0 },
+        ],
+      },
+      streamSettings: {
+        network: 'tcp',
+        security: 'tls',
+        tlsSettings: {
+          serverName: 'node.example',
+          alpn: ['http/1.1'],
+          certificates: [{ certificateFile: tls.certificateFile, keyFile: tls.keyFile }],
+        },
+      },
+    });
+    // The users, and so the API, the stats and the routing rules, stay on the ws inbound.
+    expect(ws).toMatchObject({
+      tag: VLESS_INBOUND_TAG,
+      listen: `/var/lib/scn-agent/core/${WS_SOCKET_FILE}`,
+      streamSettings: {
+        network: 'ws',
+        security: 'none',
+        wsSettings: { path: '/0123456789abcdef' },
+      },
+    });
+    expect(ws).not.toHaveProperty('port');
+    expect((ws!.settings.clients as unknown[]).length).toBe(2);
+  });
+
+  it.each([
+    ['tls over ws without a socket folder', { ...tls, network: 'ws' as const, path: '/abc' }],
+    ['plaintext tcp', { port: 443, security: 'none' as const, network: 'tcp' as const }],
+  ])('should give no fallback when the inbound is %s', (_name, inbound) => {
+    const config = buildCoreConfig(input({ inbound, fallbackDest: '127.0.0.1:38080' }));
+    expect(config.inbounds[0]!.settings).not.toHaveProperty('fallbacks');
+    expect(config.inbounds[0]!.tag).toBe(VLESS_INBOUND_TAG);
+  });
+
+  it('should give no fallback to REALITY, whose target answers strangers', () => {
+    const config = buildCoreConfig(
+      input({
+        kind: 'xray',
+        inbound: {
+          port: 443,
+          security: 'reality',
+          network: 'tcp',
+          sni: 'www.example.com',
+          realityPrivateKey: 'cHJpdmF0ZS1rZXk',
+        },
+        fallbackDest: '127.0.0.1:38080',
+      }),
+    );
+    expect(config.inbounds[0]!.settings).not.toHaveProperty('fallbacks');
+  });
+
+  it('should refuse a fallback that is not host:port', () => {
+    const run = () =>
+      buildCoreConfig(input({ inbound: { ...tls, network: 'tcp' }, fallbackDest: 'http://x/' }));
+    expect(errorCode(run)).toBe('invalid_fallback');
   });
 });
 

@@ -3,6 +3,7 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ProxyCoreKind, UUID_PATTERN } from '@scn/proto';
 import { ProxyCoreException } from './proxy-core.exception';
+import { REALITY_MAX_CLIENT_VER, REALITY_MIN_CLIENT_VER } from './reality-targets';
 import type { VlessInboundSettings } from './proxy-core';
 import {
   complementCidrs,
@@ -17,6 +18,10 @@ export const VLESS_INBOUND_TAG = 'vless-in';
 /** Tag of the API inbound, of its routing rule and of the `api` section. */
 export const API_TAG = 'api';
 export const CORE_CONFIG_FILE = 'core-config.json';
+/** Tag of the TLS front of a ws inbound with a fallback (wsFront): it holds no users. */
+export const FRONT_INBOUND_TAG = 'vless-front';
+/** The ws inbound's Unix socket behind the front, in the core's 0700 work folder. */
+export const WS_SOCKET_FILE = 'ws-inbound.sock';
 const DIRECT_TAG = 'direct';
 const BLOCKED_TAG = 'blocked';
 
@@ -42,6 +47,17 @@ export interface CoreConfigInput {
    * which come first; loopback and private ranges cannot be given (parseTestDestinations).
    */
   allowedDestinationCidrs?: readonly string[];
+  /**
+   * Where the TLS inbound hands a connection that is not valid VLESS (`host:port` of a plain
+   * HTTP server: the agent's decoy site or the operator's own; decoy.ts). Used on tcp + TLS only,
+   * where the core reads the first bytes itself (VLESS fallbacks).
+   */
+  fallbackDest?: string;
+  /**
+   * The core's work folder (0700): with a fallback, a ws inbound listens on a Unix socket there,
+   * behind a TLS front that falls back by path (wsFront).
+   */
+  socketDir?: string;
   /** Static names of the core's DNS (tests map a name to 127.0.0.1 without /etc/hosts). */
   dnsHosts?: Readonly<Record<string, string>>;
   /**
@@ -90,7 +106,8 @@ export interface CoreVlessClientJson {
 export interface CoreInboundJson {
   tag: string;
   listen: string;
-  port: number;
+  /** Absent when `listen` is a Unix socket. */
+  port?: number;
   protocol: 'vless' | 'dokodemo-door';
   settings: Record<string, unknown>;
   streamSettings?: Record<string, unknown>;
@@ -215,14 +232,7 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
       servers: dnsServers(kind, input.nameservers ?? [], resolvable),
     },
     inbounds: [
-      {
-        tag: VLESS_INBOUND_TAG,
-        listen: inbound.listen ?? '0.0.0.0',
-        port: inbound.port,
-        protocol: 'vless',
-        settings: { clients, decryption: 'none' },
-        streamSettings: buildStreamSettings(kind, inbound),
-      },
+      ...vlessInbounds(kind, inbound, clients, input),
       {
         tag: API_TAG,
         listen: '127.0.0.1',
@@ -244,6 +254,110 @@ export function buildCoreConfig(input: CoreConfigInput): CoreConfigJson {
     // `localhost` or a name pointing at 10.0.0.1 meets the same rules as the literal.
     routing: { domainStrategy: 'IPOnDemand', rules },
   };
+}
+
+/**
+ * The VLESS inbound(s): one on the public port, or, for TLS over ws with a fallback, a TLS
+ * front on the public port and the ws inbound on a Unix socket behind it (wsFront).
+ */
+function vlessInbounds(
+  kind: ProxyCoreKind,
+  inbound: VlessInboundSettings,
+  clients: CoreVlessClientJson[],
+  input: CoreConfigInput,
+): CoreInboundJson[] {
+  const listen = inbound.listen ?? '0.0.0.0';
+  const front =
+    inbound.security === 'tls' && inbound.network === 'ws' && input.fallbackDest && input.socketDir;
+  if (!front) {
+    return [
+      {
+        tag: VLESS_INBOUND_TAG,
+        listen,
+        port: inbound.port,
+        protocol: 'vless',
+        settings: {
+          clients,
+          decryption: 'none',
+          ...vlessFallbacks(inbound, input.fallbackDest),
+        },
+        streamSettings: buildStreamSettings(kind, inbound),
+      },
+    ];
+  }
+  return wsFront(kind, inbound, clients, input.fallbackDest!, input.socketDir!);
+}
+
+/**
+ * ws behind a TLS front (the "ws path fallback" of v2ray 4.34 and Xray): the front, on the
+ * public port, is VLESS over tcp + TLS with no users, so every connection falls back: the
+ * WebSocket upgrade for the inbound's path (matched on the request line) to the ws inbound on a
+ * Unix socket in the core's work folder, everything else to the decoy. Without it a prober asking
+ * for any other path would get the ws transport's bare 404, which no web server sends. The users
+ * stay on the ws inbound (VLESS_INBOUND_TAG), where the API, the stats and the routing rules
+ * find them.
+ */
+function wsFront(
+  kind: ProxyCoreKind,
+  inbound: VlessInboundSettings,
+  clients: CoreVlessClientJson[],
+  fallbackDest: string,
+  socketDir: string,
+): CoreInboundJson[] {
+  const socket = path.resolve(socketDir, WS_SOCKET_FILE);
+  const tls = buildStreamSettings(kind, { ...inbound, network: 'tcp' });
+  const ws = buildStreamSettings(kind, { ...inbound, security: 'none' });
+  return [
+    {
+      tag: FRONT_INBOUND_TAG,
+      listen: inbound.listen ?? '0.0.0.0',
+      port: inbound.port,
+      protocol: 'vless',
+      settings: {
+        clients: [],
+        decryption: 'none',
+        fallbacks: [
+          { path: inbound.path, dest: socket, xver: 0 },
+          ...vlessFallbacks({ ...inbound, network: 'tcp' }, fallbackDest).fallbacks!,
+        ],
+      },
+      // The front speaks HTTP/1.1 only: a WebSocket upgrade is an HTTP/1.1 request.
+      streamSettings: {
+        ...tls,
+        tlsSettings: { ...(tls.tlsSettings as Record<string, unknown>), alpn: ['http/1.1'] },
+      },
+    },
+    {
+      tag: VLESS_INBOUND_TAG,
+      listen: socket,
+      protocol: 'vless',
+      settings: { clients, decryption: 'none' },
+      streamSettings: ws,
+    },
+  ];
+}
+
+/**
+ * VLESS fallbacks (v2ray 4.34 and Xray, proxy/vless/inbound): on tcp + TLS the core reads the
+ * first bytes after the handshake itself, and whatever is not a VLESS request of a known client
+ * (an HTTP request, random bytes, a wrong uuid) goes, bytes and all, to `dest` instead of being
+ * dropped; the prober gets that web server's answer through the node's TLS. ws gets it through
+ * its TLS front (wsFront); grpc is Xray's, whose HTTP/2 layer answers first, and REALITY relays
+ * strangers to its target before VLESS sees them, so neither takes one. xver 0: no PROXY header,
+ * which a plain web server would print back as a bad request.
+ */
+function vlessFallbacks(
+  inbound: VlessInboundSettings,
+  dest: string | undefined,
+): { fallbacks?: { path?: string; dest: string; xver: 0 }[] } {
+  if (!dest || inbound.security !== 'tls' || inbound.network !== 'tcp') return {};
+  if (!/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/.test(dest)) {
+    throw new ProxyCoreException(
+      'invalid_fallback',
+      `The fallback must be host:port, not "${dest}".`,
+    );
+  }
+  return { fallbacks: [{ dest, xver: 0 }] };
 }
 
 /**
@@ -339,6 +453,9 @@ function buildStreamSettings(
         tlsSettings: {
           ...(inbound.sni ? { serverName: inbound.sni } : {}),
           ...(alpn ? { alpn } : {}),
+          // No TLS 1.0/1.1: DPI flags them ("Obsolete TLS Version", docs/security.md) and no app
+          // needs them. v2ray 4.34 has no such setting and accepts them.
+          ...(kind === 'xray' ? { minVersion: '1.2' } : {}),
           certificates: [
             {
               certificateFile: inbound.certificateFile,
@@ -386,6 +503,10 @@ function buildStreamSettings(
           xver: 0,
           serverNames: [inbound.sni],
           privateKey: inbound.realityPrivateKey,
+          // Explicit: Xray v26.7.11+ reads an empty minClientVer as 26.3.27 and silently relays
+          // every sing-box and mihomo client to the target (reality-targets.ts).
+          minClientVer: REALITY_MIN_CLIENT_VER,
+          maxClientVer: REALITY_MAX_CLIENT_VER,
           shortIds: [inbound.sid ?? ''],
         },
         ...transport,

@@ -99,6 +99,7 @@ export const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
   'reality_needs_tcp_or_grpc',
   'tls_needs_certificate',
   'ws_needs_path',
+  'invalid_fallback',
   'grpc_needs_service_name',
   'invalid_client_uuid',
 ]);

@@ -107,6 +107,10 @@ describeV2ray('v2ray 4.34 accepts the TLS inbound of every transport', () => {
 });
 
 /** Xray's REALITY inbound as its documentation describes it (server side). */
+function isXrayVersion(text: string): boolean {
+  const parts = text.split('.');
+  return parts.length <= 3 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) < 256);
+}
 const realitySettingsSchema = z
   .object({
     show: z.boolean(),
@@ -114,6 +118,10 @@ const realitySettingsSchema = z
     xver: z.literal(0),
     serverNames: z.array(z.string().min(1)).min(1),
     privateKey: z.string().refine(isRealityKey, 'a 32-byte key, base64 raw URL'),
+    // Xray's parser (infra/conf/transport_security.go): up to three dot-separated bytes; empty
+    // minClientVer is 26.3.27 since v26.7.11, so it must be given; empty maxClientVer is no bound.
+    minClientVer: z.string().refine(isXrayVersion, 'x.y.z, each below 256'),
+    maxClientVer: z.string().refine((v) => v === '' || isXrayVersion(v), 'empty or x.y.z'),
     shortIds: z.array(z.string().refine(isRealityShortId, 'hex, even length, <= 16')).min(1),
   })
   .strict();
@@ -172,7 +180,7 @@ describe('Xray REALITY inbound (schema from Xray documentation; Xray not run her
     const parsed = xrayVlessInboundSchema.parse(vless);
     const reality = parsed.streamSettings.realitySettings;
     expect(reality.dest).toBe(DEFAULT_REALITY_DEST);
-    expect(reality.serverNames).toEqual(['www.microsoft.com']);
+    expect(reality.serverNames).toEqual([DEFAULT_REALITY_DEST.replace(/:443$/, '')]);
     // The key pair: the reported pbk is the public half of the configured private key.
     expect(realityPublicKey(reality.privateKey)).toBe(inbound.pbk);
     expect(reality.shortIds).toEqual([inbound.sid]);
@@ -216,7 +224,14 @@ describe('Xray REALITY inbound (schema from Xray documentation; Xray not run her
       expect(vless.streamSettings).toMatchObject({ ...expected, security: 'tls' });
       expect(vless.streamSettings!.tlsSettings).toMatchObject({
         serverName: 'node.example.net',
-        certificates: [{ certificateFile: inbound.certificateFile, keyFile: inbound.keyFile }],
+        minVersion: '1.2',
+        certificates: [
+          {
+            certificateFile: inbound.certificateFile,
+            keyFile: inbound.keyFile,
+            ocspStapling: 3600,
+          },
+        ],
         ...(network === 'grpc' ? { alpn: ['h2'] } : network === 'ws' ? { alpn: ['http/1.1'] } : {}),
       });
       expect(inbound.flow).toBe(flow);

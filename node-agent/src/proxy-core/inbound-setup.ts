@@ -5,6 +5,7 @@ import path from 'node:path';
 import { coreDefaultSecurity, inboundUnsupportedReason, type ProxyCoreKind } from '@scn/proto';
 import type { AgentInbound } from '../config/agent-config';
 import { generateRealityKeyPair, generateRealityShortId } from './reality-keys';
+import { DEFAULT_REALITY_DEST } from './reality-targets';
 import { generateSelfSignedCertificate } from './tls-certificate';
 
 /**
@@ -19,11 +20,8 @@ export type InboundNetwork = AgentInbound['network'];
 
 export const NETWORKS: readonly InboundNetwork[] = ['tcp', 'ws', 'grpc'];
 
-/**
- * REALITY's default camouflage target: a well-known site serving TLS 1.3 and HTTP/2 whose
- * certificate REALITY clients are shown (docs/operators.md says how to pick another).
- */
-export const DEFAULT_REALITY_DEST = 'www.microsoft.com:443';
+/** REALITY's default camouflage target, from the checked list in reality-targets.ts. */
+export { DEFAULT_REALITY_DEST };
 /** The uTLS fingerprint the links ask clients to present. */
 export const DEFAULT_FINGERPRINT = 'chrome';
 export const VISION_FLOW = 'xtls-rprx-vision';

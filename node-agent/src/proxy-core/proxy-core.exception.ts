@@ -7,6 +7,7 @@ export type ProxyCoreErrorCode =
   | 'ws_needs_path'
   | 'grpc_needs_service_name'
   | 'invalid_client_uuid'
+  | 'invalid_fallback'
   | 'core_exited'
   | 'core_not_ready'
   | 'core_api_failed';

@@ -57,6 +57,8 @@ export interface ProxyCoreOptions {
    * them stay blocked (ownInterfaceCidrs lists them).
    */
   allowedDestinationCidrs?: readonly string[];
+  /** Where the tcp + TLS inbound hands what is not VLESS: `host:port` (see CoreConfigInput). */
+  fallbackDest?: string;
   /** Test-only: static names of the core's DNS (see CoreConfigInput). */
   dnsHosts?: Readonly<Record<string, string>>;
   /**

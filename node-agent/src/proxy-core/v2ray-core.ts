@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { CoreApiClient } from './core-api';
 import {
   auditCoreUsers,
@@ -11,6 +13,7 @@ import {
   normalizeClientUuids,
   VLESS_INBOUND_TAG,
   writeCoreConfig,
+  WS_SOCKET_FILE,
 } from './core-config';
 import { ownInterfaceCidrs, readSystemNameservers } from './destination-policy';
 import {
@@ -277,6 +280,8 @@ export class V2rayCore implements ProxyCore {
       allowPrivateDestinations: this.options.allowPrivateDestinations,
       allowedDestinationCidrs: this.options.allowedDestinationCidrs,
       dnsHosts: this.options.dnsHosts,
+      fallbackDest: this.options.fallbackDest,
+      socketDir: this.options.workDir,
       ownAddresses: this.configuredAddresses,
       nameservers: this.configuredNameservers,
     });
@@ -286,6 +291,9 @@ export class V2rayCore implements ProxyCore {
   /** Writes the config, spawns the core, waits for its API and applies the full allowed set. */
   private async launch(): Promise<void> {
     const configFile = await this.writeConfig();
+    // A core killed before it closed its ws socket leaves the file behind, and the next one
+    // could not listen there; no core runs now (launches are serialized), so it is stale.
+    await rm(path.join(this.options.workDir, WS_SOCKET_FILE), { force: true });
     const args =
       this.options.kind === 'v2ray' ? ['-config', configFile] : ['run', '-config', configFile];
     this.output.clear();

@@ -133,7 +133,7 @@ describe('Reporter: the inbound', () => {
     expect(sent[0]!.inbound).toEqual({
       security: 'reality',
       network: 'tcp',
-      sni: 'www.microsoft.com',
+      sni: 'www.lovelive-anime.jp',
       fp: 'chrome',
       pbk: realityPublicKey(inbound.realityPrivateKey!),
       sid: inbound.sid,
