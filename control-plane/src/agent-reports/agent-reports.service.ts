@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { VPS_TIERS } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import type { ServerEntity } from '../nodes/entities/server.entity';
+import { NodeAddressCache } from '../node-dns/node-address-cache';
 import { NodesException } from '../nodes/nodes.exception';
 import { reliabilityStateOf } from '../nodes/server-reliability';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -66,6 +67,7 @@ export class AgentReportsService {
     private readonly servers: AgentServerRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly realtime: RealtimeGateway,
+    private readonly nodeAddresses: NodeAddressCache,
   ) {}
 
   /**
@@ -140,6 +142,7 @@ export class AgentReportsService {
       secretDigest: server.secretDigest,
       host: columns.host,
       port: columns.port,
+      hostName: server.hostName,
       reliabilityAtReport: state.reliabilityAtReport,
       lastReportAt: state.lastReportAt,
       lastCreditedAt: state.lastCreditedAt,
@@ -148,6 +151,8 @@ export class AgentReportsService {
       version,
     });
     const after = viewReliability(state, now);
+    // Its name's answer changes with its address (node-dns/): on this replica at once.
+    if (server.host !== report.publicHost) this.nodeAddresses.forget(server.hostName);
     if (before.available !== after.available || before.hidden !== after.hidden) {
       this.realtime.serverListUpdated('availability');
     } else if (server.host !== report.publicHost || server.port !== report.publicPort) {

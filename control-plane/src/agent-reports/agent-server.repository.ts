@@ -16,6 +16,7 @@ export type AgentServer = Pick<
   | 'tier'
   | 'host'
   | 'port'
+  | 'hostName'
   | 'reliabilityAtReport'
   | 'lastReportAt'
   | 'lastCreditedAt'
@@ -30,6 +31,7 @@ interface AgentServerRow {
   secret_hash: string | null;
   host: string | null;
   port: number | null;
+  host_name: string | null;
   reliability_at_report: number;
   last_report_at: number | null;
   last_credited_at: number | null;
@@ -96,7 +98,7 @@ export class AgentServerRepository {
     // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
     const rows = await queryPrepared<AgentServerRow>(
       this.dataSource,
-      `SELECT id, xmin::text AS version, tier, secret_hash, host, port, reliability_at_report,
+      `SELECT id, xmin::text AS version, tier, secret_hash, host, port, host_name, reliability_at_report,
               ${epochMs('last_report_at')}, ${epochMs('last_credited_at')},
               ${epochMs('below_threshold_since')}, ${epochMs('banned_at')}
        FROM servers WHERE id = ANY($1::uuid[])`,
@@ -114,6 +116,7 @@ function agentServerFromRow(row: AgentServerRow): AgentServer {
     secretDigest: row.secret_hash === null ? null : Buffer.from(row.secret_hash, 'hex'),
     host: row.host,
     port: row.port,
+    hostName: row.host_name,
     reliabilityAtReport: row.reliability_at_report,
     lastReportAt: dateOf(row.last_report_at),
     lastCreditedAt: dateOf(row.last_credited_at),

@@ -25,6 +25,7 @@ import { ClientSetNotifier } from '../client-sets/client-set.notifier';
 import type { ClientSet } from '../client-sets/client-sets.repository';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { EnrollmentService } from '../enrollment/enrollment.service';
+import { nodeFqdn } from '../node-dns/node-host-name';
 import {
   enrollRequestSchema,
   reportRequestSchema,
@@ -215,6 +216,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       available: view.available,
       nextReportIntervalMs: REPORT_INTERVAL_MS,
       handlingMs: Math.round(performance.now() - receivedAt),
+      hostName: nodeFqdn(server.hostName, this.config.nodeDns?.domain),
     };
   }
 
@@ -229,7 +231,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           return;
         }
         const { enrollmentToken, tier, agentVersion, hardware, country, location } = request;
-        const { requestedPort, core } = request;
+        const { requestedPort, core, publicHost } = request;
         this.enrollment
           .enroll({
             enrollmentToken,
@@ -240,6 +242,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             location,
             requestedPort,
             core,
+            publicHost,
           })
           .then(
             (enrollment) =>
@@ -249,6 +252,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
                 reportIntervalMs: REPORT_INTERVAL_MS,
                 tier: PROTO_TIER[enrollment.tier],
                 inboundPlan: enrollment.inboundPlan,
+                hostName: nodeFqdn(enrollment.hostName, this.config.nodeDns?.domain),
               }),
             (error: unknown) => callback(toServiceError(error, this.logger)),
           );

@@ -85,6 +85,12 @@ export const enrollRequestSchema = z.object({
   core: z
     .enum(['', 'xray', 'v2ray'], { error: 'core must be xray or v2ray' })
     .transform((core) => core || null),
+  // '': unknown (or an agent from before issue 28); else where clients will connect, which the
+  // node's name answers with until its first report.
+  publicHost: z
+    .string()
+    .default('')
+    .pipe(z.union([z.literal('').transform(() => null), host])),
 });
 
 const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
