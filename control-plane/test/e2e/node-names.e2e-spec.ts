@@ -37,13 +37,14 @@ async function enrollNode(publicHost: string) {
     .set('Authorization', `Bearer ${operator.token}`)
     .send({ tier: 'tier1' })
     .expect(201);
-  return enroll(client, {
+  const node = await enroll(client, {
     enrollmentToken: body.token as string,
     tier: 'TIER_1',
     agentVersion: '0.1.0',
     hardware: TIER1_HARDWARE,
     publicHost,
   });
+  return { ...node, operator };
 }
 
 describe('node names (SCN_NODE_DOMAIN, SCN_DNS_LISTEN)', () => {
@@ -77,5 +78,50 @@ describe('node names (SCN_NODE_DOMAIN, SCN_DNS_LISTEN)', () => {
     // Enrolled without an address and not reported yet: the name exists, with no address.
     await expect(resolver.resolve4(a.hostName)).rejects.toMatchObject({ code: 'ENODATA' });
     await expect(enrollNode('not a host')).rejects.toMatchObject({ code: 3 });
+  });
+
+  it('should show the node dashboard where its certificate comes from, as the node reported it', async () => {
+    const node = await enrollNode('203.0.113.50');
+    const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+    const base = agentReport(60, { publicHost: '203.0.113.50', publicPort: 443 });
+    const tls = {
+      ...base.inbound!,
+      sni: node.hostName,
+      certificateSource: 'acme',
+      certificateName: node.hostName,
+      certificateNotAfterMs: '1798761600000',
+    };
+    await report(client, metadata, { ...base, inbound: tls });
+    const shown = async () => {
+      const { body } = await t
+        .http()
+        .get(`/nodes/servers/${node.operator.uuid}`)
+        .set('Authorization', `Bearer ${node.operator.token}`)
+        .expect(200);
+      return (body.servers as Array<{ id: string; certificate: unknown }>).find(
+        (s) => s.id === node.nodeId,
+      )!.certificate;
+    };
+    expect(await shown()).toEqual({
+      source: 'acme',
+      name: node.hostName,
+      notAfter: '2027-01-01T00:00:00.000Z',
+      problem: '',
+    });
+    await report(client, metadata, {
+      ...agentReport(120, { publicHost: '203.0.113.50', publicPort: 443 }),
+      inbound: {
+        ...tls,
+        certificateSource: 'self_signed',
+        certificateName: '203.0.113.50',
+        certificateNotAfterMs: '0',
+        certificateProblem: 'the CA could not reach port 80',
+      },
+    });
+    expect(await shown()).toMatchObject({
+      source: 'self_signed',
+      notAfter: null,
+      problem: 'the CA could not reach port 80',
+    });
   });
 });
