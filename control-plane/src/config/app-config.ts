@@ -267,6 +267,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     apkMirror: config.apkMirror.enabled
       ? `on (${join(config.dataDir, 'client-apps')})`
       : 'off (CLIENT_APK_MIRROR): the Android APKs are linked on GitHub',
+    nodeNames: config.nodeDns
+      ? `*.${config.nodeDns.domain}, DNS server ${config.nodeDns.listen ? `${config.nodeDns.listen.host}:${config.nodeDns.listen.port}` : 'off here (SCN_DNS_LISTEN)'}`
+      : "off (SCN_NODE_DOMAIN): agent nodes get no name under the platform's domain",
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }
