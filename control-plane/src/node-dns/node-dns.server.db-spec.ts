@@ -58,7 +58,8 @@ async function startServer(settings: Partial<NodeDnsSettings> = {}) {
   const server = new NodeDnsServer(config, cache);
   await server.onApplicationBootstrap();
   const resolver = new Resolver({ timeout: 2000, tries: 1 });
-  resolver.setServers([`127.0.0.1:${server.port}`]);
+  // (Node aborts the whole process on a server at port 0: only a bound server is set.)
+  if (server.port) resolver.setServers([`127.0.0.1:${server.port}`]);
   return { server, cache, resolver };
 }
 
@@ -213,5 +214,24 @@ describe('NodeDnsServer', () => {
       for (const socket of open) socket.destroy();
       await server.onApplicationShutdown();
     }
+  });
+});
+
+describe('NodeDnsServer start-up', () => {
+  it('should refuse to start on a port another process holds, and start nothing without a listen address', async () => {
+    const { createSocket } = await import('node:dgram');
+    const holder = createSocket('udp4');
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', () => resolve()));
+    const taken = holder.address().port;
+    try {
+      await expect(startServer({ listen: { host: '127.0.0.1', port: taken } })).rejects.toThrow(
+        /EADDRINUSE/,
+      );
+    } finally {
+      holder.close();
+    }
+    const { server } = await startServer({ listen: null });
+    expect(server.port).toBe(0);
+    await server.onApplicationShutdown();
   });
 });

@@ -58,34 +58,47 @@ export class NodeDnsServer implements OnApplicationBootstrap, OnApplicationShutd
     const listen = this.config.nodeDns?.listen;
     if (!this.zone || !listen) return;
     const zone = this.zone;
-    const udp = createSocket(isIP(listen.host) === 6 ? 'udp6' : 'udp4');
+    // With port 0 the UDP socket picks a free port that TCP may find taken: pick again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.bind(zone, listen.host, listen.port);
+        break;
+      } catch (error) {
+        await this.onApplicationShutdown();
+        if (listen.port !== 0 || attempt === 5) throw error;
+      }
+    }
+    this.logger.log(
+      { zone: zone.domain, host: listen.host, port: this.boundPort },
+      'Node DNS server listening (UDP and TCP)',
+    );
+  }
+
+  /** UDP on `port`, then TCP on the port UDP got (resolvers retry a truncated answer there). */
+  private async bind(zone: NodeZone, host: string, port: number): Promise<void> {
+    const udp = createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
+    this.udp = udp;
     udp.on('message', (message, peer) => this.onDatagram(udp, zone, message, peer));
-    // A send that fails (the peer vanished) must not stop the server.
-    udp.on('error', (error) => this.logger.warn({ error: error.message }, 'DNS UDP error'));
     await new Promise<void>((resolve, reject) => {
       udp.once('error', reject);
-      udp.bind(listen.port, listen.host, () => {
+      udp.bind(port, host, () => {
         udp.off('error', reject);
         resolve();
       });
     });
-    this.udp = udp;
+    // A send that fails (the peer vanished) must not stop the server.
+    udp.on('error', (error) => this.logger.warn({ error: error.message }, 'DNS UDP error'));
     this.boundPort = udp.address().port;
-    // TCP on the same port as UDP, as resolvers expect (they retry a truncated answer there).
     const tcp = createServer((socket) => this.onConnection(socket, zone));
     tcp.maxConnections = MAX_TCP_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       tcp.once('error', reject);
-      tcp.listen(this.boundPort, listen.host, () => {
+      tcp.listen(this.boundPort, host, () => {
         tcp.off('error', reject);
         resolve();
       });
     });
     this.tcp = tcp;
-    this.logger.log(
-      { zone: zone.domain, host: listen.host, port: this.boundPort },
-      'Node DNS server listening (UDP and TCP)',
-    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -93,7 +106,16 @@ export class NodeDnsServer implements OnApplicationBootstrap, OnApplicationShutd
     this.udp = null;
     this.tcp = null;
     for (const socket of this.connections) socket.destroy();
-    if (udp) await new Promise<void>((resolve) => udp.close(() => resolve()));
+    if (udp) {
+      await new Promise<void>((resolve) => {
+        try {
+          udp.close(() => resolve());
+        } catch {
+          // Never bound, or closed already.
+          resolve();
+        }
+      });
+    }
     if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
   }
 
