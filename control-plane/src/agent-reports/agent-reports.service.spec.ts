@@ -46,7 +46,11 @@ const report: AgentReport = {
 function setup(versions: Array<string | null>) {
   const writes = [...versions];
   const reports = { write: jest.fn(async () => writes.shift() ?? null) };
-  const servers = { remember: jest.fn(), forget: jest.fn() };
+  const servers = {
+    remember: jest.fn(),
+    forget: jest.fn(),
+    assignHostName: jest.fn(async () => true),
+  };
   const auth = { authenticate: jest.fn(async () => ({ ...server, version: '8' })) };
   const realtime = { serverListUpdated: jest.fn() };
   const nodeAddresses = { forget: jest.fn() };
@@ -139,5 +143,19 @@ describe('AgentReportsService.report', () => {
     const stayed = setup(['9']);
     await stayed.service.report(credential, server, { ...report, publicPort: 8443 });
     expect(stayed.nodeAddresses.forget).not.toHaveBeenCalled();
+  });
+});
+
+describe('AgentReportsService.nameNode', () => {
+  it('should give a node without a name a new one, and leave a named node alone', async () => {
+    const named = setup([]);
+    expect(await named.service.nameNode(server)).toBe(false);
+    expect(named.servers.assignHostName).not.toHaveBeenCalled();
+    const unnamed = setup([]);
+    expect(await unnamed.service.nameNode({ ...server, hostName: null })).toBe(true);
+    expect(unnamed.servers.assignHostName).toHaveBeenCalledWith(
+      ID,
+      expect.stringMatching(/^n[0-9a-f]{16}$/),
+    );
   });
 });

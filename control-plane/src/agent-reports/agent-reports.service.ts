@@ -3,6 +3,7 @@ import { VPS_TIERS } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import type { ServerEntity } from '../nodes/entities/server.entity';
 import { NodeAddressCache } from '../node-dns/node-address-cache';
+import { newHostName } from '../node-dns/node-host-name';
 import { NodesException } from '../nodes/nodes.exception';
 import { reliabilityStateOf } from '../nodes/server-reliability';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -88,6 +89,15 @@ export class AgentReportsService {
       if (attempt === REPORT_ATTEMPTS) throw new NodesException('report_conflict');
       current = await this.auth.authenticate(credential, { fresh: true });
     }
+  }
+
+  /**
+   * Names a node that has no DNS label yet (enrolled before names, by an older replica):
+   * true when it was named now, and `server` must be read again (its row version changed).
+   */
+  async nameNode(server: AgentServer): Promise<boolean> {
+    if (server.hostName !== null) return false;
+    return this.servers.assignHostName(server.id, newHostName());
   }
 
   /** One attempt of report(): null when the row was no longer at `server.version`. */

@@ -94,6 +94,21 @@ export class AgentServerRepository {
     this.remembered.delete(id);
   }
 
+  /**
+   * Gives an agent server without a DNS label (enrolled by a replica from before names) the one
+   * offered; false when it had one already. The row changes: the caller reads it again.
+   */
+  async assignHostName(id: string, hostName: string): Promise<boolean> {
+    const rows = await queryPrepared<{ id: string }>(
+      this.dataSource,
+      `UPDATE servers SET host_name = $2
+       WHERE id = $1 AND host_name IS NULL AND source = 'agent' RETURNING id`,
+      [id, hostName],
+    );
+    this.forget(id);
+    return rows.length > 0;
+  }
+
   private async readBatch(ids: string[]): Promise<Map<string, AgentServer>> {
     // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
     const rows = await queryPrepared<AgentServerRow>(

@@ -198,7 +198,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     message: unknown,
     receivedAt: number,
   ): Promise<ReportResponse> {
-    const server = await this.auth.authenticate(credential, { fresh: false });
+    let server = await this.auth.authenticate(credential, { fresh: false });
     // Counted once the node is known: calls that only name a node cannot use up its allowance.
     const allowance = this.reportLimiter.take(server.id);
     if (!allowance.allowed) {
@@ -208,6 +208,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     const request = parseRequest(reportRequestSchema, message);
+    // A node from before names gets its name with its first report here (ReportResponse.host_name).
+    if (await this.reports.nameNode(server)) {
+      server = await this.auth.authenticate(credential, { fresh: true });
+    }
     const view = await this.reports.report(credential, server, request);
     return {
       accepted: true,

@@ -80,6 +80,26 @@ describe('node names (SCN_NODE_DOMAIN, SCN_DNS_LISTEN)', () => {
     await expect(enrollNode('not a host')).rejects.toMatchObject({ code: 3 });
   });
 
+  it('should name a node enrolled before names with its next report', async () => {
+    const node = await enrollNode('203.0.113.60');
+    await t.db.query(`UPDATE servers SET host_name = NULL WHERE id = $1`, [node.nodeId]);
+    const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+    const first = await report(
+      client,
+      metadata,
+      agentReport(60, { publicHost: '203.0.113.61', publicPort: 443 }),
+    );
+    expect(first.hostName).toMatch(/^n[0-9a-f]{16}\.nodes\.scn\.test$/);
+    expect(first.hostName).not.toBe(node.hostName);
+    const second = await report(
+      client,
+      metadata,
+      agentReport(120, { publicHost: '203.0.113.61', publicPort: 443 }),
+    );
+    expect(second.hostName).toBe(first.hostName);
+    expect(await resolver.resolve4(first.hostName)).toEqual(['203.0.113.61']);
+  });
+
   it('should show the node dashboard where its certificate comes from, as the node reported it', async () => {
     const node = await enrollNode('203.0.113.50');
     const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
