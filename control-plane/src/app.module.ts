@@ -23,6 +23,7 @@ import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
+import { NodeDnsModule } from './node-dns/node-dns.module';
 import { NodesModule } from './nodes/nodes.module';
 import { PromotionsModule } from './promotions/promotions.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -89,6 +90,7 @@ export class AppModule {
         AuthModule,
         ContactModule,
         NodesModule,
+        NodeDnsModule,
         EnrollmentModule,
         AgentReportsModule,
         ReliabilityHistoryModule,

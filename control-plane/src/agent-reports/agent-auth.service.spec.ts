@@ -13,6 +13,7 @@ function server(id: string, secret: string): AgentServer {
     tier: 'tier1',
     host: null,
     port: null,
+    hostName: null,
     reliabilityAtReport: 100,
     lastReportAt: null,
     lastCreditedAt: null,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module';
+import { NodeDnsModule } from '../node-dns/node-dns.module';
 import { ReliabilityHistoryModule } from '../reliability-history/reliability-history.module';
 import { TrafficStoreModule } from '../traffic/traffic.module';
 import { AgentAuthService } from './agent-auth.service';
@@ -15,7 +16,7 @@ import { ReliabilitySweepRepository } from './reliability-sweep.repository';
  * silent servers through the 95%/14-day lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
  */
 @Module({
-  imports: [MarketModule, ReliabilityHistoryModule, TrafficStoreModule],
+  imports: [MarketModule, NodeDnsModule, ReliabilityHistoryModule, TrafficStoreModule],
   providers: [
     AgentServerRepository,
     AgentReportRepository,

@@ -1,3 +1,4 @@
+import type { NodeAddressCache } from '../node-dns/node-address-cache';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { AgentAuthService } from './agent-auth.service';
 import { PresentedCredential } from './agent-auth.service';
@@ -14,6 +15,7 @@ const server: AgentServer = {
   tier: 'tier1',
   host: 'h.example',
   port: 443,
+  hostName: 'n0123456789abcdef',
   reliabilityAtReport: 90,
   lastReportAt: new Date(now.getTime() - 60_000),
   lastCreditedAt: null,
@@ -44,17 +46,23 @@ const report: AgentReport = {
 function setup(versions: Array<string | null>) {
   const writes = [...versions];
   const reports = { write: jest.fn(async () => writes.shift() ?? null) };
-  const servers = { remember: jest.fn(), forget: jest.fn() };
+  const servers = {
+    remember: jest.fn(),
+    forget: jest.fn(),
+    assignHostName: jest.fn(async () => true),
+  };
   const auth = { authenticate: jest.fn(async () => ({ ...server, version: '8' })) };
   const realtime = { serverListUpdated: jest.fn() };
+  const nodeAddresses = { forget: jest.fn() };
   const service = new AgentReportsService(
     auth as unknown as AgentAuthService,
     reports as unknown as AgentReportRepository,
     servers as unknown as AgentServerRepository,
     { now: () => now },
     realtime as unknown as RealtimeGateway,
+    nodeAddresses as unknown as NodeAddressCache,
   );
-  return { service, reports, servers, auth, realtime };
+  return { service, reports, servers, auth, realtime, nodeAddresses };
 }
 
 describe('AgentReportsService.report', () => {
@@ -126,5 +134,28 @@ describe('AgentReportsService.report', () => {
     const { service, realtime } = setup(['9']);
     await service.report(credential, server, { ...report, publicPort: 8443 });
     expect(realtime.serverListUpdated.mock.calls).toEqual([['address']]);
+  });
+
+  it("should have the node's name answered anew when its public host changed, and only then", async () => {
+    const moved = setup(['9']);
+    await moved.service.report(credential, server, { ...report, publicHost: '203.0.113.7' });
+    expect(moved.nodeAddresses.forget.mock.calls).toEqual([['n0123456789abcdef']]);
+    const stayed = setup(['9']);
+    await stayed.service.report(credential, server, { ...report, publicPort: 8443 });
+    expect(stayed.nodeAddresses.forget).not.toHaveBeenCalled();
+  });
+});
+
+describe('AgentReportsService.nameNode', () => {
+  it('should give a node without a name a new one, and leave a named node alone', async () => {
+    const named = setup([]);
+    expect(await named.service.nameNode(server)).toBe(false);
+    expect(named.servers.assignHostName).not.toHaveBeenCalled();
+    const unnamed = setup([]);
+    expect(await unnamed.service.nameNode({ ...server, hostName: null })).toBe(true);
+    expect(unnamed.servers.assignHostName).toHaveBeenCalledWith(
+      ID,
+      expect.stringMatching(/^n[0-9a-f]{16}$/),
+    );
   });
 });

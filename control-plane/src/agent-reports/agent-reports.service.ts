@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { VPS_TIERS } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import type { ServerEntity } from '../nodes/entities/server.entity';
+import { NodeAddressCache } from '../node-dns/node-address-cache';
+import { newHostName } from '../node-dns/node-host-name';
 import { NodesException } from '../nodes/nodes.exception';
 import { reliabilityStateOf } from '../nodes/server-reliability';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
@@ -66,6 +68,7 @@ export class AgentReportsService {
     private readonly servers: AgentServerRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly realtime: RealtimeGateway,
+    private readonly nodeAddresses: NodeAddressCache,
   ) {}
 
   /**
@@ -86,6 +89,15 @@ export class AgentReportsService {
       if (attempt === REPORT_ATTEMPTS) throw new NodesException('report_conflict');
       current = await this.auth.authenticate(credential, { fresh: true });
     }
+  }
+
+  /**
+   * Names a node that has no DNS label yet (enrolled before names, by an older replica):
+   * true when it was named now, and `server` must be read again (its row version changed).
+   */
+  async nameNode(server: AgentServer): Promise<boolean> {
+    if (server.hostName !== null) return false;
+    return this.servers.assignHostName(server.id, newHostName());
   }
 
   /** One attempt of report(): null when the row was no longer at `server.version`. */
@@ -140,6 +152,7 @@ export class AgentReportsService {
       secretDigest: server.secretDigest,
       host: columns.host,
       port: columns.port,
+      hostName: server.hostName,
       reliabilityAtReport: state.reliabilityAtReport,
       lastReportAt: state.lastReportAt,
       lastCreditedAt: state.lastCreditedAt,
@@ -148,6 +161,8 @@ export class AgentReportsService {
       version,
     });
     const after = viewReliability(state, now);
+    // Its name's answer changes with its address (node-dns/): on this replica at once.
+    if (server.host !== report.publicHost) this.nodeAddresses.forget(server.hostName);
     if (before.available !== after.available || before.hidden !== after.hidden) {
       this.realtime.serverListUpdated('availability');
     } else if (server.host !== report.publicHost || server.port !== report.publicPort) {

@@ -16,6 +16,7 @@ export type AgentServer = Pick<
   | 'tier'
   | 'host'
   | 'port'
+  | 'hostName'
   | 'reliabilityAtReport'
   | 'lastReportAt'
   | 'lastCreditedAt'
@@ -30,6 +31,7 @@ interface AgentServerRow {
   secret_hash: string | null;
   host: string | null;
   port: number | null;
+  host_name: string | null;
   reliability_at_report: number;
   last_report_at: number | null;
   last_credited_at: number | null;
@@ -92,11 +94,26 @@ export class AgentServerRepository {
     this.remembered.delete(id);
   }
 
+  /**
+   * Gives an agent server without a DNS label (enrolled by a replica from before names) the one
+   * offered; false when it had one already. The row changes: the caller reads it again.
+   */
+  async assignHostName(id: string, hostName: string): Promise<boolean> {
+    const rows = await queryPrepared<{ id: string }>(
+      this.dataSource,
+      `UPDATE servers SET host_name = $2
+       WHERE id = $1 AND host_name IS NULL AND source = 'agent' RETURNING id`,
+      [id, hostName],
+    );
+    this.forget(id);
+    return rows.length > 0;
+  }
+
   private async readBatch(ids: string[]): Promise<Map<string, AgentServer>> {
     // Only the narrow columns: the jsonb ones (hardware, inbound) would cost parsing per call.
     const rows = await queryPrepared<AgentServerRow>(
       this.dataSource,
-      `SELECT id, xmin::text AS version, tier, secret_hash, host, port, reliability_at_report,
+      `SELECT id, xmin::text AS version, tier, secret_hash, host, port, host_name, reliability_at_report,
               ${epochMs('last_report_at')}, ${epochMs('last_credited_at')},
               ${epochMs('below_threshold_since')}, ${epochMs('banned_at')}
        FROM servers WHERE id = ANY($1::uuid[])`,
@@ -114,6 +131,7 @@ function agentServerFromRow(row: AgentServerRow): AgentServer {
     secretDigest: row.secret_hash === null ? null : Buffer.from(row.secret_hash, 'hex'),
     host: row.host,
     port: row.port,
+    hostName: row.host_name,
     reliabilityAtReport: row.reliability_at_report,
     lastReportAt: dateOf(row.last_report_at),
     lastCreditedAt: dateOf(row.last_credited_at),

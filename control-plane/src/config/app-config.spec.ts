@@ -381,3 +381,56 @@ describe('loadConfig: the share-and-earn post check (SHARE_VERIFY_FETCH)', () =>
     );
   });
 });
+
+describe('loadConfig: node names (SCN_NODE_DOMAIN, SCN_DNS_*)', () => {
+  it('should have no names and no DNS server by default', () => {
+    expect(loadConfig(base).nodeDns).toBeNull();
+    expect(loadConfig({ ...base, SCN_NODE_DOMAIN: '' }).nodeDns).toBeNull();
+  });
+
+  it('should take the zone in lower case, the listen address and the SOA defaults', () => {
+    expect(
+      loadConfig({
+        ...base,
+        PUBLIC_URL: 'https://scn.example.org',
+        SCN_NODE_DOMAIN: 'Nodes.Example.NET.',
+        SCN_DNS_LISTEN: '0.0.0.0:53',
+      }).nodeDns,
+    ).toEqual({
+      domain: 'nodes.example.net',
+      listen: { host: '0.0.0.0', port: 53 },
+      nameServers: ['scn.example.org'],
+      hostmaster: 'hostmaster.nodes.example.net',
+    });
+    expect(
+      loadConfig({
+        ...base,
+        SCN_NODE_DOMAIN: 'nodes.example.net',
+        SCN_DNS_LISTEN: '[::1]:0',
+        SCN_DNS_NS: 'NS1.example.org., ns2.example.org',
+        SCN_DNS_HOSTMASTER: 'DNS@example.org',
+      }).nodeDns,
+    ).toEqual({
+      domain: 'nodes.example.net',
+      listen: { host: '::1', port: 0 },
+      nameServers: ['ns1.example.org', 'ns2.example.org'],
+      hostmaster: 'dns.example.org',
+    });
+  });
+
+  it.each([
+    [{ SCN_NODE_DOMAIN: 'localhost' }, 'SCN_NODE_DOMAIN="localhost": must be a DNS name'],
+    [{ SCN_NODE_DOMAIN: 'bad_label.example' }, 'SCN_NODE_DOMAIN="bad_label.example": must be'],
+    [
+      { SCN_NODE_DOMAIN: 'nodes.example.net', SCN_DNS_LISTEN: '53' },
+      'SCN_DNS_LISTEN="53": must be address:port',
+    ],
+    [
+      { SCN_NODE_DOMAIN: 'nodes.example.net', SCN_DNS_LISTEN: '127.0.0.1:70000' },
+      'SCN_DNS_LISTEN="127.0.0.1:70000": must be address:port',
+    ],
+    [{ SCN_DNS_LISTEN: '127.0.0.1:53' }, 'SCN_DNS_LISTEN: needs SCN_NODE_DOMAIN'],
+  ])('should refuse %j', (env, message) => {
+    expect(problemsOf(env).join('\n')).toContain(message);
+  });
+});

@@ -34,6 +34,8 @@ export interface AppConfig {
   /** null: no agent gRPC server (GRPC_PORT=off). */
   grpcPort: number | null;
   grpcHost: string;
+  /** Node names and their DNS server (node-dns/); null: no names (SCN_NODE_DOMAIN unset). */
+  nodeDns: NodeDnsSettings | null;
   /** Reports a node may send at once (its allowance then refills one per 6 s). */
   agentReportBurst: number;
   demoNodes: number;
@@ -66,6 +68,17 @@ export interface AppConfig {
   shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
   /** The client apps' APK mirror (downloads/apk-mirror.ts). */
   apkMirror: ApkMirrorSettings;
+}
+
+export interface NodeDnsSettings {
+  /** Lower-case, no trailing dot: nodes are <hostName>.<domain>. */
+  domain: string;
+  /** Where the authoritative server listens (UDP and TCP); null: not started here. */
+  listen: { host: string; port: number } | null;
+  /** The apex's NS names. */
+  nameServers: string[];
+  /** The SOA contact as a DNS name (hostmaster.example.net). */
+  hostmaster: string;
 }
 
 export interface ApkMirrorSettings {
@@ -155,6 +168,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
 
+  // A DNS server for no zone would only ever answer REFUSED: a mistake worth stopping for.
+  if (env.SCN_DNS_LISTEN && !env.SCN_NODE_DOMAIN) {
+    throw new ConfigError(['SCN_DNS_LISTEN: needs SCN_NODE_DOMAIN (the zone it answers for)']);
+  }
+
   // A clock anyone with the file can move has no place outside tests: refused at start-up.
   if (env.TEST_CLOCK_FILE && env.NODE_ENV !== 'test') {
     throw new ConfigError([
@@ -184,6 +202,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     secureCookies: publicUrl.startsWith('https://'),
     grpcPort: env.GRPC_PORT,
     grpcHost: env.GRPC_HOST,
+    nodeDns: env.SCN_NODE_DOMAIN
+      ? {
+          domain: env.SCN_NODE_DOMAIN,
+          listen: env.SCN_DNS_LISTEN ?? null,
+          nameServers: env.SCN_DNS_NS?.length ? env.SCN_DNS_NS : [new URL(publicUrl).hostname],
+          hostmaster: (env.SCN_DNS_HOSTMASTER ?? `hostmaster@${env.SCN_NODE_DOMAIN}`)
+            .toLowerCase()
+            .replace('@', '.'),
+        }
+      : null,
     agentReportBurst: env.AGENT_REPORT_BURST,
     demoNodes: env.DEMO_NODES,
     demoNodePort: env.DEMO_NODE_PORT,
@@ -239,6 +267,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     apkMirror: config.apkMirror.enabled
       ? `on (${join(config.dataDir, 'client-apps')})`
       : 'off (CLIENT_APK_MIRROR): the Android APKs are linked on GitHub',
+    nodeNames: config.nodeDns
+      ? `*.${config.nodeDns.domain}, DNS server ${config.nodeDns.listen ? `${config.nodeDns.listen.host}:${config.nodeDns.listen.port}` : 'off here (SCN_DNS_LISTEN)'}`
+      : "off (SCN_NODE_DOMAIN): agent nodes get no name under the platform's domain",
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
   };
 }

@@ -221,6 +221,58 @@ export const ENV_VARS = {
     doc: 'PEM private key for the agent gRPC server',
     sensitive: true,
   },
+  SCN_NODE_DOMAIN: {
+    schema: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((value) => value.replace(/\.$/, ''))
+      .refine(
+        (value) =>
+          value === '' ||
+          (value.length <= 200 &&
+            value.includes('.') &&
+            value.split('.').every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(l))),
+        'must be a DNS name like nodes.example.net (or empty: no node names)',
+      )
+      .optional(),
+    doc: "The platform's domain for node names: each agent node gets <name>.<SCN_NODE_DOMAIN> (answered by the DNS server of SCN_DNS_LISTEN) to obtain a publicly trusted certificate for; unset or empty: no names",
+    sensitive: false,
+  },
+  SCN_DNS_LISTEN: {
+    schema: z
+      .string()
+      .transform((value, ctx) => {
+        const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(value.trim());
+        const portNumber = Number(match?.[3]);
+        if (!match || portNumber > 65535) {
+          ctx.addIssue({ code: 'custom', message: 'must be address:port, e.g. 0.0.0.0:53' });
+          return z.NEVER;
+        }
+        return { host: match[1] ?? match[2]!, port: portNumber };
+      })
+      .optional(),
+    doc: 'Address and port (UDP and TCP) of the authoritative DNS server for SCN_NODE_DOMAIN, e.g. 0.0.0.0:53 (port 0: any free port); unset: not started',
+    sensitive: false,
+  },
+  SCN_DNS_NS: {
+    schema: z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((name) => name.trim().toLowerCase().replace(/\.$/, ''))
+          .filter(Boolean),
+      )
+      .optional(),
+    doc: 'Comma-separated names of the name servers the parent zone delegates SCN_NODE_DOMAIN to (NS records at the apex; default: the host of PUBLIC_URL)',
+    sensitive: false,
+  },
+  SCN_DNS_HOSTMASTER: {
+    schema: z.string().email('must be an e-mail address').optional(),
+    doc: 'Contact of the zone in its SOA record (default: hostmaster@<SCN_NODE_DOMAIN>)',
+    sensitive: false,
+  },
   AGENT_REPORT_BURST: {
     schema: z.coerce
       .number({ error: 'must be a number' })

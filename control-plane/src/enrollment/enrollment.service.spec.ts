@@ -145,6 +145,9 @@ describe('EnrollmentService.enroll', () => {
       location: 'Frankfurt',
       tier: 'tier1',
       secretHash: sha256(enrollment.nodeSecret),
+      hostName: enrollment.hostName,
+      // Sent by no agent before issue 28.
+      enrolledHost: null,
       inbound: {},
       // An agent that names no core (before issue 19) gets what v2ray serves: TLS over TCP.
       core: null,
@@ -169,6 +172,20 @@ describe('EnrollmentService.enroll', () => {
     });
     expect(enrollment.inboundPlan.port).toBeGreaterThanOrEqual(PLAN_PORT_RANGE.min);
     expect(enrollment.inboundPlan.port).toBeLessThanOrEqual(PLAN_PORT_RANGE.max);
+    expect(enrollment.hostName).toMatch(/^n[0-9a-f]{16}$/);
+  });
+
+  it('should give every node a name of its own and keep the address the agent gave', async () => {
+    const token = { id: 'token-1', ownerUuid: 'owner-1', tier: 'tier1' as const };
+    const first = setup(token);
+    const a = await first.service.enroll({ ...request, publicHost: '203.0.113.5' });
+    const second = setup(token);
+    const b = await second.service.enroll(request);
+    expect(a.hostName).not.toBe(b.hostName);
+    expect(first.servers.insertServer).toHaveBeenCalledWith(
+      tx,
+      expect.objectContaining({ hostName: a.hostName, enrolledHost: '203.0.113.5' }),
+    );
   });
 
   it.each([

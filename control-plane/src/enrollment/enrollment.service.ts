@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
+import { newHostName } from '../node-dns/node-host-name';
 import { NodesException } from '../nodes/nodes.exception';
 import type { InboundCore } from '../nodes/entities/server.entity';
 import { type InboundPlan, initialPlan } from '../nodes/inbound-plan';
@@ -41,6 +42,8 @@ export interface Enrollment {
   tier: VpsTierId;
   /** The machine's persistent port and default transport (issue 19 §1). */
   inboundPlan: InboundPlan;
+  /** Its DNS label under the platform's node domain (node-dns/node-host-name.ts). */
+  hostName: string;
 }
 
 function sha256(value: string): string {
@@ -108,6 +111,8 @@ export class EnrollmentService {
     requestedPort?: number;
     /** The core the agent runs; null: an agent from before issue 19. */
     core?: InboundCore | null;
+    /** Where clients will connect (canonical host), as the agent sees it; null: unknown. */
+    publicHost?: string | null;
   }): Promise<Enrollment> {
     const core = request.core ?? null;
     const plan = initialPlan(core, request.requestedPort ?? 0);
@@ -124,6 +129,7 @@ export class EnrollmentService {
       if (!meetsTier(request.hardware, token.tier)) throw new NodesException('hardware_below_tier');
       const id = randomUUID();
       const nodeSecret = `${id}.${secret}`;
+      const hostName = newHostName();
       await this.servers.insertServer(tx, {
         id,
         ownerUuid: token.ownerUuid,
@@ -134,6 +140,8 @@ export class EnrollmentService {
         location: request.location ?? null,
         tier: token.tier,
         secretHash: sha256(nodeSecret),
+        hostName,
+        enrolledHost: request.publicHost ?? null,
         inbound: {},
         core,
         planPort: plan.port,
@@ -145,7 +153,7 @@ export class EnrollmentService {
         ...initialReliability(now),
       });
       await this.repository.linkTokenToServer(tx, token.id, id);
-      return { nodeId: id, nodeSecret, tier: token.tier, inboundPlan: plan };
+      return { nodeId: id, nodeSecret, tier: token.tier, inboundPlan: plan, hostName };
     });
     this.realtime.serverListUpdated('added');
     return enrollment;

@@ -25,6 +25,7 @@ import { ClientSetNotifier } from '../client-sets/client-set.notifier';
 import type { ClientSet } from '../client-sets/client-sets.repository';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { EnrollmentService } from '../enrollment/enrollment.service';
+import { nodeFqdn } from '../node-dns/node-host-name';
 import {
   enrollRequestSchema,
   reportRequestSchema,
@@ -197,7 +198,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     message: unknown,
     receivedAt: number,
   ): Promise<ReportResponse> {
-    const server = await this.auth.authenticate(credential, { fresh: false });
+    let server = await this.auth.authenticate(credential, { fresh: false });
     // Counted once the node is known: calls that only name a node cannot use up its allowance.
     const allowance = this.reportLimiter.take(server.id);
     if (!allowance.allowed) {
@@ -207,6 +208,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     const request = parseRequest(reportRequestSchema, message);
+    // A node from before names gets its name with its first report here (ReportResponse.host_name).
+    if (await this.reports.nameNode(server)) {
+      server = await this.auth.authenticate(credential, { fresh: true });
+    }
     const view = await this.reports.report(credential, server, request);
     return {
       accepted: true,
@@ -215,6 +220,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       available: view.available,
       nextReportIntervalMs: REPORT_INTERVAL_MS,
       handlingMs: Math.round(performance.now() - receivedAt),
+      hostName: nodeFqdn(server.hostName, this.config.nodeDns?.domain),
     };
   }
 
@@ -229,7 +235,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           return;
         }
         const { enrollmentToken, tier, agentVersion, hardware, country, location } = request;
-        const { requestedPort, core } = request;
+        const { requestedPort, core, publicHost } = request;
         this.enrollment
           .enroll({
             enrollmentToken,
@@ -240,6 +246,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
             location,
             requestedPort,
             core,
+            publicHost,
           })
           .then(
             (enrollment) =>
@@ -249,6 +256,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
                 reportIntervalMs: REPORT_INTERVAL_MS,
                 tier: PROTO_TIER[enrollment.tier],
                 inboundPlan: enrollment.inboundPlan,
+                hostName: nodeFqdn(enrollment.hostName, this.config.nodeDns?.domain),
               }),
             (error: unknown) => callback(toServiceError(error, this.logger)),
           );

@@ -70,7 +70,62 @@ describe('reportRequestSchema: the reported inbound (issue 19 §1)', () => {
     expect(parsed.inbound).toMatchObject({ certificateSha256: '', planRevision: '0', path: '' });
   });
 
+  it("should keep where the certificate comes from, and read an older agent's silence as empty", () => {
+    const acme = reportRequestSchema.parse(
+      reportWith({
+        certificateSha256: '',
+        publicKeySha256: '',
+        certificatePem: '',
+        certificateSource: 'acme',
+        certificateName: 'n0123456789abcdef.nodes.example.net',
+        certificateNotAfterMs: '1798761600000',
+      }),
+    );
+    expect(acme.inbound).toMatchObject({
+      certificateSource: 'acme',
+      certificateName: 'n0123456789abcdef.nodes.example.net',
+      certificateNotAfterMs: '1798761600000',
+      certificateProblem: '',
+      certificateSha256: '',
+    });
+    const older = reportRequestSchema.parse(reportWith({}));
+    expect(older.inbound).toMatchObject({
+      certificateSource: '',
+      certificateName: '',
+      certificateNotAfterMs: '0',
+      certificateProblem: '',
+    });
+  });
+
   const cases: Array<[Record<string, string>, string]> = [
+    [
+      { certificateSource: 'letsencrypt' },
+      'inbound.certificateSource: inbound.certificateSource must be acme, operator, self_signed or empty',
+    ],
+    [
+      {
+        security: 'reality',
+        pbk: 'k',
+        sid: 'ab',
+        certificateSha256: '',
+        publicKeySha256: '',
+        certificatePem: '',
+        certificateSource: 'acme',
+      },
+      'inbound.certificateSource: only a TLS inbound has a certificate',
+    ],
+    [
+      { certificateProblem: `${'x'.repeat(301)}` },
+      'inbound.certificateProblem: must be at most 300 characters',
+    ],
+    [
+      { certificateProblem: 'line one\nline two' },
+      'inbound.certificateProblem: must not contain control characters',
+    ],
+    [
+      { certificateNotAfterMs: 'soon' },
+      'inbound.certificateNotAfterMs: must be an unsigned integer',
+    ],
     [
       { certificateSha256: 'AB'.repeat(32) },
       'inbound.certificateSha256: must be empty or 64 lower-case hex digits',
@@ -164,6 +219,17 @@ describe('enrollRequestSchema: requested port and core', () => {
       core: 'xray',
       ...extra,
     });
+
+  it('should take the public host the agent gave in canonical form, and none as null', () => {
+    expect(enroll({}).data?.publicHost).toBeNull();
+    expect(enroll({ publicHost: '' }).data?.publicHost).toBeNull();
+    expect(enroll({ publicHost: 'VPN.Example.NET' }).data?.publicHost).toBe('vpn.example.net');
+    expect(enroll({ publicHost: '[2001:DB8::1]' }).data?.publicHost).toBe('2001:db8::1');
+    const bad = enroll({ publicHost: 'not a host' });
+    expect(bad.success ? null : describeIssue(bad.error)).toBe(
+      'publicHost: must be a host name or IP address',
+    );
+  });
 
   it('should accept port 0 (assign one) to 65535 and the cores xray, v2ray or none named', () => {
     expect(enroll({}).data).toMatchObject({ requestedPort: 0, core: 'xray' });

@@ -13,7 +13,10 @@ import { z } from 'zod';
  * guarantees types). A message that fails gets INVALID_ARGUMENT and changes nothing.
  */
 
-const uint64 = z.string().regex(/^\d{1,20}$/, 'must be an unsigned integer');
+// abort: the refinements after it must not see a string BigInt() cannot read (it throws).
+const uint64 = z
+  .string()
+  .regex(/^\d{1,20}$/, { message: 'must be an unsigned integer', abort: true });
 /** A uint64 the database stores as `bigint` (signed 64-bit). */
 const storedUint64 = uint64.refine(
   (value) => BigInt(value) <= 9_223_372_036_854_775_807n,
@@ -85,6 +88,21 @@ export const enrollRequestSchema = z.object({
   core: z
     .enum(['', 'xray', 'v2ray'], { error: 'core must be xray or v2ray' })
     .transform((core) => core || null),
+  // '': unknown (or an agent from before issue 28); else where clients will connect, which the
+  // node's name answers with until its first report.
+  publicHost: z
+    .string()
+    .max(253, 'must be at most 253 characters')
+    .default('')
+    .transform((value, ctx) => {
+      if (value === '') return null;
+      const canonical = canonicalHost(value);
+      if (canonical === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be a host name or IP address' });
+        return z.NEVER;
+      }
+      return canonical;
+    }),
 });
 
 const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID');
@@ -95,8 +113,12 @@ export const MAX_CERTIFICATE_PEM = 8192;
 const PEM_SHAPE =
   /^(-----BEGIN CERTIFICATE-----\r?\n([A-Za-z0-9+/=]{1,76}\r?\n)+-----END CERTIFICATE-----\r?\n?)?$/;
 
+/** VlessInbound.certificate_source: '' when the agent says nothing (see the proto). */
+const CERTIFICATE_SOURCES_REPORTED = ['', 'acme', 'operator', 'self_signed'] as const;
+
 interface ReportedPins {
   security: string;
+  certificateSource: string;
   certificateSha256: string;
   publicKeySha256: string;
   certificatePem: string;
@@ -112,6 +134,10 @@ function checkPins(inbound: ReportedPins, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: 'custom', path: [path], message });
   if (inbound.security !== 'tls' && (inbound.certificateSha256 || inbound.certificatePem)) {
     issue('certificateSha256', 'only a TLS inbound has a certificate');
+    return;
+  }
+  if (inbound.security !== 'tls' && inbound.certificateSource) {
+    issue('certificateSource', 'only a TLS inbound has a certificate');
     return;
   }
   if (!inbound.certificateSha256) {
@@ -211,6 +237,16 @@ export const reportRequestSchema = z.object({
         .max(MAX_CERTIFICATE_PEM, `must be at most ${MAX_CERTIFICATE_PEM} characters`)
         .regex(PEM_SHAPE, 'must be empty or one PEM certificate')
         .default(''),
+      // Where the TLS certificate comes from (the node dashboard shows it); '' from agents before
+      // issue 28, with REALITY and without security.
+      certificateSource: z
+        .enum(CERTIFICATE_SOURCES_REPORTED, {
+          error: 'inbound.certificateSource must be acme, operator, self_signed or empty',
+        })
+        .default(''),
+      certificateName: text(253).default(''),
+      certificateNotAfterMs: storedUint64.default('0'),
+      certificateProblem: text(300).default(''),
     })
     .nullable()
     .refine((i) => i !== null, 'inbound is required')

@@ -1,4 +1,5 @@
 import {
+  NODE_CERTIFICATE_SOURCES,
   type NodeServer,
   type NodeServerDetails,
   type NodeTransport,
@@ -53,6 +54,22 @@ export function toNodeServer(server: ServerEntity, view: ReliabilityView): NodeS
     sharedCredentials: server.source === 'manual',
     check: checkOf(server),
     inboundPending: planPending(server),
+    certificate: certificateOf(server),
+  };
+}
+
+/** The certificate the node last reported serving (VlessInbound.certificate_*), as it said. */
+export function certificateOf(server: ServerEntity): NodeServer['certificate'] {
+  const inbound = server.inbound;
+  if (server.source !== 'agent' || inbound.security !== 'tls') return null;
+  const source = NODE_CERTIFICATE_SOURCES.find((s) => s === inbound.certificateSource);
+  if (!source) return null;
+  const notAfterMs = Number(inbound.certificateNotAfterMs);
+  return {
+    source,
+    name: text(inbound.certificateName),
+    notAfter: notAfterMs > 0 ? new Date(notAfterMs).toISOString() : null,
+    problem: text(inbound.certificateProblem),
   };
 }
 

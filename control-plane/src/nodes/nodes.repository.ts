@@ -18,6 +18,8 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['secretHash', 'secret_hash'],
   ['host', 'host'],
   ['port', 'port'],
+  ['hostName', 'host_name'],
+  ['enrolledHost', 'enrolled_host'],
   ['inbound', 'inbound'],
   ['vlessString', 'vless_string'],
   ['hardware', 'hardware'],

@@ -49,6 +49,56 @@ describe('connectionString', () => {
     expect([...params.keys()]).toEqual(['encryption', 'security', 'sni', 'fp', 'pbk', 'type']);
   });
 
+  it.each(['acme', 'operator'])(
+    'should link a node with a %s certificate by its address and name, with no pin',
+    (certificateSource) => {
+      const server: LinkedServer = {
+        ...agentServer('203.0.113.7'),
+        inbound: {
+          security: 'tls',
+          sni: 'n0123456789abcdef.nodes.example.net',
+          fp: 'chrome',
+          pbk: '',
+          sid: '',
+          flow: '',
+          network: 'tcp',
+          certificateSha256: '',
+          publicKeySha256: '',
+          certificateSource,
+          certificateName: 'n0123456789abcdef.nodes.example.net',
+          certificateNotAfterMs: '1798761600000',
+          certificateProblem: '',
+        },
+      };
+      const url = new URL(connectionString(server, SUBSCRIPTION_UUID));
+      // Clients dial the address and verify the certificate against the name they send as SNI.
+      expect(url.hostname).toBe('203.0.113.7');
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        encryption: 'none',
+        security: 'tls',
+        sni: 'n0123456789abcdef.nodes.example.net',
+        fp: 'chrome',
+        type: 'tcp',
+      });
+    },
+  );
+
+  it('should still pin a self-signed certificate', () => {
+    const server: LinkedServer = {
+      ...agentServer('203.0.113.7'),
+      inbound: {
+        security: 'tls',
+        sni: '203.0.113.7',
+        network: 'tcp',
+        certificateSha256: 'ab'.repeat(32),
+        certificateSource: 'self_signed',
+      },
+    };
+    const params = new URL(connectionString(server, SUBSCRIPTION_UUID)).searchParams;
+    expect(params.get('pcs')).toBe('ab'.repeat(32));
+    expect(params.get('allowInsecure')).toBeNull();
+  });
+
   it('should still serve a manual link stored under older, looser rules', () => {
     // Accepted by the parser before issue 15 (it checked only lengths and control characters).
     const stored = `vless://b831381d-6324-4d53-ad4f-8cda48b30811@[2001:db8::5]:443?security=xtls&sid=xyz&flow=xtls-rprx-direct&type=tcp#Old`;

@@ -252,6 +252,47 @@ describe('node dashboard', () => {
     expect(await card.getByTestId('server-banned-reason').innerText()).toBe(NODES_MESSAGES.banned);
   });
 
+  it("says where each server's TLS certificate comes from, and how to get a trusted one", async () => {
+    const account = await registerAccount(suite.stack, 'node');
+    const trusted = await insertServer(account.uuid, 'Trusted 1');
+    const fallback = await insertServer(account.uuid, 'Fallback 1');
+    const tls = { security: 'tls', sni: 'n0123456789abcdef.nodes.scn.test', network: 'tcp' };
+    await suite.stack.db.query(`UPDATE servers SET inbound = $2::jsonb WHERE id = $1`, [
+      trusted,
+      JSON.stringify({
+        ...tls,
+        certificateSource: 'acme',
+        certificateName: 'n0123456789abcdef.nodes.scn.test',
+        certificateNotAfterMs: String(Date.UTC(2027, 0, 15, 12)),
+      }),
+    ]);
+    await suite.stack.db.query(`UPDATE servers SET inbound = $2::jsonb WHERE id = $1`, [
+      fallback,
+      JSON.stringify({
+        ...tls,
+        sni: '203.0.113.7',
+        certificateSha256: 'ab'.repeat(32),
+        certificateSource: 'self_signed',
+        certificateName: '203.0.113.7',
+        certificateProblem: 'the CA could not connect to port 80',
+      }),
+    ]);
+    const page = await openDashboard(account);
+    const cardOf = (id: string) => page.locator(`[data-server-id="${id}"]`);
+    const trustedLine = cardOf(trusted).getByTestId('server-certificate');
+    await trustedLine.waitFor();
+    expect(await trustedLine.innerText()).toMatch(
+      /^Trusted certificate for n0123456789abcdef\.nodes\.scn\.test, renews before Jan 1[45], 2027/,
+    );
+    const fallbackLine = cardOf(fallback).getByTestId('server-certificate');
+    expect(await fallbackLine.innerText()).toContain(
+      'Self-signed certificate (apps that cannot pin it will fail): the CA could not connect to port 80',
+    );
+    expect(await fallbackLine.getByTestId('server-certificate-hint').innerText()).toContain(
+      'open TCP port 80',
+    );
+  });
+
   it('shows a toast when reliability moves by 10 points or more between refreshes', async () => {
     const account = await registerAccount(suite.stack, 'node');
     const serverId = await insertServer(account.uuid, 'Toast node');

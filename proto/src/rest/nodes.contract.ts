@@ -74,6 +74,10 @@ export const enrollmentTokenResponseSchema = z.object({
 });
 export type EnrollmentTokenResponse = z.infer<typeof enrollmentTokenResponseSchema>;
 
+/** Where a node's TLS certificate comes from (VlessInbound.certificate_source). */
+export const NODE_CERTIFICATE_SOURCES = ['acme', 'operator', 'self_signed'] as const;
+export type NodeCertificateSource = (typeof NODE_CERTIFICATE_SOURCES)[number];
+
 /** spec 02 §3 "Server (node dashboard)", computed by the control plane. */
 export const nodeServerSchema = z.object({
   id: z.string(),
@@ -119,8 +123,24 @@ export const nodeServerSchema = z.object({
    * not yet reported serving it; links and feeds still show what it serves now.
    */
   inboundPending: z.boolean(),
+  /**
+   * Agent nodes serving TLS: the certificate as the node last reported it. `acme`: publicly
+   * trusted (issued by a CA for `name`, renewed before `notAfter`); `operator`: the operator's own
+   * files; `self_signed`: the agent's own, which only apps that read the links' pin accept
+   * (`problem`: why no trusted one could be had, '' when none was asked for). Null with REALITY,
+   * without TLS, before the first report, or from agents that do not say.
+   */
+  certificate: z
+    .object({
+      source: z.enum(NODE_CERTIFICATE_SOURCES),
+      name: z.string(),
+      notAfter: z.string().nullable(),
+      problem: z.string(),
+    })
+    .nullable(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
+export type NodeCertificate = NonNullable<NodeServer['certificate']>;
 
 /**
  * Node Configuration (spec 02 §2): everything the control plane knows about one server, for its

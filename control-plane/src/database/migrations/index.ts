@@ -34,6 +34,7 @@ import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-
 import { EnrollmentTokenServerName1764000003470 } from './1764000003470-enrollment-token-server-name';
 import { LedgerDescriptionCodes1764000003500 } from './1764000003500-ledger-description-codes';
 import { SocialTelegram1764000003527 } from './1764000003527-social-telegram';
+import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   EnrollmentTokenServerName1764000003470,
   LedgerDescriptionCodes1764000003500,
   SocialTelegram1764000003527,
+  NodeHostNames1764000003600,
 ] as const;

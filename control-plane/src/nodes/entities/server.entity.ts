@@ -24,6 +24,8 @@ export type PlanNetwork = 'tcp' | 'ws' | 'grpc';
  */
 @Entity({ name: 'servers' })
 @Index('ix_servers_owner', ['ownerUuid'])
+@Index('uq_servers_host_name', ['hostName'], { unique: true })
+@Check('ck_servers_host_name', `"host_name" ~ '^n[0-9a-f]{16}$'`)
 @Check('ck_servers_source', `"source" IN ('agent', 'manual')`)
 @Check(
   'ck_servers_plan',
@@ -66,6 +68,17 @@ export class ServerEntity {
 
   @Column({ type: 'int', nullable: true })
   port: number | null;
+
+  /**
+   * The node's DNS label under the platform's node domain (SCN_NODE_DOMAIN): `n` + 16 hex digits,
+   * random, stable (node-dns/node-host-name.ts). Agent servers only; null for manual ones.
+   */
+  @Column({ name: 'host_name', type: 'varchar', length: 17, nullable: true })
+  hostName: string | null;
+
+  /** The public address the agent gave at enrollment: its name's address until it reports. */
+  @Column({ name: 'enrolled_host', type: 'varchar', length: 253, nullable: true })
+  enrolledHost: string | null;
 
   /**
    * The VLESS inbound as the agent last reported it: security, sni, fp, pbk, sid, flow, network,

@@ -1,5 +1,5 @@
 /** Display rules of the node dashboard's server list (spec 01 §9 "Display", spec 02 §4). */
-import { formatHostPort, urlHost, type VpsTier } from '@scn/proto';
+import { formatHostPort, type NodeCertificate, urlHost, type VpsTier } from '@scn/proto';
 import type { TFunction } from 'i18next';
 import { formatDate, formatNumber } from '../../lib/i18n/format';
 import { INTL_TAGS, type Locale } from '../../lib/i18n/locale';
@@ -113,4 +113,43 @@ const CORE_STATES = [
 type CoreState = (typeof CORE_STATES)[number];
 function isCoreState(value: string): value is CoreState {
   return (CORE_STATES as readonly string[]).includes(value);
+}
+
+/** What the server card says of the node's TLS certificate (components/server-certificate.tsx). */
+export interface CertificateView {
+  tone: 'success' | 'neutral' | 'warning';
+  text: string;
+  /** How to get a trusted certificate; null when the node has one. */
+  hint: string | null;
+}
+
+export function certificateView(
+  certificate: NodeCertificate,
+  t: NodeT,
+  locale: Locale,
+): CertificateView {
+  const { source, name, notAfter, problem } = certificate;
+  if (source === 'acme') {
+    return {
+      tone: 'success',
+      text: notAfter
+        ? t('card.certificate.trusted', { name, date: formatDateTime(notAfter, locale) })
+        : t('card.certificate.trustedNoDate', { name }),
+      hint: null,
+    };
+  }
+  if (source === 'operator') {
+    return {
+      tone: 'neutral',
+      text: name ? t('card.certificate.operator', { name }) : t('card.certificate.operatorNoName'),
+      hint: null,
+    };
+  }
+  return {
+    tone: 'warning',
+    text: problem
+      ? t('card.certificate.selfSigned', { problem })
+      : t('card.certificate.selfSignedNoProblem'),
+    hint: t('card.certificate.selfSignedHint'),
+  };
 }

@@ -15,6 +15,7 @@ import {
   formatUptimeText,
   tierName,
 } from '../server-format';
+import { ServerCertificate } from './server-certificate';
 import { ServerTrafficChart } from './server-traffic-chart';
 import { ReliabilityChart } from './reliability-chart';
 import '../nodes.css';
@@ -67,6 +68,7 @@ export function ServerCard({
         <ServerBadges server={server} />
       </header>
       {server.check && <ManualCheck check={server.check} now={now} />}
+      {server.certificate && <ServerCertificate certificate={server.certificate} />}
       {server.banned && (
         <p className="small node-tone--danger" data-testid="server-banned-reason">
           {t('card.banned')}
