@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   decodeSubscriptionContent,
+  NODES_ROUTES,
+  type NodeServerDetails,
   parseVlessLink,
   type SubscriptionCreationResponse,
 } from '@scn/proto';
@@ -19,7 +21,6 @@ import {
   loadControlPlaneKit,
   type TestApp,
 } from './control-plane-kit';
-import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
 import { hasPebble, PEBBLE, type Pebble, startPebble } from './pebble.support';
 import {
   eventually,
@@ -35,13 +36,17 @@ import { startAppClient } from './vless-link-client';
 import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
- * Issue 28 §1 end to end: a v2ray node enrolls with pebble (Let's Encrypt's test CA) as its ACME
- * CA and gets a publicly trusted certificate for its address, validated over HTTP-01 that the
- * agent answers itself; the served link carries no pin and no allowInsecure; a stock v2ray
- * client built from the link alone, trusting pebble's root the way a phone trusts Let's
- * Encrypt's (its system roots, SSL_CERT_FILE), carries traffic, and the same client without that
- * root is refused (the trust is real). Then the certificate renews while that client keeps
- * running: the node presents the new certificate and the client's next request goes through.
+ * Issue 28 §1 end to end, the name path: the control plane names the node under the platform's
+ * domain (SCN_NODE_DOMAIN) and answers that name in its own DNS server (SCN_DNS_LISTEN); a v2ray
+ * node enrolls with pebble (Let's Encrypt's test CA) as its ACME CA, which resolves the name
+ * through the control plane's DNS only, and gets a publicly trusted certificate for the name,
+ * validated over HTTP-01 that the agent answers itself. The served link carries the address, the
+ * name as sni, no pin and no allowInsecure; a stock v2ray client built from the link alone as
+ * each app of the behaviour table builds it, trusting pebble's root the way a phone trusts Let's
+ * Encrypt's (its system roots, SSL_CERT_FILE), carries traffic, and one without that root is
+ * refused (the trust is real). The node dashboard says the certificate is trusted. Then the
+ * certificate renews while a client keeps running: the node presents the new certificate and
+ * the client's next request goes through.
  */
 const BODY = 'hello over a CA-issued certificate';
 
@@ -50,9 +55,11 @@ if (!hasV2ray) console.warn(`ACME subscription e2e skipped: ${V2RAY} is missing`
 if (!hasPebble) console.warn(`ACME subscription e2e skipped: ${PEBBLE} is missing`);
 const describeLive = hasV2ray && hasPebble && hasDatabase ? describe : describe.skip;
 
+const DOMAIN = 'nodes.scn.test';
+
 interface Kit extends Pick<
   ControlPlaneKit,
-  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
+  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer' | 'NodeDnsServer'
 > {
   startTestApp(env: Record<string, string>): Promise<TestApp>;
   registerAccount(
@@ -66,24 +73,30 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
   let t: TestApp;
   let funding: FundingChain | undefined;
   let workDir: string;
-  let dns: TestDnsServer;
   let pebble: Pebble;
   let httpServer: LocalHttpServer;
   let config: AgentConfig;
   let daemon: AgentDaemon | undefined;
   let subscription: SubscriptionCreationResponse;
+  let operator: { uuid: string; token: string };
   const clients: ChildProcess[] = [];
   const io = { out: () => undefined, err: () => undefined };
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-acme-subscription-'));
-    dns = await startTestDnsServer(() => null);
-    pebble = await startPebble({ dir: workDir, dnsPort: dns.port });
     kit = (await loadControlPlaneKit()) as unknown as Kit;
     funding = await kit.startFundingChain();
-    t = await kit.startTestApp({ ...funding.env, LAUNCH_PERIOD_ENDS: '2020-01-01' });
+    t = await kit.startTestApp({
+      ...funding.env,
+      LAUNCH_PERIOD_ENDS: '2020-01-01',
+      SCN_NODE_DOMAIN: DOMAIN,
+      SCN_DNS_LISTEN: '127.0.0.1:0',
+    });
+    // The CA resolves names through the control plane's DNS and nothing else.
+    const dnsPort = t.app.get<{ port: number }>(kit.NodeDnsServer).port;
+    pebble = await startPebble({ dir: workDir, dnsPort });
     const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
-    const operator = await kit.registerAccount(t, { userType: 'node' });
+    operator = await kit.registerAccount(t, { userType: 'node' });
     const client = await kit.registerAccount(t, { userType: 'client' });
     await kit.depositThroughChain(t, funding, client, 20);
     httpServer = await startHttpServer(BODY);
@@ -124,7 +137,6 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
     } finally {
       await funding?.stop();
       await pebble?.stop();
-      await dns?.close();
       if (workDir) await rm(workDir, { recursive: true, force: true });
     }
   });
@@ -154,19 +166,39 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
     return { socksPort, output: client.output };
   }
 
-  it('should serve a CA-issued certificate, reported as such, and a link without a pin', async () => {
+  it("should serve a CA-issued certificate for the node's name, and a link without a pin", async () => {
+    const hostName = daemon!.store.current.hostName!;
+    expect(hostName).toMatch(new RegExp(`^n[0-9a-f]{16}\\.${DOMAIN.replace(/\./g, '\\.')}$`));
     const inbound = daemon!.store.current.inbound;
-    expect(inbound).toMatchObject({ security: 'tls', certificateSource: 'acme', sni: '127.0.0.1' });
+    expect(inbound).toMatchObject({ security: 'tls', certificateSource: 'acme', sni: hostName });
     expect(inbound.certificateProblem).toBeUndefined();
-    const presented = await presentedCertificate('127.0.0.1', config.publicPort);
-    expect(presented.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    const presented = await presentedCertificate('127.0.0.1', config.publicPort, hostName);
+    expect(presented.subjectAltName).toBe(`DNS:${hostName}`);
     expect(presented.issuer).not.toBe(presented.subject);
 
     const link = await servedLink();
-    const params = parseVlessLink(link)!.params;
-    expect(params).toMatchObject({ security: 'tls', sni: '127.0.0.1' });
-    expect(params.pcs).toBeUndefined();
+    const parsed = parseVlessLink(link)!;
+    // The address stays what the client dials (no lookup a censor can poison); the name is sni.
+    expect(parsed.host).toBe('127.0.0.1');
+    expect(parsed.params).toMatchObject({ security: 'tls', sni: hostName });
+    expect(parsed.params.pcs).toBeUndefined();
     expect(link).not.toMatch(/allowInsecure|insecure=1/i);
+  });
+
+  it('should tell the operator on the node dashboard that the certificate is trusted', async () => {
+    const hostName = daemon!.store.current.hostName!;
+    const server = await eventually(async () => {
+      const response = await t
+        .http()
+        .get(NODES_ROUTES.server(operator.uuid, config.nodeId))
+        .set('Authorization', `Bearer ${operator.token}`)
+        .expect(200);
+      const details = (response.body as { server: NodeServerDetails }).server;
+      if (details.certificate?.source !== 'acme') throw new Error('not reported yet');
+      return details;
+    }, 10_000);
+    expect(server.certificate).toMatchObject({ source: 'acme', name: hostName, problem: '' });
+    expect(Date.parse(server.certificate!.notAfter!)).toBeGreaterThan(Date.now());
   });
 
   it("should connect from the link alone in every app's way, with pebble's root as the system roots", async () => {
@@ -198,7 +230,8 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
     expect(
       await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 8000, 100),
     ).toEqual({ status: 200, body: BODY });
-    const before = await presentedCertificate('127.0.0.1', config.publicPort);
+    const hostName = daemon!.store.current.hostName!;
+    const before = await presentedCertificate('127.0.0.1', config.publicPort, hostName);
     // Four years on, two thirds of pebble's five-year certificate have passed: renewal is due.
     const later = new CertificateManager({
       store: daemon!.store,
@@ -207,7 +240,7 @@ describeLive('a node on a certificate from an ACME CA (pebble), used from the li
       now: () => Date.now() + 4 * 365 * 86_400_000,
     });
     await expect(later.ensure()).resolves.toMatchObject({ outcome: 'issued' });
-    const after = await presentedCertificate('127.0.0.1', config.publicPort);
+    const after = await presentedCertificate('127.0.0.1', config.publicPort, hostName);
     expect(after.serialNumber).not.toBe(before.serialNumber);
     expect(
       await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 10_000, 100),

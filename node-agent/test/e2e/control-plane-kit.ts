@@ -45,6 +45,8 @@ export interface ControlPlaneKit {
   ): Promise<string>;
   AgentGrpcServer: unknown;
   ClientSetsService: unknown;
+  /** The control plane's DNS for node names (its `port` with SCN_DNS_LISTEN=...:0). */
+  NodeDnsServer: unknown;
 }
 
 export interface ClientSetsServiceShape {
@@ -59,12 +61,13 @@ const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
   const load = (file: string) =>
     import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [testApp, accounts, chainDeposits, grpc, clientSets] = await Promise.all([
+  const [testApp, accounts, chainDeposits, grpc, clientSets, nodeDns] = await Promise.all([
     load('test/support/test-app'),
     load('test/support/accounts'),
     load('test/support/chain-deposits'),
     load('src/grpc/agent-grpc.server'),
     load('src/client-sets/client-sets.service'),
+    load('src/node-dns/node-dns.server'),
   ]);
   return {
     ...testApp,
@@ -72,5 +75,6 @@ export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
     ...chainDeposits,
     ...grpc,
     ...clientSets,
+    ...nodeDns,
   } as unknown as ControlPlaneKit;
 }
