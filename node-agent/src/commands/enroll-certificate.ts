@@ -64,6 +64,7 @@ export async function obtainAtEnrollment(
   configPath: string,
   io: CommandIo,
   orderTimeoutMs = 90_000,
+  options: { force?: boolean } = {},
 ): Promise<string> {
   const config = await readAgentConfig(configPath);
   const store = new AgentConfigStore(configPath, config);
@@ -74,7 +75,7 @@ export async function obtainAtEnrollment(
     orderTimeoutMs,
     log: (message) => io.err(`scn-agent: ${message}\n`),
   });
-  const outcome = await manager.ensure(true);
+  const outcome = await manager.ensure(true, options.force);
   switch (outcome.outcome) {
     case 'not_needed':
     case 'current':
