@@ -10,7 +10,7 @@ import {
 import { AgentError, EXIT_CODES } from '../errors';
 import { acmeSettings, LETS_ENCRYPT_DIRECTORY } from '../certificates/acme-settings';
 import { certificateStatus, describeCertificateStatus } from '../certificates/certificate-status';
-import { obtainAtEnrollment } from './enroll-certificate';
+import { certificateFlagShapes, obtainAtEnrollment } from './enroll-certificate';
 import { type CommandIo, parseFlags, processIo } from './context';
 
 /**
@@ -20,28 +20,12 @@ import { type CommandIo, parseFlags, processIo } from './context';
  * daemon serves the new certificate after a restart (its config keeps the edit meanwhile:
  * AgentConfigStore).
  */
-const hostName = /^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
-
 export const certificateFlagsSchema = z
   .object({
     config: z.string().optional(),
-    domain: z
-      .string()
-      .regex(hostName, 'must be a host name, e.g. vpn.example.com')
-      .transform((name) => name.toLowerCase())
-      .optional(),
+    ...certificateFlagShapes,
     /** commander's --no-domain: false. */
     noDomain: z.boolean().default(false),
-    acme: z
-      .string()
-      .refine(
-        (value) => value === 'off' || value === 'letsencrypt' || /^https:\/\/\S+$/.test(value),
-        'must be letsencrypt, off or the https URL of an ACME directory',
-      )
-      .optional(),
-    acmeCaFile: z.string().min(1).optional(),
-    acmeHttpPort: z.coerce.number().int().min(1).max(65535).optional(),
-    acmeEmail: z.string().email('must be an e-mail address').optional(),
     renew: z.boolean().default(false),
   })
   .refine((flags) => !(flags.domain && flags.noDomain), {
