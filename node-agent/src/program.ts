@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { processIo, type CommandIo } from './commands/context';
+import { registerCertificate } from './commands/certificate';
 import { registerDecoy } from './commands/decoy';
 import { registerDoctor } from './commands/doctor';
 import { registerEnroll } from './commands/enroll';
@@ -21,6 +22,7 @@ export function buildProgram(io: CommandIo = processIo): Command {
   registerStatus(program, io);
   registerDoctor(program, io);
   registerDecoy(program, io);
+  registerCertificate(program, io);
   // Subcommands inherit exitOverride only when it is set before they are added; set it on each.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;

@@ -244,7 +244,7 @@ describe('install.sh refusals', () => {
     ],
     [
       ['--token', TOKEN, '--tier', 'tier2', '--reality-dest', 'no port'],
-      "--reality-dest must be host:port, e.g. www.microsoft.com:443 (got 'no port')",
+      "--reality-dest must be host:port, e.g. www.debian.org:443 (got 'no port')",
     ],
     [
       ['--token', TOKEN, '--tier', 'tier2', '--core', 'nginx'],

@@ -192,7 +192,9 @@ export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promis
     await new Promise<void>((resolve) => httpsProbe!.listen(0, hostAddress, resolve));
     const httpsProbePort = (httpsProbe.address() as AddressInfo).port;
 
-    const vlessPort = 20_000 + (randomBytes(2).readUInt16BE() % 20_000);
+    // Below Linux's ephemeral range (32768-60999): a test that listens on loopback on the same
+    // port (the DNS-rebinding check) must not find it taken by some connection's local port.
+    const vlessPort = 20_000 + (randomBytes(2).readUInt16BE() % 12_000);
     const vlessTlsPort = vlessPort + 2;
     const config = {
       log: { loglevel: 'warning' },

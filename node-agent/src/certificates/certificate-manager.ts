@@ -123,13 +123,13 @@ export class CertificateManager {
   /**
    * One check, serialized: orders a certificate when the node has none for its name, or its
    * renewal is due, or (with `retryNow`) after a failure whose retry time has not come yet but
-   * something changed.
+   * something changed; `force` orders even when the current certificate is good (`--renew`).
    */
-  ensure(retryNow = false): Promise<CertificateOutcome> {
+  ensure(retryNow = false, force = false): Promise<CertificateOutcome> {
     const previous = this.running ?? Promise.resolve(null);
     const next = previous
       .catch(() => null)
-      .then(() => this.check(retryNow))
+      .then(() => this.check(retryNow, force))
       .finally(() => {
         if (this.running === next) this.running = null;
       });
@@ -137,7 +137,7 @@ export class CertificateManager {
     return next;
   }
 
-  private async check(retryNow: boolean): Promise<CertificateOutcome> {
+  private async check(retryNow: boolean, force: boolean): Promise<CertificateOutcome> {
     const config = this.options.store.current;
     const settings = acmeSettings(config);
     const inbound = config.inbound;
@@ -154,7 +154,7 @@ export class CertificateManager {
     const files = acmeFiles(this.options.tlsDir);
     const now = this.now();
     const current = await this.currentAcmeCertificate(inbound, files.certificateFile);
-    if (current && current.names(identity)) {
+    if (current && current.names(identity) && !force) {
       const renewAt = renewalTime(current);
       if (now < renewAt) return { outcome: 'current', renewAt };
     }

@@ -79,9 +79,9 @@ export function certificateCheck(config: AgentConfig): {
     result: 'FAIL',
     detail,
     hint: !status.acme.enabled
-      ? 'turn ACME on: scn-agent enroll --force --acme letsencrypt (or give --certificate-file)'
+      ? 'turn ACME on: scn-agent certificate --acme letsencrypt, then restart the agent'
       : `let the CA reach this server on TCP port ${status.acme.httpPort} (firewall)` +
         (name ? ` and make ${name} resolve to ${config.publicHost}` : '') +
-        '; or pass --domain <your name> to enroll',
+        '; or give your own name: scn-agent certificate --domain <name>',
   };
 }

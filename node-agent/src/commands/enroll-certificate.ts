@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { z } from 'zod';
 import type { InboundSecurity } from '../proxy-core/inbound-setup';
 import { AgentConfigStore, readAgentConfig } from '../config/agent-config';
 import { AgentError, EXIT_CODES } from '../errors';
@@ -10,6 +11,32 @@ import {
 } from '../certificates/acme-settings';
 import { tlsDirFor } from '../proxy-core/inbound-setup';
 import type { CommandIo } from './context';
+
+/**
+ * The certificate flags `scn-agent enroll` and `scn-agent certificate` share: the operator's own
+ * name, the ACME directory (`letsencrypt`, `off` or a URL), its HTTPS CA, the HTTP-01 port and a
+ * contact address.
+ */
+export const certificateFlagShapes = {
+  domain: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/,
+      'must be a host name, e.g. vpn.example.com',
+    )
+    .transform((name) => name.toLowerCase())
+    .optional(),
+  acme: z
+    .string()
+    .refine(
+      (value) => value === 'off' || value === 'letsencrypt' || /^https:\/\/\S+$/.test(value),
+      'must be letsencrypt, off or the https URL of an ACME directory',
+    )
+    .optional(),
+  acmeCaFile: z.string().min(1).optional(),
+  acmeHttpPort: z.coerce.number().int().min(1).max(65535).optional(),
+  acmeEmail: z.string().email('must be an e-mail address').optional(),
+};
 
 /** The certificate flags of `scn-agent enroll` (see enrollFlagsSchema). */
 export interface CertificateFlags {
@@ -64,6 +91,7 @@ export async function obtainAtEnrollment(
   configPath: string,
   io: CommandIo,
   orderTimeoutMs = 90_000,
+  options: { force?: boolean } = {},
 ): Promise<string> {
   const config = await readAgentConfig(configPath);
   const store = new AgentConfigStore(configPath, config);
@@ -74,7 +102,7 @@ export async function obtainAtEnrollment(
     orderTimeoutMs,
     log: (message) => io.err(`scn-agent: ${message}\n`),
   });
-  const outcome = await manager.ensure(true);
+  const outcome = await manager.ensure(true, options.force);
   switch (outcome.outcome) {
     case 'not_needed':
     case 'current':

@@ -16,7 +16,11 @@ import {
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
-import { obtainAtEnrollment, acmeSettingsFromFlags } from './enroll-certificate';
+import {
+  acmeSettingsFromFlags,
+  certificateFlagShapes,
+  obtainAtEnrollment,
+} from './enroll-certificate';
 import {
   createInbound,
   DEFAULT_REALITY_DEST,
@@ -92,29 +96,12 @@ export const enrollFlagsSchema = z.object({
     .optional(),
   certificateFile: z.string().min(1).optional(),
   keyFile: z.string().min(1).optional(),
-  /** The operator's own name for this server (its DNS points here): the certificate's name. */
-  domain: z
-    .string()
-    .regex(
-      /^(?=.{1,253}$)[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/,
-      'must be a host name, e.g. vpn.example.com',
-    )
-    .transform((name) => name.toLowerCase())
-    .optional(),
   /**
-   * The ACME directory (`letsencrypt`, `off`, or a URL). Default: Let's Encrypt, except for a
-   * control plane on loopback (development and tests never ask a public CA).
+   * The certificate: the operator's own name (its DNS points here), the ACME directory (default:
+   * Let's Encrypt, except for a control plane on loopback: development and tests never ask a
+   * public CA), its HTTPS CA, the HTTP-01 port, a contact.
    */
-  acme: z
-    .string()
-    .refine(
-      (value) => value === 'off' || value === 'letsencrypt' || /^https:\/\/\S+$/.test(value),
-      'must be letsencrypt, off or the https URL of an ACME directory',
-    )
-    .optional(),
-  acmeCaFile: z.string().min(1).optional(),
-  acmeHttpPort: z.coerce.number().int().min(1).max(65535).optional(),
-  acmeEmail: z.string().email('must be an e-mail address').optional(),
+  ...certificateFlagShapes,
   insecure: z.boolean().default(false),
   caFile: z.string().min(1).optional(),
   core: z.enum(['xray', 'v2ray'], { error: 'must be xray or v2ray' }).default('xray'),

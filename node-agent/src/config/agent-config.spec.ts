@@ -2,7 +2,12 @@ import { chmod, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentError } from '../errors';
-import { readAgentConfig, resolveConfigPath, writeAgentConfig } from './agent-config';
+import {
+  AgentConfigStore,
+  readAgentConfig,
+  resolveConfigPath,
+  writeAgentConfig,
+} from './agent-config';
 import { sampleConfig } from './agent-config.fixture';
 
 async function tempFile(): Promise<string> {
@@ -67,5 +72,41 @@ describe('agent config', () => {
     expect(resolveConfigPath('/a.json', { SCN_AGENT_CONFIG: '/b.json' })).toBe('/a.json');
     expect(resolveConfigPath(undefined, { SCN_AGENT_CONFIG: '/b.json' })).toBe('/b.json');
     expect(resolveConfigPath(undefined, {})).toBe('/etc/scn-agent/config.json');
+  });
+});
+
+describe('AgentConfigStore', () => {
+  async function storeWithFile() {
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-store-'));
+    const file = path.join(dir, 'config.json');
+    await writeAgentConfig(file, sampleConfig());
+    return { file, store: new AgentConfigStore(file, await readAgentConfig(file)) };
+  }
+  const report = (at: string) => ({
+    at,
+    accepted: true,
+    reliability: 90,
+    available: true,
+    error: null,
+  });
+
+  it("should keep an operator's edit made while the daemon runs, and write its own change on top", async () => {
+    const { file, store } = await storeWithFile();
+    await store.update((config) => ({ ...config, lastReport: report('2026-11-28T04:00:00.000Z') }));
+    // `scn-agent decoy --upstream ...` while the daemon runs:
+    const edited = await readAgentConfig(file);
+    await writeAgentConfig(file, { ...edited, decoy: { upstream: '127.0.0.1:8080' } });
+    await store.update((config) => ({ ...config, lastReport: report('2026-11-28T04:01:00.000Z') }));
+    const onDisk = await readAgentConfig(file);
+    expect(onDisk.decoy).toEqual({ upstream: '127.0.0.1:8080' });
+    expect(onDisk.lastReport?.at).toBe('2026-11-28T04:01:00.000Z');
+    expect(store.current.decoy).toEqual({ upstream: '127.0.0.1:8080' });
+  });
+
+  it('should write over a file broken by hand', async () => {
+    const { file, store } = await storeWithFile();
+    await writeFile(file, '{ "half": ', { mode: 0o600 });
+    await store.update((config) => ({ ...config, lastReport: report('2026-11-28T04:02:00.000Z') }));
+    expect((await readAgentConfig(file)).lastReport?.at).toBe('2026-11-28T04:02:00.000Z');
   });
 });

@@ -255,14 +255,24 @@ export async function writeAgentConfig(file: string, config: AgentConfigInput): 
 /**
  * The daemon's copy of the config: the reporter and the client-set watcher both update it, so
  * writes are serialized and each one writes the latest whole state.
+ *
+ * The operator's commands (`scn-agent decoy`, …) edit the same file while the daemon runs, and
+ * ask for a restart to apply the edit. So that the daemon's next write does not undo such an
+ * edit, each write first compares the file with what this store last wrote (or loaded): when
+ * someone else changed it, the file's version becomes the store's and the change is applied to
+ * it (changes are functions of the config, so applying one again is safe).
  */
 export class AgentConfigStore {
   private writing: Promise<void> = Promise.resolve();
+  /** The config as this store last wrote or loaded it, serialized as the file holds it. */
+  private written: string;
 
   constructor(
     readonly file: string,
     private config: AgentConfig,
-  ) {}
+  ) {
+    this.written = serialize(config);
+  }
 
   get current(): AgentConfig {
     return this.config;
@@ -270,12 +280,38 @@ export class AgentConfigStore {
 
   update(change: (config: AgentConfig) => AgentConfig): Promise<void> {
     this.config = change(this.config);
-    const snapshot = this.config;
     // A failed write must not block the later ones: each writes the whole latest state.
     const next = this.writing
       .catch(() => undefined)
-      .then(() => writeAgentConfig(this.file, snapshot));
+      .then(async () => {
+        const onDisk = await this.editedElsewhere();
+        if (onDisk) this.config = change(onDisk);
+        const snapshot = this.config;
+        await writeAgentConfig(this.file, snapshot);
+        this.written = serialize(snapshot);
+      });
     this.writing = next;
     return next;
   }
+
+  /** The file's config when someone else wrote it since this store did, else null. */
+  private async editedElsewhere(): Promise<AgentConfig | null> {
+    let raw: string;
+    try {
+      raw = await readFile(this.file, 'utf8');
+    } catch {
+      return null; // gone or unreadable: the write puts it back
+    }
+    try {
+      const parsed = agentConfigSchema.safeParse(JSON.parse(raw));
+      if (!parsed.success || serialize(parsed.data) === this.written) return null;
+      return parsed.data;
+    } catch {
+      return null; // half-written or broken by hand: ours replaces it
+    }
+  }
+}
+
+function serialize(config: AgentConfig): string {
+  return JSON.stringify(agentConfigSchema.parse(config));
 }

@@ -1,10 +1,13 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { issueCertificate } from '../../src/certificates/acme-issuer';
 import { orderInChildProcess } from '../../src/certificates/acme-order';
+import { certificate } from '../../src/commands/certificate';
+import { readAgentConfig, writeAgentConfig } from '../../src/config/agent-config';
+import { createInbound, tlsDirFor } from '../../src/proxy-core/inbound-setup';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
 import { hasPebble, PEBBLE, type Pebble, startPebble } from './pebble.support';
 
@@ -134,5 +137,51 @@ describeLive('ACME issuance against pebble', () => {
       probe.listen(pebble.httpPort, '127.0.0.1', resolve);
     });
     await new Promise<void>((resolve) => probe.close(() => resolve()));
+  });
+
+  it("should move a node to the operator's own name with `scn-agent certificate`, and renew on request", async () => {
+    const file = path.join(dir, 'node', 'config.json');
+    const inbound = await createInbound({
+      kind: 'v2ray',
+      publicHost: '127.0.0.1',
+      tlsDir: tlsDirFor(file),
+      security: 'tls',
+    });
+    await writeAgentConfig(file, {
+      controlPlane: '127.0.0.1:1',
+      tls: false,
+      nodeId: '3f1c2b7e-8d4a-4f5b-9c6d-0e1f2a3b4c5d',
+      nodeSecret: 'secret',
+      tier: 'tier1',
+      publicHost: '127.0.0.1',
+      publicPort: 443,
+      core: { kind: 'v2ray', binary: '/nonexistent', apiPort: 1, workDir: path.join(dir, 'core') },
+      reportIntervalMs: 60_000,
+      inbound,
+    });
+    let out = '';
+    const io = { out: (text: string) => (out += text), err: () => undefined };
+    await certificate(
+      {
+        config: file,
+        domain: 'node-1.scn.test',
+        acme: pebble.directoryUrl,
+        acmeCaFile: pebble.apiCaFile,
+        acmeHttpPort: String(pebble.httpPort),
+      },
+      io,
+    );
+    const config = await readAgentConfig(file);
+    expect(config.inbound).toMatchObject({ certificateSource: 'acme', sni: 'node-1.scn.test' });
+    expect(out).toContain('Certificate: issued by the CA for node-1.scn.test');
+    expect(out).toContain('Certificate: publicly trusted');
+    const first = new X509Certificate(await readFile(config.inbound.certificateFile!, 'utf8'));
+    expect(first.checkHost('node-1.scn.test')).toBe('node-1.scn.test');
+
+    await certificate({ config: file, renew: true }, io);
+    const renewed = new X509Certificate(
+      await readFile((await readAgentConfig(file)).inbound.certificateFile!, 'utf8'),
+    );
+    expect(renewed.serialNumber).not.toBe(first.serialNumber);
   });
 });

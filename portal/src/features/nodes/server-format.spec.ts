@@ -52,6 +52,7 @@ describe('certificateView', () => {
       tone: 'neutral',
       text: `card.certificate.operator ${JSON.stringify({ name: 'vpn.example.org' })}`,
       hint: null,
+      command: null,
     });
   });
 
@@ -71,6 +72,7 @@ describe('certificateView', () => {
       tone: 'warning',
       text: `card.certificate.selfSigned ${JSON.stringify({ problem: 'port 80 is closed' })}`,
       hint: 'card.certificate.selfSignedHint',
+      command: 'scn-agent certificate --domain <your.domain>',
     });
     expect(
       certificateView({ source: 'self_signed', name: '', notAfter: null, problem: '' }, t, 'en')

@@ -121,7 +121,12 @@ export interface CertificateView {
   text: string;
   /** How to get a trusted certificate; null when the node has one. */
   hint: string | null;
+  /** The command the hint names (shown as code, left to right); null without a hint. */
+  command: string | null;
 }
+
+/** What the operator runs on the server to give the node a name of their own. */
+export const OWN_DOMAIN_COMMAND = 'scn-agent certificate --domain <your.domain>';
 
 export function certificateView(
   certificate: NodeCertificate,
@@ -136,6 +141,7 @@ export function certificateView(
         ? t('card.certificate.trusted', { name, date: formatDateTime(notAfter, locale) })
         : t('card.certificate.trustedNoDate', { name }),
       hint: null,
+      command: null,
     };
   }
   if (source === 'operator') {
@@ -143,6 +149,7 @@ export function certificateView(
       tone: 'neutral',
       text: name ? t('card.certificate.operator', { name }) : t('card.certificate.operatorNoName'),
       hint: null,
+      command: null,
     };
   }
   return {
@@ -151,5 +158,6 @@ export function certificateView(
       ? t('card.certificate.selfSigned', { problem })
       : t('card.certificate.selfSignedNoProblem'),
     hint: t('card.certificate.selfSignedHint'),
+    command: OWN_DOMAIN_COMMAND,
   };
 }

@@ -24,6 +24,11 @@ export function ServerCertificate({ certificate }: { certificate: NodeCertificat
           {view.hint}
         </p>
       )}
+      {view.command && (
+        <code className="node-server__command" dir="ltr" data-testid="server-certificate-command">
+          {view.command}
+        </code>
+      )}
     </div>
   );
 }
