@@ -291,6 +291,11 @@ describe('node dashboard', () => {
     expect(await fallbackLine.getByTestId('server-certificate-hint').innerText()).toContain(
       'open TCP port 80',
     );
+    const command = fallbackLine.getByTestId('server-certificate-command');
+    expect(await command.innerText()).toBe('scn-agent certificate --domain <your.domain>');
+    expect(await command.getAttribute('dir')).toBe('ltr');
+    // A trusted certificate needs no advice.
+    expect(await trustedLine.getByTestId('server-certificate-command').count()).toBe(0);
   });
 
   it('shows a toast when reliability moves by 10 points or more between refreshes', async () => {
