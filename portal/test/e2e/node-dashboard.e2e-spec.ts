@@ -9,6 +9,7 @@ import {
 } from '@scn/proto';
 import type { Locator, Page } from 'playwright-core';
 import { MOBILE } from './support/browser';
+import { LATIN_ALLOWED as SHARED_LATIN_ALLOWED } from './support/i18n';
 import { type Account, collectProblems, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
@@ -296,6 +297,18 @@ describe('node dashboard', () => {
     expect(await command.getAttribute('dir')).toBe('ltr');
     // A trusted certificate needs no advice.
     expect(await trustedLine.getByTestId('server-certificate-command').count()).toBe(0);
+
+    // In Persian on a phone: the advice in Persian, the command left to right, nothing past the
+    // screen's edge (the node's own reason stays as the agent wrote it).
+    const phone = await openPage({ account, locale: 'fa-IR', viewport: MOBILE });
+    await phone.goto('/node-dashboard');
+    const card = phone.locator(`[data-testid="server-card"][data-server-id="${fallback}"]`);
+    const hint = card.getByTestId('server-certificate-hint');
+    await hint.waitFor();
+    expect(await hint.innerText()).toContain('درگاه TCP');
+    expect(await untranslated(hint)).toEqual([]);
+    expect(await card.getByTestId('server-certificate-command').getAttribute('dir')).toBe('ltr');
+    expect(await overflowing(card)).toEqual([]);
   });
 
   it('shows a toast when reliability moves by 10 points or more between refreshes', async () => {
@@ -664,19 +677,11 @@ describe('node dashboard', () => {
   });
 });
 
-/** Latin words a Persian page may show (docs/i18n.md): names, units and protocol names. */
-const LATIN_ALLOWED = new Set([
-  'SCN',
-  'SSL',
-  'SOL',
-  'VPS',
-  'VLESS',
-  'UUID',
-  'TLS',
-  'Ubuntu',
-  'Debian',
-  'Linux',
-]);
+/**
+ * Latin words a Persian page may show (docs/i18n.md): the suites' shared list of names, units and
+ * protocol names, and the operating systems the setup wizard names.
+ */
+const LATIN_ALLOWED = new Set([...SHARED_LATIN_ALLOWED, 'ubuntu', 'debian', 'linux']);
 
 /**
  * Latin words in the visible text under `root` outside the allow-list, leaving out what stays
@@ -694,7 +699,7 @@ async function untranslated(root: Locator): Promise<string[]> {
     }
     return found;
   });
-  return words.filter((word) => !LATIN_ALLOWED.has(word));
+  return words.filter((word) => !LATIN_ALLOWED.has(word.toLowerCase()));
 }
 
 /** Elements under `root` that reach past the edges of a phone's viewport. */
