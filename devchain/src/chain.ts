@@ -12,6 +12,18 @@ import {
 import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { describeTransaction, restoreRecord, saveRecord, type SavedChain } from './chain-state';
 import {
+  MINT_SIZE,
+  TEST_TOKENS,
+  TOKEN_ACCOUNT_SIZE,
+  TOKEN_PROGRAM_ID,
+  createMintInstructions,
+  readMintDecimals,
+  readTokenAccount,
+  testMintKeypair,
+  uiTokenAmount,
+  type TestToken,
+} from './spl-token';
+import {
   landsOnChain,
   outcomeOf,
   transactionErrorJson,
@@ -33,9 +45,20 @@ export interface TransactionRecord {
   accountKeys: string[];
   preBalances: number[];
   postBalances: number[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
   fee: number;
   logMessages: string[];
   computeUnitsConsumed: number;
+}
+
+/** A token account among a transaction's keys (meta.pre/postTokenBalances of real nodes). */
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  uiTokenAmount: ReturnType<typeof uiTokenAmount>;
 }
 
 export type SendResult =
@@ -282,6 +305,7 @@ export class Chain extends EventEmitter {
     if (early) return { landed: false, signature, err: early };
     const { message, accountKeys } = describeTransaction(wire, transaction);
     const preBalances = accountKeys.map((key) => Number(this.balance(key)));
+    const preTokenBalances = this.tokenBalances(accountKeys);
     let outcome;
     try {
       outcome = outcomeOf(this.svm.sendTransaction(getTransactionDecoder().decode(wire)));
@@ -298,6 +322,8 @@ export class Chain extends EventEmitter {
       err: outcome.ok ? null : outcome.err,
       preBalances,
       postBalances: accountKeys.map((key) => Number(this.balance(key))),
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(accountKeys),
       fee: chargedFee(outcome.meta) ?? this.feeFor(message),
       logMessages: outcome.meta.logs(),
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
@@ -306,6 +332,69 @@ export class Chain extends EventEmitter {
     this.history.push(record);
     this.emit('transaction', record);
     return { landed: true, record };
+  }
+
+  /** The decimals of an SPL Token mint of this chain, or null when the address is none. */
+  mintDecimals(address: string): number | null {
+    const account = this.account(address);
+    if (!account || account.programAddress !== TOKEN_PROGRAM_ID.toBase58()) return null;
+    return readMintDecimals(account.data);
+  }
+
+  /** The SPL Token accounts among these keys with their balances, as real nodes record them. */
+  tokenBalances(accountKeys: string[]): TokenBalance[] {
+    const balances: TokenBalance[] = [];
+    accountKeys.forEach((key, accountIndex) => {
+      const account = this.account(key);
+      if (
+        !account ||
+        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
+        account.data.length !== TOKEN_ACCOUNT_SIZE
+      )
+        return;
+      const { mint, owner, amount } = readTokenAccount(account.data);
+      const decimals = this.mintDecimals(mint);
+      if (decimals === null) return;
+      balances.push({
+        accountIndex,
+        mint,
+        owner,
+        programId: TOKEN_PROGRAM_ID.toBase58(),
+        uiTokenAmount: uiTokenAmount(amount, decimals),
+      });
+    });
+    return balances;
+  }
+
+  /** The test mint of this symbol: its address is derived from the genesis hash. */
+  testMint(symbol: TestToken): PublicKey {
+    return testMintKeypair(this.genesisHash, symbol).publicKey;
+  }
+
+  /**
+   * Creates the test mints (USDC, USDT; 6 decimals; the faucet is their mint authority) with real
+   * transactions, unless they exist (a chain restored from a state file keeps them).
+   */
+  ensureTestMints(): void {
+    for (const symbol of TEST_TOKENS) {
+      const mint = testMintKeypair(this.genesisHash, symbol);
+      if (this.account(mint.publicKey.toBase58())) continue;
+      const transaction = new Transaction({
+        feePayer: this.faucet.publicKey,
+        recentBlockhash: this.blockhashAt('processed').blockhash,
+      }).add(
+        ...createMintInstructions(
+          this.faucet.publicKey,
+          mint.publicKey,
+          this.faucet.publicKey,
+          this.minimumBalanceForRentExemption(MINT_SIZE),
+        ),
+      );
+      transaction.sign(this.faucet, mint);
+      const result = this.send(transaction.serialize());
+      if (!result.landed || result.record.err !== null)
+        throw new Error(`devchain: creating the ${symbol} test mint failed`);
+    }
   }
 
   /** requestAirdrop: a real System Program transfer from the chain's faucet keypair. */
