@@ -124,7 +124,7 @@ export class Chain extends EventEmitter {
         this.history.push(record);
       }
       // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
-      for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot < saved.slot; slot++)
+      for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot <= saved.slot; slot++)
         this.blockhashes.set(hashOf(this.genesisHash, String(slot)), slot);
       this.enterSlot(saved.slot + 1);
       return;
