@@ -104,6 +104,8 @@ export class Chain extends EventEmitter {
   private readonly records = new Map<string, TransactionRecord>();
   /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
   private readonly history: TransactionRecord[] = [];
+  /** Every SPL token account a landed transaction touched (getTokenAccountsByOwner reads it). */
+  private readonly tokenAccounts = new Set<string>();
   private currentSlot = 0;
   private timer?: NodeJS.Timeout;
 
@@ -122,6 +124,7 @@ export class Chain extends EventEmitter {
       for (const record of saved.records.map(restoreRecord)) {
         this.records.set(record.signature, record);
         this.history.push(record);
+        this.indexTokenAccounts(record);
       }
       // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
       for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot <= saved.slot; slot++)
@@ -330,6 +333,7 @@ export class Chain extends EventEmitter {
     };
     this.records.set(signature, record);
     this.history.push(record);
+    this.indexTokenAccounts(record);
     this.emit('transaction', record);
     return { landed: true, record };
   }
@@ -364,6 +368,31 @@ export class Chain extends EventEmitter {
       });
     });
     return balances;
+  }
+
+  private indexTokenAccounts(record: TransactionRecord): void {
+    for (const { accountIndex } of record.postTokenBalances) {
+      const key = record.accountKeys[accountIndex];
+      if (key) this.tokenAccounts.add(key);
+    }
+  }
+
+  /** The token accounts (address, mint, owner, amount) held by this owner now, optionally of one mint. */
+  tokenAccountsOf(owner: string, mint?: string) {
+    const found: { address: string; mint: string; owner: string; amount: bigint }[] = [];
+    for (const address of this.tokenAccounts) {
+      const account = this.account(address);
+      if (
+        !account ||
+        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
+        account.data.length !== TOKEN_ACCOUNT_SIZE
+      )
+        continue;
+      const fields = readTokenAccount(account.data);
+      if (fields.owner === owner && (mint === undefined || fields.mint === mint))
+        found.push({ address, ...fields });
+    }
+    return found;
   }
 
   /** The test mint of this symbol: its address is derived from the genesis hash. */

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  type ParsedInstruction,
+} from '@solana/web3.js';
 import { startDevchain, type Devchain } from './index';
 import { TOKEN_PROGRAM_ID, associatedTokenAddress, readTokenAccount } from './spl-token';
 
@@ -127,7 +133,76 @@ describe('devchain test tokens (USDC, USDT)', () => {
     expect(readTokenAccount(after!.data).amount).toBe(12_500_001n);
   });
 
+  it('should answer the token reads of web3.js as a real node: parsed accounts, balances, transferChecked', async () => {
+    const recipient = Keypair.generate().publicKey;
+    const mint = new PublicKey(chain.testMints.USDT);
+    const response = await pay(
+      chain,
+      `solana:${recipient.toBase58()}?amount=3.25&spl-token=${mint.toBase58()}`,
+    );
+    const { signature } = (await response.json()) as { signature: string };
+    chain.advanceSlots(1);
+
+    const { value: accounts } = await connection.getParsedTokenAccountsByOwner(recipient, { mint });
+    const account = associatedTokenAddress(recipient, mint).toBase58();
+    expect(accounts.map((found) => found.pubkey.toBase58())).toEqual([account]);
+    expect(accounts[0]?.account.data).toEqual({
+      program: 'spl-token',
+      parsed: {
+        type: 'account',
+        info: {
+          isNative: false,
+          mint: mint.toBase58(),
+          owner: recipient.toBase58(),
+          state: 'initialized',
+          tokenAmount: { amount: '3250000', decimals: 6, uiAmount: 3.25, uiAmountString: '3.25' },
+        },
+      },
+      space: 165,
+    });
+    const all = await connection.getTokenAccountsByOwner(new PublicKey(chain.demoWalletAddress), {
+      programId: TOKEN_PROGRAM_ID,
+    });
+    expect(all.value).toHaveLength(2);
+    const { value: balance } = await connection.getTokenAccountBalance(new PublicKey(account));
+    expect(balance.uiAmountString).toBe('3.25');
+    await expect(connection.getTokenAccountBalance(recipient)).rejects.toThrow(
+      /not a Token account/,
+    );
+    await expect(
+      connection.getTokenAccountsByOwner(recipient, { mint: Keypair.generate().publicKey }),
+    ).rejects.toThrow(/could not find mint/);
+
+    const { value: parsedMint } = await connection.getParsedAccountInfo(mint);
+    expect(parsedMint?.data).toMatchObject({
+      parsed: { type: 'mint', info: { decimals: 6, isInitialized: true, freezeAuthority: null } },
+    });
+
+    const parsed = await connection.getParsedTransaction(signature, {
+      commitment: 'confirmed',
+      maxSupportedTransactionVersion: 0,
+    });
+    const [create, transfer] = parsed!.transaction.message.instructions as ParsedInstruction[];
+    expect(create).toMatchObject({
+      program: 'spl-associated-token-account',
+      parsed: { type: 'createIdempotent', info: { wallet: recipient.toBase58(), account } },
+    });
+    expect(transfer).toMatchObject({
+      program: 'spl-token',
+      parsed: {
+        type: 'transferChecked',
+        info: {
+          mint: mint.toBase58(),
+          destination: account,
+          authority: chain.demoWalletAddress,
+          tokenAmount: { amount: '3250000', decimals: 6, uiAmountString: '3.25' },
+        },
+      },
+    });
+  });
+
   it('should refuse an unknown mint, too many decimals and more than the balance with a 400', async () => {
+    const before = await walletInfo(chain);
     const recipient = Keypair.generate().publicKey.toBase58();
     for (const [url, error] of [
       [
@@ -142,7 +217,7 @@ describe('devchain test tokens (USDC, USDT)', () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toMatch(error);
     }
-    expect((await walletInfo(chain)).tokens[1]?.amount).toBe('10000');
+    expect((await walletInfo(chain)).tokens).toEqual(before.tokens);
   });
 
   it('should still pay SOL with empty token balances when spl-token is absent', async () => {
@@ -172,7 +247,7 @@ describe('devchain test tokens (USDC, USDT)', () => {
       `solana:${Keypair.generate().publicKey.toBase58()}?amount=1&spl-token=${mints.USDT}`,
     );
     expect(await response.json()).toEqual({ signature: expect.any(String) });
-    expect((await walletInfo(chain)).tokens[1]?.amount).toBe('9999');
+    expect((await walletInfo(chain)).tokens[1]?.amount).toBe('9995.75');
   });
 
   it('should give a new chain other mints than a saved one', async () => {

@@ -159,3 +159,43 @@ export function uiTokenAmount(amount: bigint, decimals: number) {
     uiAmountString,
   };
 }
+
+/** An SPL Token or ATA instruction as real nodes parse it (jsonParsed), or null when unknown. */
+export function parseTokenInstruction(
+  programId: string,
+  data: Uint8Array,
+  accounts: string[],
+): { program: string; parsed: Record<string, unknown> } | null {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (programId === TOKEN_PROGRAM_ID.toBase58() && bytes.length === 10 && bytes[0] === 12) {
+    const [source, mint, destination, authority] = accounts;
+    return {
+      program: 'spl-token',
+      parsed: {
+        type: 'transferChecked',
+        info: {
+          source,
+          mint,
+          destination,
+          authority,
+          tokenAmount: uiTokenAmount(bytes.readBigUInt64LE(1), bytes[9] ?? 0),
+        },
+      },
+    };
+  }
+  if (
+    programId === ASSOCIATED_TOKEN_PROGRAM_ID.toBase58() &&
+    accounts.length >= 6 &&
+    (bytes.length === 0 || (bytes.length === 1 && bytes[0]! <= 1))
+  ) {
+    const [source, account, wallet, mint, systemProgram, tokenProgram] = accounts;
+    return {
+      program: 'spl-associated-token-account',
+      parsed: {
+        type: bytes[0] === 1 ? 'createIdempotent' : 'create',
+        info: { source, account, wallet, mint, systemProgram, tokenProgram },
+      },
+    };
+  }
+  return null;
+}
