@@ -1,6 +1,6 @@
 import { getBase58Decoder } from '@solana/kit';
 import { VersionedTransaction } from '@solana/web3.js';
-import type { TransactionRecord } from './chain';
+import type { TokenBalance, TransactionRecord } from './chain';
 import type { TransactionErrorJson } from './transaction-error';
 
 /** A landed transaction as saved: its wire bytes and what execution produced. */
@@ -11,6 +11,9 @@ export interface SavedRecord {
   err: TransactionErrorJson | null;
   preBalances: number[];
   postBalances: number[];
+  /** Absent in state files written before the test mints (no token accounts then). */
+  preTokenBalances?: TokenBalance[];
+  postTokenBalances?: TokenBalance[];
   fee: number;
   logMessages: string[];
   computeUnitsConsumed: number;
@@ -49,6 +52,8 @@ export function saveRecord(record: TransactionRecord): SavedRecord {
     err: record.err,
     preBalances: record.preBalances,
     postBalances: record.postBalances,
+    preTokenBalances: record.preTokenBalances,
+    postTokenBalances: record.postTokenBalances,
     fee: record.fee,
     logMessages: record.logMessages,
     computeUnitsConsumed: record.computeUnitsConsumed,
@@ -57,6 +62,11 @@ export function saveRecord(record: TransactionRecord): SavedRecord {
 
 export function restoreRecord(saved: SavedRecord): TransactionRecord {
   const wire = new Uint8Array(Buffer.from(saved.wire, 'base64'));
-  const { wire: _wire, ...fields } = saved;
-  return { ...fields, ...describeTransaction(wire, VersionedTransaction.deserialize(wire)) };
+  const { wire: _wire, preTokenBalances = [], postTokenBalances = [], ...fields } = saved;
+  return {
+    ...fields,
+    preTokenBalances,
+    postTokenBalances,
+    ...describeTransaction(wire, VersionedTransaction.deserialize(wire)),
+  };
 }

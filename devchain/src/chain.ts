@@ -12,6 +12,18 @@ import {
 import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 import { describeTransaction, restoreRecord, saveRecord, type SavedChain } from './chain-state';
 import {
+  MINT_SIZE,
+  TEST_TOKENS,
+  TOKEN_ACCOUNT_SIZE,
+  TOKEN_PROGRAM_ID,
+  createMintInstructions,
+  readMintDecimals,
+  readTokenAccount,
+  testMintKeypair,
+  uiTokenAmount,
+  type TestToken,
+} from './spl-token';
+import {
   landsOnChain,
   outcomeOf,
   transactionErrorJson,
@@ -33,9 +45,20 @@ export interface TransactionRecord {
   accountKeys: string[];
   preBalances: number[];
   postBalances: number[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
   fee: number;
   logMessages: string[];
   computeUnitsConsumed: number;
+}
+
+/** A token account among a transaction's keys (meta.pre/postTokenBalances of real nodes). */
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  uiTokenAmount: ReturnType<typeof uiTokenAmount>;
 }
 
 export type SendResult =
@@ -81,6 +104,8 @@ export class Chain extends EventEmitter {
   private readonly records = new Map<string, TransactionRecord>();
   /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
   private readonly history: TransactionRecord[] = [];
+  /** Every SPL token account a landed transaction touched (getTokenAccountsByOwner reads it). */
+  private readonly tokenAccounts = new Set<string>();
   private currentSlot = 0;
   private timer?: NodeJS.Timeout;
 
@@ -99,9 +124,10 @@ export class Chain extends EventEmitter {
       for (const record of saved.records.map(restoreRecord)) {
         this.records.set(record.signature, record);
         this.history.push(record);
+        this.indexTokenAccounts(record);
       }
       // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
-      for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot < saved.slot; slot++)
+      for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot <= saved.slot; slot++)
         this.blockhashes.set(hashOf(this.genesisHash, String(slot)), slot);
       this.enterSlot(saved.slot + 1);
       return;
@@ -282,6 +308,7 @@ export class Chain extends EventEmitter {
     if (early) return { landed: false, signature, err: early };
     const { message, accountKeys } = describeTransaction(wire, transaction);
     const preBalances = accountKeys.map((key) => Number(this.balance(key)));
+    const preTokenBalances = this.tokenBalances(accountKeys);
     let outcome;
     try {
       outcome = outcomeOf(this.svm.sendTransaction(getTransactionDecoder().decode(wire)));
@@ -298,14 +325,105 @@ export class Chain extends EventEmitter {
       err: outcome.ok ? null : outcome.err,
       preBalances,
       postBalances: accountKeys.map((key) => Number(this.balance(key))),
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(accountKeys),
       fee: chargedFee(outcome.meta) ?? this.feeFor(message),
       logMessages: outcome.meta.logs(),
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
     };
     this.records.set(signature, record);
     this.history.push(record);
+    this.indexTokenAccounts(record);
     this.emit('transaction', record);
     return { landed: true, record };
+  }
+
+  /** The decimals of an SPL Token mint of this chain, or null when the address is none. */
+  mintDecimals(address: string): number | null {
+    const account = this.account(address);
+    if (!account || account.programAddress !== TOKEN_PROGRAM_ID.toBase58()) return null;
+    return readMintDecimals(account.data);
+  }
+
+  /** The SPL Token accounts among these keys with their balances, as real nodes record them. */
+  tokenBalances(accountKeys: string[]): TokenBalance[] {
+    const balances: TokenBalance[] = [];
+    accountKeys.forEach((key, accountIndex) => {
+      const account = this.account(key);
+      if (
+        !account ||
+        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
+        account.data.length !== TOKEN_ACCOUNT_SIZE
+      )
+        return;
+      const { mint, owner, amount } = readTokenAccount(account.data);
+      const decimals = this.mintDecimals(mint);
+      if (decimals === null) return;
+      balances.push({
+        accountIndex,
+        mint,
+        owner,
+        programId: TOKEN_PROGRAM_ID.toBase58(),
+        uiTokenAmount: uiTokenAmount(amount, decimals),
+      });
+    });
+    return balances;
+  }
+
+  private indexTokenAccounts(record: TransactionRecord): void {
+    for (const { accountIndex } of record.postTokenBalances) {
+      const key = record.accountKeys[accountIndex];
+      if (key) this.tokenAccounts.add(key);
+    }
+  }
+
+  /** The token accounts (address, mint, owner, amount) held by this owner now, optionally of one mint. */
+  tokenAccountsOf(owner: string, mint?: string) {
+    const found: { address: string; mint: string; owner: string; amount: bigint }[] = [];
+    for (const address of this.tokenAccounts) {
+      const account = this.account(address);
+      if (
+        !account ||
+        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
+        account.data.length !== TOKEN_ACCOUNT_SIZE
+      )
+        continue;
+      const fields = readTokenAccount(account.data);
+      if (fields.owner === owner && (mint === undefined || fields.mint === mint))
+        found.push({ address, ...fields });
+    }
+    return found;
+  }
+
+  /** The test mint of this symbol: its address is derived from the genesis hash. */
+  testMint(symbol: TestToken): PublicKey {
+    return testMintKeypair(this.genesisHash, symbol).publicKey;
+  }
+
+  /**
+   * Creates the test mints (USDC, USDT; 6 decimals; the faucet is their mint authority) with real
+   * transactions, unless they exist (a chain restored from a state file keeps them).
+   */
+  ensureTestMints(): void {
+    for (const symbol of TEST_TOKENS) {
+      const mint = testMintKeypair(this.genesisHash, symbol);
+      if (this.account(mint.publicKey.toBase58())) continue;
+      const transaction = new Transaction({
+        feePayer: this.faucet.publicKey,
+        recentBlockhash: this.blockhashAt('processed').blockhash,
+      }).add(
+        ...createMintInstructions(
+          this.faucet.publicKey,
+          mint.publicKey,
+          this.faucet.publicKey,
+          this.minimumBalanceForRentExemption(MINT_SIZE),
+        ),
+      );
+      transaction.sign(this.faucet, mint);
+      const result = this.send(transaction.serialize());
+      if (!result.landed || result.record.err !== null)
+        throw new Error(`devchain: creating the ${symbol} test mint failed`);
+    }
   }
 
   /** requestAirdrop: a real System Program transfer from the chain's faucet keypair. */

@@ -5,7 +5,7 @@ import {
   PublicKey,
   type ParsedInstruction,
 } from '@solana/web3.js';
-import { DemoWalletError, parseTransferRequest } from './demo-wallet';
+import { DemoWalletError, baseUnits, parseTransferRequest } from './demo-wallet';
 import { startDevchain, type Devchain } from './index';
 
 const recipient = Keypair.generate().publicKey.toBase58();
@@ -17,10 +17,18 @@ describe('parseTransferRequest', () => {
       `solana:${recipient}?amount=0.123456789&reference=${reference}&label=SCN&message=Deposit%201`,
     );
     expect(request.recipient.toBase58()).toBe(recipient);
-    expect(request.lamports).toBe(123_456_789n);
+    expect(request.amount).toBe('0.123456789');
+    expect(request.splToken).toBeNull();
+    expect(baseUnits(request.amount, 9)).toBe(123_456_789n);
     expect(request.references.map((key) => key.toBase58())).toEqual([reference]);
     expect(request).toMatchObject({ label: 'SCN', message: 'Deposit 1' });
-    expect(parseTransferRequest(`solana:${recipient}?amount=12`).lamports).toBe(12_000_000_000n);
+    expect(baseUnits(parseTransferRequest(`solana:${recipient}?amount=12`).amount, 9)).toBe(
+      12_000_000_000n,
+    );
+    const usdc = parseTransferRequest(`solana:${recipient}?amount=1.5&spl-token=${reference}`);
+    expect(usdc.splToken?.toBase58()).toBe(reference);
+    expect(baseUnits(usdc.amount, 6)).toBe(1_500_000n);
+    expect(() => baseUnits('0.0000001', 6)).toThrow(DemoWalletError);
   });
 
   it.each([
@@ -36,7 +44,12 @@ describe('parseTransferRequest', () => {
     ['an exponent', `solana:${recipient}?amount=1e3`],
     ['two amounts', `solana:${recipient}?amount=1&amount=2`],
     ['a bad reference', `solana:${recipient}?amount=1&reference=xyz`],
-    ['an SPL token', `solana:${recipient}?amount=1&spl-token=${reference}`],
+    ['a bad spl-token', `solana:${recipient}?amount=1&spl-token=nope`],
+    [
+      'two spl-tokens',
+      `solana:${recipient}?amount=1&spl-token=${reference}&spl-token=${reference}`,
+    ],
+    ['a memo', `solana:${recipient}?amount=1&memo=hi`],
   ])('should refuse %s', (_what, url) => {
     expect(() => parseTransferRequest(url)).toThrow(DemoWalletError);
   });

@@ -6,9 +6,21 @@ import { DemoWallet } from './demo-wallet';
 import { loadOrCreateKeypair } from './keypair-file';
 import { StateSaver, readState, type SavedState } from './state-file';
 import { createHandler } from './server';
+import { TEST_TOKENS, TEST_TOKEN_DECIMALS, type TestToken } from './spl-token';
 import { Subscriptions } from './subscriptions';
 
-export { parseTransferRequest, type TransferRequest } from './demo-wallet';
+export {
+  baseUnits,
+  parseTransferRequest,
+  type TokenHolding,
+  type TransferRequest,
+} from './demo-wallet';
+export {
+  TEST_TOKENS,
+  TEST_TOKEN_DECIMALS,
+  associatedTokenAddress,
+  type TestToken,
+} from './spl-token';
 export { loadOrCreateKeypair } from './keypair-file';
 
 export interface DevchainOptions {
@@ -34,6 +46,8 @@ export interface DevchainOptions {
   stateFile?: string;
   /** What the demo wallet receives by airdrop at start (default 1,000 SOL). */
   demoWalletLamports?: number;
+  /** What the demo wallet receives of each test token at start, in token units (default 10,000). */
+  demoWalletTokens?: number;
   /**
    * The chain's wall clock, ms since the epoch (default Date.now): the blockTime of every
    * transaction. Tests that move the control plane's clock give the chain the same one.
@@ -49,6 +63,11 @@ export interface Devchain {
   /** POST {url: 'solana:...'} pays a transfer request; GET answers {address, balanceLamports}. */
   demoWalletUrl: string;
   demoWalletAddress: string;
+  /**
+   * The chain's SPL Token test mints (6 decimals, the faucet their mint authority), derived from
+   * its genesis hash: the same across restarts with the same `stateFile`.
+   */
+  testMints: Record<TestToken, string>;
   /** The treasury's public key: `treasuryKeyFile`'s, or a fresh keypair's (kept in memory). */
   treasuryAddress: string;
   /** The same as treasuryAddress (the name of SOLANA_DEPOSIT_ADDRESS). */
@@ -59,6 +78,7 @@ export interface Devchain {
 }
 
 const DEFAULT_DEMO_WALLET_LAMPORTS = 1_000_000_000_000;
+const DEFAULT_DEMO_WALLET_TOKENS = 10_000;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -128,6 +148,12 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     saved ? Keypair.fromSecretKey(Uint8Array.from(saved.demoWalletSecretKey)) : undefined,
   );
   if (!saved) wallet.fund(options.demoWalletLamports ?? DEFAULT_DEMO_WALLET_LAMPORTS);
+  // Also on a chain saved before the test mints existed: both are created once.
+  chain.ensureTestMints();
+  wallet.fundTokens(
+    BigInt(options.demoWalletTokens ?? DEFAULT_DEMO_WALLET_TOKENS) *
+      10n ** BigInt(TEST_TOKEN_DECIMALS),
+  );
   const saver = options.stateFile
     ? new StateSaver(
         options.stateFile,
@@ -154,6 +180,9 @@ export async function startDevchain(options: DevchainOptions = {}): Promise<Devc
     wsUrl: `ws://${host.includes(':') ? `[${host}]` : host}:${port + 1}`,
     demoWalletUrl: `http://${origin}/demo-wallet`,
     demoWalletAddress: wallet.address,
+    testMints: Object.fromEntries(
+      TEST_TOKENS.map((symbol) => [symbol, chain.testMint(symbol).toBase58()]),
+    ) as Record<TestToken, string>,
     treasuryAddress: treasury.publicKey.toBase58(),
     depositAddress: treasury.publicKey.toBase58(),
     advanceSlots: (slots = 1) => chain.advance(slots),

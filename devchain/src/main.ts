@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const chain = await startDevchain(options);
   console.log(`devchain: JSON-RPC ${chain.url}, PubSub ${chain.wsUrl}`);
   console.log(`devchain: demo wallet ${chain.demoWalletAddress} at ${chain.demoWalletUrl}`);
+  console.log(`devchain: test mints USDC ${chain.testMints.USDC}, USDT ${chain.testMints.USDT}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
       void chain.stop().then(() => process.exit(0));

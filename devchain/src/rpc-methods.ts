@@ -15,6 +15,7 @@ import {
   signatureAt,
 } from './rpc-params';
 import { describeError } from './transaction-error';
+import { parsedTokenData, tokenHandlers } from './token-rpc';
 import { transactionJson, type TransactionEncoding } from './transaction-json';
 
 export type RpcHandler = (params: unknown[]) => unknown;
@@ -26,11 +27,14 @@ const MAX_SIGNATURE_STATUSES = 256;
 function accountJson(chain: Chain, address: string, encoding: unknown) {
   const account = chain.account(address);
   if (!account) return null;
-  // jsonParsed falls back to base64 for accounts no parser knows, as on real nodes.
+  // jsonParsed parses SPL Token accounts and mints; others fall back to base64, as on real nodes.
+  const parsed =
+    encoding === 'jsonParsed' ? parsedTokenData(chain, account.programAddress, account.data) : null;
   const data =
-    encoding === 'base58'
+    parsed ??
+    (encoding === 'base58'
       ? [base58.decode(account.data), 'base58']
-      : [Buffer.from(account.data).toString('base64'), 'base64'];
+      : [Buffer.from(account.data).toString('base64'), 'base64']);
   return {
     data,
     executable: account.executable,
@@ -273,5 +277,9 @@ function stateHandlers(chain: Chain): Record<string, RpcHandler> {
 
 /** Every JSON-RPC method devchain answers, by name. */
 export function rpcMethods(chain: Chain): Record<string, RpcHandler> {
-  return { ...transactionHandlers(chain), ...stateHandlers(chain) };
+  return {
+    ...transactionHandlers(chain),
+    ...stateHandlers(chain),
+    ...tokenHandlers(chain, (address, config) => accountJson(chain, address, config.encoding)),
+  };
 }

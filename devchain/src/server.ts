@@ -85,6 +85,7 @@ export function createHandler(chain: Chain, wallet: DemoWallet, allowOrigin: str
       sendJson(response, 200, {
         address: wallet.address,
         balanceLamports: Number(wallet.balanceLamports()),
+        tokens: wallet.tokens(),
       });
       return;
     }

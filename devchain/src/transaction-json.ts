@@ -1,6 +1,7 @@
 import { getBase58Decoder } from '@solana/kit';
 import { SystemProgram } from '@solana/web3.js';
 import type { TransactionRecord } from './chain';
+import { parseTokenInstruction } from './spl-token';
 
 /** getTransaction's `encoding` values devchain answers. */
 export type TransactionEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
@@ -44,8 +45,8 @@ function meta(record: TransactionRecord, parsed: boolean): Record<string, unknow
     postBalances: record.postBalances,
     innerInstructions: [],
     logMessages: record.logMessages,
-    preTokenBalances: [],
-    postTokenBalances: [],
+    preTokenBalances: record.preTokenBalances,
+    postTokenBalances: record.postTokenBalances,
     rewards: [],
     ...(parsed ? {} : { loadedAddresses: { writable: [], readonly: [] } }),
     computeUnitsConsumed: record.computeUnitsConsumed,
@@ -82,8 +83,10 @@ function parsedMessage(record: TransactionRecord): Record<string, unknown> {
       const accounts = ix.accountKeyIndexes.map((i) => record.accountKeys[i] ?? '');
       const parsed =
         programId === SYSTEM_PROGRAM ? parseSystemInstruction(ix.data, accounts) : null;
-      return parsed
-        ? { program: 'system', programId, parsed, stackHeight: null }
+      if (parsed) return { program: 'system', programId, parsed, stackHeight: null };
+      const token = parseTokenInstruction(programId, ix.data, accounts);
+      return token
+        ? { ...token, programId, stackHeight: null }
         : { programId, accounts, data: base58.decode(ix.data), stackHeight: null };
     }),
     recentBlockhash: message.recentBlockhash,
