@@ -84,9 +84,7 @@ describe('deposit addresses', () => {
   it('should derive different addresses when the index or the seed differs', () => {
     const addresses = new Set([0, 1, 2, 3, 1000].map((i) => depositAddress(seed, i)));
     expect(addresses.size).toBe(5);
-    expect(depositAddress(parseDepositSeed('22'.repeat(32))!, 0)).not.toBe(
-      depositAddress(seed, 0),
-    );
+    expect(depositAddress(parseDepositSeed('22'.repeat(32))!, 0)).not.toBe(depositAddress(seed, 0));
   });
 
   it("should use m/44'/501'/<index>'/0' (the path Solana wallets use)", () => {
