@@ -292,6 +292,18 @@ describe('loadConfig: Solana deposits (issue 17 §1)', () => {
     ).toMatchObject({ minLamports: 10_000_000n, minTokenBaseUnits: 1_000_000n });
   });
 
+  it('should say in the start-up line whether deposit addresses are on, never the seed', () => {
+    const seed = '9c'.repeat(32);
+    const config = loadConfig({ ...base, ...on, SOLANA_DEPOSIT_SEED: seed });
+    const line = JSON.stringify(describeConfig(config));
+    expect(describeConfig(config).depositAddresses).toBe('on (SOL)');
+    expect(line).not.toContain(seed);
+    expect(line).not.toContain(seed.slice(0, 16));
+    expect(describeConfig(loadConfig({ ...base, ...on })).depositAddresses).toBe(
+      'off (SOLANA_DEPOSIT_SEED)',
+    );
+  });
+
   it('should never echo a malformed SOLANA_DEPOSIT_SEED in its refusal', () => {
     const secret = 'ef'.repeat(31);
     let message = '';
