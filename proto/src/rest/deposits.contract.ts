@@ -55,8 +55,6 @@ export const DEPOSIT_MESSAGES = {
   requestNotFound: 'Deposit request not found',
   ambiguous:
     'More than one open deposit request matches that transfer. Please verify it from its payment instructions.',
-  addressesOff:
-    'Per-account deposit addresses are not enabled on this server. Please use a deposit request instead.',
   /** The alert after a credit. */
   credited: (ssl: string) => `Deposit verified: ${ssl} SSL credited to your wallet`,
 } as const;
