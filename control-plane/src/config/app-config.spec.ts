@@ -266,7 +266,54 @@ describe('loadConfig: Solana deposits (issue 17 §1)', () => {
       sslPerSol: 5143,
       quoteTtlSeconds: 1800,
       demoWalletUrl: null,
+      depositAddresses: null,
     });
+  });
+
+  it('should enable per-account deposit addresses with the seed, and take the mints and minimums', () => {
+    const usdc = Keypair.generate().publicKey.toBase58();
+    const settings = loadConfig({
+      ...base,
+      ...on,
+      SOLANA_DEPOSIT_SEED: 'ab'.repeat(32),
+      SOLANA_USDC_MINT: usdc,
+      DEPOSIT_MIN_SOL: '0.5',
+      DEPOSIT_MIN_TOKEN: '2.25',
+    }).solana?.depositAddresses;
+    expect(settings).toEqual({
+      seed: Buffer.from('ab'.repeat(32), 'hex'),
+      usdcMint: usdc,
+      usdtMint: null,
+      minLamports: 500_000_000n,
+      minTokenBaseUnits: 2_250_000n,
+    });
+    expect(
+      loadConfig({ ...base, ...on, SOLANA_DEPOSIT_SEED: 'cd'.repeat(64) }).solana?.depositAddresses,
+    ).toMatchObject({ minLamports: 10_000_000n, minTokenBaseUnits: 1_000_000n });
+  });
+
+  it('should say in the start-up line whether deposit addresses are on, never the seed', () => {
+    const seed = '9c'.repeat(32);
+    const config = loadConfig({ ...base, ...on, SOLANA_DEPOSIT_SEED: seed });
+    const line = JSON.stringify(describeConfig(config));
+    expect(describeConfig(config).depositAddresses).toBe('on (SOL)');
+    expect(line).not.toContain(seed);
+    expect(line).not.toContain(seed.slice(0, 16));
+    expect(describeConfig(loadConfig({ ...base, ...on })).depositAddresses).toBe(
+      'off (SOLANA_DEPOSIT_SEED)',
+    );
+  });
+
+  it('should never echo a malformed SOLANA_DEPOSIT_SEED in its refusal', () => {
+    const secret = 'ef'.repeat(31);
+    let message = '';
+    try {
+      loadConfig({ ...base, ...on, SOLANA_DEPOSIT_SEED: secret });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('SOLANA_DEPOSIT_SEED');
+    expect(message).not.toContain(secret);
   });
 
   it('should take every setting when given', () => {
@@ -298,6 +345,14 @@ describe('loadConfig: Solana deposits (issue 17 §1)', () => {
     [{ ...on, SOLANA_CLUSTER: 'testnet' }, 'SOLANA_CLUSTER="testnet"'],
     [{ ...on, SOLANA_COMMITMENT: 'processed' }, 'SOLANA_COMMITMENT="processed"'],
     [{ ...on, SOLANA_SSL_PER_SOL: '0' }, 'must be between 1 and 1000000000'],
+    [{ SOLANA_DEPOSIT_SEED: 'ab'.repeat(32) }, 'SOLANA_DEPOSIT_SEED: needs SOLANA_RPC_URL'],
+    [{ ...on, SOLANA_USDC_MINT: 'z'.repeat(44) }, 'SOLANA_USDC_MINT="zzzz'],
+    [
+      { ...on, SOLANA_USDC_MINT: solanaAddress, SOLANA_USDT_MINT: solanaAddress },
+      'must be different mints',
+    ],
+    [{ ...on, DEPOSIT_MIN_SOL: '0' }, 'DEPOSIT_MIN_SOL'],
+    [{ ...on, DEPOSIT_MIN_TOKEN: '0.0000001' }, 'DEPOSIT_MIN_TOKEN'],
     [{ ...on, DEPOSIT_QUOTE_TTL: '10' }, 'DEPOSIT_QUOTE_TTL="10": must be between 60s'],
     [
       { ...on, NODE_ENV: 'production' },

@@ -260,6 +260,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     deposits: config.solana
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',
+    // Never the seed itself: only whether it is set and what the addresses accept.
+    depositAddresses: config.solana?.depositAddresses
+      ? `on (SOL${config.solana.depositAddresses.usdcMint ? ', USDC' : ''}${config.solana.depositAddresses.usdtMint ? ', USDT' : ''})`
+      : 'off (SOLANA_DEPOSIT_SEED)',
     withdrawals: describeWithdrawals(config.withdrawals),
     sharePostCheck: config.shareVerify.enabled
       ? 'on'

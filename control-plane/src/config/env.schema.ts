@@ -375,6 +375,51 @@ export const ENV_VARS = {
     doc: "How long a deposit request's quote (SOL amount and rate) holds (seconds, or 30m, 2h)",
     sensitive: false,
   },
+  SOLANA_DEPOSIT_SEED: {
+    schema: z
+      .string()
+      .regex(
+        /^\s*([0-9a-fA-F]{2}){32,64}\s*$/,
+        'must be 64 to 128 hex digits (a 32- to 64-byte seed)',
+      )
+      .optional(),
+    doc: "The master seed of per-account deposit addresses (64 to 128 hex digits; SLIP-0010 m/44'/501'/<index>'/0', docs/deposits.md#per-account-addresses): keep it secret and backed up, since it holds every deposit address's funds; never stored in the database. Unset: GET /api/solana/deposit-address answers 409 deposits.addresses_off",
+    sensitive: true,
+  },
+  SOLANA_USDC_MINT: {
+    schema: z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana public key')
+      .optional(),
+    doc: "USDC's SPL mint on SOLANA_CLUSTER: set, deposit addresses accept USDC at $1 = 28.571428 SSL (unset: not accepted)",
+    sensitive: false,
+  },
+  SOLANA_USDT_MINT: {
+    schema: z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana public key')
+      .optional(),
+    doc: "USDT's SPL mint on SOLANA_CLUSTER: set, deposit addresses accept USDT at $1 = 28.571428 SSL (unset: not accepted)",
+    sensitive: false,
+  },
+  DEPOSIT_MIN_SOL: {
+    schema: z
+      .string()
+      .regex(/^\d+(\.\d{1,9})?$/, 'must be an amount of SOL with at most 9 decimals (e.g. 0.01)')
+      .refine((text) => /[1-9]/.test(text), 'must be above 0')
+      .default('0.01'),
+    doc: 'The least SOL a transfer to a deposit address must carry to be credited',
+    sensitive: false,
+  },
+  DEPOSIT_MIN_TOKEN: {
+    schema: z
+      .string()
+      .regex(/^\d+(\.\d{1,6})?$/, 'must be an amount with at most 6 decimals (e.g. 1)')
+      .refine((text) => /[1-9]/.test(text), 'must be above 0')
+      .default('1'),
+    doc: 'The least USDC or USDT a transfer to a deposit address must carry to be credited (whole dollars, at most 6 decimals)',
+    sensitive: false,
+  },
   SOLANA_DEMO_WALLET_URL: {
     schema: url(['http', 'https']).optional(),
     doc: "localnet only: the local chain's demo wallet the portal offers (Pay with the demo wallet)",

@@ -17,6 +17,28 @@ export interface SolanaSettings {
   quoteTtlSeconds: number;
   /** localnet only. */
   demoWalletUrl: string | null;
+  /** Per-account deposit addresses (docs/deposits.md#per-account-addresses); null: not enabled. */
+  depositAddresses: DepositAddressSettings | null;
+}
+
+export interface DepositAddressSettings {
+  /** SOLANA_DEPOSIT_SEED: sensitive, never logged, never stored. */
+  seed: Buffer;
+  /** SPL mints accepted at $1 each; null: that stablecoin is not accepted. */
+  usdcMint: string | null;
+  usdtMint: string | null;
+  /** The least a transfer must carry to be credited, in lamports and in token base units. */
+  minLamports: bigint;
+  minTokenBaseUnits: bigint;
+}
+
+/** Decimals of USDC and USDT on Solana. */
+export const STABLECOIN_DECIMALS = 6;
+
+/** '0.01' -> 10000000n with `decimals` places (the schema already checked the shape). */
+function baseUnits(text: string, decimals: number): bigint {
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
 }
 
 /** True when the text decodes to a 32-byte public key (any base58 of the right length may not). */
@@ -50,6 +72,20 @@ export function solanaSettings(
     );
   }
   const on = Boolean(rpcUrl && address);
+  if (env.SOLANA_DEPOSIT_SEED && !on) {
+    problems.push(
+      'SOLANA_DEPOSIT_SEED: needs SOLANA_RPC_URL and SOLANA_DEPOSIT_ADDRESS (deposits on)',
+    );
+  }
+  for (const name of ['SOLANA_USDC_MINT', 'SOLANA_USDT_MINT'] as const) {
+    const mint = env[name];
+    if (mint && !isPublicKey(mint)) {
+      problems.push(`${name}=${JSON.stringify(mint)}: is not a valid base58 public key (32 bytes)`);
+    }
+  }
+  if (env.SOLANA_USDC_MINT && env.SOLANA_USDC_MINT === env.SOLANA_USDT_MINT) {
+    problems.push('SOLANA_USDC_MINT and SOLANA_USDT_MINT: must be different mints');
+  }
   if (env.NODE_ENV === 'production' && env.SOLANA_CLUSTER === 'localnet' && (on || clusterNamed)) {
     problems.push(
       'SOLANA_CLUSTER=localnet: is refused when NODE_ENV=production (use devnet or mainnet-beta)',
@@ -71,6 +107,15 @@ export function solanaSettings(
       sslPerSol: env.SOLANA_SSL_PER_SOL,
       quoteTtlSeconds: env.DEPOSIT_QUOTE_TTL,
       demoWalletUrl: env.SOLANA_DEMO_WALLET_URL ?? null,
+      depositAddresses: env.SOLANA_DEPOSIT_SEED
+        ? {
+            seed: Buffer.from(env.SOLANA_DEPOSIT_SEED.trim(), 'hex'),
+            usdcMint: env.SOLANA_USDC_MINT ?? null,
+            usdtMint: env.SOLANA_USDT_MINT ?? null,
+            minLamports: baseUnits(env.DEPOSIT_MIN_SOL, 9),
+            minTokenBaseUnits: baseUnits(env.DEPOSIT_MIN_TOKEN, STABLECOIN_DECIMALS),
+          }
+        : null,
     },
     problems,
   };

@@ -3,6 +3,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { TermsAcceptanceEntity } from '../accounts/entities/terms-acceptance.entity';
 import { SessionEntity } from '../auth/entities/session.entity';
 import { VerificationCodeEntity } from '../auth/entities/verification-code.entity';
+import { DepositAddressEntity } from '../deposits/entities/deposit-address.entity';
 import { DepositCreditEntity } from '../deposits/entities/deposit-credit.entity';
 import { DepositRequestEntity } from '../deposits/entities/deposit-request.entity';
 import { ContactMessageEntity } from '../contact/entities/contact-message.entity';
@@ -52,6 +53,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   IdempotencyKeyEntity,
   DepositRequestEntity,
+  DepositAddressEntity,
   DepositCreditEntity,
   MarketListingEntity,
   MarketCountEntity,

@@ -31,6 +31,7 @@ describe('the Solana config view', () => {
     sslPerSol: 5143,
     quoteTtlSeconds: 1800,
     demoWalletUrl: 'http://127.0.0.1:8900',
+    depositAddresses: null,
   };
 
   it('should price SOL at rate x $0.035 and show the public RPC, not the private one', () => {

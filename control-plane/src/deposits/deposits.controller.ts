@@ -1,7 +1,9 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   createDepositRequestSchema,
+  type DepositAddressResponse,
+  depositAddressQuerySchema,
   DEPOSIT_ROUTES,
   type DepositRequestResponse,
   type SolanaConfig,
@@ -15,6 +17,7 @@ import { UuidParam } from '../common/uuid-param';
 import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { DepositAddressService } from './deposit-address.service';
 import { DepositRequestsService } from './deposit-requests.service';
 import { solanaConfigView } from './deposit-rules';
 import { DepositVerifyService } from './deposit-verify.service';
@@ -42,6 +45,7 @@ export class SolanaConfigController {
 
 export class CreateDepositRequestDto extends createZodDto(createDepositRequestSchema) {}
 export class VerifyDepositDto extends createZodDto(verifyDepositSchema) {}
+export class DepositAddressQueryDto extends createZodDto(depositAddressQuerySchema) {}
 
 /** Deposit requests and verify-deposit: the session's own account and wallet only. */
 @ApiTags('deposits')
@@ -51,7 +55,20 @@ export class DepositsController {
   constructor(
     private readonly requests: DepositRequestsService,
     private readonly verifier: DepositVerifyService,
+    private readonly addresses: DepositAddressService,
   ) {}
+
+  @Get(DEPOSIT_ROUTES.depositAddress)
+  @ApiOperation({
+    summary:
+      "The session account's own deposit address (created on the first call, never changing) with the currencies it accepts, each with its mint, rate and minimum; ?wallet=node|client names the wallet (the other account type's: 403); 409 deposits.addresses_off without SOLANA_DEPOSIT_SEED",
+  })
+  depositAddress(
+    @Query() query: DepositAddressQueryDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<DepositAddressResponse> {
+    return this.addresses.forSession(session, query.wallet);
+  }
 
   @Post(DEPOSIT_ROUTES.requests)
   @HttpCode(201)

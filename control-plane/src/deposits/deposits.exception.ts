@@ -24,6 +24,15 @@ const ERRORS = {
   already_credited: { kind: 'conflict', message: DEPOSIT_MESSAGES.alreadyCredited },
   credited_elsewhere: { kind: 'conflict', message: DEPOSIT_MESSAGES.creditedElsewhere },
   ambiguous: { kind: 'conflict', message: DEPOSIT_MESSAGES.ambiguous },
+  addresses_off: {
+    kind: 'conflict',
+    message:
+      'Per-account deposit addresses are not enabled on this server. Please use a deposit request instead.',
+  },
+  wrong_wallet_type: {
+    kind: 'forbidden',
+    message: 'This wallet type does not belong to your account type',
+  },
 } as const;
 
 export type DepositsErrorCode = keyof typeof ERRORS;

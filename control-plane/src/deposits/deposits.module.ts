@@ -4,6 +4,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WalletModule } from '../wallet/wallet.module';
+import { DepositAddressService } from './deposit-address.service';
+import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositCreditService } from './deposit-credit.service';
 import { DepositMatcherService } from './deposit-matcher.service';
 import { DepositRequestsService } from './deposit-requests.service';
@@ -25,6 +27,8 @@ const OFF: DepositChain = {
   controllers: [SolanaConfigController, DepositsController],
   providers: [
     DepositsRepository,
+    DepositAddressesRepository,
+    DepositAddressService,
     DepositRequestsService,
     DepositCreditService,
     DepositMatcherService,

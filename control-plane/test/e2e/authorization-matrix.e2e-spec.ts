@@ -31,6 +31,7 @@ const AUDIENCE: Record<string, Audience> = {
   'POST /api/solana/deposit-requests': 'session',
   'GET /api/solana/deposit-requests/{id}': 'session',
   'POST /api/solana/verify-deposit': 'session',
+  'GET /api/solana/deposit-address': 'session',
   'GET /checksums/client': 'public',
   'GET /checksums/server': 'public',
   'GET /api/economics/live': 'public',

@@ -1,5 +1,7 @@
 import {
   createDepositRequestSchema,
+  depositAddressQuerySchema,
+  depositAddressResponseSchema,
   DEPOSIT_MESSAGES,
   LAMPORTS_PER_SOL,
   lamportsForSsl,
@@ -49,5 +51,34 @@ describe('SOL amounts', () => {
     });
     const bad = createDepositRequestSchema.safeParse({ solAmount: '1', userAddress: '0xabc' });
     expect(bad.error?.issues[0]?.message).toBe(DEPOSIT_MESSAGES.invalidAddress);
+  });
+});
+
+describe('deposit address contract', () => {
+  it('should accept only client or node as the wallet, and no wallet at all', () => {
+    expect(depositAddressQuerySchema.parse({})).toEqual({});
+    expect(depositAddressQuerySchema.parse({ wallet: 'node' })).toEqual({ wallet: 'node' });
+    expect(depositAddressQuerySchema.safeParse({ wallet: 'treasury' }).success).toBe(false);
+  });
+
+  it('should refuse a currency other than SOL, USDC and USDT in an answer', () => {
+    const answer = {
+      success: true,
+      address: ADDRESS,
+      wallet: 'client',
+      currencies: [
+        {
+          code: 'SOL',
+          mint: null,
+          decimals: 9,
+          sslPerUnitMicro: '5143000000',
+          minimumBaseUnits: '10000000',
+          minimum: '0.01',
+        },
+      ],
+    };
+    expect(depositAddressResponseSchema.parse(answer)).toEqual(answer);
+    const bonk = { ...answer, currencies: [{ ...answer.currencies[0], code: 'BONK' }] };
+    expect(depositAddressResponseSchema.safeParse(bonk).success).toBe(false);
   });
 });

@@ -15,6 +15,11 @@ export const DEPOSIT_ROUTES = {
   request: (id: string) => `/api/solana/deposit-requests/${encodeURIComponent(id)}`,
   /** spec 01 §7: checks the chain now for the account's open request (or the named one). */
   verify: '/api/solana/verify-deposit',
+  /**
+   * GET: the session account's own deposit address (docs/deposits.md#per-account-addresses);
+   * `?wallet=node` or `?wallet=client` names the wallet (default: the account type's own).
+   */
+  depositAddress: '/api/solana/deposit-address',
 } as const;
 
 export const SOLANA_CLUSTERS = ['localnet', 'devnet', 'mainnet-beta'] as const;
@@ -192,3 +197,37 @@ export const verifyDepositResponseSchema = z.object({
   error: z.string().optional(),
 });
 export type VerifyDepositResponse = z.infer<typeof verifyDepositResponseSchema>;
+
+/** Currencies a per-account deposit address accepts: SOL, and the stablecoins whose mint is set. */
+export const DEPOSIT_CURRENCIES = ['SOL', 'USDC', 'USDT'] as const;
+export type DepositCurrency = (typeof DEPOSIT_CURRENCIES)[number];
+
+export const DEPOSIT_WALLETS = ['client', 'node'] as const;
+
+export const depositAddressQuerySchema = z.object({
+  wallet: z.enum(DEPOSIT_WALLETS).optional(),
+});
+
+export const depositCurrencySchema = z.object({
+  code: z.enum(DEPOSIT_CURRENCIES),
+  /** The SPL mint (base58); null for SOL itself. */
+  mint: z.string().nullable(),
+  /** Decimals of one unit on chain (9 for SOL's lamports, 6 for USDC and USDT). */
+  decimals: z.number().int(),
+  /** Micro-SSL credited per whole unit (SOL: the setting's rate; tokens: $1 / $0.035, floored). */
+  sslPerUnitMicro: z.string(),
+  /** The least a transfer must carry to be credited, in the currency's smallest units. */
+  minimumBaseUnits: z.string(),
+  /** The same minimum as a decimal of whole units ('0.01'). */
+  minimum: z.string(),
+});
+export type DepositCurrencyView = z.infer<typeof depositCurrencySchema>;
+
+export const depositAddressResponseSchema = z.object({
+  success: z.literal(true),
+  /** The account wallet's own address: any transfer to it is the account's deposit. */
+  address: z.string(),
+  wallet: z.enum(DEPOSIT_WALLETS),
+  currencies: z.array(depositCurrencySchema),
+});
+export type DepositAddressResponse = z.infer<typeof depositAddressResponseSchema>;

@@ -38,6 +38,8 @@ export const API_ERROR_CODES = {
     'already_credited',
     'credited_elsewhere',
     'ambiguous',
+    'addresses_off',
+    'wrong_wallet_type',
   ],
   downloads: ['agent_bundle_missing', 'client_apk_not_mirrored'],
   market: ['server_not_found', 'clients_only', 'server_unavailable'],

@@ -35,6 +35,7 @@ import { EnrollmentTokenServerName1764000003470 } from './1764000003470-enrollme
 import { LedgerDescriptionCodes1764000003500 } from './1764000003500-ledger-description-codes';
 import { SocialTelegram1764000003527 } from './1764000003527-social-telegram';
 import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
+import { DepositAddresses1764000003700 } from './1764000003700-deposit-addresses';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   LedgerDescriptionCodes1764000003500,
   SocialTelegram1764000003527,
   NodeHostNames1764000003600,
+  DepositAddresses1764000003700,
 ] as const;
