@@ -90,7 +90,9 @@ async function startDevchain() {
   console.log(
     `[devchain] local Solana chain at ${chain.url} (commitment ${env.SOLANA_COMMITMENT}); ` +
       `treasury ${env.SOLANA_DEPOSIT_ADDRESS}; demo wallet ${chain.demoWalletAddress}; ` +
-      `withdrawals ${env.WITHDRAWALS_ENABLED === 'true' ? 'on' : 'off'}`,
+      `withdrawals ${env.WITHDRAWALS_ENABLED === 'true' ? 'on' : 'off'}; ` +
+      `test mints USDC ${chain.testMints.USDC}, USDT ${chain.testMints.USDT} (the demo wallet ` +
+      'holds 10,000 of each; crediting them comes with per-account addresses, issue 29)',
   );
   return chain;
 }
