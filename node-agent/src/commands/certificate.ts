@@ -10,7 +10,11 @@ import {
 import { AgentError, EXIT_CODES } from '../errors';
 import { acmeSettings, LETS_ENCRYPT_DIRECTORY } from '../certificates/acme-settings';
 import { certificateStatus, describeCertificateStatus } from '../certificates/certificate-status';
-import { certificateFlagShapes, obtainAtEnrollment } from './enroll-certificate';
+import {
+  certificateFlagShapes,
+  obtainAtEnrollment,
+  withCertificateOptions,
+} from './enroll-certificate';
 import { type CommandIo, parseFlags, processIo } from './context';
 
 /**
@@ -110,18 +114,9 @@ export async function certificate(
 }
 
 export function registerCertificate(program: Command, io: CommandIo = processIo): void {
-  program
-    .command('certificate')
+  withCertificateOptions(program.command('certificate'))
     .description('show or change where the TLS certificate comes from (its name, the ACME CA)')
-    .option(
-      '--domain <name>',
-      "this server's own name (its DNS points here): the certificate is for it",
-    )
     .option('--no-domain', "drop the own name: the platform's name for the node, else its address")
-    .option('--acme <directory>', 'letsencrypt | off | an ACME directory URL')
-    .option('--acme-ca-file <path>', "CA certificate of the ACME server's HTTPS (a private CA)")
-    .option('--acme-http-port <port>', 'where the HTTP-01 challenge is answered (default 80)')
-    .option('--acme-email <address>', 'contact for the CA (expiry notices)')
     .option('--renew', 'order a new certificate now')
     .option(
       '--config <path>',

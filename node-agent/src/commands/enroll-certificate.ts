@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import type { InboundSecurity } from '../proxy-core/inbound-setup';
 import { AgentConfigStore, readAgentConfig } from '../config/agent-config';
@@ -37,6 +38,22 @@ export const certificateFlagShapes = {
   acmeHttpPort: z.coerce.number().int().min(1).max(65535).optional(),
   acmeEmail: z.string().email('must be an e-mail address').optional(),
 };
+
+/** The command-line options of certificateFlagShapes, for enroll and certificate alike. */
+export function withCertificateOptions(command: Command): Command {
+  return command
+    .option(
+      '--domain <name>',
+      "TLS: this server's own name (its DNS points here): the certificate is for it",
+    )
+    .option(
+      '--acme <directory>',
+      'TLS: letsencrypt (default) | off | an ACME directory URL (a loopback control plane: off)',
+    )
+    .option('--acme-ca-file <path>', "CA certificate of the ACME server's HTTPS (a private CA)")
+    .option('--acme-http-port <port>', 'where the HTTP-01 challenge is answered (default 80)')
+    .option('--acme-email <address>', 'contact for the CA (expiry notices)');
+}
 
 /** The certificate flags of `scn-agent enroll` (see enrollFlagsSchema). */
 export interface CertificateFlags {

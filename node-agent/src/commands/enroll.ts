@@ -20,6 +20,7 @@ import {
   acmeSettingsFromFlags,
   certificateFlagShapes,
   obtainAtEnrollment,
+  withCertificateOptions,
 } from './enroll-certificate';
 import {
   createInbound,
@@ -282,8 +283,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
 }
 
 export function registerEnroll(program: Command, io: CommandIo = processIo): void {
-  program
-    .command('enroll')
+  withCertificateOptions(program.command('enroll'))
     .description("exchange a one-time enrollment token for this node's credential")
     .option('--server <host:port>', 'control plane gRPC address')
     .option('--token <token>', 'one-time token from the setup wizard')
@@ -311,17 +311,6 @@ export function registerEnroll(program: Command, io: CommandIo = processIo): voi
       'TLS: a CA-issued certificate (PEM) instead of self-signed',
     )
     .option('--key-file <path>', "TLS: that certificate's private key (PEM)")
-    .option(
-      '--domain <name>',
-      "TLS: this server's own name (its DNS points here): the certificate is for it",
-    )
-    .option(
-      '--acme <directory>',
-      'TLS: letsencrypt (default) | off | an ACME directory URL (a loopback control plane: off)',
-    )
-    .option('--acme-ca-file <path>', "CA certificate of the ACME server's HTTPS (a private CA)")
-    .option('--acme-http-port <port>', 'where the HTTP-01 challenge is answered (default 80)')
-    .option('--acme-email <address>', 'contact for the CA (expiry notices)')
     .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')
     .option('--ca-file <path>', 'CA certificate of the control plane (implies TLS)')
     .option('--core <kind>', 'proxy core: xray | v2ray', 'xray')

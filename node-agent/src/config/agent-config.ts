@@ -230,15 +230,18 @@ export async function readAgentConfig(file: string): Promise<AgentConfig> {
   return parsed.data;
 }
 
-/** Writes the config atomically (temp file in the same folder, fsync, rename), mode 0600. */
-export async function writeAgentConfig(file: string, config: AgentConfigInput): Promise<void> {
-  const valid = agentConfigSchema.parse(config);
+/**
+ * Writes the config atomically (temp file in the same folder, fsync, rename), mode 0600; answers
+ * the text written.
+ */
+export async function writeAgentConfig(file: string, config: AgentConfigInput): Promise<string> {
+  const text = configText(config);
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(`${JSON.stringify(valid, null, 2)}\n`);
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
@@ -250,6 +253,12 @@ export async function writeAgentConfig(file: string, config: AgentConfigInput): 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  return text;
+}
+
+/** The file's text for `config`, exactly as writeAgentConfig writes it (validated). */
+function configText(config: AgentConfigInput): string {
+  return `${JSON.stringify(agentConfigSchema.parse(config), null, 2)}\n`;
 }
 
 /**
@@ -258,20 +267,20 @@ export async function writeAgentConfig(file: string, config: AgentConfigInput): 
  *
  * The operator's commands (`scn-agent decoy`, …) edit the same file while the daemon runs, and
  * ask for a restart to apply the edit. So that the daemon's next write does not undo such an
- * edit, each write first compares the file with what this store last wrote (or loaded): when
- * someone else changed it, the file's version becomes the store's and the change is applied to
- * it (changes are functions of the config, so applying one again is safe).
+ * edit, each write first compares the file with the text this store last wrote (or loaded):
+ * when someone else changed it, the file's version becomes the store's and the change is applied
+ * to it (changes are functions of the config, so applying one again is safe).
  */
 export class AgentConfigStore {
   private writing: Promise<void> = Promise.resolve();
-  /** The config as this store last wrote or loaded it, serialized as the file holds it. */
+  /** The file's text as this store last wrote (or, at the start, loaded) it. */
   private written: string;
 
   constructor(
     readonly file: string,
     private config: AgentConfig,
   ) {
-    this.written = serialize(config);
+    this.written = configText(config);
   }
 
   get current(): AgentConfig {
@@ -286,9 +295,7 @@ export class AgentConfigStore {
       .then(async () => {
         const onDisk = await this.editedElsewhere();
         if (onDisk) this.config = change(onDisk);
-        const snapshot = this.config;
-        await writeAgentConfig(this.file, snapshot);
-        this.written = serialize(snapshot);
+        this.written = await writeAgentConfig(this.file, this.config);
       });
     this.writing = next;
     return next;
@@ -296,22 +303,14 @@ export class AgentConfigStore {
 
   /** The file's config when someone else wrote it since this store did, else null. */
   private async editedElsewhere(): Promise<AgentConfig | null> {
-    let raw: string;
-    try {
-      raw = await readFile(this.file, 'utf8');
-    } catch {
-      return null; // gone or unreadable: the write puts it back
-    }
+    const raw = await readFile(this.file, 'utf8').catch(() => null);
+    // Gone or unreadable: the write puts it back. Unchanged: nothing to take.
+    if (raw === null || raw === this.written) return null;
     try {
       const parsed = agentConfigSchema.safeParse(JSON.parse(raw));
-      if (!parsed.success || serialize(parsed.data) === this.written) return null;
-      return parsed.data;
+      return parsed.success ? parsed.data : null;
     } catch {
       return null; // half-written or broken by hand: ours replaces it
     }
   }
-}
-
-function serialize(config: AgentConfig): string {
-  return JSON.stringify(agentConfigSchema.parse(config));
 }

@@ -1,4 +1,4 @@
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { coreDefaultSecurity, inboundUnsupportedReason, type ProxyCoreKind } fro
 import type { AgentInbound } from '../config/agent-config';
 import { generateRealityKeyPair, generateRealityShortId } from './reality-keys';
 import { DEFAULT_REALITY_DEST } from './reality-targets';
+import { certificateFacts } from '../certificates/certificate-plan';
 import { generateSelfSignedCertificate } from './tls-certificate';
 
 /**
@@ -104,9 +105,9 @@ export async function ensureSelfSignedCertificate(
 /** Whether a certificate names `host` and stays valid for at least another 30 days. */
 function certificateFits(pem: string, host: string): boolean {
   try {
-    const certificate = new X509Certificate(pem);
-    const names = net.isIP(host) ? certificate.checkIP(host) : certificate.checkHost(host);
-    return names !== undefined && Date.parse(certificate.validTo) > Date.now() + 30 * 86_400_000;
+    const facts = certificateFacts(pem);
+    const identity = { type: net.isIP(host) ? 'ip' : 'dns', value: host } as const;
+    return facts.names(identity) && facts.notAfter > Date.now() + 30 * 86_400_000;
   } catch {
     return false; // unreadable: replaced
   }

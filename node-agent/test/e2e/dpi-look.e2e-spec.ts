@@ -11,11 +11,10 @@ import {
   type MeasuredNode,
   startLinkClient,
   startMeasuredNode,
-  startNamespacedLoopbackPage,
   tlsHandshake,
 } from './dpi-look.support';
 import { classifyPcap, startCapture } from './ndpi.support';
-import { createTestNetns, type TestNetns } from './netns.support';
+import { createTestNetns, startNamespacedHttpServer, type TestNetns } from './netns.support';
 import { freePort, killAndWait, socksHttpGet } from './proxy-core.support';
 
 /**
@@ -147,7 +146,8 @@ describeLive('what nDPI sees of the default transports', () => {
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-dpi-look-'));
     netns = await createTestNetns('dpi');
     pagePort = 8080;
-    page = await startNamespacedLoopbackPage(netns, pagePort, BODY);
+    // On the namespace's own loopback: the node's core reaches it, nothing outside does.
+    page = await startNamespacedHttpServer(netns, pagePort, BODY, '127.0.0.1');
     testCa = await issueFromTestCa(workDir, NAME, [90, 6]);
     // The link the control plane serves for this inbound (its own function, from its dist/).
     ({ connectionString } = (await import(

@@ -164,42 +164,6 @@ function tcpConnects(host: string, port: number): Promise<void> {
 }
 
 /**
- * An HTTP server on the namespace's own 127.0.0.1 (the pages the client fetches: the node's core
- * reaches them, nothing outside does).
- */
-export async function startNamespacedLoopbackPage(
-  netns: TestNetns,
-  port: number,
-  body: string,
-): Promise<ChildProcess> {
-  const script = `
-    const http = require('node:http');
-    const body = ${JSON.stringify(body)};
-    http.createServer((request, response) => {
-      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
-      response.end(body);
-    }).listen(${port}, '127.0.0.1', () => console.log('listening'));
-  `;
-  const child = netns.spawn(process.execPath, ['-e', script]);
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`page did not listen: ${output}`)), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`page exited (${code}): ${output}`));
-    });
-  });
-  return child;
-}
-
-/**
  * A v2ray client built from the link alone as v2rayNG 2.0.7 builds it (vless-link-client.ts), trusting `caFile` as its root
  * store (Go's SSL_CERT_FILE; as a phone trusts Let's Encrypt, no pin, no allowInsecure) and resolving the link's name to `hosts`
  * through a private /etc/hosts in a mount namespace of its own (nothing on this machine changes).

@@ -98,12 +98,14 @@ export async function createTestNetns(prefix: string): Promise<TestNetns> {
 
 /**
  * Node's HTTP server as a separate process inside the namespace, answering `body` on
- * host:port. Resolves once it listens.
+ * `host`:port (default the namespace's address; `127.0.0.1` is the namespace's own loopback,
+ * which only processes inside it reach). Resolves once it listens.
  */
 export async function startNamespacedHttpServer(
   netns: TestNetns,
   port: number,
   body: string,
+  host: string = netns.nsAddress,
 ): Promise<ChildProcess> {
   const script = `
     const http = require('node:http');
@@ -111,7 +113,7 @@ export async function startNamespacedHttpServer(
     http.createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
       response.end(body);
-    }).listen(${port}, ${JSON.stringify(netns.nsAddress)}, () => console.log('listening'));
+    }).listen(${port}, ${JSON.stringify(host)}, () => console.log('listening'));
   `;
   const child = netns.spawn(process.execPath, ['-e', script]);
   await new Promise<void>((resolve, reject) => {

@@ -37,7 +37,8 @@ export function clientAppOf(userAgent: string | undefined): ClientApp | null {
   return { name, version, singBoxVersion };
 }
 
-function parseVersion(text: string): number[] {
+/** `1.11.4` → [1, 11, 4]. */
+export function parseVersion(text: string): number[] {
   return text.split('.').map(Number);
 }
 

@@ -1,4 +1,4 @@
-import { atLeast, type ClientApp, clientAppOf } from './client-app';
+import { atLeast, type ClientApp, clientAppOf, parseVersion } from './client-app';
 
 /**
  * Which configuration format a subscription-URL request gets (issue 19 §2): an explicit
@@ -38,8 +38,7 @@ export function formatForUserAgent(userAgent: string | undefined): FeedFormat {
   for (const rule of RULES) {
     const match = rule.pattern.exec(agent);
     if (!match) continue;
-    if (rule.minVersion && !atLeast((match[1] ?? '').split('.').map(Number), rule.minVersion))
-      return 'base64';
+    if (rule.minVersion && !atLeast(parseVersion(match[1] ?? ''), rule.minVersion)) return 'base64';
     return rule.format;
   }
   return 'base64';
