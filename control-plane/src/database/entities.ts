@@ -6,6 +6,9 @@ import { VerificationCodeEntity } from '../auth/entities/verification-code.entit
 import { DepositAddressEntity } from '../deposits/entities/deposit-address.entity';
 import { DepositCreditEntity } from '../deposits/entities/deposit-credit.entity';
 import { DepositRequestEntity } from '../deposits/entities/deposit-request.entity';
+import { DepositSweepEntity } from '../deposits/entities/deposit-sweep.entity';
+import { DepositTransferEntity } from '../deposits/entities/deposit-transfer.entity';
+import { DepositWatchCursorEntity } from '../deposits/entities/deposit-watch-cursor.entity';
 import { ContactMessageEntity } from '../contact/entities/contact-message.entity';
 import { EnrollmentTokenEntity } from '../enrollment/entities/enrollment-token.entity';
 import { ServerClientEntity } from '../client-sets/entities/server-client.entity';
@@ -55,6 +58,9 @@ export const ENTITIES = [
   DepositRequestEntity,
   DepositAddressEntity,
   DepositCreditEntity,
+  DepositTransferEntity,
+  DepositWatchCursorEntity,
+  DepositSweepEntity,
   MarketListingEntity,
   MarketCountEntity,
   MarketSettingsEntity,

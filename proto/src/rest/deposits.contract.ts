@@ -20,6 +20,10 @@ export const DEPOSIT_ROUTES = {
    * `?wallet=node` or `?wallet=client` names the wallet (default: the account type's own).
    */
   depositAddress: '/api/solana/deposit-address',
+  /** GET: the transfers to that address, newest first, and what waits for the minimum. */
+  depositTransfers: '/api/solana/deposit-address/transfers',
+  /** POST { signature }: checks that transaction now and credits its transfers to the address. */
+  depositAddressVerify: '/api/solana/deposit-address/verify',
 } as const;
 
 export const SOLANA_CLUSTERS = ['localnet', 'devnet', 'mainnet-beta'] as const;
@@ -231,3 +235,81 @@ export const depositAddressResponseSchema = z.object({
   currencies: z.array(depositCurrencySchema),
 });
 export type DepositAddressResponse = z.infer<typeof depositAddressResponseSchema>;
+
+/**
+ * A transfer to a per-account address (docs/deposits.md#per-account-addresses): `confirming`
+ * (seen, not yet final), `pending_minimum` (final, below the minimum: credited with the next
+ * ones once their total reaches it), `credited`, `refused` (a mint that is not accepted, never
+ * credited) or `dropped` (never became final).
+ */
+export const DEPOSIT_TRANSFER_STATUSES = [
+  'confirming',
+  'pending_minimum',
+  'credited',
+  'refused',
+  'dropped',
+] as const;
+export type DepositTransferStatus = (typeof DEPOSIT_TRANSFER_STATUSES)[number];
+
+/** Why a transfer is refused: a mint that is not USDC or USDT, a Token-2022 account, an amount no ledger can hold. */
+export const DEPOSIT_REFUSALS = ['unknown_mint', 'token_2022', 'too_large'] as const;
+export type DepositRefusal = (typeof DEPOSIT_REFUSALS)[number];
+
+export const depositTransferSchema = z.object({
+  id: z.string(),
+  signature: z.string(),
+  /** SOL, USDC or USDT; null for a mint that is not accepted. */
+  currency: z.enum(DEPOSIT_CURRENCIES).nullable(),
+  /** The SPL mint; null for SOL. */
+  mint: z.string().nullable(),
+  /** The amount in the currency's smallest units (lamports, token base units). */
+  baseUnits: z.string(),
+  /** The same amount in whole units ('1.5'); null when the decimals are unknown (a refused mint). */
+  amount: z.string().nullable(),
+  status: z.enum(DEPOSIT_TRANSFER_STATUSES),
+  refusedReason: z.enum(DEPOSIT_REFUSALS).nullable(),
+  /** The quote in force when it finalized: micro-SSL per whole unit. */
+  sslPerUnitMicro: z.string().nullable(),
+  /** Micro-SSL credited (status credited only). */
+  creditMicro: z.string().nullable(),
+  seenAt: z.string(),
+  creditedAt: z.string().nullable(),
+});
+export type DepositTransferView = z.infer<typeof depositTransferSchema>;
+
+/** Final transfers below the minimum, summed per currency: credited once the total reaches it. */
+export const depositPendingSchema = z.object({
+  currency: z.enum(DEPOSIT_CURRENCIES),
+  baseUnits: z.string(),
+  amount: z.string(),
+  minimumBaseUnits: z.string(),
+  minimum: z.string(),
+});
+export type DepositPendingView = z.infer<typeof depositPendingSchema>;
+
+export const depositTransfersQuerySchema = z.object({
+  wallet: z.enum(DEPOSIT_WALLETS).optional(),
+  /** At most this many, newest first (default 50, at most 200). */
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+export const depositTransfersResponseSchema = z.object({
+  success: z.literal(true),
+  address: z.string(),
+  transfers: z.array(depositTransferSchema),
+  pending: z.array(depositPendingSchema),
+});
+export type DepositTransfersResponse = z.infer<typeof depositTransfersResponseSchema>;
+
+export const verifyAddressDepositSchema = z.object({
+  signature: solanaSignatureSchema,
+  wallet: z.enum(DEPOSIT_WALLETS).optional(),
+});
+export type VerifyAddressDepositRequest = z.input<typeof verifyAddressDepositSchema>;
+
+/** The transaction's transfers to the session's address, as recorded (credited when final). */
+export const verifyAddressDepositResponseSchema = z.object({
+  success: z.literal(true),
+  transfers: z.array(depositTransferSchema),
+});
+export type VerifyAddressDepositResponse = z.infer<typeof verifyAddressDepositResponseSchema>;

@@ -36,6 +36,7 @@ import { LedgerDescriptionCodes1764000003500 } from './1764000003500-ledger-desc
 import { SocialTelegram1764000003527 } from './1764000003527-social-telegram';
 import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
 import { DepositAddresses1764000003700 } from './1764000003700-deposit-addresses';
+import { DepositTransfers1764000003800 } from './1764000003800-deposit-transfers';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   SocialTelegram1764000003527,
   NodeHostNames1764000003600,
   DepositAddresses1764000003700,
+  DepositTransfers1764000003800,
 ] as const;

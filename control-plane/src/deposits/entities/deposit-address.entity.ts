@@ -41,4 +41,8 @@ export class DepositAddressEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
+
+  /** Set when a credit leaves funds here to sweep; cleared by a sweep that started after it. */
+  @Column({ name: 'sweep_due_at', type: 'timestamptz', nullable: true })
+  sweepDueAt: Date | null;
 }
