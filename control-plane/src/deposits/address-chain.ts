@@ -142,7 +142,7 @@ export class Web3AddressChain implements AddressChain {
     if (!tx) return null;
     return {
       tx: balancesOf(signature, tx.slot, tx.blockTime, tx.transaction.message.accountKeys, tx.meta),
-      state: state ?? { confirmation: 'confirmed', failed: tx.meta?.err != null },
+      state: state ?? { confirmation: 'confirmed', failed: (tx.meta?.err ?? null) !== null },
     };
   }
 
