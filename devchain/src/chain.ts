@@ -104,6 +104,8 @@ export class Chain extends EventEmitter {
   private readonly records = new Map<string, TransactionRecord>();
   /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
   private readonly history: TransactionRecord[] = [];
+  /** The same, by the slot whose block holds them (getBlock). */
+  private readonly bySlot = new Map<number, TransactionRecord[]>();
   /** Every SPL token account a landed transaction touched (getTokenAccountsByOwner reads it). */
   private readonly tokenAccounts = new Set<string>();
   private currentSlot = 0;
@@ -123,8 +125,7 @@ export class Chain extends EventEmitter {
       this.svm = LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')).withBlockhashCheck(false);
       for (const record of saved.records.map(restoreRecord)) {
         this.records.set(record.signature, record);
-        this.history.push(record);
-        this.indexTokenAccounts(record);
+        this.remember(record);
       }
       // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
       for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot <= saved.slot; slot++)
@@ -234,6 +235,48 @@ export class Chain extends EventEmitter {
     return found;
   }
 
+  /** A landed transaction, in the history, its slot's block and the token account index. */
+  private remember(record: TransactionRecord): void {
+    this.history.push(record);
+    const block = this.bySlot.get(record.slot);
+    if (block) block.push(record);
+    else this.bySlot.set(record.slot, [record]);
+    this.indexTokenAccounts(record);
+  }
+
+  /** The oldest slot whose block this chain still has (devchain keeps every block it made). */
+  firstAvailableBlock(): number {
+    return 0;
+  }
+
+  /**
+   * The block of `slot` as a reader at this commitment sees it, or null when it lies beyond
+   * what that commitment sees. Devchain makes a block every slot (empty ones hold nothing).
+   */
+  block(
+    slot: number,
+    commitment: Commitment,
+  ): {
+    slot: number;
+    blockhash: string;
+    previousBlockhash: string;
+    parentSlot: number;
+    blockTime: number;
+    transactions: TransactionRecord[];
+  } | null {
+    if (slot > this.slotAt(commitment)) return null;
+    const transactions = this.bySlot.get(slot) ?? [];
+    return {
+      slot,
+      blockhash: hashOf(this.genesisHash, String(slot)),
+      previousBlockhash: hashOf(this.genesisHash, String(Math.max(0, slot - 1))),
+      parentSlot: Math.max(0, slot - 1),
+      // Devchain keeps no time per slot: an empty block is stamped with the clock now.
+      blockTime: transactions[0]?.blockTime ?? Math.floor(this.now() / 1000),
+      transactions,
+    };
+  }
+
   transactionCount(): number {
     return this.history.length;
   }
@@ -332,8 +375,7 @@ export class Chain extends EventEmitter {
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
     };
     this.records.set(signature, record);
-    this.history.push(record);
-    this.indexTokenAccounts(record);
+    this.remember(record);
     this.emit('transaction', record);
     return { landed: true, record };
   }
