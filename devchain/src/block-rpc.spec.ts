@@ -1,6 +1,12 @@
-import { Connection, Keypair, type PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, type PublicKey, Transaction } from '@solana/web3.js';
 import { startDevchain, type Devchain } from './index';
-import { TOKEN_PROGRAM_ID } from './spl-token';
+import {
+  MINT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_ACCOUNT_SIZE,
+  TOKEN_PROGRAM_ID,
+  token2022DepositInstructions,
+} from './spl-token';
 
 /** getBlocks, getBlocksWithLimit and getBlock through web3.js, which checks every field it reads. */
 describe('devchain blocks', () => {
@@ -139,5 +145,54 @@ describe('devchain blocks', () => {
       -32602,
     );
     expect((await rpc('getBlock', [1, { commitment: 'processed' }])).error?.code).toBe(-32602);
+  });
+});
+
+describe('devchain Token-2022', () => {
+  it('should run Token-2022 and record its accounts in token balances with its program id', async () => {
+    const chain = await startDevchain({ slotMs: 50 });
+    try {
+      const connection = new Connection(chain.url, 'confirmed');
+      const payer = Keypair.generate();
+      const airdrop = await connection.requestAirdrop(payer.publicKey, 1_000_000_000);
+      for (let i = 0; i < 100 && !(await connection.getSignatureStatus(airdrop)).value; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const mint = Keypair.generate();
+      const account = Keypair.generate();
+      const owner = Keypair.generate().publicKey;
+      const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+      const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight });
+      tx.add(
+        ...token2022DepositInstructions({
+          payer: payer.publicKey,
+          mint: mint.publicKey,
+          account: account.publicKey,
+          owner,
+          amount: 7_000_000n,
+          mintRent: BigInt(await connection.getMinimumBalanceForRentExemption(MINT_SIZE)),
+          accountRent: BigInt(
+            await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE),
+          ),
+        }),
+      );
+      tx.sign(payer, mint, account);
+      const signature = await connection.sendRawTransaction(tx.serialize());
+      let parsed = null;
+      for (let i = 0; i < 100 && !parsed; i++) {
+        parsed = await connection.getParsedTransaction(signature, { commitment: 'confirmed' });
+        if (!parsed) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(parsed?.meta?.err).toBeNull();
+      expect(parsed?.meta?.postTokenBalances).toEqual([
+        expect.objectContaining({
+          owner: owner.toBase58(),
+          mint: mint.publicKey.toBase58(),
+          programId: TOKEN_2022_PROGRAM_ID.toBase58(),
+          uiTokenAmount: expect.objectContaining({ amount: '7000000' }),
+        }),
+      ]);
+    } finally {
+      await chain.stop();
+    }
   });
 });

@@ -16,6 +16,7 @@ import {
   TEST_TOKENS,
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM_ID,
+  TOKEN_2022_PROGRAM_ID,
   createMintInstructions,
   readMintDecimals,
   readTokenAccount,
@@ -96,6 +97,18 @@ const hashOf = (...parts: string[]): string =>
  * expire after 150 slots, blockTime, the history of landed transactions and the commitment of
  * each (processed when executed, confirmed one slot later, finalized `finalizeAfterSlots` later).
  */
+const TOKEN_PROGRAMS = new Set([TOKEN_PROGRAM_ID.toBase58(), TOKEN_2022_PROGRAM_ID.toBase58()]);
+
+/** A token account: SPL Token's 165 bytes, or Token-2022's with its account-type byte (2). */
+function isTokenAccount(program: string, data: Uint8Array): boolean {
+  if (program === TOKEN_PROGRAM_ID.toBase58()) return data.length === TOKEN_ACCOUNT_SIZE;
+  if (program !== TOKEN_2022_PROGRAM_ID.toBase58()) return false;
+  return (
+    data.length === TOKEN_ACCOUNT_SIZE ||
+    (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === 2)
+  );
+}
+
 export class Chain extends EventEmitter {
   readonly genesisHash: string;
   readonly faucet: Keypair;
@@ -380,24 +393,22 @@ export class Chain extends EventEmitter {
     return { landed: true, record };
   }
 
-  /** The decimals of an SPL Token mint of this chain, or null when the address is none. */
+  /** The decimals of an SPL Token (or Token-2022) mint, or null when the address is none. */
   mintDecimals(address: string): number | null {
     const account = this.account(address);
-    if (!account || account.programAddress !== TOKEN_PROGRAM_ID.toBase58()) return null;
+    if (!account || !TOKEN_PROGRAMS.has(account.programAddress)) return null;
     return readMintDecimals(account.data);
   }
 
-  /** The SPL Token accounts among these keys with their balances, as real nodes record them. */
+  /**
+   * The token accounts among these keys with their balances, as real nodes record them: SPL
+   * Token's, and Token-2022's (whose extensions follow the same first 165 bytes).
+   */
   tokenBalances(accountKeys: string[]): TokenBalance[] {
     const balances: TokenBalance[] = [];
     accountKeys.forEach((key, accountIndex) => {
       const account = this.account(key);
-      if (
-        !account ||
-        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
-        account.data.length !== TOKEN_ACCOUNT_SIZE
-      )
-        return;
+      if (!account || !isTokenAccount(account.programAddress, account.data)) return;
       const { mint, owner, amount } = readTokenAccount(account.data);
       const decimals = this.mintDecimals(mint);
       if (decimals === null) return;
@@ -405,7 +416,7 @@ export class Chain extends EventEmitter {
         accountIndex,
         mint,
         owner,
-        programId: TOKEN_PROGRAM_ID.toBase58(),
+        programId: account.programAddress,
         uiTokenAmount: uiTokenAmount(amount, decimals),
       });
     });

@@ -1,6 +1,12 @@
 import { DEPOSIT_ROUTES, type WalletData } from '@scn/proto';
-import { type Devchain, startDevchain } from '@scn/devchain';
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import {
+  type Devchain,
+  MINT_SIZE,
+  startDevchain,
+  TOKEN_ACCOUNT_SIZE,
+  token2022DepositInstructions,
+} from '@scn/devchain';
+import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { DepositAddressWatcherJob } from '../../src/deposits/deposit-address-watcher.job';
@@ -172,6 +178,44 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await waitForTransfer(t, carol, signature, () => true)).status).toBe('refused');
     expect(await balance(carol)).toBe('0');
+  }, 30_000);
+  it('should refuse a Token-2022 token, showing it refused and crediting nothing', async () => {
+    const ivan = await account();
+    const payer = await fundedKeypair(connection, 1);
+    const mint = Keypair.generate();
+    const holding = Keypair.generate();
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+    const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight });
+    tx.add(
+      ...token2022DepositInstructions({
+        payer: payer.publicKey,
+        mint: mint.publicKey,
+        account: holding.publicKey,
+        owner: new PublicKey(ivan.address),
+        amount: 9_000_000n,
+        mintRent: BigInt(await connection.getMinimumBalanceForRentExemption(MINT_SIZE)),
+        accountRent: BigInt(await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE)),
+      }),
+    );
+    tx.sign(payer, mint, holding);
+    const signature = await connection.sendRawTransaction(tx.serialize());
+    const refused = await waitForTransfer(t, ivan, signature, () => true);
+    expect(refused).toMatchObject({
+      status: 'refused',
+      refusedReason: 'token_2022',
+      mint: mint.publicKey.toBase58(),
+      baseUnits: '9000000',
+      creditMicro: null,
+    });
+    await reach(connection, signature, 'finalized');
+    const verified = await t
+      .http()
+      .post(DEPOSIT_ROUTES.depositAddressVerify)
+      .set('Cookie', ivan.cookie)
+      .send({ signature });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ transfers: [{ status: 'refused' }] });
+    expect(await balance(ivan)).toBe('0');
   }, 30_000);
 });
 
