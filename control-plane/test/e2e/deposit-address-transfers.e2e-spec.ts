@@ -171,6 +171,7 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
       status: 'refused',
       refusedReason: 'unknown_mint',
       currency: null,
+      amount: '5',
       mint: chain.testMints.USDT,
       creditMicro: null,
     });
