@@ -256,10 +256,13 @@ export class DepositTransfersRepository {
     );
   }
 
-  /** A credit left funds at the address: the sweep job will move them to the treasury. */
+  /**
+   * A credit left funds at the address: the sweep job will move them to the treasury. The time
+   * of the latest credit, so that a sweep that read the balances before it does not clear it.
+   */
   async markSweepDue(tx: Transaction, address: string, at: Date): Promise<void> {
     await tx.query(
-      `UPDATE deposit_addresses SET sweep_due_at = COALESCE(sweep_due_at, $2) WHERE address = $1`,
+      `UPDATE deposit_addresses SET sweep_due_at = GREATEST(sweep_due_at, $2) WHERE address = $1`,
       [address, at],
     );
   }
