@@ -12,6 +12,7 @@
 // host of your own there (nodes refuse every special-purpose destination otherwise; the agent
 // refuses anything outside those ranges).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -42,6 +43,15 @@ const children = [];
  * (its public key is the deposit address; the control plane signs withdrawals' payouts with the
  * file, SOLANA_TREASURY_KEY_FILE).
  */
+/** The deposit-address seed of this data directory: read, or made once (mode 0600). */
+function depositSeed(file) {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const seed = randomBytes(32).toString('hex');
+  writeFileSync(file, `${seed}\n`, { mode: 0o600, flag: 'wx' });
+  return seed;
+}
+
 async function startDevchain() {
   if (env.SOLANA_RPC_URL) {
     console.log(`[devchain] not started: SOLANA_RPC_URL is set (${env.SOLANA_RPC_URL})`);
@@ -86,13 +96,19 @@ async function startDevchain() {
     env.WITHDRAWALS_ENABLED ??= 'true';
     env.SOLANA_TREASURY_KEY_FILE ??= options.treasuryKeyFile;
     env.WITHDRAWAL_MIN_SSL ??= '10';
+    // Per-account deposit addresses (issue 29) taking SOL, USDC and USDT: the seed they derive
+    // from is kept beside the treasury key (a new one per data directory, never printed).
+    env.SOLANA_DEPOSIT_SEED ??= depositSeed(join(dataDir, 'devchain', 'deposit-seed'));
+    env.SOLANA_USDC_MINT ??= chain.testMints.USDC;
+    env.SOLANA_USDT_MINT ??= chain.testMints.USDT;
   }
   console.log(
     `[devchain] local Solana chain at ${chain.url} (commitment ${env.SOLANA_COMMITMENT}); ` +
       `treasury ${env.SOLANA_DEPOSIT_ADDRESS}; demo wallet ${chain.demoWalletAddress}; ` +
       `withdrawals ${env.WITHDRAWALS_ENABLED === 'true' ? 'on' : 'off'}; ` +
+      `deposit addresses ${env.SOLANA_DEPOSIT_SEED ? 'on' : 'off'}; ` +
       `test mints USDC ${chain.testMints.USDC}, USDT ${chain.testMints.USDT} (the demo wallet ` +
-      'holds 10,000 of each; crediting them comes with per-account addresses, issue 29)',
+      'holds 10,000 of each)',
   );
   return chain;
 }

@@ -28,17 +28,25 @@ export class DepositAddressService {
     session: ActiveSession,
     wallet: 'client' | 'node' | undefined,
   ): Promise<DepositAddressResponse> {
+    const row = await this.ownAddress(session, wallet);
+    return {
+      success: true,
+      address: row.address,
+      wallet: row.walletKind === 'node_wallet' ? 'node' : 'client',
+      currencies: depositCurrencies(this.settings(), this.config.solana!.sslPerSol),
+    };
+  }
+
+  /** The session account's address row of `wallet` (its own kind by default), created once. */
+  ownAddress(
+    session: ActiveSession,
+    wallet: 'client' | 'node' | undefined,
+  ): Promise<DepositAddressRow> {
     const settings = this.settings();
     const own = walletOf(session);
     const walletKind = wallet ? (`${wallet}_wallet` as const) : own;
     if (walletKind !== own) throw new DepositsException('wrong_wallet_type');
-    const row = await this.ensure(session.account.uuid, walletKind, settings);
-    return {
-      success: true,
-      address: row.address,
-      wallet: walletKind === 'node_wallet' ? 'node' : 'client',
-      currencies: depositCurrencies(settings, this.config.solana!.sslPerSol),
-    };
+    return this.ensure(session.account.uuid, walletKind, settings);
   }
 
   /** 409 addresses_off without SOLANA_DEPOSIT_SEED: a setting the operator has not made. */

@@ -1,4 +1,11 @@
-import { type DepositCurrencyView, lamportsToSol, MICRO_PER_SSL, SSL_USD_PRICE } from '@scn/proto';
+import {
+  type DepositCurrency,
+  type DepositCurrencyView,
+  LAMPORTS_PER_SOL,
+  lamportsToSol,
+  MICRO_PER_SSL,
+  SSL_USD_PRICE,
+} from '@scn/proto';
 import { type DepositAddressSettings, STABLECOIN_DECIMALS } from '../config/solana-settings';
 
 const TOKEN_UNIT = 10n ** BigInt(STABLECOIN_DECIMALS);
@@ -16,13 +23,41 @@ export function stablecoinCreditMicro(baseUnits: bigint): bigint {
   );
 }
 
-/** 1500000n -> '1.5' with the token's 6 decimals (no trailing zeros). */
-function tokenText(baseUnits: bigint): string {
-  const fraction = (baseUnits % TOKEN_UNIT)
-    .toString()
-    .padStart(STABLECOIN_DECIMALS, '0')
-    .replace(/0+$/, '');
-  return fraction ? `${baseUnits / TOKEN_UNIT}.${fraction}` : `${baseUnits / TOKEN_UNIT}`;
+/** 1500000n -> '1.5' with `decimals` places (no trailing zeros). */
+export function unitsText(baseUnits: bigint, decimals: number): string {
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (baseUnits % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction ? `${baseUnits / unit}.${fraction}` : `${baseUnits / unit}`;
+}
+
+const tokenText = (baseUnits: bigint): string => unitsText(baseUnits, STABLECOIN_DECIMALS);
+
+/** Decimals of one whole unit of each accepted currency on chain. */
+export const CURRENCY_DECIMALS: Record<DepositCurrency, number> = { SOL: 9, USDC: 6, USDT: 6 };
+
+/** The quote in force now: micro-SSL per whole unit (SOL: the setting; tokens: $1 / $0.035). */
+export function quoteMicro(currency: DepositCurrency, sslPerSol: number): bigint {
+  return currency === 'SOL' ? BigInt(sslPerSol) * MICRO_PER_SSL : stablecoinCreditMicro(TOKEN_UNIT);
+}
+
+/**
+ * What a transfer to a deposit address credits, rounded down to micro-SSL once: SOL at the
+ * quote it finalized at (lamports x micro-SSL per SOL / 10^9), a stablecoin by
+ * stablecoinCreditMicro (its exact dollar value).
+ */
+export function transferCreditMicro(
+  currency: DepositCurrency,
+  baseUnits: bigint,
+  quote: bigint,
+): bigint {
+  return currency === 'SOL'
+    ? (baseUnits * quote) / LAMPORTS_PER_SOL
+    : stablecoinCreditMicro(baseUnits);
+}
+
+/** The least one transfer (or the total waiting) must carry to be credited. */
+export function minimumOf(currency: DepositCurrency, settings: DepositAddressSettings): bigint {
+  return currency === 'SOL' ? settings.minLamports : settings.minTokenBaseUnits;
 }
 
 /** What a per-account address accepts: SOL always, each stablecoin whose mint is set. */

@@ -4,6 +4,10 @@ import {
   createDepositRequestSchema,
   type DepositAddressResponse,
   depositAddressQuerySchema,
+  type DepositTransfersResponse,
+  depositTransfersQuerySchema,
+  verifyAddressDepositSchema,
+  type VerifyAddressDepositResponse,
   DEPOSIT_ROUTES,
   type DepositRequestResponse,
   type SolanaConfig,
@@ -17,6 +21,7 @@ import { UuidParam } from '../common/uuid-param';
 import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { AddressDepositViewsService } from './address-deposit-views.service';
 import { DepositAddressService } from './deposit-address.service';
 import { DepositRequestsService } from './deposit-requests.service';
 import { solanaConfigView } from './deposit-rules';
@@ -46,6 +51,8 @@ export class SolanaConfigController {
 export class CreateDepositRequestDto extends createZodDto(createDepositRequestSchema) {}
 export class VerifyDepositDto extends createZodDto(verifyDepositSchema) {}
 export class DepositAddressQueryDto extends createZodDto(depositAddressQuerySchema) {}
+export class DepositTransfersQueryDto extends createZodDto(depositTransfersQuerySchema) {}
+export class VerifyAddressDepositDto extends createZodDto(verifyAddressDepositSchema) {}
 
 /** Deposit requests and verify-deposit: the session's own account and wallet only. */
 @ApiTags('deposits')
@@ -56,6 +63,7 @@ export class DepositsController {
     private readonly requests: DepositRequestsService,
     private readonly verifier: DepositVerifyService,
     private readonly addresses: DepositAddressService,
+    private readonly addressDeposits: AddressDepositViewsService,
   ) {}
 
   @Get(DEPOSIT_ROUTES.depositAddress)
@@ -68,6 +76,31 @@ export class DepositsController {
     @CurrentSession() session: ActiveSession,
   ): Promise<DepositAddressResponse> {
     return this.addresses.forSession(session, query.wallet);
+  }
+
+  @Get(DEPOSIT_ROUTES.depositTransfers)
+  @ApiOperation({
+    summary:
+      "Transfers to the session account's own deposit address, newest first (confirming, pending_minimum, credited, refused, dropped), and the totals waiting for the minimum per currency",
+  })
+  depositTransfers(
+    @Query() query: DepositTransfersQueryDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<DepositTransfersResponse> {
+    return this.addressDeposits.transfers(session, query);
+  }
+
+  @Post(DEPOSIT_ROUTES.depositAddressVerify)
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Checks one transaction now: its transfers to deposit addresses are recorded (each for its own address's account) and credited when final; answers the session's own (422 wrong_recipient when it paid none)",
+  })
+  verifyAddressDeposit(
+    @Body() body: VerifyAddressDepositDto,
+    @CurrentSession() session: ActiveSession,
+  ): Promise<VerifyAddressDepositResponse> {
+    return this.addressDeposits.verify(session, body);
   }
 
   @Post(DEPOSIT_ROUTES.requests)

@@ -4,6 +4,16 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WalletModule } from '../wallet/wallet.module';
+import {
+  ADDRESS_CHAIN,
+  ADDRESS_CHAIN_OFF,
+  type AddressChain,
+  Web3AddressChain,
+} from './address-chain';
+import { AddressDepositViewsService } from './address-deposit-views.service';
+import { AddressDepositsService } from './address-deposits.service';
+import { DepositAddressScanner } from './deposit-address-scanner.service';
+import { DepositAddressWatcherJob } from './deposit-address-watcher.job';
 import { DepositAddressService } from './deposit-address.service';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositCreditService } from './deposit-credit.service';
@@ -13,6 +23,7 @@ import { DepositVerifyService } from './deposit-verify.service';
 import { DepositWatcherJob } from './deposit-watcher.job';
 import { DepositsController, SolanaConfigController } from './deposits.controller';
 import { DepositsRepository } from './deposits.repository';
+import { DepositTransfersRepository } from './deposit-transfers.repository';
 import { DEPOSIT_CHAIN, type DepositChain, Web3DepositChain } from './solana-chain';
 
 /** A chain that is never asked: deposits are off, and every route answers 503 first. */
@@ -21,7 +32,10 @@ const OFF: DepositChain = {
   transaction: () => Promise.reject(new Error('deposits are off')),
 };
 
-/** SOL deposits (issue 17): requests with a Solana Pay reference, verification, the watcher. */
+/**
+ * Deposits: SOL requests with a Solana Pay reference, verification and their watcher (issue 17);
+ * per-account addresses taking SOL, USDC and USDT from anyone, their block watcher (issue 29).
+ */
 @Module({
   imports: [AuthModule, RateLimitModule, WalletModule],
   controllers: [SolanaConfigController, DepositsController],
@@ -34,6 +48,17 @@ const OFF: DepositChain = {
     DepositMatcherService,
     DepositVerifyService,
     DepositWatcherJob,
+    DepositTransfersRepository,
+    AddressDepositsService,
+    AddressDepositViewsService,
+    DepositAddressScanner,
+    DepositAddressWatcherJob,
+    {
+      provide: ADDRESS_CHAIN,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): AddressChain =>
+        config.solana?.depositAddresses ? new Web3AddressChain(config.solana) : ADDRESS_CHAIN_OFF,
+    },
     {
       provide: DEPOSIT_CHAIN,
       inject: [APP_CONFIG],

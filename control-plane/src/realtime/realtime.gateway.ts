@@ -144,7 +144,7 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
    * withdrawal's payout was confirmed or failed and given back): its own sockets refetch the
    * wallet through the authenticated API. The event carries no amounts.
    */
-  walletUpdated(accountUuid: string, reason: 'deposit' | 'withdrawal'): void {
+  walletUpdated(accountUuid: string, reason: 'deposit' | 'deposit_seen' | 'withdrawal'): void {
     this.publish(REALTIME_EVENTS.walletUpdated, reason, accountUuid);
   }
 

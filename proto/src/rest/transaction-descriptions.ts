@@ -24,6 +24,8 @@ export interface TransactionDescriptionValues {
   unstaked: Record<string, never>;
   /** A SOL deposit: the SOL received (exact decimal text) at the rate of the request. */
   sol_deposit: { sol: string; sslPerSol: number };
+  /** A stablecoin deposit to the account's own address: the amount received (exact decimal text). */
+  token_deposit: { currency: 'USDC' | 'USDT'; amount: string };
   /** A server's promotion: the plan's id and the server's name. */
   promotion: { plan: 'basic' | 'standard' | 'premium'; server: string };
   /** A new subscription to `servers` servers. */
@@ -56,6 +58,7 @@ export const TRANSACTION_DESCRIPTION_CODES = [
   'staked',
   'unstaked',
   'sol_deposit',
+  'token_deposit',
   'promotion',
   'subscription_purchased',
   'subscription_activated',

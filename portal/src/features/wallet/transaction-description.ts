@@ -56,6 +56,8 @@ function messageValues(
         sol: solDecimal(text(values.sol), locale),
         rate: typeof values.sslPerSol === 'number' ? wholeNumber(values.sslPerSol, locale) : '',
       };
+    case 'token_deposit':
+      return { currency: text(values.currency), amount: solDecimal(text(values.amount), locale) };
     case 'subscription_purchased':
       return { servers: typeof values.servers === 'number' ? values.servers : 0 };
     case 'rewards_forfeited':
