@@ -81,16 +81,20 @@ function DepositBody(props: { type: WalletType; ownerUuid: string; onClose: () =
 /**
  * issue 29 §3: the crypto choice shows the account's own address when the server offers one;
  * the Solana Pay request (reference, exact amount) stays one click away for wallet apps, and
- * stands alone when the server derives no addresses (`deposits.addresses_off`) or cannot say.
+ * stands alone when the server's config says it derives no addresses, or the address cannot be
+ * had (`deposits.addresses_off`, any failure).
  */
 function CryptoStep(props: { deposit: DepositState; type: WalletType; onClose: () => void }) {
   const { t } = useT('wallet');
-  const address = useAddressDeposit(props.type, ADDRESS_POLL_MS);
+  const config = props.deposit.config;
+  const offered = config.status === 'ready' && config.data?.depositAddresses === true;
+  const address = useAddressDeposit(props.type, offered, ADDRESS_POLL_MS);
   const [walletApp, setWalletApp] = useState(false);
 
-  if (walletApp || address.status === 'off' || address.status === 'error')
+  const settled = config.status === 'ready' || config.status === 'error';
+  if (settled && (walletApp || address.status === 'off' || address.status === 'error'))
     return <CryptoDepositForm deposit={props.deposit} />;
-  if (address.status === 'loading')
+  if (address.status !== 'ready')
     return (
       <div className="wallet-panel__loading" role="status" data-testid="deposit-crypto">
         <span className="spinner" aria-hidden="true" />

@@ -1,10 +1,9 @@
 import type { DepositPendingView, DepositTransferView } from '@scn/proto';
-import { useEffect } from 'react';
 import { useT } from '../../../lib/i18n/i18n';
 import { pendingFor, rateText, statusBadge, transferAmount } from '../address-deposit-rules';
 import type { WalletType } from '../api/get-wallet';
 import { explorerLink } from '../deposit-rules';
-import { loadSolanaConfig, useSolanaConfig } from '../store';
+import { useSolanaConfig } from '../store';
 import { exactSsl, formatDateTime, solDecimal } from '../wallet-format';
 import { useAddressDeposit } from './use-address-deposit';
 import '../wallet.css';
@@ -12,15 +11,19 @@ import '../wallet.css';
 /**
  * issue 29 §3: the transfers to the account's own address, newest first: date, currency and
  * amount, rate, SSL credited, status (below the minimum: how much of it has arrived; refused:
- * why) and the explorer page. Nothing shows on a server without per-account addresses.
+ * why) and the explorer page. Nothing shows on a server without per-account addresses. It
+ * follows 'wallet-updated' only (no timer): the open deposit view polls.
  */
 export function DepositHistory({ type }: { type: WalletType }) {
   const { t } = useT('wallet');
-  const { status, transfers } = useAddressDeposit(type, null);
+  // The config is read by the deposit dialog, or by the transactions when a deposit is there:
+  // on a server without deposits, the list asks nothing.
   const config = useSolanaConfig();
-  useEffect(() => {
-    if (config.status === 'idle') void loadSolanaConfig();
-  }, [config.status]);
+  const { status, transfers } = useAddressDeposit(
+    type,
+    config.data?.depositAddresses === true,
+    null,
+  );
 
   if (status !== 'ready' || !transfers || transfers.transfers.length === 0) return null;
   const explorer = config.data?.explorerTxUrl ?? null;

@@ -16,9 +16,10 @@ export type AddressStatus = 'loading' | 'ready' | 'off' | 'error';
 /**
  * The account's own deposit address (issue 29 §3) and its transfers, refreshed when the server
  * announces a transfer seen or credited ('wallet-updated') and, when `pollMs` is given, on a slow
- * timer too (a missed socket event never strands the view).
+ * timer too (a missed socket event never strands the view). Not `enabled` (the Solana config
+ * says the server has no addresses, or is not read yet): nothing is asked, the status is 'off'.
  */
-export function useAddressDeposit(type: WalletType, pollMs: number | null) {
+export function useAddressDeposit(type: WalletType, enabled: boolean, pollMs: number | null) {
   const [status, setStatus] = useState<AddressStatus>('loading');
   const [address, setAddress] = useState<DepositAddressResponse | null>(null);
   const [transfers, setTransfers] = useState<DepositTransfersResponse | null>(null);
@@ -61,23 +62,24 @@ export function useAddressDeposit(type: WalletType, pollMs: number | null) {
 
   useEffect(() => {
     alive.current = true;
-    load();
+    if (enabled) load();
     return () => {
       alive.current = false;
     };
-  }, [load]);
+  }, [load, enabled]);
 
+  const shown: AddressStatus = enabled ? status : 'off';
   useEffect(() => {
-    if (status !== 'ready') return;
+    if (shown !== 'ready') return;
     const unsubscribe = onRealtime('wallet-updated', () => void loadTransfers());
     const timer = pollMs ? window.setInterval(() => void loadTransfers(), pollMs) : null;
     return () => {
       unsubscribe();
       if (timer !== null) window.clearInterval(timer);
     };
-  }, [status, pollMs, loadTransfers]);
+  }, [shown, pollMs, loadTransfers]);
 
-  return { status, address, transfers, known, refresh: loadTransfers };
+  return { status: shown, address, transfers, known, refresh: loadTransfers };
 }
 
 export type AddressDepositState = ReturnType<typeof useAddressDeposit>;
