@@ -133,6 +133,11 @@ export const solanaConfigSchema = z.object({
    * transfer-request URL) to `<demoWalletUrl>/pay` and it pays it, answering `{ signature }`.
    */
   demoWalletUrl: z.string().nullable(),
+  /**
+   * Per-account deposit addresses are on (issue 29): GET /api/solana/deposit-address answers
+   * an address, so the portal asks for it only then (absent from an older server: off).
+   */
+  depositAddresses: z.boolean().optional(),
 });
 export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
 
