@@ -35,7 +35,7 @@ describe('deposit to your own address', () => {
     const address = await view.getByTestId('address-deposit-address').innerText();
     expect(address).toMatch(new RegExp(`^${BASE58}{32,44}$`));
     expect(address).not.toBe(stack.chain!.depositAddress);
-    expect(await view.getByTestId('deposit-qr').getAttribute('data-url')).toBe(`solana:${address}`);
+    expect(await view.getByTestId('deposit-qr').getAttribute('data-url')).toBe(address);
     const currencies = view.getByTestId('address-deposit-currencies').getByRole('listitem');
     expect(await currencies.allInnerTexts()).toEqual([
       'SOL 1 SOL = 5,143 SSL · minimum 0.01 SOL',

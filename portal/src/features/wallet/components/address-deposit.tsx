@@ -46,7 +46,8 @@ export function AddressDeposit({ state, onWalletApp, onBack, onDone }: AddressDe
       <h3 className="deposit__title">{t('deposit.address.title')}</h3>
       <p className="small">{t('deposit.address.body')}</p>
       <div className="deposit-instructions__qr">
-        <DepositQr key={address.address} url={`solana:${address.address}`} />
+        {/* The bare address: what exchanges' withdrawal scanners read (a solana: URI they may not). */}
+        <DepositQr key={address.address} url={address.address} />
       </div>
       <p className="address-deposit__address">
         <code className="deposit__mono" dir="ltr" data-testid="address-deposit-address">
