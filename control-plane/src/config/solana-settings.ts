@@ -120,3 +120,19 @@ export function solanaSettings(
     problems,
   };
 }
+
+/**
+ * The explorer link of a transaction on the cluster (deposits and withdrawals show it); `{signature}`
+ * is replaced by the portal.
+ */
+export function explorerTxUrl(settings: Pick<SolanaSettings, 'cluster' | 'publicRpcUrl'>): string {
+  const base = 'https://explorer.solana.com/tx/{signature}';
+  switch (settings.cluster) {
+    case 'mainnet-beta':
+      return base;
+    case 'devnet':
+      return `${base}?cluster=devnet`;
+    case 'localnet':
+      return `${base}?cluster=custom&customUrl=${encodeURIComponent(settings.publicRpcUrl)}`;
+  }
+}

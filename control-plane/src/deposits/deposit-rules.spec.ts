@@ -2,11 +2,11 @@ import { DEPOSIT_MESSAGES, solToLamports } from '@scn/proto';
 import {
   creditMicro,
   creditedMessage,
-  explorerTxUrl,
   solanaConfigView,
   solPriceUsd,
   transferRequestUrl,
 } from './deposit-rules';
+import { explorerTxUrl } from '../config/solana-settings';
 
 describe('creditMicro', () => {
   it.each([

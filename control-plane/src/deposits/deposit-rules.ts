@@ -6,7 +6,7 @@ import {
   SSL_USD_PRICE,
   type SolanaConfig,
 } from '@scn/proto';
-import type { SolanaSettings } from '../config/solana-settings';
+import { explorerTxUrl, type SolanaSettings } from '../config/solana-settings';
 
 /**
  * issue 17 §1: floor(SOL x rate) whole SSL, in micro-SSL, from lamports with integer math only
@@ -20,19 +20,6 @@ export function creditMicro(lamports: bigint, sslPerSol: number): bigint {
 /** USD per SOL implied by the rate: rate x $0.035 (exact to the cent fraction). */
 export function solPriceUsd(sslPerSol: number): number {
   return (sslPerSol * SSL_USD_PRICE.numerator) / SSL_USD_PRICE.denominator;
-}
-
-/** The explorer link of a transaction on the cluster; `{signature}` is replaced by the portal. */
-export function explorerTxUrl(settings: Pick<SolanaSettings, 'cluster' | 'publicRpcUrl'>): string {
-  const base = 'https://explorer.solana.com/tx/{signature}';
-  switch (settings.cluster) {
-    case 'mainnet-beta':
-      return base;
-    case 'devnet':
-      return `${base}?cluster=devnet`;
-    case 'localnet':
-      return `${base}?cluster=custom&customUrl=${encodeURIComponent(settings.publicRpcUrl)}`;
-  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
-import { explorerTxUrl } from '../deposits/deposit-rules';
+import { explorerTxUrl } from '../config/solana-settings';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
 import { WithdrawalPayoutJob } from './withdrawal-payout.job';
