@@ -52,6 +52,22 @@ function depositSeed(file) {
   return seed;
 }
 
+/** Airdrops 2 SOL to `address` when it holds less than 1 (the local chain's faucet). */
+async function fundFeePayer(url, address) {
+  const call = async (method, params) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = await response.json();
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
+  };
+  const { value } = await call('getBalance', [address, { commitment: 'processed' }]);
+  if (value < 1_000_000_000) await call('requestAirdrop', [address, 2_000_000_000]);
+}
+
 async function startDevchain() {
   if (env.SOLANA_RPC_URL) {
     console.log(`[devchain] not started: SOLANA_RPC_URL is set (${env.SOLANA_RPC_URL})`);
@@ -101,6 +117,9 @@ async function startDevchain() {
     env.SOLANA_DEPOSIT_SEED ??= depositSeed(join(dataDir, 'devchain', 'deposit-seed'));
     env.SOLANA_USDC_MINT ??= chain.testMints.USDC;
     env.SOLANA_USDT_MINT ??= chain.testMints.USDT;
+    // Sweeps from those addresses are paid by the treasury key (SOLANA_FEE_PAYER_KEY_FILE's
+    // default): give it SOL from the chain's faucet, as a platform would fund its fee payer.
+    await fundFeePayer(chain.url, chain.treasuryAddress);
   }
   console.log(
     `[devchain] local Solana chain at ${chain.url} (commitment ${env.SOLANA_COMMITMENT}); ` +

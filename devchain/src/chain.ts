@@ -16,6 +16,7 @@ import {
   TEST_TOKENS,
   TOKEN_ACCOUNT_SIZE,
   TOKEN_PROGRAM_ID,
+  TOKEN_2022_PROGRAM_ID,
   createMintInstructions,
   readMintDecimals,
   readTokenAccount,
@@ -96,6 +97,18 @@ const hashOf = (...parts: string[]): string =>
  * expire after 150 slots, blockTime, the history of landed transactions and the commitment of
  * each (processed when executed, confirmed one slot later, finalized `finalizeAfterSlots` later).
  */
+const TOKEN_PROGRAMS = new Set([TOKEN_PROGRAM_ID.toBase58(), TOKEN_2022_PROGRAM_ID.toBase58()]);
+
+/** A token account: SPL Token's 165 bytes, or Token-2022's with its account-type byte (2). */
+function isTokenAccount(program: string, data: Uint8Array): boolean {
+  if (program === TOKEN_PROGRAM_ID.toBase58()) return data.length === TOKEN_ACCOUNT_SIZE;
+  if (program !== TOKEN_2022_PROGRAM_ID.toBase58()) return false;
+  return (
+    data.length === TOKEN_ACCOUNT_SIZE ||
+    (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === 2)
+  );
+}
+
 export class Chain extends EventEmitter {
   readonly genesisHash: string;
   readonly faucet: Keypair;
@@ -104,6 +117,8 @@ export class Chain extends EventEmitter {
   private readonly records = new Map<string, TransactionRecord>();
   /** Landed transactions in execution order (getSignaturesForAddress reads it backwards). */
   private readonly history: TransactionRecord[] = [];
+  /** The same, by the slot whose block holds them (getBlock). */
+  private readonly bySlot = new Map<number, TransactionRecord[]>();
   /** Every SPL token account a landed transaction touched (getTokenAccountsByOwner reads it). */
   private readonly tokenAccounts = new Set<string>();
   private currentSlot = 0;
@@ -123,8 +138,7 @@ export class Chain extends EventEmitter {
       this.svm = LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')).withBlockhashCheck(false);
       for (const record of saved.records.map(restoreRecord)) {
         this.records.set(record.signature, record);
-        this.history.push(record);
-        this.indexTokenAccounts(record);
+        this.remember(record);
       }
       // The blockhashes of the last 150 slots stay valid across a restart, as on a cluster.
       for (let slot = Math.max(0, saved.slot - BLOCKHASH_VALID_SLOTS); slot <= saved.slot; slot++)
@@ -234,6 +248,48 @@ export class Chain extends EventEmitter {
     return found;
   }
 
+  /** A landed transaction, in the history, its slot's block and the token account index. */
+  private remember(record: TransactionRecord): void {
+    this.history.push(record);
+    const block = this.bySlot.get(record.slot);
+    if (block) block.push(record);
+    else this.bySlot.set(record.slot, [record]);
+    this.indexTokenAccounts(record);
+  }
+
+  /** The oldest slot whose block this chain still has (devchain keeps every block it made). */
+  firstAvailableBlock(): number {
+    return 0;
+  }
+
+  /**
+   * The block of `slot` as a reader at this commitment sees it, or null when it lies beyond
+   * what that commitment sees. Devchain makes a block every slot (empty ones hold nothing).
+   */
+  block(
+    slot: number,
+    commitment: Commitment,
+  ): {
+    slot: number;
+    blockhash: string;
+    previousBlockhash: string;
+    parentSlot: number;
+    blockTime: number;
+    transactions: TransactionRecord[];
+  } | null {
+    if (slot > this.slotAt(commitment)) return null;
+    const transactions = this.bySlot.get(slot) ?? [];
+    return {
+      slot,
+      blockhash: hashOf(this.genesisHash, String(slot)),
+      previousBlockhash: hashOf(this.genesisHash, String(Math.max(0, slot - 1))),
+      parentSlot: Math.max(0, slot - 1),
+      // Devchain keeps no time per slot: an empty block is stamped with the clock now.
+      blockTime: transactions[0]?.blockTime ?? Math.floor(this.now() / 1000),
+      transactions,
+    };
+  }
+
   transactionCount(): number {
     return this.history.length;
   }
@@ -332,30 +388,27 @@ export class Chain extends EventEmitter {
       computeUnitsConsumed: Number(outcome.meta.computeUnitsConsumed()),
     };
     this.records.set(signature, record);
-    this.history.push(record);
-    this.indexTokenAccounts(record);
+    this.remember(record);
     this.emit('transaction', record);
     return { landed: true, record };
   }
 
-  /** The decimals of an SPL Token mint of this chain, or null when the address is none. */
+  /** The decimals of an SPL Token (or Token-2022) mint, or null when the address is none. */
   mintDecimals(address: string): number | null {
     const account = this.account(address);
-    if (!account || account.programAddress !== TOKEN_PROGRAM_ID.toBase58()) return null;
+    if (!account || !TOKEN_PROGRAMS.has(account.programAddress)) return null;
     return readMintDecimals(account.data);
   }
 
-  /** The SPL Token accounts among these keys with their balances, as real nodes record them. */
+  /**
+   * The token accounts among these keys with their balances, as real nodes record them: SPL
+   * Token's, and Token-2022's (whose extensions follow the same first 165 bytes).
+   */
   tokenBalances(accountKeys: string[]): TokenBalance[] {
     const balances: TokenBalance[] = [];
     accountKeys.forEach((key, accountIndex) => {
       const account = this.account(key);
-      if (
-        !account ||
-        account.programAddress !== TOKEN_PROGRAM_ID.toBase58() ||
-        account.data.length !== TOKEN_ACCOUNT_SIZE
-      )
-        return;
+      if (!account || !isTokenAccount(account.programAddress, account.data)) return;
       const { mint, owner, amount } = readTokenAccount(account.data);
       const decimals = this.mintDecimals(mint);
       if (decimals === null) return;
@@ -363,7 +416,7 @@ export class Chain extends EventEmitter {
         accountIndex,
         mint,
         owner,
-        programId: TOKEN_PROGRAM_ID.toBase58(),
+        programId: account.programAddress,
         uiTokenAmount: uiTokenAmount(amount, decimals),
       });
     });

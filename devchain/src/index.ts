@@ -18,7 +18,11 @@ export {
 export {
   TEST_TOKENS,
   TEST_TOKEN_DECIMALS,
+  MINT_SIZE,
+  TOKEN_ACCOUNT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
   associatedTokenAddress,
+  token2022DepositInstructions,
   type TestToken,
 } from './spl-token';
 export { loadOrCreateKeypair } from './keypair-file';

@@ -14,6 +14,7 @@ import {
   isSignature,
   signatureAt,
 } from './rpc-params';
+import { blockHandlers } from './block-rpc';
 import { describeError } from './transaction-error';
 import { parsedTokenData, tokenHandlers } from './token-rpc';
 import { transactionJson, type TransactionEncoding } from './transaction-json';
@@ -280,6 +281,7 @@ export function rpcMethods(chain: Chain): Record<string, RpcHandler> {
   return {
     ...transactionHandlers(chain),
     ...stateHandlers(chain),
+    ...blockHandlers(chain),
     ...tokenHandlers(chain, (address, config) => accountJson(chain, address, config.encoding)),
   };
 }

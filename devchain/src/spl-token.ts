@@ -6,6 +6,8 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
  * layouts are the programs' own: spl.solana.com/token). litesvm ships both programs.
  */
 export const TOKEN_PROGRAM_ID = new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+/** Token-2022 (litesvm loads it as validators do): its accounts share the first 165 bytes. */
+export const TOKEN_2022_PROGRAM_ID = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 export const ASSOCIATED_TOKEN_PROGRAM_ID = new PublicKey(
   'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
 );
@@ -40,9 +42,10 @@ export function initializeMint2(
   mint: PublicKey,
   decimals: number,
   authority: PublicKey,
+  programId = TOKEN_PROGRAM_ID,
 ): TransactionInstruction {
   return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
+    programId,
     keys: [{ pubkey: mint, isSigner: false, isWritable: true }],
     data: Buffer.concat([Buffer.from([20, decimals]), authority.toBuffer(), Buffer.from([0])]),
   });
@@ -93,9 +96,10 @@ export function mintTo(
   destination: PublicKey,
   authority: PublicKey,
   amount: bigint,
+  programId = TOKEN_PROGRAM_ID,
 ): TransactionInstruction {
   return new TransactionInstruction({
-    programId: TOKEN_PROGRAM_ID,
+    programId,
     keys: [
       { pubkey: mint, isSigner: false, isWritable: true },
       { pubkey: destination, isSigner: false, isWritable: true },
@@ -103,6 +107,60 @@ export function mintTo(
     ],
     data: Buffer.concat([Buffer.from([7]), u64(amount)]),
   });
+}
+
+/** InitializeAccount3 (18): a token account of `mint` held by `owner` (no rent sysvar). */
+export function initializeAccount3(
+  account: PublicKey,
+  mint: PublicKey,
+  owner: PublicKey,
+  programId = TOKEN_PROGRAM_ID,
+): TransactionInstruction {
+  return new TransactionInstruction({
+    programId,
+    keys: [
+      { pubkey: account, isSigner: false, isWritable: true },
+      { pubkey: mint, isSigner: false, isWritable: false },
+    ],
+    data: Buffer.concat([Buffer.from([18]), owner.toBuffer()]),
+  });
+}
+
+/**
+ * A Token-2022 mint (no extensions, `payer` its authority), a token account of it held by
+ * `owner`, and `amount` minted into it: one transaction's instructions, signed by payer, mint
+ * and account. What a deposit address receives when someone sends it a Token-2022 token.
+ */
+export function token2022DepositInstructions(options: {
+  payer: PublicKey;
+  mint: PublicKey;
+  account: PublicKey;
+  owner: PublicKey;
+  amount: bigint;
+  mintRent: bigint;
+  accountRent: bigint;
+}): TransactionInstruction[] {
+  const { payer, mint, account, owner, amount } = options;
+  const programId = TOKEN_2022_PROGRAM_ID;
+  return [
+    SystemProgram.createAccount({
+      fromPubkey: payer,
+      newAccountPubkey: mint,
+      lamports: Number(options.mintRent),
+      space: MINT_SIZE,
+      programId,
+    }),
+    initializeMint2(mint, TEST_TOKEN_DECIMALS, payer, programId),
+    SystemProgram.createAccount({
+      fromPubkey: payer,
+      newAccountPubkey: account,
+      lamports: Number(options.accountRent),
+      space: TOKEN_ACCOUNT_SIZE,
+      programId,
+    }),
+    initializeAccount3(account, mint, owner, programId),
+    mintTo(mint, account, payer, amount, programId),
+  ];
 }
 
 /** TransferChecked (12): what wallets send for a Solana Pay `spl-token` request. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { insideTestNets } from '../common/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
 import { type SolanaSettings, solanaSettings } from './solana-settings';
+import { type SweepSettings, describeSweeps, sweepSettings } from './sweep-settings';
 import {
   describeWithdrawals,
   type WithdrawalSettings,
@@ -62,6 +63,8 @@ export interface AppConfig {
   solana: SolanaSettings | null;
   /** Withdrawals (issue 18 §5); null: off (the withdraw route answers suspended). */
   withdrawals: WithdrawalSettings | null;
+  /** Sweeps of deposit addresses to the treasury; null: off. */
+  sweeps: SweepSettings | null;
   /** Tests only (NODE_ENV=test): the file whose offset moves the clock (common/test-clock.ts). */
   testClockFile: string | undefined;
   /** Share-and-earn's check that a post is still up before paying (issue 20 §2). */
@@ -140,11 +143,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const solana = solanaSettings(env, raw.SOLANA_CLUSTER !== undefined);
   const withdrawals = withdrawalSettings(env, solana.settings);
+  const sweeps = sweepSettings(env, solana.settings);
   const crossProblems = [
     ...timeoutProblems(env),
     ...demoPortProblems(env),
     ...solana.problems,
     ...withdrawals.problems,
+    ...sweeps.problems,
   ];
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
@@ -232,6 +237,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     manualServerAllowedCidrs: allowedCidrs,
     solana: solana.settings,
     withdrawals: withdrawals.settings,
+    sweeps: sweeps.settings,
     testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
     shareVerify: {
       enabled: env.SHARE_VERIFY_FETCH ?? env.NODE_ENV === 'production',
@@ -265,6 +271,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ? `on (SOL${config.solana.depositAddresses.usdcMint ? ', USDC' : ''}${config.solana.depositAddresses.usdtMint ? ', USDT' : ''})`
       : 'off (SOLANA_DEPOSIT_SEED)',
     withdrawals: describeWithdrawals(config.withdrawals),
+    sweeps: describeSweeps(config.sweeps),
     sharePostCheck: config.shareVerify.enabled
       ? 'on'
       : 'off (SHARE_VERIFY_FETCH): a shared post deleted within the 24-hour hold is still paid',

@@ -469,6 +469,11 @@ export const ENV_VARS = {
     doc: "The treasury's keypair file (Solana CLI JSON: 64 bytes), which signs payouts; required with WITHDRAWALS_ENABLED; its public key must be SOLANA_DEPOSIT_ADDRESS",
     sensitive: false,
   },
+  SOLANA_FEE_PAYER_KEY_FILE: {
+    schema: z.string().min(1).optional(),
+    doc: 'The keypair file (Solana CLI JSON: 64 bytes) that pays the fees of sweeps from per-account deposit addresses to the treasury (docs/deposits.md#sweeps); default: SOLANA_TREASURY_KEY_FILE. Sweeps run when SOLANA_DEPOSIT_SEED is set and one of the two is',
+    sensitive: false,
+  },
   LOG_PRETTY: {
     schema: bool.optional(),
     doc: 'Human-readable logs (default: on in development on a terminal)',

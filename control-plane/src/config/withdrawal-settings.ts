@@ -26,9 +26,9 @@ export class TreasuryKey {
     return this.keypair.publicKey;
   }
 
-  /** Signs the transaction as its fee payer and the transfer's source. */
-  sign(transaction: Transaction): void {
-    transaction.sign(this.keypair);
+  /** Signs the transaction as its fee payer and the transfer's source (with any co-signers). */
+  sign(transaction: Transaction, ...cosigners: Keypair[]): void {
+    transaction.sign(this.keypair, ...cosigners);
   }
 
   toJSON(): string {

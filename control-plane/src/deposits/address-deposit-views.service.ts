@@ -23,7 +23,7 @@ export function transferView(row: TransferRow): DepositTransferView {
     currency: row.currency,
     mint: row.asset === 'SOL' ? null : row.asset,
     baseUnits: row.baseUnits.toString(),
-    amount: row.currency ? unitsText(row.baseUnits, CURRENCY_DECIMALS[row.currency]) : null,
+    amount: unitsText(row.baseUnits, row.decimals),
     status: row.status,
     refusedReason: row.refusedReason,
     sslPerUnitMicro: row.sslPerUnitMicro?.toString() ?? null,

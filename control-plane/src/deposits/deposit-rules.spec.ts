@@ -49,6 +49,7 @@ describe('the Solana config view', () => {
       explorerTxUrl:
         'https://explorer.solana.com/tx/{signature}?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899',
       demoWalletUrl: 'http://127.0.0.1:8900',
+      depositAddresses: false,
     });
     expect(solPriceUsd(6000)).toBe(210);
   });

@@ -67,6 +67,7 @@ export function solanaConfigView(settings: SolanaSettings, now: Date): SolanaCon
     quoteValidSeconds: settings.quoteTtlSeconds,
     explorerTxUrl: explorerTxUrl(settings),
     demoWalletUrl: settings.cluster === 'localnet' ? settings.demoWalletUrl : null,
+    depositAddresses: settings.depositAddresses !== null,
   };
 }
 

@@ -21,6 +21,7 @@ export interface TransferRow {
   asset: string;
   currency: 'SOL' | 'USDC' | 'USDT' | null;
   baseUnits: bigint;
+  decimals: number;
   status: DepositTransferStatus;
   refusedReason: DepositRefusal | null;
   sslPerUnitMicro: bigint | null;
@@ -38,6 +39,7 @@ export interface NewTransfer {
   currency: string | null;
   tokenProgram: string | null;
   baseUnits: bigint;
+  decimals: number;
   status: 'confirming' | 'refused';
   refusedReason: DepositRefusal | null;
   slot: number;
@@ -54,6 +56,7 @@ interface RawTransfer {
   asset: string;
   currency: TransferRow['currency'];
   base_units: string;
+  decimals: number;
   status: DepositTransferStatus;
   refused_reason: DepositRefusal | null;
   ssl_per_unit_micro: string | null;
@@ -63,7 +66,7 @@ interface RawTransfer {
 }
 
 const COLUMNS = `id, signature, address, owner_uuid, wallet_kind, asset, currency, base_units,
-  status, refused_reason, ssl_per_unit_micro, credit_micro, seen_at, credited_at`;
+  decimals, status, refused_reason, ssl_per_unit_micro, credit_micro, seen_at, credited_at`;
 
 const toRow = (raw: RawTransfer): TransferRow => ({
   id: raw.id,
@@ -74,6 +77,7 @@ const toRow = (raw: RawTransfer): TransferRow => ({
   asset: raw.asset,
   currency: raw.currency,
   baseUnits: BigInt(raw.base_units),
+  decimals: raw.decimals,
   status: raw.status,
   refusedReason: raw.refused_reason,
   sslPerUnitMicro: raw.ssl_per_unit_micro === null ? null : BigInt(raw.ssl_per_unit_micro),
@@ -136,8 +140,8 @@ export class DepositTransfersRepository {
     const rows = await queryRows<{ id: string }>(
       this.dataSource,
       `INSERT INTO deposit_transfers (signature, address, owner_uuid, wallet_kind, asset, currency,
-         token_program, base_units, status, refused_reason, slot, block_time, seen_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         token_program, base_units, decimals, status, refused_reason, slot, block_time, seen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (signature, address, asset) DO NOTHING
        RETURNING id`,
       [
@@ -149,6 +153,7 @@ export class DepositTransfersRepository {
         transfer.currency,
         transfer.tokenProgram,
         transfer.baseUnits.toString(),
+        transfer.decimals,
         transfer.status,
         transfer.refusedReason,
         transfer.slot,
@@ -251,10 +256,13 @@ export class DepositTransfersRepository {
     );
   }
 
-  /** A credit left funds at the address: the sweep job will move them to the treasury. */
+  /**
+   * A credit left funds at the address: the sweep job will move them to the treasury. The time
+   * of the latest credit, so that a sweep that read the balances before it does not clear it.
+   */
   async markSweepDue(tx: Transaction, address: string, at: Date): Promise<void> {
     await tx.query(
-      `UPDATE deposit_addresses SET sweep_due_at = COALESCE(sweep_due_at, $2) WHERE address = $1`,
+      `UPDATE deposit_addresses SET sweep_due_at = GREATEST(sweep_due_at, $2) WHERE address = $1`,
       [address, at],
     );
   }

@@ -19,6 +19,15 @@ import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositCreditService } from './deposit-credit.service';
 import { DepositMatcherService } from './deposit-matcher.service';
 import { DepositRequestsService } from './deposit-requests.service';
+import {
+  SWEEP_CHAIN,
+  SWEEP_CHAIN_OFF,
+  type SweepChain,
+  Web3SweepChain,
+} from './deposit-sweep-chain';
+import { DepositSweepJob } from './deposit-sweep.job';
+import { DepositSweepService } from './deposit-sweep.service';
+import { DepositSweepsRepository } from './deposit-sweeps.repository';
 import { DepositVerifyService } from './deposit-verify.service';
 import { DepositWatcherJob } from './deposit-watcher.job';
 import { DepositsController, SolanaConfigController } from './deposits.controller';
@@ -34,7 +43,8 @@ const OFF: DepositChain = {
 
 /**
  * Deposits: SOL requests with a Solana Pay reference, verification and their watcher (issue 17);
- * per-account addresses taking SOL, USDC and USDT from anyone, their block watcher (issue 29).
+ * per-account addresses taking SOL, USDC and USDT from anyone, their block watcher and the
+ * sweep of their funds to the treasury (issue 29).
  */
 @Module({
   imports: [AuthModule, RateLimitModule, WalletModule],
@@ -53,6 +63,15 @@ const OFF: DepositChain = {
     AddressDepositViewsService,
     DepositAddressScanner,
     DepositAddressWatcherJob,
+    DepositSweepsRepository,
+    DepositSweepService,
+    DepositSweepJob,
+    {
+      provide: SWEEP_CHAIN,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): SweepChain =>
+        config.solana && config.sweeps ? new Web3SweepChain(config.solana) : SWEEP_CHAIN_OFF,
+    },
     {
       provide: ADDRESS_CHAIN,
       inject: [APP_CONFIG],

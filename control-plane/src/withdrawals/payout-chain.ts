@@ -47,7 +47,7 @@ export function base58(bytes: Uint8Array): string {
   return text;
 }
 
-function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+export function bounded<T>(work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -103,7 +103,7 @@ export function signPayout(
 
 /** @solana/web3.js against SOLANA_RPC_URL. */
 export class Web3PayoutChain implements PayoutChain {
-  private readonly connection: Connection;
+  protected readonly connection: Connection;
 
   constructor(settings: SolanaSettings) {
     this.connection = new Connection(settings.rpcUrl, { commitment: 'confirmed' });

@@ -32,6 +32,8 @@ const AUDIENCE: Record<string, Audience> = {
   'GET /api/solana/deposit-requests/{id}': 'session',
   'POST /api/solana/verify-deposit': 'session',
   'GET /api/solana/deposit-address': 'session',
+  'GET /api/solana/deposit-address/transfers': 'session',
+  'POST /api/solana/deposit-address/verify': 'session',
   'GET /checksums/client': 'public',
   'GET /checksums/server': 'public',
   'GET /api/economics/live': 'public',

@@ -1,6 +1,12 @@
 import { DEPOSIT_ROUTES, type WalletData } from '@scn/proto';
-import { type Devchain, startDevchain } from '@scn/devchain';
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import {
+  type Devchain,
+  MINT_SIZE,
+  startDevchain,
+  TOKEN_ACCOUNT_SIZE,
+  token2022DepositInstructions,
+} from '@scn/devchain';
+import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import type { AddressInfo } from 'node:net';
 import { io } from 'socket.io-client';
 import { DepositAddressWatcherJob } from '../../src/deposits/deposit-address-watcher.job';
@@ -125,15 +131,16 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
   it('should hold transfers below the minimum as pending, and credit them all once their total reaches it', async () => {
     const bob = await account();
     const first = await payFromDemoWallet(chain.demoWalletUrl, bob.address, '0.004');
-    const second = await payFromDemoWallet(chain.demoWalletUrl, bob.address, '0.004');
+    // Another amount: the same transfer in the same slot would be the same transaction.
+    const second = await payFromDemoWallet(chain.demoWalletUrl, bob.address, '0.003');
     for (const signature of [first, second])
       await waitForTransfer(t, bob, signature, (x) => x.status === 'pending_minimum');
     const waiting = await transfersOf(t, bob);
     expect(waiting.pending).toEqual([
       {
         currency: 'SOL',
-        baseUnits: '8000000',
-        amount: '0.008',
+        baseUnits: '7000000',
+        amount: '0.007',
         minimumBaseUnits: '10000000',
         minimum: '0.01',
       },
@@ -144,11 +151,11 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
     const after = await transfersOf(t, bob);
     expect(after.transfers.map((x) => [x.status, x.creditMicro])).toEqual([
       ['credited', '20572000'],
-      ['credited', '20572000'],
+      ['credited', '15429000'],
       ['credited', '20572000'],
     ]);
     expect(after.pending).toEqual([]);
-    expect(await balance(bob)).toBe('61716000');
+    expect(await balance(bob)).toBe('56573000');
   }, 40_000);
 
   it('should refuse a mint this server does not accept, showing it refused and crediting nothing', async () => {
@@ -164,6 +171,7 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
       status: 'refused',
       refusedReason: 'unknown_mint',
       currency: null,
+      amount: '5',
       mint: chain.testMints.USDT,
       creditMicro: null,
     });
@@ -171,6 +179,44 @@ describe('a deposit address takes SOL and USDC from anyone, with no reference', 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await waitForTransfer(t, carol, signature, () => true)).status).toBe('refused');
     expect(await balance(carol)).toBe('0');
+  }, 30_000);
+  it('should refuse a Token-2022 token, showing it refused and crediting nothing', async () => {
+    const ivan = await account();
+    const payer = await fundedKeypair(connection, 1);
+    const mint = Keypair.generate();
+    const holding = Keypair.generate();
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+    const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight });
+    tx.add(
+      ...token2022DepositInstructions({
+        payer: payer.publicKey,
+        mint: mint.publicKey,
+        account: holding.publicKey,
+        owner: new PublicKey(ivan.address),
+        amount: 9_000_000n,
+        mintRent: BigInt(await connection.getMinimumBalanceForRentExemption(MINT_SIZE)),
+        accountRent: BigInt(await connection.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE)),
+      }),
+    );
+    tx.sign(payer, mint, holding);
+    const signature = await connection.sendRawTransaction(tx.serialize());
+    const refused = await waitForTransfer(t, ivan, signature, () => true);
+    expect(refused).toMatchObject({
+      status: 'refused',
+      refusedReason: 'token_2022',
+      mint: mint.publicKey.toBase58(),
+      baseUnits: '9000000',
+      creditMicro: null,
+    });
+    await reach(connection, signature, 'finalized');
+    const verified = await t
+      .http()
+      .post(DEPOSIT_ROUTES.depositAddressVerify)
+      .set('Cookie', ivan.cookie)
+      .send({ signature });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ transfers: [{ status: 'refused' }] });
+    expect(await balance(ivan)).toBe('0');
   }, 30_000);
 });
 

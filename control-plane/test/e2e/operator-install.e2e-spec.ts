@@ -207,6 +207,66 @@ describeNeeding(['v2ray', 'root'], 'the one-line install against npm start')(
       expect(servers.body.servers.map((s: { id: string }) => s.id)).toEqual([config.nodeId]);
     }, 90_000);
 
+    it('should let a newcomer pay their own address from the demo wallet in SOL, USDC and USDT, credited within seconds', async () => {
+      const email = uniqueEmail('client');
+      const password = 'correct horse battery';
+      const since = smtp.mails.length;
+      await request(baseUrl)
+        .post('/api/auth/generate-code')
+        .send({ email, userType: 'client' })
+        .expect(200);
+      const code = await smtp.codeFor(email, since);
+      const registered = await request(baseUrl)
+        .post('/api/auth/register')
+        .send({ email, password, userType: 'client', code, captchaToken: null })
+        .expect(201);
+      const bearer = `Bearer ${(registered.body as { token: string }).token}`;
+      const config = (await request(baseUrl).get('/api/solana/config').expect(200)).body as {
+        demoWalletUrl: string;
+      };
+      const own = (
+        await request(baseUrl)
+          .get('/api/solana/deposit-address')
+          .set('Authorization', bearer)
+          .expect(200)
+      ).body as { address: string; currencies: Array<{ code: string; mint: string | null }> };
+      expect(own.currencies.map((c) => c.code)).toEqual(['SOL', 'USDC', 'USDT']);
+      const credits: string[] = [];
+      for (const currency of own.currencies) {
+        // As a phone wallet pays a transfer request: no reference, no sender named.
+        const url = `solana:${own.address}?amount=1${currency.mint ? `&spl-token=${currency.mint}` : ''}`;
+        const paid = await fetch(`${config.demoWalletUrl}/pay`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ url }),
+        });
+        expect(paid.status).toBe(200);
+        const { signature } = (await paid.json()) as { signature: string };
+        const sentAt = Date.now();
+        const credited = await waitFor(
+          `the ${currency.code} deposit credited`,
+          async () => {
+            const listed = await request(baseUrl)
+              .get('/api/solana/deposit-address/transfers')
+              .set('Authorization', bearer)
+              .expect(200);
+            const transfers = (
+              listed.body as {
+                transfers: Array<{ signature: string; status: string; creditMicro: string }>;
+              }
+            ).transfers;
+            const found = transfers.find((x) => x.signature === signature);
+            return found?.status === 'credited' ? found.creditMicro : null;
+          },
+          10_000,
+        );
+        console.log(`npm start: ${currency.code} credited ${Date.now() - sentAt} ms after paying`);
+        credits.push(credited);
+      }
+      // 1 SOL at 5,143 SSL; 1 USDC and 1 USDT at $1 / $0.035, rounded down to micro-SSL.
+      expect(credits).toEqual(['5143000000', '28571428', '28571428']);
+    }, 60_000);
+
     it('should hand the demo agents DEMO_ALLOW_TEST_DESTINATIONS', async () => {
       await waitFor(
         'the demo agent',

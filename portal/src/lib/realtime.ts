@@ -4,7 +4,9 @@ import { API_BASE } from '../config/env';
 /**
  * spec 01 §7, §9: the realtime events and the socket client's reconnection defaults.
  * 'wallet-updated' (issue 17): a deposit was credited to this session's account; it carries no
- * amounts, wallets re-fetch.
+ * amounts, wallets re-fetch. Its payload `{ reason, at }` says why: 'deposit' (credited) or
+ * 'deposit_seen' (issue 29: a transfer to the account's address is confirming); listeners here
+ * re-fetch on either, so the reason is not read.
  */
 export type RealtimeEvent = 'server-list-updated' | 'wallet-updated';
 

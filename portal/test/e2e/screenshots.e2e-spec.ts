@@ -32,7 +32,7 @@ const BROWSER_LOCALE: Record<string, string> = {
   zh: 'zh-CN',
 };
 
-const suite = browserSuite({ solana: true });
+const suite = browserSuite({ solana: true, depositAddresses: true });
 const accounts: Partial<Record<'client' | 'node', Account>> = {};
 
 beforeAll(async () => {
@@ -189,6 +189,20 @@ const SHOTS: Shot[] = [
     prepare: async (page) => {
       await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
       await page.getByRole('dialog', { name: 'Deposit SSL' }).waitFor();
+    },
+  },
+  {
+    // Issue 29 §3: the account's own address, its QR, currencies, rates and minimums.
+    name: 'deposit-address',
+    path: '/client-dashboard',
+    heading: 'Client Dashboard',
+    as: 'client',
+    viewportOnly: true,
+    prepare: async (page) => {
+      await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
+      await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
+      await dialog.getByTestId('address-deposit').waitFor();
     },
   },
   {

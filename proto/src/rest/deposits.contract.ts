@@ -133,6 +133,11 @@ export const solanaConfigSchema = z.object({
    * transfer-request URL) to `<demoWalletUrl>/pay` and it pays it, answering `{ signature }`.
    */
   demoWalletUrl: z.string().nullable(),
+  /**
+   * Per-account deposit addresses are on (issue 29): GET /api/solana/deposit-address answers
+   * an address, so the portal asks for it only then (absent from an older server: off).
+   */
+  depositAddresses: z.boolean().optional(),
 });
 export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
 
@@ -264,7 +269,7 @@ export const depositTransferSchema = z.object({
   mint: z.string().nullable(),
   /** The amount in the currency's smallest units (lamports, token base units). */
   baseUnits: z.string(),
-  /** The same amount in whole units ('1.5'); null when the decimals are unknown (a refused mint). */
+  /** The same amount in whole units ('1.5'), with the asset's decimals on chain (never null since issue 29 landed). */
   amount: z.string().nullable(),
   status: z.enum(DEPOSIT_TRANSFER_STATUSES),
   refusedReason: z.enum(DEPOSIT_REFUSALS).nullable(),

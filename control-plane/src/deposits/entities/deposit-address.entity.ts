@@ -42,7 +42,7 @@ export class DepositAddressEntity {
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 
-  /** Set when a credit leaves funds here to sweep; cleared by a sweep that started after it. */
+  /** The latest credit that left funds here to sweep; cleared by a sweep that read the balances after it. */
   @Column({ name: 'sweep_due_at', type: 'timestamptz', nullable: true })
   sweepDueAt: Date | null;
 }

@@ -79,6 +79,10 @@ export class DepositTransferEntity {
   @Column({ name: 'base_units', type: 'numeric', precision: 20, scale: 0 })
   baseUnits: string;
 
+  /** The asset's decimals on chain (9 for SOL), so that even a refused token shows its amount. */
+  @Column({ type: 'smallint' })
+  decimals: number;
+
   @Column({ type: 'varchar', length: 16 })
   status: string;
 

@@ -30,6 +30,7 @@ const SAMPLES: { [C in TransactionDescriptionCode]: Extract<TransactionDescripti
     staked: { code: 'staked', values: {} },
     unstaked: { code: 'unstaked', values: {} },
     sol_deposit: { code: 'sol_deposit', values: { sol: '0.5', sslPerSol: 5143 } },
+    token_deposit: { code: 'token_deposit', values: { currency: 'USDC', amount: '2.5' } },
     promotion: { code: 'promotion', values: { plan: 'standard', server: 'Frankfurt 1' } },
     subscription_purchased: { code: 'subscription_purchased', values: { servers: 3 } },
     subscription_activated: { code: 'subscription_activated', values: {} },
@@ -66,6 +67,7 @@ const EXPECTED: Record<Locale, Partial<Record<TransactionDescriptionCode, string
     share_reward: 'Share reward (Instagram, prime time)',
     monthly_reward: 'Monthly reward for October 2026',
     sol_deposit: 'SOL deposit: 0.5 SOL at 5,143 SSL/SOL',
+    token_deposit: 'USDC deposit: 2.5 USDC at $1 = 28.571428 SSL',
     promotion: 'Standard promotion of <bdi>Frankfurt 1</bdi>',
     subscription_purchased: 'Subscription to 3 servers',
     billing_changed: 'Billing changed to hourly',
@@ -76,12 +78,14 @@ const EXPECTED: Record<Locale, Partial<Record<TransactionDescriptionCode, string
     share_reward: 'پاداش اشتراک‌گذاری در Instagram (ساعت اوج)',
     monthly_reward: 'پاداش ماهانهٔ اکتبر ۲۰۲۶',
     sol_deposit: 'واریز SOL: ۰٫۵ SOL با نرخ ۵٬۱۴۳ SSL برای هر SOL',
+    token_deposit: 'واریز USDC: ۲٫۵ USDC با نرخ هر ۱ دلار = ۲۸٫۵۷۱۴۲۸ SSL',
     subscription_purchased: 'اشتراک ۳ سرور',
     refund_server_dropped: 'بازپرداخت: سرور <bdi>Frankfurt 1</bdi> از اشتراک حذف شد (مسدود شد)',
   },
   ru: {
     monthly_reward: 'Ежемесячная награда за октябрь 2026 г.',
     sol_deposit: 'Пополнение в SOL: 0,5 SOL по курсу 5 143 SSL за SOL',
+    token_deposit: 'Пополнение в USDC: 2,5 USDC по курсу $1 = 28,571428 SSL',
     subscription_purchased: 'Подписка на 3 сервера',
     billing_changed: 'Тарификация изменена на почасовую',
   },
@@ -115,7 +119,7 @@ describe('transaction descriptions (issue 27 §1)', () => {
         if (locale !== 'en') {
           const latin = text.replace(/<\/?bdi>|Frankfurt 1|So1ana1111/g, '').match(/[A-Za-z]+/g);
           for (const word of latin ?? [])
-            expect(['SOL', 'SSL', 'X', 'Instagram', 'Telegram']).toContain(word);
+            expect(['SOL', 'SSL', 'USDC', 'USDT', 'X', 'Instagram', 'Telegram']).toContain(word);
         }
       });
     }

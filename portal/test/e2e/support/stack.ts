@@ -22,12 +22,17 @@ import {
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 
+/** The browser suites' deposit-address seed (`StackOptions.depositAddresses`): tests only. */
+const TEST_DEPOSIT_SEED = '5ca1ab1e'.repeat(8);
+
 /** The local chain (devchain) a stack with deposits reads. */
 export interface StackChain {
   url: string;
   demoWalletUrl: string;
   demoWalletAddress: string;
   depositAddress: string;
+  /** The chain's test token mints (USDC, USDT) the demo wallet holds. */
+  testMints: { USDC: string; USDT: string };
 }
 
 export interface StackOptions {
@@ -39,6 +44,11 @@ export interface StackOptions {
    * deposits fund the payouts). Minimum 10 SSL.
    */
   withdrawals?: boolean;
+  /**
+   * With `solana`, per-account deposit addresses too (issue 29): a fixed test seed
+   * (SOLANA_DEPOSIT_SEED) and the chain's USDC and USDT mints accepted.
+   */
+  depositAddresses?: boolean;
   /**
    * A test clock (issue 18 §7): the control plane reads its time as the system's plus an offset
    * the test moves (TEST_CLOCK_FILE, refused unless NODE_ENV=test); each move runs every
@@ -136,6 +146,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             // The local chain confirms within a slot; finalized would wait ~32 slots.
             SOLANA_COMMITMENT: 'confirmed',
             SOLANA_DEMO_WALLET_URL: chain.demoWalletUrl,
+          }
+        : {}),
+      ...(chain && options.depositAddresses
+        ? {
+            SOLANA_DEPOSIT_SEED: TEST_DEPOSIT_SEED,
+            SOLANA_USDC_MINT: chain.testMints.USDC,
+            SOLANA_USDT_MINT: chain.testMints.USDT,
           }
         : {}),
       ...(chain && treasuryKeyFile
@@ -244,6 +261,7 @@ interface Devchain {
   demoWalletUrl: string;
   demoWalletAddress: string;
   treasuryAddress: string;
+  testMints: { USDC: string; USDT: string };
   stop(): Promise<void>;
 }
 
@@ -272,6 +290,7 @@ async function startChain(
       url: devchain.url,
       demoWalletUrl: devchain.demoWalletUrl,
       demoWalletAddress: devchain.demoWalletAddress,
+      testMints: devchain.testMints,
       depositAddress: treasuryKeyFile
         ? devchain.treasuryAddress
         : Keypair.generate().publicKey.toBase58(),

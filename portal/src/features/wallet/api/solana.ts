@@ -2,12 +2,15 @@ import {
   DEPOSIT_MESSAGES,
   DEPOSIT_ROUTES,
   type CreateDepositRequest,
+  type DepositAddressResponse,
   type DepositRequestResponse,
+  type DepositTransfersResponse,
   type SolanaConfig,
   type VerifyDepositRequest,
   type VerifyDepositResponse,
 } from '@scn/proto';
 import { api } from '../../../lib/api-client';
+import type { WalletType } from './get-wallet';
 import { DEMO_WALLET_FAILED, DEMO_WALLET_UNREACHABLE } from '../wallet-messages';
 
 /** GET /api/solana/config: deposit address, quote, cluster, explorer and (localnet) demo wallet. */
@@ -85,4 +88,25 @@ export async function getDemoWalletAddress(demoWalletUrl: string): Promise<strin
     // answered below
   }
   throw new Error(DEMO_WALLET_UNREACHABLE);
+}
+
+/**
+ * GET /api/solana/deposit-address (issue 29): the account wallet's own address and what it
+ * accepts. Rejects with the code `deposits.addresses_off` when the server derives no addresses.
+ */
+export function getDepositAddress(wallet: WalletType): Promise<DepositAddressResponse> {
+  return api.get<DepositAddressResponse>(`${DEPOSIT_ROUTES.depositAddress}?wallet=${wallet}`, {
+    fallbackMessage: DEPOSIT_MESSAGES.initFailed,
+  });
+}
+
+/** GET /api/solana/deposit-address/transfers: the transfers to it, newest first, and what waits. */
+export function getDepositTransfers(
+  wallet: WalletType,
+  limit = 50,
+): Promise<DepositTransfersResponse> {
+  return api.get<DepositTransfersResponse>(
+    `${DEPOSIT_ROUTES.depositTransfers}?wallet=${wallet}&limit=${limit}`,
+    { fallbackMessage: DEPOSIT_MESSAGES.initFailed },
+  );
 }

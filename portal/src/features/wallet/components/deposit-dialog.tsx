@@ -1,10 +1,12 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n/i18n';
 import type { WalletType } from '../api/get-wallet';
+import { AddressDeposit } from './address-deposit';
 import { CryptoDepositForm } from './crypto-deposit-form';
 import { PaymentInstructions } from './payment-instructions';
-import { useDeposit } from './use-deposit';
+import { ADDRESS_POLL_MS, useAddressDeposit } from './use-address-deposit';
+import { type DepositState, useDeposit } from './use-deposit';
 import '../wallet.css';
 
 export interface DepositDialogProps {
@@ -34,7 +36,8 @@ function DepositBody(props: { type: WalletType; ownerUuid: string; onClose: () =
   const deposit = useDeposit(props);
   const cardNoteId = useId();
 
-  if (deposit.step === 'crypto') return <CryptoDepositForm deposit={deposit} />;
+  if (deposit.step === 'crypto')
+    return <CryptoStep deposit={deposit} type={props.type} onClose={props.onClose} />;
   if (deposit.step === 'instructions') return <PaymentInstructions deposit={deposit} />;
   return (
     <div className="stack">
@@ -72,5 +75,38 @@ function DepositBody(props: { type: WalletType; ownerUuid: string; onClose: () =
         </button>
       </div>
     </div>
+  );
+}
+
+/**
+ * issue 29 §3: the crypto choice shows the account's own address when the server offers one;
+ * the Solana Pay request (reference, exact amount) stays one click away for wallet apps, and
+ * stands alone when the server's config says it derives no addresses, or the address cannot be
+ * had (`deposits.addresses_off`, any failure).
+ */
+function CryptoStep(props: { deposit: DepositState; type: WalletType; onClose: () => void }) {
+  const { t } = useT('wallet');
+  const config = props.deposit.config;
+  const offered = config.status === 'ready' && config.data?.depositAddresses === true;
+  const address = useAddressDeposit(props.type, offered, ADDRESS_POLL_MS);
+  const [walletApp, setWalletApp] = useState(false);
+
+  const settled = config.status === 'ready' || config.status === 'error';
+  if (settled && (walletApp || address.status === 'off' || address.status === 'error'))
+    return <CryptoDepositForm deposit={props.deposit} />;
+  if (address.status !== 'ready')
+    return (
+      <div className="wallet-panel__loading" role="status" data-testid="deposit-crypto">
+        <span className="spinner" aria-hidden="true" />
+        <span>{t('deposit.loading')}</span>
+      </div>
+    );
+  return (
+    <AddressDeposit
+      state={address}
+      onWalletApp={() => setWalletApp(true)}
+      onBack={props.deposit.backToMethod}
+      onDone={props.onClose}
+    />
   );
 }

@@ -7,6 +7,7 @@ import type { WalletType } from '../api/get-wallet';
 import { loadWallet, useWallet } from '../store';
 import { useWithdrawals } from '../withdrawals-store';
 import { DepositDialog } from './deposit-dialog';
+import { DepositHistory } from './deposit-history';
 import { TransactionList } from './transaction-list';
 import { WalletOverview } from './wallet-overview';
 import { WithdrawAction } from './withdraw-action';
@@ -142,7 +143,10 @@ export function WalletPanel({
             )}
           </>
         ) : (
-          <TransactionList type={type} ownerUuid={ownerUuid} />
+          <>
+            <DepositHistory type={type} />
+            <TransactionList type={type} ownerUuid={ownerUuid} />
+          </>
         )}
       </div>
 
