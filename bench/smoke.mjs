@@ -5,6 +5,8 @@
 // 0 within its time limit; the figures mean nothing at these sizes and no target is judged here.
 // A benchmark folder without sizes below fails too: give it some when adding one.
 //
+// `node bench/smoke.mjs <name>` runs only that one.
+//
 // Each runs on its own embedded PostgreSQL (DATABASE_URL is not passed on), as on a fresh
 // checkout after `npm run build`.
 import { spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Each benchmark's environment knobs at smoke size (see the knobs at the top of each index.mjs). */
 export const SMOKE = {
   accounts: { ACCOUNTS_SCALE: '0.05' },
+  'deposit-watch': { DEPOSIT_WATCH_ACCOUNTS: '20', DEPOSIT_WATCH_SECONDS: '8' },
   feed: { FEED_REQUESTS: '100', FEED_WARMUP: '20', FEED_CONCURRENCY: '5' },
   history: { HISTORY_SERVERS: '200', HISTORY_CHURN_MINUTES: '2' },
   ingest: {
@@ -51,6 +54,7 @@ const LIMIT_MS = 90_000;
 const names = readdirSync(here, { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== 'lib' && existsSync(join(here, d.name, 'index.mjs')))
   .map((d) => d.name)
+  .filter((name) => !process.argv[2] || name === process.argv[2])
   .sort();
 
 /** Sends `signal` to the benchmark's process group: it and what it started (control plane, agent). */
