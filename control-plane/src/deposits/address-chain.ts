@@ -6,6 +6,7 @@ import {
   type VersionedAccountsModeBlockResponse,
 } from '@solana/web3.js';
 import type { SolanaSettings } from '../config/solana-settings';
+import { bounded } from '../withdrawals/payout-chain';
 import type { TokenBalance, TxBalances } from './incoming-transfers';
 import type { Confirmation } from './solana-chain';
 
@@ -17,8 +18,6 @@ export interface SignatureState {
 
 /** getSignatureStatuses takes at most this many signatures per call. */
 export const STATUSES_PER_CALL = 256;
-/** How long one RPC call may take before this tick gives up (the next one resumes). */
-export const ADDRESS_RPC_TIMEOUT_MS = 10_000;
 
 /**
  * The chain as per-account deposit addresses read it (docs/deposits.md#watching): blocks, not
@@ -38,17 +37,6 @@ export interface AddressChain {
 }
 
 export const ADDRESS_CHAIN = Symbol('ADDRESS_CHAIN');
-
-function bounded<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: no answer within ${ADDRESS_RPC_TIMEOUT_MS} ms`)),
-      ADDRESS_RPC_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 function tokenBalances(balances: Web3TokenBalance[] | null | undefined): TokenBalance[] {
   return (balances ?? []).map((b) => ({
@@ -86,7 +74,7 @@ export function balancesOf(
   };
 }
 
-/** @solana/web3.js against SOLANA_RPC_URL; every call bounded by ADDRESS_RPC_TIMEOUT_MS. */
+/** @solana/web3.js against SOLANA_RPC_URL; every call bounded as a payout's (PAYOUT_RPC_TIMEOUT_MS). */
 export class Web3AddressChain implements AddressChain {
   private readonly connection: Connection;
 

@@ -6,6 +6,7 @@ import { explorerLink } from '../deposit-rules';
 import { useSolanaConfig } from '../store';
 import { exactSsl, formatDateTime, solDecimal } from '../wallet-format';
 import { useAddressDeposit } from './use-address-deposit';
+import { ExplorerLink } from './explorer-link';
 import '../wallet.css';
 
 /**
@@ -89,17 +90,7 @@ function TransferRow({
             {t(`deposit.history.refused.${transfer.refusedReason ?? 'unknown_mint'}`)}
           </span>
         )}
-        {link && (
-          <a
-            className="wallet-transaction__link"
-            href={link}
-            target="_blank"
-            rel="noopener noreferrer"
-            data-testid="deposit-transfer-explorer"
-          >
-            {t('transactions.explorer')}
-          </a>
-        )}
+        {link && <ExplorerLink href={link} testId="deposit-transfer-explorer" />}
       </div>
       {transfer.creditMicro !== null && transfer.status === 'credited' && (
         <span

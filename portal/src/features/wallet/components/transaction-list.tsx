@@ -10,6 +10,7 @@ import { explorerLink, transactionSignature } from '../deposit-rules';
 import { transactionDescription } from '../transaction-description';
 import { loadMoreTransactions, loadSolanaConfig, useSolanaConfig, useWallet } from '../store';
 import { formatDateTime, parseDuration, signedAmount, transactionLabelKey } from '../wallet-format';
+import { ExplorerLink } from './explorer-link';
 import '../wallet.css';
 
 export interface TransactionListProps {
@@ -135,17 +136,7 @@ function TransactionRow({
             ))}
           </span>
         )}
-        {link && (
-          <a
-            className="wallet-transaction__link"
-            href={link}
-            target="_blank"
-            rel="noopener noreferrer"
-            data-testid="transaction-explorer"
-          >
-            {t('transactions.explorer')}
-          </a>
-        )}
+        {link && <ExplorerLink href={link} testId="transaction-explorer" />}
       </div>
       <span
         className={`wallet-transaction__amount wallet-amount--${amount.tone}`}
