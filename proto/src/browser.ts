@@ -8,6 +8,7 @@ export * from './rest/auth.contract';
 export * from './rest/contact.contract';
 export * from './rest/nodes.contract';
 export * from './rest/market.contract';
+export * from './rest/reachability.contract';
 export * from './rest/vless';
 export * from './economics';
 export * from './money';

@@ -29,6 +29,8 @@ export const AGENT_METADATA = {
   /** `Bearer <node secret>` */
   authorization: 'authorization',
   nodeId: 'x-scn-node-id',
+  /** A vantage point's id (`scn-agent probe`), with its secret as the bearer. */
+  probeId: 'x-scn-probe-id',
 } as const;
 
 /**

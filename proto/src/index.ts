@@ -84,4 +84,27 @@ export type {
   Account as CoreVlessAccount,
   Account__Output as CoreVlessAccount__Output,
 } from './gen/v2ray/core/proxy/vless/Account';
+export type {
+  EnrollProbeRequest,
+  EnrollProbeRequest__Output,
+} from './gen/scn/agent/v1/EnrollProbeRequest';
+export type {
+  EnrollProbeResponse,
+  EnrollProbeResponse__Output,
+} from './gen/scn/agent/v1/EnrollProbeResponse';
+export type { ProbeEndpoint, ProbeEndpoint__Output } from './gen/scn/agent/v1/ProbeEndpoint';
+export type { ProbeReport, ProbeReport__Output } from './gen/scn/agent/v1/ProbeReport';
+export type {
+  ProbeReportResponse,
+  ProbeReportResponse__Output,
+} from './gen/scn/agent/v1/ProbeReportResponse';
+export type { ProbeResult, ProbeResult__Output } from './gen/scn/agent/v1/ProbeResult';
+export type {
+  ProbeTasksRequest,
+  ProbeTasksRequest__Output,
+} from './gen/scn/agent/v1/ProbeTasksRequest';
+export type {
+  ProbeTasksResponse,
+  ProbeTasksResponse__Output,
+} from './gen/scn/agent/v1/ProbeTasksResponse';
 export * from './country-names';

@@ -29,6 +29,7 @@ import { MarketSettingsEntity } from '../market/entities/market-settings.entity'
 import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
 import { JobHeartbeatEntity } from '../subscriptions/entities/job-heartbeat.entity';
 import { SubscriptionWithdrawalEntity } from '../subscriptions/entities/subscription-withdrawal.entity';
+import { SubscriptionReplacementEntity } from '../subscriptions/entities/subscription-replacement.entity';
 import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
 import { SubscriptionEntity } from '../subscriptions/entities/subscription.entity';
 import { IdempotencyKeyEntity } from '../wallet/entities/idempotency-key.entity';
@@ -38,6 +39,11 @@ import { LedgerTransactionEntity } from '../wallet/entities/ledger-transaction.e
 import { PromotionPurchaseEntity } from '../promotions/entities/promotion-purchase.entity';
 import { ServerPromotionEntity } from '../promotions/entities/server-promotion.entity';
 import { WithdrawalEntity } from '../withdrawals/entities/withdrawal.entity';
+import { ReachabilityObservationEntity } from '../reachability/entities/reachability-observation.entity';
+import { ReachabilityReporterEntity } from '../reachability/entities/reachability-reporter.entity';
+import { ServerReachabilityEntity } from '../reachability/entities/server-reachability.entity';
+import { VantagePointTokenEntity } from '../reachability/entities/vantage-point-token.entity';
+import { VantagePointEntity } from '../reachability/entities/vantage-point.entity';
 import { SocialShareEntity } from '../social/entities/social-share.entity';
 
 export const ENTITIES = [
@@ -82,4 +88,10 @@ export const ENTITIES = [
   ServerPromotionEntity,
   PromotionPurchaseEntity,
   SocialShareEntity,
+  VantagePointEntity,
+  VantagePointTokenEntity,
+  ReachabilityObservationEntity,
+  ServerReachabilityEntity,
+  ReachabilityReporterEntity,
+  SubscriptionReplacementEntity,
 ] as const;

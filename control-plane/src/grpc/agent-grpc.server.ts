@@ -225,7 +225,12 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private handlers(): AgentServiceHandlers {
+    const notYet = (_call: unknown, callback: grpc.sendUnaryData<never>) =>
+      callback({ code: grpc.status.UNIMPLEMENTED, details: 'vantage points: in progress' });
     return {
+      EnrollProbe: notYet,
+      ProbeTasks: notYet,
+      ReportProbe: notYet,
       Enroll: (call, callback) => {
         let request: ReturnType<typeof enrollRequestSchema.parse>;
         try {

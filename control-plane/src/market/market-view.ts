@@ -64,7 +64,8 @@ export function toMarketServer(row: ListingRow, context: ViewContext): MarketSer
     authUuid: row.owner_uuid,
     lastUpdated: row.last_report_at ? new Date(row.last_report_at).toISOString() : null,
     // spec 01 §4: 0 when disabled (unavailable, stale or no connect), 100 for admin servers.
-    reliability: row.sort_reliability,
+    // (Not sort_reliability: that is the order's score, reachability included.)
+    reliability: row.disabled ? 0 : row.premium ? 100 : row.reliability,
     ping: row.ping_ms,
     latency: row.ping_ms,
     uptime: row.uptime_hours,
@@ -93,5 +94,6 @@ export function toMarketServer(row: ListingRow, context: ViewContext): MarketSer
     activeConnections: row.active_clients,
     // Per client: MarketService sets it on top of the page shared by every visitor.
     isSubscribed: false,
+    reachability: 'unknown',
   };
 }

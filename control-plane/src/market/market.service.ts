@@ -126,6 +126,7 @@ export class MarketService {
     return {
       success: true,
       servers: rows.map((row) => toMarketServer(row, context)),
+      network: { country: null, asn: null, asnName: null },
       totalPages: totalPages(total, query.limit),
       total,
       page: query.page,

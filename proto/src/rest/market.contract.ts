@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries';
 import { CONTROL_CHARACTERS, requestBody } from './common.contract';
+import { networkSchema, REACHABILITY_STATES } from './reachability.contract';
 
 /** spec 01 §7: the market's calls (public unless noted). */
 export const MARKET_ROUTES = {
@@ -54,6 +55,7 @@ export const MARKET_MESSAGES = {
   serverUnavailable: 'This server is not available for subscription',
   marked: 'Server marked as processing',
   premiumExempt: 'Premium servers have no connect cooldown',
+  reachableInvalid: "reachable must be 'works' (only servers that work from your network) or 'all'",
 } as const;
 
 /** A query parameter that must be a whole number; `''` counts as absent. */
@@ -114,6 +116,11 @@ export const marketServersQuerySchema = z.object({
   limit: wholeNumber(MARKET_MESSAGES.limitInvalid, 1, Number.MAX_SAFE_INTEGER).transform((n) =>
     Math.min(n ?? MARKET_PAGE_SIZE, MARKET_MAX_LIMIT),
   ),
+  /** 'works': only servers measured working from the visitor's own country and network. */
+  reachable: z
+    .enum(['works', 'all'], { error: MARKET_MESSAGES.reachableInvalid })
+    .optional()
+    .transform((value) => (value === 'works' ? ('works' as const) : undefined)),
 });
 /** What the portal sends (all strings, all optional). */
 export type MarketServersQueryInput = z.input<typeof marketServersQuerySchema>;
@@ -190,6 +197,8 @@ export const marketServerSchema = z.object({
   activeConnections: z.number(),
   /** Whether the session's client already subscribes to it (false without a session). */
   isSubscribed: z.boolean(),
+  /** From the visitor's own country and network (their request address). */
+  reachability: z.enum(REACHABILITY_STATES),
 });
 export type MarketServer = z.infer<typeof marketServerSchema>;
 
@@ -203,6 +212,8 @@ export const marketServersResponseSchema = z.object({
   page: z.number(),
   /** The page size used (after clamping). */
   limit: z.number(),
+  /** The visitor's country and network, which `reachability` is measured from. */
+  network: networkSchema,
 });
 export type MarketServersResponse = z.infer<typeof marketServersResponseSchema>;
 

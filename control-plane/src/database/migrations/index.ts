@@ -37,6 +37,7 @@ import { SocialTelegram1764000003527 } from './1764000003527-social-telegram';
 import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
 import { DepositAddresses1764000003700 } from './1764000003700-deposit-addresses';
 import { DepositTransfers1764000003800 } from './1764000003800-deposit-transfers';
+import { Reachability1764000003900 } from './1764000003900-reachability';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   NodeHostNames1764000003600,
   DepositAddresses1764000003700,
   DepositTransfers1764000003800,
+  Reachability1764000003900,
 ] as const;

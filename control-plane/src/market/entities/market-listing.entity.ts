@@ -137,4 +137,12 @@ export class MarketListingEntity {
   /** Derived (spec 01 §4): the reliability shown: 0 when disabled, 100 for premium servers. */
   @Column({ name: 'sort_reliability', type: 'smallint', default: 0 })
   sortReliability: number;
+
+  /**
+   * Written by the reachability aggregation (docs/reachability.md#market-order): 0 to 50, half
+   * the share of the measured networks where the server is blocked. The order's score is
+   * reliability x (100 - reach_penalty) / 100.
+   */
+  @Column({ name: 'reach_penalty', type: 'smallint', default: 0 })
+  reachPenalty: number;
 }

@@ -168,6 +168,20 @@ export class ServerEntity {
   @Column({ name: 'port_regenerated_at', type: 'timestamptz', nullable: true })
   portRegeneratedAt: Date | null;
 
+  /**
+   * The UUID vantage points test this server's VLESS layer with: in its client set beside the
+   * clients', never a client's, never counted as a place (docs/reachability.md).
+   */
+  @Column({ name: 'probe_uuid', type: 'uuid', default: () => 'uuid_generate_v4()' })
+  probeUuid: string;
+
+  /**
+   * The operator's automatic port regeneration when the server becomes blocked somewhere: null
+   * off, else at most once per this many seconds (AUTO_REGENERATION_INTERVALS_S).
+   */
+  @Column({ name: 'auto_regenerate_s', type: 'int', nullable: true })
+  autoRegenerateS: number | null;
+
   /** The agent's self-signed TLS certificate (PEM) as it last sent it; null without one. */
   @Column({ name: 'certificate_pem', type: 'text', nullable: true })
   certificatePem: string | null;

@@ -94,4 +94,18 @@ export class SubscriptionEntity {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;
+
+  /**
+   * Where the client last used the subscription from (its feed's requester, GeoIP): the network
+   * a blocked server is replaced for (docs/reachability.md#replacements). Null until the feed is
+   * first fetched.
+   */
+  @Column({ name: 'client_country', type: 'char', length: 2, nullable: true })
+  clientCountry: string | null;
+
+  @Column({ name: 'client_asn', type: 'int', nullable: true })
+  clientAsn: number | null;
+
+  @Column({ name: 'client_seen_at', type: 'timestamptz', nullable: true })
+  clientSeenAt: Date | null;
 }
