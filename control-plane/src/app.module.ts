@@ -23,6 +23,7 @@ import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
+import { ReachabilityModule } from './reachability/reachability.module';
 import { NodeDnsModule } from './node-dns/node-dns.module';
 import { NodesModule } from './nodes/nodes.module';
 import { PromotionsModule } from './promotions/promotions.module';
@@ -104,6 +105,7 @@ export class AppModule {
         EconomicsModule,
         WithdrawalsModule,
         SubscriptionsModule,
+        ReachabilityModule,
         RewardsModule,
         DownloadsModule,
         StakingModule,

@@ -55,6 +55,13 @@ export interface AppConfig {
   marketPageCacheMs: number;
   /** Add New Server: the most servers without the agent per operator. */
   manualServersPerOperator: number;
+  /** Vantage points and the reachability jobs (docs/reachability.md). */
+  reachability: {
+    probeIntervalMs: number;
+    probeBatch: number;
+    probeTimeoutMs: number;
+    jobIntervalMs: number;
+  };
   /** What a manual server's VLESS check asks it to reach (an http(s) URL). */
   manualServerProbeUrl: string;
   /** Documentation-range CIDRs manual servers may use (tests only; empty in production). */
@@ -233,6 +240,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     launchPeriodEndsAt: new Date(`${env.LAUNCH_PERIOD_ENDS}T23:59:59.999Z`),
     marketPageCacheMs: env.MARKET_PAGE_CACHE_MS,
     manualServersPerOperator: env.MANUAL_SERVER_LIMIT,
+    reachability: {
+      probeIntervalMs: env.REACHABILITY_PROBE_INTERVAL_MS,
+      probeBatch: env.REACHABILITY_PROBE_BATCH,
+      probeTimeoutMs: env.REACHABILITY_PROBE_TIMEOUT_MS,
+      jobIntervalMs: env.REACHABILITY_JOB_INTERVAL_MS,
+    },
     manualServerProbeUrl: env.MANUAL_PROBE_URL ?? `${publicUrl}/healthz`,
     manualServerAllowedCidrs: allowedCidrs,
     solana: solana.settings,

@@ -307,6 +307,46 @@ export const ENV_VARS = {
     doc: 'How long a market page (GET /data/servers) may be reused while no server was added, removed, filled or disabled; ping, uptime and reliability may be that late (0: off)',
     sensitive: false,
   },
+  REACHABILITY_PROBE_INTERVAL_MS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1000, 'must be between 1000 and 3600000')
+      .max(3_600_000, 'must be between 1000 and 3600000')
+      .default(60_000),
+    doc: 'How often a vantage point (`scn-agent probe run`) asks for endpoints and tests them (docs/reachability.md)',
+    sensitive: false,
+  },
+  REACHABILITY_PROBE_BATCH: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 500')
+      .max(500, 'must be between 1 and 500')
+      .default(60),
+    doc: 'The most endpoints one vantage point tests per round (least recently measured from its network first)',
+    sensitive: false,
+  },
+  REACHABILITY_PROBE_TIMEOUT_MS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1000, 'must be between 1000 and 60000')
+      .max(60_000, 'must be between 1000 and 60000')
+      .default(10_000),
+    doc: "A vantage point's time limit for one endpoint's test (connect, handshake, VLESS answer)",
+    sensitive: false,
+  },
+  REACHABILITY_JOB_INTERVAL_MS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1000, 'must be between 1000 and 3600000')
+      .max(3_600_000, 'must be between 1000 and 3600000')
+      .default(60_000),
+    doc: 'How often blocked servers are replaced in subscriptions, automatic port regenerations run and old observations are pruned',
+    sensitive: false,
+  },
   MANUAL_SERVER_LIMIT: {
     schema: z.coerce
       .number({ error: 'must be a number' })

@@ -33,6 +33,8 @@ import {
   watchClientsRequestSchema,
 } from './agent-messages';
 import { GrpcFailure, parseRequest, tolerantDeserializers, toServiceError } from './grpc-errors';
+import { probeHandlers } from './probe-handlers';
+import { VantagePointsService } from '../reachability/vantage-points.service';
 import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
 
 /** What openStream() needs of a grpc-js server stream (server-streaming or bidirectional). */
@@ -75,6 +77,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     private readonly reports: AgentReportsService,
     private readonly clientSets: ClientSetsService,
     private readonly notifier: ClientSetNotifier,
+    private readonly probes: VantagePointsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
@@ -225,12 +228,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private handlers(): AgentServiceHandlers {
-    const notYet = (_call: unknown, callback: grpc.sendUnaryData<never>) =>
-      callback({ code: grpc.status.UNIMPLEMENTED, details: 'vantage points: in progress' });
     return {
-      EnrollProbe: notYet,
-      ProbeTasks: notYet,
-      ReportProbe: notYet,
+      ...probeHandlers(this.probes, this.logger),
       Enroll: (call, callback) => {
         let request: ReturnType<typeof enrollRequestSchema.parse>;
         try {

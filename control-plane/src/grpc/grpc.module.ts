@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentReportsModule } from '../agent-reports/agent-reports.module';
 import { ClientSetsModule } from '../client-sets/client-sets.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
+import { ReachabilityModule } from '../reachability/reachability.module';
 import { AgentGrpcServer } from './agent-grpc.server';
 
 /**
@@ -10,7 +11,7 @@ import { AgentGrpcServer } from './agent-grpc.server';
  * them knows it: it turns wire messages into their calls and their exceptions into statuses.
  */
 @Module({
-  imports: [EnrollmentModule, AgentReportsModule, ClientSetsModule],
+  imports: [EnrollmentModule, AgentReportsModule, ClientSetsModule, ReachabilityModule],
   providers: [AgentGrpcServer],
   exports: [AgentGrpcServer],
 })

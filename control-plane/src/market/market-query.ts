@@ -5,6 +5,8 @@ import { countriesMatching } from './country-search';
 export interface MarketFilter {
   search?: string;
   country?: string;
+  /** Only these servers ("works from my network": those measured working from the visitor's). */
+  serverIds?: readonly string[];
 }
 export interface MarketPageQuery extends MarketFilter {
   sort?: MarketSort;
@@ -136,6 +138,10 @@ export function listingFilter(query: MarketFilter): ListingFilter {
     // A bpchar parameter, so the comparison stays on the char(2) column and its index.
     clauses.push(`country = $${params.length}::bpchar`);
   }
+  if (query.serverIds) {
+    params.push(query.serverIds);
+    clauses.push(`server_id = ANY($${params.length}::uuid[])`);
+  }
   if (query.search) {
     params.push(containsPattern(query.search));
     const text = `search_text LIKE lower($${params.length})`;
@@ -191,7 +197,8 @@ export function pageSql(query: MarketPageQuery): PageSql {
       FROM (${scan} ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}) l
       JOIN servers s ON s.id = l.server_id`;
   const order = orderBySql(keys, 'p');
-  if (query.search) {
+  // A search or a set of servers: the matches are counted (market_counts counts countries).
+  if (query.search || query.serverIds) {
     const sql = `WITH m AS MATERIALIZED (
         SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where}
       ), t AS (SELECT count(*)::int AS total FROM m)

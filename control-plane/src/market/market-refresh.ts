@@ -86,4 +86,9 @@ export class MarketRefresh implements OnApplicationBootstrap {
     }
     return applied;
   }
+
+  /** Sets the market order's reachability penalties (the reachability domain computes them). */
+  setReachPenalties(penalties: ReadonlyMap<string, number>): Promise<number> {
+    return this.repository.setReachPenalties(penalties);
+  }
 }

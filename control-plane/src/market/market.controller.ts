@@ -27,6 +27,7 @@ import type { ActiveSession } from '../auth/auth.repository';
 import { sessionTokenOf } from '../auth/session-cookie';
 import { CurrentSession, ForAccountType, SessionGuard } from '../auth/session.guard';
 import { SessionService } from '../auth/session.service';
+import { clientIp } from '../common/client-ip';
 import { UuidParam } from '../common/uuid-param';
 import { MarketException } from './market.exception';
 import { MarketService } from './market.service';
@@ -61,7 +62,11 @@ export class MarketController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    const page = await this.market.servers(query, await this.optionalSession(request));
+    const page = await this.market.servers(
+      query,
+      await this.optionalSession(request),
+      clientIp(request),
+    );
     return page.sendWith(response);
   }
 

@@ -229,6 +229,30 @@ export class MarketRepository {
   }
 
   /**
+   * The order's reachability penalty (docs/reachability.md#market-order), written only where it
+   * changed, rows locked in server_id order like every multi-row listing write.
+   */
+  async setReachPenalties(penalties: ReadonlyMap<string, number>): Promise<number> {
+    if (penalties.size === 0) return 0;
+    const rows = await queryRows<{ server_id: string }>(
+      this.dataSource,
+      `WITH v AS (
+         SELECT * FROM unnest($1::uuid[], $2::smallint[]) AS v(id, penalty)
+       ), locked AS (
+         SELECT l.server_id FROM market_listings l JOIN v ON v.id = l.server_id
+         WHERE l.reach_penalty <> v.penalty
+         ORDER BY l.server_id FOR UPDATE OF l
+       )
+       UPDATE market_listings l SET reach_penalty = v.penalty
+       FROM v, locked
+       WHERE l.server_id = v.id AND locked.server_id = v.id
+       RETURNING l.server_id`,
+      [[...penalties.keys()], [...penalties.values()]],
+    );
+    return rows.length;
+  }
+
+  /**
    * Writes decayed values. A listing is skipped when a report came since it was read (its
    * last_report_at moved) or while a writer holds it (it is taken up again next minute), and
    * rows are locked in server_id order like every multi-row listing write.

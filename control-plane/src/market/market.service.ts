@@ -9,6 +9,8 @@ import {
   type MarketStats,
   type ProcessingServersResponse,
   type ServerHealthResponse,
+  type Network,
+  type ReachabilityState,
 } from '@scn/proto';
 import type { ActiveSession } from '../auth/auth.repository';
 import { AuthException } from '../auth/auth.exception';
@@ -25,6 +27,7 @@ import { toMarketServer } from './market-view';
 import { MarketException } from './market.exception';
 import { MarketRepository } from './market.repository';
 import { SUBSCRIBED_SERVERS, type SubscribedServersReader } from './subscribed-servers';
+import { VISITOR_REACHABILITY, type VisitorReachabilityReader } from './visitor-reachability';
 
 /** A server id from a client: anything but a UUID cannot name a server, so it is not found. */
 export function serverIdOf(value: string): string {
@@ -32,6 +35,9 @@ export function serverIdOf(value: string): string {
   if (id === null) throw new MarketException('server_not_found');
   return id;
 }
+
+/** A visitor whose address GeoIP does not place (or a market without reachability). */
+const UNKNOWN_NETWORK: Network = { country: null, asn: null, asnName: null };
 
 /** The server market (spec 01 §2, §3, §4, §7, §9): listing, stats, cooldown, health. */
 @Injectable()
@@ -45,6 +51,9 @@ export class MarketService {
     @Optional()
     @Inject(SUBSCRIBED_SERVERS)
     private readonly subscribed: SubscribedServersReader | null = null,
+    @Optional()
+    @Inject(VISITOR_REACHABILITY)
+    private readonly reachability: VisitorReachabilityReader | null = null,
   ) {
     this.pages = new MarketPageCache(config.marketPageCacheMs);
   }
@@ -77,23 +86,44 @@ export class MarketService {
    * controller sends its JSON as it is.
    */
   async servers(
-    query: MarketPageQuery,
+    query: MarketPageQuery & { reachable?: 'works' },
     // The session's client, for per-user fields: they go on top of the cached page, which is
     // the same for every visitor.
     session: ActiveSession | null,
+    // The visitor's address: whether each server works from their network goes on top too.
+    address: string | null = null,
   ): Promise<JsonDocument<MarketServersResponse>> {
-    const page = await this.page(query);
-    if (!session || session.account.userType !== 'client' || !this.subscribed) return page;
-    const subscribed = await this.subscribed.subscribedAmong(
-      session.account.uuid,
-      page.value.servers.map((server) => server.id),
-    );
-    if (subscribed.size === 0) return page;
+    const network =
+      address && this.reachability ? this.reachability.networkOf(address) : UNKNOWN_NETWORK;
+    const { reachable, ...asked } = query;
+    const page =
+      reachable === 'works' && this.reachability
+        ? new JsonDocument(
+            await this.readPage({
+              ...asked,
+              pricesDiffer: !launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
+              serverIds: await this.reachability.workingFrom(network),
+            }),
+          )
+        : await this.page(asked);
+    const ids = page.value.servers.map((server) => server.id);
+    const [subscribed, states] = await Promise.all([
+      session && session.account.userType === 'client' && this.subscribed
+        ? this.subscribed.subscribedAmong(session.account.uuid, ids)
+        : new Set<string>(),
+      network.country && this.reachability
+        ? this.reachability.statesFrom(ids, network)
+        : new Map<string, ReachabilityState>(),
+    ]);
+    if (subscribed.size === 0 && states.size === 0 && !network.country) return page;
     return new JsonDocument({
       ...page.value,
-      servers: page.value.servers.map((server) =>
-        subscribed.has(server.id) ? { ...server, isSubscribed: true } : server,
-      ),
+      network,
+      servers: page.value.servers.map((server) => ({
+        ...server,
+        isSubscribed: subscribed.has(server.id),
+        reachability: states.get(server.id) ?? 'unknown',
+      })),
     });
   }
 
@@ -126,7 +156,7 @@ export class MarketService {
     return {
       success: true,
       servers: rows.map((row) => toMarketServer(row, context)),
-      network: { country: null, asn: null, asnName: null },
+      network: UNKNOWN_NETWORK,
       totalPages: totalPages(total, query.limit),
       total,
       page: query.page,

@@ -98,7 +98,7 @@ export class NodesRepository {
   async updateOwnedServer(
     ownerUuid: string,
     id: string,
-    changes: Partial<Pick<ServerEntity, 'name' | 'country' | 'location'>>,
+    changes: Partial<Pick<ServerEntity, 'name' | 'country' | 'location' | 'autoRegenerateS'>>,
   ): Promise<boolean> {
     const result = await this.dataSource
       .getRepository(ServerEntity)

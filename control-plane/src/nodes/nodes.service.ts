@@ -105,23 +105,63 @@ export class NodesService {
     if (current.source !== 'agent') throw new NodesException('not_an_agent_node');
     const now = this.clock.now();
     this.checkRegenerationInterval(current, now);
-    const previousPort = current.planPort;
-    const server = await this.transactions.run(async (tx) => {
-      const changed = await this.repository.regeneratePort(tx, ownerUuid, serverId, {
-        previousPort,
-        port: randomPlanPort(previousPort ?? current.port),
-        security: defaultSecurity(current.core),
-        now,
-        intervalS: PORT_REGENERATION_INTERVAL_S,
-      });
-      if (changed) await this.repository.announcePlan(tx, serverId);
-      return changed;
-    });
+    const server = await this.regenerate(current, now, PORT_REGENERATION_INTERVAL_S);
     if (server) return server;
     // Nothing changed: the server went, or a concurrent regeneration (or change) came first.
     const after = await this.ownedServer(ownerUuid, serverId);
     this.checkRegenerationInterval(after, now);
     throw new NodesException('plan_changed');
+  }
+
+  /**
+   * The same regeneration, triggered by reachability (docs/reachability.md#automatic-port-
+   * regeneration): only while the owner allows it, at most once per their chosen interval (never
+   * more often than the emergency regeneration's own limit). Null when it is not due or not
+   * allowed, or when another change came first.
+   */
+  async regeneratePortWhenBlocked(serverId: string): Promise<ServerEntity | null> {
+    const current = await this.repository.findServer(serverId);
+    if (!current || current.source !== 'agent' || current.autoRegenerateS === null) return null;
+    const intervalS = Math.max(current.autoRegenerateS, PORT_REGENERATION_INTERVAL_S);
+    const now = this.clock.now();
+    if (
+      current.portRegeneratedAt &&
+      current.portRegeneratedAt.getTime() + intervalS * 1000 > now.getTime()
+    ) {
+      return null;
+    }
+    return this.regenerate(current, now, intervalS);
+  }
+
+  /** The owner allows (a number of seconds) or stops (null) the automatic regeneration. */
+  async setAutoRegeneration(
+    ownerUuid: string,
+    serverId: string,
+    intervalS: number | null,
+  ): Promise<ServerEntity> {
+    const current = await this.ownedServer(ownerUuid, serverId);
+    if (current.source !== 'agent') throw new NodesException('not_an_agent_node');
+    await this.repository.updateOwnedServer(ownerUuid, serverId, { autoRegenerateS: intervalS });
+    return this.ownedServer(ownerUuid, serverId);
+  }
+
+  private regenerate(
+    current: ServerEntity,
+    now: Date,
+    intervalS: number,
+  ): Promise<ServerEntity | null> {
+    const previousPort = current.planPort;
+    return this.transactions.run(async (tx) => {
+      const changed = await this.repository.regeneratePort(tx, current.ownerUuid, current.id, {
+        previousPort,
+        port: randomPlanPort(previousPort ?? current.port),
+        security: defaultSecurity(current.core),
+        now,
+        intervalS,
+      });
+      if (changed) await this.repository.announcePlan(tx, current.id);
+      return changed;
+    });
   }
 
   private checkRegenerationInterval(server: ServerEntity, now: Date): void {

@@ -73,6 +73,15 @@ export const RATE_LIMITS = {
   depositVerify: (accountUuid: string): RateLimitRule[] => [
     { bucket: `deposit-verify:account:${accountUuid}`, limit: 60, windowSeconds: 10 * MINUTE },
   ],
+  /** A client's reachability reports (docs/reachability.md#abuse): a checklist, not a feed. */
+  reachabilityReport: (accountUuid: string): RateLimitRule[] => [
+    { bucket: `reachability-report:account:${accountUuid}`, limit: 20, windowSeconds: HOUR },
+    {
+      bucket: `reachability-report:account-day:${accountUuid}`,
+      limit: 60,
+      windowSeconds: 24 * HOUR,
+    },
+  ],
   contact: (ip: string): RateLimitRule[] => [
     { bucket: `contact:ip:${addressKey(ip)}`, limit: 5, windowSeconds: HOUR },
   ],

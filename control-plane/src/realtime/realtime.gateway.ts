@@ -26,7 +26,9 @@ export type ServerListChange =
   /** A server that could not serve was dropped from subscriptions (issue 15 §7). */
   | 'withdrawn'
   /** A server was promoted (issue 20): the market's order changed. */
-  | 'promotion';
+  | 'promotion'
+  /** A server became blocked (or works again) somewhere: its badges and the order changed. */
+  | 'reachability';
 
 /** The PostgreSQL channel that carries events to every replica. */
 export const REALTIME_CHANNEL = 'scn_realtime';

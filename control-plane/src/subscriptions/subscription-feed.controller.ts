@@ -1,7 +1,8 @@
-import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { clientIp } from '../common/client-ip';
 import { asLocale, localeFromAcceptLanguage } from '../i18n/catalogues';
 import { chooseFeedFormat, fakeIpOption } from './feed-formats/client-format';
 import { feedContentDisposition, renderFeed } from './feed-formats/render-feed';
@@ -30,11 +31,13 @@ export class SubscriptionFeedController {
     @Headers('user-agent') userAgent: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Headers('accept-language') acceptLanguage: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // The answer depends on the app asking: no shared cache may hand one app's format to another.
-    // The page's language too (Accept-Language).
+    // The page's language too (Accept-Language); and the servers, on the requester's network
+    // (no-store above keeps shared caches out of that).
     response.setHeader('Vary', 'User-Agent, Accept, Accept-Language');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
@@ -51,7 +54,7 @@ export class SubscriptionFeedController {
       response.status(400).type('text/plain').send(fakeIp.problem);
       return;
     }
-    const feed = await this.views.feed(secret);
+    const feed = await this.views.feed(secret, clientIp(request));
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
       return;

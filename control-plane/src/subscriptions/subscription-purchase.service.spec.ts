@@ -14,6 +14,7 @@ import { SubscriptionPurchaseService } from './subscription-purchase.service';
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
 import type { SubscriptionsNotifier } from './subscriptions.notifier';
+import type { FeedReachability } from './feed-reachability';
 
 const A = 'aaaa0000-0000-4000-8000-000000000001';
 const B = 'bbbb0000-0000-4000-8000-000000000002';
@@ -55,6 +56,7 @@ function purchaseWith(servers: SubscribableServer[], outcomes: PurchaseOutcome[]
     clock,
     config,
     {} as TrafficRepository,
+    {} as FeedReachability,
   );
   const service = new SubscriptionPurchaseService(
     repository,

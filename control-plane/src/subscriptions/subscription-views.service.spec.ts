@@ -11,6 +11,8 @@ import type { PremiumServers } from '../market/premium-servers';
 import type { ServerWithdrawalsRepository } from './server-withdrawals.repository';
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
+import { FeedReachability } from './feed-reachability';
+import type { ReachabilityService } from '../reachability/reachability.service';
 
 const A = 'aaaa0000-0000-4000-8000-000000000001';
 const config = {
@@ -50,6 +52,8 @@ function viewsWith(records: SubscriptionRecord[]) {
     { now: () => NOW },
     config,
     traffic,
+    // Feeds asked for without an address: reachability is never consulted.
+    new FeedReachability({} as ReachabilityService, repository, { now: () => NOW }),
   );
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   canonicalUuid,
+  type Network,
   type Subscription,
   type SubscriptionActionResponse,
   type SubscriptionCreationResponse,
@@ -11,6 +12,7 @@ import {
   type SubscriptionServer,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
+import { FeedReachability } from './feed-reachability';
 import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -55,6 +57,15 @@ export interface SubscriptionFile {
   content: string;
 }
 
+/** "IR · AS44244 Irancell", or null when the network is unknown. */
+function networkLabel(network: Network | null): string | null {
+  if (!network?.country) return null;
+  const asn = network.asn
+    ? ` · AS${network.asn}${network.asnName ? ` ${network.asnName}` : ''}`
+    : '';
+  return `${network.country}${asn}`;
+}
+
 export interface SubscriptionFeed {
   /** base64 of the links (the default format). */
   content: string;
@@ -72,6 +83,8 @@ export interface SubscriptionFeed {
    */
   uploadBytes: string;
   downloadBytes: string;
+  /** Servers left out because they are blocked on the requester's network, and that network. */
+  blocked: { names: string[]; network: string | null };
   title: string;
   /**
    * The self-signed certificates (PEM) of the feed's TLS servers by their SHA-256 (the links'
@@ -101,6 +114,7 @@ export class SubscriptionViewsService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly traffic: TrafficRepository,
+    private readonly reachability: FeedReachability,
   ) {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
   }
@@ -158,16 +172,22 @@ export class SubscriptionViewsService {
    * placeholder entries that say so and where to activate it (subscription-feed.ts), never its
    * links: the app keeps the profile and picks the servers up again once it runs.
    */
-  async feed(secret: string): Promise<SubscriptionFeed | null> {
+  /** `address`: the requester's, whose network orders the servers and leaves blocked ones out. */
+  async feed(secret: string, address: string | null = null): Promise<SubscriptionFeed | null> {
     const hash = this.urlSecrets.lookupHash(secret);
     if (!hash) return null;
     const record = await this.repository.findByUrlHash(hash);
     if (!record) return null;
-    const [list, traffic] = await Promise.all([
+    const [all, traffic] = await Promise.all([
       this.serversOf(record),
       this.traffic.totalOf(record.id),
     ]);
     const state = feedState(record);
+    const shaped =
+      state === 'active'
+        ? await this.reachability.shape(record, all, address)
+        : { servers: all, blocked: [], network: null };
+    const list = shaped.servers;
     const links =
       state === 'active'
         ? subscriptionServers(list, record.vlessUuid).map((server) => server.vlessString)
@@ -182,6 +202,7 @@ export class SubscriptionViewsService {
       downloadBytes: traffic.downloadBytes,
       title: `SCN ${subscriptionName(list.length)}`,
       certificates: state === 'active' ? certificatesOf(list) : new Map(),
+      blocked: { names: shaped.blocked, network: networkLabel(shaped.network) },
     };
   }
 

@@ -9,6 +9,7 @@ import { WalletModule } from '../wallet/wallet.module';
 import { SubscriptionBillingJob } from './subscription-billing.job';
 import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionsController } from './subscriptions.controller';
+import { FeedReachability } from './feed-reachability';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { PurchasesRepository } from './purchases.repository';
 import { SERVER_DELETION } from '../nodes/server-deletion';
@@ -38,6 +39,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
     SubscriptionsNotifier,
     SubscriptionPaymentsService,
     SubscriptionViewsService,
+    FeedReachability,
     SubscriptionPurchaseService,
     SubscriptionLifecycleService,
     SubscriptionPaidChangesService,

@@ -216,6 +216,25 @@ export class SubscriptionsRepository {
     return rows[0] ? subscriptionFromRow(rows[0]) : null;
   }
 
+  /**
+   * Where the client last fetched the feed from (docs/reachability.md#replacements), written
+   * only when the network changed or the last sighting is older than `refreshBefore`: a feed
+   * fetched every few minutes does not write a row each time.
+   */
+  async recordClientNetwork(
+    id: string,
+    network: { country: string; asn: number },
+    now: Date,
+    refreshBefore: Date,
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE subscriptions SET client_country = $2, client_asn = $3, client_seen_at = $4
+       WHERE id = $1 AND (client_country IS DISTINCT FROM $2 OR client_asn IS DISTINCT FROM $3
+                          OR client_seen_at IS NULL OR client_seen_at < $5)`,
+      [id, network.country, network.asn, now, refreshBefore],
+    );
+  }
+
   /** An account's subscriptions in the given states, newest first. */
   async listOwned(
     ownerUuid: string,

@@ -14,13 +14,10 @@ import {
 } from '@scn/proto';
 
 /** A real gRPC client of the agent service, as the agent builds it. */
-export function agentClient(port: number): AgentServiceClient {
+export function agentClient(port: number, host = '127.0.0.1'): AgentServiceClient {
   const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
   const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
-  return new proto.scn.agent.v1.AgentService(
-    `127.0.0.1:${port}`,
-    grpc.credentials.createInsecure(),
-  );
+  return new proto.scn.agent.v1.AgentService(`${host}:${port}`, grpc.credentials.createInsecure());
 }
 
 export function nodeMetadata(nodeId: string, secret: string): grpc.Metadata {

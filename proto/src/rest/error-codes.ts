@@ -94,6 +94,14 @@ export const API_ERROR_CODES = {
     'file_not_found',
     'no_servers_left',
   ],
+  reachability: [
+    'probe_token_invalid',
+    'probe_credential_invalid',
+    'probe_not_found',
+    'server_not_subscribed',
+    'server_not_found',
+    'network_unknown',
+  ],
   wallet: [
     'insufficient_balance',
     'wrong_wallet_type',

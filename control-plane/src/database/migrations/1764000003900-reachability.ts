@@ -30,7 +30,7 @@ export class Reachability1764000003900 implements MigrationInterface {
       `CREATE TABLE "reachability_reporters" ("account_uuid" uuid NOT NULL, "agreements" integer NOT NULL DEFAULT '0', "disagreements" integer NOT NULL DEFAULT '0', "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_07c7440c71c0bb35a31acb58c61" PRIMARY KEY ("account_uuid"))`,
     );
     await queryRunner.query(
-      `CREATE TABLE "server_reachability" ("server_id" uuid NOT NULL, "country" character(2) NOT NULL, "asn" integer NOT NULL, "score" smallint NOT NULL, "state" character(1) NOT NULL, "observers" smallint NOT NULL, "probes" smallint NOT NULL, "measured_at" TIMESTAMP WITH TIME ZONE NOT NULL, "blocked_since" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_352063a45fa27aeff5fd6fc1b08" PRIMARY KEY ("server_id", "country", "asn"))`,
+      `CREATE TABLE "server_reachability" ("server_id" uuid NOT NULL, "country" character(2) NOT NULL, "asn" integer NOT NULL, "score" smallint NOT NULL, "state" character(1) NOT NULL, "observers" smallint NOT NULL, "probes" smallint NOT NULL, "measured_at" TIMESTAMP WITH TIME ZONE NOT NULL, "blocked_since" TIMESTAMP WITH TIME ZONE, "plan_revision" bigint NOT NULL, CONSTRAINT "PK_352063a45fa27aeff5fd6fc1b08" PRIMARY KEY ("server_id", "country", "asn"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_server_reachability_network" ON "server_reachability" ("country", "asn", "state")`,

@@ -42,4 +42,8 @@ export class ServerReachabilityEntity {
 
   @Column({ name: 'blocked_since', type: 'timestamptz', nullable: true })
   blockedSince: Date | null;
+
+  /** The server's inbound plan it is of: after a new port, a row of the old one means nothing. */
+  @Column({ name: 'plan_revision', type: 'bigint' })
+  planRevision: string;
 }

@@ -14,6 +14,25 @@ export interface FeedPageInput {
   dashboardUrl: string;
   /** The visitor's language (Accept-Language or ?lang=): every word of the page, `<html lang dir>`. */
   locale: Locale;
+  /** Servers left out because they are blocked on the requester's network, and that network. */
+  blocked?: { names: readonly string[]; network: string | null };
+}
+
+/** The servers left out of the apps because they are blocked where the page was asked from. */
+function blockedSection(
+  input: FeedPageInput,
+  text: (key: string, values?: Record<string, string>) => string,
+): string {
+  if (!input.blocked || input.blocked.names.length === 0) return '';
+  const network = input.blocked.network
+    ? isolate(input.blocked.network)
+    : text('blocked.yourNetwork');
+  const names = input.blocked.names.map((name) => `<li class="notice">${escapeHtml(name)}</li>`);
+  return `<h2>${text('blocked.heading')}</h2>
+<p>${text('blocked.explain', { network })}</p>
+<ul>
+${names.join('\n')}
+</ul>`;
 }
 
 /** One-tap imports: the deep links of `@scn/proto`, shared with the portal's QR dialog. */
@@ -96,6 +115,7 @@ ${urlQr.qrCode ? `<img src="${urlQr.qrCode}" width="180" height="180" alt="${tex
 <ul>
 ${list}
 </ul>
+${blockedSection(input, text)}
 </body>
 </html>
 `;

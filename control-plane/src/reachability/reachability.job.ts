@@ -1,0 +1,84 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
+import { PeriodicJob } from '../common/periodic-job';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { TransactionRunner } from '../database/transaction-runner';
+import { NodesService } from '../nodes/nodes.service';
+import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { ReachabilityRepository, type StateChange } from './reachability.repository';
+import { REACHABILITY_RULES } from './reachability-rules';
+import { ReachabilityService } from './reachability.service';
+
+/** One replica at a time prunes and regenerates. */
+const REACHABILITY_LOCK_ID = 4_202_675;
+
+/**
+ * Reachability's upkeep: the automatic port regeneration of servers that became blocked
+ * somewhere (at once, when an estimate turns blocked, and every run for any missed), and the
+ * pruning of old observations and stale estimates (whose servers' market penalty is recomputed).
+ */
+@Injectable()
+export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ReachabilityJob');
+  private readonly every: PeriodicJob;
+
+  constructor(
+    private readonly reachability: ReachabilityService,
+    private readonly repository: ReachabilityRepository,
+    private readonly nodes: NodesService,
+    private readonly realtime: RealtimeGateway,
+    private readonly transactions: TransactionRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.every = new PeriodicJob(
+      'Reachability upkeep',
+      config.reachability.jobIntervalMs,
+      () => this.runOnce(),
+      this.logger,
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.reachability.listen((changes) => this.onChanges(changes));
+    this.every.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.every.stop();
+  }
+
+  async runOnce(): Promise<void> {
+    await this.transactions.whileHolding(REACHABILITY_LOCK_ID, async () => {
+      const now = this.clock.now().getTime();
+      const pruned = await this.repository.prune(
+        new Date(now - REACHABILITY_RULES.keepMs),
+        new Date(now - REACHABILITY_RULES.freshMs),
+      );
+      await this.reachability.refreshPenalties(pruned);
+      const blocked = await this.repository.blockedWithAutoRegeneration(
+        new Date(now - REACHABILITY_RULES.freshMs),
+      );
+      for (const serverId of blocked) await this.regenerate(serverId);
+    });
+  }
+
+  private async onChanges(changes: readonly StateChange[]): Promise<void> {
+    const blocked = new Set(changes.filter((c) => c.after === 'b').map((c) => c.serverId));
+    for (const serverId of blocked) await this.regenerate(serverId);
+  }
+
+  private async regenerate(serverId: string): Promise<void> {
+    const server = await this.nodes.regeneratePortWhenBlocked(serverId);
+    if (!server) return;
+    this.logger.log({ serverId, port: server.planPort }, 'Port regenerated: blocked somewhere');
+    this.realtime.serverListUpdated('address');
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Network, ReachabilityState } from '@scn/proto';
+import { CLOCK, type Clock } from '../common/clock';
+import { ReachabilityService } from '../reachability/reachability.service';
+import type { SubscriptionRecord } from './subscriptions.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
+
+/** A sighting of the client's network is written again after this long. */
+const SIGHTING_REFRESH_MS = 10 * 60_000;
+
+const ORDER: Record<ReachabilityState, number> = { works: 0, unknown: 1, blocked: 2 };
+
+export interface ShapedServers<T> {
+  /** Works from the requester's network first, then not measured; blocked ones left out. */
+  servers: T[];
+  /** The names of the servers left out. */
+  blocked: string[];
+  network: Network;
+}
+
+/**
+ * A feed as its requester's network sees it (docs/reachability.md#feeds): the servers that work
+ * from there first (so the apps' auto-best group and first entry are reachable ones), servers
+ * known blocked there left out, unless every server is (an empty feed helps nobody: the
+ * replacement job is then on its way). Each fetch also records where the client is, which is
+ * the network their blocked servers are replaced for.
+ */
+@Injectable()
+export class FeedReachability {
+  constructor(
+    private readonly reachability: ReachabilityService,
+    private readonly subscriptions: SubscriptionsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async shape<T extends { id: string; name: string }>(
+    record: SubscriptionRecord,
+    servers: readonly T[],
+    address: string | null,
+  ): Promise<ShapedServers<T>> {
+    const network = address
+      ? this.reachability.networkOf(address)
+      : { country: null, asn: null, asnName: null };
+    if (!network.country) return { servers: [...servers], blocked: [], network };
+    const now = this.clock.now();
+    await this.subscriptions.recordClientNetwork(
+      record.id,
+      { country: network.country, asn: network.asn ?? 0 },
+      now,
+      new Date(now.getTime() - SIGHTING_REFRESH_MS),
+    );
+    const states = await this.reachability.statesFrom(
+      servers.map((s) => s.id),
+      network,
+    );
+    const stateOf = (s: T) => states.get(s.id) ?? 'unknown';
+    const ordered = servers
+      .map((server, index) => ({ server, index }))
+      .sort((a, b) => ORDER[stateOf(a.server)] - ORDER[stateOf(b.server)] || a.index - b.index)
+      .map(({ server }) => server);
+    const kept = ordered.filter((s) => stateOf(s) !== 'blocked');
+    if (kept.length === 0) return { servers: ordered, blocked: [], network };
+    return {
+      servers: kept,
+      blocked: ordered.filter((s) => stateOf(s) === 'blocked').map((s) => s.name),
+      network,
+    };
+  }
+}
