@@ -18,6 +18,7 @@ import { DatabaseModule } from './database/database.module';
 import { DemoModule } from './demo/demo.module';
 import { DepositsModule } from './deposits/deposits.module';
 import { EnrollmentModule } from './enrollment/enrollment.module';
+import { GeoIpModule } from './geoip/geoip.module';
 import { GrpcModule } from './grpc/grpc.module';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
@@ -85,6 +86,7 @@ export class AppModule {
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         DatabaseModule,
+        GeoIpModule,
         MailModule,
         RealtimeModule,
         AccountsModule,

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { insideTestNets } from '../common/address-policy';
 import { ENV_VARS, envSchema, type Env, type EnvName } from './env.schema';
+import { type GeoIpOverride, geoIpDirProblems, parseGeoIpOverrides } from './geoip-settings';
 import { type SolanaSettings, solanaSettings } from './solana-settings';
 import { type SweepSettings, describeSweeps, sweepSettings } from './sweep-settings';
 import {
@@ -74,6 +75,10 @@ export interface AppConfig {
   sweeps: SweepSettings | null;
   /** Tests only (NODE_ENV=test): the file whose offset moves the clock (common/test-clock.ts). */
   testClockFile: string | undefined;
+  /** GeoIP's newer CSV files (geoip/); undefined: the packaged ones. */
+  geoipDir: string | undefined;
+  /** Tests only (NODE_ENV=test): documentation-range CIDRs placed ahead of the GeoIP database. */
+  geoipTestOverrides: GeoIpOverride[];
   /** Share-and-earn's check that a post is still up before paying (issue 20 §2). */
   shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
   /** The client apps' APK mirror (downloads/apk-mirror.ts). */
@@ -192,6 +197,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ]);
   }
 
+  const geoipOverrides = parseGeoIpOverrides(env.GEOIP_TEST_OVERRIDES);
+  const geoipProblems = [...geoipOverrides.problems, ...geoIpDirProblems(env.GEOIP_DIR)];
+  if (geoipProblems.length > 0) throw new ConfigError(geoipProblems);
+  // Placing addresses at will would let a test setting misplace real clients: tests only.
+  if (env.GEOIP_TEST_OVERRIDES && env.NODE_ENV !== 'test') {
+    throw new ConfigError([
+      `GEOIP_TEST_OVERRIDES: is for tests only and refused unless NODE_ENV=test (NODE_ENV=${env.NODE_ENV})`,
+    ]);
+  }
+
   // Without PUBLIC_URL the portal is where this process listens (links, the install command).
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -252,6 +267,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     withdrawals: withdrawals.settings,
     sweeps: sweeps.settings,
     testClockFile: env.TEST_CLOCK_FILE ? resolve(env.TEST_CLOCK_FILE) : undefined,
+    geoipDir: env.GEOIP_DIR ? resolve(env.GEOIP_DIR) : undefined,
+    geoipTestOverrides: geoipOverrides.overrides,
     shareVerify: {
       enabled: env.SHARE_VERIFY_FETCH ?? env.NODE_ENV === 'production',
       baseUrl: env.SHARE_VERIFY_BASE_URL ?? null,
@@ -294,7 +311,11 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     nodeNames: config.nodeDns
       ? `*.${config.nodeDns.domain}, DNS server ${config.nodeDns.listen ? `${config.nodeDns.listen.host}:${config.nodeDns.listen.port}` : 'off here (SCN_DNS_LISTEN)'}`
       : "off (SCN_NODE_DOMAIN): agent nodes get no name under the platform's domain",
+    geoip: config.geoipDir ?? 'packaged (@ip-location-db)',
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
+    ...(config.geoipTestOverrides.length > 0
+      ? { geoipTestOverrides: config.geoipTestOverrides.map((o) => o.cidr) }
+      : {}),
   };
 }
 

@@ -372,6 +372,16 @@ export const ENV_VARS = {
     doc: 'Tests only, refused unless NODE_ENV=test: a file holding a whole number of milliseconds added to the clock; moving it runs every periodic job once (the browser suites simulate a month with it)',
     sensitive: false,
   },
+  GEOIP_DIR: {
+    schema: z.string().min(1).optional(),
+    doc: 'A folder holding newer copies of the four ip-location-db CSV files (asn-ipv4-num.csv, asn-ipv6-num.csv, geo-whois-asn-country-ipv4-num.csv, geo-whois-asn-country-ipv6-num.csv) that replace the packaged ones; read at start (docs/reachability.md#geoip)',
+    sensitive: false,
+  },
+  GEOIP_TEST_OVERRIDES: {
+    schema: z.string().default(''),
+    doc: 'Tests only, refused unless NODE_ENV=test: comma-separated CIDR=CC:ASN[:name] inside the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) that GeoIP places there instead of its database (longest prefix wins)',
+    sensitive: false,
+  },
   SOLANA_RPC_URL: {
     schema: url(['http', 'https']).optional(),
     doc: 'Solana JSON-RPC the control plane reads to verify deposits (with SOLANA_DEPOSIT_ADDRESS; without both, deposits are off and their routes answer 503)',
