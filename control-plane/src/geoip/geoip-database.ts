@@ -58,6 +58,21 @@ export class GeoIpDatabase {
     };
   }
 
+  private names: Map<number, string | null> | null = null;
+
+  /** A network's name by its number (built on first use: one entry per network). */
+  asnName(asn: number): string | null {
+    if (!this.names) {
+      const t = this.tables;
+      this.names = new Map();
+      for (let i = 0; i < t.asnNumbers.length; i += 1) {
+        if (!this.names.get(t.asnNumbers[i]!))
+          this.names.set(t.asnNumbers[i]!, t.asnNames[i] ?? null);
+      }
+    }
+    return this.names.get(asn) ?? null;
+  }
+
   /** Rows and bytes of the typed arrays (the names' strings are on the heap besides). */
   get size(): { rows: number; bytes: number; networks: number } {
     const t = this.tables;

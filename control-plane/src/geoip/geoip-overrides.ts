@@ -22,6 +22,11 @@ export class GeoIpOverrides {
       .sort((a, b) => b.prefix - a.prefix);
   }
 
+  /** The name an override gives a network number, or undefined when none names it. */
+  asnName(asn: number): string | null | undefined {
+    return this.entries.find((entry) => entry.place.asn === asn)?.place.asnName;
+  }
+
   /** The place of the longest override prefix holding `key`, or null. */
   find(key: IpKey): NetworkPlace | null {
     for (const entry of this.entries) {

@@ -69,6 +69,13 @@ export class GeoIpService implements OnModuleInit {
     return this.database.place(key);
   }
 
+  /** A network's name by its number (e.g. 44244: "Iran Cell Service and Communication Company"). */
+  asnName(asn: number): string | null {
+    const overridden = this.overrides.asnName(asn);
+    if (overridden !== undefined) return overridden;
+    return this.database?.asnName(asn) ?? null;
+  }
+
   private start(): Promise<void> {
     if (this.ready) return this.ready;
     const source = this.config.geoipDir ?? 'packaged @ip-location-db';
