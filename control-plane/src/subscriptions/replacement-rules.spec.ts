@@ -6,6 +6,7 @@ import {
 import {
   type BlockedServer,
   CLIENT_NETWORK_FRESH_MS,
+  movePostings,
   type ReplacementCandidate,
   replacementNetwork,
   replacementsFor,
@@ -167,5 +168,44 @@ describe('replacementsFor', () => {
 
   it('should answer no candidate when none is given', () => {
     expect(replacementsFor(blocked, [], none, NOW)).toEqual([]);
+  });
+});
+
+describe('movePostings', () => {
+  const A = '77777777-7777-4777-8777-777777777777';
+  const B = '88888888-8888-4888-8888-888888888888';
+  const frozen = new Date('2026-05-01T00:00:00Z');
+  const takeBack = [
+    { account: { wallet: 'node_wallet' as const, ownerUuid: A }, amountMicro: -4n * SSL },
+    { account: { system: 'platform_revenue' as const }, amountMicro: -2n * SSL },
+  ];
+
+  it('should credit the replacement operator, frozen, what the blocked side gives back', () => {
+    expect(movePostings(takeBack, { premium: false, ownerUuid: B }, 6n * SSL, frozen)).toEqual([
+      ...takeBack.slice(0, 1),
+      {
+        account: { wallet: 'node_wallet', ownerUuid: B },
+        amountMicro: 6n * SSL,
+        frozenUntil: frozen,
+      },
+      { account: { system: 'platform_revenue' }, amountMicro: -2n * SSL },
+    ]);
+  });
+
+  it('should let platform_revenue keep it for a premium replacement, netted into one posting', () => {
+    expect(movePostings(takeBack, { premium: true, ownerUuid: B }, 6n * SSL, frozen)).toEqual([
+      takeBack[0],
+      { account: { system: 'platform_revenue' }, amountMicro: 4n * SSL },
+    ]);
+    const platformOnly = [
+      { account: { system: 'platform_revenue' as const }, amountMicro: -6n * SSL },
+    ];
+    expect(movePostings(platformOnly, { premium: true, ownerUuid: B }, 6n * SSL, frozen)).toEqual(
+      [],
+    );
+  });
+
+  it('should move nothing when nothing is left of the period', () => {
+    expect(movePostings([], { premium: false, ownerUuid: B }, 0n, frozen)).toEqual([]);
   });
 });

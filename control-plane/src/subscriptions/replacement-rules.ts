@@ -1,5 +1,6 @@
 import { type Network, VPS_TIERS, type VpsTierId } from '@scn/proto';
 import { viewReliability } from '../reliability/reliability';
+import type { Posting } from '../wallet/ledger.service';
 import { subscribable } from './subscription-purchase.service';
 import type { SubscribableServer, SubscriptionRecord } from './subscriptions.repository';
 
@@ -99,4 +100,33 @@ export function replacementsFor(
       (a.pingMs ?? Number.MAX_SAFE_INTEGER) - (b.pingMs ?? Number.MAX_SAFE_INTEGER) ||
       (a.server.id < b.server.id ? -1 : a.server.id > b.server.id ? 1 : 0),
   );
+}
+
+/**
+ * The movement of a replacement: the take-back postings of the blocked server's side, and the
+ * amount to the replacement's operator (frozen like a reward), or kept by platform_revenue for a
+ * premium replacement. platform_revenue's postings are netted into one; none when nothing moves.
+ */
+export function movePostings(
+  takeBack: readonly Posting[],
+  replacement: Pick<SubscribableServer, 'premium' | 'ownerUuid'>,
+  amountMicro: bigint,
+  frozenUntil: Date,
+): Posting[] {
+  if (amountMicro <= 0n) return [];
+  const credit: Posting = replacement.premium
+    ? { account: { system: 'platform_revenue' }, amountMicro }
+    : {
+        account: { wallet: 'node_wallet', ownerUuid: replacement.ownerUuid },
+        amountMicro,
+        frozenUntil,
+      };
+  const all = [...takeBack, credit];
+  const isPlatform = (p: Posting) =>
+    'system' in p.account && p.account.system === 'platform_revenue';
+  const platform = all.filter(isPlatform).reduce((sum, p) => sum + p.amountMicro, 0n);
+  const rest = all.filter((p) => !isPlatform(p) && p.amountMicro !== 0n);
+  return platform === 0n
+    ? rest
+    : [...rest, { account: { system: 'platform_revenue' }, amountMicro: platform }];
 }

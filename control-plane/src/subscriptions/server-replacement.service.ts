@@ -6,10 +6,11 @@ import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
-import { LedgerService, type Posting } from '../wallet/ledger.service';
+import { LedgerService } from '../wallet/ledger.service';
 import {
   CLIENT_NETWORK_FRESH_MS,
   type ClientPlace,
+  movePostings,
   type ReplacementCandidate,
   replacementNetwork,
   replacementsFor,
@@ -205,33 +206,4 @@ export class ServerReplacements {
     }
     return 'done';
   }
-}
-
-/**
- * The movement of a replacement: the take-back postings of the blocked server's side, and the
- * amount to the replacement's operator (frozen like a reward), or kept by platform_revenue for a
- * premium replacement. platform_revenue's postings are netted into one; none when nothing moves.
- */
-export function movePostings(
-  takeBack: readonly Posting[],
-  replacement: Pick<SubscribableServer, 'premium' | 'ownerUuid'>,
-  amountMicro: bigint,
-  frozenUntil: Date,
-): Posting[] {
-  if (amountMicro <= 0n) return [];
-  const credit: Posting = replacement.premium
-    ? { account: { system: 'platform_revenue' }, amountMicro }
-    : {
-        account: { wallet: 'node_wallet', ownerUuid: replacement.ownerUuid },
-        amountMicro,
-        frozenUntil,
-      };
-  const all = [...takeBack, credit];
-  const isPlatform = (p: Posting) =>
-    'system' in p.account && p.account.system === 'platform_revenue';
-  const platform = all.filter(isPlatform).reduce((sum, p) => sum + p.amountMicro, 0n);
-  const rest = all.filter((p) => !isPlatform(p) && p.amountMicro !== 0n);
-  return platform === 0n
-    ? rest
-    : [...rest, { account: { system: 'platform_revenue' }, amountMicro: platform }];
 }
