@@ -11,6 +11,11 @@ export const REALTIME_EVENTS = {
   serverListUpdated: 'server-list-updated',
   /** issue 17: a deposit was credited; a wallet page refetches its own wallet. */
   walletUpdated: 'wallet-updated',
+  /**
+   * One of the account's subscriptions changed without its request (a blocked server replaced,
+   * docs/reachability.md#replacements): its subscription pages refetch. To the account's room.
+   */
+  subscriptionUpdated: 'subscription-updated',
 } as const;
 type RealtimeEvent = (typeof REALTIME_EVENTS)[keyof typeof REALTIME_EVENTS];
 
@@ -150,6 +155,11 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
     this.publish(REALTIME_EVENTS.walletUpdated, reason, accountUuid);
   }
 
+  /** An account's subscription changed without its request; its own sockets refetch it. */
+  subscriptionUpdated(accountUuid: string, reason: 'server_replaced'): void {
+    this.publish(REALTIME_EVENTS.subscriptionUpdated, reason, accountUuid);
+  }
+
   /** To every replica's sockets through pg_notify (each hears it back on REALTIME_CHANNEL). */
   private publish(event: RealtimeEvent, reason: string, account?: string): void {
     const payload = JSON.stringify({ event, reason, account });
@@ -162,12 +172,10 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
 
   /** An event heard on REALTIME_CHANNEL (or published while pg_notify failed): to the sockets. */
   private receive(event: string | undefined, reason: string, account?: string): void {
-    if (event === REALTIME_EVENTS.walletUpdated) {
+    if (event === REALTIME_EVENTS.walletUpdated || event === REALTIME_EVENTS.subscriptionUpdated) {
       // Only to the owner's sockets; an event without an account reaches nobody.
       if (typeof account !== 'string') return;
-      this.server
-        ?.to(accountRoom(account))
-        .emit(REALTIME_EVENTS.walletUpdated, { reason, at: new Date().toISOString() });
+      this.server?.to(accountRoom(account)).emit(event, { reason, at: new Date().toISOString() });
     } else {
       this.deliver(reason);
     }

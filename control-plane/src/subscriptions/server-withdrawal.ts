@@ -16,6 +16,16 @@ export interface WithdrawnServerRef {
   ownerUuid: string;
 }
 
+/** Unused paid time on a server, and how much of it its operator gives back. */
+export interface UnusedShare {
+  /** The server's share of the period payment x the unused fraction, rounded up. */
+  amountMicro: bigint;
+  /** The operator's part (its reward's same fraction, capped by the amount and its wallet). */
+  fromOperatorMicro: bigint;
+  /** The operator's reward's frozen_until, carried by its debit. */
+  frozenUntil: Date | null;
+}
+
 export interface Withdrawal {
   refundMicro: bigint;
   /** Servers the subscription still has after this one left. */
@@ -55,22 +65,8 @@ export class ServerWithdrawals implements ServerDeletion {
     unable: Unable,
     now: Date,
   ): Promise<Withdrawal | null> {
-    const period = periodMs(record.billingCycle);
-    const unused = unusedPaidMs(record, unable.since);
-    let refund = 0n;
-    let fromOperator = 0n;
-    let frozenUntil: Date | null = null;
-    const payment =
-      unused > 0 ? await this.repository.periodPayment(manager, record.id, server.ownerUuid) : null;
-    if (payment && payment.serverCount > 0 && payment.paidMicro > 0n) {
-      refund = proRataMicro(payment.paidMicro / BigInt(payment.serverCount), unused, period);
-      fromOperator = minimum(refund, proRataMicro(payment.rewardPerServerMicro, unused, period));
-      if (fromOperator > 0n) {
-        const wallet = await this.ledger.lockWallet(manager, 'node_wallet', server.ownerUuid);
-        fromOperator = minimum(fromOperator, wallet.balanceMicro);
-      }
-      frozenUntil = payment.rewardFrozenUntil;
-    }
+    const share = await this.unusedShare(manager, record, server.ownerUuid, unable.since);
+    const refund = share.amountMicro;
     const id = randomUUID();
     const recorded = await this.repository.insert(manager, {
       id,
@@ -85,25 +81,15 @@ export class ServerWithdrawals implements ServerDeletion {
     });
     if (!recorded) return null;
     if (refund > 0n) {
-      const postings: Posting[] = [
-        { account: { wallet: 'client_wallet', ownerUuid: record.ownerUuid }, amountMicro: refund },
-      ];
-      if (fromOperator > 0n) {
-        postings.push({
-          account: { wallet: 'node_wallet', ownerUuid: server.ownerUuid },
-          amountMicro: -fromOperator,
-          frozenUntil,
-        });
-      }
-      if (refund > fromOperator) {
-        postings.push({
-          account: { system: 'platform_revenue' },
-          amountMicro: fromOperator - refund,
-        });
-      }
       await this.ledger.post(manager, {
         type: 'refund',
-        postings,
+        postings: [
+          {
+            account: { wallet: 'client_wallet', ownerUuid: record.ownerUuid },
+            amountMicro: refund,
+          },
+          ...takeBackPostings(share, server.ownerUuid),
+        ],
         initiatorUuid: null,
         subscriptionId: record.id,
         serverCount: 1,
@@ -129,6 +115,37 @@ export class ServerWithdrawals implements ServerDeletion {
     return { refundMicro: refund, serversLeft };
   }
 
+  /**
+   * The client's paid time left on a server of `operatorUuid` that stopped serving at `since`,
+   * in micro-SSL, and who gives it back (see the class comment); locks the operator's node
+   * wallet when it gives a part. A replacement (ServerReplacements) moves the same amount from
+   * the same places to the replacement's operator instead of the client.
+   */
+  async unusedShare(
+    manager: Transaction,
+    record: SubscriptionRecord,
+    operatorUuid: string,
+    since: Date,
+  ): Promise<UnusedShare> {
+    const period = periodMs(record.billingCycle);
+    const unused = unusedPaidMs(record, since);
+    const none: UnusedShare = { amountMicro: 0n, fromOperatorMicro: 0n, frozenUntil: null };
+    if (unused <= 0) return none;
+    const payment = await this.repository.periodPayment(manager, record.id, operatorUuid);
+    if (!payment || payment.serverCount <= 0 || payment.paidMicro <= 0n) return none;
+    const amount = proRataMicro(payment.paidMicro / BigInt(payment.serverCount), unused, period);
+    let fromOperator = minimum(amount, proRataMicro(payment.rewardPerServerMicro, unused, period));
+    if (fromOperator > 0n) {
+      const wallet = await this.ledger.lockWallet(manager, 'node_wallet', operatorUuid);
+      fromOperator = minimum(fromOperator, wallet.balanceMicro);
+    }
+    return {
+      amountMicro: amount,
+      fromOperatorMicro: fromOperator,
+      frozenUntil: payment.rewardFrozenUntil,
+    };
+  }
+
   /** ServerDeletion: the operator deleted the server; every subscription of it is refunded. */
   async beforeDelete(manager: Transaction, serverId: string, now: Date): Promise<number> {
     const records = await this.repository.lockSubscriptionsOf(manager, serverId);
@@ -148,6 +165,28 @@ export class ServerWithdrawals implements ServerDeletion {
     }
     return dropped;
   }
+}
+
+/**
+ * The debit side of giving `share` back: the operator's part from its node wallet (carrying its
+ * reward's frozen_until, so its frozen lot shrinks with it), platform_revenue for the rest.
+ */
+export function takeBackPostings(share: UnusedShare, operatorUuid: string): Posting[] {
+  const postings: Posting[] = [];
+  if (share.fromOperatorMicro > 0n) {
+    postings.push({
+      account: { wallet: 'node_wallet', ownerUuid: operatorUuid },
+      amountMicro: -share.fromOperatorMicro,
+      frozenUntil: share.frozenUntil,
+    });
+  }
+  if (share.amountMicro > share.fromOperatorMicro) {
+    postings.push({
+      account: { system: 'platform_revenue' },
+      amountMicro: share.fromOperatorMicro - share.amountMicro,
+    });
+  }
+  return postings;
 }
 
 function minimum(a: bigint, b: bigint): bigint {

@@ -1,3 +1,4 @@
+import type { ServerReplacementsRepository } from './server-replacements.repository';
 import type { TrafficRepository } from '../traffic/traffic.repository';
 import { NOW, OWNER, subscribableServer } from '../../test/support/subscription-fixtures';
 import type { ActiveSession } from '../auth/auth.repository';
@@ -52,6 +53,7 @@ function purchaseWith(servers: SubscribableServer[], outcomes: PurchaseOutcome[]
   const views = new SubscriptionViewsService(
     repository,
     {} as ServerWithdrawalsRepository,
+    {} as ServerReplacementsRepository,
     premium,
     clock,
     config,

@@ -73,6 +73,7 @@ describe('subscriptionView', () => {
       activationPriceMicro: '0',
       pauseEndsAt: null,
       withdrawnServers: [],
+      replacements: [],
     });
     expect(view.vlessString).toContain(record.vlessUuid);
     expect(view.vlessStrings).toEqual([view.vlessString]);
@@ -98,16 +99,18 @@ describe('subscriptionView', () => {
 
   it('should list the dropped servers with their reason and refund', () => {
     const withdrawnAt = new Date(NOW.getTime() - HOUR);
-    const view = subscriptionView(subscriptionRecord(), [], [], context, [
-      {
-        serverId: 's9',
-        serverName: 'gone',
-        reason: 'banned',
-        unableSince: withdrawnAt,
-        withdrawnAt,
-        refundMicro: 2_500_000n,
-      },
-    ]);
+    const view = subscriptionView(subscriptionRecord(), [], [], context, {
+      withdrawn: [
+        {
+          serverId: 's9',
+          serverName: 'gone',
+          reason: 'banned',
+          unableSince: withdrawnAt,
+          withdrawnAt,
+          refundMicro: 2_500_000n,
+        },
+      ],
+    });
     expect(view.withdrawnServers).toEqual([
       {
         id: 's9',
@@ -118,6 +121,30 @@ describe('subscriptionView', () => {
         withdrawnAt: withdrawnAt.toISOString(),
         refund: 2.5,
         refundMicro: '2500000',
+      },
+    ]);
+  });
+
+  it('should list the replacements of blocked servers with where they were blocked', () => {
+    const replacedAt = new Date(NOW.getTime() - HOUR);
+    const view = subscriptionView(subscriptionRecord(), [], [], context, {
+      replacements: [
+        {
+          blockedServerName: 'Frankfurt 1',
+          replacementServerName: 'Paris 2',
+          country: 'IR',
+          asn: 44244,
+          replacedAt,
+        },
+      ],
+    });
+    expect(view.replacements).toEqual([
+      {
+        blockedServerName: 'Frankfurt 1',
+        replacementServerName: 'Paris 2',
+        country: 'IR',
+        asn: 44244,
+        replacedAt: replacedAt.toISOString(),
       },
     ]);
   });

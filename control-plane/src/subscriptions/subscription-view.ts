@@ -10,6 +10,13 @@ import { subscriptionName, subscriptionServers } from './subscription-links';
 import { hourlyPriceMicro, pauseAllowance, periodPriceMicro } from './subscription-pricing';
 import type { SubscribableServer, SubscriptionRecord } from './subscriptions.repository';
 import type { WithdrawalRecord } from './server-withdrawals.repository';
+import type { ReplacementRecord } from './server-replacements.repository';
+
+/** What happened to a subscription's servers: drops (issue 15 §7) and this period's replacements. */
+export interface ServerHistory {
+  withdrawn?: readonly WithdrawalRecord[];
+  replacements?: readonly ReplacementRecord[];
+}
 
 /** What a view needs beside the rows: the moment, the launch period and the URLs. */
 export interface ViewContext {
@@ -58,7 +65,7 @@ export function subscriptionView(
   servers: readonly SubscribableServer[],
   pauseStarts: readonly Date[],
   context: ViewContext,
-  withdrawn: readonly WithdrawalRecord[] = [],
+  history: ServerHistory = {},
 ): Subscription {
   const { now, free, publicUrl } = context;
   const linked = subscriptionServers(servers, record.vlessUuid);
@@ -110,7 +117,14 @@ export function subscriptionView(
     activationPrice: sslNumber(activationPrice),
     activationPriceMicro: micro(activationPrice),
     pauseAllowance: pauseAllowance(record.billingCycle, pauseStarts, now),
-    withdrawnServers: withdrawn.map(withdrawnServerView),
+    withdrawnServers: (history.withdrawn ?? []).map(withdrawnServerView),
+    replacements: (history.replacements ?? []).map((replacement) => ({
+      blockedServerName: replacement.blockedServerName,
+      replacementServerName: replacement.replacementServerName,
+      country: replacement.country,
+      asn: replacement.asn,
+      replacedAt: replacement.replacedAt.toISOString(),
+    })),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ServerReplacementsRepository } from './server-replacements.repository';
 import type { TrafficRepository } from '../traffic/traffic.repository';
 import {
   NOW,
@@ -48,6 +49,9 @@ function viewsWith(records: SubscriptionRecord[]) {
   return new SubscriptionViewsService(
     repository,
     withdrawals,
+    {
+      listFor: (ids: string[]) => Promise.resolve(new Map(ids.map((id) => [id, []]))),
+    } as unknown as ServerReplacementsRepository,
     { operatorEmail: null } as PremiumServers,
     { now: () => NOW },
     config,

@@ -35,17 +35,15 @@ import {
   subscriptionServers,
 } from './subscription-links';
 import { type IssuedUrlSecret, SubscriptionUrlSecrets } from './subscription-url';
-import { subscriptionView, timeLeft } from './subscription-view';
+import { type ServerHistory, subscriptionView, timeLeft } from './subscription-view';
 import {
   type SubscribableServer,
   type SubscriptionRecord,
   SubscriptionsRepository,
 } from './subscriptions.repository';
 import { SubscriptionsException } from './subscriptions.exception';
-import {
-  ServerWithdrawalsRepository,
-  type WithdrawalRecord,
-} from './server-withdrawals.repository';
+import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerReplacementsRepository } from './server-replacements.repository';
 
 /** `group_<id>.txt` or `raw_<id>.txt`, the id checked by `canonicalUuid`. */
 const FILE_NAME = /^(group|raw)_([^/]+)\.txt$/;
@@ -110,6 +108,7 @@ export class SubscriptionViewsService {
   constructor(
     private readonly repository: SubscriptionsRepository,
     private readonly withdrawals: ServerWithdrawalsRepository,
+    private readonly replacements: ServerReplacementsRepository,
     private readonly premium: PremiumServers,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -223,7 +222,7 @@ export class SubscriptionViewsService {
     servers: readonly SubscribableServer[],
     pauseStarts: readonly Date[],
     now: Date,
-    withdrawn: readonly WithdrawalRecord[] = [],
+    history: ServerHistory = {},
   ): Subscription {
     const secret = this.urlSecrets.unseal(record.urlTokenSealed, record.urlTokenHash);
     const context = {
@@ -232,7 +231,7 @@ export class SubscriptionViewsService {
       publicUrl: this.config.publicUrl,
       subscriptionUrl: secret ? this.subscriptionUrl(secret) : '',
     };
-    return subscriptionView(record, servers, pauseStarts, context, withdrawn);
+    return subscriptionView(record, servers, pauseStarts, context, history);
   }
 
   /** The view of a subscription changed in `tx`, with its pauses as `tx` sees them. */
@@ -294,19 +293,17 @@ export class SubscriptionViewsService {
     const now = this.clock.now();
     const records = await this.repository.listOwned(ownerUuid, statuses);
     const ids = records.map((record) => record.id);
-    const [servers, pauses, withdrawn] = await Promise.all([
+    const [servers, pauses, withdrawn, replacements] = await Promise.all([
       this.repository.serversOf(ids, this.premium.operatorEmail),
       this.repository.pauseStarts(ids, new Date(now.getTime() - PAUSE_HISTORY_MS)),
       this.withdrawals.listFor(ids),
+      this.replacements.listFor(ids),
     ]);
     return records.map((record) =>
-      this.view(
-        record,
-        servers.get(record.id) ?? [],
-        pauses.get(record.id) ?? [],
-        now,
-        withdrawn.get(record.id) ?? [],
-      ),
+      this.view(record, servers.get(record.id) ?? [], pauses.get(record.id) ?? [], now, {
+        withdrawn: withdrawn.get(record.id) ?? [],
+        replacements: replacements.get(record.id) ?? [],
+      }),
     );
   }
 

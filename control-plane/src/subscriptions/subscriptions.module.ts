@@ -16,6 +16,9 @@ import { SERVER_DELETION } from '../nodes/server-deletion';
 import { ServerWithdrawals } from './server-withdrawal';
 import { ServerWithdrawalJob } from './server-withdrawal.job';
 import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerReplacementJob } from './server-replacement.job';
+import { ServerReplacements } from './server-replacement.service';
+import { ServerReplacementsRepository } from './server-replacements.repository';
 import { SubscriptionBillingService } from './subscription-billing.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaidChangesService } from './subscription-paid-changes.service';
@@ -27,7 +30,9 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
 /**
  * Client subscriptions: purchase, the subscription URL, pauses, billing changes, renewals.
  * Global only to hand the market its SUBSCRIBED_SERVERS reader, and the nodes domain its
- * SERVER_DELETION step (refunds when a server is deleted), without a module cycle.
+ * SERVER_DELETION step (refunds when a server is deleted), without a module cycle. It injects
+ * SUBSCRIPTION_REACHABILITY (replacements of blocked servers), which the reachability domain
+ * provides globally; without it no server is replaced.
  */
 @Global()
 @Module({
@@ -48,9 +53,13 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
     ServerWithdrawalsRepository,
     ServerWithdrawals,
     ServerWithdrawalJob,
+    ServerReplacementsRepository,
+    ServerReplacements,
+    ServerReplacementJob,
     { provide: SUBSCRIBED_SERVERS, useExisting: SubscriptionsRepository },
     { provide: SERVER_DELETION, useExisting: ServerWithdrawals },
   ],
-  exports: [SUBSCRIBED_SERVERS, SERVER_DELETION],
+  // ServerReplacements: reachability calls replaceDue(serverIds) right after states change.
+  exports: [SUBSCRIBED_SERVERS, SERVER_DELETION, ServerReplacements],
 })
 export class SubscriptionsModule {}

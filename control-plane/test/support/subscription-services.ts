@@ -11,6 +11,7 @@ import { PurchasesRepository } from '../../src/subscriptions/purchases.repositor
 import { ServerWithdrawals } from '../../src/subscriptions/server-withdrawal';
 import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import { ServerWithdrawalsRepository } from '../../src/subscriptions/server-withdrawals.repository';
+import { ServerReplacementsRepository } from '../../src/subscriptions/server-replacements.repository';
 import { SubscriptionBillingService } from '../../src/subscriptions/subscription-billing.service';
 import { SubscriptionLifecycleService } from '../../src/subscriptions/subscription-lifecycle.service';
 import { SubscriptionPaidChangesService } from '../../src/subscriptions/subscription-paid-changes.service';
@@ -58,6 +59,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
   const views = new SubscriptionViewsService(
     repository,
     withdrawalRecords,
+    new ServerReplacementsRepository(dataSource),
     premium,
     clock,
     SERVICES_CONFIG,

@@ -8,7 +8,7 @@ import { API_BASE } from '../config/env';
  * 'deposit_seen' (issue 29: a transfer to the account's address is confirming); listeners here
  * re-fetch on either, so the reason is not read.
  */
-export type RealtimeEvent = 'server-list-updated' | 'wallet-updated';
+export type RealtimeEvent = 'server-list-updated' | 'wallet-updated' | 'subscription-updated';
 
 let socket: Socket | null = null;
 let listeners = 0;

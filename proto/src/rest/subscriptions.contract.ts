@@ -247,6 +247,21 @@ export const withdrawnServerSchema = z.object({
 export type WithdrawnServer = z.infer<typeof withdrawnServerSchema>;
 
 /**
+ * A server blocked in the client's network, replaced by a comparable one that works there, at no
+ * charge (docs/reachability.md#replacements).
+ */
+export const serverReplacementSchema = z.object({
+  blockedServerName: z.string(),
+  replacementServerName: z.string(),
+  /** The client's country (ISO 3166-1 alpha-2) and network (ASN, 0 unknown) it was blocked in. */
+  country: z.string(),
+  asn: z.number(),
+  /** When it was replaced (ISO). */
+  replacedAt: z.string(),
+});
+export type ServerReplacement = z.infer<typeof serverReplacementSchema>;
+
+/**
  * What a pause is still allowed (spec 02 §9). Hourly: 2 pauses in any 24 hours, each ending by
  * itself after 8 hours. Monthly: 1 free pause in any 6 months, ending by itself after 7 days. A
  * pause the allowance does not cover is refused with 409 (it is never charged); while paused, the
@@ -319,6 +334,8 @@ export const subscriptionSchema = z.object({
   pauseAllowance: pauseAllowanceSchema,
   /** Servers dropped because they could no longer serve (issue 15 §7), newest first. */
   withdrawnServers: z.array(withdrawnServerSchema),
+  /** Servers replaced in the current period because they were blocked where the client is. */
+  replacements: z.array(serverReplacementSchema),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 

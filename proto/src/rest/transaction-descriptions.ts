@@ -40,6 +40,11 @@ export interface TransactionDescriptionValues {
   subscription_reward: Record<string, never>;
   /** A server dropped from a subscription and its unused paid time given back. */
   refund_server_dropped: { server: string; reason: WithdrawalReason };
+  /**
+   * A server blocked in a client's network replaced by another for the rest of the period: the
+   * unused part moves from the blocked server's side to the replacement's operator.
+   */
+  server_replacement: { blocked: string; replacement: string };
   /** A withdrawal to a Solana address. */
   withdrawal: { destination: string };
   /** A failed withdrawal's amount given back to the wallet. */
@@ -66,6 +71,7 @@ export const TRANSACTION_DESCRIPTION_CODES = [
   'billing_changed',
   'subscription_reward',
   'refund_server_dropped',
+  'server_replacement',
   'withdrawal',
   'withdrawal_returned',
 ] as const satisfies readonly TransactionDescriptionCode[];

@@ -65,6 +65,11 @@ export const TRANSACTION_TYPES = [
   'reward_forfeit',
   /** Issue 18 §5: a failed withdrawal's amount given back. */
   'withdrawal_reversal',
+  /**
+   * A server blocked where a client is, replaced for the rest of the paid period: the unused
+   * part of its period moves to the replacement's operator (docs/reachability.md#replacements).
+   */
+  'server_replacement',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 

@@ -81,6 +81,12 @@ function ClientDashboardPage() {
     });
   }, [uuid]);
 
+  // A blocked server of one of the client's subscriptions was replaced (its own room only).
+  useEffect(() => {
+    if (!uuid) return;
+    return onRealtime('subscription-updated', () => void loadSubscriptions(uuid));
+  }, [uuid]);
+
   if (!user || !uuid) return null;
   return (
     <div className="container page dashboard client-dashboard">

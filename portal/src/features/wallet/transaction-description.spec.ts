@@ -41,6 +41,10 @@ const SAMPLES: { [C in TransactionDescriptionCode]: Extract<TransactionDescripti
       code: 'refund_server_dropped',
       values: { server: 'Frankfurt 1', reason: 'banned' },
     },
+    server_replacement: {
+      code: 'server_replacement',
+      values: { blocked: 'Frankfurt 1', replacement: 'Paris 2' },
+    },
     withdrawal: { code: 'withdrawal', values: { destination: 'So1ana1111' } },
     withdrawal_returned: { code: 'withdrawal_returned', values: {} },
   };
@@ -72,6 +76,8 @@ const EXPECTED: Record<Locale, Partial<Record<TransactionDescriptionCode, string
     subscription_purchased: 'Subscription to 3 servers',
     billing_changed: 'Billing changed to hourly',
     refund_server_dropped: 'Refund: <bdi>Frankfurt 1</bdi> was dropped (banned)',
+    server_replacement:
+      'Server replacement: <bdi>Paris 2</bdi> took over from <bdi>Frankfurt 1</bdi>, blocked in a client\u2019s network',
     withdrawal: 'Withdrawal to <bdi>So1ana1111</bdi>',
   },
   fa: {
@@ -81,6 +87,8 @@ const EXPECTED: Record<Locale, Partial<Record<TransactionDescriptionCode, string
     token_deposit: 'واریز USDC: ۲٫۵ USDC با نرخ هر ۱ دلار = ۲۸٫۵۷۱۴۲۸ SSL',
     subscription_purchased: 'اشتراک ۳ سرور',
     refund_server_dropped: 'بازپرداخت: سرور <bdi>Frankfurt 1</bdi> از اشتراک حذف شد (مسدود شد)',
+    server_replacement:
+      'جایگزینی سرور: <bdi>Paris 2</bdi> جای <bdi>Frankfurt 1</bdi> را گرفت که در شبکهٔ یک مشتری مسدود بود',
   },
   ru: {
     monthly_reward: 'Ежемесячная награда за октябрь 2026 г.',
@@ -117,7 +125,9 @@ describe('transaction descriptions (issue 27 §1)', () => {
         if (expected) expect(text.replace(/[\u00a0\u202f]/g, ' ')).toBe(expected);
         // No English left in another language beyond the allowed names and units.
         if (locale !== 'en') {
-          const latin = text.replace(/<\/?bdi>|Frankfurt 1|So1ana1111/g, '').match(/[A-Za-z]+/g);
+          const latin = text
+            .replace(/<\/?bdi>|Frankfurt 1|Paris 2|So1ana1111/g, '')
+            .match(/[A-Za-z]+/g);
           for (const word of latin ?? [])
             expect(['SOL', 'SSL', 'USDC', 'USDT', 'X', 'Instagram', 'Telegram']).toContain(word);
         }

@@ -62,6 +62,7 @@ function messageValues(
       return { servers: typeof values.servers === 'number' ? values.servers : 0 };
     case 'rewards_forfeited':
     case 'refund_server_dropped':
+    case 'server_replacement':
     case 'promotion':
     case 'billing_changed':
     case 'withdrawal':
