@@ -138,7 +138,8 @@ export async function checkEndpoint(check: EndpointCheck): Promise<EndpointCheck
     return attempt.result(failureClass(error, attempt), errorMessage(error));
   } finally {
     clearTimeout(timer);
-    for (const closable of attempt.closables) closable.destroy();
+    // Outermost first: destroying a TCP socket under a live TLS socket can crash node.
+    for (const closable of attempt.closables.reverse()) closable.destroy();
   }
 }
 
