@@ -128,7 +128,11 @@ export async function probeRun(
         outcome.cycles += 1;
         const base = Math.max(minIntervalMs, nextMs || DEFAULT_INTERVAL_MS);
         delayMs = Math.round(base * (0.9 + 0.2 * random()));
-        log(`${describeCycle(cycle)}; next in ${Math.round(delayMs / 1000)} s`);
+        const perMinute = (cycle.results.length * 60_000) / delayMs;
+        log(
+          `${describeCycle(cycle)}; next in ${Math.round(delayMs / 1000)} s ` +
+            `(${perMinute.toFixed(1)} endpoints/min)`,
+        );
       } catch (error) {
         outcome.failures += 1;
         delayMs = backoffDelay(failuresInRow, { ...ERROR_BACKOFF, random });

@@ -149,7 +149,7 @@ export function describeCycle(outcome: CycleOutcome): string {
       ? `, ${Math.round((outcome.bytesSent + outcome.bytesReceived) / count)} B/endpoint`
       : '';
   return (
-    `tested ${count} endpoint${count === 1 ? '' : 's'} in ${(outcome.elapsedMs / 1000).toFixed(1)} s` +
+    `tested ${count} endpoint${count === 1 ? '' : 's'} in ${outcome.elapsedMs} ms` +
     `${classes ? ` (${classes})` : ''}; ${kib(outcome.bytesSent)} sent, ` +
     `${kib(outcome.bytesReceived)} received${perEndpoint}`
   );
