@@ -130,6 +130,14 @@ describe('checkEndpoint against loopback stand-ins', () => {
     expect(result.bytesSent).toBe(hello);
   });
 
+  it('should answer reset when the connection is reset after the VLESS request', async () => {
+    const port = await listen(
+      net.createServer((socket) => socket.once('data', () => socket.resetAndDestroy())),
+    );
+    const result = await checkEndpoint(check(port));
+    expect(result).toMatchObject({ errorClass: 'reset', tcpOk: true, handshakeOk: true });
+  });
+
   it('should answer closed when the server closes in order after the ClientHello', async () => {
     const port = await listen(
       net.createServer((socket) => socket.once('data', () => socket.end())),
@@ -176,6 +184,19 @@ describe('checkEndpoint against loopback stand-ins', () => {
       const result = await checkEndpoint(check(port, { security: 'tls', certificateSha256: pin }));
       // The stand-in answers "hello": past the handshake, not VLESS.
       expect(result).toMatchObject({ errorClass: 'not_vless', handshakeOk: true });
+    });
+
+    it('should answer reset when the connection is reset after the handshake', async () => {
+      const resetting = await listen(
+        net.createServer((raw) => {
+          const secure = new tls.TLSSocket(raw, { isServer: true, key, cert });
+          secure.once('data', () => raw.resetAndDestroy());
+        }),
+      );
+      const result = await checkEndpoint(
+        check(resetting, { security: 'tls', certificateSha256: pin }),
+      );
+      expect(result).toMatchObject({ errorClass: 'reset', handshakeOk: true });
     });
 
     it('should answer wrong_certificate for another pin', async () => {

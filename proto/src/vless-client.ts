@@ -98,6 +98,8 @@ class Attempt {
   tcpOk = false;
   handshakeOk = false;
   tunnel: VlessTunnel | null = null;
+  /** The TCP (or TLS) connection's own error after it was up (the layers above wrap it). */
+  transportError: Error | null = null;
   readonly closables: Array<{ destroy(): void }> = [];
 
   elapsedMs(): number {
@@ -160,14 +162,13 @@ function errorMessage(error: unknown): string {
 function failureClass(error: unknown, attempt: Attempt): ProbeErrorClass {
   if (error instanceof CheckTimeout) return 'timeout';
   if (error instanceof WebSocketRefused) return 'not_vless';
-  if (error instanceof VlessLayerFailure)
-    return error.kind === 'not_vless' ? 'not_vless' : 'closed';
+  if (error instanceof VlessLayerFailure && error.kind === 'not_vless') return 'not_vless';
   const failure = asError(error);
   if (failure === null) return 'closed';
   if (attempt.stage === 'vless') {
     // Past the handshake only the raw connection's own failures (a reset on the way) say more
     // than "closed": an error of the inner TLS to the target is the target's, not the path's.
-    const code = (failure as NodeJS.ErrnoException).code;
+    const code = (attempt.transportError as NodeJS.ErrnoException | null)?.code;
     return code === 'ECONNRESET' || code === 'EPIPE' ? 'reset' : 'closed';
   }
   return classifyNetworkError(failure, attempt.stage);
@@ -204,8 +205,9 @@ function connectTcp(check: EndpointCheck, attempt: Attempt): Promise<Socket> {
       attempt.tcpOk = true;
       attempt.tcpMs = attempt.elapsedMs();
       socket.off('error', reject);
-      // Later failures reach the test through the streams layered on this socket.
-      socket.on('error', () => undefined);
+      // Later failures reach the test through the streams layered on this socket; kept to tell
+      // a reset from a close.
+      socket.on('error', (error) => (attempt.transportError ??= error));
       resolve(socket);
     });
     socket.once('error', reject);
@@ -228,7 +230,7 @@ function handshake(check: EndpointCheck, raw: Socket, attempt: Attempt): Promise
     attempt.closables.push(socket);
     socket.once('secureConnect', () => {
       socket.off('error', reject);
-      socket.on('error', () => undefined);
+      socket.on('error', (error) => (attempt.transportError ??= error));
       if (pin !== null && check.security === 'tls') {
         const der = socket.getPeerCertificate().raw;
         const presented = der ? createHash('sha256').update(der).digest('hex') : '';
