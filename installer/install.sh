@@ -15,6 +15,9 @@ INSTALL_DIR="$PREFIX/opt/scn-agent"
 CONFIG_DIR="$PREFIX/etc/scn-agent"
 CONFIG_FILE="$CONFIG_DIR/config.json"
 UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent.service"
+# --probe: a vantage point (scn-agent probe), beside or instead of a node.
+PROBE_CONFIG_FILE="$CONFIG_DIR/probe.json"
+PROBE_UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent-probe.service"
 # The pinned Xray release: its version and the SHA-256 of each architecture's archive, in this one
 # place (the tests read them from here too). Fill each sum from the release's .dgst file, the line
 # "SHA2-256= ..." of https://github.com/XTLS/Xray-core/releases/download/<version>/<asset>.dgst,
@@ -44,10 +47,13 @@ insecure=0
 ca_file=""
 country=""
 location=""
+probe=0
+probe_name=""
 
 usage() {
   cat <<USAGE
 Usage: install.sh --token TOKEN --tier tier1|tier2|tier3|tier4 [options]
+       install.sh --probe --token TOKEN [--name NAME] [--server URL] [--ca-file PATH]
 
 The node serves VLESS + REALITY + xtls-rprx-vision with Xray, VLESS + TLS with v2ray (a
 certificate from Let's Encrypt for this server's name, or its address; a pinned self-signed one
@@ -80,6 +86,10 @@ dashboard's Node Configuration.
   --xray-sha256 HEX    SHA-256 of the Xray archive, from its release's .dgst file, when this
                        installer has none pinned for it (SCN_XRAY_BASE_URL sets a mirror of
                        the release downloads, default $XRAY_BASE_URL)
+  --probe              install a vantage point instead of a node: scn-agent only (no proxy
+                       core, no open ports), enrolled with a vantage-point token from the
+                       portal, run as scn-agent-probe.service (docs/operators.md)
+  --name NAME          the vantage point's name in your list (--probe)
   --insecure           plaintext gRPC to a non-loopback control plane (testing only)
   --no-systemd         install and enroll, but do not write or start the systemd unit
   --dry-run            print what would be done, change nothing
@@ -186,6 +196,8 @@ while (($#)); do
     --country) country=${2:-}; shift 2 ;;
     --location) location=${2:-}; shift 2 ;;
     --insecure) insecure=1; shift ;;
+    --probe) probe=1; shift ;;
+    --name) probe_name=${2:-}; shift 2 ;;
     --no-systemd) use_systemd=0; shift ;;
     --dry-run) dry_run=1; shift ;;
     -h | --help) usage; exit 0 ;;
@@ -194,7 +206,7 @@ while (($#)); do
 done
 
 # --- checks -----------------------------------------------------------------------------------
-[[ $tier =~ ^tier[1-4]$ ]] || die "--tier must be tier1, tier2, tier3 or tier4 (got '${tier}')"
+((probe)) || [[ $tier =~ ^tier[1-4]$ ]] || die "--tier must be tier1, tier2, tier3 or tier4 (got '${tier}')"
 if [[ -n $public_port ]] && { ! [[ $public_port =~ ^[0-9]+$ ]] || ((public_port < 1 || public_port > 65535)); }; then
   die "--public-port must be 1-65535"
 fi
@@ -207,7 +219,9 @@ fi
 [[ -z $ca_file || -r $ca_file ]] || die "--ca-file $ca_file is not a readable file"
 # The agent checks country and location in full when it enrolls; catch the obvious early.
 [[ -z $country || $country =~ ^[A-Za-z]{2}$ ]] || die "--country must be a two-letter ISO 3166-1 code such as DE or US (got '${country}')"
-if [[ ! -f $CONFIG_FILE ]]; then
+if ((probe)); then
+  [[ -f $PROBE_CONFIG_FILE || $token =~ ^[A-Za-z0-9_-]{16,128}$ ]] || die "--token is required: copy the command from the portal's Vantage points"
+elif [[ ! -f $CONFIG_FILE ]]; then
   [[ $token =~ ^[A-Za-z0-9_-]{43}$ ]] || die "--token is required: copy the command from the setup wizard"
 fi
 if ((!dry_run)) && [[ $(id -u) -ne 0 ]]; then
@@ -220,13 +234,17 @@ if [[ -r $PREFIX/etc/os-release ]]; then
 fi
 [[ $os_id =~ (debian|ubuntu) ]] || die "only Debian and Ubuntu are supported (found: ${os_id:-unknown})"
 # The Xray archive and its SHA-256, before anything changes: no pinned sum, no install.
-if [[ $core == xray ]]; then
+if [[ $core == xray ]] && ((!probe)); then
   xray_archive=$(xray_asset "$(uname -m)")
   [[ -n $XRAY_SHA256 ]] || XRAY_SHA256=$(xray_pinned_sha256 "$xray_archive")
   [[ $XRAY_SHA256 =~ ^[0-9a-f]{64}$ ]] || die "--xray-sha256 must be 64 lowercase hex digits (got '${XRAY_SHA256}')"
 fi
 
-say "SCN node installer: control plane $SCN_URL, tier $tier, core $core$( ((dry_run)) && echo ', dry run')"
+if ((probe)); then
+  say "SCN vantage point installer: control plane $SCN_URL$( ((dry_run)) && echo ', dry run')"
+else
+  say "SCN node installer: control plane $SCN_URL, tier $tier, core $core$( ((dry_run)) && echo ', dry run')"
+fi
 
 # --- Node.js ----------------------------------------------------------------------------------
 if ! command -v node >/dev/null 2>&1 || (($(node -p 'process.versions.node.split(".")[0]') < 18)); then
@@ -239,7 +257,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # --- the proxy core (first: a refused download leaves the machine as it was) ------------------
+# A vantage point has none: its tests are its own connections.
+((probe)) && core=none
 case $core in
+  none) ;;
   xray)
     core_kind=xray
     core_binary="$INSTALL_DIR/core/xray"
@@ -276,6 +297,65 @@ write_file "$PREFIX/usr/local/bin/scn-agent" 0755 <<WRAPPER
 #!/bin/sh
 exec env MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=65536 node --lite-mode --no-expose-wasm --max-semi-space-size=1 --single-threaded "$INSTALL_DIR/bin/scn-agent.js" "\$@"
 WRAPPER
+
+# --- a vantage point: enroll, its own unit, done (no ports to open, no core) -------------------
+if ((probe)); then
+  if [[ -n $ca_file ]]; then
+    run install -d -m 0700 "$CONFIG_DIR"
+    run install -m 0644 "$ca_file" "$CONFIG_DIR/ca.pem"
+  fi
+  if [[ -f $PROBE_CONFIG_FILE ]]; then
+    say "Already enrolled ($PROBE_CONFIG_FILE kept): upgrade only"
+  else
+    say "Enrolling this vantage point"
+    args=(probe enroll --control-plane "$GRPC_TARGET" --token "$token" --config "$PROBE_CONFIG_FILE")
+    [[ -n $probe_name ]] && args+=(--name "$probe_name")
+    ((insecure)) && args+=(--insecure)
+    [[ -n $ca_file ]] && args+=(--ca-file "$CONFIG_DIR/ca.pem")
+    run install -d -m 0700 "$CONFIG_DIR"
+    run "$PREFIX/usr/local/bin/scn-agent" "${args[@]}"
+  fi
+  if ((use_systemd)); then
+    say "Writing the systemd unit and starting scn-agent-probe"
+    write_file "$PROBE_UNIT_FILE" 0644 <<UNIT
+[Unit]
+Description=SCN vantage point (tests from this network whether SCN servers can be reached)
+Documentation=$SCN_URL/documentation
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart=/usr/local/bin/scn-agent probe run --config $PROBE_CONFIG_FILE
+Restart=always
+RestartSec=30
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectControlGroups=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+SystemCallArchitectures=native
+ReadOnlyPaths=$CONFIG_DIR
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+    run systemctl daemon-reload
+    run systemctl enable scn-agent-probe
+    run systemctl restart scn-agent-probe
+    say "Done. Follow it with: journalctl -u scn-agent-probe -f"
+  else
+    say "Done (no systemd): start it with: scn-agent probe run --config $PROBE_CONFIG_FILE"
+  fi
+  exit 0
+fi
 
 # --- firewall ---------------------------------------------------------------------------------
 # spec 02 §2: ports 22, 80, 443 (the VLESS default: docs/security.md#what-dpi-sees) and 10000-65535.

@@ -5,10 +5,11 @@ import { registerCertificate } from './commands/certificate';
 import { registerDecoy } from './commands/decoy';
 import { registerDoctor } from './commands/doctor';
 import { registerEnroll } from './commands/enroll';
+import { registerProbe } from './commands/probe';
 import { registerRun } from './commands/run';
 import { registerStatus } from './commands/status';
 
-/** The `scn-agent` command line: enroll, run, status, doctor, decoy. */
+/** The `scn-agent` command line: enroll, run, status, doctor, decoy, certificate, probe. */
 export function buildProgram(io: CommandIo = processIo): Command {
   const program = new Command('scn-agent')
     .description(
@@ -23,6 +24,7 @@ export function buildProgram(io: CommandIo = processIo): Command {
   registerDoctor(program, io);
   registerDecoy(program, io);
   registerCertificate(program, io);
+  registerProbe(program, io);
   // Subcommands inherit exitOverride only when it is set before they are added; set it on each.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
   return program;

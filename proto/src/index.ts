@@ -3,6 +3,8 @@ export * from './browser';
 export * from './grpc';
 export * from './inbound-transports';
 export * from './special-addresses';
+// A minimal VLESS client (node:net/tls): manual-server checks and vantage points.
+export * from './vless-client';
 
 // Generated from the .proto files by `npm run gen` (src/gen is committed; never edit it).
 export type { ProtoGrpcType as AgentProtoGrpcType } from './gen/agent';

@@ -2,8 +2,15 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Inject, Injectable } from '@nestjs/common';
-import type { VlessLink } from '@scn/proto';
-import { UPLOAD_SERVER_MESSAGES } from '@scn/proto';
+import {
+  checkVless,
+  type ProbeTarget,
+  probeTargetOf,
+  UPLOAD_SERVER_MESSAGES,
+  type VlessCheckResult,
+  type VlessFailure,
+  type VlessLink,
+} from '@scn/proto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import {
@@ -13,13 +20,6 @@ import {
   normalize,
 } from '../common/address-policy';
 import { bareHost, pinAddress, type Resolver, systemResolver } from './pinned-address';
-import {
-  checkVless,
-  type ProbeTarget,
-  probeTargetOf,
-  type VlessCheckResult,
-  type VlessFailure,
-} from './vless-probe';
 
 /** One VLESS check: connect, handshake, the probe target's answer back (all of it). */
 export const CHECK_TIMEOUT_MS = 10_000;

@@ -231,6 +231,36 @@ describe('install.sh --dry-run', () => {
   });
 });
 
+describe('install.sh --probe --dry-run', () => {
+  it('should install only the agent, enroll a vantage point and start its own unit', () => {
+    const { status, out, root } = install([
+      '--dry-run',
+      '--probe',
+      '--token',
+      TOKEN,
+      '--name',
+      'Home line',
+    ]);
+    expect(status).toBe(0);
+    expect(out).toContain('SCN vantage point installer');
+    expect(out).toContain(`[dry-run] curl -fsSL ${t.config.publicUrl}/downloads/scn-agent.tgz`);
+    expect(out).toMatch(
+      /\[dry-run\] \S+\/usr\/local\/bin\/scn-agent probe enroll --control-plane localhost:5999 --token A{43} --config \S+\/etc\/scn-agent\/probe.json --name Home\\ line/,
+    );
+    expect(out).toContain('ExecStart=/usr/local/bin/scn-agent probe run --config');
+    expect(out).toContain('[dry-run] systemctl enable scn-agent-probe');
+    // No proxy core, no open ports, no node enrollment.
+    expect(out).not.toMatch(/v2ray|Xray|ufw|firewall|--tier/);
+    expect(readdirSync(root).sort()).toEqual(['etc']);
+  });
+
+  it('should ask for the token when the vantage point is not enrolled yet', () => {
+    const { status, out } = install(['--dry-run', '--probe']);
+    expect(status).toBe(1);
+    expect(out).toContain("--token is required: copy the command from the portal's Vantage points");
+  });
+});
+
 describe('install.sh refusals', () => {
   it.each([
     [

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkVless, probeTargetOf, type VlessCheck } from '../../src/manual-servers/vless-probe';
+import { checkVless, probeTargetOf, type VlessCheck } from '@scn/proto';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 import { describeNeeding } from '../support/requirements';
 

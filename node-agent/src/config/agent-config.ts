@@ -236,6 +236,12 @@ export async function readAgentConfig(file: string): Promise<AgentConfig> {
  */
 export async function writeAgentConfig(file: string, config: AgentConfigInput): Promise<string> {
   const text = configText(config);
+  await writePrivateFile(file, text);
+  return text;
+}
+
+/** Writes `text` atomically (temp file in the same folder, fsync, rename), mode 0600. */
+export async function writePrivateFile(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -253,7 +259,6 @@ export async function writeAgentConfig(file: string, config: AgentConfigInput): 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  return text;
 }
 
 /** The file's text for `config`, exactly as writeAgentConfig writes it (validated). */

@@ -104,7 +104,7 @@ export function readCaFile(file: string): Buffer {
   return pem;
 }
 
-function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredentials {
+export function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredentials {
   const hostPort = parseHostPort(connection.target);
   if (!hostPort) {
     throw new AgentError(`control plane address "${connection.target}" must be host:port`, {
@@ -127,7 +127,7 @@ function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredent
   return grpc.credentials.createInsecure();
 }
 
-function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['AgentService'] {
+export function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['AgentService'] {
   const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
   const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
   return proto.scn.agent.v1.AgentService;
