@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
 import { NodesService } from '../nodes/nodes.service';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
+import { ServerReplacements } from '../subscriptions/server-replacement.service';
 import { ReachabilityRepository, type StateChange } from './reachability.repository';
 import { REACHABILITY_RULES } from './reachability-rules';
 import { ReachabilityService } from './reachability.service';
@@ -33,6 +34,7 @@ export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShu
     private readonly reachability: ReachabilityService,
     private readonly repository: ReachabilityRepository,
     private readonly nodes: NodesService,
+    private readonly replacements: ServerReplacements,
     private readonly realtime: RealtimeGateway,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -70,9 +72,12 @@ export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
+  /** A server just became blocked somewhere: its port if the owner allows, then replacements. */
   private async onChanges(changes: readonly StateChange[]): Promise<void> {
-    const blocked = new Set(changes.filter((c) => c.after === 'b').map((c) => c.serverId));
+    const blocked = [...new Set(changes.filter((c) => c.after === 'b').map((c) => c.serverId))];
+    if (blocked.length === 0) return;
     for (const serverId of blocked) await this.regenerate(serverId);
+    await this.replacements.replaceDue(blocked);
   }
 
   private async regenerate(serverId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { MarketModule } from '../market/market.module';
 import { VISITOR_REACHABILITY } from '../market/visitor-reachability';
 import { NodesModule } from '../nodes/nodes.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SUBSCRIPTION_REACHABILITY } from '../subscriptions/subscription-reachability';
 import { ClientReportsService } from './client-reports.service';
 import {
   NodeReachabilityController,
@@ -19,8 +20,8 @@ import { VantagePointsService } from './vantage-points.service';
 /**
  * Reachability per server, country and network (docs/reachability.md): vantage points and
  * clients' reports in, estimates out. Exports the service (the feed and replacements read it,
- * the gRPC server hands it vantage points' calls) and gives the market its reader: global only
- * for that, as the market cannot import this module (this module imports the market).
+ * the gRPC server hands it vantage points' calls) and gives the market and subscriptions their
+ * readers: global only for that, as neither can import this module (it imports both).
  */
 @Global()
 @Module({
@@ -34,7 +35,13 @@ import { VantagePointsService } from './vantage-points.service';
     ClientReportsService,
     ReachabilityJob,
     { provide: VISITOR_REACHABILITY, useExisting: ReachabilityService },
+    { provide: SUBSCRIPTION_REACHABILITY, useExisting: ReachabilityService },
   ],
-  exports: [ReachabilityService, VantagePointsService, VISITOR_REACHABILITY],
+  exports: [
+    ReachabilityService,
+    VantagePointsService,
+    VISITOR_REACHABILITY,
+    SUBSCRIPTION_REACHABILITY,
+  ],
 })
 export class ReachabilityModule {}

@@ -1,7 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Network, ReachabilityState } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
-import { ReachabilityService } from '../reachability/reachability.service';
+import {
+  SUBSCRIPTION_REACHABILITY,
+  type SubscriptionReachabilityReader,
+} from './subscription-reachability';
 import type { SubscriptionRecord } from './subscriptions.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
@@ -28,9 +31,11 @@ export interface ShapedServers<T> {
 @Injectable()
 export class FeedReachability {
   constructor(
-    private readonly reachability: ReachabilityService,
     private readonly subscriptions: SubscriptionsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional()
+    @Inject(SUBSCRIPTION_REACHABILITY)
+    private readonly reachability: SubscriptionReachabilityReader | null = null,
   ) {}
 
   async shape<T extends { id: string; name: string }>(
@@ -38,10 +43,12 @@ export class FeedReachability {
     servers: readonly T[],
     address: string | null,
   ): Promise<ShapedServers<T>> {
-    const network = address
-      ? this.reachability.networkOf(address)
-      : { country: null, asn: null, asnName: null };
-    if (!network.country) return { servers: [...servers], blocked: [], network };
+    const reachability = this.reachability;
+    const network =
+      address && reachability
+        ? reachability.networkOf(address)
+        : { country: null, asn: null, asnName: null };
+    if (!network.country || !reachability) return { servers: [...servers], blocked: [], network };
     const now = this.clock.now();
     await this.subscriptions.recordClientNetwork(
       record.id,
@@ -49,7 +56,7 @@ export class FeedReachability {
       now,
       new Date(now.getTime() - SIGHTING_REFRESH_MS),
     );
-    const states = await this.reachability.statesFrom(
+    const states = await reachability.statesFrom(
       servers.map((s) => s.id),
       network,
     );

@@ -8,6 +8,8 @@ import type { Network, ReachabilityState } from '@scn/proto';
 export const SUBSCRIPTION_REACHABILITY = Symbol('SUBSCRIPTION_REACHABILITY');
 
 export interface SubscriptionReachabilityReader {
+  /** Where an address is (GeoIP): the feed's requester. */
+  networkOf(address: string): Network;
   /** Each server's state as seen from `network` (servers without an estimate may be absent). */
   statesFrom(
     serverIds: readonly string[],

@@ -13,7 +13,6 @@ import type { ServerWithdrawalsRepository } from './server-withdrawals.repositor
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
 import { FeedReachability } from './feed-reachability';
-import type { ReachabilityService } from '../reachability/reachability.service';
 
 const A = 'aaaa0000-0000-4000-8000-000000000001';
 const config = {
@@ -57,7 +56,7 @@ function viewsWith(records: SubscriptionRecord[]) {
     config,
     traffic,
     // Feeds asked for without an address: reachability is never consulted.
-    new FeedReachability({} as ReachabilityService, repository, { now: () => NOW }),
+    new FeedReachability(repository, { now: () => NOW }),
   );
 }
 

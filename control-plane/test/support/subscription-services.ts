@@ -25,7 +25,6 @@ import { IdempotencyService } from '../../src/wallet/idempotency.service';
 import { LedgerService } from '../../src/wallet/ledger.service';
 import { WalletRepository } from '../../src/wallet/wallet.repository';
 import { FeedReachability } from '../../src/subscriptions/feed-reachability';
-import type { ReachabilityService } from '../../src/reachability/reachability.service';
 
 export const SERVICES_CONFIG = {
   appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
@@ -65,7 +64,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     SERVICES_CONFIG,
     new TrafficRepository(dataSource),
     // Feeds asked for without an address: reachability is never consulted.
-    new FeedReachability({} as ReachabilityService, repository, clock),
+    new FeedReachability(repository, clock),
   );
   const lifecycle = new SubscriptionLifecycleService(
     transactions,

@@ -12,6 +12,11 @@ const STATE: Record<string, ReachabilityState> = { w: 'works', b: 'blocked', u: 
 export class TableReachability implements SubscriptionReachabilityReader {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Replacements read the client's network from the subscription, never from an address. */
+  networkOf(): Network {
+    return { country: null, asn: null, asnName: null };
+  }
+
   async statesFrom(
     serverIds: readonly string[],
     network: Network,
