@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as grpc from '@grpc/grpc-js';
 import {
   AGENT_METADATA,
+  decodeSubscriptionContent,
   type AgentServiceClient,
   marketServersResponseSchema,
   type ProbeTasksResponse__Output,
@@ -13,6 +14,7 @@ import { registerAccount } from '../support/accounts';
 import { agentClient, statusOf } from '../support/agent-client';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { describeNeeding } from '../support/requirements';
+import { depositSsl } from '../support/ledger';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -53,6 +55,12 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
           error ? reject(error) : resolve(response),
         );
       });
+    /** A client with SSL for a month of a few servers. */
+    const fundedClient = async () => {
+      const client = await registerAccount(t, { userType: 'client' });
+      await depositSsl(t.db.url, client.uuid, 100);
+      return client;
+    };
     const probeMetadata = () => {
       const metadata = new grpc.Metadata();
       metadata.set(AGENT_METADATA.probeId, probe.id);
@@ -208,26 +216,15 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
     });
 
     it('should leave the blocked server out of an Iranian feed and keep it in a German one', async () => {
-      const client = await registerAccount(t, { userType: 'client' });
+      const client = await fundedClient();
       const created = subscriptionCreationResponseSchema.parse(
         (await buy(t, client, [blockedId, workingId]).expect(200)).body,
       );
       const path = new URL(created.subscriptionUrl).pathname;
-      const links = async (visitor: string) =>
-        Buffer.from(
-          (
-            await t
-              .http()
-              .get(path)
-              .set('X-Forwarded-For', visitor)
-              .set('User-Agent', 'v2rayNG/1.9')
-              .expect(200)
-          ).text,
-          'base64',
-        )
-          .toString()
-          .split('\n')
-          .filter(Boolean);
+      const links = async (visitor: string) => {
+        const response = await t.http().get(path).set('X-Forwarded-For', visitor).expect(200);
+        return decodeSubscriptionContent(response.text) ?? [];
+      };
       const fromIran = await links(IRAN_VISITOR);
       expect(fromIran).toHaveLength(1);
       expect(fromIran[0]).toContain('203.0.113.11');
@@ -249,7 +246,7 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
     });
 
     it('should not let a lying client hide a working server, and distrust them', async () => {
-      const liar = await registerAccount(t, { userType: 'client' });
+      const liar = await fundedClient();
       await buy(t, liar, [workingId]).expect(200);
       const report = () =>
         t
@@ -289,7 +286,7 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
 
     it('should need three trusted accounts to mark a server blocked where no vantage point is', async () => {
       const reportFrom = async () => {
-        const client = await registerAccount(t, { userType: 'client' });
+        const client = await fundedClient();
         await buy(t, client, [blockedId]).expect(200);
         await t
           .http()
