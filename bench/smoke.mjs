@@ -20,6 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SMOKE = {
   accounts: { ACCOUNTS_SCALE: '0.05' },
   'deposit-watch': { DEPOSIT_WATCH_ACCOUNTS: '20', DEPOSIT_WATCH_SECONDS: '8' },
+  geoip: { GEOIP_ROUNDS: '1', GEOIP_LOOKUPS: '10000' },
   feed: { FEED_REQUESTS: '100', FEED_WARMUP: '20', FEED_CONCURRENCY: '5' },
   history: { HISTORY_SERVERS: '200', HISTORY_CHURN_MINUTES: '2' },
   ingest: {

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { classifyAddress } from '../common/address-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import {
@@ -11,6 +10,7 @@ import {
 import { GeoIpOverrides } from './geoip-overrides';
 import { ipKey } from './ip-key';
 import { NOWHERE, type NetworkPlace } from './network-place';
+import { isSpecial } from './special-ranges';
 
 /**
  * One load per set of files and process: the tests start many applications in one process, and
@@ -65,7 +65,7 @@ export class GeoIpService implements OnModuleInit {
     if (!this.database) return NOWHERE;
     // Private, loopback, documentation...: no network on the Internet holds them (the data has
     // rows for some, e.g. 192.168.0.0/16 as AU, which would misplace a client behind a proxy).
-    if (classifyAddress(address.trim()) !== null) return NOWHERE;
+    if (isSpecial(key)) return NOWHERE;
     return this.database.place(key);
   }
 
