@@ -139,6 +139,16 @@ describe('agent.proto over real gRPC', () => {
         });
         call.end();
       },
+      // Vantage points: exercised by the probe's and the control plane's suites.
+      EnrollProbe(_call, callback) {
+        callback({ code: grpc.status.UNIMPLEMENTED });
+      },
+      ProbeTasks(_call, callback) {
+        callback({ code: grpc.status.UNIMPLEMENTED });
+      },
+      ReportProbe(_call, callback) {
+        callback({ code: grpc.status.UNIMPLEMENTED });
+      },
       // Not exercised here (the agent's and control plane's suites do): one answer per report.
       ReportStream(call) {
         call.on('data', () =>

@@ -4,6 +4,7 @@ import {
   type ProbeEndpoint,
   type ProbeTasksResponse,
   type VantagePoint,
+  CONTROL_CHARACTERS,
   PROBE_ERROR_CLASSES,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';

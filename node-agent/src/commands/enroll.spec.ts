@@ -149,6 +149,9 @@ async function fakeControlPlane(inboundPlan?: EnrollResponse['inboundPlan']): Pr
     Report: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
     ReportStream: (call) => call.emit('error', { code: grpc.status.UNIMPLEMENTED }),
     WatchClients: (call) => call.end(),
+    EnrollProbe: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
+    ProbeTasks: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
+    ReportProbe: (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED }),
   };
   server.addService(proto.scn.agent.v1.AgentService.service, handlers);
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestBody } from './common.contract';
+import { CONTROL_CHARACTERS, requestBody } from './common.contract';
 
 /**
  * Reachability: whether a server works from a country and network (ASN), measured by vantage
@@ -155,7 +155,7 @@ export const probeEnrollmentTokenRequestSchema = requestBody({
     .trim()
     .min(1, REACHABILITY_MESSAGES.probeNameInvalid)
     .max(100, REACHABILITY_MESSAGES.probeNameInvalid)
-    .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), REACHABILITY_MESSAGES.probeNameInvalid),
+    .refine((text) => !CONTROL_CHARACTERS.test(text), REACHABILITY_MESSAGES.probeNameInvalid),
 });
 export const probeEnrollmentTokenResponseSchema = z.object({
   success: z.literal(true),
