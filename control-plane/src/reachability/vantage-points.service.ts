@@ -81,9 +81,9 @@ export class VantagePointsService {
   ): Promise<{ probeId: string; probeSecret: string; country: string; asn: number }> {
     const id = randomUUID();
     const secret = `${id}.${randomBytes(32).toString('base64url')}`;
-    const name = request.name
-      .trim()
-      .replace(/[\u0000-\u001f\u007f]/g, '')
+    const name = [...request.name.trim()]
+      .filter((char) => !CONTROL_CHARACTERS.test(char))
+      .join('')
       .slice(0, 100);
     const enrolled = await this.repository.enroll(
       sha256(request.enrollmentToken),
