@@ -82,6 +82,7 @@ describe('toMarketServer', () => {
       type: 'tcp',
       activeConnections: 2,
       isSubscribed: false,
+      reachability: 'unknown',
     });
   });
 

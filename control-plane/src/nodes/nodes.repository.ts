@@ -43,6 +43,8 @@ const SERVER_COLUMNS: ReadonlyArray<readonly [keyof ServerEntity, string]> = [
   ['planNetwork', 'plan_network'],
   ['planRevision', 'plan_revision'],
   ['portRegeneratedAt', 'port_regenerated_at'],
+  ['probeUuid', 'probe_uuid'],
+  ['autoRegenerateS', 'auto_regenerate_s'],
   ['certificatePem', 'certificate_pem'],
   ['appliedClientSetVersion', 'applied_client_set_version'],
   ['lastTrafficBatchId', 'last_traffic_batch_id'],

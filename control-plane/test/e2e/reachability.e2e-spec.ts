@@ -14,7 +14,6 @@ import { registerAccount } from '../support/accounts';
 import { agentClient, statusOf } from '../support/agent-client';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { describeNeeding } from '../support/requirements';
-import { depositSsl } from '../support/ledger';
 import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -55,12 +54,8 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
           error ? reject(error) : resolve(response),
         );
       });
-    /** A client with SSL for a month of a few servers. */
-    const fundedClient = async () => {
-      const client = await registerAccount(t, { userType: 'client' });
-      await depositSsl(t.db.url, client.uuid, 100);
-      return client;
-    };
+    /** Subscriptions are free in the launch period (the suite runs inside one). */
+    const fundedClient = () => registerAccount(t, { userType: 'client' });
     const probeMetadata = () => {
       const metadata = new grpc.Metadata();
       metadata.set(AGENT_METADATA.probeId, probe.id);
@@ -74,6 +69,7 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
         GRPC_HOST: PROBE_ADDRESS,
         TRUST_PROXY: '127.0.0.1',
         GEOIP_TEST_OVERRIDES: OVERRIDES,
+        LAUNCH_PERIOD_ENDS: '2099-12-31',
       });
       grpcClient = agentClient(t.app.get(AgentGrpcServer).port, PROBE_ADDRESS);
       const operator = await insertAccount(t.db, { userType: 'node' });

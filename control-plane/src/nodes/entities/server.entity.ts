@@ -1,6 +1,7 @@
 import type { VpsTierId } from '@scn/proto';
 import {
   Check,
+  Generated,
   Column,
   CreateDateColumn,
   Entity,
@@ -172,7 +173,8 @@ export class ServerEntity {
    * The UUID vantage points test this server's VLESS layer with: in its client set beside the
    * clients', never a client's, never counted as a place (docs/reachability.md).
    */
-  @Column({ name: 'probe_uuid', type: 'uuid', default: () => 'uuid_generate_v4()' })
+  @Column({ name: 'probe_uuid', type: 'uuid' })
+  @Generated('uuid')
   probeUuid: string;
 
   /**
