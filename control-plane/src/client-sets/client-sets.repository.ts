@@ -59,11 +59,13 @@ export class ClientSetsRepository {
       plan_security: string | null;
       plan_network: string;
       plan_revision: string;
+      probe_uuid: string;
     }>(
       this.dataSource,
       `SELECT cs.version::text AS version,
               array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids,
-              s.plan_port, s.plan_security, s.plan_network, s.plan_revision::text AS plan_revision
+              s.plan_port, s.plan_security, s.plan_network, s.plan_revision::text AS plan_revision,
+              s.probe_uuid::text AS probe_uuid
        FROM server_client_sets cs JOIN servers s ON s.id = cs.server_id
        LEFT JOIN server_clients c ON c.server_id = cs.server_id AND c.enabled
        WHERE cs.server_id = $1 GROUP BY cs.server_id, s.id`,
@@ -73,7 +75,9 @@ export class ClientSetsRepository {
     if (!row) return null;
     return {
       version: row.version,
-      clientUuids: row.uuids ?? [],
+      // The vantage points' UUID rides with the clients' (docs/reachability.md): never a
+      // client's, never a place; sorted in, so the set reads the same however it was built.
+      clientUuids: [...(row.uuids ?? []), row.probe_uuid].sort(),
       inboundPlan: {
         port: row.plan_port ?? 0,
         security: row.plan_security ?? '',

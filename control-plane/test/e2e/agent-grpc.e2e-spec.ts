@@ -635,21 +635,28 @@ describe('WatchClients', () => {
     const u1 = '11111111-1111-4111-8111-111111111111';
     const u2 = '22222222-2222-4222-8222-222222222222';
     await new Promise((r) => setTimeout(r, 100));
+    // Every set also admits the vantage points' UUID of the server, never a client's.
+    const [server] = await t.db.query<{ probe_uuid: string }>(
+      'SELECT probe_uuid FROM servers WHERE id = $1',
+      [node.nodeId],
+    );
+    const probe = server!.probe_uuid;
+    const withProbe = (...uuids: string[]) => [...uuids, probe].sort();
     await nodes.setAllowedClients(node.nodeId, [u2, u1]);
     await stream.waitFor(() => stream.sets.length === 1);
     // Every set carries the node's inbound plan (issue 19 §1), here the one enrollment gave.
     const inboundPlan = stream.sets[0]!.inboundPlan;
     expect(inboundPlan).toMatchObject({ security: 'tls', network: 'tcp', revision: '1' });
-    expect(stream.sets[0]).toEqual({ version: '1', clientUuids: [u1, u2], inboundPlan });
+    expect(stream.sets[0]).toEqual({ version: '1', clientUuids: withProbe(u1, u2), inboundPlan });
     await nodes.setAllowedClients(node.nodeId, [u2]);
     await stream.waitFor(() => stream.sets.length === 2);
-    expect(stream.sets[1]).toEqual({ version: '2', clientUuids: [u2], inboundPlan });
+    expect(stream.sets[1]).toEqual({ version: '2', clientUuids: withProbe(u2), inboundPlan });
     stream.cancel();
 
     // A node that reconnects gets the current set at once.
     const again = watch(client, metadata, '1');
     await again.waitFor(() => again.sets.length === 1);
-    expect(again.sets[0]).toEqual({ version: '2', clientUuids: [u2], inboundPlan });
+    expect(again.sets[0]).toEqual({ version: '2', clientUuids: withProbe(u2), inboundPlan });
     again.cancel();
   });
 

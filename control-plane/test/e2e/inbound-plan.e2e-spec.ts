@@ -132,8 +132,16 @@ describe('inbound plans over REST and WatchClients (issue 19 §1)', () => {
       expect(plan.port).not.toBe(port);
       expect(regenerated.body.server.plan).toMatchObject({ port: plan.port, transport: 'tls/ws' });
       expect(regenerated.body.message).toBe(INBOUND_PLAN_MESSAGES.portRegenerated(plan.port));
-      // The client set itself is unchanged: only its version moved, to carry the plan.
-      expect(stream.sets.map((s) => s.clientUuids)).toEqual([[], []]);
+      // The client set itself is unchanged (no client: the vantage points' UUID alone): only its
+      // version moved, to carry the plan.
+      const [probe] = await t.db.query<{ probe_uuid: string }>(
+        'SELECT probe_uuid FROM servers WHERE id = $1',
+        [node.nodeId],
+      );
+      expect(stream.sets.map((s) => s.clientUuids)).toEqual([
+        [probe!.probe_uuid],
+        [probe!.probe_uuid],
+      ]);
 
       // Pending until the node reports serving revision 3; then links follow the report.
       let shown = await details(operator, node.nodeId);
