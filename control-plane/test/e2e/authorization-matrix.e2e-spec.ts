@@ -94,6 +94,14 @@ const AUDIENCE: Record<string, Audience> = {
   'POST /api/wallet/node/{uuid}/reward': 'node',
   'POST /wallet/node/{uuid}/withdraw': 'node',
   'GET /wallet/node/{uuid}/withdrawals': 'node',
+  'GET /api/reachability/here': 'public',
+  'GET /data/servers/{id}/reachability': 'public',
+  'POST /api/clients/reachability/{uuid}': 'client',
+  'GET /nodes/reachability/{uuid}': 'node',
+  'PUT /nodes/server/{uuid}/{serverId}/auto-regenerate': 'node',
+  'POST /api/vantage-points/{uuid}/enrollment-tokens': 'session',
+  'GET /api/vantage-points/{uuid}': 'session',
+  'DELETE /api/vantage-points/{uuid}/{probeId}': 'session',
 };
 
 /** Refused for every caller, its owner included (docs/api.md says why). */
