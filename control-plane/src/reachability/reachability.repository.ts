@@ -218,17 +218,7 @@ export class ReachabilityRepository {
   /** The estimates of these servers (current plans only), freshest first. */
   async estimatesOf(serverIds: readonly string[]): Promise<EstimateRow[]> {
     if (serverIds.length === 0) return [];
-    const rows = await queryRows<{
-      server_id: string;
-      country: string;
-      asn: number;
-      score: number;
-      state: 'w' | 'b' | 'u';
-      observers: number;
-      probes: number;
-      measured_at: Date;
-      blocked_since: Date | null;
-    }>(
+    const rows = await queryRows<EstimateDbRow>(
       this.dataSource,
       `SELECT r.server_id, r.country, r.asn, r.score, r.state, r.observers, r.probes,
               r.measured_at, r.blocked_since
@@ -243,7 +233,7 @@ export class ReachabilityRepository {
   /** The estimates of these servers from one country (all its networks), current plans only. */
   async estimatesFrom(serverIds: readonly string[], country: string): Promise<EstimateRow[]> {
     if (serverIds.length === 0) return [];
-    const rows = await queryRows<Parameters<typeof toEstimateRow>[0]>(
+    const rows = await queryRows<EstimateDbRow>(
       this.dataSource,
       `SELECT r.server_id, r.country, r.asn, r.score, r.state, r.observers, r.probes,
               r.measured_at, r.blocked_since
@@ -331,7 +321,7 @@ export class ReachabilityRepository {
   }
 }
 
-function toEstimateRow(r: {
+interface EstimateDbRow {
   server_id: string;
   country: string;
   asn: number;
@@ -341,7 +331,9 @@ function toEstimateRow(r: {
   probes: number;
   measured_at: Date;
   blocked_since: Date | null;
-}): EstimateRow {
+}
+
+function toEstimateRow(r: EstimateDbRow): EstimateRow {
   return {
     serverId: r.server_id,
     country: r.country,

@@ -68,32 +68,13 @@ export class VantagePointsRepository {
   }
 
   async find(id: string): Promise<VantagePointRow | null> {
-    const rows = await queryRows<{
-      id: string;
-      owner_uuid: string;
-      name: string;
-      secret_hash: string;
-      country: string | null;
-      asn: number | null;
-      last_seen_at: Date | null;
-    }>(
+    const rows = await queryRows<VantagePointDbRow>(
       this.dataSource,
       `SELECT id, owner_uuid, name, secret_hash, country, asn, last_seen_at
        FROM vantage_points WHERE id = $1`,
       [id],
     );
-    const row = rows[0];
-    return row
-      ? {
-          id: row.id,
-          ownerUuid: row.owner_uuid,
-          name: row.name,
-          secretHash: row.secret_hash,
-          country: row.country,
-          asn: row.asn,
-          lastSeenAt: row.last_seen_at,
-        }
-      : null;
+    return rows[0] ? toVantagePoint(rows[0]) : null;
   }
 
   async seen(
@@ -114,16 +95,7 @@ export class VantagePointsRepository {
     ownerUuid: string,
     since: Date,
   ): Promise<Array<VantagePointRow & { testsLastHour: number }>> {
-    const rows = await queryRows<{
-      id: string;
-      owner_uuid: string;
-      name: string;
-      secret_hash: string;
-      country: string | null;
-      asn: number | null;
-      last_seen_at: Date | null;
-      tests: string;
-    }>(
+    const rows = await queryRows<VantagePointDbRow & { tests: string }>(
       this.dataSource,
       `SELECT v.id, v.owner_uuid, v.name, v.secret_hash, v.country, v.asn, v.last_seen_at,
               (SELECT count(*) FROM reachability_observations o
@@ -131,16 +103,7 @@ export class VantagePointsRepository {
        FROM vantage_points v WHERE v.owner_uuid = $1 ORDER BY v.created_at, v.id`,
       [ownerUuid, since],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      ownerUuid: row.owner_uuid,
-      name: row.name,
-      secretHash: row.secret_hash,
-      country: row.country,
-      asn: row.asn,
-      lastSeenAt: row.last_seen_at,
-      testsLastHour: Number(row.tests),
-    }));
+    return rows.map((row) => ({ ...toVantagePoint(row), testsLastHour: Number(row.tests) }));
   }
 
   /** Deletes an owner's vantage point and its observations; false when it is not theirs. */
@@ -196,4 +159,26 @@ export class VantagePointsRepository {
       probeUuid: row.probe_uuid,
     }));
   }
+}
+
+interface VantagePointDbRow {
+  id: string;
+  owner_uuid: string;
+  name: string;
+  secret_hash: string;
+  country: string | null;
+  asn: number | null;
+  last_seen_at: Date | null;
+}
+
+function toVantagePoint(row: VantagePointDbRow): VantagePointRow {
+  return {
+    id: row.id,
+    ownerUuid: row.owner_uuid,
+    name: row.name,
+    secretHash: row.secret_hash,
+    country: row.country,
+    asn: row.asn,
+    lastSeenAt: row.last_seen_at,
+  };
 }

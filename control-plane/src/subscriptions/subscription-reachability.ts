@@ -1,20 +1,12 @@
-import type { Network, ReachabilityState } from '@scn/proto';
+import type { VisitorReachabilityReader } from '../market/visitor-reachability';
 
 /**
- * What the replacement of blocked servers asks of reachability (docs/reachability.md#replacements).
- * The reachability domain answers it; the subscriptions domain only declares what it needs, so
- * the two modules do not import each other (as SUBSCRIBED_SERVERS does for the market).
+ * What subscriptions ask of reachability (docs/reachability.md): the feed places its requester
+ * (`networkOf`) and orders the servers (`statesFrom`); replacements look for servers that work
+ * from the client's network (`workingFrom`). The reachability domain answers it; subscriptions
+ * only declare what they need, so the two modules do not import each other (as
+ * SUBSCRIBED_SERVERS does for the market). The same reader the market declares.
  */
 export const SUBSCRIPTION_REACHABILITY = Symbol('SUBSCRIPTION_REACHABILITY');
 
-export interface SubscriptionReachabilityReader {
-  /** Where an address is (GeoIP): the feed's requester. */
-  networkOf(address: string): Network;
-  /** Each server's state as seen from `network` (servers without an estimate may be absent). */
-  statesFrom(
-    serverIds: readonly string[],
-    network: Network,
-  ): Promise<ReadonlyMap<string, ReachabilityState>>;
-  /** Servers measured working from exactly that network, best first. */
-  workingFrom(network: Network): Promise<readonly string[]>;
-}
+export type SubscriptionReachabilityReader = VisitorReachabilityReader;
