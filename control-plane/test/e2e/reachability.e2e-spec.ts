@@ -302,5 +302,63 @@ describeNeeding(['root'], 'reachability (a TEST-NET address on loopback)')(
       await reportFrom();
       expect(await german()).toMatchObject({ state: 'blocked', observers: 3, probes: 0 });
     });
+
+    it('should regenerate the port of an operator who allows it, once per interval', async () => {
+      const operator = await registerAccount(t, { userType: 'node' });
+      const [serverId] = await insertServers(
+        t.db,
+        [{ ownerUuid: operator.uuid, name: 'Regenerates', host: '203.0.113.12', port: 443 }],
+        new Date(),
+      );
+      const setting = (intervalS: unknown) =>
+        t
+          .http()
+          .put(`/nodes/server/${operator.uuid}/${serverId}/auto-regenerate`)
+          .set('Authorization', `Bearer ${operator.token}`)
+          .send({ intervalS });
+      await setting(123).expect(400);
+      await setting(3600).expect(200);
+      const plan = async () =>
+        (
+          await t.db.query<{ plan_port: number | null; plan_revision: string }>(
+            'SELECT plan_port, plan_revision FROM servers WHERE id = $1',
+            [serverId],
+          )
+        )[0]!;
+      const before = await plan();
+      const blocked = (revision: string) =>
+        call<{ accepted: number }>(
+          'ReportProbe',
+          {
+            agentVersion: '0.1.0',
+            results: [{ ...result(serverId!, 'reset'), planRevision: revision }],
+          },
+          probeMetadata(),
+        );
+      expect((await blocked(before.plan_revision)).accepted).toBe(1);
+      const after = await plan();
+      expect(Number(after.plan_revision)).toBe(Number(before.plan_revision) + 1);
+      expect(after.plan_port).not.toBeNull();
+      expect(after.plan_port).not.toBe(443);
+      // The old port's estimate means nothing now, and a late result of it is not stored.
+      const view = await t
+        .http()
+        .get(`/nodes/reachability/${operator.uuid}`)
+        .set('Authorization', `Bearer ${operator.token}`)
+        .expect(200);
+      expect(view.body.servers).toEqual([
+        expect.objectContaining({ serverId, autoRegenerateS: 3600, rows: [] }),
+      ]);
+      expect(view.body.servers[0].portRegeneratedAt).not.toBeNull();
+      await blocked(before.plan_revision);
+      expect(await plan()).toEqual(after);
+      // Blocked again on the new port within the hour: no second regeneration.
+      await blocked(after.plan_revision);
+      expect(await plan()).toEqual(after);
+      const rows = serverReachabilityResponseSchema.parse(
+        (await t.http().get(`/data/servers/${serverId}/reachability`).expect(200)).body,
+      ).rows;
+      expect(rows).toEqual([expect.objectContaining({ state: 'blocked', country: 'IR' })]);
+    });
   },
 );
