@@ -5,7 +5,7 @@ import { SUBSCRIBED_SERVERS, type SubscribedServersReader } from '../market/subs
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { RATE_LIMITS } from '../rate-limit/rate-limit.rules';
 import { ReachabilityException } from './reachability.exception';
-import { ReachabilityRepository } from './reachability.repository';
+import { ClientReportsRepository } from './client-reports.repository';
 import { REACHABILITY_RULES } from './reachability-rules';
 import { ReachabilityService } from './reachability.service';
 
@@ -21,7 +21,7 @@ import { ReachabilityService } from './reachability.service';
 export class ClientReportsService {
   constructor(
     private readonly reachability: ReachabilityService,
-    private readonly repository: ReachabilityRepository,
+    private readonly repository: ClientReportsRepository,
     private readonly rateLimits: RateLimitService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional()

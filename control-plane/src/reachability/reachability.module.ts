@@ -5,6 +5,7 @@ import { VISITOR_REACHABILITY } from '../market/visitor-reachability';
 import { NodesModule } from '../nodes/nodes.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SUBSCRIPTION_REACHABILITY } from '../subscriptions/subscription-reachability';
+import { ClientReportsRepository } from './client-reports.repository';
 import { ClientReportsService } from './client-reports.service';
 import {
   NodeReachabilityController,
@@ -32,6 +33,7 @@ import { VantagePointsService } from './vantage-points.service';
     ReachabilityService,
     VantagePointsRepository,
     VantagePointsService,
+    ClientReportsRepository,
     ClientReportsService,
     ReachabilityJob,
     { provide: VISITOR_REACHABILITY, useExisting: ReachabilityService },
