@@ -8,7 +8,7 @@ import path from 'node:path';
  * first run must pass); CI installs all of them and fails on any skipped test (.ci/run), so a
  * skip can never hide a regression there. docs/development.md#what-the-suites-use lists them.
  */
-export type Requirement = 'v2ray' | 'root' | 'netns' | 'shellcheck' | 'zip';
+export type Requirement = 'v2ray' | 'root' | 'netns' | 'nft' | 'shellcheck' | 'zip';
 
 export const V2RAY_PATH = '/usr/bin/v2ray';
 
@@ -27,6 +27,7 @@ const CHECKS: Record<Requirement, () => string | null> = {
     const probe = spawnSync('ip', ['netns', 'list'], { timeout: 5000 });
     return probe.error || probe.status !== 0 ? '`ip netns` is unavailable (iproute2)' : null;
   },
+  nft: () => (onPath('nft') ? null : 'nft is missing (apt-get install nftables)'),
   shellcheck: () =>
     onPath('shellcheck') ? null : 'shellcheck is missing (apt-get install shellcheck)',
   zip: () =>
