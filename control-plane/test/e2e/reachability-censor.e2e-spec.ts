@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -212,7 +212,9 @@ describeLive(
 
     it('should reset a connection only once a TLS ClientHello is sent, and drop by address and port (the censor itself)', async () => {
       const received: Buffer[] = [];
+      const sockets = new Set<Socket>();
       const echo: Server = createServer((socket) => {
+        sockets.add(socket);
         socket.on('data', (data) => {
           received.push(data);
           socket.write(data);
@@ -244,6 +246,8 @@ describeLive(
         });
       } finally {
         await a.censor([]);
+        // The connection the censor reset never saw the reset on this side: still open here.
+        for (const socket of sockets) socket.destroy();
         echo.close();
       }
     }, 30_000);
