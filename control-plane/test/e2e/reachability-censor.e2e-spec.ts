@@ -19,6 +19,7 @@ import {
   CLIENT_HELLO_START,
   type CensoredWorld,
   type Country,
+  killProcessesMentioning,
   loadNetnsKit,
   startCensoredWorld,
   tcpExchange,
@@ -203,11 +204,22 @@ describeLive(
     }, 120_000);
 
     afterAll(async () => {
-      for (const child of processes.reverse()) await child.stop();
-      testHost?.kill('SIGKILL');
-      await cp?.close();
-      await world?.close();
-      rmSync(dir, { recursive: true, force: true });
+      // Each step whatever the one before did: the world must go even when a process hangs.
+      const steps: Array<[string, () => unknown]> = [
+        ['processes', () => Promise.all(processes.map((child) => child.stop()))],
+        ['orphans', () => killProcessesMentioning(dir)],
+        ['test host', () => testHost?.kill('SIGKILL')],
+        ['control plane', () => cp?.close()],
+        ['world', () => world?.close()],
+        ['folder', () => rmSync(dir, { recursive: true, force: true })],
+      ];
+      for (const [what, step] of steps) {
+        const started = Date.now();
+        await Promise.resolve()
+          .then(step)
+          .catch((error: Error) => console.error(`[cleanup] ${what}: ${error.message}`));
+        console.log(`[cleanup] ${what} ${Date.now() - started} ms`);
+      }
     }, 60_000);
 
     it('should reset a connection only once a TLS ClientHello is sent, and drop by address and port (the censor itself)', async () => {
