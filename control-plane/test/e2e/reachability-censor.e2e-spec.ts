@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,6 +19,7 @@ import {
   CLIENT_HELLO_START,
   type CensoredWorld,
   type Country,
+  killProcessesMentioning,
   loadNetnsKit,
   startCensoredWorld,
   tcpExchange,
@@ -203,16 +204,29 @@ describeLive(
     }, 120_000);
 
     afterAll(async () => {
-      for (const child of processes.reverse()) await child.stop();
-      testHost?.kill('SIGKILL');
-      await cp?.close();
-      await world?.close();
-      rmSync(dir, { recursive: true, force: true });
+      // Each step whatever the one before did: the world must go even when a process hangs.
+      const steps: Array<[string, () => unknown]> = [
+        ['processes', () => Promise.all(processes.map((child) => child.stop()))],
+        ['orphans', () => killProcessesMentioning(dir)],
+        ['test host', () => testHost?.kill('SIGKILL')],
+        ['control plane', () => cp?.close()],
+        ['world', () => world?.close()],
+        ['folder', () => rmSync(dir, { recursive: true, force: true })],
+      ];
+      for (const [what, step] of steps) {
+        const started = Date.now();
+        await Promise.resolve()
+          .then(step)
+          .catch((error: Error) => console.error(`[cleanup] ${what}: ${error.message}`));
+        console.log(`[cleanup] ${what} ${Date.now() - started} ms`);
+      }
     }, 60_000);
 
     it('should reset a connection only once a TLS ClientHello is sent, and drop by address and port (the censor itself)', async () => {
       const received: Buffer[] = [];
+      const sockets = new Set<Socket>();
       const echo: Server = createServer((socket) => {
+        sockets.add(socket);
         socket.on('data', (data) => {
           received.push(data);
           socket.write(data);
@@ -244,6 +258,8 @@ describeLive(
         });
       } finally {
         await a.censor([]);
+        // The connection the censor reset never saw the reset on this side: still open here.
+        for (const socket of sockets) socket.destroy();
         echo.close();
       }
     }, 30_000);

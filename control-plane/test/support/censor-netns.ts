@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -321,4 +322,23 @@ export function supervise(child: ChildProcess): {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * SIGKILLs every process whose command line mentions `text` (a suite's temporary folder): a
+ * proxy core whose agent was killed before it could stop it would outlive the suite.
+ */
+export function killProcessesMentioning(text: string): number[] {
+  const killed: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) continue;
+      process.kill(Number(entry), 'SIGKILL');
+      killed.push(Number(entry));
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return killed;
 }

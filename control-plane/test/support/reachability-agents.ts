@@ -57,7 +57,7 @@ export interface AgentNode {
 
 /**
  * A node enrolled with the wizard's token (`scn-agent enroll`, plaintext gRPC to a TEST-NET
- * control plane: --insecure) advertising `host`, serving VLESS + TLS (self-signed) with
+ * control plane: --insecure) advertising `host`, serving VLESS + TLS (self-signed, `--acme off`) with
  * /usr/bin/v2ray, then `scn-agent run` with `--allow-test-destinations` so tunnels may reach the
  * test hosts in the countries.
  */
@@ -86,6 +86,9 @@ export async function startAgentNode(options: {
     options.host,
     '--public-port',
     String(port),
+    // Self-signed only: the default asks Let's Encrypt, outside this machine.
+    '--acme',
+    'off',
     '--core',
     'v2ray',
     '--core-binary',
