@@ -1,10 +1,12 @@
 import type { MarketServer, SubscriptionCreationResponse } from '@scn/proto';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useT } from '../../../lib/i18n/i18n';
+import { networkText } from '../../../lib/reachability-display';
 import { onRealtime } from '../../../lib/realtime';
 import { type MarketFilters as Filters, parseFilters, serializeFilters } from '../market-query';
 import type { MarketViewer } from '../market-rules';
@@ -24,6 +26,7 @@ import { MarketFilters } from './market-filters';
 import { MarketStats } from './market-stats';
 import { Pagination } from './pagination';
 import { PurchaseDialogs } from './purchase-dialogs';
+import { ReachabilityDialog } from './reachability-dialog';
 import { SelectionBar } from './selection-bar';
 import { ServerCard } from './server-card';
 import '../market.css';
@@ -52,8 +55,14 @@ export function ServerMarket({
   onViewSubscription,
   onPromote,
 }: ServerMarketProps) {
-  const { t } = useT();
+  const { t, locale } = useT();
   const market = useMarket();
+  const [reachabilityOf, setReachabilityOf] = useState<{ id: string; name: string } | null>(null);
+  const onShowReachability = useCallback(
+    (server: MarketServer) => setReachabilityOf({ id: server.id, name: server.name }),
+    [],
+  );
+  const network = networkText(market.network, locale);
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = useMemo(() => parseFilters(search), [search]);
@@ -137,6 +146,16 @@ export function ServerMarket({
     <div className={`server-market${isClient && selected.length > 0 ? ' server-market--bar' : ''}`}>
       <MarketStats stats={market.stats} />
       <MarketFilters filters={filters} countries={market.countries} onChange={changeFilters} />
+      {network && (
+        // Named once: every card's badge is measured from here.
+        <p className="market-network small muted" data-testid="market-network">
+          <Trans
+            i18nKey="reach.yourNetwork"
+            values={{ network }}
+            components={{ bdi: <bdi data-testid="market-network-name" /> }}
+          />
+        </p>
+      )}
 
       {market.selectionError && (
         <div className="market-notice">
@@ -164,7 +183,7 @@ export function ServerMarket({
           </div>
         </div>
       ) : market.servers.length === 0 ? (
-        <MarketEmpty />
+        <MarketEmpty reachable={filters.reachable} />
       ) : (
         <div className="market-grid" data-testid="market-grid">
           {market.servers.map((server, index) => (
@@ -180,6 +199,7 @@ export function ServerMarket({
               onToggle={onToggle}
               onSignIn={onSignIn}
               onPromote={onPromote}
+              onShowReachability={onShowReachability}
             />
           ))}
         </div>
@@ -194,6 +214,7 @@ export function ServerMarket({
       )}
 
       <BackToTop />
+      <ReachabilityDialog server={reachabilityOf} onClose={() => setReachabilityOf(null)} />
 
       {isClient && viewer && (
         <>
@@ -220,12 +241,12 @@ export function ServerMarket({
 }
 
 /** spec 01 §2: no server matches the search and filters. */
-function MarketEmpty() {
+function MarketEmpty({ reachable }: { reachable: boolean }) {
   const { t } = useT();
   return (
     <div className="empty-state card" data-testid="servers-empty">
       <h2>{t('market.empty.title')}</h2>
-      <p>{t('market.empty.text')}</p>
+      <p>{reachable ? t('reach.emptyFiltered') : t('market.empty.text')}</p>
     </div>
   );
 }
