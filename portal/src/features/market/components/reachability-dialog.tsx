@@ -1,5 +1,5 @@
 import type { ReachabilityRow } from '@scn/proto';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ReachabilityTable } from '../../../components/reachability/reachability-table';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -17,6 +17,19 @@ type Loaded =
   | { status: 'loading' }
   | { status: 'error' }
   | { status: 'ready'; rows: ReachabilityRow[]; at: number };
+
+/** The dialog and what opens it, for the market's cards. */
+export function useReachabilityDialog(): {
+  show: (server: { id: string; name: string }) => void;
+  dialog: ReactNode;
+} {
+  const [server, setServer] = useState<{ id: string; name: string } | null>(null);
+  const show = useCallback(
+    ({ id, name }: { id: string; name: string }) => setServer({ id, name }),
+    [],
+  );
+  return { show, dialog: <ReachabilityDialog server={server} onClose={() => setServer(null)} /> };
+}
 
 /** A market card's "Where it works": the server's countries and networks, fetched on opening. */
 export function ReachabilityDialog({ server, onClose }: ReachabilityDialogProps) {

@@ -26,7 +26,7 @@ import { MarketFilters } from './market-filters';
 import { MarketStats } from './market-stats';
 import { Pagination } from './pagination';
 import { PurchaseDialogs } from './purchase-dialogs';
-import { ReachabilityDialog } from './reachability-dialog';
+import { useReachabilityDialog } from './reachability-dialog';
 import { SelectionBar } from './selection-bar';
 import { ServerCard } from './server-card';
 import '../market.css';
@@ -55,14 +55,9 @@ export function ServerMarket({
   onViewSubscription,
   onPromote,
 }: ServerMarketProps) {
-  const { t, locale } = useT();
+  const { t } = useT();
   const market = useMarket();
-  const [reachabilityOf, setReachabilityOf] = useState<{ id: string; name: string } | null>(null);
-  const onShowReachability = useCallback(
-    (server: MarketServer) => setReachabilityOf({ id: server.id, name: server.name }),
-    [],
-  );
-  const network = networkText(market.network, locale);
+  const reachability = useReachabilityDialog();
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = useMemo(() => parseFilters(search), [search]);
@@ -146,27 +141,9 @@ export function ServerMarket({
     <div className={`server-market${isClient && selected.length > 0 ? ' server-market--bar' : ''}`}>
       <MarketStats stats={market.stats} />
       <MarketFilters filters={filters} countries={market.countries} onChange={changeFilters} />
-      {network && (
-        // Named once: every card's badge is measured from here.
-        <p className="market-network small muted" data-testid="market-network">
-          <Trans
-            i18nKey="reach.yourNetwork"
-            values={{ network }}
-            components={{ bdi: <bdi data-testid="market-network-name" /> }}
-          />
-        </p>
-      )}
+      <MarketNetwork />
 
-      {market.selectionError && (
-        <div className="market-notice">
-          <Banner tone="error" data-testid="selection-error">
-            {market.selectionError}
-          </Banner>
-          <Button variant="ghost" size="sm" onClick={dismissSelectionError}>
-            {t('market.dismiss')}
-          </Button>
-        </div>
-      )}
+      {market.selectionError && <SelectionError message={market.selectionError} />}
 
       {loading ? (
         <div className="page-loading market-loading" role="status" aria-live="polite">
@@ -199,7 +176,7 @@ export function ServerMarket({
               onToggle={onToggle}
               onSignIn={onSignIn}
               onPromote={onPromote}
-              onShowReachability={onShowReachability}
+              onShowReachability={reachability.show}
             />
           ))}
         </div>
@@ -214,7 +191,7 @@ export function ServerMarket({
       )}
 
       <BackToTop />
-      <ReachabilityDialog server={reachabilityOf} onClose={() => setReachabilityOf(null)} />
+      {reachability.dialog}
 
       {isClient && viewer && (
         <>
@@ -237,6 +214,38 @@ export function ServerMarket({
         </>
       )}
     </div>
+  );
+}
+
+/** Why the last pick did not take, until dismissed. */
+function SelectionError({ message }: { message: string }) {
+  const { t } = useT();
+  return (
+    <div className="market-notice">
+      <Banner tone="error" data-testid="selection-error">
+        {message}
+      </Banner>
+      <Button variant="ghost" size="sm" onClick={dismissSelectionError}>
+        {t('market.dismiss')}
+      </Button>
+    </div>
+  );
+}
+
+/** The visitor's network, named once: every card's badge is measured from here. */
+function MarketNetwork() {
+  const { locale } = useT();
+  const { network } = useMarket();
+  const text = networkText(network, locale);
+  if (!text) return null;
+  return (
+    <p className="market-network small muted" data-testid="market-network">
+      <Trans
+        i18nKey="reach.yourNetwork"
+        values={{ network: text }}
+        components={{ bdi: <bdi data-testid="market-network-name" /> }}
+      />
+    </p>
   );
 }
 
