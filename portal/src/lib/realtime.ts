@@ -7,6 +7,9 @@ import { API_BASE } from '../config/env';
  * amounts, wallets re-fetch. Its payload `{ reason, at }` says why: 'deposit' (credited) or
  * 'deposit_seen' (issue 29: a transfer to the account's address is confirming); listeners here
  * re-fetch on either, so the reason is not read.
+ * 'subscription-updated' (docs/reachability.md): one of this session's subscriptions changed
+ * without the client doing anything; `{ reason: 'server_replaced' }` when a server blocked on
+ * their network was replaced. It carries no names: listeners re-fetch the subscriptions.
  */
 export type RealtimeEvent = 'server-list-updated' | 'wallet-updated' | 'subscription-updated';
 
@@ -40,8 +43,11 @@ function connect(): Socket {
   return socket;
 }
 
-/** Calls `handler` on every `event`; the socket lives while anyone listens. Returns the unsubscribe. */
-export function onRealtime(event: RealtimeEvent, handler: () => void): () => void {
+/**
+ * Calls `handler` on every `event` with its payload (untrusted: check before reading); the socket
+ * lives while anyone listens. Returns the unsubscribe.
+ */
+export function onRealtime(event: RealtimeEvent, handler: (payload?: unknown) => void): () => void {
   const current = connect();
   listeners += 1;
   current.on(event, handler);

@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   cookieConsent: 'cookieConsent',
   /** spec 02 §2: whether the node dashboard's Quick Setup section is open. */
   quickSetupOpen: 'quickSetupOpen',
+  /** docs/reachability.md: the client agreed to send reachability reports (when, ISO). */
+  reachabilityConsent: 'reachabilityConsent',
 } as const;
 
 export function readJson<T>(key: string): T | null {

@@ -11,6 +11,7 @@ import { useSession } from '../../features/session/store';
 import { ClientSubscriptions } from '../../features/subscriptions/components/client-subscriptions';
 import { DownloadAppsDialog } from '../../features/subscriptions/components/download-apps-dialog';
 import { loadSubscriptions } from '../../features/subscriptions/store';
+import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
 import './client-dashboard.css';
@@ -52,7 +53,7 @@ export function readNavigationState(state: unknown): ClientDashboardNavigationSt
 function ClientDashboardPage() {
   // Every namespace the page and its dialogs use, asked for at once (docs/i18n.md).
   // Every namespace of the page and its dialogs at once (in parallel, not one after another).
-  useTranslation(['client', 'wallet', 'earn']);
+  useTranslation(['client', 'wallet', 'earn', 'vantage']);
   const { t } = useT('client');
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
@@ -122,6 +123,8 @@ function ClientDashboardPage() {
       <WalletPanel type="client" ownerUuid={uuid} title={t('dashboard.walletTitle')} />
       {/* spec 02 §2: the share and earn modal (issue 20 §2). */}
       <EarnSslPanel userUuid={uuid} />
+      {/* docs/reachability.md: any account may test servers from its own network. */}
+      <VantagePointsPanel ownerUuid={uuid} />
       <DownloadAppsDialog open={downloadsOpen} onClose={() => setDownloadsOpen(false)} />
     </div>
   );

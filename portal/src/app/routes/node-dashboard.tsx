@@ -11,6 +11,7 @@ import { RequireAccount } from '../../features/session/components/require-accoun
 import { useSession } from '../../features/session/store';
 import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
+import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { loadWallet } from '../../features/wallet/store';
 import { useT } from '../../lib/i18n/i18n';
@@ -50,7 +51,7 @@ function useFirstServerAt(ownerUuid: string | null): string | null {
 
 function NodeDashboardPage() {
   // Every catalogue the page and its panels read, fetched together (not one after another).
-  useTranslation(['node', 'wallet', 'earn']);
+  useTranslation(['node', 'wallet', 'earn', 'vantage']);
   const { t } = useT('node');
   const { user } = useSession();
   const uuid = user?.uuid ?? null;
@@ -125,6 +126,7 @@ function NodeDashboardPage() {
           </div>
         }
         earnings={<EarningsPanel ownerUuid={user.uuid} firstServerAt={firstServerAt} />}
+        vantagePoints={<VantagePointsPanel ownerUuid={user.uuid} />}
         onPromote={(server) => setPromoting({ id: server.id, name: server.name })}
       />
       <PromoteDialog

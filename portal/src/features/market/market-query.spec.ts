@@ -9,8 +9,15 @@ describe('parseFilters', () => {
       country: 'DE',
       sort: 'ping',
       order: 'asc',
+      reachable: false,
       page: 3,
     });
+  });
+
+  it('should read the Works from my network filter only as reachable=works', () => {
+    expect(parseFilters('reachable=works').reachable).toBe(true);
+    expect(parseFilters('reachable=all').reachable).toBe(false);
+    expect(parseFilters('reachable=yes').reachable).toBe(false);
   });
 
   it('should give the plain market for an empty query', () => {
@@ -34,6 +41,7 @@ describe('serializeFilters', () => {
       country: 'DE',
       sort: 'uptime',
       order: 'asc',
+      reachable: true,
       page: 2,
     } as const;
     expect(parseFilters(serializeFilters(filters))).toEqual(filters);
@@ -42,6 +50,10 @@ describe('serializeFilters', () => {
   it('should leave defaults out of the URL', () => {
     expect(serializeFilters(DEFAULT_FILTERS)).toBe('');
     expect(serializeFilters({ ...DEFAULT_FILTERS, search: '  ', page: 1 })).toBe('');
+  });
+
+  it('should keep the Works from my network filter in the URL', () => {
+    expect(serializeFilters({ ...DEFAULT_FILTERS, reachable: true })).toBe('reachable=works');
   });
 });
 
@@ -67,6 +79,7 @@ describe('serversQuery', () => {
       country: 'DE',
       sort: 'ping',
       order: 'asc',
+      reachable: true,
       page: 4,
     });
     expect(marketServersQuerySchema.parse(query)).toEqual({
@@ -74,8 +87,10 @@ describe('serversQuery', () => {
       country: 'DE',
       sort: 'ping',
       order: 'asc',
+      reachable: 'works',
       page: 4,
       limit: 20,
     });
+    expect(serversQuery(DEFAULT_FILTERS)).not.toHaveProperty('reachable');
   });
 });

@@ -21,6 +21,8 @@ export interface MarketFilters {
   /** Absent: the server's default order (spec 01 §9: reliability desc, then ping asc). */
   sort: MarketSort | null;
   order: MarketOrder | null;
+  /** Only servers measured working from the visitor's own network (`reachable=works`). */
+  reachable: boolean;
   page: number;
 }
 
@@ -29,6 +31,7 @@ export const DEFAULT_FILTERS: MarketFilters = {
   country: '',
   sort: null,
   order: null,
+  reachable: false,
   page: 1,
 };
 
@@ -46,6 +49,7 @@ export function parseFilters(search: string): MarketFilters {
     country: isCountryCode(country) ? country : '',
     sort: oneOf(MARKET_SORTS, params.get('sort')),
     order: oneOf(MARKET_ORDERS, params.get('order')),
+    reachable: params.get('reachable') === 'works',
     page: Number.isInteger(page) && page >= 1 && page <= MARKET_MAX_PAGE ? page : 1,
   };
 }
@@ -58,6 +62,7 @@ export function serializeFilters(filters: MarketFilters): string {
   if (filters.country) params.set('country', filters.country);
   if (filters.sort) params.set('sort', filters.sort);
   if (filters.order) params.set('order', filters.order);
+  if (filters.reachable) params.set('reachable', 'works');
   if (filters.page > 1) params.set('page', String(filters.page));
   return params.toString();
 }
@@ -71,6 +76,7 @@ export function serversQuery(filters: MarketFilters): MarketServersQueryInput {
   const text = filters.search.trim();
   if (text) query.search = text;
   if (filters.country) query.country = filters.country;
+  if (filters.reachable) query.reachable = 'works';
   if (filters.sort) {
     query.sort = filters.sort;
     query.order = filters.order ?? 'desc';

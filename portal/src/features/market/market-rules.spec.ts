@@ -65,6 +65,7 @@ function server(overrides: Partial<MarketServer> = {}): MarketServer {
     type: 'tcp',
     activeConnections: 3,
     isSubscribed: false,
+    reachability: 'unknown',
     ...overrides,
   };
 }

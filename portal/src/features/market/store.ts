@@ -1,4 +1,10 @@
-import type { MarketServer, MarketStats, ProcessingServersResponse } from '@scn/proto';
+import type {
+  MarketServer,
+  MarketStats,
+  Network,
+  ProcessingServersResponse,
+  ReachabilityState,
+} from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
 import { getCountries } from './api/get-countries';
 import { getProcessingServers } from './api/get-processing-servers';
@@ -15,6 +21,8 @@ export interface SelectedServer {
   countryCode: string | null;
   priceMicro: string;
   isAdminServer: boolean;
+  /** From the visitor's network when it was picked: a blocked one is warned of before paying. */
+  reachability: ReachabilityState;
 }
 
 export interface MarketState {
@@ -26,6 +34,8 @@ export interface MarketState {
   error: string | null;
   /** The filters (as a query string) of the list on screen. */
   shownQuery: string | null;
+  /** The visitor's country and network, which each server's `reachability` is measured from. */
+  network: Network | null;
   stats: MarketStats | null;
   countries: string[];
   /** The account whose selection and cooldowns are held; another account starts afresh. */
@@ -45,6 +55,7 @@ export const marketStore = proxy<MarketState>({
   status: 'idle',
   error: null,
   shownQuery: null,
+  network: null,
   stats: null,
   countries: [],
   viewerUuid: null,
@@ -90,6 +101,8 @@ export async function loadServers(filters: MarketFilters, silent = false): Promi
       status: 'ready',
       error: null,
       shownQuery: query,
+      // A control plane from before reachability sends none: nothing is named then.
+      network: response.network ?? null,
     });
   } catch (error) {
     if (isAbort(error) || controller.signal.aborted) return;
@@ -166,6 +179,7 @@ function selectedOf(server: MarketServer): SelectedServer {
     countryCode: server.countryCode,
     priceMicro: server.priceMicro,
     isAdminServer: server.isAdminServer,
+    reachability: server.reachability ?? 'unknown',
   };
 }
 

@@ -31,7 +31,8 @@ export type NoticeKey =
   | 'activateFailed'
   | 'activateError'
   | 'deleteFailed'
-  | 'deleteError';
+  | 'deleteError'
+  | 'serverReplaced';
 
 /**
  * The outcome of an action, shown in the reader's language: the catalogue key and its values.
@@ -86,6 +87,14 @@ export const subscriptionsStore = proxy<SubscriptionsState>({
 
 export function useSubscriptions() {
   return useSnapshot(subscriptionsStore);
+}
+
+/**
+ * 'subscription-updated' with reason 'server_replaced' (docs/reachability.md): a server blocked on
+ * the client's network was replaced. The event names nothing; the lists are re-fetched.
+ */
+export function noticeServerReplaced(): void {
+  subscriptionsStore.notice = { tone: 'warning', key: 'serverReplaced' };
 }
 
 export function dismissNotice(): void {

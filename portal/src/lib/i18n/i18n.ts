@@ -29,6 +29,7 @@ export const NAMESPACES = [
   'wallet',
   'earn',
   'node',
+  'vantage',
   'errors',
   'economics',
   'faq',

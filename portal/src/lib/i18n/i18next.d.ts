@@ -13,6 +13,7 @@ import type ourView from '../../locales/our-view/en.json';
 import type security from '../../locales/security/en.json';
 import type subPage from '../../locales/sub-page/en.json';
 import type support from '../../locales/support/en.json';
+import type vantage from '../../locales/vantage/en.json';
 import type wallet from '../../locales/wallet/en.json';
 
 /** Keys of `t()` are checked against each namespace's source catalogue (docs/i18n.md). */
@@ -25,6 +26,7 @@ declare module 'i18next' {
       wallet: typeof wallet;
       earn: typeof earn;
       node: typeof node;
+      vantage: typeof vantage;
       errors: typeof errors;
       economics: typeof economics;
       faq: typeof faq;

@@ -38,7 +38,7 @@ export interface MarketFiltersProps {
 
 /**
  * spec 01 §2: the search box (debounced) and the Filters toggle with Country, Sort By and Order
- * (Best First = desc, Worst First = asc).
+ * (Best First = desc, Worst First = asc); "Works from my network" (`reachable=works`) beside them.
  */
 export function MarketFilters({ filters, countries, onChange }: MarketFiltersProps) {
   const { t, locale } = useT();
@@ -101,6 +101,16 @@ export function MarketFilters({ filters, countries, onChange }: MarketFiltersPro
         >
           {open ? t('market.filters.hide') : t('market.filters.show')}
         </Button>
+        {/* In the row, not the panel: the filter a person behind a block needs first. */}
+        <label className="market-filters__reachable">
+          <input
+            type="checkbox"
+            checked={filters.reachable}
+            onChange={(event) => onChange({ reachable: event.target.checked })}
+            data-testid="market-filter-reachable"
+          />
+          {t('reach.filter')}
+        </label>
       </div>
       {open && (
         <div id={panelId} className="card market-filters__panel" data-testid="market-filters">

@@ -13,7 +13,7 @@ import { getWalletBalance } from '../api/get-wallet-balance';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { insufficientBalanceMessage, totalPriceMicro } from '../market-rules';
 import type { SelectedServer } from '../store';
-import { CountryFlag } from './country-flag';
+import { CountryFlag } from '../../../components/ui/country-flag';
 import '../market.css';
 import './purchase-dialogs.css';
 
@@ -309,15 +309,27 @@ function PurchaseSummary({
   onCreate: () => void;
 }) {
   const { t, locale } = useT('client');
+  const blocked = servers.filter((server) => server.reachability === 'blocked');
   return (
     <>
       <p>{t('purchase.summary.intro', { count: servers.length })}</p>
+      {blocked.length > 0 && (
+        // Before paying, never after: the server stays buyable, the reader decides.
+        <Banner tone="warning" data-testid="purchase-blocked-warning">
+          {t('purchase.summary.blockedWarning', { count: blocked.length })}
+        </Banner>
+      )}
       <ul className="purchase-servers" data-testid="purchase-servers">
         {servers.map((server) => (
-          <li key={server.id}>
+          <li key={server.id} data-reachability={server.reachability}>
             <span className="purchase-servers__name">
               <CountryFlag code={server.countryCode} />
               {server.name}
+              {server.reachability === 'blocked' && (
+                <span className="badge badge--danger" data-testid="purchase-server-blocked">
+                  {t('purchase.summary.blocked')}
+                </span>
+              )}
             </span>
             <span className="muted">
               {BigInt(server.priceMicro) === 0n

@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
+import { reachabilityTone } from '../../../lib/reachability-display';
 import { pingTone, reliabilityTone, uptimeParts } from '../../../lib/server-display';
 import {
   type CardState,
@@ -16,7 +17,8 @@ import {
   isServerDisabled,
   staggerDelaySeconds,
 } from '../market-rules';
-import { CountryFlag } from './country-flag';
+import { CountryFlag } from '../../../components/ui/country-flag';
+import '../../../components/reachability/reachability.css';
 import '../market.css';
 
 export interface ServerCardProps {
@@ -29,6 +31,8 @@ export interface ServerCardProps {
   onSignIn: () => void;
   /** spec 01 §2: nodes get a Promote button on their own servers. */
   onPromote?: (server: MarketServer) => void;
+  /** "Where it works": the server's table of countries and networks. */
+  onShowReachability?: (server: MarketServer) => void;
 }
 
 /** spec 01 §2 "Server card". */
@@ -40,6 +44,7 @@ export function ServerCard({
   onToggle,
   onSignIn,
   onPromote,
+  onShowReachability,
 }: ServerCardProps) {
   const { t, locale } = useT();
   const disabled = isServerDisabled(server);
@@ -158,6 +163,8 @@ export function ServerCard({
         </div>
       </dl>
 
+      <ReachabilityLine server={server} onShow={onShowReachability} />
+
       <footer className="market-card__action">
         <CardAction
           server={server}
@@ -236,6 +243,11 @@ function CardAction({
         })
       : t(`market.card.action.${action}`);
   const hintId = `market-cooldown-${server.id}`;
+  const warningId = `market-blocked-${server.id}`;
+  const describedBy = [
+    action === 'cooldown' ? hintId : null,
+    server.reachability === 'blocked' && action !== 'subscribed' ? warningId : null,
+  ].filter(Boolean);
   return (
     <>
       <Button
@@ -244,14 +256,64 @@ function CardAction({
         block
         disabled={!toggleable}
         aria-pressed={state.selected}
-        aria-describedby={action === 'cooldown' ? hintId : undefined}
+        aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
         onClick={() => onToggle(server)}
         data-testid="market-connect"
       >
         {label}
       </Button>
       {action === 'cooldown' && <CooldownHint id={hintId} selected={state.selected} />}
+      {server.reachability === 'blocked' && action !== 'subscribed' && (
+        // The card and its button stay: the visitor decides, warned before they buy.
+        <p
+          id={warningId}
+          className="market-card__blocked small"
+          role="note"
+          data-testid="market-blocked-warning"
+        >
+          {t('reach.card.blockedWarning')}
+        </p>
+      )}
     </>
+  );
+}
+
+/**
+ * Whether the server works from the visitor's own network (docs/reachability.md), and the way
+ * to its table. "Not measured" is said quietly: most servers are, and that is no alarm.
+ */
+function ReachabilityLine({
+  server,
+  onShow,
+}: {
+  server: MarketServer;
+  onShow?: (server: MarketServer) => void;
+}) {
+  const { t } = useT();
+  // A control plane from before reachability sends no state: say nothing rather than guess.
+  const state = server.reachability;
+  if (!state) return null;
+  return (
+    <div className="market-card__reach">
+      <span
+        className={`reach-badge reach-state reach-state--${reachabilityTone(state)}`}
+        data-testid="market-card-reachability"
+        data-state={state}
+      >
+        {t(`reach.badge.${state}`)}
+      </span>
+      {onShow && (
+        <button
+          type="button"
+          className="market-card__reach-link"
+          onClick={() => onShow(server)}
+          aria-label={t('reach.card.whereItWorksFor', { name: server.name })}
+          data-testid="market-where-it-works"
+        >
+          {t('reach.card.whereItWorks')}
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -1,10 +1,12 @@
 import type { MarketServer, SubscriptionCreationResponse } from '@scn/proto';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useT } from '../../../lib/i18n/i18n';
+import { networkText } from '../../../lib/reachability-display';
 import { onRealtime } from '../../../lib/realtime';
 import { type MarketFilters as Filters, parseFilters, serializeFilters } from '../market-query';
 import type { MarketViewer } from '../market-rules';
@@ -24,6 +26,7 @@ import { MarketFilters } from './market-filters';
 import { MarketStats } from './market-stats';
 import { Pagination } from './pagination';
 import { PurchaseDialogs } from './purchase-dialogs';
+import { useReachabilityDialog } from './reachability-dialog';
 import { SelectionBar } from './selection-bar';
 import { ServerCard } from './server-card';
 import '../market.css';
@@ -54,6 +57,7 @@ export function ServerMarket({
 }: ServerMarketProps) {
   const { t } = useT();
   const market = useMarket();
+  const reachability = useReachabilityDialog();
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = useMemo(() => parseFilters(search), [search]);
@@ -137,17 +141,9 @@ export function ServerMarket({
     <div className={`server-market${isClient && selected.length > 0 ? ' server-market--bar' : ''}`}>
       <MarketStats stats={market.stats} />
       <MarketFilters filters={filters} countries={market.countries} onChange={changeFilters} />
+      <MarketNetwork />
 
-      {market.selectionError && (
-        <div className="market-notice">
-          <Banner tone="error" data-testid="selection-error">
-            {market.selectionError}
-          </Banner>
-          <Button variant="ghost" size="sm" onClick={dismissSelectionError}>
-            {t('market.dismiss')}
-          </Button>
-        </div>
-      )}
+      {market.selectionError && <SelectionError message={market.selectionError} />}
 
       {loading ? (
         <div className="page-loading market-loading" role="status" aria-live="polite">
@@ -164,7 +160,7 @@ export function ServerMarket({
           </div>
         </div>
       ) : market.servers.length === 0 ? (
-        <MarketEmpty />
+        <MarketEmpty reachable={filters.reachable} />
       ) : (
         <div className="market-grid" data-testid="market-grid">
           {market.servers.map((server, index) => (
@@ -180,6 +176,7 @@ export function ServerMarket({
               onToggle={onToggle}
               onSignIn={onSignIn}
               onPromote={onPromote}
+              onShowReachability={reachability.show}
             />
           ))}
         </div>
@@ -194,6 +191,7 @@ export function ServerMarket({
       )}
 
       <BackToTop />
+      {reachability.dialog}
 
       {isClient && viewer && (
         <>
@@ -219,13 +217,45 @@ export function ServerMarket({
   );
 }
 
+/** Why the last pick did not take, until dismissed. */
+function SelectionError({ message }: { message: string }) {
+  const { t } = useT();
+  return (
+    <div className="market-notice">
+      <Banner tone="error" data-testid="selection-error">
+        {message}
+      </Banner>
+      <Button variant="ghost" size="sm" onClick={dismissSelectionError}>
+        {t('market.dismiss')}
+      </Button>
+    </div>
+  );
+}
+
+/** The visitor's network, named once: every card's badge is measured from here. */
+function MarketNetwork() {
+  const { locale } = useT();
+  const { network } = useMarket();
+  const text = networkText(network, locale);
+  if (!text) return null;
+  return (
+    <p className="market-network small muted" data-testid="market-network">
+      <Trans
+        i18nKey="reach.yourNetwork"
+        values={{ network: text }}
+        components={{ bdi: <bdi data-testid="market-network-name" /> }}
+      />
+    </p>
+  );
+}
+
 /** spec 01 §2: no server matches the search and filters. */
-function MarketEmpty() {
+function MarketEmpty({ reachable }: { reachable: boolean }) {
   const { t } = useT();
   return (
     <div className="empty-state card" data-testid="servers-empty">
       <h2>{t('market.empty.title')}</h2>
-      <p>{t('market.empty.text')}</p>
+      <p>{reachable ? t('reach.emptyFiltered') : t('market.empty.text')}</p>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { NodeServer } from '@scn/proto';
 import { Fragment, type ReactNode, useState } from 'react';
 import { useNodes } from '../store';
+import { NodeReachability } from './node-reachability';
 import { QuickSetup } from './quick-setup';
 import { ServerList } from './server-list';
 import { SetupWizardDialog } from './setup-wizard-dialog';
@@ -13,17 +14,25 @@ export interface NodeDashboardProps {
   wallet: ReactNode;
   /** The servers' monthly statements (the earnings feature's panel), below the servers. */
   earnings?: ReactNode;
+  /** The vantage points any account may run (their feature's panel, composed by the app). */
+  vantagePoints?: ReactNode;
   /** spec 01 §2: a server card's Promote button (the promotions feature's modal, composed by the app). */
   onPromote?: (server: NodeServer) => void;
 }
 
 /**
  * spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers, and
- * (issue 18 §6) their earnings. An operator without a server sees the servers section first,
+ * where they work (docs/reachability.md), the vantage points, and (issue 18 §6) their earnings. An operator without a server sees the servers section first,
  * leading with setting up a VPS node (issue 27 §4). The sections are keyed, so a move keeps
  * their state (an open dialog stays open when the first server appears).
  */
-export function NodeDashboard({ ownerUuid, wallet, earnings, onPromote }: NodeDashboardProps) {
+export function NodeDashboard({
+  ownerUuid,
+  wallet,
+  earnings,
+  vantagePoints,
+  onPromote,
+}: NodeDashboardProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
   const nodes = useNodes();
   const openWizard = () => setWizardOpen(true);
@@ -36,6 +45,8 @@ export function NodeDashboard({ ownerUuid, wallet, earnings, onPromote }: NodeDa
       'servers',
       <ServerList ownerUuid={ownerUuid} onOpenWizard={openWizard} onPromote={onPromote} />,
     ],
+    ['reachability', <NodeReachability ownerUuid={ownerUuid} />],
+    ['vantage-points', vantagePoints],
     ['earnings', earnings],
   ];
   if (empty) sections.unshift(...sections.splice(2, 1));

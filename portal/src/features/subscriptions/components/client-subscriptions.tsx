@@ -5,11 +5,14 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
+import { onRealtime } from '../../../lib/realtime';
+import { isServerReplaced } from '../reachability-report';
 import {
   type Notice,
   type SubscriptionView,
   dismissNotice,
   loadSubscriptions,
+  noticeServerReplaced,
   subscriptionsStore,
   useSubscriptions,
 } from '../store';
@@ -64,6 +67,7 @@ export function ClientSubscriptions({
   useEffect(() => {
     void loadSubscriptions(ownerUuid);
   }, [ownerUuid]);
+  useSubscriptionEvents(ownerUuid);
 
   const ready = status === 'ready' && heldFor === ownerUuid;
   if (ready && loads > loadsAtMount && (pendingQr || pendingHighlight)) {
@@ -188,6 +192,18 @@ export function ClientSubscriptions({
         onClose={() => setDeleting(null)}
       />
     </div>
+  );
+}
+
+/** A subscription changed without the client (a blocked server replaced): re-fetch, and say so. */
+function useSubscriptionEvents(ownerUuid: string): void {
+  useEffect(
+    () =>
+      onRealtime('subscription-updated', (payload) => {
+        if (isServerReplaced(payload)) noticeServerReplaced();
+        void loadSubscriptions(ownerUuid);
+      }),
+    [ownerUuid],
   );
 }
 

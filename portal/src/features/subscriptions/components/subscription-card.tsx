@@ -11,6 +11,7 @@ import {
   changeAutoRenew,
 } from '../store';
 import { PauseSubscriptionDialog } from './pause-subscription-dialog';
+import { ReachabilityCheck } from './reachability-check';
 import { SubscriptionTrafficChart } from './subscription-traffic-chart';
 import { WithdrawnServers } from './withdrawn-servers';
 import '../subscriptions.css';
@@ -132,6 +133,7 @@ export function SubscriptionCard({
         ))}
       </ul>
       <WithdrawnServers subscription={subscription} />
+      <ReachabilityCheck ownerUuid={ownerUuid} subscription={subscription} />
 
       <SubscriptionFacts subscription={subscription} />
 

@@ -1,4 +1,4 @@
-import '../market.css';
+import './country-flag.css';
 /**
  * spec 01 §2 "country flag and code". Flag emoji need a colour-emoji font (Windows and many Linux
  * machines have none and show two letters or empty boxes), so flags are the flag-icons SVGs:
@@ -8,8 +8,8 @@ const FLAG_URLS: Readonly<Record<string, string>> = (() => {
   const modules = import.meta.glob<string>(
     [
       // npm hoists the package to the workspace root; a portal-only install keeps it here.
-      '../../../../../node_modules/flag-icons/flags/4x3/*.svg',
       '../../../../node_modules/flag-icons/flags/4x3/*.svg',
+      '../../../node_modules/flag-icons/flags/4x3/*.svg',
     ],
     { eager: true, query: '?no-inline', import: 'default', exhaustive: true },
   );
