@@ -31,8 +31,10 @@ export function newContext(
   baseURL: string,
   viewport = DESKTOP,
   locale = 'en-US',
+  extraHTTPHeaders?: Record<string, string>,
 ): Promise<BrowserContext> {
   return browser.newContext({
+    extraHTTPHeaders,
     baseURL,
     viewport,
     locale,

@@ -11,6 +11,8 @@ export interface OpenOptions {
   cookies?: boolean;
   /** The browser's language (default en-US). */
   locale?: string;
+  /** Headers on every request, e.g. X-Forwarded-For to place the visitor (TRUST_PROXY). */
+  headers?: Record<string, string>;
 }
 
 export interface BrowserSuite {
@@ -57,6 +59,7 @@ export function browserSuite(options: StackOptions = {}): BrowserSuite {
         current.baseUrl,
         options.viewport ?? DESKTOP,
         options.locale,
+        options.headers,
       );
       contexts.push(context);
       context.setDefaultTimeout(WAIT_MS);
