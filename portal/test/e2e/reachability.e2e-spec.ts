@@ -109,6 +109,7 @@ describe('reachability', () => {
     await page.getByTestId('market-filter-reachable').check();
     await page.waitForURL(/reachable=works/);
     await marketCard(page, BLOCKED).waitFor({ state: 'detached' });
+    await marketCard(page, WORKS).waitFor();
     const names = await page.getByTestId('market-card-name').allInnerTexts();
     expect(names).toEqual([WORKS]);
   });
@@ -132,6 +133,11 @@ describe('reachability', () => {
     await payment.getByRole('button', { name: 'Confirm Payment' }).click();
     await create.getByRole('button', { name: 'View Subscription' }).click();
     await page.waitForURL(/\/client-dashboard/);
+    // View Subscription opens the new subscription's QR dialog first.
+    const qr = page.getByRole('dialog', { name: 'Subscription QR Code' });
+    await qr.waitFor();
+    await page.keyboard.press('Escape');
+    await qr.waitFor({ state: 'detached' });
 
     const subscription = page.getByTestId('subscription-card').first();
     await subscription.getByTestId('reach-check-toggle').click();
@@ -190,7 +196,8 @@ describe('reachability', () => {
     const section = page.getByTestId('node-reachability');
     const server = section.getByTestId('node-reach-server');
     await server.first().waitFor();
-    expect(await server.getByTestId('node-reach-blocked-count').innerText()).toBe(
+    // (Shown in capitals by CSS: the text itself is the sentence.)
+    expect(await server.getByTestId('node-reach-blocked-count').textContent()).toBe(
       'Blocked in 1 network',
     );
     const states = await server
