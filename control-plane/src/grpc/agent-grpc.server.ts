@@ -319,6 +319,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
 
       WatchClients: (call) => {
         let lastSent = -1n;
+        let sentOnce = false;
         let unsubscribe: () => void = () => undefined;
         const stream = this.openStream(call, { onClose: () => unsubscribe() });
         // `resync`: LISTEN came back after an outage; send the current set even when its version
@@ -328,7 +329,11 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           if (stream.closed) return;
           if (!set) throw new GrpcFailure(grpc.status.NOT_FOUND, 'This node was deleted');
           const version = BigInt(set.version);
-          if (version > lastSent || (resync && version === lastSent)) {
+          // A node that holds no set (version 0) gets the current one even at version 0: it
+          // carries the vantage points' UUID, which a server without clients must admit too.
+          const neverApplied = lastSent === 0n && !sentOnce;
+          if (version > lastSent || (resync && version === lastSent) || neverApplied) {
+            sentOnce = true;
             lastSent = version;
             call.write({
               version: set.version,

@@ -634,7 +634,6 @@ describe('WatchClients', () => {
     const nodes = t.app.get(ClientSetsService);
     const u1 = '11111111-1111-4111-8111-111111111111';
     const u2 = '22222222-2222-4222-8222-222222222222';
-    await new Promise((r) => setTimeout(r, 100));
     // Every set also admits the vantage points' UUID of the server, never a client's.
     const [server] = await t.db.query<{ probe_uuid: string }>(
       'SELECT probe_uuid FROM servers WHERE id = $1',
@@ -642,6 +641,10 @@ describe('WatchClients', () => {
     );
     const probe = server!.probe_uuid;
     const withProbe = (...uuids: string[]) => [...uuids, probe].sort();
+    // A node holding no set gets the current one at once, version 0 included (the probe UUID).
+    await stream.waitFor(() => stream.sets.length === 1);
+    expect(stream.sets[0]).toMatchObject({ version: '0', clientUuids: [probe] });
+    stream.sets.shift();
     await nodes.setAllowedClients(node.nodeId, [u2, u1]);
     await stream.waitFor(() => stream.sets.length === 1);
     // Every set carries the node's inbound plan (issue 19 §1), here the one enrollment gave.

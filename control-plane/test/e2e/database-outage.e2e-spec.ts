@@ -104,6 +104,9 @@ describe('the control plane across a database outage', () => {
     });
     const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
     const stream = watch(agent, metadata);
+    // A node holding no set first gets the current one (version 0, the probe UUID).
+    await stream.waitFor(() => stream.sets.length === 1);
+    stream.sets.shift();
     const version = await t.app
       .get(ClientSetsService)
       .setAllowedClients(node.nodeId, ['11111111-1111-4111-8111-111111111111']);

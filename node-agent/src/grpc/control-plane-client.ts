@@ -203,6 +203,7 @@ export class ControlPlaneClient {
     const timers = options.timers ?? realTimers;
     const backoff = options.backoff ?? WATCH_BACKOFF;
     let known = BigInt(knownVersion);
+    let applied = known > 0n;
     let attempt = 0;
     let stopped = false;
     let call: grpc.ClientReadableStream<ClientSet__Output> | null = null;
@@ -228,7 +229,10 @@ export class ControlPlaneClient {
       stream.on('data', (set: ClientSet__Output) => {
         attempt = 0;
         const version = BigInt(set.version);
-        if (version <= known) return;
+        // A set it holds is skipped, except the first one at version 0 while it holds none: a
+        // server without clients still has the vantage points' UUID to admit.
+        if (version < known || (version === known && (version !== 0n || applied))) return;
+        applied = true;
         known = version;
         applying = applying.then(() => onSet(set)).catch(() => undefined);
       });
