@@ -14,6 +14,7 @@ import {
   loadControlPlaneKit,
   type ClientSetsServiceShape,
   type TestApp,
+  clientsOf,
 } from './control-plane-kit';
 
 /**
@@ -159,7 +160,9 @@ withDatabase('agent <-> control plane over TLS (--ca-file)', () => {
         .get<ClientSetsServiceShape>(kit.ClientSetsService)
         .setAllowedClients(enrolled.nodeId, ['aaaaaaaa-0000-4000-8000-0000000000a1']);
       await until(() => daemon.store.current.appliedClientSetVersion === version);
-      expect(daemon.store.current.allowedClients).toEqual(['aaaaaaaa-0000-4000-8000-0000000000a1']);
+      expect(await clientsOf(t, enrolled.nodeId, daemon.store.current.allowedClients)).toEqual([
+        'aaaaaaaa-0000-4000-8000-0000000000a1',
+      ]);
     } finally {
       await daemon.stop();
     }

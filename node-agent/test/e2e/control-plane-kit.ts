@@ -78,3 +78,19 @@ export async function loadControlPlaneKit(): Promise<ControlPlaneKit> {
     ...nodeDns,
   } as unknown as ControlPlaneKit;
 }
+
+/**
+ * A node's allowed UUIDs without its server's probe UUID (docs/reachability.md): every set the
+ * control plane sends admits the vantage points' UUID beside the clients'.
+ */
+export async function clientsOf(
+  t: TestApp,
+  serverId: string,
+  allowed: readonly string[],
+): Promise<string[]> {
+  const [row] = await t.db.query<{ probe_uuid: string }>(
+    'SELECT probe_uuid FROM servers WHERE id = $1',
+    [serverId],
+  );
+  return allowed.filter((uuid) => uuid !== row?.probe_uuid);
+}

@@ -10,6 +10,7 @@ import {
   loadControlPlaneKit,
   type ClientSetsServiceShape,
   type TestApp,
+  clientsOf,
 } from './control-plane-kit';
 import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
 import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
@@ -183,7 +184,9 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
 
     expect(result).toEqual({ status: 200, body: BODY });
     expect(Date.now() - pushedAt).toBeLessThan(5000);
-    expect(daemon!.store.current.allowedClients).toEqual([CLIENT_UUID]);
+    expect(await clientsOf(t, config.nodeId, daemon!.store.current.allowedClients)).toEqual([
+      CLIENT_UUID,
+    ]);
     await expect(fetchAs(unknownSocksPort)).rejects.toThrow();
   });
 
@@ -214,7 +217,8 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
 
     await refusedEventually(clientSocksPort);
     await eventually(async () => {
-      if (daemon!.store.current.allowedClients.length !== 0) throw new Error('set not applied');
+      const clients = await clientsOf(t, config.nodeId, daemon!.store.current.allowedClients);
+      if (clients.length !== 0) throw new Error('set not applied');
     }, 5000);
     await expect(fetchAs(clientSocksPort)).rejects.toThrow();
     await expect(fetchAs(unknownSocksPort)).rejects.toThrow();

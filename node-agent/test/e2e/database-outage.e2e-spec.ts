@@ -15,6 +15,7 @@ import {
   hasDatabase,
   loadControlPlaneKit,
   type TestApp,
+  clientsOf,
 } from './control-plane-kit';
 import {
   eventually,
@@ -341,7 +342,9 @@ describeOutage('a database outage under a real node', () => {
     const page = await eventually(() => socksHttpGet(socksPort, httpServer.port, 1500), 15_000, 50);
     const purchaseToTrafficMs = Date.now() - sentAt;
     expect(page).toEqual({ status: 200, body: BODY });
-    expect([...daemon!.store.current.allowedClients].sort()).toEqual([...vlessUuids].sort());
+    expect(
+      (await clientsOf(t, config.nodeId, daemon!.store.current.allowedClients)).sort(),
+    ).toEqual([...vlessUuids].sort());
 
     // Nothing half-written: one subscription and one charge per client, no dangling key.
     expect(await kit.ledgerViolations(t.db.url)).toEqual([]);

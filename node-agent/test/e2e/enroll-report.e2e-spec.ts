@@ -7,6 +7,7 @@ import {
   hasDatabase,
   loadControlPlaneKit,
   type TestApp,
+  clientsOf,
 } from './control-plane-kit';
 import { AgentDaemon } from '../../src/commands/run';
 import { collectStatus } from '../../src/commands/status';
@@ -169,19 +170,21 @@ withDatabase('agent <-> real control plane (gRPC on loopback)', () => {
         'aaaaaaaa-0000-4000-8000-000000000002',
       ];
       await nodes.setAllowedClients(config.nodeId, allowed);
-      await until(() => core.allowed.length === 2);
-      expect(core.allowed).toEqual(allowed);
+      await until(() => core.allowed.length === 3);
+      expect(await clientsOf(t, config.nodeId, core.allowed)).toEqual(allowed);
       await until(() => daemon.store.current.appliedClientSetVersion !== '0');
 
       await nodes.setAllowedClients(config.nodeId, [allowed[1]!]);
-      await until(() => core.allowed.length === 1);
-      expect(core.allowed).toEqual([allowed[1]]);
+      await until(() => core.allowed.length === 2);
+      expect(await clientsOf(t, config.nodeId, core.allowed)).toEqual([allowed[1]]);
     } finally {
       await daemon.stop();
     }
     // The applied set survives in the config, so the next start begins with it.
     const saved = await readAgentConfig(configPath);
-    expect(saved.allowedClients).toEqual(['aaaaaaaa-0000-4000-8000-000000000002']);
+    expect(await clientsOf(t, config.nodeId, saved.allowedClients)).toEqual([
+      'aaaaaaaa-0000-4000-8000-000000000002',
+    ]);
     expect(BigInt(saved.appliedClientSetVersion)).toBeGreaterThan(0n);
   });
 });
