@@ -7,7 +7,10 @@
 // Environment knobs: FEED_REQUESTS (5000 per format), FEED_CONCURRENCY (50), FEED_SERVERS (5),
 // FEED_WARMUP (500 per format), FEED_FORMATS (comma-separated, default all), FEED_PROFILE=1 (a V8
 // CPU profile of the control plane over base64's measured window, summarised by area and
-// function).
+// function), FEED_VISITOR=<IP address> (sent as X-Forwarded-For on every request, believed from
+// 127.0.0.1; a fresh server_reachability estimate from its network is seeded for each of the
+// subscription's servers, every third blocked, so each fetch reads and applies the overlay of
+// issue 30: blocked servers left out, and the subscription's client network recorded).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,6 +20,14 @@ import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { load } from '../lib/load.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
 import { cpuMs, postgresPids } from '../lib/proc.mjs';
+import {
+  describeVisitor,
+  placeVisitor,
+  seedReachability,
+  visitorEnv,
+  visitorFrom,
+  visitorHeaders,
+} from '../lib/visitor.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -27,6 +38,7 @@ const CONCURRENCY = env('FEED_CONCURRENCY', 50);
 const SERVERS = env('FEED_SERVERS', 5);
 const WARMUP = env('FEED_WARMUP', 500);
 const TARGET = { base64Rps: 2000, base64P99Ms: 50, factor: 2 };
+const VISITOR = visitorFrom('FEED_VISITOR');
 
 const ALL_FORMATS = [
   { format: 'base64', headers: { 'user-agent': 'v2rayNG/1.8.20' }, query: '' },
@@ -87,7 +99,7 @@ async function insertServers(db, owner, count) {
 const pgPort = await freePort();
 // In the launch period: the subscription is free, no deposit needed.
 const cp = await startControlPlane(
-  { EMBEDDED_PG_PORT: String(pgPort), LAUNCH_PERIOD_ENDS: '2099-12-31' },
+  { EMBEDDED_PG_PORT: String(pgPort), LAUNCH_PERIOD_ENDS: '2099-12-31', ...visitorEnv(VISITOR) },
   { nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] },
 );
 const db = new pg.Pool({
@@ -111,15 +123,21 @@ try {
   const body = await bought.json();
   if (!bought.ok) throw new Error(`purchase: ${bought.status} ${JSON.stringify(body)}`);
   const path = new URL(body.subscriptionUrl).pathname;
+  const network = VISITOR ? await placeVisitor(cp.base, VISITOR) : null;
+  const seeded = network
+    ? await seedReachability(db, network, 'SELECT unnest($1::uuid[]) AS id', [serverIds])
+    : {};
   console.log(
     `one active subscription of ${SERVERS} REALITY servers; ${REQUESTS} requests per format at concurrency ${CONCURRENCY}`,
   );
+  if (VISITOR) console.log(describeVisitor(VISITOR, network, seeded));
   console.log('');
   console.log(
     'format     bytes   requests/s   p50 ms   p99 ms  failures  CPU ms/request (control plane + PostgreSQL)',
   );
   const results = new Map();
-  for (const { format, headers, query } of FORMATS) {
+  for (const { format, headers: asked, query } of FORMATS) {
+    const headers = { ...asked, ...visitorHeaders(VISITOR) };
     const url = `${cp.base}${path}${query}`;
     const sample = await fetch(url, { headers });
     const bytes = (await sample.arrayBuffer()).byteLength;
@@ -139,6 +157,17 @@ try {
         `${run.p50.padStart(9)}${run.p99.padStart(9)}${String(run.failures).padStart(10)}${cpu.toFixed(2).padStart(16)}`,
     );
     if (run.failures > 0) failed = true;
+  }
+  if (network) {
+    // The overlay was applied: the subscription's client network recorded from the header.
+    const { rows } = await db.query(
+      `SELECT client_country, client_asn FROM subscriptions WHERE owner_uuid = $1`,
+      [client.uuid],
+    );
+    const seen = rows.map((r) => `${r.client_country} AS${r.client_asn}`).join(', ');
+    console.log(`subscription's recorded client network: ${seen}`);
+    if (rows.some((r) => r.client_country !== network.country || r.client_asn !== network.asn))
+      throw new Error(`the feed did not record the visitor's network (${seen})`);
   }
   const base = results.get('base64');
   const baseOk = base.rps >= TARGET.base64Rps && Number(base.p99) < TARGET.base64P99Ms;

@@ -7,11 +7,22 @@
 // production. Every query is measured twice: on a control plane with the page cache on (the
 // default) and on a second one, on the same database, with MARKET_PAGE_CACHE_MS=0.
 // MARKET_SERVERS, MARKET_REQUESTS, MARKET_CONCURRENCY and MARKET_WARMUP_REQUESTS override the
-// defaults.
+// defaults. MARKET_VISITOR=<IP address> sends it as X-Forwarded-For on every request (both
+// control planes believe it from 127.0.0.1) and seeds a fresh server_reachability estimate from
+// its network for every generated server, so each page carries the visitor's reachability
+// overlay (issue 30): one more indexed query per request, and the page serialized per request.
 import { createRequire } from 'node:module';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { load } from '../lib/load.mjs';
 import { cpuMs, machineCpuMs, postgresPids } from '../lib/proc.mjs';
+import {
+  describeVisitor,
+  placeVisitor,
+  seedReachability,
+  visitorEnv,
+  visitorFrom,
+  visitorHeaders,
+} from '../lib/visitor.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -27,6 +38,8 @@ const WARMUP_REQUESTS = env('MARKET_WARMUP_REQUESTS', 5_000);
 // Each query is warmed up on its own before it is measured: 500 requests, fewer when the warm-up
 // above is smaller (a smoke run).
 const QUERY_WARMUP = Math.min(500, WARMUP_REQUESTS);
+const VISITOR = visitorFrom('MARKET_VISITOR');
+const headers = visitorHeaders(VISITOR);
 
 const QUERIES = [
   ['default (page 1)', ''],
@@ -85,7 +98,7 @@ const CITIES = [
 ];
 
 const pgPort = await freePort();
-const cp = await startControlPlane({ EMBEDDED_PG_PORT: String(pgPort) });
+const cp = await startControlPlane({ EMBEDDED_PG_PORT: String(pgPort), ...visitorEnv(VISITOR) });
 const dbUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/scn`;
 const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
 // An idle client's error (its server going away) is not the run's failure: say it, and let the
@@ -93,7 +106,11 @@ const db = new pg.Pool({ connectionString: dbUrl, max: 2 });
 db.on('error', (error) => console.error(`database client: ${error.message}`));
 let uncached = null;
 try {
-  uncached = await startControlPlane({ DATABASE_URL: dbUrl, MARKET_PAGE_CACHE_MS: '0' });
+  uncached = await startControlPlane({
+    DATABASE_URL: dbUrl,
+    MARKET_PAGE_CACHE_MS: '0',
+    ...visitorEnv(VISITOR),
+  });
   const started = performance.now();
   const [{ uuid: owner }] = (
     await db.query(
@@ -129,6 +146,11 @@ try {
      WHERE server_id IN (SELECT server_id FROM market_listings ORDER BY server_id LIMIT $1)`,
     [Math.ceil(SERVERS / 2000)],
   );
+  // The visitor's network: where the control plane places the address (null on a build without
+  // reachability), and every server's estimate from there.
+  const network = VISITOR ? await placeVisitor(cp.base, VISITOR) : null;
+  if (VISITOR && network) await placeVisitor(uncached.base, VISITOR);
+  const seededStates = network ? await seedReachability(db, network, 'SELECT id FROM servers') : {};
   await db.query('VACUUM ANALYZE servers');
   await db.query('VACUUM ANALYZE market_listings');
   const [{ listed, disabled }] = (
@@ -141,6 +163,7 @@ try {
   console.log(
     `Seeded ${SERVERS.toLocaleString('en')} servers in ${seeded.toFixed(1)} s: ${listed.toLocaleString('en')} listed, ${disabled.toLocaleString('en')} of them full (disabled)`,
   );
+  if (VISITOR) console.log(describeVisitor(VISITOR, network, seededStates));
 
   // The plan PostgreSQL picks for each query's one statement (page and count together).
   console.log('\nPlans (EXPLAIN ANALYZE of the statement behind each query):');
@@ -178,7 +201,7 @@ try {
     const before = { server: cpuMs(target.pid), machine: machineCpuMs(), at: performance.now() };
     const loadPid = cpuMs(process.pid);
     const restBefore = cpuMs(cp.pid);
-    const r = await load({ ...options, total: REQUESTS, concurrency: CONCURRENCY });
+    const r = await load({ ...options, headers, total: REQUESTS, concurrency: CONCURRENCY });
     const server = cpuMs(target.pid) - before.server;
     const postgres = [...pgCpu()].reduce(
       (sum, [pid, ms]) => sum + ms - (pgBefore.get(pid) ?? 0),
@@ -209,15 +232,22 @@ try {
   let worstP99 = 0;
   // The server's steady state: its hot paths compiled by V8's optimizing tier before the first
   // measurement (500 requests of one query left the first row with a third more CPU per request).
-  await load({ url: urlOf(''), total: WARMUP_REQUESTS, concurrency: CONCURRENCY });
+  await load({ url: urlOf(''), headers, total: WARMUP_REQUESTS, concurrency: CONCURRENCY });
   for (const [name, qs] of QUERIES) {
     const url = urlOf(qs);
-    const check = await (await fetch(url)).json();
+    const check = await (await fetch(url, { headers })).json();
     if (!check.success || check.servers.length === 0) throw new Error(`${name}: empty answer`);
-    await load({ url, total: QUERY_WARMUP, concurrency: CONCURRENCY });
+    // With a placed visitor, the page must carry the overlay: a state for every server.
+    const placed = check.servers.filter((s) => s.reachability && s.reachability !== 'unknown');
+    if (network && placed.length !== check.servers.length)
+      throw new Error(`${name}: ${placed.length} of ${check.servers.length} servers with a state`);
+    await load({ url, headers, total: QUERY_WARMUP, concurrency: CONCURRENCY });
     const r = await measured(cp, { url });
     worstP99 = Math.max(worstP99, Number(r.p99));
-    row(name, r, `   (${check.total.toLocaleString('en')} matches)`);
+    const overlay = network
+      ? `, ${placed.filter((s) => s.reachability === 'blocked').length} of ${placed.length} blocked from ${network.country}`
+      : '';
+    row(name, r, `   (${check.total.toLocaleString('en')} matches${overlay})`);
   }
 
   // The same queries with the page cache off (a second control plane on the same database,
@@ -229,7 +259,7 @@ try {
   let worstUncachedP99 = 0;
   for (const [name, qs] of QUERIES) {
     const url = urlOf(qs, uncached);
-    await load({ url, total: QUERY_WARMUP, concurrency: CONCURRENCY });
+    await load({ url, headers, total: QUERY_WARMUP, concurrency: CONCURRENCY });
     const r = await measured(uncached, { url });
     worstUncachedP99 = Math.max(worstUncachedP99, Number(r.p99));
     row(name, r);

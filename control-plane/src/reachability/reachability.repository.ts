@@ -222,23 +222,31 @@ export class ReachabilityRepository {
       this.dataSource,
       `SELECT r.server_id, r.country, r.asn, r.score, r.state, r.observers, r.probes,
               r.measured_at, r.blocked_since
-       FROM server_reachability r JOIN servers s ON s.id = r.server_id
-       WHERE r.server_id = ANY($1::uuid[]) AND r.plan_revision = s.plan_revision
+       FROM unnest($1::uuid[]) AS k(id)
+       JOIN server_reachability r ON r.server_id = k.id
+       JOIN servers s ON s.id = r.server_id
+       WHERE r.plan_revision = s.plan_revision
        ORDER BY r.server_id, r.country, r.asn`,
       [serverIds],
     );
     return rows.map(toEstimateRow);
   }
 
-  /** The estimates of these servers from one country (all its networks), current plans only. */
+  /**
+   * The estimates of these servers from one country (all its networks), current plans only:
+   * one primary-key probe per server (the market asks this for every placed visitor's page;
+   * `= ANY` planned a bitmap scan at 3 times the cost).
+   */
   async estimatesFrom(serverIds: readonly string[], country: string): Promise<EstimateRow[]> {
     if (serverIds.length === 0) return [];
     const rows = await queryRows<EstimateDbRow>(
       this.dataSource,
       `SELECT r.server_id, r.country, r.asn, r.score, r.state, r.observers, r.probes,
               r.measured_at, r.blocked_since
-       FROM server_reachability r JOIN servers s ON s.id = r.server_id
-       WHERE r.server_id = ANY($1::uuid[]) AND r.country = $2 AND r.plan_revision = s.plan_revision`,
+       FROM unnest($1::uuid[]) AS k(id)
+       JOIN server_reachability r ON r.server_id = k.id AND r.country = $2
+       JOIN servers s ON s.id = r.server_id
+       WHERE r.plan_revision = s.plan_revision`,
       [serverIds, country],
     );
     return rows.map(toEstimateRow);
