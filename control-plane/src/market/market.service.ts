@@ -96,17 +96,16 @@ export class MarketService {
     const network =
       address && this.reachability ? this.reachability.networkOf(address) : UNKNOWN_NETWORK;
     const { reachable, ...asked } = query;
-    const page =
-      reachable === 'works' && this.reachability
-        ? new JsonDocument(
-            await this.readPage({
-              ...asked,
-              pricesDiffer: !launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt),
-              serverIds: await this.reachability.workingFrom(network),
-            }),
-          )
-        : await this.page(asked);
-    const ids = page.value.servers.map((server) => server.id);
+    // "Works from my network" is the visitor's own page: read, never cached, serialized once below.
+    const cached = reachable === 'works' && this.reachability ? null : await this.page(asked);
+    const value =
+      cached?.value ??
+      (await this.readPage({
+        ...asked,
+        pricesDiffer: this.pricesDiffer(),
+        serverIds: await this.reachability!.workingFrom(network),
+      }));
+    const ids = value.servers.map((server) => server.id);
     const [subscribed, states] = await Promise.all([
       session && session.account.userType === 'client' && this.subscribed
         ? this.subscribed.subscribedAmong(session.account.uuid, ids)
@@ -115,11 +114,11 @@ export class MarketService {
         ? this.reachability.statesFrom(ids, network)
         : new Map<string, ReachabilityState>(),
     ]);
-    if (subscribed.size === 0 && states.size === 0 && !network.country) return page;
+    if (cached && subscribed.size === 0 && states.size === 0 && !network.country) return cached;
     return new JsonDocument({
-      ...page.value,
+      ...value,
       network,
-      servers: page.value.servers.map((server) => ({
+      servers: value.servers.map((server) => ({
         ...server,
         isSubscribed: subscribed.has(server.id),
         reachability: states.get(server.id) ?? 'unknown',
@@ -127,9 +126,13 @@ export class MarketService {
     });
   }
 
+  /** After the launch period free servers and paid ones differ in price (sort by price). */
+  private pricesDiffer(): boolean {
+    return !launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt);
+  }
+
   private async page(asked: MarketPageQuery): Promise<JsonDocument<MarketServersResponse>> {
-    // After the launch period free servers and paid ones differ in price (sort by price).
-    const pricesDiffer = !launchPeriodActive(this.clock.now(), this.config.launchPeriodEndsAt);
+    const pricesDiffer = this.pricesDiffer();
     const query = { ...asked, pricesDiffer };
     const key = JSON.stringify([
       query.search ?? '',
