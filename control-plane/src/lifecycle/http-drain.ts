@@ -20,15 +20,24 @@ export class HttpDrain implements DrainParticipant {
   readonly name = 'http';
   private markClose = false;
   private readonly open = new Set<Socket>();
+  /** Responses not yet sent: one whose headers are still to go says Connection: close too. */
+  private readonly unanswered = new Set<ServerResponse>();
   private sweep: NodeJS.Timeout | null = null;
+  /** Set by stop(): resolves it once the listener is closed and the last connection too. */
+  private settle: (() => void) | null = null;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
       this.open.add(socket);
-      socket.once('close', () => this.open.delete(socket));
+      socket.once('close', () => {
+        this.open.delete(socket);
+        this.settle?.();
+      });
     });
     server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-      if (this.markClose && !response.headersSent) response.setHeader('Connection', 'close');
+      if (this.markClose) response.setHeader('Connection', 'close');
+      this.unanswered.add(response);
+      response.once('close', () => this.unanswered.delete(response));
     });
   }
 
@@ -39,16 +48,26 @@ export class HttpDrain implements DrainParticipant {
 
   draining(): void {
     this.markClose = true;
+    for (const response of this.unanswered) {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
+    }
   }
 
   stop(): Promise<void> {
-    this.markClose = true;
+    if (!this.markClose) this.draining();
     return new Promise<void>((resolve) => {
-      // Stops accepting, shuts the idle connections (Node >= 19), and calls back once every
-      // connection is closed (at once, with an error, if it never listened).
-      this.server.close(() => {
+      let listenerClosed = false;
+      this.settle = () => {
+        if (!listenerClosed || this.open.size > 0) return;
+        this.settle = null;
         this.stopSweep();
         resolve();
+      };
+      // Stops accepting and shuts the idle connections (Node >= 19); calls back at once, with an
+      // error, when it never listened.
+      this.server.close(() => {
+        listenerClosed = true;
+        this.settle?.();
       });
       // A response whose headers went out before the drain did not say `Connection: close`:
       // its connection turns idle after it, and is shut then.
