@@ -21,6 +21,7 @@ import { EnrollmentModule } from './enrollment/enrollment.module';
 import { GeoIpModule } from './geoip/geoip.module';
 import { GrpcModule } from './grpc/grpc.module';
 import { HealthController } from './health/health.controller';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
@@ -86,6 +87,7 @@ export class AppModule {
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         DatabaseModule,
+        LifecycleModule,
         GeoIpModule,
         MailModule,
         RealtimeModule,

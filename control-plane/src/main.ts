@@ -6,6 +6,14 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedde
 import { runMigrations } from './database/migrate';
 import { runStartedJobsNow } from './common/periodic-job';
 import { fileClock } from './common/test-clock';
+import { DrainCoordinator } from './lifecycle/drain-coordinator';
+import { HttpDrain } from './lifecycle/http-drain';
+
+/**
+ * After the drain's bound, what closing the application and the database may take before the
+ * process exits anyway (README: exits within DRAIN_DELAY_MS + SHUTDOWN_TIMEOUT_MS + 3 s).
+ */
+const EXIT_GRACE_MS = 3_000;
 
 function log(message: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(
@@ -45,20 +53,42 @@ async function main(): Promise<void> {
   // periodic job running once when it does.
   const testClock = config.testClockFile ? fileClock(config.testClockFile) : undefined;
   const app = await createApp(config, database.url, { clock: testClock });
+  // init() before the HTTP drain: socket.io attaches to the server there (see HttpDrain).
+  await app.init();
+  const drain = app.get(DrainCoordinator);
+  drain.register(new HttpDrain(app.getHttpServer()));
   const unwatchClock = testClock?.watch(runStartedJobsNow);
   if (testClock) log('TEST CLOCK: time is moved by a file', { file: config.testClockFile });
   let stopping = false;
+  // docs/architecture.md#shutdown-and-drains. The same signal again ends the process at once.
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log('Shutting down', { signal });
+    const startedAt = performance.now();
+    const boundMs = config.drain.delayMs + config.drain.timeoutMs + EXIT_GRACE_MS;
+    log('Shutting down', { signal, boundMs });
+    setTimeout(() => {
+      log('Shutdown did not finish within its bound: exiting', { boundMs });
+      process.exit(1);
+    }, boundMs).unref();
     unwatchClock?.();
+    const report = await drain.drain(signal);
     await app.close();
     await database.stop();
+    log('Stopped', { ...report, exitMs: Math.round(performance.now() - startedAt) });
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const stopOn = (signal: NodeJS.Signals) =>
+    process.once(signal, () =>
+      stop(signal).catch((error: unknown) => {
+        process.stderr.write(
+          `Shutdown failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+        process.exit(1);
+      }),
+    );
+  stopOn('SIGINT');
+  stopOn('SIGTERM');
 
   await app.listen(config.port, config.host);
   log(`SCN control plane listening: ${config.publicUrl}`, { config: describeConfig(config) });

@@ -46,6 +46,8 @@ export interface AppConfig {
   demoCoreApiPort: number;
   /** How long the database may keep a request waiting (0: no limit). */
   databaseTimeouts: DatabaseTimeouts;
+  /** Shutdown on SIGTERM (lifecycle/drain-coordinator.ts, docs/architecture.md#shutdown-and-drains). */
+  drain: { delayMs: number; timeoutMs: number };
   grpcTlsCert: string | undefined;
   grpcTlsKey: string | undefined;
   /** Lower-cased; its servers are premium (admin) servers. */
@@ -249,6 +251,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       queryMs: env.DB_QUERY_TIMEOUT_MS,
       lockMs: env.DB_LOCK_TIMEOUT_MS,
     },
+    drain: {
+      // A balancer needs a few probe intervals to notice; a developer's Ctrl-C should not wait.
+      delayMs: env.DRAIN_DELAY_MS ?? (env.NODE_ENV === 'production' ? 5_000 : 0),
+      timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    },
     grpcTlsCert: env.GRPC_TLS_CERT,
     grpcTlsKey: env.GRPC_TLS_KEY,
     platformOperatorEmail: env.PLATFORM_OPERATOR_EMAIL?.toLowerCase(),
@@ -312,6 +319,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ? `*.${config.nodeDns.domain}, DNS server ${config.nodeDns.listen ? `${config.nodeDns.listen.host}:${config.nodeDns.listen.port}` : 'off here (SCN_DNS_LISTEN)'}`
       : "off (SCN_NODE_DOMAIN): agent nodes get no name under the platform's domain",
     geoip: config.geoipDir ?? 'packaged (@ip-location-db)',
+    drain: `readiness 503 for ${config.drain.delayMs} ms, then ${config.drain.timeoutMs} ms to finish`,
     ...(config.testClockFile ? { testClock: config.testClockFile } : {}),
     ...(config.geoipTestOverrides.length > 0
       ? { geoipTestOverrides: config.geoipTestOverrides.map((o) => o.cidr) }

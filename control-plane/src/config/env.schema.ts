@@ -120,6 +120,16 @@ export const ENV_VARS = {
     doc: 'PostgreSQL lock_timeout: a statement waiting longer for a row or table lock is cancelled (answered 503); 0: off',
     sensitive: false,
   },
+  DRAIN_DELAY_MS: {
+    schema: milliseconds(1, 120_000, true).optional(),
+    doc: 'On SIGTERM (or SIGINT): how long /health/ready answers 503 while requests are still served (each with Connection: close), so a load balancer moves away before the listener closes; 0: close at once (default 0, production: 5000)',
+    sensitive: false,
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    schema: milliseconds(100, 600_000, false).default(10_000),
+    doc: 'After the drain delay: how long requests, agent calls and connections in hand may take to finish before they are cut; the process exits within DRAIN_DELAY_MS + SHUTDOWN_TIMEOUT_MS + 3 s',
+    sensitive: false,
+  },
   SMTP_URL: {
     schema: url(['smtp', 'smtps']).optional(),
     doc: 'SMTP server for outgoing mail (smtp://user:pass@host:587); when unset mail is written to DATA_DIR/outbox and printed to the terminal',

@@ -17,6 +17,7 @@ import {
   type ReportResponse,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
+import { DrainCoordinator } from '../lifecycle/drain-coordinator';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { AgentAuthService, PresentedCredential } from '../agent-reports/agent-auth.service';
@@ -36,6 +37,13 @@ import { GrpcFailure, parseRequest, tolerantDeserializers, toServiceError } from
 import { probeHandlers } from './probe-handlers';
 import { VantagePointsService } from '../reachability/vantage-points.service';
 import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
+
+/**
+ * How streams end when this replica shuts down: UNAVAILABLE is what agents take as "this control
+ * plane is going away, reconnect (to another address when there is one)".
+ */
+export const SHUTDOWN_STATUS_DETAILS =
+  'The control plane is shutting down: reconnect (to another of its addresses if it has several)';
 
 /** What openStream() needs of a grpc-js server stream (server-streaming or bidirectional). */
 interface ServerStream {
@@ -68,6 +76,9 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   private boundPort = 0;
   /** Each open stream's way to end cleanly at shutdown (a report stream after its answer). */
   private readonly openStreams = new Set<() => void>();
+  /** From the drain's start: streams end (new ones at once) with UNAVAILABLE. */
+  private shuttingDown = false;
+  private unregisterDrain: () => void = () => undefined;
 
   private readonly reportLimiter: ReportRateLimiter;
 
@@ -80,6 +91,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     private readonly probes: VantagePointsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
+    private readonly drain: DrainCoordinator,
   ) {
     this.reportLimiter = new ReportRateLimiter(clock, config.agentReportBurst);
   }
@@ -115,6 +127,13 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       ),
     );
     this.server = server;
+    this.unregisterDrain = this.drain.register({
+      name: 'grpc',
+      // Agents move on at once; unary calls (Enroll, Report) are still answered until stop.
+      draining: () => this.endStreams(),
+      stop: () => this.stop(server),
+      force: () => server.forceShutdown(),
+    });
     this.logger.log(
       { port: this.boundPort, tls: Boolean(this.config.grpcTlsCert) },
       this.config.grpcTlsCert
@@ -123,19 +142,21 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     );
   }
 
+  /**
+   * After a drain this finds the server stopped; without one (app.close() in tests, a failed
+   * start) it does the same in short: streams ended, calls in hand answered within 2 s.
+   */
   async onApplicationShutdown(): Promise<void> {
+    this.unregisterDrain();
     const server = this.server;
-    this.server = null;
     if (!server) return;
-    // Streams end with OK rather than being cut: agents reconnect at once, to another replica
-    // when there is one, and a report in hand is answered first.
-    for (const end of [...this.openStreams]) end();
+    this.endStreams();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         server.forceShutdown();
         resolve();
       }, 2000);
-      server.tryShutdown(() => {
+      void this.stop(server).then(() => {
         clearTimeout(timer);
         resolve();
       });
@@ -143,16 +164,31 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
+   * Ends every open stream with UNAVAILABLE rather than cutting it (a report in hand is answered
+   * first); from now on a new stream is ended so at once.
+   */
+  private endStreams(): void {
+    this.shuttingDown = true;
+    for (const end of [...this.openStreams]) end();
+  }
+
+  /** No new calls; resolves once the calls in hand are answered and the connections closed. */
+  private stop(server: grpc.Server): Promise<void> {
+    this.server = null;
+    return new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  }
+
+  /**
    * Follows a server stream until it ends, once: `end` with OK, `fail` with an error's status, or
    * the client cancels. `onShutdown` is how it ends when this server stops (by default at once,
-   * with OK); `onClose` runs once, whichever way it ended.
+   * with UNAVAILABLE); `onClose` runs once, whichever way it ended.
    */
   private openStream(
     call: ServerStream,
     { onShutdown, onClose }: { onShutdown?: () => void; onClose?: () => void } = {},
   ): OpenStream {
     let closed = false;
-    const shutdown = onShutdown ?? (() => stream.end());
+    const shutdown = onShutdown ?? (() => stream.fail(shutdownFailure()));
     const close = (): boolean => {
       this.openStreams.delete(shutdown);
       if (closed) return false;
@@ -172,8 +208,10 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         if (close()) call.emit('error', toServiceError(error, this.logger));
       },
     };
-    this.openStreams.add(shutdown);
     call.on('cancelled', close);
+    // A stream opened during the drain is ended at once: the agent goes elsewhere.
+    if (this.shuttingDown) shutdown();
+    else this.openStreams.add(shutdown);
     return stream;
   }
 
@@ -289,7 +327,11 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           draining = true;
           void chain.then(() => stream.end());
         };
-        const stream = this.openStream(call, { onShutdown: endWhenIdle });
+        const failWhenIdle = () => {
+          draining = true;
+          void chain.then(() => stream.fail(shutdownFailure()));
+        };
+        const stream = this.openStream(call, { onShutdown: failWhenIdle });
         call.on('data', (request: unknown) => {
           // Once draining, a report that arrives goes unanswered: the agent sends it again.
           if (stream.closed || draining) return;
@@ -358,4 +400,8 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
       },
     };
   }
+}
+
+function shutdownFailure(): GrpcFailure {
+  return new GrpcFailure(grpc.status.UNAVAILABLE, SHUTDOWN_STATUS_DETAILS);
 }

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/database-unavailable';
 import { ClientSetNotifier } from '../client-sets/client-set.notifier';
 import { DatabaseHealth } from '../database/database-health';
+import { DrainCoordinator } from '../lifecycle/drain-coordinator';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 
 /** A readiness probe must answer even when the database hangs: it waits at most this long. */
@@ -15,7 +16,7 @@ type Check = 'ok' | 'down' | 'pending' | 'unknown';
  * Liveness (`/health/live`: the process answers; never touches the database, so an outage never
  * gets the process restarted) and readiness (`/health/ready`: the database answers, every
  * migration is applied, both LISTEN connections are in place; 503 otherwise, so a balancer
- * sends no traffic). `/healthz` is kept as it was (200 when the database answers, else 503).
+ * sends no traffic; 503 at once from SIGTERM on, docs/architecture.md#shutdown-and-drains). `/healthz` is kept as it was (200 when the database answers, else 503).
  */
 @ApiTags('health')
 @Controller()
@@ -27,6 +28,7 @@ export class HealthController {
     private readonly database: DatabaseHealth,
     private readonly clientSets: ClientSetNotifier,
     private readonly realtime: RealtimeGateway,
+    private readonly drain: DrainCoordinator,
   ) {}
 
   @Get('healthz')
@@ -53,16 +55,31 @@ export class HealthController {
 
   @Get('health/ready')
   @ApiOperation({
-    summary: 'Readiness: database reachable, migrations applied, LISTEN connected (else 503)',
+    summary:
+      'Readiness: database reachable, migrations applied, LISTEN connected, not shutting down (else 503)',
   })
   async ready(@Res({ passthrough: true }) response: Response): Promise<{
     success: boolean;
     status: 'ready' | 'not_ready';
     message?: string;
+    draining?: true;
     database: Check;
     migrations: Check;
     listen: Check;
   }> {
+    if (this.drain.draining) {
+      // Without a look at the database: the balancer must learn of it on its very next probe.
+      response.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return {
+        success: false,
+        status: 'not_ready',
+        message: 'Shutting down: draining',
+        draining: true,
+        database: 'unknown',
+        migrations: 'unknown',
+        listen: 'unknown',
+      };
+    }
     const database = await this.databaseCheck();
     const migrations = database === 'ok' ? await this.migrationsCheck() : 'unknown';
     const listen: Check = this.clientSets.listening && this.realtime.listening ? 'ok' : 'down';

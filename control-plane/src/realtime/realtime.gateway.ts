@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
 import type { PgListener } from '../common/pg-listener';
 import { PgChannels } from '../database/pg-channels';
+import { DrainCoordinator } from '../lifecycle/drain-coordinator';
 
 /** spec 01 §7: the realtime events the portal listens for. */
 export const REALTIME_EVENTS = {
@@ -81,6 +82,7 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
   private readonly logger = new Logger('RealtimeGateway');
   private readonly listener: PgListener;
   private pending: { reasons: Set<string>; timer: NodeJS.Timeout } | null = null;
+  private readonly unregisterDrain: () => void;
 
   @WebSocketServer()
   private server: Server | undefined;
@@ -88,7 +90,14 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
   constructor(
     private readonly channels: PgChannels,
     private readonly sessions: SessionService,
+    drain: DrainCoordinator,
   ) {
+    // At stop, when the balancer has moved away: every browser reconnects by itself, elsewhere.
+    this.unregisterDrain = drain.register({
+      name: 'realtime',
+      stop: async () => this.closeTransports(),
+      force: () => this.closeTransports(),
+    });
     this.listener = channels.listener(
       REALTIME_CHANNEL,
       {
@@ -137,8 +146,17 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
 
   /** Before TypeORM's pool ends (it waits for every held connection, this one included). */
   async onModuleDestroy(): Promise<void> {
+    this.unregisterDrain();
     if (this.pending) clearTimeout(this.pending.timer);
     await this.listener.stop();
+  }
+
+  /**
+   * Closes every client's transport. Not a socket.io disconnect: after one of those a client stays
+   * away; a closed transport ("transport close") makes it reconnect with its backoff.
+   */
+  private closeTransports(): void {
+    this.server?.engine.close();
   }
 
   /** A server appeared, changed availability, address, settings or subscribers, or disappeared. */

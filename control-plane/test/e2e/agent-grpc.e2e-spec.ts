@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { Client } from 'pg';
 import type { AgentServiceClient, ReportRequest } from '@scn/proto';
-import { AgentGrpcServer, MAX_QUEUED_REPORTS } from '../../src/grpc/agent-grpc.server';
+import {
+  AgentGrpcServer,
+  MAX_QUEUED_REPORTS,
+  SHUTDOWN_STATUS_DETAILS,
+} from '../../src/grpc/agent-grpc.server';
 import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { registerAccount } from '../support/accounts';
@@ -672,7 +676,7 @@ describe('WatchClients', () => {
 });
 
 describe('shutdown', () => {
-  it('should end open report and client-set streams with OK instead of cutting them', async () => {
+  it('should end open report and client-set streams with UNAVAILABLE instead of cutting them', async () => {
     const own = await startTestApp({}, { clock });
     const ownClient = agentClient(own.app.get(AgentGrpcServer).port);
     try {
@@ -683,8 +687,12 @@ describe('shutdown', () => {
       const stream = reportStream(ownClient, metadata);
       expect((await stream.send(goodReport())).accepted).toBe(true);
       await own.close();
-      expect((await stream.ended).code).toBe(grpc.status.OK);
-      expect((await watchEnded).code).toBe(grpc.status.OK);
+      // UNAVAILABLE: what agents take as "go to another address" (docs/architecture.md).
+      expect((await stream.ended).code).toBe(grpc.status.UNAVAILABLE);
+      expect(await watchEnded).toMatchObject({
+        code: grpc.status.UNAVAILABLE,
+        details: SHUTDOWN_STATUS_DETAILS,
+      });
     } finally {
       ownClient.close();
     }
