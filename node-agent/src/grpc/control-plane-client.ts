@@ -26,7 +26,6 @@ import {
   type Lookup,
   movesOn,
   parseControlPlaneList,
-  parseHostPort,
 } from './control-plane-endpoints';
 import { ReportChannel } from './report-channel';
 
@@ -134,6 +133,45 @@ export function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['Ag
   return proto.scn.agent.v1.AgentService;
 }
 
+/**
+ * One channel per endpoint, made on first use with the connection's credentials (checked for
+ * every endpoint up front); an address looked up from a name keeps the name for TLS.
+ */
+export class EndpointChannels {
+  private readonly credentials: grpc.ChannelCredentials;
+  private readonly channels = new Map<string, AgentServiceClient>();
+
+  constructor(connection: ControlPlaneConnection) {
+    this.credentials = credentialsFor(connection);
+  }
+
+  get(endpoint: Endpoint): AgentServiceClient {
+    let channel = this.channels.get(endpoint.target);
+    if (!channel) {
+      const AgentService = loadAgentService();
+      const name = formatHostPort({ host: endpoint.name, port: endpoint.port });
+      channel = new AgentService(endpoint.target, this.credentials, {
+        'grpc.keepalive_time_ms': 60_000,
+        'grpc.keepalive_timeout_ms': 20_000,
+        // The agent's own backoff paces retries; grpc-js's (up to 120 s) must not add to it
+        // when a replica comes back.
+        'grpc.initial_reconnect_backoff_ms': 1_000,
+        'grpc.max_reconnect_backoff_ms': 5_000,
+        ...(endpoint.target !== name
+          ? { 'grpc.ssl_target_name_override': endpoint.name, 'grpc.default_authority': name }
+          : {}),
+      });
+      this.channels.set(endpoint.target, channel);
+    }
+    return channel;
+  }
+
+  close(): void {
+    for (const channel of this.channels.values()) channel.close();
+    this.channels.clear();
+  }
+}
+
 export interface ControlPlaneClientOptions {
   /** How names are looked up (default: node:dns, /etc/hosts then the machine's resolvers). */
   lookup?: Lookup;
@@ -147,8 +185,7 @@ export class ControlPlaneClient {
   readonly rotation: EndpointRotation;
   /** The endpoint that answered the last report (null before one was answered). */
   lastAnswered: Endpoint | null = null;
-  private readonly credentials: grpc.ChannelCredentials;
-  private readonly channels = new Map<string, AgentServiceClient>();
+  private readonly channels: EndpointChannels;
   private reports: { target: string; channel: ReportChannel } | null = null;
 
   constructor(
@@ -156,7 +193,7 @@ export class ControlPlaneClient {
     private readonly credential?: NodeCredential,
     options: ControlPlaneClientOptions = {},
   ) {
-    this.credentials = credentialsFor(connection);
+    this.channels = new EndpointChannels(connection);
     this.rotation = new EndpointRotation(controlPlaneList(connection.target), {
       key: credential?.nodeId,
       lookup: options.lookup,
@@ -168,25 +205,8 @@ export class ControlPlaneClient {
     return this.channelFor(this.rotation.peek());
   }
 
-  /** The channel to `endpoint`; an address looked up from a name keeps the name for TLS. */
   channelFor(endpoint: Endpoint): AgentServiceClient {
-    let channel = this.channels.get(endpoint.target);
-    if (!channel) {
-      const AgentService = loadAgentService();
-      const fromName = endpoint.target !== formatHostPort({ host: endpoint.name, port: endpoint.port });
-      channel = new AgentService(endpoint.target, this.credentials, {
-        'grpc.keepalive_time_ms': 60_000,
-        'grpc.keepalive_timeout_ms': 20_000,
-        ...(fromName
-          ? {
-              'grpc.ssl_target_name_override': endpoint.name,
-              'grpc.default_authority': formatHostPort({ host: endpoint.name, port: endpoint.port }),
-            }
-          : {}),
-      });
-      this.channels.set(endpoint.target, channel);
-    }
-    return channel;
+    return this.channels.get(endpoint);
   }
 
   metadata(): grpc.Metadata {
@@ -313,8 +333,7 @@ export class ControlPlaneClient {
   close(): void {
     this.reports?.channel.close();
     this.reports = null;
-    for (const channel of this.channels.values()) channel.close();
-    this.channels.clear();
+    this.channels.close();
   }
 }
 

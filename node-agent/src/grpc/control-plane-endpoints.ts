@@ -82,7 +82,10 @@ export function spreadIndex(key: string, count: number): number {
  * a name that does not resolve stays as written (grpc-js then tries and fails it: the agent moves
  * on). Duplicate addresses are dropped.
  */
-export async function expandEndpoints(list: readonly HostPort[], lookup: Lookup): Promise<Endpoint[]> {
+export async function expandEndpoints(
+  list: readonly HostPort[],
+  lookup: Lookup,
+): Promise<Endpoint[]> {
   const expanded = await Promise.all(
     list.map(async ({ host, port }): Promise<Endpoint[]> => {
       const asWritten = [{ target: formatHostPort({ host, port }), name: host, port }];
