@@ -1,67 +1,37 @@
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import net from 'node:net';
-import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import {
   AGENT_METADATA,
-  AGENT_PROTO_PATH,
-  type AgentProtoGrpcType,
   type AgentServiceClient,
   type ClientSet__Output,
   type EnrollRequest,
   type EnrollResponse__Output,
-  GRPC_LOADER_OPTIONS,
   type ReportRequest,
   type ReportResponse__Output,
 } from '@scn/proto';
-import { AgentError, EXIT_CODES } from '../errors';
 import { type ClientSetWatch, watchClientSets, type WatchOptions } from './client-set-watch';
+import { tlsHandshakeError } from './control-plane-errors';
+import { type Endpoint, EndpointRotation, type Lookup, movesOn } from './control-plane-endpoints';
 import {
-  type Endpoint,
-  EndpointRotation,
-  formatHostPort,
-  type HostPort,
-  type Lookup,
-  movesOn,
-  parseControlPlaneList,
-} from './control-plane-endpoints';
+  type ControlPlaneConnection,
+  controlPlaneList,
+  EndpointChannels,
+} from './endpoint-channels';
 import { ReportChannel } from './report-channel';
 
+// What the agent's commands import from here, wherever it lives.
 export type { ClientSetWatch, WatchOptions } from './client-set-watch';
-
+export { describeGrpcError, tlsHandshakeError } from './control-plane-errors';
 export { parseHostPort } from './control-plane-endpoints';
 export type { HostPort } from './control-plane-endpoints';
-
-/** The addresses of `target` (one or several), or a usage error naming it. */
-export function controlPlaneList(target: string): HostPort[] {
-  const list = parseControlPlaneList(target);
-  if (!list) {
-    throw new AgentError(
-      `control plane address "${target}" must be host:port, or several separated by commas`,
-      { exitCode: EXIT_CODES.usage },
-    );
-  }
-  return list;
-}
-
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host === '::1') return true;
-  return net.isIPv4(host) && host.startsWith('127.');
-}
-
-export interface ControlPlaneConnection {
-  /**
-   * `host:port`, or several separated by commas (the control plane's replicas); a name with
-   * several A/AAAA records counts as several (control-plane-endpoints.ts).
-   */
-  target: string;
-  tls: boolean;
-  caFile?: string;
-  /** Plaintext to a non-loopback host was explicitly asked for (--insecure). */
-  insecure?: boolean;
-}
+export {
+  type ControlPlaneConnection,
+  controlPlaneList,
+  credentialsFor,
+  EndpointChannels,
+  isLoopback,
+  loadAgentService,
+  readCaFile,
+} from './endpoint-channels';
 
 /** A node's credential, sent as metadata on every call but Enroll. */
 export interface NodeCredential {
@@ -72,109 +42,14 @@ export interface NodeCredential {
 const ENROLL_DEADLINE_MS = 15_000;
 export const REPORT_DEADLINE_MS = 10_000;
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
-
-/**
- * The CA certificates the agent trusts for the control plane (`--ca-file`): PEM, one or more.
- * Checked here because grpc-js ignores a file it cannot parse and then only reports that the
- * server's certificate cannot be verified, which sends the operator looking in the wrong place.
- */
-export function readCaFile(file: string): Buffer {
-  let pem: Buffer;
-  try {
-    pem = readFileSync(file);
-  } catch (error) {
-    throw new AgentError(`cannot read CA file ${file}: ${(error as Error).message}`, {
-      exitCode: EXIT_CODES.config,
-      cause: error,
-    });
-  }
-  const blocks = pem.toString('latin1').match(PEM_CERTIFICATE) ?? [];
-  const notCertificate = (block: string) => {
-    try {
-      new X509Certificate(block);
-      return false;
-    } catch {
-      return true;
-    }
-  };
-  if (blocks.length === 0 || blocks.some(notCertificate)) {
-    throw new AgentError(`CA file ${file} does not hold a PEM certificate`, {
-      exitCode: EXIT_CODES.config,
-      hint: 'pass the PEM file of the CA that issued the control plane certificate (-----BEGIN CERTIFICATE-----)',
-    });
-  }
-  return pem;
-}
-
-export function credentialsFor(connection: ControlPlaneConnection): grpc.ChannelCredentials {
-  const list = controlPlaneList(connection.target);
-  if (connection.tls) {
-    // null roots: grpc-js uses the system/bundled roots.
-    return grpc.credentials.createSsl(connection.caFile ? readCaFile(connection.caFile) : null);
-  }
-  // Per endpoint: a loopback replica may speak plaintext, a remote one may not.
-  const remote = list.find((entry) => !isLoopback(entry.host));
-  if (remote && !connection.insecure) {
-    throw new AgentError(
-      `refusing plaintext gRPC to ${formatHostPort(remote)}: the node secret would cross the network unencrypted`,
-      {
-        exitCode: EXIT_CODES.usage,
-        hint: 'give the control plane a TLS certificate (GRPC_TLS_CERT/GRPC_TLS_KEY), or pass --insecure if you accept the risk',
-      },
-    );
-  }
-  return grpc.credentials.createInsecure();
-}
-
-export function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['AgentService'] {
-  const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
-  const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
-  return proto.scn.agent.v1.AgentService;
-}
-
-/**
- * One channel per endpoint, made on first use with the connection's credentials (checked for
- * every endpoint up front); an address looked up from a name keeps the name for TLS.
- */
-export class EndpointChannels {
-  private readonly credentials: grpc.ChannelCredentials;
-  private readonly channels = new Map<string, AgentServiceClient>();
-
-  constructor(connection: ControlPlaneConnection) {
-    this.credentials = credentialsFor(connection);
-  }
-
-  get(endpoint: Endpoint): AgentServiceClient {
-    let channel = this.channels.get(endpoint.target);
-    if (!channel) {
-      const AgentService = loadAgentService();
-      const name = formatHostPort({ host: endpoint.name, port: endpoint.port });
-      channel = new AgentService(endpoint.target, this.credentials, {
-        'grpc.keepalive_time_ms': 60_000,
-        'grpc.keepalive_timeout_ms': 20_000,
-        // The agent's own backoff paces retries; grpc-js's (up to 120 s) must not add to it
-        // when a replica comes back.
-        'grpc.initial_reconnect_backoff_ms': 1_000,
-        'grpc.max_reconnect_backoff_ms': 5_000,
-        ...(endpoint.target !== name
-          ? { 'grpc.ssl_target_name_override': endpoint.name, 'grpc.default_authority': name }
-          : {}),
-      });
-      this.channels.set(endpoint.target, channel);
-    }
-    return channel;
-  }
-
-  close(): void {
-    for (const channel of this.channels.values()) channel.close();
-    this.channels.clear();
-  }
-}
-
 export interface ControlPlaneClientOptions {
   /** How names are looked up (default: node:dns, /etc/hosts then the machine's resolvers). */
   lookup?: Lookup;
+  /**
+   * The channel for an endpoint, when the caller shares channels between clients (the ingest
+   * benchmark: thousands of nodes over a few connections); it closes them itself.
+   */
+  channel?: (endpoint: Endpoint) => AgentServiceClient;
 }
 
 /**
@@ -186,6 +61,7 @@ export class ControlPlaneClient {
   /** The endpoint that answered the last report (null before one was answered). */
   lastAnswered: Endpoint | null = null;
   private readonly channels: EndpointChannels;
+  private readonly sharedChannel: ((endpoint: Endpoint) => AgentServiceClient) | undefined;
   private reports: { target: string; channel: ReportChannel } | null = null;
 
   constructor(
@@ -194,6 +70,7 @@ export class ControlPlaneClient {
     options: ControlPlaneClientOptions = {},
   ) {
     this.channels = new EndpointChannels(connection);
+    this.sharedChannel = options.channel;
     this.rotation = new EndpointRotation(controlPlaneList(connection.target), {
       key: credential?.nodeId,
       lookup: options.lookup,
@@ -206,7 +83,7 @@ export class ControlPlaneClient {
   }
 
   channelFor(endpoint: Endpoint): AgentServiceClient {
-    return this.channels.get(endpoint);
+    return this.sharedChannel?.(endpoint) ?? this.channels.get(endpoint);
   }
 
   metadata(): grpc.Metadata {
@@ -341,108 +218,4 @@ export interface Connectivity {
   reachable: boolean;
   error: string | null;
   endpoints: Array<{ target: string; reachable: boolean; error: string | null }>;
-}
-
-/**
- * Why a TLS handshake with the control plane fails (node's words, e.g. "unable to verify the
- * first certificate"), or null when it succeeds: grpc-js's own errors may not say.
- */
-export function tlsHandshakeError(
-  connection: Pick<ControlPlaneConnection, 'target' | 'caFile'>,
-  timeoutMs = 3_000,
-  /** The name the certificate must hold, when `target` is an address looked up from it. */
-  name?: string,
-): Promise<string | null> {
-  const target = parseControlPlaneList(connection.target)?.[0];
-  if (!target) return Promise.resolve('the address is not host:port');
-  const serverName = name ?? target.host;
-  let ca: Buffer | undefined;
-  try {
-    ca = connection.caFile ? readCaFile(connection.caFile) : undefined;
-  } catch (error) {
-    return Promise.resolve((error as Error).message);
-  }
-  return new Promise((resolve) => {
-    const socket = tls.connect({
-      host: target.host,
-      port: target.port,
-      ca,
-      servername: net.isIP(serverName) ? undefined : serverName,
-      ALPNProtocols: ['h2'],
-    });
-    const done = (result: string | null) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => done(`no TLS handshake within ${timeoutMs} ms`), timeoutMs);
-    socket.once('secureConnect', () => done(null));
-    socket.once('error', (error) => done(error.message));
-  });
-}
-
-/** Node's words for a certificate the agent does not trust, as grpc-js passes them on. */
-const TLS_TRUST_FAILURE =
-  /certificate|self[- ]signed|Hostname\/IP does not match|unable to get (local )?issuer/i;
-
-/** grpc-js appends "Resolution note: " even when it has none. */
-function cleanDetails(details: string): string {
-  return details.replace(/\.?\s*Resolution note:\s*$/, '').trim();
-}
-
-/**
- * A gRPC failure as an operator-facing error: exit 69 when the control plane is unreachable;
- * a certificate the agent does not trust is named as such (it is not a network problem, and
- * retrying will not help), with the CA file it was checked against.
- */
-export function describeGrpcError(
-  error: unknown,
-  action: string,
-  connection?: ControlPlaneConnection,
-): AgentError {
-  const service = error as Partial<grpc.ServiceError>;
-  const code = service.code;
-  const details = cleanDetails(
-    service.details || (error instanceof Error ? error.message : String(error)),
-  );
-  if (
-    connection?.tls &&
-    (code === grpc.status.UNAVAILABLE || code === undefined) &&
-    TLS_TRUST_FAILURE.test(details)
-  ) {
-    const reason = details.replace(/^.*Last error: (Error: )?/, '');
-    const host =
-      parseControlPlaneList(connection.target)
-        ?.map((entry) => entry.host)
-        .join(', ') ?? connection.target;
-    const hostMismatch = /does not match/i.test(reason);
-    return new AgentError(
-      hostMismatch
-        ? `${action}: the control plane's TLS certificate is not valid for ${host} (${reason})`
-        : `${action}: the control plane's TLS certificate is not trusted (${reason})` +
-            (connection.caFile
-              ? `: it was not issued by a CA in ${connection.caFile}`
-              : ': it was not issued by a CA this machine trusts'),
-      {
-        hint: hostMismatch
-          ? 'use in --server a host name (or IP) that the control plane certificate lists'
-          : connection.caFile
-            ? 'pass --ca-file the CA certificate that issued the control plane certificate (GRPC_TLS_CERT)'
-            : 'if the control plane certificate comes from a private CA, pass --ca-file <that CA certificate>',
-        cause: error,
-      },
-    );
-  }
-  if (code === grpc.status.UNAVAILABLE || code === grpc.status.DEADLINE_EXCEEDED) {
-    return new AgentError(`${action}: control plane unreachable (${details})`, {
-      exitCode: EXIT_CODES.unavailable,
-      hint:
-        connection && !connection.tls
-          ? 'check --server (host:port of the gRPC port) and the firewall; a control plane with a TLS certificate (GRPC_TLS_CERT) needs --ca-file <its CA> (or, with a public CA, a non-loopback --server)'
-          : 'check --server (host:port of the gRPC port), the firewall, and TLS vs --insecure',
-      cause: error,
-    });
-  }
-  const name = code === undefined ? 'error' : (grpc.status[code] ?? String(code));
-  return new AgentError(`${action}: ${name}: ${details}`, { cause: error });
 }

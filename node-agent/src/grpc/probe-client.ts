@@ -9,12 +9,12 @@ import {
   type ProbeTasksRequest,
   type ProbeTasksResponse__Output,
 } from '@scn/proto';
+import { EndpointRotation, movesOn } from './control-plane-endpoints';
 import {
   type ControlPlaneConnection,
   controlPlaneList,
   EndpointChannels,
-} from './control-plane-client';
-import { EndpointRotation, movesOn } from './control-plane-endpoints';
+} from './endpoint-channels';
 
 /** A vantage point's credential, sent as metadata on ProbeTasks and ReportProbe. */
 export interface ProbeCredential {
