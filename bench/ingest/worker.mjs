@@ -57,7 +57,8 @@ async function bodiesFor(node, index) {
 
 /**
  * Per-node ControlPlaneClient objects that share `channels` channels: the real class and its
- * report() wrapper (metadata, deadline), without one TCP connection and proto load per node.
+ * report() wrapper (metadata, deadline, endpoint), without one TCP connection and proto load per
+ * node.
  */
 function clientsFor(target, channels) {
   const raws = Array.from(
@@ -70,15 +71,22 @@ function clientsFor(target, channels) {
         'grpc.use_local_subchannel_pool': 1,
       }),
   );
-  const clients = nodes.map((node, i) =>
-    Object.assign(Object.create(ControlPlaneClient.prototype), {
-      connection: { target, tls: false },
-      credential: { nodeId: node.nodeId, nodeSecret: node.nodeSecret },
-      raw: raws[i % channels],
-    }),
+  const clients = nodes.map(
+    (node, i) =>
+      new ControlPlaneClient(
+        { target, tls: false },
+        { nodeId: node.nodeId, nodeSecret: node.nodeSecret },
+        { channel: () => raws[i % channels] },
+      ),
   );
-  // close() also ends each client's report stream.
-  return { clients, close: () => clients.forEach((client) => client.close()) };
+  // close() ends each client's report stream; the shared channels are closed here.
+  return {
+    clients,
+    close: () => {
+      clients.forEach((client) => client.close());
+      raws.forEach((raw) => raw.close());
+    },
+  };
 }
 
 /**

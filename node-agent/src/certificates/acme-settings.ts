@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentConfig } from '../config/agent-config';
-import { isLoopback, parseHostPort } from '../grpc/control-plane-client';
+import { isLoopback } from '../grpc/control-plane-client';
+import { parseControlPlaneList } from '../grpc/control-plane-endpoints';
 
 /** Let's Encrypt's production directory: the CA the agent asks unless told otherwise. */
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -14,9 +15,9 @@ export type AcmeSettings = NonNullable<AgentConfig['acme']>;
  * never reach out to a public CA).
  */
 export function defaultAcmeSettings(controlPlane: string): AcmeSettings {
-  const host = parseHostPort(controlPlane)?.host ?? '';
+  const list = parseControlPlaneList(controlPlane) ?? [];
   return {
-    enabled: !isLoopback(host),
+    enabled: list.length === 0 || list.some((entry) => !isLoopback(entry.host)),
     directoryUrl: LETS_ENCRYPT_DIRECTORY,
     httpPort: 80,
   };

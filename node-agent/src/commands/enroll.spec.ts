@@ -213,6 +213,39 @@ describe('enroll --country / --location', () => {
   });
 });
 
+describe('enroll with several control plane addresses', () => {
+  it('should enroll through the first replica that answers and keep every address', async () => {
+    const controlPlane = await fakeControlPlane();
+    const dir = await mkdtemp(path.join(tmpdir(), 'scn-enroll-replicas-'));
+    const configPath = path.join(dir, 'config.json');
+    try {
+      await enroll(
+        {
+          // The first replica refuses connections (nothing listens on port 1).
+          server: ` 127.0.0.1:1 , ${controlPlane.target}`,
+          token: TOKEN,
+          tier: 'tier2',
+          publicHost: '203.0.113.7',
+          config: configPath,
+        },
+        { io, hardware: strongHardware, probePort: port443Free },
+      );
+    } finally {
+      controlPlane.close();
+    }
+    expect(controlPlane.requests).toHaveLength(1);
+    const config = await readAgentConfig(configPath);
+    expect(config.controlPlane).toBe(`127.0.0.1:1,${controlPlane.target}`);
+    expect(config.tls).toBe(false);
+  });
+
+  it('should exit 2 when one address of the list is not host:port', async () => {
+    const error = await enrollError({ server: '127.0.0.1:1,cp', token: TOKEN, tier: 'tier2' });
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(/^--server: must be host:port.*or several separated by commas/);
+  });
+});
+
 describe('enroll: the secure inbound', () => {
   async function enrollWith(
     flags: EnrollFlags,

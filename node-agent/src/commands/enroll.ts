@@ -11,8 +11,12 @@ import {
   ControlPlaneClient,
   describeGrpcError,
   isLoopback,
-  parseHostPort,
 } from '../grpc/control-plane-client';
+import {
+  formatHostPort,
+  parseControlPlaneList,
+  parseHostPort,
+} from '../grpc/control-plane-endpoints';
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
@@ -55,7 +59,12 @@ const DEFAULT_CORE_BINARY = { xray: '/usr/local/bin/xray', v2ray: '/usr/bin/v2ra
 export const enrollFlagsSchema = z.object({
   server: z
     .string({ error: 'is required (the control plane gRPC address, host:port)' })
-    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. scn.example.com:50051'),
+    .refine(
+      (s) => parseControlPlaneList(s) !== null,
+      'must be host:port, e.g. scn.example.com:50051, or several separated by commas',
+    )
+    // One form in the config: `host:port,host:port`.
+    .transform((s) => parseControlPlaneList(s)!.map(formatHostPort).join(',')),
   token: z
     .string({ error: 'is required (the one-time token from the setup wizard)' })
     .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 43-character token from the setup wizard'),
@@ -189,11 +198,11 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
   const port = await chooseRequestedPort(flags.publicPort, deps.probePort, configPath);
   if (port.note) io.err(`scn-agent: ${port.note}\n`);
 
-  const host = parseHostPort(flags.server)!.host;
+  const remote = parseControlPlaneList(flags.server)!.some((entry) => !isLoopback(entry.host));
   const connection: ControlPlaneConnection = {
     target: flags.server,
     // The local control plane (development, demo nodes) speaks plaintext on loopback.
-    tls: flags.caFile !== undefined || (!flags.insecure && !isLoopback(host)),
+    tls: flags.caFile !== undefined || (!flags.insecure && remote),
     // Absolute: the daemon runs from another folder (systemd: /) and reads it from the config.
     caFile: flags.caFile === undefined ? undefined : path.resolve(flags.caFile),
     insecure: flags.insecure,
@@ -285,7 +294,10 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
 export function registerEnroll(program: Command, io: CommandIo = processIo): void {
   withCertificateOptions(program.command('enroll'))
     .description("exchange a one-time enrollment token for this node's credential")
-    .option('--server <host:port>', 'control plane gRPC address')
+    .option(
+      '--server <host:port>',
+      "control plane gRPC address; several replicas: host:port,host:port (a name's every A/AAAA record counts)",
+    )
     .option('--token <token>', 'one-time token from the setup wizard')
     .option('--tier <tier>', 'tier1 | tier2 | tier3 | tier4', 'tier2')
     .option(

@@ -7,15 +7,19 @@ import {
   type ControlPlaneConnection,
   describeGrpcError,
   isLoopback,
-  parseHostPort,
 } from '../grpc/control-plane-client';
+import { formatHostPort, parseControlPlaneList } from '../grpc/control-plane-endpoints';
 import { ProbeClient } from '../grpc/probe-client';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
 
 export const probeEnrollFlagsSchema = z.object({
   controlPlane: z
     .string({ error: 'is required (the control plane gRPC address, host:port)' })
-    .refine((s) => parseHostPort(s) !== null, 'must be host:port, e.g. scn.example.com:50051'),
+    .refine(
+      (s) => parseControlPlaneList(s) !== null,
+      'must be host:port, e.g. scn.example.com:50051, or several separated by commas',
+    )
+    .transform((s) => parseControlPlaneList(s)!.map(formatHostPort).join(',')),
   token: z
     .string({ error: 'is required (the one-time token from the portal)' })
     .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token the portal gave'),
@@ -58,11 +62,11 @@ export async function probeEnroll(
       hint: 'pass --force to enroll again with a new token (the old probe id stops working)',
     });
   }
-  const host = parseHostPort(flags.controlPlane)!.host;
+  const remote = parseControlPlaneList(flags.controlPlane)!.some((e) => !isLoopback(e.host));
   // The node's rule (enroll.ts): TLS, except plaintext to a loopback control plane.
   const connection: ControlPlaneConnection = {
     target: flags.controlPlane,
-    tls: flags.caFile !== undefined || (!flags.insecure && !isLoopback(host)),
+    tls: flags.caFile !== undefined || (!flags.insecure && remote),
     caFile: flags.caFile === undefined ? undefined : path.resolve(flags.caFile),
     insecure: flags.insecure,
   };

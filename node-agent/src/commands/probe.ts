@@ -11,7 +11,10 @@ export function registerProbe(program: Command, io: CommandIo = processIo): void
   probe
     .command('enroll')
     .description("exchange a one-time token for this vantage point's credential")
-    .option('--control-plane <host:port>', 'control plane gRPC address')
+    .option(
+      '--control-plane <host:port>',
+      'control plane gRPC address; several replicas: host:port,host:port',
+    )
     .option('--token <token>', 'one-time token from the portal (Vantage points)')
     .option('--name <name>', 'a name you see in your list (default: the one given with the token)')
     .option('--insecure', 'plaintext gRPC to a non-loopback control plane (not recommended)')

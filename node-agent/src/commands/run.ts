@@ -200,6 +200,13 @@ export class AgentDaemon {
       },
       log: (message) => io.err(`scn-agent: ${message}\n`),
     });
+    // Failover (docs/operators.md "Several control plane replicas"): a new replica learns of the
+    // node at once, and any answer from the control plane ends every backoff.
+    this.client.rotation.onMove((from, to) => {
+      io.err(`scn-agent: control plane ${from.target} failed; moving to ${to.target}\n`);
+      this.reporter.endpointChanged();
+    });
+    this.client.rotation.onContact(() => this.reporter.contactSucceeded());
     this.applier = new ClientSetApplier({
       core,
       store,

@@ -56,6 +56,7 @@ describe('status --json', () => {
         tls: false,
         reachable: false,
         error: expect.any(String),
+        endpoints: [{ target: '127.0.0.1:1', reachable: false, error: expect.any(String) }],
       },
       lastReport: expect.objectContaining({ accepted: true, reliability: 54 }),
       reliability: 54,

@@ -11,7 +11,7 @@ import {
   readAgentConfig,
   resolveConfigPath,
 } from '../config/agent-config';
-import { ControlPlaneClient } from '../grpc/control-plane-client';
+import { type Connectivity, ControlPlaneClient } from '../grpc/control-plane-client';
 import { describeAudit, describeFinding } from '../proxy-core/core-audit';
 import { canConnect } from '../system/net';
 import { tierCapacity } from '../system/tier';
@@ -37,7 +37,8 @@ export interface AgentStatus {
   nodeId: string;
   tier: string;
   capacity: number | null;
-  controlPlane: { target: string; tls: boolean; reachable: boolean; error: string | null };
+  /** Reachable when one of its endpoints (replicas, a name's addresses) is; each one's check. */
+  controlPlane: { target: string; tls: boolean } & Connectivity;
   lastReport: LastReportSummary | null;
   reliability: number | null;
   available: boolean | null;
@@ -71,7 +72,7 @@ export async function collectStatus(
   const flags = parseFlags(statusFlagsSchema, rawFlags);
   const configPath = resolveConfigPath(flags.config, env);
   const config = await readAgentConfig(configPath);
-  let reachability: { reachable: boolean; error: string | null };
+  let reachability: Connectivity;
   try {
     const client = new ControlPlaneClient(
       {
@@ -88,7 +89,7 @@ export async function collectStatus(
       client.close();
     }
   } catch (error) {
-    reachability = { reachable: false, error: (error as Error).message };
+    reachability = { reachable: false, error: (error as Error).message, endpoints: [] };
   }
   const last = config.lastReport ?? null;
   return {
@@ -136,7 +137,9 @@ function describePlan(transport: TransportSummary): string {
 export function renderStatusTable(status: AgentStatus): string {
   const last = status.lastReport;
   const lastText = last
-    ? `${last.at} ${last.error ? `FAILED: ${last.error}` : last.accepted ? 'accepted' : 'not counted'}`
+    ? `${last.at} ${last.error ? `FAILED: ${last.error}` : last.accepted ? 'accepted' : 'not counted'}${
+        last.endpoint && !last.error ? ` (answered by ${last.endpoint})` : ''
+      }`
     : 'none yet';
   const rows: Array<[string, string]> = [
     ['Agent version', status.version],
@@ -147,7 +150,8 @@ export function renderStatusTable(status: AgentStatus): string {
       'Control plane',
       `${status.controlPlane.target} (${status.controlPlane.tls ? 'TLS' : 'plaintext'}) ${
         status.controlPlane.reachable
-          ? 'reachable'
+          ? // Several replicas: reachable when one is; the others are named.
+            `reachable${status.controlPlane.error ? ` (not every replica: ${status.controlPlane.error})` : ''}`
           : `UNREACHABLE${status.controlPlane.error ? `: ${status.controlPlane.error}` : ''}`
       }`,
     ],

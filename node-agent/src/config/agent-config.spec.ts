@@ -57,6 +57,22 @@ describe('agent config', () => {
     expect(error.message).toContain('core.apiPort');
   });
 
+  it("should read one control plane address or its replicas' list, and refuse a bad list", async () => {
+    const file = await tempFile();
+    for (const controlPlane of [
+      'cp.example.com:50051',
+      'cp-a.example.com:50051,[2001:db8::1]:50051',
+    ]) {
+      await writeAgentConfig(file, { ...sampleConfig(), controlPlane });
+      expect((await readAgentConfig(file)).controlPlane).toBe(controlPlane);
+    }
+    const json = JSON.parse(await readFile(file, 'utf8'));
+    json.controlPlane = 'cp-a.example.com:50051;cp-b.example.com';
+    await writeFile(file, JSON.stringify(json));
+    const error = await failure(readAgentConfig(file));
+    expect(error.message).toContain('field "controlPlane": must be host:port, or several');
+  });
+
   it('should give exit code 78 and an enroll hint when the file is missing or not JSON', async () => {
     const file = await tempFile();
     const missing = await failure(readAgentConfig(file));

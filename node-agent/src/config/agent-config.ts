@@ -3,6 +3,7 @@ import { chmod, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/prom
 import path from 'node:path';
 import { z } from 'zod';
 import { AgentError, EXIT_CODES } from '../errors';
+import { CONTROL_PLANE_LIST_MESSAGE, parseControlPlaneList } from '../grpc/control-plane-endpoints';
 
 /**
  * The agent's state file: the node's credential and everything `run`, `status` and `doctor`
@@ -34,8 +35,13 @@ const coreAuditSummary = z.object({
 });
 
 export const agentConfigSchema = z.object({
-  /** gRPC target of the control plane, `host:port`. */
-  controlPlane: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'),
+  /**
+   * gRPC target of the control plane, `host:port`, or its replicas' `host:port,host:port` (the
+   * agent spreads over them and fails over: grpc/control-plane-endpoints.ts).
+   */
+  controlPlane: z
+    .string()
+    .refine((text) => parseControlPlaneList(text) !== null, CONTROL_PLANE_LIST_MESSAGE),
   tls: z.boolean(),
   /** Plaintext to a non-loopback host was explicitly allowed (`enroll --insecure`). */
   insecure: z.boolean().default(false),
@@ -158,6 +164,8 @@ export const agentConfigSchema = z.object({
       activeClients: z.number().int().min(0).optional(),
       proxyCoreState: z.string().optional(),
       pingMs: z.number().optional(),
+      /** The control plane endpoint (a replica's address) that answered. */
+      endpoint: z.string().optional(),
       /** Local clock minus the control plane's (server_time_ms, corrected by half the RTT). */
       clockSkewMs: z.number().optional(),
     })

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AgentError, EXIT_CODES } from '../errors';
+import { CONTROL_PLANE_LIST_MESSAGE, parseControlPlaneList } from '../grpc/control-plane-endpoints';
 import { writePrivateFile } from './agent-config';
 
 /**
@@ -22,8 +23,10 @@ export function resolveProbeConfigPath(
 }
 
 export const probeConfigSchema = z.object({
-  /** gRPC target of the control plane, `host:port`. */
-  controlPlane: z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'),
+  /** gRPC target of the control plane, `host:port`, or its replicas' `host:port,host:port`. */
+  controlPlane: z
+    .string()
+    .refine((text) => parseControlPlaneList(text) !== null, CONTROL_PLANE_LIST_MESSAGE),
   tls: z.boolean(),
   insecure: z.boolean().default(false),
   caFile: z.string().min(1).optional(),

@@ -9,11 +9,12 @@ import {
   type ProbeTasksRequest,
   type ProbeTasksResponse__Output,
 } from '@scn/proto';
+import { EndpointRotation, movesOn } from './control-plane-endpoints';
 import {
   type ControlPlaneConnection,
-  credentialsFor,
-  loadAgentService,
-} from './control-plane-client';
+  controlPlaneList,
+  EndpointChannels,
+} from './endpoint-channels';
 
 /** A vantage point's credential, sent as metadata on ProbeTasks and ReportProbe. */
 export interface ProbeCredential {
@@ -23,18 +24,22 @@ export interface ProbeCredential {
 
 const DEADLINE_MS = 15_000;
 
-/** A vantage point's side of scn.agent.v1.AgentService (same TLS rules as the node's client). */
+/**
+ * A vantage point's side of scn.agent.v1.AgentService (same TLS rules as the node's client, and
+ * the same failover: each call goes to the current endpoint, and a call that finds it gone moves
+ * the next one to another replica).
+ */
 export class ProbeClient {
-  readonly raw: AgentServiceClient;
+  readonly rotation: EndpointRotation;
+  private readonly channels: EndpointChannels;
 
   constructor(
     readonly connection: ControlPlaneConnection,
     private readonly credential?: ProbeCredential,
   ) {
-    const AgentService = loadAgentService();
-    this.raw = new AgentService(connection.target, credentialsFor(connection), {
-      'grpc.keepalive_time_ms': 60_000,
-      'grpc.keepalive_timeout_ms': 20_000,
+    this.channels = new EndpointChannels(connection);
+    this.rotation = new EndpointRotation(controlPlaneList(connection.target), {
+      key: credential?.probeId,
     });
   }
 
@@ -46,49 +51,49 @@ export class ProbeClient {
     return metadata;
   }
 
-  private deadline(ms: number): grpc.CallOptions {
-    return { deadline: Date.now() + ms };
+  /** One unary call on the current endpoint, with the deadline; moves on when it is gone. */
+  private async call<T>(
+    name: string,
+    invoke: (
+      raw: AgentServiceClient,
+      options: grpc.CallOptions,
+      done: (error: grpc.ServiceError | null, response?: T) => void,
+    ) => void,
+  ): Promise<T> {
+    const endpoint = await this.rotation.current();
+    try {
+      const response = await new Promise<T>((resolve, reject) =>
+        invoke(this.channels.get(endpoint), { deadline: Date.now() + DEADLINE_MS }, (error, r) =>
+          error || !r ? reject(error ?? new Error(`empty ${name} response`)) : resolve(r),
+        ),
+      );
+      this.rotation.contact(endpoint);
+      return response;
+    } catch (error) {
+      if (movesOn(error)) this.rotation.failed(endpoint);
+      throw error;
+    }
   }
 
   enrollProbe(request: EnrollProbeRequest): Promise<EnrollProbeResponse__Output> {
-    return new Promise((resolve, reject) =>
-      this.raw.EnrollProbe(request, this.deadline(DEADLINE_MS), (error, response) =>
-        error || !response
-          ? reject(error ?? new Error('empty EnrollProbe response'))
-          : resolve(response),
-      ),
+    return this.call('EnrollProbe', (raw, options, done) =>
+      raw.EnrollProbe(request, options, done),
     );
   }
 
   probeTasks(request: ProbeTasksRequest): Promise<ProbeTasksResponse__Output> {
-    return new Promise((resolve, reject) =>
-      this.raw.ProbeTasks(
-        request,
-        this.metadata(),
-        this.deadline(DEADLINE_MS),
-        (error, response) =>
-          error || !response
-            ? reject(error ?? new Error('empty ProbeTasks response'))
-            : resolve(response),
-      ),
+    return this.call('ProbeTasks', (raw, options, done) =>
+      raw.ProbeTasks(request, this.metadata(), options, done),
     );
   }
 
   reportProbe(request: ProbeReport): Promise<ProbeReportResponse__Output> {
-    return new Promise((resolve, reject) =>
-      this.raw.ReportProbe(
-        request,
-        this.metadata(),
-        this.deadline(DEADLINE_MS),
-        (error, response) =>
-          error || !response
-            ? reject(error ?? new Error('empty ReportProbe response'))
-            : resolve(response),
-      ),
+    return this.call('ReportProbe', (raw, options, done) =>
+      raw.ReportProbe(request, this.metadata(), options, done),
     );
   }
 
   close(): void {
-    this.raw.close();
+    this.channels.close();
   }
 }

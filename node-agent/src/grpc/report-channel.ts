@@ -16,6 +16,11 @@ export const UNARY_FALLBACK_MS = 60 * 60_000;
 export interface ReportChannelOptions {
   timers?: Timers;
   clock?: Clock;
+  /**
+   * The control plane failed or ended the stream (not this side's cancel), whether or not a
+   * report waited on it: the client moves to another replica without waiting for a report.
+   */
+  onEnded?: (error: grpc.ServiceError) => void;
 }
 
 /** An error shaped like grpc-js's own, for failures this side decides. */
@@ -53,7 +58,7 @@ export class ReportChannel {
   constructor(
     private readonly raw: AgentServiceClient,
     private readonly metadata: () => grpc.Metadata,
-    options: ReportChannelOptions = {},
+    private readonly options: ReportChannelOptions = {},
   ) {
     this.timers = options.timers ?? realTimers;
     this.clock = options.clock ?? systemClock;
@@ -111,11 +116,14 @@ export class ReportChannel {
         this.unaryUntil = this.clock.now() + UNARY_FALLBACK_MS;
       }
       this.abandon(call, error);
+      this.options.onEnded?.(error);
     });
     // A stream the control plane ended cleanly: the reports still waiting will get no answer.
     call.on('end', () => {
       if (call !== this.call) return;
-      this.abandon(call, serviceError(grpc.status.UNAVAILABLE, 'Report stream ended'));
+      const error = serviceError(grpc.status.UNAVAILABLE, 'Report stream ended');
+      this.abandon(call, error);
+      this.options.onEnded?.(error);
     });
     return call;
   }

@@ -307,6 +307,79 @@ describe('Reporter', () => {
     await reporter.stop();
   });
 
+  it('should report at once when another contact succeeds while it waits out a backoff', async () => {
+    const { timers, pending } = manualTimers();
+    let up = false;
+    let sent = 0;
+    const client: ReportSender = {
+      report: async () => {
+        sent += 1;
+        if (!up) throw new Error('unavailable');
+        return ok;
+      },
+    };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: null,
+      agentVersion: '0.1.0',
+      hardware,
+      timers,
+      backoff: { initialMs: 60_000, maxMs: 300_000, random: () => 1 },
+    });
+    reporter.start();
+    await nextTimer(pending);
+    expect(pending.map((p) => p.ms)).toEqual([60_000]);
+    // The client stream got a message: the control plane is back.
+    up = true;
+    reporter.contactSucceeded();
+    expect(pending).toEqual([]);
+    await nextTimer(pending);
+    expect(sent).toBe(2);
+    // Answered: back to the interval the control plane asked for.
+    expect(pending.map((p) => p.ms)).toEqual([60_000]);
+    expect(reporter.nextDelay()).toBe(60_000);
+    await reporter.stop();
+  });
+
+  it('should report at once to a new endpoint, but leave a failing reporter to its backoff', async () => {
+    const { timers, pending } = manualTimers();
+    let up = true;
+    let sent = 0;
+    const client: ReportSender = {
+      report: async () => {
+        sent += 1;
+        if (!up) throw new Error('unavailable');
+        return ok;
+      },
+    };
+    const reporter = new Reporter({
+      client,
+      store: await store(),
+      core: null,
+      agentVersion: '0.1.0',
+      hardware,
+      timers,
+      backoff: { initialMs: 5_000, maxMs: 300_000, random: () => 1 },
+    });
+    reporter.start();
+    await nextTimer(pending);
+    expect(sent).toBe(1);
+    reporter.endpointChanged();
+    await nextTimer(pending);
+    expect(sent).toBe(2);
+    up = false;
+    pending.shift()!.callback();
+    await nextTimer(pending);
+    expect(sent).toBe(3);
+    expect(pending.map((p) => p.ms)).toEqual([5_000]);
+    // Every endpoint is failing: each move must not set off another report at once.
+    reporter.endpointChanged();
+    expect(pending.map((p) => p.ms)).toEqual([5_000]);
+    expect(sent).toBe(3);
+    await reporter.stop();
+  });
+
   it('should jitter the retry delay between half and all of the backoff step', async () => {
     const { backoffDelay } = await import('../backoff');
     expect(backoffDelay(2, { initialMs: 1000, maxMs: 60_000, random: () => 0 })).toBe(2000);

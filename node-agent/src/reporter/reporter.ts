@@ -30,6 +30,8 @@ const CORE_STATE: Record<ProxyCoreState, ProtoCoreState> = {
 
 export interface ReportSender {
   report(request: ReportRequest): Promise<ReportResponse__Output>;
+  /** The control plane endpoint that answered the last report (one of its replicas). */
+  readonly lastAnswered?: { target: string } | null;
 }
 
 export interface ReporterOptions {
@@ -303,6 +305,9 @@ export class Reporter {
         activeClients: prepared.activeClients,
         proxyCoreState: coreState,
         pingMs,
+        ...(this.options.client.lastAnswered
+          ? { endpoint: this.options.client.lastAnswered.target }
+          : {}),
         // serverTimeMs was read as the answer left, half a network round trip ago.
         clockSkewMs: Math.round(finished - pingMs / 2 - Number(response.serverTimeMs)),
       };
@@ -343,6 +348,27 @@ export class Reporter {
       ...backoff,
       maxMs: Math.min(backoff.maxMs, interval),
     });
+  }
+
+  /**
+   * The control plane answered something (a report, a client stream message): a report waiting
+   * out its backoff goes at once, since the control plane is back.
+   */
+  contactSucceeded(): void {
+    if (this.failures === 0) return;
+    this.failures = 0;
+    if (this.running && !this.inFlight && this.timer !== null) {
+      this.timers.clearTimeout(this.timer);
+      this.tick();
+    }
+  }
+
+  /**
+   * The agent moved to another control plane endpoint (its replica failed): the new one learns
+   * of the node at once. While reports are failing already, their backoff decides.
+   */
+  endpointChanged(): void {
+    if (this.failures === 0) this.reportNow();
   }
 
   /** Reports now, then every interval; failures retry with backoff. The core is never touched. */

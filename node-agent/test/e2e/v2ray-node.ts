@@ -32,11 +32,26 @@ export async function enrollV2rayNode(
     .set('Authorization', `Bearer ${options.operatorToken}`)
     .send({ tier: 'tier1' })
     .expect(201);
+  return enrollV2rayNodeWithToken({
+    ...options,
+    token: (tokenResponse.body as { token: string }).token,
+    server: `127.0.0.1:${options.grpcPort}`,
+  });
+}
+
+/** enrollV2rayNode with a token already made, to `server` (`host:port`, or several). */
+export async function enrollV2rayNodeWithToken(options: {
+  token: string;
+  server: string;
+  workDir: string;
+  io: EnrollDeps['io'];
+  flags?: Record<string, string>;
+}): Promise<{ configPath: string; config: AgentConfig }> {
   const configPath = path.join(options.workDir, 'agent', 'config.json');
   await enroll(
     {
-      server: `127.0.0.1:${options.grpcPort}`,
-      token: (tokenResponse.body as { token: string }).token,
+      server: options.server,
+      token: options.token,
       tier: 'tier1',
       publicHost: '127.0.0.1',
       publicPort: String(await freePort()),
