@@ -16,20 +16,33 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Each benchmark's environment knobs at smoke size (see the knobs at the top of each index.mjs). */
+/**
+ * Each benchmark's environment knobs at smoke size (see the knobs at the top of each index.mjs);
+ * a list runs it once per entry (its modes).
+ */
 export const SMOKE = {
   accounts: { ACCOUNTS_SCALE: '0.05' },
   'deposit-watch': { DEPOSIT_WATCH_ACCOUNTS: '20', DEPOSIT_WATCH_SECONDS: '8' },
   geoip: { GEOIP_ROUNDS: '1', GEOIP_LOOKUPS: '10000' },
   feed: { FEED_REQUESTS: '100', FEED_WARMUP: '20', FEED_CONCURRENCY: '5' },
   history: { HISTORY_SERVERS: '200', HISTORY_CHURN_MINUTES: '2' },
-  ingest: {
-    INGEST_NODES: '20',
-    INGEST_SECONDS: '1',
-    INGEST_WARMUP_SECONDS: '1',
-    INGEST_TRANSPORTS: 'stream',
-    INGEST_AGENT_SECONDS: '3',
-  },
+  ingest: [
+    {
+      INGEST_NODES: '20',
+      INGEST_SECONDS: '1',
+      INGEST_WARMUP_SECONDS: '1',
+      INGEST_TRANSPORTS: 'stream',
+      INGEST_AGENT_SECONDS: '3',
+    },
+    {
+      INGEST_REPLICAS: '2',
+      INGEST_AGENTS: '40',
+      INGEST_FLEET_WORKERS: '2',
+      INGEST_REPORT_INTERVAL_MS: '1000',
+      INGEST_BACKOFF_MS: '200',
+      INGEST_SECONDS: '2',
+    },
+  ],
   market: {
     MARKET_SERVERS: '1000',
     MARKET_REQUESTS: '50',
@@ -67,9 +80,9 @@ function signalGroup(child, signal) {
   }
 }
 
-function runOne(name) {
+function runOne(name, knobs) {
   return new Promise((resolve) => {
-    const env = { ...process.env, ...SMOKE[name] };
+    const env = { ...process.env, ...knobs };
     delete env.DATABASE_URL;
     const started = performance.now();
     // Its own process group, so that a benchmark stopped at the limit takes its control plane,
@@ -111,18 +124,23 @@ for (const name of names) {
     failed = true;
     continue;
   }
-  const result = await runOne(name);
-  const ok = result.code === 0;
-  const why = result.timedOut ? `stopped after ${LIMIT_MS / 1000} s` : `exit ${result.code}`;
-  console.log(
-    `${ok ? 'PASS' : 'FAIL'}  bench/${name}  ${result.seconds.toFixed(1)} s${ok ? '' : `  (${why})`}`,
-  );
-  if (!ok) {
-    failed = true;
-    // The first lines name the error; the last ones say where the run was when it ended.
-    const lines = result.output.trimEnd().split('\n');
-    const shown = lines.length <= 60 ? lines : [...lines.slice(0, 20), '...', ...lines.slice(-40)];
-    console.log(shown.map((l) => `  | ${l}`).join('\n'));
+  const modes = Array.isArray(SMOKE[name]) ? SMOKE[name] : [SMOKE[name]];
+  for (const [index, knobs] of modes.entries()) {
+    const result = await runOne(name, knobs);
+    const ok = result.code === 0;
+    const why = result.timedOut ? `stopped after ${LIMIT_MS / 1000} s` : `exit ${result.code}`;
+    const label = index === 0 ? `bench/${name}` : `bench/${name} (mode ${index + 1})`;
+    console.log(
+      `${ok ? 'PASS' : 'FAIL'}  ${label}  ${result.seconds.toFixed(1)} s${ok ? '' : `  (${why})`}`,
+    );
+    if (!ok) {
+      failed = true;
+      // The first lines name the error; the last ones say where the run was when it ended.
+      const lines = result.output.trimEnd().split('\n');
+      const shown =
+        lines.length <= 60 ? lines : [...lines.slice(0, 20), '...', ...lines.slice(-40)];
+      console.log(shown.map((l) => `  | ${l}`).join('\n'));
+    }
   }
 }
 console.log(`bench smoke: ${((performance.now() - started) / 1000).toFixed(0)} s in all`);

@@ -50,6 +50,8 @@ const QUERIES = [
   ['sort price', 'sort=price'],
   ['sort uptime desc, page 5', 'sort=uptime&order=desc&page=5'],
   ['search host "edge-7"', 'search=edge-7'],
+  // Two characters, a country's Chinese name: no trigram (it takes three), the country index.
+  ['search "德国"', `search=${encodeURIComponent('德国')}`],
 ];
 
 const COUNTRIES = [

@@ -128,7 +128,8 @@ describe('migration 1800 on a database migrated before it', () => {
     }
     const old = await sqlFunctionDrift(url());
     // Those three, and the functions of later migrations (1764000002700: the market's halving
-    // capacity and stakers first; 1764000003000: higher promotions first).
+    // capacity and stakers first; 1764000003000: higher promotions first; 1764000004100: the
+    // two-character search pieces).
     expect(old.missing).toEqual([
       'client_sets_take',
       'ledger_post',
@@ -136,6 +137,7 @@ describe('migration 1800 on a database migrated before it', () => {
       'market_counts_apply',
       'market_listing_promotion',
       'market_listing_staker',
+      'market_search_pairs',
       'market_server_capacity_changed',
       'market_stake_changed',
     ]);

@@ -1,5 +1,6 @@
 import {
   containsPattern,
+  isPairTerm,
   listingFilter,
   orderBySql,
   orderKeys,
@@ -83,12 +84,36 @@ describe('listingFilter', () => {
   });
 
   it('should also match the countries a search names, in any of the four languages', () => {
-    for (const search of ['Germany', 'آلمان', 'Германия', '德国']) {
+    for (const search of ['Germany', 'آلمان', 'Германия', '意大利']) {
       expect(listingFilter({ search })).toEqual({
         where: 'listed AND (search_text LIKE lower($1) OR country = ANY($2::bpchar[]))',
-        params: [`%${search}%`, ['DE']],
+        params: [`%${search}%`, [search === '意大利' ? 'IT' : 'DE']],
       });
     }
+  });
+
+  it('should find a term of two characters through its pieces, not LIKE', () => {
+    expect(listingFilter({ search: '德国' })).toEqual({
+      where:
+        'listed AND (market_search_pairs(search_text) @> ARRAY[lower($1)] OR country = ANY($2::bpchar[]))',
+      params: ['德国', ['DE']],
+    });
+    // Taken as it is: the pieces are plain text, LIKE's wildcards mean nothing there.
+    expect(listingFilter({ search: '%_' })).toEqual({
+      where: 'listed AND market_search_pairs(search_text) @> ARRAY[lower($1)]',
+      params: ['%_'],
+    });
+    expect(listingFilter({ search: 'x' }).where).toBe('listed AND search_text LIKE lower($1)');
+    expect(listingFilter({ search: 'abc' }).where).toBe('listed AND search_text LIKE lower($1)');
+  });
+
+  it('should count two characters by code points and keep a term whose lower case grows on LIKE', () => {
+    expect(isPairTerm('德国')).toBe(true);
+    expect(isPairTerm('😀a')).toBe(true);
+    expect(isPairTerm('x')).toBe(false);
+    expect(isPairTerm('abc')).toBe(false);
+    // U+0130 lowers to two code points ("i" and a combining dot).
+    expect(isPairTerm('\u0130x')).toBe(false);
   });
 
   it("should take LIKE's wildcards in a search literally", () => {

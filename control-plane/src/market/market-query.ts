@@ -118,6 +118,16 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * A term of two characters: found through the index of the texts' two-character pieces
+ * (market_search_pairs), the same matches as LIKE, since a trigram index needs three characters
+ * and would otherwise read every listing. Its lower case must keep two characters too (a few
+ * letters grow when lowered; those go through LIKE).
+ */
+export function isPairTerm(term: string): boolean {
+  return [...term].length === 2 && [...term.toLowerCase()].length === 2;
+}
+
 export interface ListingFilter {
   /** The WHERE clause over market_listings (always `listed` first: the indexes are partial). */
   where: string;
@@ -126,7 +136,8 @@ export interface ListingFilter {
 
 /**
  * spec 01 §2: search by name, location or host (case-insensitive: the stored text and the
- * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE), or
+ * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE;
+ * a term of two characters through its own index, isPairTerm), or
  * by the country the term names in any of the portal's languages or by its code (docs/i18n.md
  * "Country search": the country index answers that part); the country filter.
  */
@@ -143,8 +154,14 @@ export function listingFilter(query: MarketFilter): ListingFilter {
     clauses.push(`server_id = ANY($${params.length}::uuid[])`);
   }
   if (query.search) {
-    params.push(containsPattern(query.search));
-    const text = `search_text LIKE lower($${params.length})`;
+    let text: string;
+    if (isPairTerm(query.search)) {
+      params.push(query.search);
+      text = `market_search_pairs(search_text) @> ARRAY[lower($${params.length})]`;
+    } else {
+      params.push(containsPattern(query.search));
+      text = `search_text LIKE lower($${params.length})`;
+    }
     const countries = countriesMatching(query.search);
     if (countries.length === 0) {
       clauses.push(text);
