@@ -20,6 +20,7 @@ import { DepositsModule } from './deposits/deposits.module';
 import { EnrollmentModule } from './enrollment/enrollment.module';
 import { GeoIpModule } from './geoip/geoip.module';
 import { GrpcModule } from './grpc/grpc.module';
+import { JobsModule } from './jobs/jobs.module';
 import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
@@ -86,6 +87,7 @@ export class AppModule {
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         DatabaseModule,
+        JobsModule,
         GeoIpModule,
         MailModule,
         RealtimeModule,

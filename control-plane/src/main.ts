@@ -4,8 +4,8 @@ import { createApp } from './bootstrap';
 import { type AppConfig, ConfigError, describeConfig, loadConfig } from './config/app-config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
-import { runStartedJobsNow } from './common/periodic-job';
 import { fileClock } from './common/test-clock';
+import { JobScheduler } from './jobs/job-scheduler';
 
 function log(message: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(
@@ -45,7 +45,8 @@ async function main(): Promise<void> {
   // periodic job running once when it does.
   const testClock = config.testClockFile ? fileClock(config.testClockFile) : undefined;
   const app = await createApp(config, database.url, { clock: testClock });
-  const unwatchClock = testClock?.watch(runStartedJobsNow);
+  const jobs = app.get(JobScheduler);
+  const unwatchClock = testClock?.watch(() => jobs.runAllNow());
   if (testClock) log('TEST CLOCK: time is moved by a file', { file: config.testClockFile });
   let stopping = false;
   const stop = async (signal: string) => {
