@@ -20,6 +20,7 @@ import { DepositsModule } from './deposits/deposits.module';
 import { EnrollmentModule } from './enrollment/enrollment.module';
 import { GeoIpModule } from './geoip/geoip.module';
 import { GrpcModule } from './grpc/grpc.module';
+import { JobsModule } from './jobs/jobs.module';
 import { HealthController } from './health/health.controller';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MailModule } from './mail/mail.module';
@@ -88,6 +89,7 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         DatabaseModule,
         LifecycleModule,
+        JobsModule,
         GeoIpModule,
         MailModule,
         RealtimeModule,

@@ -4,8 +4,8 @@ import { createApp } from './bootstrap';
 import { type AppConfig, ConfigError, describeConfig, loadConfig } from './config/app-config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';
-import { runStartedJobsNow } from './common/periodic-job';
 import { fileClock } from './common/test-clock';
+import { JobScheduler } from './jobs/job-scheduler';
 import { DrainCoordinator } from './lifecycle/drain-coordinator';
 import { HttpDrain } from './lifecycle/http-drain';
 
@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   await app.init();
   const drain = app.get(DrainCoordinator);
   drain.register(new HttpDrain(app.getHttpServer()));
-  const unwatchClock = testClock?.watch(runStartedJobsNow);
+  const jobs = app.get(JobScheduler);
+  const unwatchClock = testClock?.watch(() => jobs.runAllNow());
   if (testClock) log('TEST CLOCK: time is moved by a file', { file: config.testClockFile });
   let stopping = false;
   // docs/architecture.md#shutdown-and-drains. The same signal again ends the process at once.

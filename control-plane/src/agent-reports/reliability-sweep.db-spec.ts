@@ -10,6 +10,7 @@ import type { ReliabilityState } from '../reliability/reliability';
 import type { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
 import { ReliabilitySweepRepository } from './reliability-sweep.repository';
+import type { JobScheduler } from '../jobs/job-scheduler';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -133,6 +134,7 @@ describe('ReliabilitySweepJob.sweep', () => {
       {} as ReliabilityHistoryService,
       { now: () => now },
       {} as TrafficRepository,
+      {} as JobScheduler,
     );
     expect(await job.sweep(3)).toBe(expected.size);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['availability']]);

@@ -1,12 +1,13 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { TrafficRepository } from '../traffic/traffic.repository';
-import { PeriodicJob } from '../common/periodic-job';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { MarketRefresh } from '../market/market-refresh';
@@ -15,26 +16,19 @@ import { settleThreshold } from '../reliability/reliability';
 import { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
 import { ReliabilitySweepRepository, type SweepSettlement } from './reliability-sweep.repository';
 
-const SWEEP_INTERVAL_MS = 60_000;
-/** Shared by every replica: whoever holds it this minute runs the sweep. */
-const SWEEP_LOCK_ID = 4_202_612;
 /** Servers the reliability sweep reads, and writes in one statement, at a time. */
 export const SWEEP_PAGE_SIZE = 5_000;
 
 /**
  * Once a minute (spec 02 §4): writes every server's reliability history up to now (issue 18 §1,
  * and prunes it once a day), moves silent nodes through the 95%/14-day lifecycle, then brings the
- * market's clock-dependent columns (staleness decay, promotions) up to now. Idempotent, and a
- * transaction-scoped advisory lock keeps two replicas from running it at once.
+ * market's clock-dependent columns (staleness decay, promotions) up to now. One run a minute
+ * across the replicas (jobs/job-scheduler.ts); its transaction-scoped advisory lock keeps any
+ * other run (a test's, one taken over from a stopped replica) from overlapping it.
  */
 @Injectable()
 export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly every = new PeriodicJob(
-    'Reliability sweep',
-    SWEEP_INTERVAL_MS,
-    () => this.runOnce(),
-    new Logger('ReliabilitySweepJob'),
-  );
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly repository: ReliabilitySweepRepository,
@@ -44,19 +38,20 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
     private readonly history: ReliabilityHistoryService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly traffic: TrafficRepository,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.every.start();
+    this.job = this.scheduler.start(JOBS.reliabilitySweep, () => this.runOnce());
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
-    return this.transactions.exclusive(SWEEP_LOCK_ID, async () => {
+    return this.transactions.exclusive(JOBS.reliabilitySweep.lockId, async () => {
       // Before the lifecycle: it reads the states as the reports left them (a ban stops it).
       const now = this.clock.now();
       await this.history.writeUntil(now);

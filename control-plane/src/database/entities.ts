@@ -28,6 +28,7 @@ import { MarketProcessingEntity } from '../market/entities/market-processing.ent
 import { MarketSettingsEntity } from '../market/entities/market-settings.entity';
 import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
 import { JobHeartbeatEntity } from '../subscriptions/entities/job-heartbeat.entity';
+import { JobRunEntity } from '../jobs/entities/job-run.entity';
 import { SubscriptionWithdrawalEntity } from '../subscriptions/entities/subscription-withdrawal.entity';
 import { SubscriptionReplacementEntity } from '../subscriptions/entities/subscription-replacement.entity';
 import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
@@ -76,6 +77,7 @@ export const ENTITIES = [
   SubscriptionPauseEntity,
   SubscriptionWithdrawalEntity,
   JobHeartbeatEntity,
+  JobRunEntity,
   ServerReliabilityDayEntity,
   ServerHistoryCursorEntity,
   OperatorEconomySettingsEntity,

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
+import { OTHER_LOCKS } from '../jobs/job-registry';
 import { dataSourceOptions } from './data-source';
 
-/** Any number for the advisory lock, shared by every replica: one migrates, the others wait. */
-const MIGRATION_LOCK_ID = 4_202_611;
+/** Shared by every replica: one migrates, the others wait. */
+const MIGRATION_LOCK_ID = OTHER_LOCKS.migrations;
 
 /**
  * Applies pending migrations under a PostgreSQL advisory lock, so replicas that start together

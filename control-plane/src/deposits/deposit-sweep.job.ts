@@ -1,39 +1,37 @@
 import {
+  Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
-  Inject,
 } from '@nestjs/common';
-import { PeriodicJob } from '../common/periodic-job';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import { DepositSweepService } from './deposit-sweep.service';
 
-/** How often the sweeper looks for addresses to sweep and sweeps to settle. */
-export const SWEEP_INTERVAL_MS = 5000;
-
-/** Runs the sweeper while sweeps are on, on one replica at a time (its advisory lock). */
+/**
+ * Runs the sweeper every 5 seconds while sweeps are on (once per period across the replicas;
+ * the sweeper's advisory lock keeps runs apart).
+ */
 @Injectable()
 export class DepositSweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('DepositSweepJob');
-  private readonly every = new PeriodicJob(
-    'Deposit sweeps',
-    SWEEP_INTERVAL_MS,
-    () => this.sweeps.runOnce(),
-    this.logger,
-  );
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly sweeps: DepositSweepService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.sweeps) this.every.start();
+    if (this.config.sweeps) {
+      this.job = this.scheduler.start(JOBS.depositSweeps, () => this.sweeps.runOnce());
+    }
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 }

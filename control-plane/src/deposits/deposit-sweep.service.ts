@@ -13,11 +13,10 @@ import {
   DepositSweepsRepository,
   type InFlightSweep,
 } from './deposit-sweeps.repository';
+import { JOBS } from '../jobs/job-registry';
 
 /** Addresses one run sweeps or settles at most (the rest wait for the next run). */
 const BATCH = 50;
-/** Shared by every replica: one sweeper talks to the chain at a time. */
-export const SWEEP_LOCK_ID = 4_202_672;
 
 /**
  * Sweeps per-account deposit addresses to the treasury (docs/deposits.md#sweeps), as payouts
@@ -46,7 +45,7 @@ export class DepositSweepService {
 
   /** One run unless another replica's is going (then null); the sweeps made or settled. */
   runOnce(): Promise<number | null> {
-    return this.transactions.whileHolding(SWEEP_LOCK_ID, () => this.sweep());
+    return this.transactions.whileHolding(JOBS.depositSweeps.lockId, () => this.sweep());
   }
 
   private async sweep(): Promise<number> {

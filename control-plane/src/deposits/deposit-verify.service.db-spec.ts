@@ -21,6 +21,8 @@ import { DepositsException } from './deposits.exception';
 import { DepositsRepository } from './deposits.repository';
 import { FakeChain } from '../../test/support/fake-chain';
 import type { ChainTransaction } from './solana-chain';
+import { JobRunsRepository } from '../jobs/job-runs.repository';
+import { JobScheduler } from '../jobs/job-scheduler';
 
 const key = () => Keypair.generate().publicKey.toBase58();
 /** Unique, signature-shaped (base58, 64+ characters): the fake chain only compares them. */
@@ -70,7 +72,15 @@ beforeAll(async () => {
   const limits = admitAll as unknown as RateLimitService;
   requests = new DepositRequestsService(repository, limits, config, clock);
   verifier = new DepositVerifyService(requests, repository, matcher, limits, clock);
-  watcher = new DepositWatcherJob(repository, matcher, transactions, chain, config, clock);
+  watcher = new DepositWatcherJob(
+    repository,
+    matcher,
+    transactions,
+    chain,
+    config,
+    clock,
+    new JobScheduler(new JobRunsRepository(dataSource), clock),
+  );
 });
 afterAll(async () => {
   await dataSource.destroy();

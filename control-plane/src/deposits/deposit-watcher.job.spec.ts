@@ -6,6 +6,7 @@ import type { DepositMatcherService } from './deposit-matcher.service';
 import { DepositWatcherJob } from './deposit-watcher.job';
 import type { DepositRequestRow, DepositsRepository } from './deposits.repository';
 import type { ChainTransaction } from './solana-chain';
+import type { JobScheduler } from '../jobs/job-scheduler';
 
 const key = () => Keypair.generate().publicKey.toBase58();
 const treasury = key();
@@ -34,6 +35,7 @@ function setup(open: boolean) {
     chain,
     config,
     { now: () => new Date() },
+    {} as JobScheduler,
   );
   const transfer = (reference: string, confirmation: ChainTransaction['confirmation']) => {
     const tx: ChainTransaction = {

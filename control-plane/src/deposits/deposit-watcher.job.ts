@@ -6,7 +6,9 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
-import { PeriodicJob } from '../common/periodic-job';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -16,9 +18,6 @@ import { DepositsRepository } from './deposits.repository';
 import { type DepositChain, DEPOSIT_CHAIN } from './solana-chain';
 import { QUOTE_GRACE_MS, reached } from './transfer-check';
 
-export const WATCH_INTERVAL_MS = 1000;
-/** Shared by every replica: one watcher asks the chain at a time. */
-const WATCH_LOCK_ID = 4_202_670;
 /** The first look (or after a rest) goes this far back. */
 const FIRST_PAGE = 100;
 const PAGE = 1000;
@@ -34,12 +33,7 @@ const PAGE = 1000;
 @Injectable()
 export class DepositWatcherJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DepositWatcherJob');
-  private readonly every = new PeriodicJob(
-    'Deposit watcher',
-    WATCH_INTERVAL_MS,
-    () => this.runOnce(),
-    this.logger,
-  );
+  private job: ScheduledJob | null = null;
   /** The newest signature to the deposit address already handled (this replica's view). */
   private lastSeen: string | undefined;
   /** Seen before they reached the commitment: asked again. */
@@ -52,19 +46,21 @@ export class DepositWatcherJob implements OnApplicationBootstrap, OnApplicationS
     @Inject(DEPOSIT_CHAIN) private readonly chain: DepositChain,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.solana) this.every.start();
+    if (this.config.solana)
+      this.job = this.scheduler.start(JOBS.depositWatcher, () => this.runOnce());
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 
   /** One look at the chain unless another replica is looking; the credits made, or null. */
   runOnce(): Promise<number | null> {
-    return this.transactions.exclusive(WATCH_LOCK_ID, () => this.watch());
+    return this.transactions.exclusive(JOBS.depositWatcher.lockId, () => this.watch());
   }
 
   private async watch(): Promise<number> {

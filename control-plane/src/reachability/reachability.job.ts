@@ -6,7 +6,9 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
-import { PeriodicJob } from '../common/periodic-job';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -17,9 +19,6 @@ import { ReachabilityRepository, type StateChange } from './reachability.reposit
 import { REACHABILITY_RULES } from './reachability-rules';
 import { ReachabilityService } from './reachability.service';
 
-/** One replica at a time prunes and regenerates. */
-const REACHABILITY_LOCK_ID = 4_202_675;
-
 /**
  * Reachability's upkeep: the automatic port regeneration of servers that became blocked
  * somewhere (at once, when an estimate turns blocked, and every run for any missed), and the
@@ -28,7 +27,7 @@ const REACHABILITY_LOCK_ID = 4_202_675;
 @Injectable()
 export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ReachabilityJob');
-  private readonly every: PeriodicJob;
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly reachability: ReachabilityService,
@@ -38,27 +37,24 @@ export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShu
     private readonly realtime: RealtimeGateway,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.every = new PeriodicJob(
-      'Reachability upkeep',
-      config.reachability.jobIntervalMs,
-      () => this.runOnce(),
-      this.logger,
-    );
-  }
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: JobScheduler,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.reachability.listen((changes) => this.onChanges(changes));
-    this.every.start();
+    this.job = this.scheduler.start(JOBS.reachabilityUpkeep, () => this.runOnce(), {
+      intervalMs: this.config.reachability.jobIntervalMs,
+    });
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 
-  async runOnce(): Promise<void> {
-    await this.transactions.whileHolding(REACHABILITY_LOCK_ID, async () => {
+  /** One upkeep unless another replica's is going (then null); the servers it regenerated. */
+  runOnce(): Promise<number | null> {
+    return this.transactions.whileHolding(JOBS.reachabilityUpkeep.lockId, async () => {
       const now = this.clock.now().getTime();
       const pruned = await this.repository.prune(
         new Date(now - REACHABILITY_RULES.keepMs),
@@ -69,6 +65,7 @@ export class ReachabilityJob implements OnApplicationBootstrap, OnApplicationShu
         new Date(now - REACHABILITY_RULES.freshMs),
       );
       for (const serverId of blocked) await this.regenerate(serverId);
+      return blocked.length;
     });
   }
 

@@ -28,6 +28,8 @@ import { RewardFactsRepository } from './reward-facts.repository';
 import { RewardRunService } from './reward-run.service';
 import { RewardStatementsRepository } from './reward-statements.repository';
 import { RewardsJob } from './rewards.job';
+import { JobRunsRepository } from '../jobs/job-runs.repository';
+import { JobScheduler } from '../jobs/job-scheduler';
 
 const ssl = (value: number) => BigInt(value) * MICRO_PER_SSL;
 let now = new Date('2026-10-01T02:00:00Z');
@@ -67,7 +69,8 @@ async function replica(smtpUrl = smtp.url) {
     { publicUrl: 'https://scn.test' } as AppConfig,
     clock,
   );
-  return { job: new RewardsJob(runs, escrow, transactions, clock), escrow, dataSource };
+  const scheduler = new JobScheduler(new JobRunsRepository(dataSource), clock);
+  return { job: new RewardsJob(runs, escrow, transactions, clock, scheduler), escrow, dataSource };
 }
 
 beforeAll(async () => {

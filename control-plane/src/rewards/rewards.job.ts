@@ -1,20 +1,18 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock';
-import { PeriodicJob } from '../common/periodic-job';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import { TransactionRunner } from '../database/transaction-runner';
 import { type EscrowOutcome, RewardEscrowService } from './reward-escrow.service';
 import { lastEndedPeriod, periodBounds } from './reward-period';
 import { RewardRunService, type RunOptions, type RunOutcome } from './reward-run.service';
 
-const REWARDS_INTERVAL_MS = 5 * 60_000;
-/** Shared by every replica: whoever holds it runs the rewards; the others skip. */
-export const REWARDS_LOCK_ID = 4_202_680;
 /**
  * A period is paid an hour after it ends: the reliability sweep writes the history every minute,
  * so by then the period's last day is complete.
@@ -30,36 +28,32 @@ export interface RewardsTick {
 /**
  * Every 5 minutes (issue 18 §2, §3): finishes any monthly run that stopped half way, pays the
  * last ended month once it is an hour old (once: later ticks find it paid), releases or forfeits
- * escrows, and mails new bans. One replica at a time (a session advisory lock held for the run;
- * each batch commits on its own).
+ * escrows, and mails new bans. Once per 5 minutes across the replicas (jobs/job-scheduler.ts),
+ * one run at a time (a session advisory lock held for the run; each batch commits on its own).
  */
 @Injectable()
 export class RewardsJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly every = new PeriodicJob(
-    'Rewards',
-    REWARDS_INTERVAL_MS,
-    () => this.runOnce(),
-    new Logger('RewardsJob'),
-  );
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly runs: RewardRunService,
     private readonly escrow: RewardEscrowService,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.every.start();
+    this.job = this.scheduler.start(JOBS.rewards, () => this.runOnce());
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 
   /** One tick unless another replica is running one (then null). */
   runOnce(options: RunOptions = {}): Promise<RewardsTick | null> {
-    return this.transactions.whileHolding(REWARDS_LOCK_ID, () => this.tick(options));
+    return this.transactions.whileHolding(JOBS.rewards.lockId, () => this.tick(options));
   }
 
   private async tick(options: RunOptions): Promise<RewardsTick> {

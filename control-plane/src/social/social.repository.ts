@@ -9,6 +9,7 @@ import type {
   ShareVerification,
   ShareWalletKind,
 } from './entities/social-share.entity';
+import { HASHED_LOCK_PREFIXES } from '../jobs/job-registry';
 
 /** A share as the domain reads it (money as bigint). */
 export interface ShareRow {
@@ -81,7 +82,8 @@ export class SocialRepository {
    * share written under it, so two concurrent shares cannot both pass a check.
    */
   async lockAccount(tx: Transaction, accountUuid: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('social_share:' || $1, 0))`, [
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || $2::text, 0))`, [
+      HASHED_LOCK_PREFIXES.socialShare,
       accountUuid,
     ]);
   }

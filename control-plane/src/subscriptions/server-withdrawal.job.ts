@@ -1,11 +1,12 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { PeriodicJob } from '../common/periodic-job';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import { CLOCK, type Clock } from '../common/clock';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
@@ -19,9 +20,6 @@ import {
 } from './subscriptions.repository';
 import { HIDDEN_GRACE_MS, unableToServe, watchingSince } from './withdrawal-rules';
 
-const JOB_INTERVAL_MS = 60_000;
-/** Shared by every replica: whoever holds it this minute drops the servers that cannot serve. */
-const WITHDRAWAL_LOCK_ID = 4_202_653;
 const PAGE = 200;
 /** Its name in job_heartbeats. */
 export const WITHDRAWAL_JOB = 'server-withdrawal';
@@ -30,7 +28,7 @@ export const WITHDRAWAL_JOB = 'server-withdrawal';
  * Keeps clients from paying for servers that cannot serve them (issue 15 §7; the rule is
  * `unableToServe`: banned, or hidden for an hour the control plane watched). Renewals,
  * activations and billing changes call `dropUnable` before they price a period; once a minute
- * (advisory lock, like the billing job) the job drops the same servers from every subscription
+ * (one run across the replicas and an advisory lock, like the billing job) the job drops the same servers from every subscription
  * that is not deleted, refunding the unused time. Each subscription is settled in its own
  * transaction, under its row lock. Each run records a heartbeat: after a gap (an outage of ours)
  * the hour of grace starts again, so servers that looked silent only because we were down are
@@ -38,12 +36,7 @@ export const WITHDRAWAL_JOB = 'server-withdrawal';
  */
 @Injectable()
 export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly every = new PeriodicJob(
-    'Server withdrawal',
-    JOB_INTERVAL_MS,
-    () => this.runOnce(),
-    new Logger('ServerWithdrawalJob'),
-  );
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly withdrawals: ServerWithdrawals,
@@ -53,20 +46,21 @@ export class ServerWithdrawalJob implements OnApplicationBootstrap, OnApplicatio
     private readonly realtime: RealtimeGateway,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.every.start();
+    this.job = this.scheduler.start(JOBS.serverWithdrawal, () => this.runOnce());
   }
 
   onApplicationShutdown(): void {
-    this.every.stop();
+    this.job?.stop();
   }
 
   /** Drops what is due unless another replica is doing it now (then null); answers how many. */
   runOnce(): Promise<number | null> {
     // The lock's transaction only holds the lock: each subscription is settled in its own.
-    return this.transactions.exclusive(WITHDRAWAL_LOCK_ID, () => this.settle());
+    return this.transactions.exclusive(JOBS.serverWithdrawal.lockId, () => this.settle());
   }
 
   /**

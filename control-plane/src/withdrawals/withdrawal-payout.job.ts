@@ -1,49 +1,44 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { PeriodicJob } from '../common/periodic-job';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
+import type { ScheduledJob } from '../jobs/scheduled-job';
 import { WithdrawalPayoutService } from './withdrawal-payout.service';
 
-/** How often the worker looks for payouts to make or to confirm (one small query when none). */
-export const PAYOUT_INTERVAL_MS = 1000;
-
 /**
- * Runs the payout worker every second while withdrawals are on, on one replica at a time (its
- * advisory lock), and once at once after each new withdrawal (`kick`).
+ * Runs the payout worker every second while withdrawals are on (once per second across the
+ * replicas, jobs/job-registry.ts; the worker's advisory lock keeps runs apart), and once at once
+ * after each new withdrawal (`kick`).
  */
 @Injectable()
 export class WithdrawalPayoutJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('WithdrawalPayoutJob');
-  private readonly every = new PeriodicJob(
-    'Withdrawal payouts',
-    PAYOUT_INTERVAL_MS,
-    () => this.payouts.runOnce(),
-    this.logger,
-  );
-  private stopped = false;
+  private job: ScheduledJob | null = null;
 
   constructor(
     private readonly payouts: WithdrawalPayoutService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: JobScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.withdrawals) this.every.start();
+    if (this.config.withdrawals) {
+      this.job = this.scheduler.start(JOBS.withdrawalPayouts, () => this.payouts.runOnce());
+    }
   }
 
   onApplicationShutdown(): void {
-    this.stopped = true;
-    this.every.stop();
+    this.job?.stop();
+    this.job = null;
   }
 
   /** A run now, unless one is going (its next tick, a second later, picks the new one up). */
   kick(): void {
-    if (!this.stopped && this.config.withdrawals) void this.every.tick();
+    if (this.job) void this.job.runNow();
   }
 }

@@ -9,11 +9,10 @@ import { LedgerService } from '../wallet/ledger.service';
 import { PAYOUT_CHAIN, type PayoutChain, signPayout } from './payout-chain';
 import { type PayoutStatus, payoutDecision } from './withdrawal-rules';
 import { type WithdrawalRow, WithdrawalsRepository } from './withdrawals.repository';
+import { JOBS } from '../jobs/job-registry';
 
 /** Withdrawals one run moves at most (the rest wait for the next run, a second later). */
 const BATCH = 100;
-/** Shared by every replica: one payout worker talks to the chain at a time. */
-const PAYOUT_LOCK_ID = 4_202_671;
 
 /**
  * Pays withdrawals out (issue 18 §5). Each run, on one replica at a time:
@@ -48,7 +47,7 @@ export class WithdrawalPayoutService {
 
   /** One run unless another replica's is going (then null); the withdrawals settled. */
   runOnce(): Promise<number | null> {
-    return this.transactions.exclusive(PAYOUT_LOCK_ID, () => this.payOut());
+    return this.transactions.exclusive(JOBS.withdrawalPayouts.lockId, () => this.payOut());
   }
 
   private async payOut(): Promise<number> {

@@ -25,6 +25,8 @@ import { IdempotencyService } from '../../src/wallet/idempotency.service';
 import { LedgerService } from '../../src/wallet/ledger.service';
 import { WalletRepository } from '../../src/wallet/wallet.repository';
 import { FeedReachability } from '../../src/subscriptions/feed-reachability';
+import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
+import { JobScheduler } from '../../src/jobs/job-scheduler';
 
 export const SERVICES_CONFIG = {
   appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
@@ -52,6 +54,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     realtime,
     transactions,
     clock,
+    new JobScheduler(new JobRunsRepository(dataSource), clock),
   );
   const notifier = new SubscriptionsNotifier(realtime);
   const payments = new SubscriptionPaymentsService(ledger, SERVICES_CONFIG);

@@ -38,6 +38,7 @@ import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
 import { DepositAddresses1764000003700 } from './1764000003700-deposit-addresses';
 import { DepositTransfers1764000003800 } from './1764000003800-deposit-transfers';
 import { Reachability1764000003900 } from './1764000003900-reachability';
+import { JobRuns1764000004000 } from './1764000004000-job-runs';
 import { MarketSearchPairs1764000004100 } from './1764000004100-market-search-pairs';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
@@ -82,5 +83,6 @@ export const MIGRATIONS = [
   DepositAddresses1764000003700,
   DepositTransfers1764000003800,
   Reachability1764000003900,
+  JobRuns1764000004000,
   MarketSearchPairs1764000004100,
 ] as const;

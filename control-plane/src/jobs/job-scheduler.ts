@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import { CLOCK, type Clock } from '../common/clock';
+import type { JobDefinition } from './job-registry';
+import { JobRunsRepository } from './job-runs.repository';
+import type { JobStats, JobStatsSource } from './job-stats';
+import { type LeaseSettings, ScheduledJob } from './scheduled-job';
+
+/** Nest token for other lease settings than the defaults (tests shorten them). */
+export const LEASE_SETTINGS = Symbol('LEASE_SETTINGS');
+
+/**
+ * A run whose replica stops (crash, kill, lost network) is taken over 30 s after its last
+ * heartbeat; heartbeats every 10 s leave room for two lost ones. Old runs are pruned every 10
+ * minutes.
+ */
+export const DEFAULT_LEASE: LeaseSettings = {
+  leaseMs: 30_000,
+  heartbeatMs: 10_000,
+  pruneEveryMs: 600_000,
+};
+
+/** This process's name among the replicas: host, pid and a random tail (pids repeat). */
+function replicaName(): string {
+  return `${hostname().slice(0, 60)}/${process.pid}/${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The one scaffold of the periodic jobs: each `*.job.ts` starts its job here at bootstrap with
+ * its registry entry (jobs/job-registry.ts) and the service call it wraps. Runs once per period
+ * across every replica, recorded in `job_runs` (ScheduledJob); gives the metrics each job's
+ * counters and last success (JobStatsSource, as JOB_STATS).
+ */
+@Injectable()
+export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
+  readonly owner = replicaName();
+  private readonly jobs = new Map<string, ScheduledJob>();
+  private readonly lease: LeaseSettings;
+
+  constructor(
+    private readonly runs: JobRunsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(LEASE_SETTINGS) lease?: Partial<LeaseSettings>,
+  ) {
+    this.lease = { ...DEFAULT_LEASE, ...lease };
+  }
+
+  /**
+   * Starts a job on this replica (one per name); `intervalMs` overrides the registry's when the
+   * interval is a setting (REACHABILITY_JOB_INTERVAL_MS).
+   */
+  start(
+    definition: JobDefinition,
+    work: () => Promise<unknown>,
+    options: { intervalMs?: number } = {},
+  ): ScheduledJob {
+    if (this.jobs.has(definition.name)) {
+      throw new Error(`Job ${definition.name} is already started on this replica`);
+    }
+    const job = new ScheduledJob(
+      definition,
+      options.intervalMs ?? definition.intervalMs,
+      work,
+      this.runs,
+      this.clock,
+      this.owner,
+      this.lease,
+      new Logger(`Job ${definition.name}`),
+    );
+    this.jobs.set(definition.name, job);
+    job.start();
+    return job;
+  }
+
+  /**
+   * Runs every started job once now (a job in the middle of a run runs again right after it).
+   * The test clock calls it when a test moves time (common/test-clock.ts, main.ts): time passed
+   * for every job, so each does what its next tick would have done, without waiting.
+   */
+  runAllNow(): void {
+    for (const job of this.jobs.values()) if (job.started) job.runSoon();
+  }
+
+  async jobStats(): Promise<JobStats[]> {
+    const jobs = [...this.jobs.values()];
+    const cluster = jobs.filter((job) => job.definition.scope === 'cluster').map((j) => j.name);
+    const last = cluster.length > 0 ? await this.runs.lastSuccesses(cluster) : new Map();
+    return jobs.map((job) => job.stats(last.get(job.name) ?? null));
+  }
+
+  onApplicationShutdown(): void {
+    for (const job of this.jobs.values()) job.stop();
+  }
+}
