@@ -33,6 +33,8 @@ export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
       NODE_ENV: 'production',
       // Production checks shared posts on the platforms; nothing here may reach them.
       SHARE_VERIFY_FETCH: 'false',
+      // No balancer to move away: stop at once rather than after production's 5 s drain delay.
+      DRAIN_DELAY_MS: '0',
       APP_SECRET: 'bench-secret-bench-secret-bench-secret-00',
       LOG_LEVEL: 'warn',
       PORT: String(port),

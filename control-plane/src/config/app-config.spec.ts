@@ -489,3 +489,40 @@ describe('loadConfig: node names (SCN_NODE_DOMAIN, SCN_DNS_*)', () => {
     expect(problemsOf(env).join('\n')).toContain(message);
   });
 });
+
+describe('loadConfig: the drain on SIGTERM (DRAIN_DELAY_MS, SHUTDOWN_TIMEOUT_MS)', () => {
+  it.each([
+    ['production', 5000],
+    ['development', 0],
+    ['test', 0],
+  ])('should default with NODE_ENV=%s to a delay of %d ms and a 10 s bound', (nodeEnv, delayMs) => {
+    expect(loadConfig({ ...base, NODE_ENV: nodeEnv }).drain).toEqual({
+      delayMs,
+      timeoutMs: 10_000,
+    });
+  });
+
+  it('should take explicit values, 0 for no delay', () => {
+    const config = loadConfig({
+      ...base,
+      NODE_ENV: 'production',
+      DRAIN_DELAY_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '2500',
+    });
+    expect(config.drain).toEqual({ delayMs: 0, timeoutMs: 2500 });
+  });
+
+  it.each([
+    [
+      { DRAIN_DELAY_MS: '-1' },
+      'DRAIN_DELAY_MS="-1": must be 0 (off) or between 1 and 120000 (milliseconds)',
+    ],
+    [{ DRAIN_DELAY_MS: '5s' }, 'DRAIN_DELAY_MS="5s": must be a number of milliseconds'],
+    [
+      { SHUTDOWN_TIMEOUT_MS: '0' },
+      'SHUTDOWN_TIMEOUT_MS="0": must be between 100 and 600000 (milliseconds)',
+    ],
+  ])('should refuse %j', (env, problem) => {
+    expect(problemsOf(env)).toEqual([problem]);
+  });
+});

@@ -21,6 +21,8 @@ export interface LoadOutcome {
   replica: string;
   /** When it was sent, ms after the load started. */
   sentAt: number;
+  /** How long it took, ms. */
+  tookMs?: number;
   status?: number;
   connection?: string;
   body?: string;
@@ -103,7 +105,7 @@ export interface LoadFigures {
 /**
  * Steady load through a small stand-in for a load balancer: `workers` loops send `next()`'s
  * requests over keep-alive pools to the first replica while its /health/ready answers 200 (polled
- * every `probeEveryMs`), then to the second. A connection the first refuses (ECONNREFUSED: it
+ * every `probeEveryMs`) and it accepts connections, then to the second. A connection the first refuses (ECONNREFUSED: it
  * never accepted it, so nothing of the request was read) is sent again to the second, as a
  * balancer's redispatch does; any other failure is recorded as it is.
  */
@@ -121,7 +123,8 @@ export class BalancedLoad {
     private readonly primary: LoadReplica,
     private readonly secondary: LoadReplica,
     private readonly next: (worker: number) => LoadRequest,
-    private readonly options: { workers: number; probeEveryMs: number; pauseMs: number },
+    /** `probeEveryMs` null: no readiness probe (a balancer that learns only from refusals). */
+    private readonly options: { workers: number; probeEveryMs: number | null; pauseMs: number },
   ) {}
 
   /** Ms since the load was created. */
@@ -131,11 +134,13 @@ export class BalancedLoad {
 
   start(): void {
     this.running = true;
-    this.probe = setInterval(() => {
-      void ready(this.primary.port).then((ok) => {
-        if (!ok) this.takeOut();
-      });
-    }, this.options.probeEveryMs);
+    if (this.options.probeEveryMs !== null) {
+      this.probe = setInterval(() => {
+        void ready(this.primary.port).then((ok) => {
+          if (!ok) this.takeOut();
+        });
+      }, this.options.probeEveryMs);
+    }
     this.loops = Array.from({ length: this.options.workers }, (_, worker) => this.loop(worker));
   }
 
@@ -150,6 +155,12 @@ export class BalancedLoad {
     };
   }
 
+  private async timed(replica: LoadReplica, request: LoadRequest): Promise<LoadOutcome> {
+    const sentAt = this.elapsed();
+    const outcome = await send(replica, request, sentAt);
+    return { ...outcome, tookMs: this.elapsed() - sentAt };
+  }
+
   private takeOut(): void {
     if (!this.primaryUp) return;
     this.primaryUp = false;
@@ -160,11 +171,11 @@ export class BalancedLoad {
     while (this.running) {
       const request = this.next(worker);
       const target = this.primaryUp ? this.primary : this.secondary;
-      let outcome = await send(target, request, this.elapsed());
+      let outcome = await this.timed(target, request);
       if (outcome.error === 'ECONNREFUSED' && target === this.primary) {
         this.takeOut();
         this.redispatched.push(outcome);
-        outcome = await send(this.secondary, request, this.elapsed());
+        outcome = await this.timed(this.secondary, request);
       }
       this.outcomes.push(outcome);
       await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs));
