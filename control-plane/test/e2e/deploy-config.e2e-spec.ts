@@ -60,6 +60,9 @@ withCompose("docker/compose.yml with Debian's docker-compose", () => {
     );
     expect(result.stdout).not.toMatch(/redis/i);
     expect(result.stdout).toContain('pg_dump');
+    // Both replicas, resolved from the shared anchor, trust the proxy's fixed address alone.
+    expect(result.stdout.match(/TRUST_PROXY: 172\.31\.255\.2$/gm)).toHaveLength(2);
+    expect(result.stdout).toContain('ipv4_address: 172.31.255.2');
     expect(result.stdout).toContain('h2c://control-plane-a:5051 h2c://control-plane-b:5051');
     expect(readFileSync(COMPOSE, 'utf8')).not.toMatch(/^name:/m);
   });
