@@ -61,17 +61,22 @@ describe('docker/compose.yml', () => {
     return end < 0 ? rest : rest.slice(0, end + 1);
   };
 
+  /** What every replica shares (`x-control-plane: &control-plane`, merged into each). */
+  const shared = compose.slice(compose.indexOf('x-control-plane:'), compose.indexOf('\nservices:'));
+  const replicas = ['control-plane-a', 'control-plane-b'];
+
   it("should trust X-Forwarded-For from its reverse proxy's fixed address alone", () => {
     const proxyAddress = /ipv4_address: ([\d.]+)/.exec(service('proxy'))?.[1];
     expect(proxyAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     const trusted = [...compose.matchAll(/^\s*TRUST_PROXY:\s*(.+)$/gm)].map((m) => m[1]?.trim());
     expect(trusted).toEqual([proxyAddress]);
-    expect(service('control-plane')).toContain(`TRUST_PROXY: ${proxyAddress}`);
+    expect(shared).toContain(`TRUST_PROXY: ${proxyAddress}`);
+    for (const name of replicas) expect(service(name)).toContain('<<: *control-plane-env');
   });
 
-  it('should not publish the control plane to the world, only to the host loopback', () => {
-    const ports = /^ {4}ports: (.+)$/m.exec(service('control-plane'))?.[1];
-    expect(ports).toBe("['127.0.0.1:5050:5050']");
+  it('should not publish a replica: clients come through the proxy', () => {
+    expect(shared).not.toContain('ports:');
+    for (const name of replicas) expect(service(name)).not.toContain('ports:');
   });
 });
 
