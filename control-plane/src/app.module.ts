@@ -24,6 +24,7 @@ import { HealthController } from './health/health.controller';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
+import { MetricsCoreModule, MetricsModule } from './metrics/metrics.module';
 import { ReachabilityModule } from './reachability/reachability.module';
 import { NodeDnsModule } from './node-dns/node-dns.module';
 import { NodesModule } from './nodes/nodes.module';
@@ -86,6 +87,7 @@ export class AppModule {
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         TypeOrmModule.forRoot(dataSourceOptions(databaseUrl, config.databaseTimeouts)),
         DatabaseModule,
+        MetricsCoreModule,
         GeoIpModule,
         MailModule,
         RealtimeModule,
@@ -113,6 +115,7 @@ export class AppModule {
         StakingModule,
         PromotionsModule,
         SocialModule,
+        MetricsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

@@ -32,7 +32,14 @@ import {
   TIER_BY_PROTO,
   watchClientsRequestSchema,
 } from './agent-messages';
-import { GrpcFailure, parseRequest, tolerantDeserializers, toServiceError } from './grpc-errors';
+import { type AgentStreamKind, AgentMetrics } from './agent-metrics';
+import {
+  GrpcFailure,
+  parseRequest,
+  statusOf,
+  tolerantDeserializers,
+  toServiceError,
+} from './grpc-errors';
 import { probeHandlers } from './probe-handlers';
 import { VantagePointsService } from '../reachability/vantage-points.service';
 import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
@@ -78,6 +85,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     private readonly clientSets: ClientSetsService,
     private readonly notifier: ClientSetNotifier,
     private readonly probes: VantagePointsService,
+    private readonly metrics: AgentMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
@@ -148,15 +156,18 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
    * with OK); `onClose` runs once, whichever way it ended.
    */
   private openStream(
+    kind: AgentStreamKind,
     call: ServerStream,
     { onShutdown, onClose }: { onShutdown?: () => void; onClose?: () => void } = {},
   ): OpenStream {
     let closed = false;
     const shutdown = onShutdown ?? (() => stream.end());
+    const counted = this.metrics.streamOpened(kind);
     const close = (): boolean => {
       this.openStreams.delete(shutdown);
       if (closed) return false;
       closed = true;
+      counted();
       onClose?.();
       return true;
     };
@@ -197,6 +208,21 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
    * answer: the write checks the row version), validated, applied.
    */
   private async report(
+    credential: PresentedCredential,
+    message: unknown,
+    receivedAt: number,
+  ): Promise<ReportResponse> {
+    try {
+      const response = await this.applyReport(credential, message, receivedAt);
+      this.metrics.reportAccepted();
+      return response;
+    } catch (error) {
+      this.metrics.reportRejected(statusOf(error));
+      throw error;
+    }
+  }
+
+  private async applyReport(
     credential: PresentedCredential,
     message: unknown,
     receivedAt: number,
@@ -289,13 +315,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           draining = true;
           void chain.then(() => stream.end());
         };
-        const stream = this.openStream(call, { onShutdown: endWhenIdle });
+        const stream = this.openStream('report_stream', call, { onShutdown: endWhenIdle });
         call.on('data', (request: unknown) => {
           // Once draining, a report that arrives goes unanswered: the agent sends it again.
           if (stream.closed || draining) return;
           const receivedAt = performance.now();
           queued += 1;
           if (queued > MAX_QUEUED_REPORTS) {
+            this.metrics.reportRejected(grpc.status.RESOURCE_EXHAUSTED);
             stream.fail(
               new GrpcFailure(
                 grpc.status.RESOURCE_EXHAUSTED,
@@ -321,7 +348,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         let lastSent = -1n;
         let sentOnce = false;
         let unsubscribe: () => void = () => undefined;
-        const stream = this.openStream(call, { onClose: () => unsubscribe() });
+        const stream = this.openStream('watch_clients', call, { onClose: () => unsubscribe() });
         // `resync`: LISTEN came back after an outage; send the current set even when its version
         // seems already sent (the agent ignores a version it holds, so this costs one message).
         const push = async (serverId: string, resync = false) => {
