@@ -26,6 +26,7 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MailModule } from './mail/mail.module';
 import { ManualServersModule } from './manual-servers/manual-servers.module';
 import { MarketModule } from './market/market.module';
+import { MetricsCoreModule, MetricsModule } from './metrics/metrics.module';
 import { ReachabilityModule } from './reachability/reachability.module';
 import { NodeDnsModule } from './node-dns/node-dns.module';
 import { NodesModule } from './nodes/nodes.module';
@@ -90,6 +91,7 @@ export class AppModule {
         DatabaseModule,
         LifecycleModule,
         JobsModule,
+        MetricsCoreModule,
         GeoIpModule,
         MailModule,
         RealtimeModule,
@@ -117,6 +119,7 @@ export class AppModule {
         StakingModule,
         PromotionsModule,
         SocialModule,
+        MetricsModule,
         // The demo nodes of `npm start`, only when DEMO_NODES asks for them.
         ...(DemoModule.enabled(config) ? [DemoModule] : []),
       ],

@@ -9,6 +9,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter';
 import { CLOCK, type Clock } from './common/clock';
 import { bodyParserErrors, jsonBody } from './common/json-body';
 import { requestLog } from './common/request-log';
+import { HttpMetrics } from './metrics/http-metrics';
 import { ContractValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
@@ -39,6 +40,7 @@ export async function createApp(
   // init()-ed, as the test suites' are) every Nest logger line would wait in its buffer.
   app.flushLogs();
   app.use(requestLog(app.get<PinoLogger>(ROOT_LOGGER)));
+  app.use(app.get(HttpMetrics).middleware());
   app.set('trust proxy', config.trustProxy);
   app.useWebSocketAdapter(new OriginCheckedIoAdapter(app, realtimeOrigins(config)));
   app.disable('x-powered-by');

@@ -31,7 +31,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status === HttpStatus.SERVICE_UNAVAILABLE) {
       // An outage (database, chain), not a bug: the access log's one line per request says so at
       // warn, with this reason and without the stack (docs/reliability.md, "Errors are classified").
-      recordUnavailable(response, errorMessage(exception));
+      recordUnavailable(
+        response,
+        errorMessage(exception),
+        isDatabaseUnavailable(exception) ? 'database' : 'other',
+      );
     } else if (status >= 500) {
       this.logger.error(
         {

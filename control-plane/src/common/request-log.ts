@@ -26,15 +26,28 @@ export function requestSummary(request: Request): RequestSummary {
   };
 }
 
+/** What made a request a 503: PostgreSQL not answering, or anything else (the chain, a probe). */
+export type UnavailableCause = 'database' | 'other';
+
 /** Why a request was answered 503, for its access-log line (set by the exception filter). */
-const UNAVAILABLE_REASONS = new WeakMap<Response, string>();
+const UNAVAILABLE_REASONS = new WeakMap<Response, { reason: string; cause: UnavailableCause }>();
 
 /**
  * Records why `response` is a 503 (the database or the chain does not answer, a probe is not
- * ready): its access-log line carries it, and nothing else logs the request (one line, no stack).
+ * ready): its access-log line carries it, and nothing else logs the request (one line, no stack);
+ * the metrics count it by `cause`.
  */
-export function recordUnavailable(response: Response, reason: string): void {
-  UNAVAILABLE_REASONS.set(response, reason);
+export function recordUnavailable(
+  response: Response,
+  reason: string,
+  cause: UnavailableCause = 'other',
+): void {
+  UNAVAILABLE_REASONS.set(response, { reason, cause });
+}
+
+/** The cause recorded for a 503 (`other` when none was). */
+export function unavailableCause(response: Response): UnavailableCause {
+  return UNAVAILABLE_REASONS.get(response)?.cause ?? 'other';
 }
 
 /**
@@ -67,7 +80,7 @@ export function requestLog(logger: Logger) {
         if (!logger.isLevelEnabled(level)) return;
         const summary = requestSummary(request);
         if (level === 'info' && QUIET_PATHS.has(summary.path)) return;
-        const reason = UNAVAILABLE_REASONS.get(response);
+        const reason = UNAVAILABLE_REASONS.get(response)?.reason;
         logger[level](
           {
             req: summary,

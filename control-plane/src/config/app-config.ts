@@ -35,6 +35,8 @@ export interface AppConfig {
   secureCookies: boolean;
   /** null: no agent gRPC server (GRPC_PORT=off). */
   grpcPort: number | null;
+  /** Who may read /metrics (metrics/): the bearer token on PORT, and a listener of its own. */
+  metrics: MetricsSettings;
   grpcHost: string;
   /** Node names and their DNS server (node-dns/); null: no names (SCN_NODE_DOMAIN unset). */
   nodeDns: NodeDnsSettings | null;
@@ -85,6 +87,14 @@ export interface AppConfig {
   shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
   /** The client apps' APK mirror (downloads/apk-mirror.ts). */
   apkMirror: ApkMirrorSettings;
+}
+
+export interface MetricsSettings {
+  /** Opens /metrics on PORT; null: it answers 404 there. */
+  token: string | null;
+  /** null: no listener of its own. */
+  port: number | null;
+  host: string;
 }
 
 export interface NodeDnsSettings {
@@ -230,6 +240,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     portalDist: resolve(env.PORTAL_DIST ?? join(REPO_ROOT, 'portal', 'dist')),
     secureCookies: publicUrl.startsWith('https://'),
     grpcPort: env.GRPC_PORT,
+    metrics: {
+      token: env.METRICS_TOKEN ?? null,
+      port: env.METRICS_PORT ?? null,
+      host: env.METRICS_HOST,
+    },
     grpcHost: env.GRPC_HOST,
     nodeDns: env.SCN_NODE_DOMAIN
       ? {
@@ -300,6 +315,14 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     supportEmail: config.supportEmail,
     sessionTtlSeconds: config.sessionTtlSeconds,
     portalDist: config.portalDist,
+    metrics: [
+      config.metrics.token
+        ? 'GET /metrics with METRICS_TOKEN'
+        : 'GET /metrics off on PORT (METRICS_TOKEN)',
+      ...(config.metrics.port === null
+        ? []
+        : [`own listener ${config.metrics.host}:${config.metrics.port}`]),
+    ].join('; '),
     deposits: config.solana
       ? `${config.solana.cluster} ${config.solana.depositAddress} (${config.solana.commitment})`
       : 'off',

@@ -180,6 +180,30 @@ export const ENV_VARS = {
     doc: 'Folder of the built portal (default: portal/dist of the repo)',
     sensitive: false,
   },
+  METRICS_TOKEN: {
+    schema: z
+      .string()
+      .min(24, 'must be at least 24 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+    doc: 'Bearer token that opens GET /metrics (Prometheus format) on PORT; unset: /metrics answers 404 there (docs/architecture.md#metrics)',
+    sensitive: true,
+  },
+  METRICS_PORT: {
+    schema: z.coerce
+      .number({ error: 'must be a port (0-65535)' })
+      .int('must be a port (0-65535)')
+      .min(0, 'must be a port (0-65535)')
+      .max(65535, 'must be a port (0-65535)')
+      .optional(),
+    doc: 'A port of its own for GET /metrics on METRICS_HOST, without a token unless METRICS_TOKEN is set (0: any free port); unset: no such listener',
+    sensitive: false,
+  },
+  METRICS_HOST: {
+    schema: z.string().min(1).default('127.0.0.1'),
+    doc: "Interface of METRICS_PORT's listener (loopback by default; 0.0.0.0 only on a private network a scraper shares, e.g. a compose network)",
+    sensitive: false,
+  },
   GRPC_PORT: {
     schema: z
       .string()

@@ -15,6 +15,7 @@ import {
   transferCreditMicro,
   unitsText,
 } from './deposit-currencies';
+import { DepositMetrics } from './deposit-metrics';
 import { DepositTransfersRepository, type TransferRow } from './deposit-transfers.repository';
 import { incomingTransfers, touchedAddresses, type TxBalances } from './incoming-transfers';
 import { reached } from './transfer-check';
@@ -41,6 +42,7 @@ export class AddressDepositsService {
     private readonly transactions: TransactionRunner,
     private readonly ledger: LedgerService,
     private readonly realtime: RealtimeGateway,
+    private readonly metrics: DepositMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -81,6 +83,7 @@ export class AddressDepositsService {
         if (!id) continue;
         recorded += 1;
         if (transfer.refusedReason) {
+          this.metrics.failed('address', transfer.refusedReason);
           this.logger.warn(
             { signature: tx.signature, address: transfer.address, reason: transfer.refusedReason },
             'a transfer to a deposit address was refused',
@@ -133,11 +136,21 @@ export class AddressDepositsService {
       });
     if (credited === null) {
       // The credit would not fit a ledger entry: refused, never credited (it stays on chain).
-      await this.repository.markUncredited(transfer.id, 'refused', 'too_large');
+      if (await this.repository.markUncredited(transfer.id, 'refused', 'too_large'))
+        this.metrics.failed('address', 'too_large');
       return 0n;
     }
-    if (credited > 0n) this.realtime.walletUpdated(transfer.ownerUuid, 'deposit');
+    if (credited > 0n) {
+      this.metrics.credited('address');
+      this.realtime.walletUpdated(transfer.ownerUuid, 'deposit');
+    }
     return credited;
+  }
+
+  /** A transfer that never reached the commitment (or failed on chain): dropped, never credited. */
+  async drop(transfer: TransferRow): Promise<void> {
+    if (await this.repository.markUncredited(transfer.id, 'dropped', null))
+      this.metrics.failed('address', 'dropped');
   }
 
   /**

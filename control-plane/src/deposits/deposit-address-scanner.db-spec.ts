@@ -19,6 +19,8 @@ import {
 } from './deposit-address-scanner.service';
 import { DepositTransfersRepository } from './deposit-transfers.repository';
 import type { TxBalances } from './incoming-transfers';
+import { DepositMetrics } from './deposit-metrics';
+import { MetricsRegistry } from '../metrics/metrics-registry';
 
 /**
  * The scanner's own rules on real PostgreSQL with a chain kept in memory (the real-chain paths
@@ -110,6 +112,7 @@ beforeAll(async () => {
     new TransactionRunner(dataSource),
     new LedgerService(new WalletRepository(dataSource)),
     { walletUpdated: () => undefined } as unknown as RealtimeGateway,
+    new DepositMetrics(new MetricsRegistry(), repository),
     config,
     clock,
   );

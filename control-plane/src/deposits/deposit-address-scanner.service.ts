@@ -79,7 +79,7 @@ export class DepositAddressScanner {
       for (const [i, row] of batch.entries()) {
         const state = states[i] ?? null;
         if (state?.failed || (!state && row.seenAt.getTime() < stale)) {
-          await this.repository.markUncredited(row.id, 'dropped', null);
+          await this.deposits.drop(row);
         } else if (state && this.deposits.isFinal(state)) {
           await this.deposits.settle(row);
         }

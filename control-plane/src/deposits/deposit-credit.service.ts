@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { LedgerService } from '../wallet/ledger.service';
+import { DepositMetrics } from './deposit-metrics';
 import { DepositsException } from './deposits.exception';
 import { type DepositRequestRow, DepositsRepository } from './deposits.repository';
 import type { ChainTransaction } from './solana-chain';
@@ -30,6 +31,7 @@ export class DepositCreditService {
     private readonly transactions: TransactionRunner,
     private readonly ledger: LedgerService,
     private readonly realtime: RealtimeGateway,
+    private readonly metrics: DepositMetrics,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -76,6 +78,7 @@ export class DepositCreditService {
       return true;
     });
     if (inserted) {
+      this.metrics.credited('request');
       this.realtime.walletUpdated(request.ownerUuid, 'deposit');
       return { ...this.amounts(request, tx.signature), fresh: true };
     }

@@ -248,12 +248,26 @@ export class DepositTransfersRepository {
     id: string,
     status: 'refused' | 'dropped',
     reason: DepositRefusal | null,
-  ): Promise<void> {
-    await this.dataSource.query(
+  ): Promise<boolean> {
+    const [, changed] = (await this.dataSource.query(
       `UPDATE deposit_transfers SET status = $2, refused_reason = $3
         WHERE id = $1 AND status = 'confirming'`,
       [id, status, reason],
+    )) as [unknown[], number];
+    return changed > 0;
+  }
+
+  /**
+   * The transfers not credited yet (confirming: short of the commitment; pending_minimum: below
+   * the minimum), how many and since when, for the metrics: from the partial index of open ones.
+   */
+  async backlog(): Promise<{ status: string; count: number; oldestSeenAt: Date }[]> {
+    const rows = await queryRows<{ status: string; count: number; oldest: Date }>(
+      this.dataSource,
+      `SELECT status, count(*)::int AS count, min(seen_at) AS oldest FROM deposit_transfers
+        WHERE status IN ('confirming', 'pending_minimum') GROUP BY status`,
     );
+    return rows.map((r) => ({ status: r.status, count: r.count, oldestSeenAt: r.oldest }));
   }
 
   /**

@@ -23,6 +23,9 @@ import { FakeChain } from '../../test/support/fake-chain';
 import type { ChainTransaction } from './solana-chain';
 import { JobRunsRepository } from '../jobs/job-runs.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
+import { DepositMetrics } from './deposit-metrics';
+import { DepositTransfersRepository } from './deposit-transfers.repository';
+import { MetricsRegistry } from '../metrics/metrics-registry';
 
 const key = () => Keypair.generate().publicKey.toBase58();
 /** Unique, signature-shaped (base58, 64+ characters): the fake chain only compares them. */
@@ -61,17 +64,22 @@ beforeAll(async () => {
   const repository = new DepositsRepository(dataSource);
   const transactions = new TransactionRunner(dataSource);
   wallets = new WalletRepository(dataSource);
+  const metrics = new DepositMetrics(
+    new MetricsRegistry(),
+    new DepositTransfersRepository(dataSource),
+  );
   const credits = new DepositCreditService(
     repository,
     transactions,
     new LedgerService(wallets),
     { walletUpdated } as unknown as RealtimeGateway,
+    metrics,
     clock,
   );
   const matcher = new DepositMatcherService(repository, credits, chain, config, clock);
   const limits = admitAll as unknown as RateLimitService;
   requests = new DepositRequestsService(repository, limits, config, clock);
-  verifier = new DepositVerifyService(requests, repository, matcher, limits, clock);
+  verifier = new DepositVerifyService(requests, repository, matcher, limits, metrics, clock);
   watcher = new DepositWatcherJob(
     repository,
     matcher,

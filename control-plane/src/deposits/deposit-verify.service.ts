@@ -12,6 +12,7 @@ import { RATE_LIMITS } from '../rate-limit/rate-limit.rules';
 import { creditedMessage } from './deposit-rules';
 import type { Credited } from './deposit-credit.service';
 import { DepositMatcherService } from './deposit-matcher.service';
+import { DepositMetrics } from './deposit-metrics';
 import { DepositRequestsService } from './deposit-requests.service';
 import { DepositsException } from './deposits.exception';
 import { type DepositRequestRow, DepositsRepository } from './deposits.repository';
@@ -47,6 +48,7 @@ export class DepositVerifyService {
     private readonly repository: DepositsRepository,
     private readonly matcher: DepositMatcherService,
     private readonly rateLimits: RateLimitService,
+    private readonly metrics: DepositMetrics,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -54,12 +56,15 @@ export class DepositVerifyService {
     this.requests.settings();
     if (body.userId !== session.account.uuid) throw new DepositsException('not_your_account');
     await this.rateLimits.consume(RATE_LIMITS.depositVerify(session.account.uuid));
-    if (body.requestId) {
-      const request = await this.requests.get(session, body.requestId);
+    const request = body.requestId
+      ? await this.requests.get(session, body.requestId)
+      : await this.named(session.account.uuid, body);
+    try {
       return verifiedAnswer(await this.matcher.verify(request, body.signature));
+    } catch (error) {
+      if (error instanceof DepositsException) this.metrics.failed('request', error.code);
+      throw error;
     }
-    const request = await this.named(session.account.uuid, body);
-    return verifiedAnswer(await this.matcher.verify(request, body.signature));
   }
 
   /**

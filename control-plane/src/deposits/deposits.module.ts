@@ -18,6 +18,7 @@ import { DepositAddressService } from './deposit-address.service';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositCreditService } from './deposit-credit.service';
 import { DepositMatcherService } from './deposit-matcher.service';
+import { DepositMetrics } from './deposit-metrics';
 import { DepositRequestsService } from './deposit-requests.service';
 import {
   SWEEP_CHAIN,
@@ -56,6 +57,7 @@ const OFF: DepositChain = {
     DepositRequestsService,
     DepositCreditService,
     DepositMatcherService,
+    DepositMetrics,
     DepositVerifyService,
     DepositWatcherJob,
     DepositTransfersRepository,

@@ -33,7 +33,14 @@ import {
   TIER_BY_PROTO,
   watchClientsRequestSchema,
 } from './agent-messages';
-import { GrpcFailure, parseRequest, tolerantDeserializers, toServiceError } from './grpc-errors';
+import { type AgentStreamKind, AgentMetrics } from './agent-metrics';
+import {
+  GrpcFailure,
+  parseRequest,
+  statusOf,
+  tolerantDeserializers,
+  toServiceError,
+} from './grpc-errors';
 import { probeHandlers } from './probe-handlers';
 import { VantagePointsService } from '../reachability/vantage-points.service';
 import { ReportRateLimiter, REPORT_BURST, REPORT_REFILL_MS } from './report-rate-limiter';
@@ -89,6 +96,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
     private readonly clientSets: ClientSetsService,
     private readonly notifier: ClientSetNotifier,
     private readonly probes: VantagePointsService,
+    private readonly metrics: AgentMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) clock: Clock,
     private readonly drain: DrainCoordinator,
@@ -184,15 +192,18 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
    * with UNAVAILABLE); `onClose` runs once, whichever way it ended.
    */
   private openStream(
+    kind: AgentStreamKind,
     call: ServerStream,
     { onShutdown, onClose }: { onShutdown?: () => void; onClose?: () => void } = {},
   ): OpenStream {
     let closed = false;
     const shutdown = onShutdown ?? (() => stream.fail(shutdownFailure()));
+    const counted = this.metrics.streamOpened(kind);
     const close = (): boolean => {
       this.openStreams.delete(shutdown);
       if (closed) return false;
       closed = true;
+      counted();
       onClose?.();
       return true;
     };
@@ -235,6 +246,21 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
    * answer: the write checks the row version), validated, applied.
    */
   private async report(
+    credential: PresentedCredential,
+    message: unknown,
+    receivedAt: number,
+  ): Promise<ReportResponse> {
+    try {
+      const response = await this.applyReport(credential, message, receivedAt);
+      this.metrics.reportAccepted();
+      return response;
+    } catch (error) {
+      this.metrics.reportRejected(statusOf(error));
+      throw error;
+    }
+  }
+
+  private async applyReport(
     credential: PresentedCredential,
     message: unknown,
     receivedAt: number,
@@ -331,13 +357,14 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
           draining = true;
           void chain.then(() => stream.fail(shutdownFailure()));
         };
-        const stream = this.openStream(call, { onShutdown: failWhenIdle });
+        const stream = this.openStream('report_stream', call, { onShutdown: failWhenIdle });
         call.on('data', (request: unknown) => {
           // Once draining, a report that arrives goes unanswered: the agent sends it again.
           if (stream.closed || draining) return;
           const receivedAt = performance.now();
           queued += 1;
           if (queued > MAX_QUEUED_REPORTS) {
+            this.metrics.reportRejected(grpc.status.RESOURCE_EXHAUSTED);
             stream.fail(
               new GrpcFailure(
                 grpc.status.RESOURCE_EXHAUSTED,
@@ -363,7 +390,7 @@ export class AgentGrpcServer implements OnApplicationBootstrap, OnApplicationShu
         let lastSent = -1n;
         let sentOnce = false;
         let unsubscribe: () => void = () => undefined;
-        const stream = this.openStream(call, { onClose: () => unsubscribe() });
+        const stream = this.openStream('watch_clients', call, { onClose: () => unsubscribe() });
         // `resync`: LISTEN came back after an outage; send the current set even when its version
         // seems already sent (the agent ignores a version it holds, so this costs one message).
         const push = async (serverId: string, resync = false) => {

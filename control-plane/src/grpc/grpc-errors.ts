@@ -68,6 +68,14 @@ export function parseRequest<T>(schema: z.ZodType<T>, request: unknown): T {
   return parsed.data;
 }
 
+/** The status `error` is answered with (toServiceError's), without logging anything. */
+export function statusOf(error: unknown): grpc.status {
+  if (error instanceof GrpcFailure) return error.code;
+  if (error instanceof DomainException) return STATUS_BY_KIND[error.kind];
+  if (isDatabaseUnavailable(error)) return grpc.status.UNAVAILABLE;
+  return grpc.status.INTERNAL;
+}
+
 export function toServiceError(error: unknown, logger: Logger): Partial<grpc.ServiceError> {
   if (error instanceof GrpcFailure) return { code: error.code, details: error.message };
   if (error instanceof DomainException)

@@ -4,6 +4,7 @@ import { ClientSetsModule } from '../client-sets/client-sets.module';
 import { EnrollmentModule } from '../enrollment/enrollment.module';
 import { ReachabilityModule } from '../reachability/reachability.module';
 import { AgentGrpcServer } from './agent-grpc.server';
+import { AgentMetrics } from './agent-metrics';
 
 /**
  * The agent-facing gRPC server (issue 3). It depends on the domains it serves (Enroll:
@@ -12,7 +13,7 @@ import { AgentGrpcServer } from './agent-grpc.server';
  */
 @Module({
   imports: [EnrollmentModule, AgentReportsModule, ClientSetsModule, ReachabilityModule],
-  providers: [AgentGrpcServer],
+  providers: [AgentGrpcServer, AgentMetrics],
   exports: [AgentGrpcServer],
 })
 export class GrpcModule {}

@@ -144,6 +144,11 @@ export class RealtimeGateway implements OnModuleInit, OnModuleDestroy, OnGateway
     return this.listener.connected;
   }
 
+  /** socket.io clients connected to this replica now (metrics). */
+  get connectedClients(): number {
+    return this.server?.sockets.sockets.size ?? 0;
+  }
+
   /** Before TypeORM's pool ends (it waits for every held connection, this one included). */
   async onModuleDestroy(): Promise<void> {
     this.unregisterDrain();

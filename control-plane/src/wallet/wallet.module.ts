@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
+import { LedgerMetrics } from './ledger-metrics';
 import { LedgerService } from './ledger.service';
 import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
@@ -17,6 +18,7 @@ import { WalletService } from './wallet.service';
     LedgerService,
     WalletService,
     IdempotencyService,
+    LedgerMetrics,
   ],
   exports: [LedgerService, IdempotencyService, WalletService],
 })

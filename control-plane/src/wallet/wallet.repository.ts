@@ -140,6 +140,29 @@ export class WalletRepository {
   }
 
   /**
+   * Every kind's total balance and number of accounts (the metrics' ledger totals): one pass
+   * over ledger_accounts, whose balances the trigger keeps, never over the entries.
+   */
+  async totalsByKind(): Promise<
+    { kind: LedgerAccountKind; balanceMicro: bigint; accounts: number }[]
+  > {
+    const rows = await queryRows<{
+      kind: LedgerAccountKind;
+      balance_micro: string;
+      accounts: number;
+    }>(
+      this.dataSource,
+      `SELECT kind, sum(balance_micro)::text AS balance_micro, count(*)::int AS accounts
+       FROM ledger_accounts GROUP BY kind ORDER BY kind`,
+    );
+    return rows.map((r) => ({
+      kind: r.kind,
+      balanceMicro: BigInt(r.balance_micro),
+      accounts: r.accounts,
+    }));
+  }
+
+  /**
    * Inserts transactions and their entries in one statement, through `ledger_post` (the one
    * writer of the ledger, src/wallet/sql/ledger_post.sql, which the purchase calls too): entries
    * go in account-id order so that concurrent transactions lock the wallets they touch in one

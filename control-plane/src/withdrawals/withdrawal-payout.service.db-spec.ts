@@ -17,6 +17,8 @@ import type { WithdrawalPayoutJob } from './withdrawal-payout.job';
 import { WithdrawalPayoutService } from './withdrawal-payout.service';
 import { WithdrawalsRepository } from './withdrawals.repository';
 import { WithdrawalsService } from './withdrawals.service';
+import { WithdrawalMetrics } from './withdrawal-metrics';
+import { MetricsRegistry } from '../metrics/metrics-registry';
 
 /**
  * The payout worker against real PostgreSQL and a scripted chain: a payout is signed and stored
@@ -53,11 +55,13 @@ let walletUpdated: jest.Mock;
 let wallets: WalletRepository;
 
 function workerOn(payoutChain: FakePayoutChain): WithdrawalPayoutService {
+  const repository = new WithdrawalsRepository(dataSource);
   return new WithdrawalPayoutService(
-    new WithdrawalsRepository(dataSource),
+    repository,
     new LedgerService(wallets),
     new TransactionRunner(dataSource),
     { walletUpdated } as unknown as RealtimeGateway,
+    new WithdrawalMetrics(new MetricsRegistry(), repository),
     payoutChain,
     config,
     clock,

@@ -6,6 +6,7 @@ import type { WithdrawalSettings } from '../config/withdrawal-settings';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { LedgerService } from '../wallet/ledger.service';
+import { WithdrawalMetrics } from './withdrawal-metrics';
 import { PAYOUT_CHAIN, type PayoutChain, signPayout } from './payout-chain';
 import { type PayoutStatus, payoutDecision } from './withdrawal-rules';
 import { type WithdrawalRow, WithdrawalsRepository } from './withdrawals.repository';
@@ -40,6 +41,7 @@ export class WithdrawalPayoutService {
     private readonly ledger: LedgerService,
     private readonly transactions: TransactionRunner,
     private readonly realtime: RealtimeGateway,
+    private readonly metrics: WithdrawalMetrics,
     @Inject(PAYOUT_CHAIN) private readonly chain: PayoutChain,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -98,8 +100,11 @@ export class WithdrawalPayoutService {
       this.config.solana!.commitment,
     );
     switch (decision.action) {
-      case 'confirm':
-        return this.repository.markConfirmed(row.id, this.clock.now());
+      case 'confirm': {
+        const confirmed = await this.repository.markConfirmed(row.id, this.clock.now());
+        if (confirmed) this.metrics.paidOut();
+        return confirmed;
+      }
       case 'fail':
         return this.fail(row.id, decision.reason, null);
       case 'resend':
@@ -188,8 +193,10 @@ export class WithdrawalPayoutService {
       });
       return true;
     });
-    if (failed)
+    if (failed) {
+      this.metrics.failed();
       this.logger.warn({ withdrawal: id, reason }, 'a withdrawal failed and was reversed');
+    }
     return failed;
   }
 }

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { PAYOUT_CHAIN, type PayoutChain, Web3PayoutChain } from './payout-chain';
+import { WithdrawalMetrics } from './withdrawal-metrics';
 import { WithdrawalPayoutJob } from './withdrawal-payout.job';
 import { WithdrawalPayoutService } from './withdrawal-payout.service';
 import { WithdrawalsController } from './withdrawals.controller';
@@ -30,6 +31,7 @@ const OFF: PayoutChain = {
     WithdrawalsService,
     WithdrawalPayoutService,
     WithdrawalPayoutJob,
+    WithdrawalMetrics,
     {
       provide: PAYOUT_CHAIN,
       inject: [APP_CONFIG],

@@ -167,6 +167,16 @@ export class WithdrawalsRepository {
   }
 
   /** Withdrawals the payout worker still has to move (pending or sent), oldest first. */
+  /** The withdrawals not settled yet, how many and since when per status (the metrics). */
+  async backlog(): Promise<{ status: string; count: number; oldestCreatedAt: Date }[]> {
+    const rows = await queryRows<{ status: string; count: number; oldest: Date }>(
+      this.dataSource,
+      `SELECT status, count(*)::int AS count, min(created_at) AS oldest FROM withdrawals
+        WHERE status IN ('pending', 'sent') GROUP BY status`,
+    );
+    return rows.map((r) => ({ status: r.status, count: r.count, oldestCreatedAt: r.oldest }));
+  }
+
   async open(limit: number): Promise<WithdrawalRow[]> {
     const rows = await queryRows<RawWithdrawal>(
       this.dataSource,
