@@ -5,13 +5,14 @@ import {
   SUBSCRIPTION_REACHABILITY,
   type SubscriptionReachabilityReader,
 } from './subscription-reachability';
-import type { SubscriptionRecord } from './subscriptions.repository';
-import { SubscriptionsRepository } from './subscriptions.repository';
+import type { FeedSighting } from './subscriptions.repository';
 
 /** A sighting of the client's network is written again after this long. */
 const SIGHTING_REFRESH_MS = 10 * 60_000;
 
 const ORDER: Record<ReachabilityState, number> = { works: 0, unknown: 1, blocked: 2 };
+
+const NOWHERE: Network = { country: null, asn: null, asnName: null };
 
 export interface ShapedServers<T> {
   /** Works from the requester's network first, then not measured; blocked ones left out. */
@@ -25,37 +26,41 @@ export interface ShapedServers<T> {
  * A feed as its requester's network sees it (docs/reachability.md#feeds): the servers that work
  * from there first (so the apps' auto-best group and first entry are reachable ones), servers
  * known blocked there left out, unless every server is (an empty feed helps nobody: the
- * replacement job is then on its way). Each fetch also records where the client is, which is
- * the network their blocked servers are replaced for.
+ * replacement job is then on its way). Each fetch also records where the client is (the
+ * sighting, written by the feed's read), the network their blocked servers are replaced for.
  */
 @Injectable()
 export class FeedReachability {
   constructor(
-    private readonly subscriptions: SubscriptionsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional()
     @Inject(SUBSCRIPTION_REACHABILITY)
     private readonly reachability: SubscriptionReachabilityReader | null = null,
   ) {}
 
+  /** The requester's network (nowhere without an address or a reachability reader). */
+  networkOf(address: string | null): Network {
+    return address && this.reachability ? this.reachability.networkOf(address) : NOWHERE;
+  }
+
+  /** What an active subscription's feed fetched from `network` records (null: nothing). */
+  sighting(network: Network): FeedSighting | null {
+    if (!network.country || !this.reachability) return null;
+    const now = this.clock.now();
+    return {
+      country: network.country,
+      asn: network.asn ?? 0,
+      now,
+      refreshBefore: new Date(now.getTime() - SIGHTING_REFRESH_MS),
+    };
+  }
+
   async shape<T extends { id: string; name: string }>(
-    record: SubscriptionRecord,
     servers: readonly T[],
-    address: string | null,
+    network: Network,
   ): Promise<ShapedServers<T>> {
     const reachability = this.reachability;
-    const network =
-      address && reachability
-        ? reachability.networkOf(address)
-        : { country: null, asn: null, asnName: null };
     if (!network.country || !reachability) return { servers: [...servers], blocked: [], network };
-    const now = this.clock.now();
-    await this.subscriptions.recordClientNetwork(
-      record.id,
-      { country: network.country, asn: network.asn ?? 0 },
-      now,
-      new Date(now.getTime() - SIGHTING_REFRESH_MS),
-    );
     const states = await reachability.statesFrom(
       servers.map((s) => s.id),
       network,

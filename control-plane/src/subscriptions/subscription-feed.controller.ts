@@ -5,9 +5,8 @@ import type { Request, Response } from 'express';
 import { clientIp } from '../common/client-ip';
 import { asLocale, localeFromAcceptLanguage } from '../i18n/catalogues';
 import { chooseFeedFormat, fakeIpOption } from './feed-formats/client-format';
-import { feedContentDisposition, renderFeed } from './feed-formats/render-feed';
-import { renderFeedPage } from './feed-formats/render-page';
-import { SubscriptionViewsService } from './subscription-views.service';
+import { feedContentDisposition } from './feed-formats/render-feed';
+import { SubscriptionFeedService } from './subscription-feed.service';
 
 /**
  * `GET /sub/<secret>`: the subscription URL that v2rayN, v2rayNG, Hiddify, Streisand and NekoBox
@@ -16,7 +15,7 @@ import { SubscriptionViewsService } from './subscription-views.service';
 @ApiTags('subscriptions')
 @Controller()
 export class SubscriptionFeedController {
-  constructor(private readonly views: SubscriptionViewsService) {}
+  constructor(private readonly feeds: SubscriptionFeedService) {}
 
   @Get('sub/:secret')
   @ApiOperation({
@@ -41,7 +40,7 @@ export class SubscriptionFeedController {
     response.setHeader('Vary', 'User-Agent, Accept, Accept-Language');
     // Every answer, a 404 too, tells the app where the portal and its support are: an app whose
     // URL was rotated or deleted can still send its user somewhere useful.
-    const pages = this.views.feedPages;
+    const pages = this.feeds.pages;
     response.setHeader('support-url', pages.supportUrl);
     response.setHeader('profile-web-page-url', pages.dashboardUrl);
     const choice = chooseFeedFormat(formatQuery, userAgent, accept);
@@ -54,7 +53,7 @@ export class SubscriptionFeedController {
       response.status(400).type('text/plain').send(fakeIp.problem);
       return;
     }
-    const feed = await this.views.feed(secret, clientIp(request));
+    const feed = await this.feeds.feed(secret, clientIp(request));
     if (!feed) {
       response.status(404).type('text/plain').send('Not found');
       return;
@@ -63,11 +62,10 @@ export class SubscriptionFeedController {
       // A person in a browser: the page, shown (not downloaded); no app headers.
       // The visitor's language: ?lang= (a link that names it), else the browser's.
       const locale = asLocale(langQuery) ?? localeFromAcceptLanguage(acceptLanguage);
-      const page = renderFeedPage({ ...feed, dashboardUrl: pages.dashboardUrl, locale });
-      response.status(200).type('text/html; charset=utf-8').send(page);
+      response.status(200).type('text/html; charset=utf-8').send(this.feeds.page(feed, locale));
       return;
     }
-    const rendered = renderFeed(choice.format, feed.links, feed.title, feed.certificates, {
+    const rendered = this.feeds.render(feed, choice.format, {
       client: choice.client,
       fakeIp: fakeIp.value,
     });

@@ -1,5 +1,4 @@
 import type { ServerReplacementsRepository } from './server-replacements.repository';
-import type { TrafficRepository } from '../traffic/traffic.repository';
 import { NOW, OWNER, subscribableServer } from '../../test/support/subscription-fixtures';
 import type { ActiveSession } from '../auth/auth.repository';
 import type { AppConfig } from '../config/app-config';
@@ -15,7 +14,6 @@ import { SubscriptionPurchaseService } from './subscription-purchase.service';
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
 import type { SubscriptionsNotifier } from './subscriptions.notifier';
-import type { FeedReachability } from './feed-reachability';
 
 const A = 'aaaa0000-0000-4000-8000-000000000001';
 const B = 'bbbb0000-0000-4000-8000-000000000002';
@@ -57,8 +55,6 @@ function purchaseWith(servers: SubscribableServer[], outcomes: PurchaseOutcome[]
     premium,
     clock,
     config,
-    {} as TrafficRepository,
-    {} as FeedReachability,
   );
   const service = new SubscriptionPurchaseService(
     repository,

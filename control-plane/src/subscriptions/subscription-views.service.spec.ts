@@ -1,5 +1,4 @@
 import { ServerReplacementsRepository } from './server-replacements.repository';
-import type { TrafficRepository } from '../traffic/traffic.repository';
 import {
   NOW,
   OWNER,
@@ -12,7 +11,6 @@ import type { PremiumServers } from '../market/premium-servers';
 import type { ServerWithdrawalsRepository } from './server-withdrawals.repository';
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
-import { FeedReachability } from './feed-reachability';
 
 const A = 'aaaa0000-0000-4000-8000-000000000001';
 const config = {
@@ -22,11 +20,6 @@ const config = {
 } as AppConfig;
 
 /** The service over repositories that hold `records` (each on server A). */
-/** The traffic store: 1234 up, 56789 down for every subscription (read by the feed). */
-const traffic = {
-  totalOf: () => Promise.resolve({ uploadBytes: '1234', downloadBytes: '56789' }),
-} as unknown as TrafficRepository;
-
 function viewsWith(records: SubscriptionRecord[]) {
   const owned = (owner: string, id: string) =>
     records.find((record) => record.ownerUuid === owner && record.id === id) ?? null;
@@ -54,9 +47,6 @@ function viewsWith(records: SubscriptionRecord[]) {
     { operatorEmail: null } as PremiumServers,
     { now: () => NOW },
     config,
-    traffic,
-    // Feeds asked for without an address: reachability is never consulted.
-    new FeedReachability(repository, { now: () => NOW }),
   );
 }
 
@@ -74,40 +64,12 @@ function withUrl(views: SubscriptionViewsService, changes: Partial<SubscriptionR
 const decoded = (content: string) => Buffer.from(content, 'base64').toString('utf8').split('\n');
 
 describe('SubscriptionViewsService', () => {
-  it('should show the subscription URL it issued, and serve its links at that URL', async () => {
+  it('should show the subscription URL it issued', async () => {
     const issuer = viewsWith([]);
     const { url, record } = withUrl(issuer);
-    const views = viewsWith([record]);
-    const [listed] = await views.listActive(OWNER);
+    const [listed] = await viewsWith([record]).listActive(OWNER);
     expect(listed!.subscriptionUrl).toBe(url.url);
     expect(url.url).toBe(`https://scn.test/sub/${url.secret}`);
-    const feed = await views.feed(url.secret);
-    expect(decoded(feed!.content)).toEqual([listed!.vlessString]);
-    expect(feed).toMatchObject({
-      expiresAt: record.expiresAt,
-      title: 'SCN Subscription (1 server)',
-      uploadBytes: '1234',
-      downloadBytes: '56789',
-    });
-  });
-
-  it('should serve placeholders, never links, while the subscription is paused', async () => {
-    const issuer = viewsWith([]);
-    const { url, record } = withUrl(issuer, {
-      status: 'paused',
-      pauseReason: 'user',
-      pausedAt: NOW,
-    });
-    const lines = decoded((await viewsWith([record]).feed(url.secret))!.content);
-    expect(lines).toHaveLength(2);
-    expect(lines.join('\n')).toContain('0.0.0.0:1');
-    expect(lines.join('\n')).not.toContain(record.vlessUuid);
-  });
-
-  it('should not find a malformed, unknown or other-key secret', async () => {
-    const views = viewsWith([subscriptionRecord()]);
-    expect(await views.feed('short')).toBeNull();
-    expect(await views.feed('A'.repeat(43))).toBeNull();
   });
 
   it('should list active and paused subscriptions apart', async () => {

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   canonicalUuid,
-  type Network,
   type Subscription,
   type SubscriptionActionResponse,
   type SubscriptionCreationResponse,
@@ -12,30 +11,15 @@ import {
   type SubscriptionServer,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
-import { FeedReachability } from './feed-reachability';
 import { launchPeriodActive } from '../common/launch-period';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Transaction } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { qrDataUrl } from '../common/qr/qr-code';
-import { TrafficRepository } from '../traffic/traffic.repository';
-import {
-  type FeedPages,
-  feedPages,
-  type FeedState,
-  feedState,
-  placeholderLinks,
-} from './subscription-feed';
-import {
-  groupFile,
-  linkUuid,
-  rawFile,
-  subscriptionName,
-  subscriptionServers,
-} from './subscription-links';
+import { groupFile, linkUuid, rawFile, subscriptionServers } from './subscription-links';
 import { type IssuedUrlSecret, SubscriptionUrlSecrets } from './subscription-url';
-import { type ServerHistory, subscriptionView, timeLeft } from './subscription-view';
+import { type ServerHistory, subscriptionView } from './subscription-view';
 import {
   type SubscribableServer,
   type SubscriptionRecord,
@@ -53,42 +37,6 @@ const PAUSE_HISTORY_MS = 190 * 24 * 3_600_000;
 export interface SubscriptionFile {
   fileName: string;
   content: string;
-}
-
-/** "IR · AS44244 Irancell", or null when the network is unknown. */
-function networkLabel(network: Network | null): string | null {
-  if (!network?.country) return null;
-  const asn = network.asn
-    ? ` · AS${network.asn}${network.asnName ? ` ${network.asnName}` : ''}`
-    : '';
-  return `${network.country}${asn}`;
-}
-
-export interface SubscriptionFeed {
-  /** base64 of the links (the default format). */
-  content: string;
-  /** The share links (or placeholders) every format is rendered from. */
-  links: string[];
-  /** active, or why the links are placeholders. */
-  state: FeedState;
-  /** The subscription URL itself (the browser page's import buttons). */
-  url: string;
-  /** End of the paid time (for `subscription-userinfo: expire=`). */
-  expiresAt: Date;
-  /**
-   * Bytes the subscription moved over every day kept (issue 19 §3), as decimal strings, for
-   * `subscription-userinfo: upload= download=`.
-   */
-  uploadBytes: string;
-  downloadBytes: string;
-  /** Servers left out because they are blocked on the requester's network, and that network. */
-  blocked: { names: string[]; network: string | null };
-  title: string;
-  /**
-   * The self-signed certificates (PEM) of the feed's TLS servers by their SHA-256 (the links'
-   * `pcs`), for the formats that trust a certificate rather than pin its hash.
-   */
-  certificates: ReadonlyMap<string, string>;
 }
 
 export type QrCodes = Pick<
@@ -112,8 +60,6 @@ export class SubscriptionViewsService {
     private readonly premium: PremiumServers,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly traffic: TrafficRepository,
-    private readonly reachability: FeedReachability,
   ) {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
   }
@@ -163,51 +109,6 @@ export class SubscriptionViewsService {
       fileName: kind === 'group' ? subscriptionFileName(id) : subscriptionRawFileName(id),
       content: kind === 'group' ? groupFile(links) : rawFile(links),
     };
-  }
-
-  /**
-   * `GET /sub/<secret>`: the base64 link list subscription apps import. Unknown, rotated and
-   * deleted secrets are all simply not found. A paused, unpaid or expired subscription serves
-   * placeholder entries that say so and where to activate it (subscription-feed.ts), never its
-   * links: the app keeps the profile and picks the servers up again once it runs.
-   */
-  /** `address`: the requester's, whose network orders the servers and leaves blocked ones out. */
-  async feed(secret: string, address: string | null = null): Promise<SubscriptionFeed | null> {
-    const hash = this.urlSecrets.lookupHash(secret);
-    if (!hash) return null;
-    const record = await this.repository.findByUrlHash(hash);
-    if (!record) return null;
-    const [all, traffic] = await Promise.all([
-      this.serversOf(record),
-      this.traffic.totalOf(record.id),
-    ]);
-    const state = feedState(record);
-    const shaped =
-      state === 'active'
-        ? await this.reachability.shape(record, all, address)
-        : { servers: all, blocked: [], network: null };
-    const list = shaped.servers;
-    const links =
-      state === 'active'
-        ? subscriptionServers(list, record.vlessUuid).map((server) => server.vlessString)
-        : placeholderLinks(state, this.feedPages);
-    return {
-      content: groupFile(links),
-      links: links.filter(Boolean),
-      state,
-      url: this.subscriptionUrl(secret),
-      expiresAt: timeLeft(record, this.clock.now()).expirationDate,
-      uploadBytes: traffic.uploadBytes,
-      downloadBytes: traffic.downloadBytes,
-      title: `SCN ${subscriptionName(list.length)}`,
-      certificates: state === 'active' ? certificatesOf(list) : new Map(),
-      blocked: { names: shaped.blocked, network: networkLabel(shaped.network) },
-    };
-  }
-
-  /** The portal pages every feed answer names (`profile-web-page-url`, `support-url`). */
-  get feedPages(): FeedPages {
-    return feedPages(this.config.publicUrl);
   }
 
   /** A new subscription URL: the secret's row columns, and the URL to show once. */
@@ -319,14 +220,4 @@ export class SubscriptionViewsService {
   private subscriptionUrl(secret: string): string {
     return `${this.config.publicUrl}${SUBSCRIPTION_ROUTES.subscriptionUrlPrefix}${secret}`;
   }
-}
-
-/** The servers' certificates by the SHA-256 their links pin. */
-function certificatesOf(servers: readonly SubscribableServer[]): Map<string, string> {
-  const certificates = new Map<string, string>();
-  for (const server of servers) {
-    const pin = server.inbound.certificateSha256;
-    if (pin && server.certificatePem) certificates.set(pin, server.certificatePem);
-  }
-  return certificates;
 }

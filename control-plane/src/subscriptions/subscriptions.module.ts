@@ -25,6 +25,7 @@ import { SubscriptionPaidChangesService } from './subscription-paid-changes.serv
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { SubscriptionPurchaseService } from './subscription-purchase.service';
 import { SubscriptionViewsService } from './subscription-views.service';
+import { SubscriptionFeedService } from './subscription-feed.service';
 import { SubscriptionsNotifier } from './subscriptions.notifier';
 
 /**
@@ -44,6 +45,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
     SubscriptionsNotifier,
     SubscriptionPaymentsService,
     SubscriptionViewsService,
+    SubscriptionFeedService,
     FeedReachability,
     SubscriptionPurchaseService,
     SubscriptionLifecycleService,

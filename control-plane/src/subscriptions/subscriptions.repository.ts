@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type BillingCycle, canonicalUuid, type PauseReason, type VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '../common/sql';
+import { queryPrepared, queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
 import type { SubscriptionState } from './entities/subscription.entity';
 import type { LinkedServer } from './subscription-links';
@@ -68,6 +68,24 @@ const COLUMN_OF: Record<keyof SubscriptionChanges, string> = {
   deletedAt: 'deleted_at',
   autoRenew: 'auto_renew',
 };
+
+/** Where a feed's requester is, to record on an active subscription (recordClientNetwork). */
+export interface FeedSighting {
+  country: string;
+  asn: number;
+  now: Date;
+  /** A sighting of the same network older than this is written again. */
+  refreshBefore: Date;
+}
+
+/** What one feed request reads (SubscriptionsRepository.feedSnapshot). */
+export interface FeedSnapshot {
+  record: SubscriptionRecord;
+  /** Changes whenever anything the feed takes from its servers does ('' with none). */
+  serversStamp: string;
+  uploadBytes: string;
+  downloadBytes: string;
+}
 
 export function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
   return {
@@ -217,22 +235,57 @@ export class SubscriptionsRepository {
   }
 
   /**
-   * Where the client last fetched the feed from (docs/reachability.md#replacements), written
-   * only when the network changed or the last sighting is older than `refreshBefore`: a feed
-   * fetched every few minutes does not write a row each time.
+   * The feed's one read (docs/architecture.md#subscription-feed): the subscription by its URL
+   * hash, a stamp of exactly what the feed takes from its servers (their order and link columns,
+   * not the per-report ones, so a report does not invalidate a cached feed), the bytes it moved,
+   * and, given a sighting, the client's network written as `recordClientNetwork` would (in the
+   * same statement). Unknown and deleted: null.
    */
-  async recordClientNetwork(
-    id: string,
-    network: { country: string; asn: number },
-    now: Date,
-    refreshBefore: Date,
-  ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE subscriptions SET client_country = $2, client_asn = $3, client_seen_at = $4
-       WHERE id = $1 AND (client_country IS DISTINCT FROM $2 OR client_asn IS DISTINCT FROM $3
-                          OR client_seen_at IS NULL OR client_seen_at < $5)`,
-      [id, network.country, network.asn, now, refreshBefore],
+  async feedSnapshot(
+    hash: string,
+    platformEmail: string | null,
+    sighting: FeedSighting | null,
+  ): Promise<FeedSnapshot | null> {
+    const rows = await queryPrepared<Record<string, unknown>>(
+      this.dataSource,
+      `WITH sub AS (SELECT * FROM subscriptions WHERE url_token_hash = $1 AND status <> 'deleted'),
+       seen AS (
+         UPDATE subscriptions u SET client_country = $3, client_asn = $4, client_seen_at = $5
+         FROM sub
+         WHERE $3::text IS NOT NULL AND u.id = sub.id AND sub.status = 'active'
+           AND (u.client_country IS DISTINCT FROM $3 OR u.client_asn IS DISTINCT FROM $4
+                OR u.client_seen_at IS NULL OR u.client_seen_at < $6)
+         RETURNING u.id)
+       SELECT sub.*,
+         (SELECT md5(string_agg(row(ss.server_id, s.owner_uuid, s.name, s.source, s.host, s.port,
+                   s.inbound, s.vless_string, s.country, s.tier, s.banned_at, s.core_state,
+                   s.certificate_pem, COALESCE(a.email = $2::text, false))::text, ',' ORDER BY ss.position))
+          FROM subscription_servers ss
+            JOIN servers s ON s.id = ss.server_id
+            JOIN accounts a ON a.uuid = s.owner_uuid
+          WHERE ss.subscription_id = sub.id) AS feed_servers_stamp,
+         (SELECT COALESCE(sum(upload_bytes), 0)::text FROM subscription_traffic_days t
+          WHERE t.subscription_id = sub.id) AS feed_upload_bytes,
+         (SELECT COALESCE(sum(download_bytes), 0)::text FROM subscription_traffic_days t
+          WHERE t.subscription_id = sub.id) AS feed_download_bytes
+       FROM sub`,
+      [
+        hash,
+        platformEmail,
+        sighting?.country ?? null,
+        sighting?.asn ?? null,
+        sighting?.now ?? null,
+        sighting?.refreshBefore ?? null,
+      ],
     );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      record: subscriptionFromRow(row),
+      serversStamp: (row.feed_servers_stamp as string | null) ?? '',
+      uploadBytes: row.feed_upload_bytes as string,
+      downloadBytes: row.feed_download_bytes as string,
+    };
   }
 
   /** An account's subscriptions in the given states, newest first. */

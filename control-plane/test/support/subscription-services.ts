@@ -1,4 +1,3 @@
-import { TrafficRepository } from '../../src/traffic/traffic.repository';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
@@ -24,7 +23,6 @@ import { IdempotencyRepository } from '../../src/wallet/idempotency.repository';
 import { IdempotencyService } from '../../src/wallet/idempotency.service';
 import { LedgerService } from '../../src/wallet/ledger.service';
 import { WalletRepository } from '../../src/wallet/wallet.repository';
-import { FeedReachability } from '../../src/subscriptions/feed-reachability';
 import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
 import { JobScheduler } from '../../src/jobs/job-scheduler';
 
@@ -65,9 +63,6 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     premium,
     clock,
     SERVICES_CONFIG,
-    new TrafficRepository(dataSource),
-    // Feeds asked for without an address: reachability is never consulted.
-    new FeedReachability(repository, clock),
   );
   const lifecycle = new SubscriptionLifecycleService(
     transactions,
