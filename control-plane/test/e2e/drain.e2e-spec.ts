@@ -11,7 +11,11 @@ import type { AgentServiceClient } from '@scn/proto';
 import { SHUTDOWN_STATUS_DETAILS } from '../../src/grpc/agent-grpc.server';
 import { agentClient, enroll, nodeMetadata, TIER1_HARDWARE, watch } from '../support/agent-client';
 import { BalancedLoad, type LoadOutcome, type LoadRequest, send } from '../support/balanced-load';
-import { depositSsl } from '../support/ledger';
+import {
+  depositThroughChainAt,
+  type FundingChain,
+  startFundingChain,
+} from '../support/chain-deposits';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { waitFor } from '../support/processes';
 import {
@@ -40,10 +44,11 @@ const EXIT_GRACE_MS = 3000;
 
 let db: TestDatabase;
 let world: ReplicaWorld;
+let funding: FundingChain;
 const replicas: Replica[] = [];
 
 async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
-  const replica = await startOne(world, name, env);
+  const replica = await startOne(world, name, { ...funding.env, ...env });
   replicas.push(replica);
   return replica;
 }
@@ -54,6 +59,7 @@ const register = (replica: Replica, userType: 'client' | 'node') =>
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` first`);
   db = await createTestDatabase();
+  funding = await startFundingChain();
   world = {
     databaseUrl: db.url,
     smtp: await SmtpCapture.start(),
@@ -64,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const replica of replicas) await killReplica(replica);
   await world?.smtp.stop();
+  await funding?.stop();
   await db?.drop();
   if (world) rmSync(world.dataDir, { recursive: true, force: true });
 });
@@ -94,7 +101,9 @@ describe('a replica drained under load', () => {
       // A client with SSL, servers to buy (one each, so no purchase refuses another), an
       // operator with SSL to stake and an enrolled node.
       const client = await register(a, 'client');
-      await depositSsl(world.databaseUrl, client.uuid, 1_000_000);
+      const fund = (who: { uuid: string; token: string }, ssl: number) =>
+        depositThroughChainAt(`http://127.0.0.1:${a.port}`, funding, who, ssl);
+      await fund(client, 20_000);
       const owner = await insertAccount(db, { userType: 'node' });
       const serverIds = await insertServers(
         db,
@@ -107,7 +116,7 @@ describe('a replica drained under load', () => {
         new Date(),
       );
       const operator = await register(a, 'node');
-      await depositSsl(world.databaseUrl, operator.uuid, 1_000, 'node_wallet');
+      await fund(operator, 1_000);
       const operatorAuth = { Authorization: `Bearer ${operator.token}` };
       const token = await send(a, {
         kind: 'auth',

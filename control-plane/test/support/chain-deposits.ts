@@ -44,29 +44,83 @@ export async function startFundingChain(
   };
 }
 
+/** A control plane's answer as the deposit helper reads it. */
+interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+/** How the deposit helper calls a control plane, signed in as the depositor. */
+type Caller = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<Answer>;
+
 /**
  * Gives `who` (by its session cookie) `ssl` whole SSL through a real deposit: a deposit request
  * for just enough SOL at the server's quote, paid by the chain's demo wallet, then verified. The
  * credit lands in the account's own wallet (client or node, by its type). Answers the signature.
  * The smallest deposit is MIN_DEPOSIT_SOL (0.001 SOL): 6 SSL at the default 5,143 SSL per SOL.
  */
-export async function depositThroughChain(
+export function depositThroughChain(
   t: TestApp,
   funding: FundingChain,
   who: { cookie: string; uuid: string },
   ssl: number | bigint,
 ): Promise<string> {
+  const call: Caller = async (method, path, body) => {
+    const request =
+      method === 'GET'
+        ? t.http().get(path)
+        : t
+            .http()
+            .post(path)
+            .send(body as object);
+    const answer = await request.set('Cookie', who.cookie);
+    return { status: answer.status, body: answer.body as unknown, text: answer.text };
+  };
+  return deposit(call, funding, who.uuid, ssl);
+}
+
+/** The same, to a control plane running as its own process at `baseUrl`, with a bearer token. */
+export function depositThroughChainAt(
+  baseUrl: string,
+  funding: FundingChain,
+  who: { token: string; uuid: string },
+  ssl: number | bigint,
+): Promise<string> {
+  const call: Caller = async (method, path, body) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${who.token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the text says what it is
+    }
+    return { status: response.status, body: parsed, text };
+  };
+  return deposit(call, funding, who.uuid, ssl);
+}
+
+async function deposit(
+  call: Caller,
+  funding: FundingChain,
+  uuid: string,
+  ssl: number | bigint,
+): Promise<string> {
   const whole = BigInt(ssl);
   if (whole <= 0n || (typeof ssl === 'number' && !Number.isInteger(ssl)))
     throw new Error(`deposits credit whole SSL: ${ssl}`);
-  const config = (await t.http().get(DEPOSIT_ROUTES.apiConfig).expect(200)).body as SolanaConfig;
+  const configAnswer = await call('GET', DEPOSIT_ROUTES.apiConfig);
+  if (configAnswer.status !== 200)
+    throw new Error(`deposit config answered ${configAnswer.status}`);
+  const config = configAnswer.body as SolanaConfig;
   const solAmount = lamportsToSol(lamportsForSsl(whole, config.conversionRate));
   const userAddress = funding.chain.demoWalletAddress;
-  const created = await t
-    .http()
-    .post(DEPOSIT_ROUTES.requests)
-    .set('Cookie', who.cookie)
-    .send({ solAmount, userAddress });
+  const created = await call('POST', DEPOSIT_ROUTES.requests, { solAmount, userAddress });
   if (created.status !== 201)
     throw new Error(`deposit request answered ${created.status}: ${created.text}`);
   const request = (created.body as { request: DepositRequest }).request;
@@ -80,8 +134,8 @@ export async function depositThroughChain(
   if (!paid.ok) throw new Error(`the demo wallet answered ${paid.status}: ${await paid.text()}`);
   const { signature } = (await paid.json()) as { signature: string };
   for (const deadline = Date.now() + 15_000; ;) {
-    const answer = await t.http().post(DEPOSIT_ROUTES.verify).set('Cookie', who.cookie).send({
-      userId: who.uuid,
+    const answer = await call('POST', DEPOSIT_ROUTES.verify, {
+      userId: uuid,
       userAddress,
       expectedAmount: solAmount,
       requestId: request.id,
