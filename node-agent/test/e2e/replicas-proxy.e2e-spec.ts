@@ -426,7 +426,7 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
             )}; polling: ${polling.join(' ')}`,
           );
       },
-      20_000,
+      30_000,
       50,
     );
     const browserReconnectedMs = Date.now() - killedAt;
