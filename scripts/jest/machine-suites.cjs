@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The test files that use something of the machine beyond Node.js and npm (v2ray, pebble,
-// network namespaces and root, shellcheck, zip, Debian's reference protos), directly or through the test
-// support they import. `.ci/newcomer` runs exactly these without those parts, as a user who is
+// The test files that use something of the machine beyond Node.js and npm (v2ray, pebble, caddy,
+// docker-compose, network namespaces and root, shellcheck, zip, Debian's reference protos),
+// directly or through the test support they import. `.ci/newcomer` runs exactly these without those parts, as a user who is
 // not root, so a suite that would fail on a newcomer's machine instead of skipping fails CI.
 //
 //   node scripts/jest/machine-suites.cjs <package>   one spec path per line, relative to it
@@ -11,7 +11,7 @@ const path = require('node:path');
 
 /** What a test file names when it uses the machine. */
 const MACHINE =
-  /\/usr\/bin\/v2ray|\/usr\/bin\/pebble|V2RAY_PATH|\/usr\/share\/gocode|'shellcheck'|'zip'|'setpriv'|'ip',\s*\[|getuid\(|describeNeeding|itNeeding/;
+  /\/usr\/bin\/v2ray|\/usr\/bin\/pebble|\/usr\/bin\/caddy|'docker-compose'|V2RAY_PATH|\/usr\/share\/gocode|'shellcheck'|'zip'|'setpriv'|'ip',\s*\[|getuid\(|describeNeeding|itNeeding/;
 const SPEC = /\.(spec|db-spec|e2e-spec)\.ts$/;
 /** Test code: specs and the support they import (sources are what every suite runs anyway). */
 const isTestFile = (file) => SPEC.test(file) || file.split(path.sep).includes('test');

@@ -28,9 +28,21 @@ import {
 const ROOT = join(__dirname, '..', '..', '..');
 const DOC = join(ROOT, 'docs', 'deploy.md');
 const MAIN = join(ROOT, 'control-plane', 'dist', 'main.js');
-const hasCaddy = existsSync('/usr/bin/caddy');
-if (!hasCaddy) console.warn('deploy doc e2e skipped: caddy is missing (apt-get install caddy)');
-const withCaddy = hasCaddy ? describe : describe.skip;
+/** What the doc's steps run besides Node.js: Debian's caddy, PostgreSQL's clients, curl. */
+const TOOLS = [
+  '/usr/bin/caddy',
+  '/usr/bin/psql',
+  '/usr/bin/pg_dump',
+  '/usr/bin/pg_restore',
+  '/usr/bin/curl',
+];
+const missing = TOOLS.filter((tool) => !existsSync(tool));
+if (missing.length > 0) {
+  console.warn(
+    `deploy doc e2e skipped: ${missing.join(', ')} missing (apt-get install caddy postgresql-client curl)`,
+  );
+}
+const withCaddy = missing.length === 0 ? describe : describe.skip;
 
 interface Started {
   name: string;

@@ -1,9 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID, X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type Browser, chromium, type WebSocket } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import type { SubscriptionCreationResponse } from '@scn/proto';
 import type { AgentDaemon } from '../../src/commands/run';
@@ -32,12 +33,16 @@ const ROOT = path.join(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'control-plane', 'dist', 'main.js');
 const CADDYFILE = path.join(ROOT, 'docker', 'Caddyfile');
 const AGENTS = 2;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const hasCaddy = existsSync('/usr/bin/caddy');
 const hasV2ray = existsSync(V2RAY);
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`replicas-proxy e2e skipped: ${CHROMIUM} is missing`);
 if (!hasCaddy) console.warn('replicas-proxy e2e skipped: caddy is missing (apt-get install caddy)');
 if (!hasV2ray) console.warn(`replicas-proxy e2e skipped: ${V2RAY} is missing`);
-const describeTopology = hasCaddy && hasV2ray && hasDatabase ? describe : describe.skip;
+const describeTopology =
+  hasCaddy && hasV2ray && hasChromium && hasDatabase ? describe : describe.skip;
 
 interface TestDatabase {
   url: string;
@@ -64,8 +69,10 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
   const replicas = new Map<string, Replica>();
   const agents: Array<{ config: AgentConfig; daemon: AgentDaemon }> = [];
   const sockets: Socket[] = [];
+  let browser: Browser | undefined;
   const io0 = { out: () => undefined, err: () => undefined };
-  let operatorToken = '';
+  let operator = { uuid: '', token: '', email: '' };
+  let spki = '';
 
   const proxy = (agent?: https.Agent) => ({ port: httpsPort, ca, agent });
   /**
@@ -93,20 +100,21 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
     const since = smtp.mails.length;
     await call('/api/auth/generate-code', { email, userType });
     const code = await smtp.codeFor(email, since);
-    return call<{ uuid: string; token: string }>('/api/auth/register', {
+    const account = await call<{ uuid: string; token: string }>('/api/auth/register', {
       email,
       password: 'correct horse battery',
       userType,
       code,
       captchaToken: null,
     });
+    return { ...account, email };
   }
 
   async function enrollmentToken(): Promise<string> {
     const body = await call<{ token: string }>(
       '/api/nodes/enrollment-tokens',
       { tier: 'tier1' },
-      { authorization: `Bearer ${operatorToken}` },
+      { authorization: `Bearer ${operator.token}` },
     );
     return body.token;
   }
@@ -141,6 +149,15 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
     )(workDir);
     caFile = certificates.caPem;
     ca = readFileSync(caFile);
+    // Chromium trusts the proxy's certificate by its public key (no system CA store is touched).
+    spki = createHash('sha256')
+      .update(
+        new X509Certificate(readFileSync(certificates.certificatePem)).publicKey.export({
+          type: 'spki',
+          format: 'der',
+        }),
+      )
+      .digest('base64');
     httpsPort = await freePort();
     grpcPort = await freePort();
     for (const name of ['a', 'b']) {
@@ -178,11 +195,12 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       const answer = await httpsRequest(proxy(), 'GET', '/health/ready');
       if (answer.status !== 200) throw new Error(`proxy answered ${answer.status}`);
     }, 30_000);
-    operatorToken = (await register('node')).token;
+    operator = await register('node');
   }, 240_000);
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
+    await browser?.close();
     for (const agent of agents) await agent.daemon.stop().catch(() => undefined);
     for (const replica of replicas.values()) {
       if (replica.child.exitCode === null && replica.child.signalCode === null) {
@@ -335,6 +353,57 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       if (!socket.connected) throw new Error('not connected');
     }, 10_000);
 
+    // The portal in Chromium, signed in as the operator: its node dashboard listens for
+    // server-list-updated on the portal's own socket.io client, through the proxy, on a.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', `--ignore-certificate-errors-spki-list=${spki}`],
+    });
+    const origin = `https://127.0.0.1:${httpsPort}`;
+    const context = await browser.newContext({ baseURL: origin, locale: 'en-US' });
+    const [name, value] = cookieFor('a').split('=') as [string, string];
+    await context.addCookies([{ name, value, url: origin }]);
+    // What the portal stores after sign-in, before its first script runs.
+    const seed = {
+      user: JSON.stringify({ uuid: operator.uuid, email: operator.email, userType: 'node' }),
+      token: operator.token,
+      cookieConsent: JSON.stringify({
+        essential: true,
+        analytics: false,
+        marketing: false,
+        timestamp: '2025-01-01T00:00:00.000Z',
+      }),
+    };
+    await context.addInitScript({
+      content: `for (const [k, v] of Object.entries(${JSON.stringify(seed)})) localStorage.setItem(k, v);`,
+    });
+    const page = await context.newPage();
+    const browserSockets: Array<{ socket: WebSocket; heard: string[]; closed: boolean }> = [];
+    page.on('websocket', (socket) => {
+      if (!socket.url().includes('/socket.io/')) return;
+      const entry = { socket, heard: [] as string[], closed: false };
+      browserSockets.push(entry);
+      socket.on('framereceived', (frame) => {
+        const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString();
+        if (text.includes('server-list-updated')) entry.heard.push(text);
+      });
+      socket.on('close', () => (entry.closed = true));
+    });
+    const polling: string[] = [];
+    page.on('requestfinished', (request) => {
+      if (request.url().includes('/socket.io/') && request.url().includes('polling'))
+        polling.push(request.url().slice(origin.length));
+    });
+    page.on('requestfailed', (request) => {
+      if (request.url().includes('/socket.io/'))
+        polling.push(`failed ${request.url().slice(origin.length)}`);
+    });
+    await page.goto('/node-dashboard');
+    await eventually(async () => {
+      if (browserSockets.length !== 1) throw new Error('the portal has no socket yet');
+    }, 20_000);
+
     const a = replicas.get('a')!;
     const killedAt = Date.now();
     a.child.kill('SIGKILL');
@@ -347,6 +416,20 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       20,
     );
     const reconnectedMs = Date.now() - killedAt;
+    // The portal's socket closed with a, and the portal opened another through the proxy.
+    await eventually(
+      async () => {
+        if (!browserSockets[0]!.closed || browserSockets.length < 2)
+          throw new Error(
+            `the portal has not reconnected: ${JSON.stringify(
+              browserSockets.map((e) => ({ url: e.socket.url(), closed: e.closed })),
+            )}; polling: ${polling.join(' ')}`,
+          );
+      },
+      30_000,
+      50,
+    );
+    const browserReconnectedMs = Date.now() - killedAt;
 
     // The next event: a node enrolls through the proxy (now on b alone).
     const before = events.length;
@@ -360,6 +443,9 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
     await eventually(
       async () => {
         if (!events.slice(before).includes('added')) throw new Error('no event after reconnect');
+        const latest = browserSockets[browserSockets.length - 1]!;
+        if (latest.closed || !latest.heard.some((text) => text.includes('"added"')))
+          throw new Error('the portal heard no event after reconnecting');
       },
       10_000,
       20,
@@ -377,8 +463,9 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       );
     }
     console.log(
-      `[replicas-proxy] a SIGKILLed: the socket reconnected through the proxy after ${reconnectedMs} ms ` +
-        `and heard the next event; ${AGENTS} agents report again`,
+      `[replicas-proxy] a SIGKILLed: the socket.io client reconnected through the proxy after ${reconnectedMs} ms, ` +
+        `the portal in Chromium after ${browserReconnectedMs} ms (${browserSockets.length} sockets), and both heard the next event; ` +
+        `${AGENTS} agents report again`,
     );
   }, 90_000);
 });
