@@ -127,13 +127,15 @@ try {
   const seeded = network
     ? await seedReachability(db, network, 'SELECT unnest($1::uuid[]) AS id', [serverIds])
     : {};
+  if (process.env.CONTROL_PLANE_DIST)
+    console.log(`control plane build: ${process.env.CONTROL_PLANE_DIST}`);
   console.log(
     `one active subscription of ${SERVERS} REALITY servers; ${REQUESTS} requests per format at concurrency ${CONCURRENCY}`,
   );
   if (VISITOR) console.log(describeVisitor(VISITOR, network, seeded));
   console.log('');
   console.log(
-    'format     bytes   requests/s   p50 ms   p99 ms  failures  CPU ms/request (control plane + PostgreSQL)',
+    'format     bytes   requests/s   p50 ms   p99 ms  failures  CPU ms/request: control plane + PostgreSQL = total',
   );
   const results = new Map();
   for (const { format, headers: asked, query } of FORMATS) {
@@ -144,17 +146,20 @@ try {
     if (!sample.ok) throw new Error(`${format}: ${sample.status}`);
     await load({ url, headers, concurrency: CONCURRENCY, total: WARMUP });
     // Control plane and its PostgreSQL backends (the pool's connections exist after the warm-up).
-    const pids = [cp.pid, ...postgresPids(cp.pid)];
-    const cpuNow = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
-    const cpu0 = cpuNow();
+    const pgPids = postgresPids(cp.pid);
+    const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const cp0 = cpuMs(cp.pid);
+    const pg0 = pgCpu();
     const from = Date.now();
     const run = await load({ url, headers, concurrency: CONCURRENCY, total: REQUESTS });
     if (format === 'base64') profileWindow = { from, to: Date.now() };
-    const cpu = (cpuNow() - cpu0) / run.requests;
+    const server = (cpuMs(cp.pid) - cp0) / run.requests;
+    const database = (pgCpu() - pg0) / run.requests;
+    const cpu = `${server.toFixed(2)} + ${database.toFixed(2)} = ${(server + database).toFixed(2)}`;
     results.set(format, run);
     console.log(
       `${format.padEnd(8)}${String(bytes).padStart(8)}${String(run.rps).padStart(13)}` +
-        `${run.p50.padStart(9)}${run.p99.padStart(9)}${String(run.failures).padStart(10)}${cpu.toFixed(2).padStart(16)}`,
+        `${run.p50.padStart(9)}${run.p99.padStart(9)}${String(run.failures).padStart(10)}  ${cpu}`,
     );
     if (run.failures > 0) failed = true;
   }

@@ -20,9 +20,16 @@ export function freePort() {
   });
 }
 
-/** `nodeArgs`: extra node flags before the entry point (e.g. --cpu-prof). */
-export async function startControlPlane(env = {}, { nodeArgs = [] } = {}) {
-  const entry = join(root, 'control-plane', 'dist', 'main.js');
+/**
+ * `nodeArgs`: extra node flags before the entry point (e.g. --cpu-prof). `dist`: another build's
+ * dist folder (a before/after comparison; default CONTROL_PLANE_DIST, else control-plane/dist).
+ * It needs the workspace's node_modules above it: a copy in /tmp gets symlinks to them.
+ */
+export async function startControlPlane(
+  env = {},
+  { nodeArgs = [], dist = process.env.CONTROL_PLANE_DIST } = {},
+) {
+  const entry = join(dist ?? join(root, 'control-plane', 'dist'), 'main.js');
   if (!existsSync(entry)) throw new Error('Build first: npm run build');
   const dataDir = mkdtempSync(join(tmpdir(), 'scn-bench-'));
   chmodSync(dataDir, 0o755);
