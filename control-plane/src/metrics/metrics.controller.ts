@@ -43,6 +43,7 @@ export class MetricsController {
     const body = await this.metrics.metrics();
     response.setHeader('Content-Type', this.metrics.contentType);
     response.setHeader('Cache-Control', 'no-store');
-    response.send(body);
+    // end(), not send(): Express would rewrite the exposition format's content type.
+    response.status(200).end(body);
   }
 }

@@ -92,54 +92,55 @@ export class RuntimeMetrics implements OnApplicationBootstrap {
     pool.onAcquire((seconds, outcome) => acquire.observe({ outcome }, seconds));
   }
 
+  /** Labelled `job_name`: Prometheus gives every scraped series a `job` label of its own. */
   private jobMetrics(): void {
     const stats = () => this.jobs?.jobStats() ?? Promise.resolve([]);
     const cached = this.metrics.cached('jobs', stats, 5_000);
     this.metrics.counter({
       name: 'scn_job_runs_total',
       help: 'Runs of each periodic job this replica started, by outcome (ok, failed; skipped: another replica had the period)',
-      labelNames: ['job', 'outcome'],
+      labelNames: ['job_name', 'outcome'],
       async collect() {
         this.reset();
         for (const job of (await cached.get()) ?? []) {
-          this.inc({ job: job.name, outcome: 'ok' }, job.runs.ok);
-          this.inc({ job: job.name, outcome: 'failed' }, job.runs.failed);
-          this.inc({ job: job.name, outcome: 'skipped' }, job.skipped);
+          this.inc({ job_name: job.name, outcome: 'ok' }, job.runs.ok);
+          this.inc({ job_name: job.name, outcome: 'failed' }, job.runs.failed);
+          this.inc({ job_name: job.name, outcome: 'skipped' }, job.skipped);
         }
       },
     });
     this.metrics.gauge({
       name: 'scn_job_last_duration_seconds',
       help: "Duration of this replica's last finished run of each periodic job",
-      labelNames: ['job'],
+      labelNames: ['job_name'],
       async collect() {
         this.reset();
         for (const job of (await cached.get()) ?? []) {
           if (job.lastDurationSeconds !== null)
-            this.set({ job: job.name }, job.lastDurationSeconds);
+            this.set({ job_name: job.name }, job.lastDurationSeconds);
         }
       },
     });
     this.metrics.gauge({
       name: 'scn_job_last_success_timestamp_seconds',
       help: 'When each periodic job last succeeded, on any replica (Unix time); absent before its first success',
-      labelNames: ['job'],
+      labelNames: ['job_name'],
       async collect() {
         this.reset();
         for (const job of (await cached.get()) ?? []) {
           if (job.lastSuccessAt !== null)
-            this.set({ job: job.name }, job.lastSuccessAt.getTime() / 1000);
+            this.set({ job_name: job.name }, job.lastSuccessAt.getTime() / 1000);
         }
       },
     });
     this.metrics.gauge({
       name: 'scn_job_interval_seconds',
       help: 'How often each periodic job is due',
-      labelNames: ['job'],
+      labelNames: ['job_name'],
       async collect() {
         this.reset();
         for (const job of (await cached.get()) ?? [])
-          this.set({ job: job.name }, job.intervalMs / 1000);
+          this.set({ job_name: job.name }, job.intervalMs / 1000);
       },
     });
   }

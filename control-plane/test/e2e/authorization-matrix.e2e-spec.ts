@@ -6,12 +6,13 @@ import { startTestApp, type TestApp } from '../support/test-app';
 /**
  * The authorization matrix: who may call each operation of the served OpenAPI document.
  * `public` needs no session; `session` any signed-in account; `client` and `node` a session of
- * that account type only (docs/api.md: "the other account type's call or wallet: 403"). Every
+ * that account type only (docs/api.md: "the other account type's call or wallet: 403"); `metrics`
+ * the METRICS_TOKEN bearer alone (a session is no credential there: 401). Every
  * operation the server serves must be in this table, so a new route is classified here before
  * it ships; the spec then calls each one as nobody, as the other account type (with its own
  * `{uuid}`), as the right type with another account's `{uuid}`, and as its owner.
  */
-type Audience = 'public' | 'session' | 'client' | 'node';
+type Audience = 'public' | 'session' | 'client' | 'node' | 'metrics';
 
 const AUDIENCE: Record<string, Audience> = {
   'POST /api/auth/generate-code': 'public',
@@ -44,6 +45,7 @@ const AUDIENCE: Record<string, Audience> = {
   'GET /healthz': 'public',
   'GET /health/live': 'public',
   'GET /health/ready': 'public',
+  'GET /metrics': 'metrics',
   'POST /nodes/upload-server': 'node',
   'GET /data/servers': 'public',
   'GET /data/countries': 'public',
@@ -121,9 +123,11 @@ let client: Caller;
 let node: Caller;
 let otherClient: Caller;
 let otherNode: Caller;
+const METRICS_TOKEN = 'matrix-metrics-token-0123456789abcdef';
+const metricsCaller: Caller = { uuid: '', token: METRICS_TOKEN };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ METRICS_TOKEN });
   const served = await t.http().get('/api/docs-json').expect(200);
   const paths = served.body.paths as Record<string, Record<string, unknown>>;
   operations = Object.entries(paths).flatMap(([path, item]) =>
@@ -201,11 +205,22 @@ describe('the authorization matrix', () => {
     for (const op of operations) {
       const audience = AUDIENCE[op.key];
       if (audience === 'public' || ALWAYS_FORBIDDEN.has(op.key)) continue;
-      const caller = audience === 'node' ? node : client;
+      const caller = audience === 'metrics' ? metricsCaller : audience === 'node' ? node : client;
       const res = await call(op.method, pathFor(op.path, caller.uuid), caller);
       answers.push([op.key, res.status]);
     }
     expect(answers.filter(([, status]) => status === 401 || status === 403)).toEqual([]);
+  });
+
+  it('should answer 401 to a session where the metrics token is needed', async () => {
+    const answers: Array<[string, number]> = [];
+    for (const op of operations) {
+      if (AUDIENCE[op.key] !== 'metrics') continue;
+      for (const caller of [client, node])
+        answers.push([op.key, (await call(op.method, op.path, caller)).status]);
+    }
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.filter(([, status]) => status !== 401)).toEqual([]);
   });
 
   it('should refuse a node its own subscription lists and a client its own server list', async () => {

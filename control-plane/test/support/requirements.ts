@@ -8,7 +8,7 @@ import path from 'node:path';
  * first run must pass); CI installs all of them and fails on any skipped test (.ci/run), so a
  * skip can never hide a regression there. docs/development.md#what-the-suites-use lists them.
  */
-export type Requirement = 'v2ray' | 'root' | 'netns' | 'nft' | 'shellcheck' | 'zip';
+export type Requirement = 'v2ray' | 'root' | 'netns' | 'nft' | 'shellcheck' | 'zip' | 'promtool';
 
 export const V2RAY_PATH = '/usr/bin/v2ray';
 
@@ -30,6 +30,7 @@ const CHECKS: Record<Requirement, () => string | null> = {
   nft: () => (onPath('nft') ? null : 'nft is missing (apt-get install nftables)'),
   shellcheck: () =>
     onPath('shellcheck') ? null : 'shellcheck is missing (apt-get install shellcheck)',
+  promtool: () => (onPath('promtool') ? null : 'promtool is missing (apt-get install prometheus)'),
   zip: () =>
     onPath('zip') && onPath('unzip')
       ? null
