@@ -47,7 +47,8 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
   }
 
   /**
-   * Starts a job on this replica (one per name); `intervalMs` overrides the registry's when the
+   * Starts a job on this replica (one started per name; a stopped one may start again);
+   * `intervalMs` overrides the registry's when the
    * interval is a setting (REACHABILITY_JOB_INTERVAL_MS).
    */
   start(
@@ -55,7 +56,7 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
     work: () => Promise<unknown>,
     options: { intervalMs?: number } = {},
   ): ScheduledJob {
-    if (this.jobs.has(definition.name)) {
+    if (this.jobs.get(definition.name)?.started) {
       throw new Error(`Job ${definition.name} is already started on this replica`);
     }
     const job = new ScheduledJob(
