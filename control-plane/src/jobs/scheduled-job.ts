@@ -68,6 +68,7 @@ export class ScheduledJob {
       JobRunsRepository,
       'claim' | 'start' | 'heartbeat' | 'finish' | 'prune' | 'lastSuccesses'
     >,
+    /** The schedule's clock: the system's (job-scheduler.ts, SCHEDULE_CLOCK). */
     private readonly clock: Clock,
     /** This replica's name in `job_runs.owner`. */
     private readonly owner: string,
