@@ -87,7 +87,7 @@ beforeAll(async () => {
     chain,
     config,
     clock,
-    new JobScheduler(new JobRunsRepository(dataSource), clock),
+    new JobScheduler(new JobRunsRepository(dataSource)),
   );
 });
 afterAll(async () => {

@@ -35,7 +35,7 @@ interface RunRow {
   takeovers: number;
 }
 
-/** A clock the test moves by hand, shared by the replicas. */
+/** A schedule clock the test moves by hand, shared by the replicas. */
 function manualClock(start: number) {
   const clock = { ms: start, now: () => new Date(clock.ms) };
   return clock;
@@ -53,10 +53,11 @@ async function replica(
   } as typeof options);
   await source.initialize();
   sources.push(source);
-  const scheduler = new JobScheduler(new JobRunsRepository(source), clock, {
-    pruneEveryMs: 3_600_000,
-    ...lease,
-  });
+  const scheduler = new JobScheduler(
+    new JobRunsRepository(source),
+    { pruneEveryMs: 3_600_000, ...lease },
+    clock,
+  );
   return { scheduler, source };
 }
 
@@ -241,7 +242,7 @@ describe('JobScheduler over one database', () => {
     j.stop();
     expect(await j.tick()).toMatchObject({ outcome: 'ok' });
     expect(await j.tick()).toBeNull(); // the period is done
-    clock.ms += 5; // the test clock moves less than an interval: the job still runs
+    clock.ms += 5; // the test clock moved: the job runs again in the same period
     expect(await j.runNow()).toEqual({ period: String(-clock.ms), outcome: 'ok' });
     expect(runs).toBe(2);
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { CLOCK, type Clock } from '../common/clock';
+import { type Clock, systemClock } from '../common/clock';
 import type { JobDefinition } from './job-registry';
 import { JobRunsRepository } from './job-runs.repository';
 import type { JobStats, JobStatsSource } from './job-stats';
@@ -9,6 +9,12 @@ import { type LeaseSettings, ScheduledJob } from './scheduled-job';
 
 /** Nest token for other lease settings than the defaults (tests shorten them). */
 export const LEASE_SETTINGS = Symbol('LEASE_SETTINGS');
+/**
+ * Nest token for the clock the periods are read from: the system's. Not the domain's CLOCK,
+ * which tests freeze (a frozen clock would be one period forever, and the job would run once)
+ * or move (the test clock runs every job at once on a move instead: runAllNow).
+ */
+export const SCHEDULE_CLOCK = Symbol('SCHEDULE_CLOCK');
 
 /**
  * A run whose replica stops (crash, kill, lost network) is taken over 30 s after its last
@@ -40,14 +46,15 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
 
   constructor(
     private readonly runs: JobRunsRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(LEASE_SETTINGS) lease?: Partial<LeaseSettings>,
+    @Optional() @Inject(SCHEDULE_CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.lease = { ...DEFAULT_LEASE, ...lease };
   }
 
   /**
-   * Starts a job on this replica (one per name); `intervalMs` overrides the registry's when the
+   * Starts a job on this replica (one started per name; a stopped one may start again);
+   * `intervalMs` overrides the registry's when the
    * interval is a setting (REACHABILITY_JOB_INTERVAL_MS).
    */
   start(
@@ -55,7 +62,7 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
     work: () => Promise<unknown>,
     options: { intervalMs?: number } = {},
   ): ScheduledJob {
-    if (this.jobs.has(definition.name)) {
+    if (this.jobs.get(definition.name)?.started) {
       throw new Error(`Job ${definition.name} is already started on this replica`);
     }
     const job = new ScheduledJob(
@@ -76,7 +83,8 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
   /**
    * Runs every started job once now (a job in the middle of a run runs again right after it).
    * The test clock calls it when a test moves time (common/test-clock.ts, main.ts): time passed
-   * for every job, so each does what its next tick would have done, without waiting.
+   * for every job, so each does what its next tick would have done, without waiting (each such
+   * run under a key of its own, so a move of less than an interval still runs the job).
    */
   runAllNow(): void {
     for (const job of this.jobs.values()) if (job.started) job.runSoon();

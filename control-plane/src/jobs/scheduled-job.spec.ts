@@ -179,9 +179,7 @@ describe('JobScheduler.runAllNow (the test clock moved)', () => {
 
   it('should run every started job now, and a running one again right after', async () => {
     const { repository } = memoryRuns();
-    const scheduler = new JobScheduler(repository as unknown as JobRunsRepository, {
-      now: () => new Date(),
-    });
+    const scheduler = new JobScheduler(repository as unknown as JobRunsRepository);
     let finish!: () => void;
     const slow = jest.fn(() => new Promise<void>((resolve) => (finish = resolve)));
     const quick = jest.fn(async () => undefined);

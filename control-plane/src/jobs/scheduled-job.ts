@@ -31,6 +31,10 @@ export function keepRunsMs(intervalMs: number): number {
   return Math.max(HOUR_MS, 100 * intervalMs);
 }
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The period a scheduled run at `now` belongs to. */
 export function periodAt(now: Date, intervalMs: number): bigint {
   return BigInt(Math.floor(now.getTime() / intervalMs));
@@ -62,8 +66,9 @@ export class ScheduledJob {
     private readonly work: () => Promise<unknown>,
     private readonly runs: Pick<
       JobRunsRepository,
-      'claim' | 'start' | 'heartbeat' | 'finish' | 'prune'
+      'claim' | 'start' | 'heartbeat' | 'finish' | 'prune' | 'lastSuccesses'
     >,
+    /** The schedule's clock: the system's (job-scheduler.ts, SCHEDULE_CLOCK). */
     private readonly clock: Clock,
     /** This replica's name in `job_runs.owner`. */
     private readonly owner: string,
@@ -161,19 +166,20 @@ export class ScheduledJob {
       : null;
     const startedAt = performance.now();
     let outcome: RunOutcome;
-    let message: string | null = null;
+    let failure: unknown = null;
     try {
       outcome = (await this.work()) === null ? 'skipped' : 'ok';
     } catch (error) {
       outcome = 'failed';
-      message = error instanceof Error ? error.message : String(error);
-      this.report(error, `${this.name} failed`);
+      failure = error;
     } finally {
       if (heartbeat) clearInterval(heartbeat);
     }
     this.lastDurationSeconds = (performance.now() - startedAt) / 1000;
     this.counts[outcome] += 1;
     if (outcome === 'ok') this.lastLocalSuccessAt = new Date();
+    if (outcome === 'failed') await this.reportFailure(failure);
+    const message = failure === null ? null : errorMessage(failure);
     if (run && !(await this.runs.finish(run, this.owner, outcome, message))) {
       this.logger.warn(
         { job: this.name, period: run.period },
@@ -181,6 +187,18 @@ export class ScheduledJob {
       );
     }
     return outcome;
+  }
+
+  /** A failed run's log line carries the job's last success, so an operator sees how stale. */
+  private async reportFailure(error: unknown): Promise<void> {
+    let lastSuccessAt = this.lastLocalSuccessAt;
+    if (this.definition.scope === 'cluster') {
+      lastSuccessAt = await this.runs
+        .lastSuccesses([this.name])
+        .then((last) => last.get(this.name) ?? null)
+        .catch(() => null);
+    }
+    this.report(error, `${this.name} failed`, { lastSuccessAt });
   }
 
   private async beat(run: ClaimedRun): Promise<void> {
@@ -202,14 +220,14 @@ export class ScheduledJob {
   }
 
   /** A database outage is not a bug: a warning, and the next run catches up. */
-  private report(error: unknown, message: string): void {
+  private report(error: unknown, message: string, fields: Record<string, unknown> = {}): void {
     if (isDatabaseUnavailable(error)) {
       this.logger.warn(
-        { err: { message: (error as Error).message } },
+        { job: this.name, ...fields, err: { message: errorMessage(error) } },
         `${message}: database unavailable`,
       );
     } else {
-      this.logger.error({ err: error }, message);
+      this.logger.error({ job: this.name, ...fields, err: error }, message);
     }
   }
 }

@@ -69,7 +69,7 @@ async function replica(smtpUrl = smtp.url) {
     { publicUrl: 'https://scn.test' } as AppConfig,
     clock,
   );
-  const scheduler = new JobScheduler(new JobRunsRepository(dataSource), clock);
+  const scheduler = new JobScheduler(new JobRunsRepository(dataSource));
   return { job: new RewardsJob(runs, escrow, transactions, clock, scheduler), escrow, dataSource };
 }
 

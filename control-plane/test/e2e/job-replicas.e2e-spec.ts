@@ -21,8 +21,7 @@ const { JobScheduler } = require(${JSON.stringify(join(DIST, 'jobs', 'job-schedu
 (async () => {
   const source = new DataSource(dataSourceOptions(process.env.DB_URL));
   await source.initialize();
-  const clock = { now: () => new Date() };
-  const scheduler = new JobScheduler(new JobRunsRepository(source), clock, {
+  const scheduler = new JobScheduler(new JobRunsRepository(source), {
     leaseMs: 1500,
     heartbeatMs: 300,
   });

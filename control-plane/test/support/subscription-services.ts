@@ -52,7 +52,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
     realtime,
     transactions,
     clock,
-    new JobScheduler(new JobRunsRepository(dataSource), clock),
+    new JobScheduler(new JobRunsRepository(dataSource)),
   );
   const notifier = new SubscriptionsNotifier(realtime);
   const payments = new SubscriptionPaymentsService(ledger, SERVICES_CONFIG);
