@@ -48,6 +48,7 @@ function connectionFor(agent) {
       'grpc.keepalive_time_ms': 60_000,
       'grpc.keepalive_timeout_ms': 20_000,
       'grpc.use_local_subchannel_pool': 1,
+      'grpc.enable_channelz': 0,
     });
     byGroup.set(group, raw);
   }
