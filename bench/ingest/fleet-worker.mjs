@@ -197,6 +197,9 @@ const handlers = {
   /** Marks the agents whose connection was to the killed replica at `at`. */
   killed: async ({ address, at }) => {
     killed = { address, at };
+    // From here on the failures are the failover's.
+    failures = 0;
+    errors.clear();
     for (const agent of agents) agent.stranded = addresses[agent.at] === address;
     return { stranded: agents.filter((a) => a.stranded).length };
   },

@@ -293,7 +293,8 @@ try {
     const openedAt = Date.now();
     const storedBefore = await stored();
     const cpuBefore = watched.map((r) => cpuMs(r.pid));
-    const pgBefore = postgresPids(first.pid).reduce((s, pid) => s + cpuMs(pid), 0);
+    // Per process, so a PostgreSQL process that exits meanwhile is left out, not subtracted.
+    const pgBefore = new Map(postgresPids(first.pid).map((pid) => [pid, cpuMs(pid)]));
     await all('openWindow', { at: openedAt });
     await sleep(seconds * 1000);
     const windows = await all('closeWindow');
@@ -310,7 +311,11 @@ try {
       storedRate: ((await stored()) - storedBefore) / wall,
       cpu: watched.map((r, i) => (cpuMs(r.pid) - cpuBefore[i]) / wall / 1000),
       postgres:
-        (postgresPids(first.pid).reduce((s, pid) => s + cpuMs(pid), 0) - pgBefore) / wall / 1000,
+        postgresPids(first.pid)
+          .filter((pid) => pgBefore.has(pid))
+          .reduce((s, pid) => s + cpuMs(pid) - pgBefore.get(pid), 0) /
+        wall /
+        1000,
       rss: watched.map((r) => rssBytes(r.pid) / 2 ** 20),
       perAddress: addresses.map((a) => ({ address: a, ...percentiles(byAddress.get(a) ?? []) })),
     };
