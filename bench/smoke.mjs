@@ -37,6 +37,7 @@ export const SMOKE = {
     {
       INGEST_REPLICAS: '2',
       INGEST_AGENTS: '40',
+      INGEST_ENROLLED: '10',
       INGEST_FLEET_WORKERS: '2',
       INGEST_REPORT_INTERVAL_MS: '1000',
       INGEST_BACKOFF_MS: '200',

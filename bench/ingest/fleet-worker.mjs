@@ -48,6 +48,7 @@ function connectionFor(agent) {
       'grpc.keepalive_time_ms': 60_000,
       'grpc.keepalive_timeout_ms': 20_000,
       'grpc.use_local_subchannel_pool': 1,
+      'grpc.enable_channelz': 0,
     });
     byGroup.set(group, raw);
   }
@@ -196,6 +197,9 @@ const handlers = {
   /** Marks the agents whose connection was to the killed replica at `at`. */
   killed: async ({ address, at }) => {
     killed = { address, at };
+    // From here on the failures are the failover's.
+    failures = 0;
+    errors.clear();
     for (const agent of agents) agent.stranded = addresses[agent.at] === address;
     return { stranded: agents.filter((a) => a.stranded).length };
   },
