@@ -33,6 +33,22 @@ const ROOT = path.join(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'control-plane', 'dist', 'main.js');
 const CADDYFILE = path.join(ROOT, 'docker', 'Caddyfile');
 const AGENTS = 2;
+const METRICS_TOKEN = 'replicas-proxy-metrics-token';
+
+/** The sum of a Prometheus text exposition's samples of `name` whose labels include `labels`. */
+function sampleSum(exposition: string, name: string, labels: Record<string, string>): number {
+  let sum = 0;
+  for (const line of exposition.split('\n')) {
+    const match = new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`).exec(line);
+    if (!match) continue;
+    const have = Object.fromEntries(
+      [...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([key, value]) => have[key] === value))
+      sum += Number(match[2]);
+  }
+  return sum;
+}
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const hasCaddy = existsSync('/usr/bin/caddy');
@@ -174,6 +190,7 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       APP_SECRET: 'replicas-proxy-secret-replicas-proxy-sec',
       TRUST_PROXY: '127.0.0.1',
       DRAIN_DELAY_MS: '2000',
+      METRICS_TOKEN: METRICS_TOKEN,
       SHUTDOWN_TIMEOUT_MS: '5000',
       // Free subscriptions (the launch period): the purchase needs no deposit.
       LAUNCH_PERIOD_ENDS: '2099-12-31',
@@ -294,6 +311,72 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
     );
   }, 60_000);
 
+  it('should run each periodic job once per period across both replicas, as their metrics and the record of runs agree', async () => {
+    const { Client } = await import('pg');
+    const database = new Client({ connectionString: db.url });
+    await database.connect();
+    const JOB = 'reliability-sweep';
+    const recorded = async () => {
+      const { rows } = await database.query<{ runs: string; owners: string; periods: string }>(
+        `SELECT count(*) AS runs, count(DISTINCT owner) AS owners, count(DISTINCT period) AS periods
+         FROM job_runs WHERE job = $1 AND outcome = 'ok'`,
+        [JOB],
+      );
+      return { runs: Number(rows[0]!.runs), periods: Number(rows[0]!.periods) };
+    };
+    const scrape = async (name: string) => {
+      const answer = await fetch(`http://127.0.0.1:${ports.get(name)!.httpPort}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    try {
+      // Both replicas have ticked in at least two periods of the one-minute job.
+      await eventually(
+        async () => {
+          if ((await recorded()).periods < 2) throw new Error(`${JOB} has not run twice yet`);
+        },
+        150_000,
+        1_000,
+      );
+      // The runs each replica counts sum to the runs recorded, one a period: had both replicas
+      // run a period, they would count twice what the record of runs holds.
+      await eventually(
+        async () => {
+          const before = await recorded();
+          const [a, b] = await Promise.all([scrape('a'), scrape('b')]);
+          const after = await recorded();
+          const ran = ['ok', 'failed'].reduce(
+            (sum, outcome) =>
+              sum +
+              sampleSum(a, 'scn_job_runs_total', { job_name: JOB, outcome }) +
+              sampleSum(b, 'scn_job_runs_total', { job_name: JOB, outcome }),
+            0,
+          );
+          const skipped =
+            sampleSum(a, 'scn_job_runs_total', { job_name: JOB, outcome: 'skipped' }) +
+            sampleSum(b, 'scn_job_runs_total', { job_name: JOB, outcome: 'skipped' });
+          if (before.runs !== before.periods) throw new Error(`${JOB}: more runs than periods`);
+          if (ran !== before.runs && ran !== after.runs)
+            throw new Error(`${JOB}: the replicas counted ${ran} runs, ${before.runs} recorded`);
+          // Every agent holds its client-list stream on one replica or the other.
+          const watching =
+            sampleSum(a, 'scn_agent_streams', { method: 'watch_clients' }) +
+            sampleSum(b, 'scn_agent_streams', { method: 'watch_clients' });
+          if (watching !== AGENTS) throw new Error(`${watching} agents watch, ${AGENTS} enrolled`);
+          console.log(
+            `[replicas-proxy] ${JOB}: ${before.runs} runs in ${before.periods} periods, ${skipped} ticks found the period taken; ${watching} agents watching`,
+          );
+        },
+        20_000,
+        1_000,
+      );
+    } finally {
+      await database.end();
+    }
+  }, 200_000);
+
   it('should fail no request through the proxy while a replica drains on SIGTERM', async () => {
     const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
     const outcomes: Array<{ status: number; error?: string }> = [];
@@ -399,10 +482,21 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
       if (request.url().includes('/socket.io/'))
         polling.push(`failed ${request.url().slice(origin.length)}`);
     });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    page.on('requestfailed', (request) =>
+      pageErrors.push(`failed ${request.url()}: ${request.failure()?.errorText ?? ''}`),
+    );
     await page.goto('/node-dashboard');
     await eventually(async () => {
-      if (browserSockets.length !== 1) throw new Error('the portal has no socket yet');
-    }, 20_000);
+      if (browserSockets.length !== 1)
+        throw new Error(
+          `the portal has no socket yet at ${page.url()} (socket.io requests: ${polling.join(', ')}; errors: ${pageErrors.join(' | ')})`,
+        );
+    }, 45_000);
 
     const a = replicas.get('a')!;
     const killedAt = Date.now();
@@ -433,13 +527,24 @@ describeTopology('two replicas behind a TLS-terminating Caddy (docs/deploy.md)',
 
     // The next event: a node enrolls through the proxy (now on b alone).
     const before = events.length;
-    await enrollV2rayNodeWithToken({
-      token: await enrollmentToken(),
-      server: `127.0.0.1:${grpcPort}`,
-      workDir: path.join(workDir, 'node-late'),
-      io: io0,
-      flags: { caFile },
-    });
+    // As an operator would: enroll again while the proxy still counts both replicas failed (b
+    // refused connections while it restarted after the drain above, a is dead: Caddy's passive
+    // health keeps each out for fail_duration, and answers 503 meanwhile). The token is spent
+    // only by an enrollment that reached a replica.
+    const token = await enrollmentToken();
+    let attempt = 0;
+    await eventually(
+      () =>
+        enrollV2rayNodeWithToken({
+          token,
+          server: `127.0.0.1:${grpcPort}`,
+          workDir: path.join(workDir, `node-late-${(attempt += 1)}`),
+          io: io0,
+          flags: { caFile },
+        }),
+      30_000,
+      1_000,
+    );
     await eventually(
       async () => {
         if (!events.slice(before).includes('added')) throw new Error('no event after reconnect');
