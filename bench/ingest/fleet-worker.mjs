@@ -57,17 +57,19 @@ function connectionFor(agent) {
 
 /** The agent's client on its current address: the real class and its report() (ReportChannel). */
 function clientFor(agent) {
-  return Object.assign(Object.create(ControlPlaneClient.prototype), {
-    connection: { target: addresses[agent.at], tls: false },
-    credential: { nodeId: agent.nodeId, nodeSecret: agent.nodeSecret },
-    raw: connectionFor(agent),
-  });
+  const raw = connectionFor(agent);
+  return new ControlPlaneClient(
+    { target: addresses[agent.at], tls: false },
+    { nodeId: agent.nodeId, nodeSecret: agent.nodeSecret },
+    // The connection this agent shares (the client closes its own streams, never this).
+    { channel: () => raw },
+  );
 }
 
 /** Moves to the next address, as the agent does after a failure; the old connection goes. */
 function failOver(agent) {
-  // Its report stream only: ControlPlaneClient.close() would close a shared connection too.
-  agent.client.reports?.close();
+  // Its report stream (a client never closes the shared connection it was given).
+  agent.client.close();
   if (settings.perConnection === 1) {
     const byGroup = connections.get(addresses[agent.at]);
     byGroup?.get(agent.index)?.close();
@@ -220,7 +222,7 @@ const handlers = {
     stopped = true;
     for (const agent of agents) {
       clearTimeout(agent.timer);
-      agent.client?.reports?.close();
+      agent.client?.close();
     }
     for (const byGroup of connections.values()) for (const raw of byGroup.values()) raw.close();
     return null;
