@@ -35,13 +35,20 @@ export async function queryRows<T>(
  * A statement whose best plan depends on a parameter's value (a search pattern) must not be
  * prepared: a generic plan would be reused across values.
  */
+/** Each fixed statement's name, hashed from its text once (hot paths call it per request). */
+const PREPARED_NAMES = new Map<string, string>();
+
 export async function queryPrepared<T>(
   dataSource: DataSource,
   sql: string,
   parameters: unknown[] = [],
 ): Promise<T[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  const name = `scn_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+  let name = PREPARED_NAMES.get(sql);
+  if (name === undefined) {
+    name = `scn_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    PREPARED_NAMES.set(sql, name);
+  }
   const result = await pool.query({ name, text: sql, values: parameters });
   return result.rows as T[];
 }
