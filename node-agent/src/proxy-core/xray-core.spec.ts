@@ -1,31 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCoreVersion, V2rayCore } from './v2ray-core';
+import { XrayCore } from './xray-core';
 
 const UUID = '6f1c1f1e-2a51-4f34-9a4b-0c1d2e3f4a5b';
 
-describe('parseCoreVersion', () => {
-  it('should read the version when the output is from v2ray -version', () => {
-    const output = 'V2Ray 4.34.0 (user) 20230518-074445 (go1.19.8 linux/amd64)\nA unified platform';
-    expect(parseCoreVersion(output)).toBe('4.34.0');
-  });
-
-  it('should read the version when the output is from xray version', () => {
-    const output = 'Xray 1.8.24 (Xray, Penetrates Everything.) 8e6a7a7 (go1.22.5 linux/amd64)';
-    expect(parseCoreVersion(output)).toBe('1.8.24');
-  });
-
-  it('should return an empty string when the output names no core', () => {
-    expect(parseCoreVersion('command not found')).toBe('');
-  });
-});
-
-describe('V2rayCore', () => {
+describe('XrayCore', () => {
   let workDir: string;
 
   beforeEach(async () => {
-    workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-v2ray-core-'));
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-xray-core-'));
   });
 
   afterEach(async () => {
@@ -33,7 +17,7 @@ describe('V2rayCore', () => {
   });
 
   it('should report absent and carry on when the binary does not exist', async () => {
-    const core = new V2rayCore({
+    const core = new XrayCore({
       kind: 'xray',
       binary: path.join(workDir, 'no-such-xray'),
       workDir,
@@ -51,7 +35,7 @@ describe('V2rayCore', () => {
   });
 
   it('should refuse to start when REALITY is asked of v2ray', async () => {
-    const core = new V2rayCore({
+    const core = new XrayCore({
       kind: 'v2ray',
       binary: process.execPath,
       workDir,
