@@ -70,6 +70,8 @@ export class FakeChild extends EventEmitter implements CoreChild {
   readonly stdout = new EventEmitter();
   readonly stderr = new EventEmitter();
   readonly signals: NodeJS.Signals[] = [];
+  /** Ignores SIGTERM (only SIGKILL ends it). */
+  stubborn = false;
 
   constructor(readonly args: readonly string[]) {
     super();
@@ -77,6 +79,7 @@ export class FakeChild extends EventEmitter implements CoreChild {
 
   kill(signal: NodeJS.Signals): boolean {
     this.signals.push(signal);
+    if (this.stubborn && signal === 'SIGTERM') return true;
     queueMicrotask(() => this.exit(null, signal));
     return true;
   }
