@@ -15,3 +15,38 @@ describe('parseCoreVersion', () => {
     expect(parseCoreVersion('command not found')).toBe('');
   });
 });
+
+describe('SerialQueue', () => {
+  it('should run each task after the previous one settled when one of them rejects', async () => {
+    const queue = new SerialQueue();
+    const log: string[] = [];
+    let release = () => {};
+    const first = queue.run(
+      () =>
+        new Promise<void>((resolve) => {
+          log.push('first started');
+          release = () => {
+            log.push('first done');
+            resolve();
+          };
+        }),
+    );
+    const second = queue.run(async () => {
+      log.push('second');
+      throw new Error('second failed');
+    });
+    const third = queue.run(async () => {
+      log.push('third');
+      return 3;
+    });
+
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(['first started']);
+    release();
+
+    await first;
+    await expect(second).rejects.toThrow('second failed');
+    await expect(third).resolves.toBe(3);
+    expect(log).toEqual(['first started', 'first done', 'second', 'third']);
+  });
+});
