@@ -1,6 +1,6 @@
 import type { ProxyCoreKind } from '@scn/proto';
 import { type CoreApi, SerialQueue } from './core-process';
-import { fakeCoreRuntime, FakeCoreApi, ManualTime } from './core-runtime.fixture';
+import { fakeCoreRuntime, type FakeCoreApi, ManualTime } from './core-runtime.fixture';
 import { CoreSupervisor, type SupervisorTimings } from './core-supervisor';
 import { ProxyCoreException } from './proxy-core.exception';
 

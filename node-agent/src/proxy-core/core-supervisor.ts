@@ -15,7 +15,11 @@ import type { ProxyCoreState } from './proxy-core';
 
 export type SupervisorTimings = Pick<
   CoreTimings,
-  'readyTimeoutMs' | 'restartInitialDelayMs' | 'restartMaxDelayMs' | 'stableAfterMs' | 'stopTimeoutMs'
+  | 'readyTimeoutMs'
+  | 'restartInitialDelayMs'
+  | 'restartMaxDelayMs'
+  | 'stableAfterMs'
+  | 'stopTimeoutMs'
 >;
 
 export interface CoreSupervisorOptions {
@@ -206,11 +210,7 @@ export class CoreSupervisor {
     }
   }
 
-  private onChildExit(
-    child: CoreChild,
-    code: number | null,
-    signal: NodeJS.Signals | null,
-  ): void {
+  private onChildExit(child: CoreChild, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     this.child = undefined;
     // An exit while starting is handled by launch(); an exit while stopping is expected.
