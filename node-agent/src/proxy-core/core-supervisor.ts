@@ -43,7 +43,8 @@ export interface CoreSupervisorOptions {
  * crash, and after a start that failed for any reason but a refused config, with the agent's
  * jittered backoff (a ceiling doubling per consecutive failure; a run of stableAfterMs counts as
  * healthy again). It knows nothing of users: `prepare` and `ready` handle the config and the
- * users at every start. Every method but status reads runs inside the shared queue.
+ * users at every start. Callers run start, stop and restart inside the shared queue (the
+ * restarts it schedules enter it too); beginStop and the reads run at any time.
  */
 export class CoreSupervisor {
   private current: ProxyCoreState = 'stopped';
