@@ -386,7 +386,7 @@ async function firstByte(cp, grpcPort, db) {
   const { AgentConfigStore, readAgentConfig } = require(
     join(agentDist, 'config', 'agent-config.js'),
   );
-  const { V2rayCore } = require(join(agentDist, 'proxy-core', 'v2ray-core.js'));
+  const { XrayCore } = require(join(agentDist, 'proxy-core', 'xray-core.js'));
   const { readHardware } = require(join(agentDist, 'system', 'hardware.js'));
 
   const dir = mkdtempSync(join(tmpdir(), 'scn-bench-purchase-'));
@@ -425,7 +425,7 @@ async function firstByte(cp, grpcPort, db) {
   );
   const config = await readAgentConfig(configPath);
   // The page is on 127.0.0.1, which a node refuses by default.
-  const core = new V2rayCore(
+  const core = new XrayCore(
     { ...proxyCoreOptions(config), allowPrivateDestinations: true },
     { stopTimeoutMs: 2000 },
   );

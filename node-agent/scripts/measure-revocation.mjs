@@ -4,7 +4,7 @@
 //
 //   npm run build --workspace node-agent && node node-agent/scripts/measure-revocation.mjs [audit-ms]
 //
-// A real v2ray node (the agent's V2rayCore from dist/) and a real v2ray client, on loopback only.
+// A real v2ray node (the agent's XrayCore from dist/) and a real v2ray client, on loopback only.
 // Three clients each open a connection, then all three are revoked at once (reconcile([])):
 //   stream      a download that never ends (a line every 100 ms), one TCP connection per stream
 //   stream-mux  the same through a client with mux enabled (one shared VLESS connection)
@@ -22,7 +22,7 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const dist = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'src');
-const { V2rayCore } = require(path.join(dist, 'proxy-core/v2ray-core.js'));
+const { XrayCore } = require(path.join(dist, 'proxy-core/xray-core.js'));
 const { CoreAuditScheduler } = require(path.join(dist, 'proxy-core/core-audit.js'));
 
 const V2RAY = '/usr/bin/v2ray';
@@ -61,7 +61,7 @@ const targetPort = server.address().port;
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'scn-revocation-'));
 const apiPort = await freePort();
 const nodePort = await freePort();
-const core = new V2rayCore(
+const core = new XrayCore(
   {
     kind: 'v2ray',
     binary: V2RAY,

@@ -25,7 +25,7 @@ import {
  * A new certificate reaches the core with the least disruption it allows: Xray reloads the
  * certificate files by itself (core-config.ts sets the interval), so a renewal into the same
  * files needs nothing; v2ray 4.34 reads them only at start, so it restarts, and the client set
- * is applied again at once (V2rayCore keeps the desired set across restarts).
+ * is applied again at once (XrayCore keeps the desired set across restarts).
  */
 
 export type IssueFn = (

@@ -72,8 +72,8 @@ export async function createProxyCore(
   config: AgentConfig,
   testDestinations: readonly string[] = [],
 ): Promise<ProxyCore> {
-  const { V2rayCore } = await import('./../proxy-core/v2ray-core');
-  return new V2rayCore(proxyCoreOptions(config, testDestinations));
+  const { XrayCore } = await import('./../proxy-core/xray-core');
+  return new XrayCore(proxyCoreOptions(config, testDestinations));
 }
 
 export interface DaemonDeps {

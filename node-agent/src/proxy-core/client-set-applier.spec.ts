@@ -14,7 +14,7 @@ const B = '22222222-2222-4222-8222-222222222222';
 const C = '33333333-3333-4333-8333-333333333333';
 
 /**
- * A core whose API can be made to fail, as V2rayCore fails when the core's HandlerService
+ * A core whose API can be made to fail, as XrayCore fails when the core's HandlerService
  * refuses or times out: the users it has only change when a reconcile succeeds.
  */
 class FlakyApiCore implements ProxyCore {

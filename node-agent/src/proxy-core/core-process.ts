@@ -1,19 +1,23 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { ProxyCoreKind } from '@scn/proto';
-import type { ClientTrafficCounters } from './proxy-core';
+import { type Clock, realTimers, systemClock, type Timers } from '../backoff';
+import { CoreApiClient } from './core-api';
 import type { ProxyCoreErrorCode } from './proxy-core.exception';
 
-/** The core process's timings and the small helpers V2rayCore uses to run it. */
+/** The core process's timings and the small helpers its supervisor uses to run it. */
 
 const execFileAsync = promisify(execFile);
 
-export interface V2rayCoreTimings {
+export interface CoreTimings {
   /** How long a start may take until the API answers. */
   readyTimeoutMs: number;
-  /** First restart delay after a crash; doubles per consecutive crash up to the maximum. */
+  /**
+   * Ceiling of the first restart delay after a crash; doubles per consecutive failure up to the
+   * maximum, and each delay is jittered within the upper half of its ceiling (backoffDelay).
+   */
   restartInitialDelayMs: number;
   restartMaxDelayMs: number;
   /** A core that ran this long counts as healthy again: the next crash restarts quickly. */
@@ -27,7 +31,7 @@ export interface V2rayCoreTimings {
   revocationCutMinIntervalMs: number;
 }
 
-export const DEFAULT_V2RAY_CORE_TIMINGS: V2rayCoreTimings = {
+export const DEFAULT_CORE_TIMINGS: CoreTimings = {
   readyTimeoutMs: 10_000,
   restartInitialDelayMs: 500,
   restartMaxDelayMs: 30_000,
@@ -104,25 +108,57 @@ export const CONFIG_ERRORS: ReadonlySet<ProxyCoreErrorCode> = new Set([
   'invalid_client_uuid',
 ]);
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Runs tasks one after another, each after the previous one settled (a rejection does not stop
+ * the queue): the core's start, restarts, user changes, audits and stop all read and write the
+ * same process and user state.
+ */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(task, task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
 }
 
-/** Per-client sums of two sets of traffic counters, sorted by client. */
-export function addCounters(
-  counters: readonly ClientTrafficCounters[],
-  more: Iterable<ClientTrafficCounters>,
-): ClientTrafficCounters[] {
-  const sums = new Map(counters.map((counter) => [counter.clientUuid, { ...counter }]));
-  for (const extra of more) {
-    const sum = sums.get(extra.clientUuid) ?? {
-      clientUuid: extra.clientUuid,
-      uplinkBytes: 0n,
-      downlinkBytes: 0n,
-    };
-    sum.uplinkBytes += extra.uplinkBytes;
-    sum.downlinkBytes += extra.downlinkBytes;
-    sums.set(extra.clientUuid, sum);
-  }
-  return [...sums.values()].sort((a, b) => a.clientUuid.localeCompare(b.clientUuid));
+/** What the supervisor and the user reconciler ask of the core's API. */
+export type CoreApi = Pick<
+  CoreApiClient,
+  'ping' | 'close' | 'addUser' | 'removeUser' | 'userTraffic' | 'inboundUserEmails'
+>;
+
+/** The part of a child process the supervisor uses (node's ChildProcess, or a test's fake). */
+export interface CoreChild {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly stdout: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null;
+  readonly stderr: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null;
+  kill(signal: NodeJS.Signals): boolean;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'error', listener: (error: Error) => void): this;
 }
+
+/** How the supervisor reaches time and the system; tests replace parts of it. */
+export interface CoreRuntime {
+  timers: Timers;
+  clock: Clock;
+  /** In [0, 1): the restart backoff's jitter. */
+  random: () => number;
+  /** The binary's version ('' when unreadable); null when no executable binary is there. */
+  inspectBinary(kind: ProxyCoreKind, binary: string): Promise<string | null>;
+  spawn(binary: string, args: readonly string[]): CoreChild;
+  connectApi(kind: ProxyCoreKind, apiPort: number): CoreApi;
+}
+
+export const nodeCoreRuntime: CoreRuntime = {
+  timers: realTimers,
+  clock: systemClock,
+  random: Math.random,
+  inspectBinary: async (kind, binary) =>
+    (await binaryExists(binary)) ? readCoreVersion(kind, binary) : null,
+  spawn: (binary, args) => spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+  connectApi: (kind, apiPort) => new CoreApiClient({ kind, apiPort }),
+};

@@ -3,7 +3,7 @@ import type { CoreAuditResult } from './core-audit';
 
 /**
  * The agent's view of the proxy core (Xray in production, Debian's v2ray in tests): the daemon
- * and the reporter use only this interface; `v2ray-core.ts` implements it for both cores.
+ * and the reporter use only this interface; `xray-core.ts` implements it for both cores.
  */
 
 export type ProxyCoreState = 'running' | 'stopped' | 'restarting' | 'failed' | 'absent';

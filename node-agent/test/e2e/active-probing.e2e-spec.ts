@@ -7,7 +7,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { type DecoySite, startDecoySite } from '../../src/proxy-core/decoy-site';
 import { generateSelfSignedCertificate } from '../../src/proxy-core/tls-certificate';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import {
   freePort,
   killAndWait,
@@ -74,7 +74,7 @@ describeLive.each(['tcp', 'ws'] as const)(
     let workDir: string;
     let decoy: DecoySite;
     let httpServer: LocalHttpServer;
-    let core: V2rayCore;
+    let core: XrayCore;
     let nodePort: number;
     let pin: string;
     let client: ChildProcess | undefined;
@@ -94,7 +94,7 @@ describeLive.each(['tcp', 'ws'] as const)(
       await writeFile(keyFile, made.keyPem, { mode: 0o600 });
       pin = createHash('sha256').update(new X509Certificate(made.certificatePem).raw).digest('hex');
       nodePort = await freePort();
-      core = new V2rayCore(
+      core = new XrayCore(
         {
           kind: 'v2ray',
           binary: V2RAY,

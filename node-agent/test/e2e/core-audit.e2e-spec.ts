@@ -14,7 +14,7 @@ import { sampleConfig } from '../../src/config/agent-config.fixture';
 import { CoreApiClient } from '../../src/proxy-core/core-api';
 import { CoreAuditScheduler } from '../../src/proxy-core/core-audit';
 import { type CoreConfigJson, VLESS_INBOUND_TAG } from '../../src/proxy-core/core-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import {
   eventually,
   freePort,
@@ -97,7 +97,7 @@ describeWithV2ray('core audit against a foreign user added through the API', () 
   let workDir: string;
   let httpServer: LocalHttpServer;
   let streamServer: Awaited<ReturnType<typeof startStreamingServer>>;
-  let core: V2rayCore;
+  let core: XrayCore;
   let client: ChildProcess | undefined;
   let store: AgentConfigStore;
   let audits: CoreAuditScheduler;
@@ -112,7 +112,7 @@ describeWithV2ray('core audit against a foreign user added through the API', () 
     streamServer = await startStreamingServer();
     apiPort = await freePort();
     const nodePort = await freePort();
-    core = new V2rayCore(
+    core = new XrayCore(
       {
         kind: 'v2ray',
         binary: V2RAY,
@@ -263,12 +263,12 @@ describeWithV2ray('core audit against a foreign user added through the API', () 
 
 describeWithV2ray('core audit when the node addresses change', () => {
   let workDir: string;
-  let core: V2rayCore;
+  let core: XrayCore;
   let addresses = ['127.0.0.1/32', '::1/128', '203.0.113.10/32'];
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-core-addresses-e2e-'));
-    core = new V2rayCore(
+    core = new XrayCore(
       {
         kind: 'v2ray',
         binary: V2RAY,

@@ -14,7 +14,7 @@ import {
 } from './control-plane-kit';
 import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
 import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import { readHardware } from '../../src/system/hardware';
 import {
   eventually,
@@ -49,8 +49,8 @@ const describeFullChain = hasV2ray && hasDatabase ? describe : describe.skip;
  * the node refuses by default. AgentDaemon takes its core as a constructor argument, so no
  * production option is needed for this.
  */
-function realCoreFor(config: AgentConfig): V2rayCore {
-  return new V2rayCore(
+function realCoreFor(config: AgentConfig): XrayCore {
+  return new XrayCore(
     { ...proxyCoreOptions(config), allowPrivateDestinations: true },
     { stopTimeoutMs: 2000 },
   );
@@ -75,7 +75,7 @@ describeFullChain('agent daemon with a real v2ray, driven by the real control pl
   let workDir: string;
   let httpServer: LocalHttpServer;
   let config: AgentConfig;
-  let core: V2rayCore;
+  let core: XrayCore;
   let daemon: AgentDaemon | undefined;
   let client: ChildProcess | undefined;
   let clientSocksPort: number;

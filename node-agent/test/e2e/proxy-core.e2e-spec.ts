@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreApiClient } from '../../src/proxy-core/core-api';
 import { VLESS_INBOUND_TAG } from '../../src/proxy-core/core-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import {
   eventually,
   freePort,
@@ -25,10 +25,10 @@ const hasV2ray = existsSync(V2RAY);
 if (!hasV2ray) console.warn(`proxy-core e2e skipped: ${V2RAY} is missing (apt-get install v2ray)`);
 const describeWithV2ray = hasV2ray ? describe : describe.skip;
 
-describeWithV2ray('V2rayCore with a real v2ray 4.34 on loopback', () => {
+describeWithV2ray('XrayCore with a real v2ray 4.34 on loopback', () => {
   let workDir: string;
   let httpServer: LocalHttpServer;
-  let core: V2rayCore;
+  let core: XrayCore;
   let client: ChildProcess | undefined;
   let allowedSocksPort: number;
   let unknownSocksPort: number;
@@ -43,7 +43,7 @@ describeWithV2ray('V2rayCore with a real v2ray 4.34 on loopback', () => {
     apiPort = await freePort();
     allowedSocksPort = await freePort();
     unknownSocksPort = await freePort();
-    core = new V2rayCore(
+    core = new XrayCore(
       {
         kind: 'v2ray',
         binary: V2RAY,
@@ -139,9 +139,9 @@ describeWithV2ray('V2rayCore with a real v2ray 4.34 on loopback', () => {
   });
 });
 
-describeWithV2ray('V2rayCore when the core fails on its first start', () => {
+describeWithV2ray('XrayCore when the core fails on its first start', () => {
   let workDir: string;
-  let core: V2rayCore | undefined;
+  let core: XrayCore | undefined;
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'scn-proxy-core-first-'));
@@ -165,7 +165,7 @@ describeWithV2ray('V2rayCore when the core fails on its first start', () => {
       ].join('\n'),
       { mode: 0o755 },
     );
-    core = new V2rayCore(
+    core = new XrayCore(
       {
         kind: 'v2ray',
         binary,

@@ -8,7 +8,7 @@ import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
 import { enroll } from '../../src/commands/enroll';
 import { runDoctorChecks } from '../../src/commands/doctor';
 import { AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import { generateSelfSignedCertificate } from '../../src/proxy-core/tls-certificate';
 import { readHardware } from '../../src/system/hardware';
 import {
@@ -108,7 +108,7 @@ describeLive('secure transports through a real agent-managed v2ray', () => {
       { io },
     );
     const config = await readAgentConfig(configPath);
-    const core = new V2rayCore(
+    const core = new XrayCore(
       { ...proxyCoreOptions(config), allowPrivateDestinations: true },
       { stopTimeoutMs: 2000 },
     );

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import { startTestDnsServer, type TestDnsServer } from './dns-server.support';
 import {
   createTestNetns,
@@ -44,7 +44,7 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
   let loopbackService: Awaited<ReturnType<typeof countingServer>>;
   let ipv6LoopbackService: Awaited<ReturnType<typeof countingServer>>;
   let ownAddressService: Awaited<ReturnType<typeof countingServer>>;
-  let core: V2rayCore;
+  let core: XrayCore;
   let client: ChildProcess | undefined;
   let socksPort: number;
   let apiPort: number;
@@ -71,7 +71,7 @@ describeLive('tunnel isolation with a real v2ray and a namespaced test host', ()
       return null;
     });
     // Started after the veth exists: the node's own addresses are read when the config is written.
-    core = new V2rayCore(
+    core = new XrayCore(
       {
         kind: 'v2ray',
         binary: V2RAY,

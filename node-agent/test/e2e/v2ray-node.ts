@@ -3,7 +3,7 @@ import type { CommandIo } from '../../src/commands/context';
 import { enroll, type EnrollDeps } from '../../src/commands/enroll';
 import { AgentDaemon, proxyCoreOptions } from '../../src/commands/run';
 import { type AgentConfig, AgentConfigStore, readAgentConfig } from '../../src/config/agent-config';
-import { V2rayCore } from '../../src/proxy-core/v2ray-core';
+import { XrayCore } from '../../src/proxy-core/xray-core';
 import { readHardware } from '../../src/system/hardware';
 import type { TestApp } from './control-plane-kit';
 import { eventually, freePort } from './proxy-core.support';
@@ -76,7 +76,7 @@ export async function startV2rayDaemon(
   enrolled: { configPath: string; config: AgentConfig },
   io: CommandIo,
 ): Promise<AgentDaemon> {
-  const core = new V2rayCore(
+  const core = new XrayCore(
     { ...proxyCoreOptions(enrolled.config), allowPrivateDestinations: true },
     { stopTimeoutMs: 2000 },
   );
