@@ -7,6 +7,10 @@
  *   node scripts/rewrite-spec-citations.mjs           rewrite every file, print what changed
  *   node scripts/rewrite-spec-citations.mjs --check   change nothing; exit 1 if a citation remains
  *   node scripts/rewrite-spec-citations.mjs --root <dir>   work on another checkout
+ *   node scripts/rewrite-spec-citations.mjs --no-format    leave the changed files unformatted
+ *
+ * A citation becomes longer, so the changed files Prettier can parse are formatted afterwards
+ * with the repository's Prettier and settings (a test name or a table may wrap differently).
  *
  * Idempotent: a rewritten citation no longer matches, so a second run changes nothing.
  *
@@ -53,11 +57,24 @@ const SKIP_PREFIXES = ['docs/product/'];
 const LEFTOVER = /\bspec\s*0[12]\b\s*(?:§|sections?\b)/i;
 
 /**
- * "spec 01 §4", then any continuation of the same spec: ", §5", " and §7", " / §9", "§3-4".
- * Also "spec 02 section 4" and "spec 02 sections 3-4".
+ * One pass over the text, token by token, remembering which spec the current comment cites:
+ * - `spec 01 §4`, `spec 02 section 4`, `spec 02 sections 3-4`: a citation, and the spec in force;
+ * - `02 §4` or a bare `§5`, `§3-4` while a spec is in force: more sections of it
+ *   ("spec 01 §2 Withdraw modal, §5 withdrawal rules", "spec 01 §9, 02 §4");
+ * - `issue 18 §5`: another document's section, left as it is, and no spec in force after it;
+ * - the end of a comment (its closing mark, a blank line, a line that is no comment line): no
+ *   spec in force.
  */
-const CITATION =
-  /\bspec\s*(0[12])\s*(?:§\s*|sections?\s+)(\d)(?:\s*[-–]\s*(\d))?((?:\s*(?:,|\/|&|\band\b|\bor\b)\s*§\s*\d(?:\s*[-–]\s*\d)?)*)/gi;
+const TOKEN = new RegExp(
+  [
+    /\bspec\s*(0[12])\s*(?:§\s*|sections?\s+)(\d)(?:\s*[-–]\s*(\d))?/.source,
+    /\bissue\s+\d+\s*§\s*\d+(?:\s*[-–]\s*\d+)?/.source,
+    /\b(0[12])\s*§\s*(\d)(?:\s*[-–]\s*(\d))?/.source,
+    /§\s*(\d)(?:\s*[-–]\s*(\d))?(?!\d)/.source,
+    /\*\/|\n(?!\s*(?:\/\/|\*|--|#|\/\*))/.source,
+  ].join('|'),
+  'gi',
+);
 
 function anchorFor(spec, section) {
   const anchor = ANCHORS[spec]?.[section];
@@ -71,17 +88,28 @@ function range(from, to) {
   return out;
 }
 
-/** Rewrites the citations of one text; returns the new text and how many citations it had. */
+/** Rewrites the citations of one text; returns the new text and how many sections it cited. */
 export function rewriteText(text) {
   let count = 0;
-  const next = text.replace(CITATION, (_match, spec, first, last, more) => {
-    const sections = range(first, last);
-    for (const [, from, to] of (more ?? '').matchAll(/§\s*(\d)(?:\s*[-–]\s*(\d))?/g)) {
-      sections.push(...range(from, to));
-    }
-    const anchors = [...new Set(sections.map((section) => anchorFor(spec, section)))];
+  let spec = null;
+  const cite = (from, to) => {
+    const sections = range(from, to);
     count += sections.length;
-    return anchors.join(', ');
+    return [...new Set(sections.map((section) => anchorFor(spec, section)))].join(', ');
+  };
+  const next = text.replace(TOKEN, (match, s1, a1, b1, s2, a2, b2, a3, b3) => {
+    if (s1) {
+      spec = s1;
+      return cite(a1, b1);
+    }
+    if (s2) {
+      if (spec === null) return match;
+      spec = s2;
+      return cite(a2, b2);
+    }
+    if (a3) return spec === null ? match : cite(a3, b3);
+    spec = null; // an issue's section, or the end of a comment
+    return match;
   });
   return { text: next, count };
 }
@@ -93,6 +121,24 @@ function rewriteFile(path, text) {
   if (body < 0) return rewriteText(text);
   const head = rewriteText(text.slice(0, body));
   return { text: head.text + text.slice(body), count: head.count };
+}
+
+/** Formats the files Prettier has a parser for (not .sql, .sh, .proto); returns how many changed. */
+async function format(paths) {
+  const prettier = await import('prettier');
+  let formatted = 0;
+  for (const path of paths) {
+    const info = await prettier.getFileInfo(path);
+    if (!info.inferredParser || info.ignored) continue;
+    const text = readFileSync(path, 'utf8');
+    const options = (await prettier.resolveConfig(path)) ?? {};
+    const next = await prettier.format(text, { ...options, filepath: path });
+    if (next !== text) {
+      writeFileSync(path, next);
+      formatted += 1;
+    }
+  }
+  return formatted;
 }
 
 function* files(root, dir = root) {
@@ -112,12 +158,13 @@ function* files(root, dir = root) {
   }
 }
 
-function main(argv) {
+async function main(argv) {
   const check = argv.includes('--check');
   const rootAt = argv.indexOf('--root');
   const root = resolve(rootAt >= 0 ? argv[rootAt + 1] : join(import.meta.dirname, '..'));
   let citations = 0;
   let changed = 0;
+  const changedFiles = [];
   const leftovers = [];
   for (const { path, rel } of files(root)) {
     const text = readFileSync(path, 'utf8');
@@ -133,6 +180,7 @@ function main(argv) {
       writeFileSync(path, result.text);
       citations += result.count;
       changed += 1;
+      changedFiles.push(path);
     }
     result.text.split('\n').forEach((line, i) => {
       if (LEFTOVER.test(line)) leftovers.push(`${rel}:${i + 1}: ${line.trim()}`);
@@ -141,19 +189,23 @@ function main(argv) {
   if (check) {
     if (leftovers.length > 0) {
       console.log(leftovers.join('\n'));
-      console.log(`${leftovers.length} line(s) still cite spec 01 or spec 02 (run without --check)`);
+      console.log(
+        `${leftovers.length} line(s) still cite spec 01 or spec 02 (run without --check)`,
+      );
       return 1;
     }
     console.log('No spec 01 / spec 02 citations left.');
     return 0;
   }
   console.log(`Rewrote ${citations} citation(s) in ${changed} file(s).`);
+  if (!argv.includes('--no-format') && changedFiles.length > 0) {
+    const formatted = await format(changedFiles);
+    console.log(`Formatted ${formatted} of them with Prettier.`);
+  }
   if (leftovers.length > 0) {
     console.log(`Left as they are (rewrite by hand):\n${leftovers.join('\n')}`);
   }
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('rewrite-spec-citations.mjs')) {
-  process.exitCode = main(process.argv.slice(2));
-}
+process.exitCode = await main(process.argv.slice(2));
