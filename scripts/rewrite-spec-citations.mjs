@@ -123,6 +123,35 @@ function rewriteFile(path, text) {
   return { text: head.text + text.slice(body), count: head.count };
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading) {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of ANCHORS that no heading of docs/product provides. */
+function missingAnchors(root) {
+  const missing = [];
+  for (const sections of Object.values(ANCHORS)) {
+    for (const target of Object.values(sections)) {
+      const [file, anchor] = target.split('#');
+      let text = '';
+      try {
+        text = readFileSync(join(root, 'docs', 'product', file), 'utf8');
+      } catch {
+        missing.push(`${target} (no such file)`);
+        continue;
+      }
+      const anchors = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => slug(m[1]));
+      if (!anchors.includes(anchor)) missing.push(target);
+    }
+  }
+  return missing;
+}
+
 /** Formats the files Prettier has a parser for (not .sql, .sh, .proto); returns how many changed. */
 async function format(paths) {
   const prettier = await import('prettier');
@@ -162,6 +191,11 @@ async function main(argv) {
   const check = argv.includes('--check');
   const rootAt = argv.indexOf('--root');
   const root = resolve(rootAt >= 0 ? argv[rootAt + 1] : join(import.meta.dirname, '..'));
+  const missing = missingAnchors(root);
+  if (missing.length > 0) {
+    console.log(`docs/product lacks the heading of: ${missing.join(', ')}`);
+    return 1;
+  }
   let citations = 0;
   let changed = 0;
   const changedFiles = [];
