@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { reportColumns, rowVersion } from '../../test/support/agent-report-rows';
 import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
 import {
   TRAFFIC_RETENTION_DAYS,
@@ -9,31 +10,9 @@ import {
   AgentReportRepository,
   type ClientTrafficDelta,
   MAX_REPORT_CLIENT_BYTES,
-  type ReportColumns,
 } from './agent-report.repository';
 
 const t = repositoryDatabase();
-
-function reportColumns(lastReportAt: Date): ReportColumns {
-  return {
-    reliabilityAtReport: 100,
-    lastReportAt,
-    lastCreditedAt: null,
-    belowThresholdSince: null,
-    bannedAt: null,
-    host: 'h.example',
-    port: 443,
-    inbound: { security: 'none' },
-    hardware: null,
-    agentVersion: '0.1.0',
-    coreState: 'running',
-    activeClients: 0,
-    pingMs: 7,
-    uptimeSeconds: '1',
-    appliedClientSetVersion: '0',
-    certificatePem: null,
-  };
-}
 
 /** A subscription of a new client with a place on `servers`; answers its id and VLESS UUID. */
 async function insertSubscription(servers: string[]): Promise<{ id: string; vless: string }> {
@@ -55,14 +34,6 @@ async function insertSubscription(servers: string[]): Promise<{ id: string; vles
       vless,
     ]);
   return { id, vless };
-}
-
-async function version(id: string): Promise<string> {
-  const [row] = await t.db.query<{ v: string }>(
-    'SELECT xmin::text AS v FROM servers WHERE id = $1',
-    [id],
-  );
-  return row!.v;
 }
 
 async function days(): Promise<Record<string, unknown>[]> {
@@ -90,7 +61,13 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
     const sub = await insertSubscription([server]);
     const writer = new AgentReportRepository(t.dataSource);
     const send = async (at: string, traffic: ClientTrafficDelta[]) =>
-      writer.write(server, await version(server), reportColumns(new Date(at)), 'ok', traffic);
+      writer.write(
+        server,
+        await rowVersion(t.db, server),
+        reportColumns({ lastReportAt: new Date(at) }),
+        'ok',
+        traffic,
+      );
     expect(await send('2026-11-01T23:58:00Z', [delta(sub.vless, 100, 1000)])).not.toBeNull();
     await send('2026-11-01T23:59:30Z', [delta(sub.vless, 5, 50)]);
     // The core restarted: the agent counted from 0 again, so the delta is small, never negative.
@@ -122,8 +99,8 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
     const writer = new AgentReportRepository(t.dataSource);
     await writer.write(
       server,
-      await version(server),
-      reportColumns(new Date('2026-11-03T10:00:00Z')),
+      await rowVersion(t.db, server),
+      reportColumns({ lastReportAt: new Date('2026-11-03T10:00:00Z') }),
       'ok',
       [
         delta(mine.vless, 1, 2),
@@ -147,13 +124,15 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
   it('should not count the traffic of a report whose write did not apply (re-applied, it counts once)', async () => {
     const server = await insertAgentServer(t.db);
     const sub = await insertSubscription([server]);
-    const stale = await version(server);
+    const stale = await rowVersion(t.db, server);
     await t.db.query(`UPDATE servers SET name = 'renamed' WHERE id = $1`, [server]);
     const writer = new AgentReportRepository(t.dataSource);
-    const columns = reportColumns(new Date('2026-11-04T10:00:00Z'));
+    const columns = reportColumns({ lastReportAt: new Date('2026-11-04T10:00:00Z') });
     expect(await writer.write(server, stale, columns, 'ok', [delta(sub.vless, 3, 4)])).toBeNull();
     expect(await days()).toEqual([]);
-    await writer.write(server, await version(server), columns, 'ok', [delta(sub.vless, 3, 4)]);
+    await writer.write(server, await rowVersion(t.db, server), columns, 'ok', [
+      delta(sub.vless, 3, 4),
+    ]);
     expect(await days()).toEqual([
       {
         subscription_id: sub.id,
@@ -169,9 +148,16 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
     const [server, other] = await Promise.all([insertAgentServer(t.db), insertAgentServer(t.db)]);
     const sub = await insertSubscription([server, other]);
     const writer = new AgentReportRepository(t.dataSource);
-    const columns = reportColumns(new Date('2026-11-06T10:00:00Z'));
+    const columns = reportColumns({ lastReportAt: new Date('2026-11-06T10:00:00Z') });
     const send = async (id: string, batch: string, up: number, down: number) =>
-      writer.write(id, await version(id), columns, 'ok', [delta(sub.vless, up, down)], batch);
+      writer.write(
+        id,
+        await rowVersion(t.db, id),
+        columns,
+        'ok',
+        [delta(sub.vless, up, down)],
+        batch,
+      );
     const totals = async () =>
       t.db.query<{ server_id: string; upload_bytes: string; download_bytes: string }>(
         `SELECT server_id, upload_bytes, download_bytes FROM subscription_traffic_days
@@ -186,7 +172,7 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
     await send(server, first.toUpperCase(), 10, 100);
     expect(await totals()).toMatchObject([{ upload_bytes: '10', download_bytes: '100' }]);
     // A report without traffic keeps the stored id: a late copy of the batch still adds nothing.
-    await writer.write(server, await version(server), columns, 'ok', [], '');
+    await writer.write(server, await rowVersion(t.db, server), columns, 'ok', [], '');
     await send(server, first, 10, 100);
     expect(await totals()).toMatchObject([{ upload_bytes: '10', download_bytes: '100' }]);
     // Concurrent writes (the batcher groups them in one statement): a resend on one server, the same id
@@ -226,8 +212,8 @@ describe('AgentReportRepository traffic (issue 19 §3)', () => {
           const writer = writers[(i + round) % 2]!;
           return writer.write(
             server,
-            await version(server),
-            reportColumns(at),
+            await rowVersion(t.db, server),
+            reportColumns({ lastReportAt: at }),
             quality,
             subs.map((s, j) => delta(s.vless, i + j + 1, 1000 * (i + 1))),
           );

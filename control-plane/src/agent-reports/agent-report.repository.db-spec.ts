@@ -1,30 +1,9 @@
+import { reportColumns, rowVersions } from '../../test/support/agent-report-rows';
 import { insertAgentServer, repositoryDatabase } from '../../test/support/server-rows';
-import { AgentReportRepository, type ReportColumns } from './agent-report.repository';
+import { AgentReportRepository } from './agent-report.repository';
 
 const t = repositoryDatabase();
 const insertServer = () => insertAgentServer(t.db);
-
-function reportColumns(overrides: Partial<ReportColumns> = {}): ReportColumns {
-  return {
-    reliabilityAtReport: 100,
-    lastReportAt: new Date('2026-11-01T00:00:00Z'),
-    lastCreditedAt: null,
-    belowThresholdSince: null,
-    bannedAt: null,
-    host: 'h.example',
-    port: 443,
-    inbound: { security: 'none' },
-    hardware: null,
-    agentVersion: '0.1.0',
-    coreState: 'running',
-    activeClients: 0,
-    pingMs: 7,
-    uptimeSeconds: '1',
-    appliedClientSetVersion: '0',
-    certificatePem: null,
-    ...overrides,
-  };
-}
 
 describe('AgentReportRepository', () => {
   it('should persist a burst of reports in batches, each acknowledged only once written', async () => {
@@ -33,7 +12,7 @@ describe('AgentReportRepository', () => {
     const at = new Date('2026-11-01T00:00:00Z');
     // Distinct times to the millisecond, stored exactly.
     const stamp = (i: number) => new Date(at.getTime() + i * 1_001 + 7);
-    const versions = await versionsOf(ids);
+    const versions = await rowVersions(t.db, ids);
     const written = await Promise.all(
       ids.map((id, i) =>
         writer.write(
@@ -80,14 +59,14 @@ describe('AgentReportRepository', () => {
       }),
     );
     // Each write answers the row's new version.
-    const after = await versionsOf(ids);
+    const after = await rowVersions(t.db, ids);
     expect(written).toEqual(ids.map((id) => after.get(id)));
     expect(written.every((version, i) => version !== versions.get(ids[i]!))).toBe(true);
   });
 
   it('should keep the stored hardware when a report leaves it out, and store what one carries', async () => {
     const [left, given] = await Promise.all([insertServer(), insertServer()]);
-    const versions = await versionsOf([left!, given!]);
+    const versions = await rowVersions(t.db, [left!, given!]);
     const writer = new AgentReportRepository(t.dataSource);
     const resized = {
       os: 'Debian GNU/Linux 12 (bookworm)',
@@ -117,7 +96,7 @@ describe('AgentReportRepository', () => {
 
   it('should fail only the report PostgreSQL refuses, not the others of its batch', async () => {
     const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
-    const versions = await versionsOf(ids);
+    const versions = await rowVersions(t.db, ids);
     const writer = new AgentReportRepository(t.dataSource);
     const columns = (uptimeSeconds: string) => reportColumns({ uptimeSeconds });
     const outcomes = await Promise.allSettled(
@@ -145,7 +124,7 @@ describe('AgentReportRepository', () => {
       insertServer(),
       insertServer(),
     ]);
-    const versions = await versionsOf([changed!, kept!, gone!]);
+    const versions = await rowVersions(t.db, [changed!, kept!, gone!]);
     await t.db.query('UPDATE servers SET name = $2 WHERE id = $1', [changed, 'renamed']);
     await t.db.query('DELETE FROM servers WHERE id = $1', [gone]);
     const writer = new AgentReportRepository(t.dataSource);
@@ -184,7 +163,7 @@ describe('AgentReportRepository', () => {
       at: Date,
       quality: 'ok' | 'client_count_failed' | 'malformed',
     ) => {
-      const version = (await versionsOf([id])).get(id)!;
+      const version = (await rowVersions(t.db, [id])).get(id)!;
       return writer.write(
         id,
         version,
@@ -203,7 +182,7 @@ describe('AgentReportRepository', () => {
     await send(failing!, 72, afterMidnight, 'client_count_failed');
     // A drop whose write misses (the row changed since it was read) is not counted: it is read
     // again and re-applied, and counted then.
-    const stale = (await versionsOf([missed!])).get(missed!)!;
+    const stale = (await rowVersions(t.db, [missed!])).get(missed!)!;
     await t.db.query('UPDATE servers SET name = $2 WHERE id = $1', [missed, 'renamed']);
     expect(
       await writer.write(
@@ -265,7 +244,7 @@ describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
     at: Date,
     hardware: ReturnType<typeof machine> | null,
   ): Promise<Date | null> {
-    const versions = await versionsOf([id]);
+    const versions = await rowVersions(t.db, [id]);
     const written = await writer.write(
       id,
       versions.get(id)!,
@@ -303,7 +282,7 @@ describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
     const ids = await Promise.all([insertServer(), insertServer(), insertServer()]);
     const writer = new AgentReportRepository(t.dataSource);
     for (const id of ids) await report(writer, id, day(0), machine(2, 2 * GIB));
-    const versions = await versionsOf(ids);
+    const versions = await rowVersions(t.db, ids);
     const next = [machine(2, 2 * GIB), machine(4, 2 * GIB), null];
     await Promise.all(
       ids.map((id, i) =>
@@ -340,7 +319,7 @@ describe('AgentReportRepository: the TLS certificate (issue 19 §1)', () => {
       planRevision: '2',
     });
     const report = async (pin: string, certificatePem: string | null) => {
-      const version = (await versionsOf([id])).get(id)!;
+      const version = (await rowVersions(t.db, [id])).get(id)!;
       expect(
         await writer.write(id, version, reportColumns({ inbound: inbound(pin), certificatePem })),
       ).not.toBeNull();
@@ -360,11 +339,3 @@ describe('AgentReportRepository: the TLS certificate (issue 19 §1)', () => {
     expect((await report('', null)).certificate_pem).toBeNull();
   });
 });
-
-async function versionsOf(ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await t.db.query<{ id: string; version: string }>(
-    'SELECT id, xmin::text AS version FROM servers WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, r.version]));
-}

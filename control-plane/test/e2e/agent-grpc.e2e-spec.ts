@@ -21,22 +21,22 @@ import {
   watch,
 } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
+import {
+  enrolledNode as enrolledNodeOf,
+  operatorWithToken as operatorWithTokenOf,
+} from '../support/enrolled-node';
+import { SteppedClock, useAgentApp } from '../support/agent-app';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-let now = new Date('2026-11-01T00:00:00Z');
-const clock = { now: () => now };
-const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+const clock = new SteppedClock(new Date('2026-11-01T00:00:00Z'));
+const advance = (ms: number) => clock.advance(ms);
 
 let t: TestApp;
 let client: AgentServiceClient;
-beforeAll(async () => {
-  t = await startTestApp({}, { clock });
-  client = agentClient(t.app.get(AgentGrpcServer).port);
-});
-afterAll(async () => {
-  client.close();
-  await t.close();
+useAgentApp(clock, (app, agent) => {
+  t = app;
+  client = agent;
 });
 
 const hardware = TIER1_HARDWARE;
@@ -78,31 +78,8 @@ function goodReport(overrides: Partial<ReportRequest> = {}): ReportRequest {
   };
 }
 
-async function operatorWithToken(tier = 'tier2', app = t) {
-  const operator = await registerAccount(app, { userType: 'node' });
-  const res = await app
-    .http()
-    .post('/api/nodes/enrollment-tokens')
-    .set('Authorization', `Bearer ${operator.token}`)
-    .send({ tier })
-    .expect(201);
-  return {
-    operator,
-    token: res.body.token as string,
-    installCommand: res.body.installCommand as string,
-  };
-}
-
-async function enrolledNode(app = t, agent = client) {
-  const { operator, token } = await operatorWithToken('tier2', app);
-  const node = await enroll(agent, {
-    enrollmentToken: token,
-    tier: 'TIER_2',
-    agentVersion: '0.1.0',
-    hardware,
-  });
-  return { operator, node, metadata: nodeMetadata(node.nodeId, node.nodeSecret) };
-}
+const operatorWithToken = (tier = 'tier2', app = t) => operatorWithTokenOf(app, tier);
+const enrolledNode = (app = t, agent = client) => enrolledNodeOf(app, agent);
 
 /** Two enrolled nodes, and what a refused call must leave unchanged of their rows. */
 async function twoNodes() {

@@ -1,31 +1,20 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AgentServiceClient } from '@scn/proto';
-import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { REPORT_BURST, REPORT_REFILL_MS } from '../../src/grpc/report-rate-limiter';
-import {
-  agentClient,
-  agentReport,
-  nodeMetadata,
-  report,
-  reportStream,
-} from '../support/agent-client';
+import { agentReport, nodeMetadata, report, reportStream } from '../support/agent-client';
 import { enrolledNode } from '../support/enrolled-node';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
+import { SteppedClock, useAgentApp } from '../support/agent-app';
 
 // Time stands still unless a test moves it: the allowance refills only when it does.
-let now = new Date('2026-11-24T00:00:00Z');
-const clock = { now: () => now };
-const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+const clock = new SteppedClock(new Date('2026-11-24T00:00:00Z'));
+const advance = (ms: number) => clock.advance(ms);
 
 let t: TestApp;
 let client: AgentServiceClient;
-beforeAll(async () => {
-  t = await startTestApp({}, { clock });
-  client = agentClient(t.app.get(AgentGrpcServer).port);
-});
-afterAll(async () => {
-  client.close();
-  await t.close();
+useAgentApp(clock, (app, agent) => {
+  t = app;
+  client = agent;
 });
 
 /** 'ok', or the status and message a call was refused with. */

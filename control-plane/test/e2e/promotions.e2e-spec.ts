@@ -10,14 +10,10 @@ import {
   type WalletData,
 } from '@scn/proto';
 import { registerAccount } from '../support/accounts';
-import {
-  depositThroughChain,
-  type FundingChain,
-  startFundingChain,
-} from '../support/chain-deposits';
-import { ledgerViolations } from '../support/ledger';
+import { depositThroughChain, type FundingChain } from '../support/chain-deposits';
+import { type Account, nodeWallet, postAs, useFundedApp } from '../support/funded-app';
 import { insertServers } from '../support/market-fixtures';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Issue 20 §1 on the built server: promotions paid from the node wallet (funded by real
@@ -26,22 +22,13 @@ import { startTestApp, type TestApp } from '../support/test-app';
  */
 const DAY = 86_400_000;
 let now = new Date('2026-06-01T12:00:00Z');
-const clock = { now: () => now };
 let t: TestApp;
 let funding: FundingChain;
-beforeAll(async () => {
-  funding = await startFundingChain({ now: () => now.getTime() });
-  t = await startTestApp(funding.env, { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await funding.stop();
-});
-afterEach(async () => {
-  expect(await ledgerViolations(t.db.url)).toEqual([]);
+useFundedApp({ now: () => now, checkLedgerAfterEach: true }, (app, chain) => {
+  t = app;
+  funding = chain;
 });
 
-type Account = Awaited<ReturnType<typeof registerAccount>>;
 const MICRO = 1_000_000n;
 
 async function operatorWithServer(
@@ -54,15 +41,11 @@ async function operatorWithServer(
   return { who, serverId: serverId! };
 }
 
-const promote = (who: Account, serverId: string, body: unknown, key?: string) => {
-  const req = t.http().post(PROMOTION_ROUTES.promote(serverId)).set('Cookie', who.cookie);
-  if (key !== undefined) req.set('Idempotency-Key', key);
-  return req.send(body as object);
-};
+const promote = (who: Account, serverId: string, body: unknown, key?: string) =>
+  postAs(t, who, PROMOTION_ROUTES.promote(serverId), body, key);
 
 async function nodeBalance(who: Account): Promise<bigint> {
-  const res = await t.http().get(WALLET_ROUTES.nodeWallet(who.uuid)).set('Cookie', who.cookie);
-  return BigInt((res.body.data as WalletData).balanceMicro);
+  return BigInt((await nodeWallet(t, who)).balanceMicro);
 }
 
 /** The market's first page as a visitor sees it: [name, isPromoted] of the given servers. */

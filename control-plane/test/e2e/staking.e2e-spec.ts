@@ -1,38 +1,19 @@
-import {
-  STAKING_MESSAGES,
-  STAKING_ROUTES,
-  type StakingData,
-  WALLET_ROUTES,
-  type WalletData,
-} from '@scn/proto';
+import { STAKING_MESSAGES, STAKING_ROUTES, type StakingData } from '@scn/proto';
 import { registerAccount } from '../support/accounts';
-import {
-  depositThroughChain,
-  type FundingChain,
-  startFundingChain,
-} from '../support/chain-deposits';
-import { ledgerViolations } from '../support/ledger';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { depositThroughChain, type FundingChain } from '../support/chain-deposits';
+import { type Account, nodeWallet, postAs, useFundedApp } from '../support/funded-app';
+import type { TestApp } from '../support/test-app';
 
 /** Issue 18 §4: the staking calls on the built server, funded through real deposits. */
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T12:00:00Z');
-const clock = { now: () => now };
 let t: TestApp;
 let funding: FundingChain;
-beforeAll(async () => {
-  funding = await startFundingChain({ now: () => now.getTime() });
-  t = await startTestApp(funding.env, { clock });
-});
-afterAll(async () => {
-  await t.close();
-  await funding.stop();
-});
-afterEach(async () => {
-  expect(await ledgerViolations(t.db.url)).toEqual([]);
+useFundedApp({ now: () => now, checkLedgerAfterEach: true }, (app, chain) => {
+  t = app;
+  funding = chain;
 });
 
-type Account = Awaited<ReturnType<typeof registerAccount>>;
 const MICRO = 1_000_000n;
 
 async function staking(who: Account): Promise<StakingData> {
@@ -41,16 +22,8 @@ async function staking(who: Account): Promise<StakingData> {
   return res.body.data as StakingData;
 }
 
-async function nodeWallet(who: Account): Promise<WalletData> {
-  const res = await t.http().get(WALLET_ROUTES.nodeWallet(who.uuid)).set('Cookie', who.cookie);
-  return res.body.data as WalletData;
-}
-
-const post = (who: Account, path: string, body: unknown, key?: string) => {
-  const req = t.http().post(path).set('Cookie', who.cookie);
-  if (key !== undefined) req.set('Idempotency-Key', key);
-  return req.send(body as object);
-};
+const post = (who: Account, path: string, body: unknown, key?: string) =>
+  postAs(t, who, path, body, key);
 
 describe('staking calls: who may call them', () => {
   it('should refuse another account’s uuid (403), no session (401) and a client account (403)', async () => {
@@ -176,7 +149,7 @@ describe('staking calls: moving money', () => {
       availableMicro: '7500000',
       requiredMicro: '7500001',
     });
-    const wallet = await nodeWallet(operator);
+    const wallet = await nodeWallet(t, operator);
     expect(wallet.balanceMicro).toBe('7500000');
     expect(wallet.transactions.map((x) => [x.type, x.amountMicro])).toEqual([
       ['stake', '-12500000'],
@@ -225,7 +198,7 @@ describe('staking calls: moving money', () => {
         'un-1',
       );
       expect(again.body).toEqual(done.body);
-      expect((await nodeWallet(operator)).balanceMicro).toBe(String(10n * MICRO));
+      expect((await nodeWallet(t, operator)).balanceMicro).toBe(String(10n * MICRO));
     } finally {
       now = start;
     }

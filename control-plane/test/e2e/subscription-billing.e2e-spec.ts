@@ -1,15 +1,12 @@
 import { subscriptionCreationResponseSchema, subscriptionsResponseSchema } from '@scn/proto';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
-import {
-  depositThroughChain,
-  type FundingChain,
-  startFundingChain,
-} from '../support/chain-deposits';
+import { depositThroughChain, type FundingChain } from '../support/chain-deposits';
+import { useFundedApp } from '../support/funded-app';
 import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, walletBalance } from '../support/subscriptions';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 const SSL = 1_000_000n;
 const HOUR = 3_600_000;
@@ -18,18 +15,11 @@ let t: TestApp;
 let funding: FundingChain;
 let operator: string;
 
-beforeAll(async () => {
-  // The chain keeps the test clock too: deposits made after it moves have matching block times.
-  funding = await startFundingChain({ now: () => now.getTime() });
-  t = await startTestApp(
-    { ...funding.env, LAUNCH_PERIOD_ENDS: '2026-06-30' },
-    { clock: { now: () => now } },
-  );
+// The chain keeps the test clock too: deposits made after it moves have matching block times.
+useFundedApp({ now: () => now, env: { LAUNCH_PERIOD_ENDS: '2026-06-30' } }, async (app, chain) => {
+  t = app;
+  funding = chain;
   operator = await insertAccount(t.db);
-});
-afterAll(async () => {
-  await t.close();
-  await funding.stop();
 });
 
 const job = () => t.app.get(SubscriptionBillingJob);

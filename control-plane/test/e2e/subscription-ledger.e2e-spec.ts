@@ -1,14 +1,11 @@
 import { SUBSCRIPTION_MESSAGES, subscriptionCreationResponseSchema } from '@scn/proto';
 import { registerAccount } from '../support/accounts';
-import {
-  depositThroughChain,
-  type FundingChain,
-  startFundingChain,
-} from '../support/chain-deposits';
+import { depositThroughChain, type FundingChain } from '../support/chain-deposits';
+import { useFundedApp } from '../support/funded-app';
 import { ledgerViolations } from '../support/ledger';
 import { insertAccount, insertServers } from '../support/market-fixtures';
 import { buy, clientSetOf, walletBalance } from '../support/subscriptions';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 const SSL = 1_000_000n;
 const now = new Date('2026-11-20T12:00:00.000Z');
@@ -16,17 +13,10 @@ let t: TestApp;
 let funding: FundingChain;
 let operator: string;
 
-beforeAll(async () => {
-  funding = await startFundingChain({ now: () => now.getTime() });
-  t = await startTestApp(
-    { ...funding.env, LAUNCH_PERIOD_ENDS: '2026-06-30' },
-    { clock: { now: () => now } },
-  );
+useFundedApp({ now: () => now, env: { LAUNCH_PERIOD_ENDS: '2026-06-30' } }, async (app, chain) => {
+  t = app;
+  funding = chain;
   operator = await insertAccount(t.db);
-});
-afterAll(async () => {
-  await t?.close();
-  await funding?.stop();
 });
 
 async function server(): Promise<string> {

@@ -3,23 +3,39 @@ import { registerAccount } from './accounts';
 import { enroll, nodeMetadata, TIER1_HARDWARE } from './agent-client';
 import type { TestApp } from './test-app';
 
-/**
- * A new operator's tier-2 node, enrolled through the real calls (an enrollment token over
- * REST, Enroll over gRPC): the operator, the node's id and its credentials as gRPC metadata.
- */
-export async function enrolledNode(t: TestApp, client: AgentServiceClient) {
+/** A new operator and an enrollment token of theirs for `tier` (the setup wizard's call). */
+export async function operatorWithToken(t: TestApp, tier = 'tier2') {
   const operator = await registerAccount(t, { userType: 'node' });
-  const { body } = await t
+  const res = await t
     .http()
     .post('/api/nodes/enrollment-tokens')
     .set('Authorization', `Bearer ${operator.token}`)
-    .send({ tier: 'tier2' })
+    .send({ tier })
     .expect(201);
+  return {
+    operator,
+    token: res.body.token as string,
+    installCommand: res.body.installCommand as string,
+  };
+}
+
+/**
+ * A new operator's tier-2 node, enrolled through the real calls (an enrollment token over
+ * REST, Enroll over gRPC): the operator, the node's id, Enroll's answer and the node's
+ * credentials as gRPC metadata.
+ */
+export async function enrolledNode(t: TestApp, client: AgentServiceClient) {
+  const { operator, token } = await operatorWithToken(t, 'tier2');
   const node = await enroll(client, {
-    enrollmentToken: body.token as string,
+    enrollmentToken: token,
     tier: 'TIER_2',
     agentVersion: '0.1.0',
     hardware: TIER1_HARDWARE,
   });
-  return { operator, id: node.nodeId, metadata: nodeMetadata(node.nodeId, node.nodeSecret) };
+  return {
+    operator,
+    id: node.nodeId,
+    node,
+    metadata: nodeMetadata(node.nodeId, node.nodeSecret),
+  };
 }

@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   decodeSubscriptionContent,
@@ -13,24 +12,12 @@ import {
 } from '@scn/proto';
 import type { AgentDaemon } from '../../src/commands/run';
 import type { AgentConfig } from '../../src/config/agent-config';
-import {
-  type ControlPlaneKit,
-  type FundingChain,
-  hasDatabase,
-  loadControlPlaneKit,
-  type TestApp,
-} from './control-plane-kit';
-import {
-  eventually,
-  freePort,
-  killAndWait,
-  type LocalHttpServer,
-  socksHttpGet,
-  startHttpServer,
-} from './proxy-core.support';
+import { hasDatabase, type TestApp } from './control-plane-kit';
+import { eventually, freePort, type LocalHttpServer, socksHttpGet } from './proxy-core.support';
 import { certificatePin, presentedCertificate } from './tls-client.support';
+import { SubscriptionNode } from './subscription-node.support';
 import { startClientFromLink } from './vless-link-client';
-import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
+import { V2RAY } from './v2ray-node';
 
 /**
  * Issue 19 §4, end to end with every real part that runs here: the real agent enrolls Debian's
@@ -50,48 +37,22 @@ const hasV2ray = existsSync(V2RAY);
 if (!hasV2ray) console.warn(`secure subscription e2e skipped: ${V2RAY} is missing`);
 const describeLive = hasV2ray && hasDatabase ? describe : describe.skip;
 
-interface Kit extends Pick<
-  ControlPlaneKit,
-  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
-> {
-  startTestApp(env: Record<string, string>): Promise<TestApp>;
-  registerAccount(
-    t: TestApp,
-    options: { userType: 'client' | 'node' },
-  ): Promise<{ uuid: string; token: string; cookie: string }>;
-}
-
 describeLive('a pinned TLS subscription through a real agent node (issue 19 §4)', () => {
-  let kit: Kit;
+  const node = new SubscriptionNode();
   let t: TestApp;
-  let funding: FundingChain | undefined;
   let workDir: string;
   let httpServer: LocalHttpServer;
   let config: AgentConfig;
   let daemon: AgentDaemon | undefined;
   let operator: { uuid: string; token: string };
   let subscription: SubscriptionCreationResponse;
-  const clients: ChildProcess[] = [];
-  const io = { out: () => undefined, err: () => undefined };
+  const clients = node.clients;
 
   beforeAll(async () => {
-    kit = (await loadControlPlaneKit()) as unknown as Kit;
-    funding = await kit.startFundingChain();
-    t = await kit.startTestApp({ ...funding.env, LAUNCH_PERIOD_ENDS: '2020-01-01' });
-    const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
-    operator = await kit.registerAccount(t, { userType: 'node' });
-    const client = await kit.registerAccount(t, { userType: 'client' });
-    await kit.depositThroughChain(t, funding, client, 20);
-    workDir = await mkdtemp(path.join(tmpdir(), 'scn-secure-subscription-'));
-    httpServer = await startHttpServer(BODY);
-    const enrolled = await enrollV2rayNode(t, {
-      operatorToken: operator.token,
-      grpcPort,
-      workDir,
-      io,
-    });
-    config = enrolled.config;
-    daemon = await startV2rayDaemon(enrolled, io);
+    await node.start({ body: BODY, workDirPrefix: 'scn-secure-subscription-', clientSsl: 20 });
+    ({ t, config, daemon, operator, httpServer } = node);
+    workDir = node.workDir!;
+    const client = node.client;
     const bought = await t
       .http()
       .post('/api/clients/create-subscription')
@@ -107,17 +68,7 @@ describeLive('a pinned TLS subscription through a real agent node (issue 19 §4)
     }, 10_000);
   }, 90_000);
 
-  afterAll(async () => {
-    try {
-      await daemon?.stop();
-      for (const child of clients) await killAndWait(child);
-      await httpServer?.close();
-      await t?.close();
-    } finally {
-      await funding?.stop();
-      if (workDir) await rm(workDir, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => node.stop());
 
   const feedPath = () => new URL(subscription.subscriptionUrl).pathname;
 

@@ -1,8 +1,4 @@
-import { type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   decodeSubscriptionContent,
   parseVlessLink,
@@ -10,24 +6,11 @@ import {
 } from '@scn/proto';
 import type { AgentDaemon } from '../../src/commands/run';
 import type { AgentConfig } from '../../src/config/agent-config';
-import {
-  type ControlPlaneKit,
-  type FundingChain,
-  hasDatabase,
-  loadControlPlaneKit,
-  type TestApp,
-  clientsOf,
-} from './control-plane-kit';
-import {
-  eventually,
-  freePort,
-  killAndWait,
-  type LocalHttpServer,
-  socksHttpGet,
-  startHttpServer,
-} from './proxy-core.support';
+import { hasDatabase, type TestApp, clientsOf } from './control-plane-kit';
+import { eventually, freePort, type LocalHttpServer, socksHttpGet } from './proxy-core.support';
+import { SubscriptionNode, type SubscriptionKit } from './subscription-node.support';
 import { startClientFromLink } from './vless-link-client';
-import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
+import { V2RAY } from './v2ray-node';
 
 /**
  * issue 4 §5 "real connection": a client buys a subscription through the HTTP API; the real
@@ -38,40 +21,16 @@ import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
  */
 const BODY = 'hello through a purchased subscription';
 const HOUR = 3_600_000;
-const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 
 const hasV2ray = existsSync(V2RAY);
 if (!hasV2ray)
   console.warn(`subscription e2e skipped: ${V2RAY} is missing (apt-get install v2ray)`);
 const describeFullChain = hasV2ray && hasDatabase ? describe : describe.skip;
 
-/** The parts of the control plane's test kit this spec needs beyond the shared kit. */
-interface SubscriptionKit extends Pick<
-  ControlPlaneKit,
-  'startFundingChain' | 'depositThroughChain' | 'AgentGrpcServer'
-> {
-  startTestApp(env: Record<string, string>, options: { clock: { now(): Date } }): Promise<TestApp>;
-  registerAccount(
-    t: TestApp,
-    options: { userType: 'client' | 'node' },
-  ): Promise<{ uuid: string; token: string; cookie: string }>;
-  SubscriptionBillingJob: unknown;
-}
-
-async function loadKit(): Promise<SubscriptionKit> {
-  const load = (file: string) =>
-    import(path.join(CONTROL_PLANE, file)) as Promise<Record<string, unknown>>;
-  const [shared, billing] = await Promise.all([
-    loadControlPlaneKit(),
-    load('src/subscriptions/subscription-billing.job'),
-  ]);
-  return { ...shared, ...billing } as unknown as SubscriptionKit;
-}
-
 describeFullChain('a purchased subscription through a real node', () => {
+  const node = new SubscriptionNode();
   let kit: SubscriptionKit;
   let t: TestApp & { db: { url: string } };
-  let funding: FundingChain | undefined;
   let offsetMs = 0;
   const clock = { now: () => new Date(Date.now() + offsetMs) };
   let workDir: string;
@@ -79,8 +38,7 @@ describeFullChain('a purchased subscription through a real node', () => {
   let config: AgentConfig;
   let daemon: AgentDaemon | undefined;
   let client: { uuid: string; cookie: string };
-  const clients: ChildProcess[] = [];
-  const io = { out: () => undefined, err: () => undefined };
+  const clients = node.clients;
 
   const fetchThrough = (socksPort: number) => socksHttpGet(socksPort, httpServer.port, 1500);
   const refusedEventually = (socksPort: number) =>
@@ -116,43 +74,13 @@ describeFullChain('a purchased subscription through a real node', () => {
   }
 
   beforeAll(async () => {
-    kit = await loadKit();
-    // The chain's block times follow the control plane's (moved) clock.
-    funding = await kit.startFundingChain({ now: () => clock.now().getTime() });
-    t = (await kit.startTestApp(
-      // Paid purchases: the launch period is over for this control plane.
-      { ...funding.env, LAUNCH_PERIOD_ENDS: '2020-01-01' },
-      { clock },
-    )) as TestApp & { db: { url: string } };
-    const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
-    const operator = await kit.registerAccount(t, { userType: 'node' });
-    client = await kit.registerAccount(t, { userType: 'client' });
-    // Funded through a real deposit on the chain (issue 17 §5).
-    await kit.depositThroughChain(t, funding, client, 20);
-    workDir = await mkdtemp(path.join(tmpdir(), 'scn-subscription-e2e-'));
-    httpServer = await startHttpServer(BODY);
-
-    const enrolled = await enrollV2rayNode(t, {
-      operatorToken: operator.token,
-      grpcPort,
-      workDir,
-      io,
-    });
-    config = enrolled.config;
-    daemon = await startV2rayDaemon(enrolled, io);
+    await node.start({ body: BODY, workDirPrefix: 'scn-subscription-e2e-', clock, clientSsl: 20 });
+    ({ kit, config, daemon, client, httpServer } = node);
+    t = node.t as TestApp & { db: { url: string } };
+    workDir = node.workDir!;
   }, 60_000);
 
-  afterAll(async () => {
-    try {
-      await daemon?.stop();
-      for (const child of clients) await killAndWait(child);
-      await httpServer?.close();
-      await t?.close();
-    } finally {
-      await funding?.stop();
-      if (workDir) await rm(workDir, { recursive: true, force: true });
-    }
-  });
+  afterAll(() => node.stop());
 
   let monthly: SubscriptionCreationResponse;
   let fromLinkPort: number;

@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+/**
+ * Rewrites the citations of the two product specifications that are not in this repository
+ * ("spec 01 §9", "spec 02 sections 3-4", "spec 01 §4, §5") into the anchors of docs/product/,
+ * which state the same rules in the repository's own words (docs/product/README.md).
+ *
+ *   node scripts/rewrite-spec-citations.mjs           rewrite every file, print what changed
+ *   node scripts/rewrite-spec-citations.mjs --check   change nothing; exit 1 if a citation remains
+ *   node scripts/rewrite-spec-citations.mjs --root <dir>   work on another checkout
+ *   node scripts/rewrite-spec-citations.mjs --no-format    leave the changed files unformatted
+ *
+ * A citation becomes longer, so the changed files Prettier can parse are formatted afterwards
+ * with the repository's Prettier and settings (a test name or a table may wrap differently).
+ *
+ * Idempotent: a rewritten citation no longer matches, so a second run changes nothing.
+ *
+ * In `.sql` files only the text before the function body (the first dollar quote) is rewritten:
+ * a body is what the database stores, so changing it needs a migration (docs/development.md,
+ * "Changing a SQL function"); a citation inside a body is reported by --check instead.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+
+/** Spec section -> docs/product anchor. One anchor per section (docs/product/README.md). */
+export const ANCHORS = {
+  '01': {
+    1: 'overview.md#what-scn-is',
+    2: 'screens.md#the-shell-and-the-market-screens',
+    3: 'records.md#market-and-wallet-records',
+    4: 'states.md#market-and-account-states',
+    5: 'input-rules.md#market-and-account-input',
+    6: 'roles.md#who-may-use-the-market-and-wallet',
+    7: 'calls.md#market-and-account-calls',
+    8: 'messages.md#market-and-account-messages',
+    9: 'constants.md#market-prices-and-limits',
+  },
+  '02': {
+    1: 'overview.md#clients-and-node-operators',
+    2: 'screens.md#dashboards-and-information-pages',
+    3: 'records.md#dashboard-records',
+    4: 'states.md#subscription-and-reliability-states',
+    5: 'input-rules.md#dashboard-input',
+    6: 'roles.md#who-may-use-the-dashboards',
+    7: 'calls.md#dashboard-calls',
+    8: 'messages.md#dashboard-messages',
+    9: 'constants.md#billing-and-the-economy',
+  },
+};
+
+const EXTENSIONS = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|sql|proto|sh|css|md)$/;
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'dist-bundle', '.git', '.data', 'coverage']);
+/** The product docs themselves, and this script (its own table and examples). */
+const SKIP_FILES = new Set(['scripts/rewrite-spec-citations.mjs']);
+const SKIP_PREFIXES = ['docs/product/'];
+
+/** Anything that still names a spec section: what --check looks for. */
+const LEFTOVER = /\bspec\s*0[12]\b\s*(?:§|sections?\b)/i;
+
+/**
+ * One pass over the text, token by token, remembering which spec the current comment cites:
+ * - `spec 01 §4`, `spec 02 section 4`, `spec 02 sections 3-4`: a citation, and the spec in force;
+ * - `02 §4` or a bare `§5`, `§3-4` while a spec is in force: more sections of it
+ *   ("spec 01 §2 Withdraw modal, §5 withdrawal rules", "spec 01 §9, 02 §4");
+ * - `issue 18 §5`: another document's section, left as it is, and no spec in force after it;
+ * - the end of a comment (its closing mark, a blank line, a line that is no comment line): no
+ *   spec in force.
+ */
+const TOKEN = new RegExp(
+  [
+    /\bspec\s*(0[12])\s*(?:§\s*|sections?\s+)(\d)(?:\s*[-–]\s*(\d))?/.source,
+    /\bissue\s+\d+\s*§\s*\d+(?:\s*[-–]\s*\d+)?/.source,
+    /\b(0[12])\s*§\s*(\d)(?:\s*[-–]\s*(\d))?/.source,
+    /§\s*(\d)(?:\s*[-–]\s*(\d))?(?!\d)/.source,
+    /\*\/|\n(?!\s*(?:\/\/|\*|--|#|\/\*))/.source,
+  ].join('|'),
+  'gi',
+);
+
+function anchorFor(spec, section) {
+  const anchor = ANCHORS[spec]?.[section];
+  if (!anchor) throw new Error(`spec ${spec} §${section} has no anchor in docs/product`);
+  return `docs/product/${anchor}`;
+}
+
+function range(from, to) {
+  const out = [];
+  for (let n = Number(from); n <= Number(to ?? from); n++) out.push(n);
+  return out;
+}
+
+/** Rewrites the citations of one text; returns the new text and how many sections it cited. */
+export function rewriteText(text) {
+  let count = 0;
+  let spec = null;
+  const cite = (from, to) => {
+    const sections = range(from, to);
+    count += sections.length;
+    return [...new Set(sections.map((section) => anchorFor(spec, section)))].join(', ');
+  };
+  const next = text.replace(TOKEN, (match, s1, a1, b1, s2, a2, b2, a3, b3) => {
+    if (s1) {
+      spec = s1;
+      return cite(a1, b1);
+    }
+    if (s2) {
+      if (spec === null) return match;
+      spec = s2;
+      return cite(a2, b2);
+    }
+    if (a3) return spec === null ? match : cite(a3, b3);
+    spec = null; // an issue's section, or the end of a comment
+    return match;
+  });
+  return { text: next, count };
+}
+
+/** A .sql file: only the text before the first dollar quote (the function body) is rewritten. */
+function rewriteFile(path, text) {
+  if (!path.endsWith('.sql')) return rewriteText(text);
+  const body = text.search(/\$[A-Za-z_]*\$/);
+  if (body < 0) return rewriteText(text);
+  const head = rewriteText(text.slice(0, body));
+  return { text: head.text + text.slice(body), count: head.count };
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading) {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of ANCHORS that no heading of docs/product provides. */
+function missingAnchors(root) {
+  const missing = [];
+  for (const sections of Object.values(ANCHORS)) {
+    for (const target of Object.values(sections)) {
+      const [file, anchor] = target.split('#');
+      let text = '';
+      try {
+        text = readFileSync(join(root, 'docs', 'product', file), 'utf8');
+      } catch {
+        missing.push(`${target} (no such file)`);
+        continue;
+      }
+      const anchors = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => slug(m[1]));
+      if (!anchors.includes(anchor)) missing.push(target);
+    }
+  }
+  return missing;
+}
+
+/** Formats the files Prettier has a parser for (not .sql, .sh, .proto); returns how many changed. */
+async function format(paths) {
+  const prettier = await import('prettier');
+  let formatted = 0;
+  for (const path of paths) {
+    const info = await prettier.getFileInfo(path);
+    if (!info.inferredParser || info.ignored) continue;
+    const text = readFileSync(path, 'utf8');
+    const options = (await prettier.resolveConfig(path)) ?? {};
+    const next = await prettier.format(text, { ...options, filepath: path });
+    if (next !== text) {
+      writeFileSync(path, next);
+      formatted += 1;
+    }
+  }
+  return formatted;
+}
+
+function* files(root, dir = root) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const rel = relative(root, path).split(sep).join('/');
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name)) yield* files(root, path);
+    } else if (
+      entry.isFile() &&
+      EXTENSIONS.test(entry.name) &&
+      !SKIP_FILES.has(rel) &&
+      !SKIP_PREFIXES.some((prefix) => rel.startsWith(prefix))
+    ) {
+      yield { path, rel };
+    }
+  }
+}
+
+async function main(argv) {
+  const check = argv.includes('--check');
+  const rootAt = argv.indexOf('--root');
+  const root = resolve(rootAt >= 0 ? argv[rootAt + 1] : join(import.meta.dirname, '..'));
+  const missing = missingAnchors(root);
+  if (missing.length > 0) {
+    console.log(`docs/product lacks the heading of: ${missing.join(', ')}`);
+    return 1;
+  }
+  let citations = 0;
+  let changed = 0;
+  const changedFiles = [];
+  const leftovers = [];
+  for (const { path, rel } of files(root)) {
+    const text = readFileSync(path, 'utf8');
+    if (!/spec\s*0[12]/i.test(text)) continue;
+    if (check) {
+      text.split('\n').forEach((line, i) => {
+        if (LEFTOVER.test(line)) leftovers.push(`${rel}:${i + 1}: ${line.trim()}`);
+      });
+      continue;
+    }
+    const result = rewriteFile(path, text);
+    if (result.count > 0 && result.text !== text) {
+      writeFileSync(path, result.text);
+      citations += result.count;
+      changed += 1;
+      changedFiles.push(path);
+    }
+    result.text.split('\n').forEach((line, i) => {
+      if (LEFTOVER.test(line)) leftovers.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  if (check) {
+    if (leftovers.length > 0) {
+      console.log(leftovers.join('\n'));
+      console.log(
+        `${leftovers.length} line(s) still cite spec 01 or spec 02 (run without --check)`,
+      );
+      return 1;
+    }
+    console.log('No spec 01 / spec 02 citations left.');
+    return 0;
+  }
+  console.log(`Rewrote ${citations} citation(s) in ${changed} file(s).`);
+  if (!argv.includes('--no-format') && changedFiles.length > 0) {
+    const formatted = await format(changedFiles);
+    console.log(`Formatted ${formatted} of them with Prettier.`);
+  }
+  if (leftovers.length > 0) {
+    console.log(`Left as they are (rewrite by hand):\n${leftovers.join('\n')}`);
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
