@@ -9,6 +9,7 @@ import { AgentReportsService } from './agent-reports.service';
 import { AgentServerRepository } from './agent-server.repository';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
 import { ReliabilitySweepRepository } from './reliability-sweep.repository';
+import { ReliabilitySweepService } from './reliability-sweep.service';
 
 /**
  * What agents tell the control plane (spec 02 §4): their credentials checked, their reports
@@ -23,6 +24,7 @@ import { ReliabilitySweepRepository } from './reliability-sweep.repository';
     AgentAuthService,
     AgentReportsService,
     ReliabilitySweepRepository,
+    ReliabilitySweepService,
     ReliabilitySweepJob,
   ],
   exports: [AgentAuthService, AgentReportsService],

@@ -3,14 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { dataSourceOptions } from '../database/data-source';
-import type { TransactionRunner } from '../database/transaction-runner';
 import type { MarketRefresh } from '../market/market-refresh';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { ReliabilityState } from '../reliability/reliability';
 import type { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
-import { ReliabilitySweepJob } from './reliability-sweep.job';
+import { ReliabilitySweepService } from './reliability-sweep.service';
 import { ReliabilitySweepRepository } from './reliability-sweep.repository';
-import type { JobScheduler } from '../jobs/job-scheduler';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -62,7 +60,7 @@ async function rows(): Promise<Map<string, Record<string, unknown>>> {
   return new Map(all.map((row) => [row.id as string, row]));
 }
 
-describe('ReliabilitySweepJob.sweep', () => {
+describe('ReliabilitySweepService.sweep', () => {
   it('should ban, start and clear recovery windows across pages and leave every other server untouched', async () => {
     // Left alone by the candidate query: reported within the hour at 95 or more, or banned.
     const untouched = [
@@ -126,17 +124,15 @@ describe('ReliabilitySweepJob.sweep', () => {
     const read = jest.spyOn(repository, 'listServersForSweep');
     const write = jest.spyOn(repository, 'settleServers');
     const realtime = { serverListUpdated: jest.fn() };
-    const job = new ReliabilitySweepJob(
+    const service = new ReliabilitySweepService(
       repository,
       {} as MarketRefresh,
-      {} as TransactionRunner,
       realtime as unknown as RealtimeGateway,
       {} as ReliabilityHistoryService,
       { now: () => now },
       {} as TrafficRepository,
-      {} as JobScheduler,
     );
-    expect(await job.sweep(3)).toBe(expected.size);
+    expect(await service.sweep(3)).toBe(expected.size);
     expect(realtime.serverListUpdated.mock.calls).toEqual([['availability']]);
 
     // 9 candidates, 3 a page: three full pages and an empty one; one write per page.
@@ -160,7 +156,7 @@ describe('ReliabilitySweepJob.sweep', () => {
     }
 
     // Idempotent for its minute: nothing more to change, nothing to announce.
-    expect(await job.sweep(3)).toBe(0);
+    expect(await service.sweep(3)).toBe(0);
     expect(realtime.serverListUpdated).toHaveBeenCalledTimes(1);
     expect(await rows()).toEqual(after);
   });

@@ -1,43 +1,27 @@
 import {
-  Inject,
   Injectable,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { TrafficRepository } from '../traffic/traffic.repository';
 import { JOBS } from '../jobs/job-registry';
 import { JobScheduler } from '../jobs/job-scheduler';
 import type { ScheduledJob } from '../jobs/scheduled-job';
-import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
-import { MarketRefresh } from '../market/market-refresh';
-import { RealtimeGateway } from '../realtime/realtime.gateway';
-import { settleThreshold } from '../reliability/reliability';
-import { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
-import { ReliabilitySweepRepository, type SweepSettlement } from './reliability-sweep.repository';
-
-/** Servers the reliability sweep reads, and writes in one statement, at a time. */
-export const SWEEP_PAGE_SIZE = 5_000;
+import { ReliabilitySweepService } from './reliability-sweep.service';
 
 /**
- * Once a minute (spec 02 §4): writes every server's reliability history up to now (issue 18 §1,
- * and prunes it once a day), moves silent nodes through the 95%/14-day lifecycle, then brings the
- * market's clock-dependent columns (staleness decay, promotions) up to now. One run a minute
- * across the replicas (jobs/job-scheduler.ts); its transaction-scoped advisory lock keeps any
- * other run (a test's, one taken over from a stopped replica) from overlapping it.
+ * Once a minute (spec 02 §4): the reliability history, the 95%/14-day lifecycle and the market's
+ * clock-dependent columns (ReliabilitySweepService.run). One run a minute across the replicas
+ * (jobs/job-scheduler.ts); its transaction-scoped advisory lock keeps any other run (a test's,
+ * one taken over from a stopped replica) from overlapping it.
  */
 @Injectable()
 export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private job: ScheduledJob | null = null;
 
   constructor(
-    private readonly repository: ReliabilitySweepRepository,
-    private readonly market: MarketRefresh,
+    private readonly sweep: ReliabilitySweepService,
     private readonly transactions: TransactionRunner,
-    private readonly realtime: RealtimeGateway,
-    private readonly history: ReliabilityHistoryService,
-    @Inject(CLOCK) private readonly clock: Clock,
-    private readonly traffic: TrafficRepository,
     private readonly scheduler: JobScheduler,
   ) {}
 
@@ -51,47 +35,6 @@ export class ReliabilitySweepJob implements OnApplicationBootstrap, OnApplicatio
 
   /** Runs the sweep unless another replica is running it; returns the servers it changed, or null. */
   runOnce(): Promise<number | null> {
-    return this.transactions.exclusive(JOBS.reliabilitySweep.lockId, async () => {
-      // Before the lifecycle: it reads the states as the reports left them (a ban stops it).
-      const now = this.clock.now();
-      await this.history.writeUntil(now);
-      await this.history.prune(now);
-      await this.traffic.prune(now);
-      const changed = await this.sweep();
-      await this.market.refresh();
-      return changed;
-    });
-  }
-
-  /**
-   * Moves the 95%/14-day lifecycle on for every server it could move for (idempotent per run):
-   * reads the candidates a page at a time and writes each page's changes in one statement, so
-   * memory and round trips stay bounded at any network size. Returns how many servers changed.
-   */
-  async sweep(pageSize = SWEEP_PAGE_SIZE): Promise<number> {
-    const now = this.clock.now();
-    let changed = 0;
-    let afterId: string | null = null;
-    for (;;) {
-      const page = await this.repository.listServersForSweep(now, afterId, pageSize);
-      const settlements: SweepSettlement[] = [];
-      for (const before of page) {
-        const after = settleThreshold(before, now);
-        if (after !== before) {
-          settlements.push({
-            id: before.id,
-            version: before.version,
-            belowThresholdSince: after.belowThresholdSince,
-            bannedAt: after.bannedAt,
-          });
-        }
-      }
-      changed += await this.repository.settleServers(settlements);
-      const last = page[page.length - 1];
-      if (!last || page.length < pageSize) break;
-      afterId = last.id;
-    }
-    if (changed > 0) this.realtime.serverListUpdated('availability');
-    return changed;
+    return this.transactions.exclusive(JOBS.reliabilitySweep.lockId, () => this.sweep.run());
   }
 }

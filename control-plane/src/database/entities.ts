@@ -29,7 +29,7 @@ import { MarketSettingsEntity } from '../market/entities/market-settings.entity'
 import { SubscriptionPauseEntity } from '../subscriptions/entities/subscription-pause.entity';
 import { JobHeartbeatEntity } from '../subscriptions/entities/job-heartbeat.entity';
 import { JobRunEntity } from '../jobs/entities/job-run.entity';
-import { SubscriptionWithdrawalEntity } from '../subscriptions/entities/subscription-withdrawal.entity';
+import { SubscriptionServerDropEntity } from '../subscriptions/entities/subscription-server-drop.entity';
 import { SubscriptionReplacementEntity } from '../subscriptions/entities/subscription-replacement.entity';
 import { SubscriptionServerEntity } from '../subscriptions/entities/subscription-server.entity';
 import { SubscriptionEntity } from '../subscriptions/entities/subscription.entity';
@@ -75,7 +75,7 @@ export const ENTITIES = [
   SubscriptionEntity,
   SubscriptionServerEntity,
   SubscriptionPauseEntity,
-  SubscriptionWithdrawalEntity,
+  SubscriptionServerDropEntity,
   JobHeartbeatEntity,
   JobRunEntity,
   ServerReliabilityDayEntity,

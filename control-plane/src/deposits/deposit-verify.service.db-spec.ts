@@ -17,6 +17,7 @@ import { DepositMatcherService } from './deposit-matcher.service';
 import { DepositRequestsService } from './deposit-requests.service';
 import { DepositVerifyService } from './deposit-verify.service';
 import { DepositWatcherJob } from './deposit-watcher.job';
+import { DepositWatcherService } from './deposit-watcher.service';
 import { DepositsException } from './deposits.exception';
 import { DepositsRepository } from './deposits.repository';
 import { FakeChain } from '../../test/support/fake-chain';
@@ -81,12 +82,9 @@ beforeAll(async () => {
   requests = new DepositRequestsService(repository, limits, config, clock);
   verifier = new DepositVerifyService(requests, repository, matcher, limits, metrics, clock);
   watcher = new DepositWatcherJob(
-    repository,
-    matcher,
+    new DepositWatcherService(repository, matcher, chain, config, clock),
     transactions,
-    chain,
     config,
-    clock,
     new JobScheduler(new JobRunsRepository(dataSource)),
   );
 });

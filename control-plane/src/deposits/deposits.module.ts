@@ -14,6 +14,7 @@ import { AddressDepositViewsService } from './address-deposit-views.service';
 import { AddressDepositsService } from './address-deposits.service';
 import { DepositAddressScanner } from './deposit-address-scanner.service';
 import { DepositAddressWatcherJob } from './deposit-address-watcher.job';
+import { DepositWatcherService } from './deposit-watcher.service';
 import { DepositAddressService } from './deposit-address.service';
 import { DepositAddressesRepository } from './deposit-addresses.repository';
 import { DepositCreditService } from './deposit-credit.service';
@@ -59,6 +60,7 @@ const OFF: DepositChain = {
     DepositMatcherService,
     DepositMetrics,
     DepositVerifyService,
+    DepositWatcherService,
     DepositWatcherJob,
     DepositTransfersRepository,
     AddressDepositsService,

@@ -72,4 +72,22 @@ describe('the job registry', () => {
     expect(duplicates(started)).toEqual([]);
     expect(started.sort()).toEqual(Object.keys(JOBS).sort());
   });
+
+  it('should keep every *.job.ts a thin wrapper that only its module imports', () => {
+    const offenders: string[] = [];
+    for (const [file, text] of files) {
+      if (file.endsWith('.job.ts')) {
+        // The work is a service's: a job holds no SQL and no state beyond its schedule.
+        if (/\b(SELECT|INSERT|UPDATE|DELETE)\b|\.query\(/.test(text))
+          offenders.push(`${file}: SQL`);
+        const fields = [...text.matchAll(/^\s+private (?:readonly )?(\w+)[^\n,]*;\s*$/gm)].map(
+          (m) => m[1],
+        );
+        if (fields.some((field) => field !== 'job')) offenders.push(`${file}: state of its own`);
+      } else if (!file.endsWith('.module.ts') && /from '\.{1,2}\/[^']*\.job'/.test(text)) {
+        offenders.push(`${file}: imports a job class (call its service instead)`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
 });

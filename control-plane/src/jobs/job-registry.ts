@@ -44,8 +44,8 @@ export const JOBS = {
     scope: 'cluster',
   },
   /** subscriptions: servers that cannot serve dropped from paid periods (refunded). */
-  serverWithdrawal: {
-    name: 'server-withdrawal',
+  serverDrop: {
+    name: 'server-drop',
     intervalMs: MINUTE_MS,
     lockId: 4_202_653,
     scope: 'cluster',

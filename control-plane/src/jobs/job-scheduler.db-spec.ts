@@ -247,6 +247,28 @@ describe('JobScheduler over one database', () => {
     expect(runs).toBe(2);
   });
 
+  it('should run a started job now by its definition, and nothing when it is not started', async () => {
+    const clock = manualClock(2_150_000_000_000);
+    const { scheduler } = await replica('by-name', clock);
+    let runs = 0;
+    scheduler.runNow(job('spec-by-name', 60_000)); // not started here: nothing
+    const j = scheduler.start(job('spec-by-name', 60_000), async () => {
+      runs += 1;
+    });
+    scheduler.runNow(job('spec-by-name', 60_000));
+    await until('the run asked for', async () =>
+      (await runsOf('spec-by-name')).some((r) => r.outcome === 'ok') ? true : null,
+    );
+    expect(runs).toBe(1);
+    j.stop();
+    scheduler.runNow(job('spec-by-name', 60_000)); // stopped: nothing
+    await sleep(200);
+    expect(runs).toBe(1);
+    expect(await runsOf('spec-by-name')).toMatchObject([
+      { period: String(-clock.ms), outcome: 'ok' },
+    ]);
+  });
+
   it('should prune old runs but keep the last success', async () => {
     const clock = manualClock(2_200_000_000_000);
     const { source } = await replica('pruner', clock);

@@ -81,6 +81,16 @@ export class JobScheduler implements JobStatsSource, OnApplicationShutdown {
   }
 
   /**
+   * A run of a job started on this replica now, out of schedule (a new withdrawal's payout),
+   * unless this replica is running one already; nothing when the job is not started here (not
+   * configured, or stopped).
+   */
+  runNow(definition: JobDefinition): void {
+    const job = this.jobs.get(definition.name);
+    if (job?.started) void job.runNow();
+  }
+
+  /**
    * Runs every started job once now (a job in the middle of a run runs again right after it).
    * The test clock calls it when a test moves time (common/test-clock.ts, main.ts): time passed
    * for every job, so each does what its next tick would have done, without waiting (each such

@@ -8,7 +8,7 @@ import type { ServerDeletion } from './server-deletion';
 const now = new Date('2026-11-10T12:00:00.000Z');
 const tx = { tx: true } as unknown as Transaction;
 
-function setup({ owned = true, withdrawn = 0 } = {}) {
+function setup({ owned = true, dropped = 0 } = {}) {
   const repository = {
     listOwnedServers: jest.fn(async () => []),
     findOwnedServer: jest.fn(async () => (owned ? ({ id: 's1' } as ServerEntity) : null)),
@@ -21,7 +21,7 @@ function setup({ owned = true, withdrawn = 0 } = {}) {
     runRetrying: jest.fn((work: (t: Transaction) => unknown) => work(tx)),
   };
   const realtime = { serverListUpdated: jest.fn() };
-  const deletion = { beforeDelete: jest.fn(async () => withdrawn) };
+  const deletion = { beforeDelete: jest.fn(async () => dropped) };
   const service = new NodesService(
     repository as unknown as NodesRepository,
     transactions as unknown as TransactionRunner,
@@ -34,7 +34,7 @@ function setup({ owned = true, withdrawn = 0 } = {}) {
 
 describe('NodesService.deleteServer', () => {
   it('should lock, settle the subscriptions and delete in one retried transaction, then announce', async () => {
-    const { service, repository, transactions, realtime, deletion } = setup({ withdrawn: 2 });
+    const { service, repository, transactions, realtime, deletion } = setup({ dropped: 2 });
     expect(await service.deleteServer('owner', 's1')).toBe(true);
     expect(transactions.runRetrying).toHaveBeenCalledTimes(1);
     expect(repository.lockOwnedServer).toHaveBeenCalledWith(tx, 'owner', 's1');

@@ -192,14 +192,14 @@ export class NodesService {
   async deleteServer(ownerUuid: string, serverId: string): Promise<boolean> {
     const result = await this.transactions.runRetrying(async (tx) => {
       if (!(await this.repository.lockOwnedServer(tx, ownerUuid, serverId))) {
-        return { deleted: false, withdrawn: 0 };
+        return { deleted: false, dropped: 0 };
       }
-      const withdrawn = (await this.deletion?.beforeDelete(tx, serverId, this.clock.now())) ?? 0;
+      const dropped = (await this.deletion?.beforeDelete(tx, serverId, this.clock.now())) ?? 0;
       await this.repository.deleteServer(tx, serverId);
-      return { deleted: true, withdrawn };
+      return { deleted: true, dropped };
     });
     if (result.deleted) this.realtime.serverListUpdated('removed');
-    if (result.withdrawn > 0) this.realtime.serverListUpdated('withdrawn');
+    if (result.dropped > 0) this.realtime.serverListUpdated('withdrawn');
     return result.deleted;
   }
 

@@ -13,6 +13,7 @@ import {
   VantagePointsController,
 } from './reachability.controller';
 import { ReachabilityJob } from './reachability.job';
+import { ReachabilityUpkeepService } from './reachability-upkeep.service';
 import { ReachabilityRepository } from './reachability.repository';
 import { ReachabilityService } from './reachability.service';
 import { VantagePointsRepository } from './vantage-points.repository';
@@ -35,6 +36,7 @@ import { VantagePointsService } from './vantage-points.service';
     VantagePointsService,
     ClientReportsRepository,
     ClientReportsService,
+    ReachabilityUpkeepService,
     ReachabilityJob,
     { provide: VISITOR_REACHABILITY, useExisting: ReachabilityService },
     { provide: SUBSCRIPTION_REACHABILITY, useExisting: ReachabilityService },

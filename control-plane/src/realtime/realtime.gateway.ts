@@ -29,7 +29,10 @@ export type ServerListChange =
   | 'subscription'
   /** LISTEN came back after a database outage: events may have been missed, refetch. */
   | 'resync'
-  /** A server that could not serve was dropped from subscriptions (issue 15 §7). */
+  /**
+   * A server that could not serve was dropped from subscriptions (issue 15 §7); the wire name
+   * predates the name "server drop" (docs/api.md) and stays.
+   */
   | 'withdrawn'
   /** A server was promoted (issue 20): the market's order changed. */
   | 'promotion'

@@ -170,7 +170,7 @@ export class RewardFactsRepository {
    * Subscription rewards of the period per server (spec 02 §9: clients x 10). A reward is paid
    * per subscription and operator (ledger `subscription_reward`, its server_count the operator's
    * servers in the subscription), so it is attributed by membership: each of the operator's
-   * servers the subscription holds or held (subscription_servers, subscription_withdrawals) gets
+   * servers the subscription holds or held (subscription_servers, subscription_server_drops) gets
    * the reward / server_count; a subscription counts as one client of each such server. A
    * deleted server's rewards are not attributed (its membership rows are gone).
    */
@@ -189,7 +189,7 @@ export class RewardFactsRepository {
            AND t.server_count > 0 AND ($3::uuid IS NULL OR a.owner_uuid = $3)),
        members AS (
          SELECT subscription_id, server_id FROM subscription_servers
-         UNION SELECT subscription_id, server_id FROM subscription_withdrawals)
+         UNION SELECT subscription_id, server_id FROM subscription_server_drops)
        SELECT m.server_id, count(DISTINCT r.subscription_id)::int AS clients,
               sum(r.per_server)::text AS micro
        FROM r JOIN members m ON m.subscription_id = r.subscription_id

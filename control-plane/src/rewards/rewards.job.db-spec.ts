@@ -28,6 +28,7 @@ import { RewardFactsRepository } from './reward-facts.repository';
 import { RewardRunService } from './reward-run.service';
 import { RewardStatementsRepository } from './reward-statements.repository';
 import { RewardsJob } from './rewards.job';
+import { RewardsTickService } from './rewards-tick.service';
 import { JobRunsRepository } from '../jobs/job-runs.repository';
 import { JobScheduler } from '../jobs/job-scheduler';
 
@@ -70,7 +71,8 @@ async function replica(smtpUrl = smtp.url) {
     clock,
   );
   const scheduler = new JobScheduler(new JobRunsRepository(dataSource));
-  return { job: new RewardsJob(runs, escrow, transactions, clock, scheduler), escrow, dataSource };
+  const job = new RewardsJob(new RewardsTickService(runs, escrow, clock), transactions, scheduler);
+  return { job, escrow, dataSource };
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { RewardRunService } from './reward-run.service';
 import { RewardStatementsRepository } from './reward-statements.repository';
 import { RewardsController } from './rewards.controller';
 import { RewardsJob } from './rewards.job';
+import { RewardsTickService } from './rewards-tick.service';
 
 /**
  * The operators' monthly rewards (issue 18 §2, §3): statements, the pool's budget, the monthly
@@ -26,6 +27,7 @@ import { RewardsJob } from './rewards.job';
     RewardRunService,
     RewardEscrowService,
     EarningsService,
+    RewardsTickService,
     RewardsJob,
   ],
   exports: [RewardRunService, RewardsJob],

@@ -19,8 +19,8 @@ import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { ServerReplacements } from './server-replacement.service';
 import { ServerReplacementsRepository } from './server-replacements.repository';
-import { ServerWithdrawals } from './server-withdrawal';
-import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerDropService } from './server-drop.service';
+import { ServerDropsRepository } from './server-drops.repository';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { SubscriptionsNotifier } from './subscriptions.notifier';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   replacements = new ServerReplacements(
     new ServerReplacementsRepository(dataSource),
     subscriptions,
-    new ServerWithdrawals(new ServerWithdrawalsRepository(dataSource), subscriptions, ledger),
+    new ServerDropService(new ServerDropsRepository(dataSource), subscriptions, ledger),
     new SubscriptionPaymentsService(ledger, SERVICES_CONFIG),
     clientSets,
     ledger,

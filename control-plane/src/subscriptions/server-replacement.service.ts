@@ -16,7 +16,7 @@ import {
   replacementsFor,
 } from './replacement-rules';
 import { ServerReplacementsRepository } from './server-replacements.repository';
-import { ServerWithdrawals, takeBackPostings } from './server-withdrawal';
+import { ServerDropService, takeBackPostings } from './server-drop.service';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { OPERATOR_REWARD_FROZEN_MS } from './subscription-pricing';
 import {
@@ -48,7 +48,7 @@ export class ServerReplacements {
   constructor(
     private readonly repository: ServerReplacementsRepository,
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly withdrawals: ServerWithdrawals,
+    private readonly drops: ServerDropService,
     private readonly payments: SubscriptionPaymentsService,
     private readonly clientSets: ClientSetsService,
     private readonly ledger: LedgerService,
@@ -150,7 +150,7 @@ export class ServerReplacements {
     now: Date,
   ): Promise<'done' | 'replayed' | 'full'> {
     const since = (await this.repository.blockedSince(tx, blocked.id, network)) ?? now;
-    const share = await this.withdrawals.unusedShare(
+    const share = await this.drops.unusedShare(
       tx,
       record,
       blocked.ownerUuid,

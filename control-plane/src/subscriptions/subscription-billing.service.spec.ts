@@ -1,6 +1,6 @@
 import {
   fakePayments,
-  fakeWithdrawals,
+  fakeUnableServers,
   inlineTransactions,
   NOW,
   subscribableServer,
@@ -62,14 +62,14 @@ function billingWith({ rows, balance = 100n * SSL, unable = [] }: Setup) {
   } as unknown as ClientSetsService;
   const notifier = {
     changed: () => events.push('changed'),
-    withdrawn: () => events.push('withdrawn'),
+    serversDropped: () => events.push('dropped'),
   } as unknown as SubscriptionsNotifier;
   const service = new SubscriptionBillingService(
     inlineTransactions().runner,
     repository,
     fakePayments(balance, writes),
     lifecycle,
-    fakeWithdrawals(unable),
+    fakeUnableServers(unable),
     nodes,
     notifier,
     { operatorEmail: null } as PremiumServers,
@@ -85,7 +85,7 @@ describe('SubscriptionBillingService.settleDue', () => {
   it('should renew an ended period it can pay, once per period, from where the last one ended', async () => {
     const record = ended();
     const { service, writes, events } = billingWith({ rows: [record] });
-    expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, withdrawn: 0 });
+    expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, dropped: 0 });
     expect(writes).toEqual([
       ['charge', 'subscription', 'monthly', 2, `renewal:${record.id}:3`],
       [
@@ -113,9 +113,9 @@ describe('SubscriptionBillingService.settleDue', () => {
 
   it('should renew only the servers that can serve, and tell the dashboard about the rest', async () => {
     const { service, writes, events } = billingWith({ rows: [ended()], unable: [B] });
-    expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, withdrawn: 1 });
+    expect(await service.settleDue()).toEqual({ renewed: 1, expired: 0, resumed: 0, dropped: 1 });
     expect(writes[0]).toEqual(['charge', 'subscription', 'monthly', 1, expect.any(String)]);
-    expect(events).toEqual(['withdrawn', 'changed']);
+    expect(events).toEqual(['dropped', 'changed']);
   });
 
   it('should end a pause at its limit, as if resumed then', async () => {
@@ -140,7 +140,7 @@ describe('SubscriptionBillingService.settleDue', () => {
         subscriptionRecord({ id: 'later', expiresAt: new Date(NOW.getTime() + HOUR) }),
       ],
     });
-    expect(await service.settleDue()).toEqual({ renewed: 0, expired: 0, resumed: 0, withdrawn: 0 });
+    expect(await service.settleDue()).toEqual({ renewed: 0, expired: 0, resumed: 0, dropped: 0 });
     expect(writes).toEqual([]);
     expect(events).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { ClientSetsService } from '../client-sets/client-sets.service';
-import { ServerWithdrawalJob } from './server-withdrawal.job';
+import { UnableServersService } from './unable-servers.service';
 import { serverIds } from './subscription-links';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
@@ -20,7 +20,7 @@ export interface SettleResult {
   expired: number;
   resumed: number;
   /** Servers dropped at renewal because they could not serve (issue 15 §7). */
-  withdrawn: number;
+  dropped: number;
 }
 
 /**
@@ -35,7 +35,7 @@ export class SubscriptionBillingService {
     private readonly repository: SubscriptionsRepository,
     private readonly payments: SubscriptionPaymentsService,
     private readonly lifecycle: SubscriptionLifecycleService,
-    private readonly withdrawals: ServerWithdrawalJob,
+    private readonly unableServers: UnableServersService,
     private readonly clientSets: ClientSetsService,
     private readonly notifier: SubscriptionsNotifier,
     private readonly premium: PremiumServers,
@@ -51,7 +51,7 @@ export class SubscriptionBillingService {
    */
   async settleDue(): Promise<SettleResult> {
     const now = this.clock.now();
-    const result: SettleResult = { renewed: 0, expired: 0, resumed: 0, withdrawn: 0 };
+    const result: SettleResult = { renewed: 0, expired: 0, resumed: 0, dropped: 0 };
     for (let after = FIRST_ID; ;) {
       const due = await this.repository.dueForResume(now, after, JOB_BATCH);
       for (const id of due) {
@@ -66,14 +66,14 @@ export class SubscriptionBillingService {
         const outcome = await this.renewOrExpire(id, now);
         if (outcome?.status === 'renewed') result.renewed += 1;
         if (outcome?.status === 'expired') result.expired += 1;
-        result.withdrawn += outcome?.withdrawn ?? 0;
+        result.dropped += outcome?.dropped ?? 0;
       }
       if (due.length < JOB_BATCH) break;
       after = due[due.length - 1]!;
     }
     // issue 15 §7: the client dashboard re-reads and shows the dropped servers.
-    if (result.withdrawn > 0) this.notifier.withdrawn();
-    if (result.renewed + result.expired + result.resumed + result.withdrawn > 0) {
+    if (result.dropped > 0) this.notifier.serversDropped();
+    if (result.renewed + result.expired + result.resumed + result.dropped > 0) {
       this.notifier.changed();
     }
     return result;
@@ -109,11 +109,11 @@ export class SubscriptionBillingService {
   private renewOrExpire(
     id: string,
     now: Date,
-  ): Promise<{ status: 'renewed' | 'expired'; withdrawn: number } | null> {
+  ): Promise<{ status: 'renewed' | 'expired'; dropped: number } | null> {
     return this.transactions.runRetrying(async (tx) => {
       const record = await this.repository.lockForJob(tx, id);
       if (!record || record.status !== 'active' || record.expiresAt > now) return null;
-      const { kept: servers, dropped: withdrawn } = await this.withdrawals.dropUnable(
+      const { kept: servers, dropped } = await this.unableServers.dropUnable(
         tx,
         record,
         await this.repository.serversFor(tx, id, this.premium.operatorEmail),
@@ -139,12 +139,12 @@ export class SubscriptionBillingService {
             periodIndex: period,
             expiresAt: new Date(record.expiresAt.getTime() + periodMs(record.billingCycle)),
           });
-          return { status: 'renewed' as const, withdrawn };
+          return { status: 'renewed' as const, dropped };
         }
       }
       await this.repository.update(tx, id, { status: 'expired' });
       await this.clientSets.removeClients(tx, serverIds(servers), record.vlessUuid);
-      return { status: 'expired' as const, withdrawn };
+      return { status: 'expired' as const, dropped };
     });
   }
 }

@@ -1,6 +1,6 @@
 import {
   fakePayments,
-  fakeWithdrawals,
+  fakeUnableServers,
   inlineTransactions,
   NOW,
   OWNER,
@@ -81,7 +81,7 @@ function paidChangesWith({ record, balance = 100n * SSL, unable = [], taken = 0 
     idempotency,
     fakePayments(balance, writes),
     lifecycle,
-    fakeWithdrawals(unable),
+    fakeUnableServers(unable),
     nodes,
     views,
     { changed: () => events.push('changed') } as unknown as SubscriptionsNotifier,

@@ -12,7 +12,7 @@ import { PremiumServers } from '../market/premium-servers';
 import { ClientSetRefusal } from '../client-sets/client-sets.repository';
 import { ClientSetsService } from '../client-sets/client-sets.service';
 import { IdempotencyService } from '../wallet/idempotency.service';
-import { ServerWithdrawalJob } from './server-withdrawal.job';
+import { UnableServersService } from './unable-servers.service';
 import { serverIds } from './subscription-links';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
@@ -37,7 +37,7 @@ export class SubscriptionPaidChangesService {
     private readonly idempotency: IdempotencyService,
     private readonly payments: SubscriptionPaymentsService,
     private readonly lifecycle: SubscriptionLifecycleService,
-    private readonly withdrawals: ServerWithdrawalJob,
+    private readonly unableServers: UnableServersService,
     private readonly clientSets: ClientSetsService,
     private readonly views: SubscriptionViewsService,
     private readonly notifier: SubscriptionsNotifier,
@@ -72,7 +72,7 @@ export class SubscriptionPaidChangesService {
             throw SubscriptionsException.of('not_paused');
           }
           // issue 15 §7: servers that cannot serve are dropped, not paid for.
-          const { kept: current } = await this.withdrawals.dropUnable(
+          const { kept: current } = await this.unableServers.dropUnable(
             tx,
             record,
             await this.repository.serversFor(tx, id, this.premium.operatorEmail),
@@ -151,7 +151,7 @@ export class SubscriptionPaidChangesService {
           if (record.billingCycle === newCycle)
             throw SubscriptionsException.sameBillingCycle(newCycle);
           // issue 15 §7: a new period is paid only for the servers that can serve.
-          const { kept: servers } = await this.withdrawals.dropUnable(
+          const { kept: servers } = await this.unableServers.dropUnable(
             tx,
             record,
             await this.repository.serversFor(tx, id, this.premium.operatorEmail),

@@ -8,7 +8,7 @@ import { LedgerService } from '../wallet/ledger.service';
 import { WalletException } from '../wallet/wallet.exception';
 import type { WalletRepository } from '../wallet/wallet.repository';
 import type { PurchaseOutcome, PurchaseWrite, PurchasesRepository } from './purchases.repository';
-import type { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import type { ServerDropsRepository } from './server-drops.repository';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { SubscriptionPurchaseService } from './subscription-purchase.service';
 import { SubscriptionViewsService } from './subscription-views.service';
@@ -50,7 +50,7 @@ function purchaseWith(servers: SubscribableServer[], outcomes: PurchaseOutcome[]
   const clock = { now: () => NOW };
   const views = new SubscriptionViewsService(
     repository,
-    {} as ServerWithdrawalsRepository,
+    {} as ServerDropsRepository,
     {} as ServerReplacementsRepository,
     premium,
     clock,

@@ -98,15 +98,15 @@ describe('subscriptionView', () => {
   });
 
   it('should list the dropped servers with their reason and refund', () => {
-    const withdrawnAt = new Date(NOW.getTime() - HOUR);
+    const droppedAt = new Date(NOW.getTime() - HOUR);
     const view = subscriptionView(subscriptionRecord(), [], [], context, {
-      withdrawn: [
+      dropped: [
         {
           serverId: 's9',
           serverName: 'gone',
           reason: 'banned',
-          unableSince: withdrawnAt,
-          withdrawnAt,
+          unableSince: droppedAt,
+          droppedAt,
           refundMicro: 2_500_000n,
         },
       ],
@@ -117,8 +117,8 @@ describe('subscriptionView', () => {
         name: 'gone',
         reason: 'banned',
         reasonText: 'banned',
-        unableSince: withdrawnAt.toISOString(),
-        withdrawnAt: withdrawnAt.toISOString(),
+        unableSince: droppedAt.toISOString(),
+        withdrawnAt: droppedAt.toISOString(),
         refund: 2.5,
         refundMicro: '2500000',
       },

@@ -3,18 +3,18 @@ import {
   SUBSCRIPTION_ROUTES,
   subscriptionFileName,
   subscriptionRawFileName,
-  WITHDRAWAL_REASON_TEXT,
-  type WithdrawnServer,
+  SERVER_DROP_REASON_TEXT,
+  type DroppedServer,
 } from '@scn/proto';
 import { subscriptionName, subscriptionServers } from './subscription-links';
 import { hourlyPriceMicro, pauseAllowance, periodPriceMicro } from './subscription-pricing';
 import type { SubscribableServer, SubscriptionRecord } from './subscriptions.repository';
-import type { WithdrawalRecord } from './server-withdrawals.repository';
+import type { ServerDropRecord } from './server-drops.repository';
 import type { ReplacementRecord } from './server-replacements.repository';
 
 /** What happened to a subscription's servers: drops (issue 15 §7) and this period's replacements. */
 export interface ServerHistory {
-  withdrawn?: readonly WithdrawalRecord[];
+  dropped?: readonly ServerDropRecord[];
   replacements?: readonly ReplacementRecord[];
 }
 
@@ -117,7 +117,7 @@ export function subscriptionView(
     activationPrice: sslNumber(activationPrice),
     activationPriceMicro: micro(activationPrice),
     pauseAllowance: pauseAllowance(record.billingCycle, pauseStarts, now),
-    withdrawnServers: (history.withdrawn ?? []).map(withdrawnServerView),
+    withdrawnServers: (history.dropped ?? []).map(droppedServerView),
     replacements: (history.replacements ?? []).map((replacement) => ({
       blockedServerName: replacement.blockedServerName,
       replacementServerName: replacement.replacementServerName,
@@ -129,14 +129,14 @@ export function subscriptionView(
 }
 
 /** issue 15 §7: a dropped server, its reason and its refund, as the dashboard shows them. */
-function withdrawnServerView(record: WithdrawalRecord): WithdrawnServer {
+function droppedServerView(record: ServerDropRecord): DroppedServer {
   return {
     id: record.serverId,
     name: record.serverName,
     reason: record.reason,
-    reasonText: WITHDRAWAL_REASON_TEXT[record.reason],
+    reasonText: SERVER_DROP_REASON_TEXT[record.reason],
     unableSince: record.unableSince.toISOString(),
-    withdrawnAt: record.withdrawnAt.toISOString(),
+    withdrawnAt: record.droppedAt.toISOString(),
     refund: sslNumber(record.refundMicro),
     refundMicro: micro(record.refundMicro),
   };

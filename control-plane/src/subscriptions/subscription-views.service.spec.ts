@@ -8,7 +8,7 @@ import {
 } from '../../test/support/subscription-fixtures';
 import type { AppConfig } from '../config/app-config';
 import type { PremiumServers } from '../market/premium-servers';
-import type { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import type { ServerDropsRepository } from './server-drops.repository';
 import { SubscriptionViewsService } from './subscription-views.service';
 import type { SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
 
@@ -35,12 +35,12 @@ function viewsWith(records: SubscriptionRecord[]) {
       Promise.resolve(new Map(ids.map((id) => [id, [subscribableServer(A)]]))),
     pauseStarts: (ids: string[]) => Promise.resolve(new Map(ids.map((id) => [id, []]))),
   } as unknown as SubscriptionsRepository;
-  const withdrawals = {
+  const drops = {
     listFor: (ids: string[]) => Promise.resolve(new Map(ids.map((id) => [id, []]))),
-  } as unknown as ServerWithdrawalsRepository;
+  } as unknown as ServerDropsRepository;
   return new SubscriptionViewsService(
     repository,
-    withdrawals,
+    drops,
     {
       listFor: (ids: string[]) => Promise.resolve(new Map(ids.map((id) => [id, []]))),
     } as unknown as ServerReplacementsRepository,

@@ -26,7 +26,7 @@ import {
   SubscriptionsRepository,
 } from './subscriptions.repository';
 import { SubscriptionsException } from './subscriptions.exception';
-import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerDropsRepository } from './server-drops.repository';
 import { ServerReplacementsRepository } from './server-replacements.repository';
 
 /** `group_<id>.txt` or `raw_<id>.txt`, the id checked by `canonicalUuid`. */
@@ -55,7 +55,7 @@ export class SubscriptionViewsService {
 
   constructor(
     private readonly repository: SubscriptionsRepository,
-    private readonly withdrawals: ServerWithdrawalsRepository,
+    private readonly drops: ServerDropsRepository,
     private readonly replacements: ServerReplacementsRepository,
     private readonly premium: PremiumServers,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -194,15 +194,15 @@ export class SubscriptionViewsService {
     const now = this.clock.now();
     const records = await this.repository.listOwned(ownerUuid, statuses);
     const ids = records.map((record) => record.id);
-    const [servers, pauses, withdrawn, replacements] = await Promise.all([
+    const [servers, pauses, dropped, replacements] = await Promise.all([
       this.repository.serversOf(ids, this.premium.operatorEmail),
       this.repository.pauseStarts(ids, new Date(now.getTime() - PAUSE_HISTORY_MS)),
-      this.withdrawals.listFor(ids),
+      this.drops.listFor(ids),
       this.replacements.listFor(ids),
     ]);
     return records.map((record) =>
       this.view(record, servers.get(record.id) ?? [], pauses.get(record.id) ?? [], now, {
-        withdrawn: withdrawn.get(record.id) ?? [],
+        dropped: dropped.get(record.id) ?? [],
         replacements: replacements.get(record.id) ?? [],
       }),
     );

@@ -13,9 +13,10 @@ import { FeedReachability } from './feed-reachability';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { PurchasesRepository } from './purchases.repository';
 import { SERVER_DELETION } from '../nodes/server-deletion';
-import { ServerWithdrawals } from './server-withdrawal';
-import { ServerWithdrawalJob } from './server-withdrawal.job';
-import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerDropService } from './server-drop.service';
+import { ServerDropJob } from './server-drop.job';
+import { ServerDropsRepository } from './server-drops.repository';
+import { UnableServersService } from './unable-servers.service';
 import { ServerReplacementJob } from './server-replacement.job';
 import { ServerReplacements } from './server-replacement.service';
 import { ServerReplacementsRepository } from './server-replacements.repository';
@@ -52,14 +53,15 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
     SubscriptionPaidChangesService,
     SubscriptionBillingService,
     SubscriptionBillingJob,
-    ServerWithdrawalsRepository,
-    ServerWithdrawals,
-    ServerWithdrawalJob,
+    ServerDropsRepository,
+    ServerDropService,
+    UnableServersService,
+    ServerDropJob,
     ServerReplacementsRepository,
     ServerReplacements,
     ServerReplacementJob,
     { provide: SUBSCRIBED_SERVERS, useExisting: SubscriptionsRepository },
-    { provide: SERVER_DELETION, useExisting: ServerWithdrawals },
+    { provide: SERVER_DELETION, useExisting: ServerDropService },
   ],
   // ServerReplacements: reachability calls replaceDue(serverIds) right after states change.
   exports: [SUBSCRIBED_SERVERS, SERVER_DELETION, ServerReplacements],

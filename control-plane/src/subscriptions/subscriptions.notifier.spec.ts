@@ -36,11 +36,11 @@ describe('SubscriptionsNotifier', () => {
     expect(events).toEqual(['subscription', 'subscription']);
   });
 
-  it('should send withdrawn events without throttling', () => {
+  it('should send server drop events without throttling', () => {
     const { notifier, events } = notifierWithEvents();
     notifier.changed();
-    notifier.withdrawn();
-    notifier.withdrawn();
+    notifier.serversDropped();
+    notifier.serversDropped();
     expect(events).toEqual(['subscription', 'withdrawn', 'withdrawn']);
   });
 });

@@ -37,7 +37,7 @@ export class SubscriptionsNotifier {
   }
 
   /** issue 15 §7: servers were dropped; the client dashboard re-reads and shows them. */
-  withdrawn(): void {
+  serversDropped(): void {
     this.realtime.serverListUpdated('withdrawn');
   }
 }

@@ -14,7 +14,7 @@ import { WithdrawalPayoutService } from './withdrawal-payout.service';
 /**
  * Runs the payout worker every second while withdrawals are on (once per second across the
  * replicas, jobs/job-registry.ts; the worker's advisory lock keeps runs apart), and once at once
- * after each new withdrawal (`kick`).
+ * after each new withdrawal (WithdrawalsService asks the scheduler: `JobScheduler.runNow`).
  */
 @Injectable()
 export class WithdrawalPayoutJob implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,10 +35,5 @@ export class WithdrawalPayoutJob implements OnApplicationBootstrap, OnApplicatio
   onApplicationShutdown(): void {
     this.job?.stop();
     this.job = null;
-  }
-
-  /** A run now, unless one is going (its next tick, a second later, picks the new one up). */
-  kick(): void {
-    if (this.job) void this.job.runNow();
   }
 }

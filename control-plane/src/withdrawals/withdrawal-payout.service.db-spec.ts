@@ -8,12 +8,12 @@ import type { AppConfig } from '../config/app-config';
 import { TreasuryKey } from '../config/withdrawal-settings';
 import { dataSourceOptions } from '../database/data-source';
 import { TransactionRunner } from '../database/transaction-runner';
+import type { JobScheduler } from '../jobs/job-scheduler';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import { IdempotencyRepository } from '../wallet/idempotency.repository';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
-import type { WithdrawalPayoutJob } from './withdrawal-payout.job';
 import { WithdrawalPayoutService } from './withdrawal-payout.service';
 import { WithdrawalsRepository } from './withdrawals.repository';
 import { WithdrawalsService } from './withdrawals.service';
@@ -79,7 +79,7 @@ beforeAll(async () => {
     new LedgerService(wallets),
     new IdempotencyService(transactions, new IdempotencyRepository(dataSource)),
     transactions,
-    { kick: () => undefined } as unknown as WithdrawalPayoutJob,
+    { runNow: () => undefined } as unknown as JobScheduler,
     config,
     clock,
   );

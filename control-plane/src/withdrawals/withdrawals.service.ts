@@ -14,10 +14,11 @@ import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TransactionRunner } from '../database/transaction-runner';
+import { JOBS } from '../jobs/job-registry';
+import { JobScheduler } from '../jobs/job-scheduler';
 import { explorerTxUrl } from '../config/solana-settings';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
-import { WithdrawalPayoutJob } from './withdrawal-payout.job';
 import { amountProblem, destinationProblem, leftTodayMicro, utcDay } from './withdrawal-rules';
 import { WithdrawalsException } from './withdrawals.exception';
 import { type WithdrawalRow, WithdrawalsRepository } from './withdrawals.repository';
@@ -37,7 +38,7 @@ export class WithdrawalsService {
     private readonly ledger: LedgerService,
     private readonly idempotency: IdempotencyService,
     private readonly transactions: TransactionRunner,
-    private readonly payouts: WithdrawalPayoutJob,
+    private readonly scheduler: JobScheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -124,8 +125,9 @@ export class WithdrawalsService {
         },
       ),
     );
-    // The immediate attempt; the periodic run catches anything it leaves.
-    if (!result.replayed) this.payouts.kick();
+    // The immediate attempt (the payout job, unless a run is going: its next tick, a second
+    // later, picks the new one up); the periodic run catches anything it leaves.
+    if (!result.replayed) this.scheduler.runNow(JOBS.withdrawalPayouts);
     return result.body;
   }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
 import { DepositWatcherJob } from '../../src/deposits/deposit-watcher.job';
 import { RewardsJob } from '../../src/rewards/rewards.job';
-import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
+import { ServerDropJob } from '../../src/subscriptions/server-drop.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { WithdrawalPayoutJob } from '../../src/withdrawals/withdrawal-payout.job';
 import { type FundingChain, startFundingChain } from '../support/chain-deposits';
@@ -85,7 +85,7 @@ beforeAll(async () => {
   });
   // Timers would write (renewals, reliability, probes) while a refused request is in flight.
   t.app.get(SubscriptionBillingJob).onApplicationShutdown();
-  t.app.get(ServerWithdrawalJob).onApplicationShutdown();
+  t.app.get(ServerDropJob).onApplicationShutdown();
   t.app.get(ReliabilitySweepJob).onApplicationShutdown();
   t.app.get(DepositWatcherJob).onApplicationShutdown();
   t.app.get(WithdrawalPayoutJob).onApplicationShutdown();

@@ -1,5 +1,4 @@
 import type { Transaction, TransactionRunner } from '../../src/database/transaction-runner';
-import type { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
 import type {
   PeriodPayment,
   SubscriptionPaymentsService,
@@ -8,6 +7,7 @@ import type {
   SubscribableServer,
   SubscriptionRecord,
 } from '../../src/subscriptions/subscriptions.repository';
+import type { UnableServersService } from '../../src/subscriptions/unable-servers.service';
 
 /** For the subscription services' unit specs: rows as the repositories answer them. */
 export const NOW = new Date('2026-03-01T12:00:00Z');
@@ -99,12 +99,12 @@ export function fakePayments(balance: bigint, writes: unknown[][]): Subscription
   } as unknown as SubscriptionPaymentsService;
 }
 
-/** A withdrawal step that drops the servers listed in `unable` (issue 15 §7). */
-export function fakeWithdrawals(unable: readonly string[]): ServerWithdrawalJob {
+/** A server drop step that drops the servers listed in `unable` (issue 15 §7). */
+export function fakeUnableServers(unable: readonly string[]): UnableServersService {
   return {
     dropUnable: (_tx: Transaction, _record: unknown, servers: SubscribableServer[]) => {
       const kept = servers.filter((server) => !unable.includes(server.id));
       return Promise.resolve({ kept, dropped: servers.length - kept.length });
     },
-  } as unknown as ServerWithdrawalJob;
+  } as unknown as UnableServersService;
 }

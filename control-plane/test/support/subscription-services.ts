@@ -7,9 +7,8 @@ import { ClientSetsRepository } from '../../src/client-sets/client-sets.reposito
 import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import type { RealtimeGateway } from '../../src/realtime/realtime.gateway';
 import { PurchasesRepository } from '../../src/subscriptions/purchases.repository';
-import { ServerWithdrawals } from '../../src/subscriptions/server-withdrawal';
-import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
-import { ServerWithdrawalsRepository } from '../../src/subscriptions/server-withdrawals.repository';
+import { ServerDropService } from '../../src/subscriptions/server-drop.service';
+import { ServerDropsRepository } from '../../src/subscriptions/server-drops.repository';
 import { ServerReplacementsRepository } from '../../src/subscriptions/server-replacements.repository';
 import { SubscriptionBillingService } from '../../src/subscriptions/subscription-billing.service';
 import { SubscriptionLifecycleService } from '../../src/subscriptions/subscription-lifecycle.service';
@@ -19,12 +18,11 @@ import { SubscriptionPurchaseService } from '../../src/subscriptions/subscriptio
 import { SubscriptionViewsService } from '../../src/subscriptions/subscription-views.service';
 import { SubscriptionsNotifier } from '../../src/subscriptions/subscriptions.notifier';
 import { SubscriptionsRepository } from '../../src/subscriptions/subscriptions.repository';
+import { UnableServersService } from '../../src/subscriptions/unable-servers.service';
 import { IdempotencyRepository } from '../../src/wallet/idempotency.repository';
 import { IdempotencyService } from '../../src/wallet/idempotency.service';
 import { LedgerService } from '../../src/wallet/ledger.service';
 import { WalletRepository } from '../../src/wallet/wallet.repository';
-import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
-import { JobScheduler } from '../../src/jobs/job-scheduler';
 
 export const SERVICES_CONFIG = {
   appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
@@ -42,23 +40,22 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
   const premium = { operatorEmail: null } as PremiumServers;
   const transactions = new TransactionRunner(dataSource);
   const repository = new SubscriptionsRepository(dataSource);
-  const withdrawalRecords = new ServerWithdrawalsRepository(dataSource);
+  const dropRecords = new ServerDropsRepository(dataSource);
   const ledger = new LedgerService(new WalletRepository(dataSource));
-  const withdrawals = new ServerWithdrawalJob(
-    new ServerWithdrawals(withdrawalRecords, repository, ledger),
-    withdrawalRecords,
+  const unableServers = new UnableServersService(
+    new ServerDropService(dropRecords, repository, ledger),
+    dropRecords,
     repository,
     nodes,
     realtime,
     transactions,
     clock,
-    new JobScheduler(new JobRunsRepository(dataSource)),
   );
   const notifier = new SubscriptionsNotifier(realtime);
   const payments = new SubscriptionPaymentsService(ledger, SERVICES_CONFIG);
   const views = new SubscriptionViewsService(
     repository,
-    withdrawalRecords,
+    dropRecords,
     new ServerReplacementsRepository(dataSource),
     premium,
     clock,
@@ -95,7 +92,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
       idempotency,
       payments,
       lifecycle,
-      withdrawals,
+      unableServers,
       nodes,
       views,
       notifier,
@@ -107,7 +104,7 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
       repository,
       payments,
       lifecycle,
-      withdrawals,
+      unableServers,
       nodes,
       notifier,
       premium,

@@ -219,21 +219,24 @@ export type SubscriptionServer = z.infer<typeof subscriptionServerSchema>;
  * Why a server was dropped from a subscription (issue 15 §7): hidden from the market (below 95%,
  * spec 02 §4), banned after 14 days below it, or deleted by its operator.
  */
-export const WITHDRAWAL_REASONS = ['hidden', 'banned', 'deleted'] as const;
-export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+export const SERVER_DROP_REASONS = ['hidden', 'banned', 'deleted'] as const;
+export type ServerDropReason = (typeof SERVER_DROP_REASONS)[number];
 
 /** What the client dashboard says for each reason. */
-export const WITHDRAWAL_REASON_TEXT: Record<WithdrawalReason, string> = {
+export const SERVER_DROP_REASON_TEXT: Record<ServerDropReason, string> = {
   hidden: 'hidden: reliability below 95%',
   banned: 'banned',
   deleted: 'deleted by its operator',
 };
 
-/** A server dropped from the subscription, why, and what its unused paid time gave back. */
-export const withdrawnServerSchema = z.object({
+/**
+ * A server dropped from the subscription, why, and what its unused paid time gave back. Its wire
+ * names (`withdrawnServers`, `withdrawnAt`) predate the name "server drop" and stay as the API.
+ */
+export const droppedServerSchema = z.object({
   id: z.string(),
   name: z.string(),
-  reason: z.enum(WITHDRAWAL_REASONS),
+  reason: z.enum(SERVER_DROP_REASONS),
   /** E.g. "hidden: reliability below 95%". */
   reasonText: z.string(),
   /** When it stopped being able to serve (ISO); the refund covers paid time from here on. */
@@ -244,7 +247,7 @@ export const withdrawnServerSchema = z.object({
   refund: z.number(),
   refundMicro: microString,
 });
-export type WithdrawnServer = z.infer<typeof withdrawnServerSchema>;
+export type DroppedServer = z.infer<typeof droppedServerSchema>;
 
 /**
  * A server blocked in the client's network, replaced by a comparable one that works there, at no
@@ -333,7 +336,7 @@ export const subscriptionSchema = z.object({
   activationPriceMicro: microString,
   pauseAllowance: pauseAllowanceSchema,
   /** Servers dropped because they could no longer serve (issue 15 §7), newest first. */
-  withdrawnServers: z.array(withdrawnServerSchema),
+  withdrawnServers: z.array(droppedServerSchema),
   /** Servers replaced in the current period because they were blocked where the client is. */
   replacements: z.array(serverReplacementSchema),
 });

@@ -1,5 +1,5 @@
 import type { SharePlatform } from './social.contract';
-import type { BillingCycle, WithdrawalReason } from './subscriptions.contract';
+import type { BillingCycle, ServerDropReason } from './subscriptions.contract';
 
 /**
  * What a ledger transaction is, as a code and its values (issue 27 §1), so the portal says it in
@@ -39,7 +39,7 @@ export interface TransactionDescriptionValues {
   /** An operator's reward for a client's paid period (frozen 60 days). */
   subscription_reward: Record<string, never>;
   /** A server dropped from a subscription and its unused paid time given back. */
-  refund_server_dropped: { server: string; reason: WithdrawalReason };
+  refund_server_dropped: { server: string; reason: ServerDropReason };
   /**
    * A server blocked in a client's network replaced by another for the rest of the period: the
    * unused part moves from the blocked server's side to the replacement's operator.

@@ -5,7 +5,7 @@ import {
 } from '@scn/proto';
 import type { Socket } from 'socket.io-client';
 import { ReliabilitySweepJob } from '../../src/agent-reports/reliability-sweep.job';
-import { ServerWithdrawalJob } from '../../src/subscriptions/server-withdrawal.job';
+import { ServerDropJob } from '../../src/subscriptions/server-drop.job';
 import { SubscriptionBillingJob } from '../../src/subscriptions/subscription-billing.job';
 import { registerAccount } from '../support/accounts';
 import {
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 const billing = () => t.app.get(SubscriptionBillingJob);
-const withdrawalJob = () => t.app.get(ServerWithdrawalJob);
+const dropJob = () => t.app.get(ServerDropJob);
 
 /** Sets a server's reliability state as reports and the sweep would have left it. */
 async function serverState(
@@ -75,18 +75,18 @@ async function serverState(
 }
 
 /**
- * The withdrawal job has run every minute since `since` (its heartbeat), as it does while the
+ * The server drop job has run every minute since `since` (its heartbeat), as it does while the
  * control plane is up; the tests move the clock by hours and days between runs.
  */
 async function watching(since: Date) {
   await t.db.query(
-    `INSERT INTO job_heartbeats (job, last_run_at, watching_since) VALUES ('server-withdrawal', $1, $2)
+    `INSERT INTO job_heartbeats (job, last_run_at, watching_since) VALUES ('server-drop', $1, $2)
      ON CONFLICT (job) DO UPDATE SET last_run_at = $1, watching_since = $2`,
     [now, since],
   );
 }
 
-async function withdrawalsOf(subscriptionId: string) {
+async function dropsOf(subscriptionId: string) {
   return t.db.query<{
     server_id: string;
     reason: string;
@@ -94,7 +94,7 @@ async function withdrawalsOf(subscriptionId: string) {
     period_index: number;
   }>(
     `SELECT server_id, reason, refund_micro::text AS refund_micro, period_index
-     FROM subscription_withdrawals WHERE subscription_id = $1 ORDER BY reason`,
+     FROM subscription_server_drops WHERE subscription_id = $1 ORDER BY reason`,
     [subscriptionId],
   );
 }
@@ -194,7 +194,7 @@ describe('renewal', () => {
 
     // Refunds of the time they could not serve, 10 SSL per 100 h: Bravo 2 h = 0.2 SSL, Charlie
     // 1 h = 0.1 SSL, each given back by its operator out of its reward.
-    expect(await withdrawalsOf(id)).toEqual([
+    expect(await dropsOf(id)).toEqual([
       { server_id: c, reason: 'banned', refund_micro: '100000', period_index: 1 },
       { server_id: b, reason: 'hidden', refund_micro: '200000', period_index: 1 },
     ]);
@@ -312,7 +312,7 @@ describe('renewal', () => {
     expect(await walletBalance(t.db, client.uuid)).toBe(0n);
     expect((await clientSetOf(t.db, good)).uuids).toEqual([bought.subscription.uuid]);
     expect((await clientSetOf(t.db, bad)).uuids).toEqual([]);
-    expect(await withdrawalsOf(bought.subscriptionId)).toMatchObject([
+    expect(await dropsOf(bought.subscriptionId)).toMatchObject([
       { server_id: bad, reason: 'banned', refund_micro: '0' },
     ]);
     expect(await ledgerViolations(t.db.url)).toEqual([]);
@@ -351,7 +351,7 @@ describe('billing change', () => {
       subscription: { serverIds: [kept], billingCycle: 'hourly' },
     });
     expect(await walletBalance(t.db, client.uuid)).toBe(9n * SSL);
-    expect(await withdrawalsOf(bought.subscriptionId)).toEqual([
+    expect(await dropsOf(bought.subscriptionId)).toEqual([
       { server_id: banned, reason: 'banned', refund_micro: String(9n * SSL), period_index: 1 },
     ]);
     expect((await clientSetOf(t.db, banned)).uuids).toEqual([]);
@@ -384,9 +384,9 @@ describe('during a paid period', () => {
     await serverState(down, { reliability: 80, belowThresholdSince: wentUnder });
     await serverState(up, {});
     await watching(start);
-    expect(await withdrawalsOf(id)).toEqual([]);
-    await withdrawalJob().runOnce();
-    expect(await withdrawalsOf(id)).toEqual([]);
+    expect(await dropsOf(id)).toEqual([]);
+    await dropJob().runOnce();
+    expect(await dropsOf(id)).toEqual([]);
 
     // Still under an hour and a half later: dropped, refunded from the moment it went under.
     now = new Date(wentUnder.getTime() + 90 * 60_000);
@@ -394,11 +394,11 @@ describe('during a paid period', () => {
     await serverState(up, {});
     await watching(start);
     events.length = 0;
-    await Promise.all([withdrawalJob().runOnce(), withdrawalJob().runOnce()]);
-    await withdrawalJob().runOnce();
+    await Promise.all([dropJob().runOnce(), dropJob().runOnce()]);
+    await dropJob().runOnce();
 
     // 10 SSL x (30 days - (10 days - 30 min)) / 30 days = 6,673,611.1 -> 6,673,612.
-    expect(await withdrawalsOf(id)).toEqual([
+    expect(await dropsOf(id)).toEqual([
       { server_id: down, reason: 'hidden', refund_micro: '6673612', period_index: 1 },
     ]);
     expect(await refundsOf(id)).toHaveLength(1);
@@ -444,10 +444,10 @@ describe('during a paid period', () => {
     await serverState(server, { lastReportAt: lastReport });
     // The reliability sweep records when it went under 95% (two hours after its last report).
     await t.app.get(ReliabilitySweepJob).runOnce();
-    await withdrawalJob().runOnce();
-    expect(await withdrawalsOf(bought.subscriptionId)).toEqual([]);
+    await dropJob().runOnce();
+    expect(await dropsOf(bought.subscriptionId)).toEqual([]);
     const [beat] = await t.db.query<{ watching_since: Date }>(
-      `SELECT watching_since FROM job_heartbeats WHERE job = 'server-withdrawal'`,
+      `SELECT watching_since FROM job_heartbeats WHERE job = 'server-drop'`,
     );
     expect(beat!.watching_since).toEqual(now);
 
@@ -457,8 +457,8 @@ describe('during a paid period', () => {
     now = new Date(back.getTime() + HOUR);
     await watching(back);
     await t.app.get(ReliabilitySweepJob).runOnce();
-    await withdrawalJob().runOnce();
-    expect(await withdrawalsOf(bought.subscriptionId)).toMatchObject([
+    await dropJob().runOnce();
+    expect(await dropsOf(bought.subscriptionId)).toMatchObject([
       { server_id: server, reason: 'hidden' },
     ]);
     // 10 SSL x (30 days - 2 hours) / 30 days = 9,972,222.2 -> 9,972,223.
@@ -510,7 +510,7 @@ describe('during a paid period', () => {
     expect(await walletBalance(t.db, client.uuid)).toBe(7_500_000n);
     expect(await walletBalance(t.db, operator.uuid, 'node_wallet')).toBe(0n);
     expect(await platformRevenue(t.db)).toBe(revenueBefore - 6_500_000n);
-    expect(await withdrawalsOf(bought.subscriptionId)).toMatchObject([
+    expect(await dropsOf(bought.subscriptionId)).toMatchObject([
       { server_id: server, reason: 'deleted', refund_micro: '7500000' },
     ]);
     const [shown] = await listed(client, 'paused-subscriptions');

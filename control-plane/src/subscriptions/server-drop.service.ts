@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { WITHDRAWAL_REASON_TEXT } from '@scn/proto';
+import { SERVER_DROP_REASON_TEXT } from '@scn/proto';
 import type { Transaction } from '../database/transaction-runner';
 import type { ServerDeletion } from '../nodes/server-deletion';
 import { LedgerService, type Posting } from '../wallet/ledger.service';
 import { periodMs } from './subscription-pricing';
-import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerDropsRepository } from './server-drops.repository';
 import { type SubscriptionRecord, SubscriptionsRepository } from './subscriptions.repository';
-import { proRataMicro, type Unable, unusedPaidMs } from './withdrawal-rules';
+import { proRataMicro, type Unable, unusedPaidMs } from './server-drop-rules';
 
 /** The server being dropped, as much of it as the drop needs. */
-export interface WithdrawnServerRef {
+export interface DroppedServerRef {
   id: string;
   name: string;
   ownerUuid: string;
@@ -26,7 +26,7 @@ export interface UnusedShare {
   frozenUntil: Date | null;
 }
 
-export interface Withdrawal {
+export interface ServerDrop {
   refundMicro: bigint;
   /** Servers the subscription still has after this one left. */
   serversLeft: number;
@@ -37,34 +37,34 @@ export interface Withdrawal {
  * on it (issue 15 §7), in the caller's transaction, with the subscription row locked by it:
  *
  * - The refund is the server's share of the current period's payment (the payment over its
- *   server count) times the unused part of the period, rounded up (withdrawal-rules.ts).
+ *   server count) times the unused part of the period, rounded up (server-drop-rules.ts).
  * - Money comes back from where it went, zero-sum: the operator gives back the same part of the
  *   reward it got for that server in that payment (capped by the refund, and by its balance: a
  *   wallet is never negative), and the platform's revenue account, which took the payment, gives
  *   the rest (all of it for premium servers, whose share the platform kept). The operator's
  *   debit carries its reward's `frozen_until`, so its frozen lot shrinks with it.
- * - Once per subscription, server and period: the subscription_withdrawals unique key; the
- *   ledger movement's external_ref (`withdrawal:<id>`) names the row.
+ * - Once per subscription, server and period: the subscription_server_drops unique key; the
+ *   ledger movement's external_ref (`server_drop:<id>`) names the row.
  *
  * Taking the subscription's uuid off the server's client set is the caller's (ClientSetsService, in
  * the same transaction); a deleted server's set goes with its row.
  */
 @Injectable()
-export class ServerWithdrawals implements ServerDeletion {
+export class ServerDropService implements ServerDeletion {
   constructor(
-    private readonly repository: ServerWithdrawalsRepository,
+    private readonly repository: ServerDropsRepository,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly ledger: LedgerService,
   ) {}
 
   /** Null when this server was already dropped from this subscription in this period. */
-  async withdraw(
+  async drop(
     manager: Transaction,
     record: SubscriptionRecord,
-    server: WithdrawnServerRef,
+    server: DroppedServerRef,
     unable: Unable,
     now: Date,
-  ): Promise<Withdrawal | null> {
+  ): Promise<ServerDrop | null> {
     const share = await this.unusedShare(manager, record, server.ownerUuid, unable.since);
     const refund = share.amountMicro;
     const id = randomUUID();
@@ -76,7 +76,7 @@ export class ServerWithdrawals implements ServerDeletion {
       periodIndex: record.periodIndex,
       reason: unable.reason,
       unableSince: unable.since,
-      withdrawnAt: now,
+      droppedAt: now,
       refundMicro: refund,
     });
     if (!recorded) return null;
@@ -93,12 +93,12 @@ export class ServerWithdrawals implements ServerDeletion {
         initiatorUuid: null,
         subscriptionId: record.id,
         serverCount: 1,
-        description: `Refund: ${server.name} was dropped (${WITHDRAWAL_REASON_TEXT[unable.reason]})`,
+        description: `Refund: ${server.name} was dropped (${SERVER_DROP_REASON_TEXT[unable.reason]})`,
         describedAs: {
           code: 'refund_server_dropped',
           values: { server: server.name, reason: unable.reason },
         },
-        externalRef: `withdrawal:${id}`,
+        externalRef: `server_drop:${id}`,
       });
     }
     const serversLeft = await this.repository.dropServer(manager, record.id, server.id);
@@ -154,13 +154,7 @@ export class ServerWithdrawals implements ServerDeletion {
     if (!server) return 0;
     let dropped = 0;
     for (const record of records) {
-      const done = await this.withdraw(
-        manager,
-        record,
-        server,
-        { reason: 'deleted', since: now },
-        now,
-      );
+      const done = await this.drop(manager, record, server, { reason: 'deleted', since: now }, now);
       if (done) dropped += 1;
     }
     return dropped;

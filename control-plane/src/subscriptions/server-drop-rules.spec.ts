@@ -7,7 +7,7 @@ import {
   unusedPaidMs,
   WATCH_GAP_MS,
   watchingSince,
-} from './withdrawal-rules';
+} from './server-drop-rules';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

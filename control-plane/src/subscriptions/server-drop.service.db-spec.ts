@@ -8,8 +8,8 @@ import { dataSourceOptions } from '../database/data-source';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { PurchasesRepository } from './purchases.repository';
-import { ServerWithdrawals } from './server-withdrawal';
-import { ServerWithdrawalsRepository } from './server-withdrawals.repository';
+import { ServerDropService } from './server-drop.service';
+import { ServerDropsRepository } from './server-drops.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
 const SSL = 1_000_000n;
@@ -18,7 +18,7 @@ let db: TestDatabase;
 let dataSource: DataSource;
 let ledger: LedgerService;
 let writer: PurchasesRepository;
-let withdrawals: ServerWithdrawals;
+let drops: ServerDropService;
 let subscriptions: SubscriptionsRepository;
 
 beforeAll(async () => {
@@ -28,11 +28,7 @@ beforeAll(async () => {
   ledger = new LedgerService(new WalletRepository(dataSource));
   writer = new PurchasesRepository(dataSource);
   subscriptions = new SubscriptionsRepository(dataSource);
-  withdrawals = new ServerWithdrawals(
-    new ServerWithdrawalsRepository(dataSource),
-    subscriptions,
-    ledger,
-  );
+  drops = new ServerDropService(new ServerDropsRepository(dataSource), subscriptions, ledger);
 });
 afterAll(async () => {
   await writer.onModuleDestroy();
@@ -106,18 +102,18 @@ async function subscribed(start: Date) {
   return { operator, client, id, a, b };
 }
 
-describe('ServerWithdrawals', () => {
+describe('ServerDropService', () => {
   it('should refund a server once when 30 transactions race to drop it, even without the subscription lock', async () => {
     const start = new Date();
     const { operator, client, id, a } = await subscribed(start);
     const now = new Date(start.getTime() + 12 * DAY);
     const record = (await subscriptions.findOwned(client, id))!;
     // Each attempt in its own transaction and connection; none locks the subscription row, so
-    // only the unique key of subscription_withdrawals stands between them and a double refund.
+    // only the unique key of subscription_server_drops stands between them and a double refund.
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, () =>
         dataSource.transaction((manager) =>
-          withdrawals.withdraw(
+          drops.drop(
             manager,
             record,
             { id: a, name: 'A', ownerUuid: operator },
@@ -135,7 +131,7 @@ describe('ServerWithdrawals', () => {
     expect(await walletBalance(dataSource, client)).toBe(6n * SSL);
     expect(await walletBalance(dataSource, operator, 'node_wallet')).toBe(14n * SSL);
     const rows = await dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM subscription_withdrawals WHERE subscription_id = $1`,
+      `SELECT count(*)::int AS n FROM subscription_server_drops WHERE subscription_id = $1`,
       [id],
     );
     expect(rows[0]!.n).toBe(1);
@@ -160,7 +156,7 @@ describe('ServerWithdrawals', () => {
     const record = (await subscriptions.findOwned(client, id))!;
     const now = new Date(pausedAt.getTime() + 5 * DAY);
     const result = await dataSource.transaction((manager) =>
-      withdrawals.withdraw(
+      drops.drop(
         manager,
         record,
         { id: b, name: 'B', ownerUuid: operator },

@@ -1,4 +1,4 @@
-import type { BillingCycle, WithdrawalReason } from '@scn/proto';
+import type { BillingCycle, ServerDropReason } from '@scn/proto';
 import {
   type ReliabilityState,
   settleThreshold,
@@ -9,7 +9,7 @@ import { periodMs } from './subscription-pricing';
 
 /**
  * When a server counts as unable to serve a subscription (issue 15 §7), and what the client gets
- * back. Pure functions: the database parts are in server-withdrawal.ts.
+ * back. Pure functions: the database parts are in server-drop.service.ts.
  */
 
 /**
@@ -23,7 +23,7 @@ import { periodMs } from './subscription-pricing';
 export const HIDDEN_GRACE_MS = 3_600_000;
 
 /**
- * A gap this long between two runs of the withdrawal job means the control plane (or its
+ * A gap this long between two runs of the server drop job means the control plane (or its
  * database) was down: reports could not arrive, and every server's score decayed meanwhile
  * through no fault of its own (spec 02 §4 staleness: -10 after two silent hours).
  */
@@ -31,7 +31,7 @@ export const WATCH_GAP_MS = 5 * 60_000;
 
 /** Why a server cannot serve, and since when (the refund covers paid time from then on). */
 export interface Unable {
-  reason: WithdrawalReason;
+  reason: ServerDropReason;
   since: Date;
 }
 
@@ -66,7 +66,7 @@ export function unableToServe(
 }
 
 /**
- * Since when the control plane has been watching without a gap, from the withdrawal job's last
+ * Since when the control plane has been watching without a gap, from the server drop job's last
  * run: now when it has not run for WATCH_GAP_MS (or never).
  */
 export function watchingSince(

@@ -1,12 +1,10 @@
 import { Keypair } from '@solana/web3.js';
 import { FakeChain } from '../../test/support/fake-chain';
 import type { AppConfig } from '../config/app-config';
-import type { TransactionRunner } from '../database/transaction-runner';
 import type { DepositMatcherService } from './deposit-matcher.service';
-import { DepositWatcherJob } from './deposit-watcher.job';
+import { DepositWatcherService } from './deposit-watcher.service';
 import type { DepositRequestRow, DepositsRepository } from './deposits.repository';
 import type { ChainTransaction } from './solana-chain';
-import type { JobScheduler } from '../jobs/job-scheduler';
 
 const key = () => Keypair.generate().publicKey.toBase58();
 const treasury = key();
@@ -27,15 +25,12 @@ function setup(open: boolean) {
     call: <T>(work: () => Promise<T>) => work(),
     creditIfPays,
   };
-  const transactions = { exclusive: (_: number, work: () => Promise<unknown>) => work() };
-  const job = new DepositWatcherJob(
+  const watcher = new DepositWatcherService(
     repository as unknown as DepositsRepository,
     matcher as unknown as DepositMatcherService,
-    transactions as unknown as TransactionRunner,
     chain,
     config,
     { now: () => new Date() },
-    {} as JobScheduler,
   );
   const transfer = (reference: string, confirmation: ChainTransaction['confirmation']) => {
     const tx: ChainTransaction = {
@@ -55,39 +50,39 @@ function setup(open: boolean) {
     requests.push(row);
     return row;
   };
-  return { chain, job, transfer, request, creditIfPays };
+  return { chain, watcher, transfer, request, creditIfPays };
 }
 
-describe('DepositWatcherJob', () => {
+describe('DepositWatcherService', () => {
   it('should ask the chain nothing while no request is open', async () => {
-    const { chain, job } = setup(false);
-    expect(await job.runOnce()).toBe(0);
+    const { chain, watcher } = setup(false);
+    expect(await watcher.watch()).toBe(0);
     expect(chain.calls).toBe(0);
   });
 
   it('should credit a transfer carrying an open request reference once it is finalized', async () => {
-    const { job, transfer, request, creditIfPays } = setup(true);
+    const { watcher, transfer, request, creditIfPays } = setup(true);
     const paid = request();
     const tx = transfer(paid.reference, 'confirmed');
-    expect(await job.runOnce()).toBe(0);
+    expect(await watcher.watch()).toBe(0);
     expect(creditIfPays).not.toHaveBeenCalled();
     tx.confirmation = 'finalized';
-    expect(await job.runOnce()).toBe(1);
+    expect(await watcher.watch()).toBe(1);
     expect(creditIfPays).toHaveBeenCalledWith(paid, tx);
     // Handled: neither listed again (until the newest seen) nor pending.
-    expect(await job.runOnce()).toBe(0);
+    expect(await watcher.watch()).toBe(0);
     expect(creditIfPays).toHaveBeenCalledTimes(1);
   });
 
   it('should make one list call per tick and fetch only new transfers', async () => {
-    const { chain, job, transfer, request } = setup(true);
+    const { chain, watcher, transfer, request } = setup(true);
     transfer(request().reference, 'finalized');
-    await job.runOnce();
+    await watcher.watch();
     const before = chain.calls;
-    await job.runOnce();
+    await watcher.watch();
     expect(chain.calls - before).toBe(1);
     transfer(key(), 'finalized'); // a transfer of no request: fetched once, credits nothing
-    expect(await job.runOnce()).toBe(0);
+    expect(await watcher.watch()).toBe(0);
     expect(chain.calls - before).toBe(3);
   });
 });

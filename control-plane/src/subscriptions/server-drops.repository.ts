@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { WithdrawalReason } from '@scn/proto';
+import type { ServerDropReason } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
 import { type SubscriptionRecord, subscriptionFromRow } from './subscriptions.repository';
 
 /** A dropped server as the dashboard shows it. */
-export interface WithdrawalRecord {
+export interface ServerDropRecord {
   serverId: string;
   serverName: string;
-  reason: WithdrawalReason;
+  reason: ServerDropReason;
   unableSince: Date;
-  withdrawnAt: Date;
+  droppedAt: Date;
   refundMicro: bigint;
 }
 
@@ -29,9 +29,9 @@ export interface PeriodPayment {
 /** Ledger transaction types that pay a subscription's period (purchase and renewal, activation, change). */
 const PERIOD_PAYMENT_TYPES = ['subscription', 'activation', 'billing_change'];
 
-/** The DB access of server withdrawals (issue 15 §7). Writers take the caller's transaction. */
+/** The DB access of server drops (issue 15 §7). Writers take the caller's transaction. */
 @Injectable()
-export class ServerWithdrawalsRepository {
+export class ServerDropsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -98,16 +98,16 @@ export class ServerWithdrawalsRepository {
       serverId: string;
       serverName: string;
       periodIndex: number;
-      reason: WithdrawalReason;
+      reason: ServerDropReason;
       unableSince: Date;
-      withdrawnAt: Date;
+      droppedAt: Date;
       refundMicro: bigint;
     },
   ): Promise<boolean> {
     const inserted = await queryRows<{ id: string }>(
       manager,
-      `INSERT INTO subscription_withdrawals (id, subscription_id, server_id, server_name,
-         period_index, reason, unable_since, withdrawn_at, refund_micro)
+      `INSERT INTO subscription_server_drops (id, subscription_id, server_id, server_name,
+         period_index, reason, unable_since, dropped_at, refund_micro)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (subscription_id, server_id, period_index) DO NOTHING RETURNING id`,
       [
@@ -118,7 +118,7 @@ export class ServerWithdrawalsRepository {
         row.periodIndex,
         row.reason,
         row.unableSince,
-        row.withdrawnAt,
+        row.droppedAt,
         row.refundMicro.toString(),
       ],
     );
@@ -162,7 +162,7 @@ export class ServerWithdrawalsRepository {
 
   /**
    * Subscriptions (keyset on id, after `afterId`) with a server that is banned or has been under
-   * the hide threshold since `hiddenBefore` or earlier: the withdrawal job's candidates. The
+   * the hide threshold since `hiddenBefore` or earlier: the server drop job's candidates. The
    * rules are checked again, in TypeScript, under the subscription's lock.
    */
   async candidates(hiddenBefore: Date, afterId: string, limit: number): Promise<string[]> {
@@ -207,23 +207,23 @@ export class ServerWithdrawalsRepository {
   }
 
   /** The dropped servers of each subscription, newest first. */
-  async listFor(subscriptionIds: readonly string[]): Promise<Map<string, WithdrawalRecord[]>> {
-    const result = new Map<string, WithdrawalRecord[]>(subscriptionIds.map((id) => [id, []]));
+  async listFor(subscriptionIds: readonly string[]): Promise<Map<string, ServerDropRecord[]>> {
+    const result = new Map<string, ServerDropRecord[]>(subscriptionIds.map((id) => [id, []]));
     if (subscriptionIds.length === 0) return result;
     const rows = await queryRows<{
       subscription_id: string;
       server_id: string;
       server_name: string;
-      reason: WithdrawalReason;
+      reason: ServerDropReason;
       unable_since: Date;
-      withdrawn_at: Date;
+      dropped_at: Date;
       refund_micro: string;
     }>(
       this.dataSource,
-      `SELECT subscription_id, server_id, server_name, reason, unable_since, withdrawn_at,
+      `SELECT subscription_id, server_id, server_name, reason, unable_since, dropped_at,
               refund_micro::text AS refund_micro
-       FROM subscription_withdrawals WHERE subscription_id = ANY($1::uuid[])
-       ORDER BY withdrawn_at DESC, server_name`,
+       FROM subscription_server_drops WHERE subscription_id = ANY($1::uuid[])
+       ORDER BY dropped_at DESC, server_name`,
       [subscriptionIds],
     );
     for (const row of rows) {
@@ -232,7 +232,7 @@ export class ServerWithdrawalsRepository {
         serverName: row.server_name,
         reason: row.reason,
         unableSince: row.unable_since,
-        withdrawnAt: row.withdrawn_at,
+        droppedAt: row.dropped_at,
         refundMicro: BigInt(row.refund_micro),
       });
     }
