@@ -1,6 +1,14 @@
 import { insertAccount } from '../../test/support/market-fixtures';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { isPairTerm, type MarketPageQuery, pageSql } from './market-query';
+import { MARKET_SEARCH_COUNT_CAP, type MarketOrder, type MarketSort } from '@scn/proto';
+import {
+  broadSearchSql,
+  isPairTerm,
+  type MarketPageQuery,
+  pageSql,
+  type PageSql,
+  SEARCH_WALK_ROWS,
+} from './market-query';
 
 /**
  * The plans PostgreSQL picks for the market's text searches on a market of SERVERS listings
@@ -16,6 +24,10 @@ const OTHER_COUNTRIES = ['US', 'NL', 'FR', 'GB', 'SE'];
 
 interface PlanNode {
   'Node Type': string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
@@ -63,6 +75,35 @@ describe('market search plans', () => {
       params,
     );
     return nodesOf(row!['QUERY PLAN'][0]!.Plan);
+  }
+
+  /**
+   * The listings a search's statements (pageSql, then broadSearchSql when the count reached the
+   * cap) read, as EXPLAIN ANALYZE counts them: every row a scan of market_listings returned or
+   * threw away (a count of rows, not of time, so a loaded machine cannot fail or pass it).
+   */
+  async function listingsRead(query: Omit<MarketPageQuery, 'page' | 'limit'>, page = 1) {
+    const asked = { page, limit: 20, ...query };
+    const analyzed = async ({ sql, params }: PageSql) => {
+      const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params,
+      );
+      return nodesOf(row!['QUERY PLAN'][0]!.Plan);
+    };
+    const first = pageSql(asked);
+    const [counted] = await db.query<{ total: number; capped: boolean }>(first.sql, first.params);
+    const broad = counted!.capped ? broadSearchSql(asked) : null;
+    const nodes = [...(await analyzed(first)), ...(broad ? await analyzed(broad) : [])];
+    const read = listingScans(nodes).reduce(
+      (sum, n) =>
+        sum +
+        (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) +
+        (n['Rows Removed by Filter'] ?? 0) +
+        (n['Rows Removed by Index Recheck'] ?? 0),
+      0,
+    );
+    return { read, total: counted!.total, capped: counted!.capped };
   }
 
   const listingScans = (nodes: PlanNode[]) =>
@@ -122,5 +163,59 @@ describe('market search plans', () => {
     expect(
       scans.every((n) => n['Index Name'] !== undefined || n['Recheck Cond'] !== undefined),
     ).toBe(true);
+  });
+
+  /**
+   * A search counts at most MARKET_SEARCH_COUNT_CAP + 1 matches and a broad one walks at most
+   * SEARCH_WALK_ROWS rows of its order for the page; the bound leaves room for the rows a scan
+   * throws away on the way (a sequential read stops after the cap's matches, at 5% of the
+   * listings matching that is 20 rows a match) but not for reading every match of a broad term.
+   */
+  const BOUND = 2 * (MARKET_SEARCH_COUNT_CAP + 1) + SEARCH_WALK_ROWS;
+  const SORTS: ReadonlyArray<[MarketSort | undefined, MarketOrder, boolean]> = [
+    [undefined, 'desc', false],
+    ['reliability', 'desc', false],
+    ['reliability', 'asc', false],
+    ['ping', 'asc', false],
+    ['ping', 'desc', false],
+    ['uptime', 'desc', false],
+    ['uptime', 'asc', false],
+    ['price', 'desc', true],
+    ['price', 'asc', true],
+  ];
+
+  it.each([
+    ['every name', 'node'],
+    ['every host', 'example'],
+    ['a host part in 11 of 20', 'edge-1'],
+    ['two characters in every name', 'no'],
+    ['a country code inside every name', 'de'],
+    ['a country named in English', 'Germany'],
+    ['a country named in Chinese', '德国'],
+  ])(
+    'should read a bounded number of listings for %s (%j) in every order, never all its matches',
+    async (_, search) => {
+      for (const [sort, order, pricesDiffer] of SORTS) {
+        const { read, total, capped } = await listingsRead({ search, sort, order, pricesDiffer });
+        const context = `${search} by ${sort ?? 'default'} ${order}: ${read} listings read`;
+        expect({ context, read: read <= BOUND }).toEqual({ context, read: true });
+        if (capped) expect(total).toBe(MARKET_SEARCH_COUNT_CAP);
+      }
+    },
+  );
+
+  it('should read no more than the cap of matches for a term below it, nor anything for none', async () => {
+    // 'Frankfurt' is one location in 20: at SERVERS 20,000 exactly the cap.
+    for (const search of ['frankfurt', 'n12345.edge', 'zzzz', 'zq', '意大利']) {
+      const { read, capped } = await listingsRead({ search });
+      expect({ search, read: read <= BOUND }).toEqual({ search, read: true });
+      expect(capped).toBe(false);
+    }
+  });
+
+  it('should read a bounded number of listings for the last page before the cap', async () => {
+    const { read } = await listingsRead({ search: 'example' }, MARKET_SEARCH_COUNT_CAP / 20);
+    // The walk ends at the page's end (1,000 matches in 1,000 rows: every listing matches).
+    expect(read).toBeLessThanOrEqual(BOUND);
   });
 });
