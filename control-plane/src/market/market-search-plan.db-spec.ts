@@ -4,7 +4,10 @@ import { MARKET_SEARCH_COUNT_CAP, type MarketOrder, type MarketSort } from '@scn
 import {
   broadSearchSql,
   isPairTerm,
+  listingFilter,
   type MarketPageQuery,
+  orderBySql,
+  orderKeys,
   pageSql,
   type PageSql,
   SEARCH_WALK_ROWS,
@@ -217,5 +220,47 @@ describe('market search plans', () => {
     const { read } = await listingsRead({ search: 'example' }, MARKET_SEARCH_COUNT_CAP / 20);
     // The walk ends at the page's end (1,000 matches in 1,000 rows: every listing matches).
     expect(read).toBeLessThanOrEqual(BOUND);
+  });
+
+  it('should page a search past the cap as an exact order would, in every order, up to the cap', async () => {
+    for (const [sort, order, pricesDiffer] of SORTS) {
+      // 'edge-1' walks (11 listings in 20 match); 'Germany' (a country of 1%, below the cap)
+      // and the last pages take their matches in order.
+      for (const [search, page] of [
+        ['edge-1', 1],
+        ['edge-1', 7],
+        ['edge-1', 50],
+        ['node', 50],
+        ['Germany', 2],
+      ] as const) {
+        const asked = { search, sort, order, pricesDiffer, page, limit: 20 };
+        const first = pageSql(asked);
+        const rows = await db.query<{ server_id: string | null; capped: boolean }>(
+          first.sql,
+          first.params,
+        );
+        const broad = rows[0]!.capped ? broadSearchSql(asked) : null;
+        const got = (broad ? await db.query<{ server_id: string }>(broad.sql, broad.params) : rows)
+          .map((r) => r.server_id)
+          .filter((id) => id !== null);
+        const filter = listingFilter(asked);
+        const keys = orderBySql(orderKeys(sort, order, pricesDiffer));
+        const exact = await db.query<{ server_id: string }>(
+          `SELECT server_id FROM market_listings WHERE ${filter.where} ORDER BY ${keys}
+           LIMIT 20 OFFSET ${(page - 1) * 20}`,
+          filter.params,
+        );
+        const context = `${search} page ${page} by ${sort ?? 'default'} ${order}`;
+        expect({ context, got }).toEqual({ context, got: exact.map((r) => r.server_id) });
+      }
+    }
+    // Past the cap nothing is read, and the count says so.
+    const past = pageSql({ search: 'node', page: 51, limit: 20 });
+    const [row] = await db.query<{ total: number; capped: boolean; server_id: string | null }>(
+      past.sql,
+      past.params,
+    );
+    expect(row).toMatchObject({ total: MARKET_SEARCH_COUNT_CAP, capped: true, server_id: null });
+    expect(broadSearchSql({ search: 'node', page: 51, limit: 20 })).toBeNull();
   });
 });
