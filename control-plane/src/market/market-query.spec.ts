@@ -1,10 +1,13 @@
+import { MARKET_SEARCH_COUNT_CAP } from '@scn/proto';
 import {
+  broadSearchSql,
   containsPattern,
   isPairTerm,
   listingFilter,
   orderBySql,
   orderKeys,
   pageSql,
+  SEARCH_WALK_ROWS,
   totalPages,
 } from './market-query';
 
@@ -76,10 +79,12 @@ describe('orderKeys', () => {
 
 describe('listingFilter', () => {
   it('should always filter on listed first, so the partial indexes apply', () => {
-    expect(listingFilter({})).toEqual({ where: 'listed', params: [] });
+    expect(listingFilter({})).toEqual({ where: 'listed', params: [], walk: 'listed', match: null });
     expect(listingFilter({ country: 'DE', search: 'edge' })).toEqual({
       where: 'listed AND country = $1::bpchar AND search_text LIKE lower($2)',
       params: ['DE', '%edge%'],
+      walk: 'listed AND country = $1::bpchar',
+      match: 'search_text LIKE lower($2)',
     });
   });
 
@@ -88,20 +93,26 @@ describe('listingFilter', () => {
       expect(listingFilter({ search })).toEqual({
         where: 'listed AND (search_text LIKE lower($1) OR country = ANY($2::bpchar[]))',
         params: [`%${search}%`, [search === '意大利' ? 'IT' : 'DE']],
+        walk: 'listed',
+        match: '(search_text LIKE lower($1) OR country = ANY($2::bpchar[]))',
       });
     }
   });
 
-  it('should find a term of two characters through its pieces, not LIKE', () => {
+  it('should find a term of two characters through its pieces, not LIKE, and walk by strpos', () => {
     expect(listingFilter({ search: '德国' })).toEqual({
       where:
         'listed AND (market_search_pairs(search_text) @> ARRAY[lower($1)] OR country = ANY($2::bpchar[]))',
       params: ['德国', ['DE']],
+      walk: 'listed',
+      match: '(strpos(search_text, lower($1)) > 0 OR country = ANY($2::bpchar[]))',
     });
     // Taken as it is: the pieces are plain text, LIKE's wildcards mean nothing there.
     expect(listingFilter({ search: '%_' })).toEqual({
       where: 'listed AND market_search_pairs(search_text) @> ARRAY[lower($1)]',
       params: ['%_'],
+      walk: 'listed',
+      match: 'strpos(search_text, lower($1)) > 0',
     });
     expect(listingFilter({ search: 'x' }).where).toBe('listed AND search_text LIKE lower($1)');
     expect(listingFilter({ search: 'abc' }).where).toBe('listed AND search_text LIKE lower($1)');
@@ -138,6 +149,43 @@ describe('pageSql', () => {
     const search = pageSql({ search: 'x', page: 1, limit: 20 }).sql;
     expect(search).toContain('WHERE listed AND search_text LIKE lower($1)');
     expect(search).not.toContain('market_counts');
+  });
+
+  it('should count a search up to the cap and end its pages there', () => {
+    const first = pageSql({ search: 'edge', page: 2, limit: 20 });
+    expect(first.params).toEqual(['%edge%', 20, 20, MARKET_SEARCH_COUNT_CAP]);
+    expect(first.sql).toContain('LIMIT $4 + 1');
+    expect(first.sql).toContain('t.found > $4 AS capped');
+    // The last page before the cap is cut at the cap; past it nothing is read.
+    expect(broadSearchSql({ search: 'edge', page: 34, limit: 30 })?.params).toEqual([
+      '%edge%',
+      MARKET_SEARCH_COUNT_CAP - 990,
+      990,
+      MARKET_SEARCH_COUNT_CAP,
+      SEARCH_WALK_ROWS,
+    ]);
+    expect(pageSql({ search: 'edge', page: 51, limit: 20 }).params).toEqual([
+      '%edge%',
+      0,
+      1000,
+      MARKET_SEARCH_COUNT_CAP,
+    ]);
+    expect(broadSearchSql({ search: 'edge', page: 51, limit: 20 })).toBeNull();
+    expect(broadSearchSql({ page: 1, limit: 20 })).toBeNull();
+  });
+
+  it('should walk a broad search in the order of its page, within a country through the filter', () => {
+    const broad = broadSearchSql({
+      search: 'edge',
+      country: 'DE',
+      sort: 'ping',
+      page: 1,
+      limit: 20,
+    })!;
+    expect(broad.sql).toContain(
+      `WHERE listed AND country = $1::bpchar ORDER BY ${orderBySql(orderKeys('ping'))} LIMIT $6`,
+    );
+    expect(broad.sql).toContain('x WHERE search_text LIKE lower($2)');
   });
 
   it('should count at least one page', () => {

@@ -1,4 +1,4 @@
-import type { MarketOrder, MarketSort } from '@scn/proto';
+import { MARKET_SEARCH_COUNT_CAP, type MarketOrder, type MarketSort } from '@scn/proto';
 import { countriesMatching } from './country-search';
 
 /** What a page is asked for: the validated `MarketServersQuery` (or a test's subset of it). */
@@ -132,6 +132,14 @@ export interface ListingFilter {
   /** The WHERE clause over market_listings (always `listed` first: the indexes are partial). */
   where: string;
   params: unknown[];
+  /** `where` without the text search (same parameters): what an ordered walk may read. */
+  walk: string;
+  /**
+   * The text search's condition as a walk over `walk` applies it to each row (for two
+   * characters the same match by strpos: the two-character index's function costs far more
+   * per row), or null without a search.
+   */
+  match: string | null;
 }
 
 /**
@@ -153,24 +161,32 @@ export function listingFilter(query: MarketFilter): ListingFilter {
     params.push(query.serverIds);
     clauses.push(`server_id = ANY($${params.length}::uuid[])`);
   }
+  const walk = clauses.join(' AND ');
+  let match: string | null = null;
   if (query.search) {
     let text: string;
+    let like: string;
     if (isPairTerm(query.search)) {
       params.push(query.search);
       text = `market_search_pairs(search_text) @> ARRAY[lower($${params.length})]`;
+      like = `strpos(search_text, lower($${params.length})) > 0`;
     } else {
       params.push(containsPattern(query.search));
       text = `search_text LIKE lower($${params.length})`;
+      like = text;
     }
     const countries = countriesMatching(query.search);
     if (countries.length === 0) {
       clauses.push(text);
+      match = like;
     } else {
       params.push(countries);
-      clauses.push(`(${text} OR country = ANY($${params.length}::bpchar[]))`);
+      const country = `country = ANY($${params.length}::bpchar[])`;
+      clauses.push(`(${text} OR ${country})`);
+      match = `(${like} OR ${country})`;
     }
   }
-  return { where: clauses.join(' AND '), params };
+  return { where: clauses.join(' AND '), params, walk, match };
 }
 
 export interface PageSql {
@@ -195,16 +211,28 @@ const PAGE_COLUMNS = `l.server_id, l.country, l.reliability, l.stale, l.ping_ms,
   ) END AS premium_number`;
 
 /**
+ * How many rows of the page's sort order a broad search walks before it takes the matches in
+ * order instead: the walk stops at its page once it has the page's matches, which a term
+ * matching over MARKET_SEARCH_COUNT_CAP of the servers (1% of 100,000 or more) finds within a
+ * few hundred rows unless its matches gather at the end of the order.
+ */
+export const SEARCH_WALK_ROWS = 1_000;
+
+/**
  * One page and the number of matches, in one statement (one round trip):
  * - Without a search the page is an ordered index scan that stops after the page, and the
  *   count comes from `market_counts` (one row per country, kept exact by triggers). A page past
  *   the end is not scanned at all (a one-time filter on the count).
- * - With a search the matches are found once through the trigram index, counted, and the
- *   page is the top of them: the cost follows the number of matches, not the market's size.
- * The answer has at least one row, carrying `total`; a row without `server_id` means an empty
- * page. LIMIT and OFFSET stay plain parameters, so the planner sees the page size.
+ * - With a search the count stops at MARKET_SEARCH_COUNT_CAP + 1 matches (docs/api.md "Market
+ *   search": a search says "1,000+" past it, and its pages end at the cap), found through the
+ *   text index, so no search visits more matches than that to count them; a term with at most
+ *   the cap of matches takes its page from those, a broader one from broadSearchSql.
+ * - A set of servers without a search ("works from my network") is counted whole.
+ * The answer has at least one row, carrying `total` (and `capped`); a row without `server_id`
+ * means an empty page. LIMIT and OFFSET stay plain parameters, so the planner sees the page size.
  */
 export function pageSql(query: MarketPageQuery): PageSql {
+  if (query.search) return searchPageSql(query);
   const filter = listingFilter(query);
   const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
   const params = [...filter.params, query.limit, (query.page - 1) * query.limit];
@@ -214,12 +242,12 @@ export function pageSql(query: MarketPageQuery): PageSql {
       FROM (${scan} ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}) l
       JOIN servers s ON s.id = l.server_id`;
   const order = orderBySql(keys, 'p');
-  // A search or a set of servers: the matches are counted (market_counts counts countries).
-  if (query.search || query.serverIds) {
+  // A set of servers: its matches are counted (market_counts counts countries).
+  if (query.serverIds) {
     const sql = `WITH m AS MATERIALIZED (
         SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where}
       ), t AS (SELECT count(*)::int AS total FROM m)
-      SELECT t.total, p.* FROM t LEFT JOIN (
+      SELECT t.total, false AS capped, p.* FROM t LEFT JOIN (
         ${page(`SELECT ${LISTING_COLUMNS} FROM m`)}
       ) p ON true
       ORDER BY ${order}`;
@@ -229,13 +257,87 @@ export function pageSql(query: MarketPageQuery): PageSql {
     ? `SELECT COALESCE(sum(listed), 0)::int AS total FROM market_counts WHERE country = $1`
     : `SELECT COALESCE(sum(listed), 0)::int AS total FROM market_counts`;
   const sql = `WITH t AS (${counted})
-    SELECT t.total, p.* FROM t LEFT JOIN (
+    SELECT t.total, false AS capped, p.* FROM t LEFT JOIN (
       ${page(
         `SELECT ${LISTING_COLUMNS} FROM market_listings
          WHERE ${filter.where} AND ${offset} < (SELECT total FROM t)`,
       )}
     ) p ON true
     ORDER BY ${order}`;
+  return { sql, params };
+}
+
+/** Where a search's page ends: pages end at the cap, the rows past it are never read. */
+function searchWindow(query: MarketPageQuery): { offset: number; limit: number } {
+  const offset = (query.page - 1) * query.limit;
+  return { offset, limit: Math.max(0, Math.min(query.limit, MARKET_SEARCH_COUNT_CAP - offset)) };
+}
+
+/**
+ * A search's first statement (pageSql): its matches counted up to the cap + 1, and its page
+ * from them when there are no more than the cap (otherwise broadSearchSql reads the page).
+ */
+function searchPageSql(query: MarketPageQuery): PageSql {
+  const filter = listingFilter(query);
+  const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
+  const window = searchWindow(query);
+  const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
+  const n = filter.params.length;
+  const [limit, offset, cap] = [1, 2, 3].map((i) => `$${n + i}`);
+  const sql = `WITH m AS MATERIALIZED (
+      SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} LIMIT ${cap} + 1
+    ), t AS (SELECT count(*)::int AS found FROM m)
+    SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
+      SELECT ${PAGE_COLUMNS} FROM (
+        SELECT * FROM m WHERE (SELECT found FROM t) <= ${cap}
+        ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}
+      ) l JOIN servers s ON s.id = l.server_id
+    ) p ON true
+    ORDER BY ${orderBySql(keys, 'p')}`;
+  return { sql, params };
+}
+
+/**
+ * The page of a search with more matches than the cap (pageSql said `capped`), or null when
+ * the page lies past the cap. At least 1% of the servers match, so the index of the page's
+ * order, walked, gives the page's matches within a few hundred rows; when SEARCH_WALK_ROWS
+ * rows of it hold too few (the matches gather late in the order, or a deep page), every match
+ * is read and the page taken from their top (one-time filters: the statement runs one way).
+ */
+export function broadSearchSql(query: MarketPageQuery): PageSql | null {
+  const filter = listingFilter(query);
+  const window = searchWindow(query);
+  if (filter.match === null || window.limit === 0) return null;
+  const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
+  const params = [
+    ...filter.params,
+    window.limit,
+    window.offset,
+    window.offset + window.limit,
+    SEARCH_WALK_ROWS,
+  ];
+  const n = filter.params.length;
+  const [limit, offset, end, walkRows] = [1, 2, 3, 4].map((i) => `$${n + i}`);
+  const order = orderBySql(keys);
+  const sql = `WITH w AS MATERIALIZED (
+      SELECT ${LISTING_COLUMNS} FROM (
+        SELECT ${LISTING_COLUMNS}, search_text FROM market_listings
+        WHERE ${filter.walk} ORDER BY ${order} LIMIT ${walkRows}
+      ) x WHERE ${filter.match} ORDER BY ${order} LIMIT ${end}
+    )
+    SELECT ${PAGE_COLUMNS} FROM (
+      SELECT * FROM (SELECT * FROM w ORDER BY ${order} OFFSET ${offset}) walked
+      WHERE (SELECT count(*) FROM w) = ${end}
+      UNION ALL
+      SELECT * FROM (
+        SELECT * FROM (
+          SELECT ${LISTING_COLUMNS} FROM market_listings
+          WHERE ${filter.where} AND (SELECT count(*) FROM w) < ${end}
+          OFFSET 0
+        ) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+      ) sorted
+    ) l JOIN servers s ON s.id = l.server_id
+    ORDER BY ${orderBySql(keys, 'l')}`;
   return { sql, params };
 }
 

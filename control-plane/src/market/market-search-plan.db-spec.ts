@@ -1,6 +1,17 @@
 import { insertAccount } from '../../test/support/market-fixtures';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import { isPairTerm, type MarketPageQuery, pageSql } from './market-query';
+import { MARKET_SEARCH_COUNT_CAP, type MarketOrder, type MarketSort } from '@scn/proto';
+import {
+  broadSearchSql,
+  isPairTerm,
+  listingFilter,
+  type MarketPageQuery,
+  orderBySql,
+  orderKeys,
+  pageSql,
+  type PageSql,
+  SEARCH_WALK_ROWS,
+} from './market-query';
 
 /**
  * The plans PostgreSQL picks for the market's text searches on a market of SERVERS listings
@@ -16,6 +27,10 @@ const OTHER_COUNTRIES = ['US', 'NL', 'FR', 'GB', 'SE'];
 
 interface PlanNode {
   'Node Type': string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
@@ -63,6 +78,35 @@ describe('market search plans', () => {
       params,
     );
     return nodesOf(row!['QUERY PLAN'][0]!.Plan);
+  }
+
+  /**
+   * The listings a search's statements (pageSql, then broadSearchSql when the count reached the
+   * cap) read, as EXPLAIN ANALYZE counts them: every row a scan of market_listings returned or
+   * threw away (a count of rows, not of time, so a loaded machine cannot fail or pass it).
+   */
+  async function listingsRead(query: Omit<MarketPageQuery, 'page' | 'limit'>, page = 1) {
+    const asked = { page, limit: 20, ...query };
+    const analyzed = async ({ sql, params }: PageSql) => {
+      const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params,
+      );
+      return nodesOf(row!['QUERY PLAN'][0]!.Plan);
+    };
+    const first = pageSql(asked);
+    const [counted] = await db.query<{ total: number; capped: boolean }>(first.sql, first.params);
+    const broad = counted!.capped ? broadSearchSql(asked) : null;
+    const nodes = [...(await analyzed(first)), ...(broad ? await analyzed(broad) : [])];
+    const read = listingScans(nodes).reduce(
+      (sum, n) =>
+        sum +
+        (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) +
+        (n['Rows Removed by Filter'] ?? 0) +
+        (n['Rows Removed by Index Recheck'] ?? 0),
+      0,
+    );
+    return { read, total: counted!.total, capped: counted!.capped };
   }
 
   const listingScans = (nodes: PlanNode[]) =>
@@ -122,5 +166,101 @@ describe('market search plans', () => {
     expect(
       scans.every((n) => n['Index Name'] !== undefined || n['Recheck Cond'] !== undefined),
     ).toBe(true);
+  });
+
+  /**
+   * A search counts at most MARKET_SEARCH_COUNT_CAP + 1 matches and a broad one walks at most
+   * SEARCH_WALK_ROWS rows of its order for the page; the bound leaves room for the rows a scan
+   * throws away on the way (a sequential read stops after the cap's matches, at 5% of the
+   * listings matching that is 20 rows a match) but not for reading every match of a broad term.
+   */
+  const BOUND = 2 * (MARKET_SEARCH_COUNT_CAP + 1) + SEARCH_WALK_ROWS;
+  const SORTS: ReadonlyArray<[MarketSort | undefined, MarketOrder, boolean]> = [
+    [undefined, 'desc', false],
+    ['reliability', 'desc', false],
+    ['reliability', 'asc', false],
+    ['ping', 'asc', false],
+    ['ping', 'desc', false],
+    ['uptime', 'desc', false],
+    ['uptime', 'asc', false],
+    ['price', 'desc', true],
+    ['price', 'asc', true],
+  ];
+
+  it.each([
+    ['every name', 'node'],
+    ['every host', 'example'],
+    ['a host part in 11 of 20', 'edge-1'],
+    ['two characters in every name', 'no'],
+    ['a country code inside every name', 'de'],
+    ['a country named in English', 'Germany'],
+    ['a country named in Chinese', '德国'],
+  ])(
+    'should read a bounded number of listings for %s (%j) in every order, never all its matches',
+    async (_, search) => {
+      for (const [sort, order, pricesDiffer] of SORTS) {
+        const { read, total, capped } = await listingsRead({ search, sort, order, pricesDiffer });
+        const context = `${search} by ${sort ?? 'default'} ${order}: ${read} listings read`;
+        expect({ context, read: read <= BOUND }).toEqual({ context, read: true });
+        if (capped) expect(total).toBe(MARKET_SEARCH_COUNT_CAP);
+      }
+    },
+  );
+
+  it('should read no more than the cap of matches for a term below it, nor anything for none', async () => {
+    // 'Frankfurt' is one location in 20: at SERVERS 20,000 exactly the cap.
+    for (const search of ['frankfurt', 'n12345.edge', 'zzzz', 'zq', '意大利']) {
+      const { read, capped } = await listingsRead({ search });
+      expect({ search, read: read <= BOUND }).toEqual({ search, read: true });
+      expect(capped).toBe(false);
+    }
+  });
+
+  it('should read a bounded number of listings for the last page before the cap', async () => {
+    const { read } = await listingsRead({ search: 'example' }, MARKET_SEARCH_COUNT_CAP / 20);
+    // The walk ends at the page's end (1,000 matches in 1,000 rows: every listing matches).
+    expect(read).toBeLessThanOrEqual(BOUND);
+  });
+
+  it('should page a search past the cap as an exact order would, in every order, up to the cap', async () => {
+    for (const [sort, order, pricesDiffer] of SORTS) {
+      // 'edge-1' walks (11 listings in 20 match); 'Germany' (a country of 1%, below the cap)
+      // and the last pages take their matches in order.
+      for (const [search, page] of [
+        ['edge-1', 1],
+        ['edge-1', 7],
+        ['edge-1', 50],
+        ['node', 50],
+        ['Germany', 2],
+      ] as const) {
+        const asked = { search, sort, order, pricesDiffer, page, limit: 20 };
+        const first = pageSql(asked);
+        const rows = await db.query<{ server_id: string | null; capped: boolean }>(
+          first.sql,
+          first.params,
+        );
+        const broad = rows[0]!.capped ? broadSearchSql(asked) : null;
+        const got = (broad ? await db.query<{ server_id: string }>(broad.sql, broad.params) : rows)
+          .map((r) => r.server_id)
+          .filter((id) => id !== null);
+        const filter = listingFilter(asked);
+        const keys = orderBySql(orderKeys(sort, order, pricesDiffer));
+        const exact = await db.query<{ server_id: string }>(
+          `SELECT server_id FROM market_listings WHERE ${filter.where} ORDER BY ${keys}
+           LIMIT 20 OFFSET ${(page - 1) * 20}`,
+          filter.params,
+        );
+        const context = `${search} page ${page} by ${sort ?? 'default'} ${order}`;
+        expect({ context, got }).toEqual({ context, got: exact.map((r) => r.server_id) });
+      }
+    }
+    // Past the cap nothing is read, and the count says so.
+    const past = pageSql({ search: 'node', page: 51, limit: 20 });
+    const [row] = await db.query<{ total: number; capped: boolean; server_id: string | null }>(
+      past.sql,
+      past.params,
+    );
+    expect(row).toMatchObject({ total: MARKET_SEARCH_COUNT_CAP, capped: true, server_id: null });
+    expect(broadSearchSql({ search: 'node', page: 51, limit: 20 })).toBeNull();
   });
 });

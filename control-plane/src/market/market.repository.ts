@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryPrepared, queryRows } from '../common/sql';
-import { type MarketPageQuery, pageSql } from './market-query';
+import { broadSearchSql, type MarketPageQuery, pageSql } from './market-query';
 
 /** A listed server as one page reads it (market_listings joined to servers). */
 export interface ListingRow {
@@ -69,16 +69,29 @@ export interface DecayUpdate {
 export class MarketRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** One page and the number of servers matching the filters (one statement). */
-  async page(query: MarketPageQuery): Promise<{ total: number; rows: ListingRow[] }> {
+  /**
+   * One page and the number of servers matching the filters (one statement); a search's number
+   * stops at MARKET_SEARCH_COUNT_CAP, and `capped` says there were more.
+   */
+  async page(
+    query: MarketPageQuery,
+  ): Promise<{ total: number; capped: boolean; rows: ListingRow[] }> {
     const { sql, params } = pageSql(query);
+    type Row = ListingRow & { total: number; capped: boolean };
     const rows = query.search
-      ? await queryRows<ListingRow & { total: number }>(this.dataSource, sql, params)
-      : await this.prepared<ListingRow & { total: number }>(sql, params);
-    return {
-      total: rows[0]?.total ?? 0,
-      rows: rows.filter((row) => row.server_id !== null),
-    };
+      ? await queryRows<Row>(this.dataSource, sql, params)
+      : await this.prepared<Row>(sql, params);
+    const total = rows[0]?.total ?? 0;
+    const capped = rows[0]?.capped ?? false;
+    // More matches than the cap: the first statement only counted them (broadSearchSql).
+    const broad = capped ? broadSearchSql(query) : null;
+    if (broad)
+      return {
+        total,
+        capped,
+        rows: await queryRows<ListingRow>(this.dataSource, broad.sql, broad.params),
+      };
+    return { total, capped, rows: rows.filter((row) => row.server_id !== null) };
   }
 
   /**

@@ -151,7 +151,7 @@ export class MarketService {
   }
 
   private async readPage(query: MarketPageQuery): Promise<MarketServersResponse> {
-    const { total, rows } = await this.repository.page(query);
+    const { total, capped, rows } = await this.repository.page(query);
     const context = {
       now: this.clock.now(),
       launchPeriodEndsAt: this.config.launchPeriodEndsAt,
@@ -162,6 +162,7 @@ export class MarketService {
       network: UNKNOWN_NETWORK,
       totalPages: totalPages(total, query.limit),
       total,
+      totalCapped: capped,
       page: query.page,
       limit: query.limit,
     };

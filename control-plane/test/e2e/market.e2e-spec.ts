@@ -125,8 +125,16 @@ describe('GET /data/servers', () => {
     expect(country.body.servers.map((s: { id: string }) => s.id)).toEqual([ids.fast, ids.full]);
     const search = await t.http().get('/data/servers?search=TOKYO&country=all').expect(200);
     expect(search.body.servers.map((s: { id: string }) => s.id)).toEqual([ids.slow]);
+    // Far below the cap: the number is exact (docs/api.md "Market search").
+    expect(search.body).toMatchObject({ total: 1, totalCapped: false, totalPages: 1 });
     const paged = await t.http().get('/data/servers?limit=2&page=3').expect(200);
-    expect(paged.body).toMatchObject({ totalPages: 3, total: 5, page: 3, limit: 2 });
+    expect(paged.body).toMatchObject({
+      totalPages: 3,
+      total: 5,
+      totalCapped: false,
+      page: 3,
+      limit: 2,
+    });
     expect(paged.body.servers.map((s: { id: string }) => s.id)).toEqual([ids.full]);
   });
 

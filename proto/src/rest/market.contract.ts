@@ -22,6 +22,12 @@ export const MARKET_PAGE_SIZE = 20;
 export const MARKET_MAX_LIMIT = 100;
 export const MARKET_MAX_PAGE = 1_000_000;
 export const MARKET_SEARCH_MAX = 100;
+/**
+ * A text search counts its matches up to this many (docs/api.md "Market search"): past it the
+ * answer says `totalCapped` and its pages end here, so no search costs more than this many
+ * matches to count.
+ */
+export const MARKET_SEARCH_COUNT_CAP = 1_000;
 /** spec 01 §9: connect cooldown 60 s. */
 export const CONNECT_COOLDOWN_SECONDS = 60;
 
@@ -207,8 +213,13 @@ export const marketServersResponseSchema = z.object({
   servers: z.array(marketServerSchema),
   /** At least 1 (an empty market has one empty page). */
   totalPages: z.number(),
-  /** Servers matching the filters. */
+  /**
+   * Servers matching the filters; for a text search at most MARKET_SEARCH_COUNT_CAP, and
+   * `totalCapped` says there are more (the pages end at the cap).
+   */
   total: z.number(),
+  /** Whether a text search found more than MARKET_SEARCH_COUNT_CAP servers (shown "1,000+"). */
+  totalCapped: z.boolean(),
   page: z.number(),
   /** The page size used (after clamping). */
   limit: z.number(),

@@ -13,6 +13,7 @@ import {
   needsCooldown,
   pageItems,
   priceLabel,
+  searchResults,
   showBackToTop,
   staggerDelaySeconds,
   totalPriceMicro,
@@ -240,5 +241,15 @@ describe('page display', () => {
     expect(pageItems(1, 20)).toEqual([1, 2, 3, 4, 'gap', 20]);
     expect(pageItems(10, 20)).toEqual([1, 'gap', 9, 10, 11, 'gap', 20]);
     expect(pageItems(20, 20)).toEqual([1, 'gap', 17, 18, 19, 20]);
+  });
+});
+
+describe('searchResults', () => {
+  it('should say the exact number when the search counted all its matches', () => {
+    expect(searchResults(37, false)).toEqual({ key: 'market.results.found', count: 37 });
+  });
+
+  it('should say "more than" the cap when the control plane stopped counting there', () => {
+    expect(searchResults(1000, true)).toEqual({ key: 'market.results.foundMore', count: 1000 });
   });
 });

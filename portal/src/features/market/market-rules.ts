@@ -174,3 +174,16 @@ export function pageItems(current: number, total: number): (number | 'gap')[] {
   }
   return items;
 }
+
+/**
+ * What the list says of a search's matches (docs/api.md "Market search"): their number, or
+ * past the cap "more than" the cap, since the control plane stops counting there.
+ */
+export function searchResults(
+  total: number,
+  capped: boolean,
+): { key: 'market.results.found' | 'market.results.foundMore'; count: number } {
+  return capped
+    ? { key: 'market.results.foundMore', count: total }
+    : { key: 'market.results.found', count: total };
+}

@@ -29,6 +29,8 @@ export interface MarketState {
   servers: MarketServer[];
   totalPages: number;
   total: number;
+  /** A search found more than MARKET_SEARCH_COUNT_CAP servers: `total` is the cap. */
+  totalCapped: boolean;
   /** 'loading' shows the spinner: the first load and every change of filters. */
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: string | null;
@@ -52,6 +54,7 @@ export const marketStore = proxy<MarketState>({
   servers: [],
   totalPages: 1,
   total: 0,
+  totalCapped: false,
   status: 'idle',
   error: null,
   shownQuery: null,
@@ -98,6 +101,8 @@ export async function loadServers(filters: MarketFilters, silent = false): Promi
       servers: response.servers,
       totalPages: Math.max(1, response.totalPages),
       total: response.total,
+      // A control plane from before the capped count sends none: its total is exact.
+      totalCapped: response.totalCapped ?? false,
       status: 'ready',
       error: null,
       shownQuery: query,

@@ -5,11 +5,12 @@ import { useLocation, useSearch } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { networkText } from '../../../lib/reachability-display';
 import { onRealtime } from '../../../lib/realtime';
 import { type MarketFilters as Filters, parseFilters, serializeFilters } from '../market-query';
-import type { MarketViewer } from '../market-rules';
+import { type MarketViewer, searchResults } from '../market-rules';
 import {
   clearSelection,
   dismissSelectionError,
@@ -162,24 +163,27 @@ export function ServerMarket({
       ) : market.servers.length === 0 ? (
         <MarketEmpty reachable={filters.reachable} />
       ) : (
-        <div className="market-grid" data-testid="market-grid">
-          {market.servers.map((server, index) => (
-            <ServerCard
-              key={server.id}
-              server={server}
-              viewer={viewer}
-              index={index}
-              state={{
-                selected: server.id in market.selected,
-                processingSeconds: market.processing[server.id],
-              }}
-              onToggle={onToggle}
-              onSignIn={onSignIn}
-              onPromote={onPromote}
-              onShowReachability={reachability.show}
-            />
-          ))}
-        </div>
+        <>
+          {filters.search && <MarketResults total={market.total} capped={market.totalCapped} />}
+          <div className="market-grid" data-testid="market-grid">
+            {market.servers.map((server, index) => (
+              <ServerCard
+                key={server.id}
+                server={server}
+                viewer={viewer}
+                index={index}
+                state={{
+                  selected: server.id in market.selected,
+                  processingSeconds: market.processing[server.id],
+                }}
+                onToggle={onToggle}
+                onSignIn={onSignIn}
+                onPromote={onPromote}
+                onShowReachability={reachability.show}
+              />
+            ))}
+          </div>
+        </>
       )}
 
       {!loading && market.status === 'ready' && (
@@ -250,6 +254,17 @@ function MarketNetwork() {
 }
 
 /** spec 01 §2: no server matches the search and filters. */
+/** How many servers a search found: "More than 1,000" past the cap, in the reader's digits. */
+function MarketResults({ total, capped }: { total: number; capped: boolean }) {
+  const { t, locale } = useT();
+  const { key, count } = searchResults(total, capped);
+  return (
+    <p className="market-results" data-testid="market-results">
+      {t(key, { count, shown: formatNumber(count, locale) })}
+    </p>
+  );
+}
+
 function MarketEmpty({ reachable }: { reachable: boolean }) {
   const { t } = useT();
   return (
