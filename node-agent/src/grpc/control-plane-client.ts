@@ -43,8 +43,11 @@ export interface NodeCredential {
 
 const ENROLL_DEADLINE_MS = 15_000;
 export const REPORT_DEADLINE_MS = 10_000;
-/** A replica that does not answer a health check this fast is not worth moving back to. */
-const ANSWER_DEADLINE_MS = 5_000;
+/**
+ * A replica that does not answer a health check this fast is not worth moving back to; longer
+ * than the channel's longest reconnect backoff (endpoint-channels.ts), which the check waits out.
+ */
+export const ANSWER_DEADLINE_MS = 10_000;
 
 export interface ControlPlaneClientOptions {
   /** How names are looked up (default: node:dns, /etc/hosts then the machine's resolvers). */

@@ -124,7 +124,9 @@ export function endpointAnswers(channel: grpc.Client, timeoutMs: number): Promis
       () => Buffer.alloc(0), // an empty HealthCheckRequest: the whole server
       (bytes: Buffer) => bytes,
       {},
-      new grpc.Metadata(),
+      // Waits out the channel's reconnect backoff (up to 5 s, below) rather than failing at
+      // once: the channel that answers is the one the agent's calls use after moving back.
+      new grpc.Metadata({ waitForReady: true }),
       { deadline: Date.now() + timeoutMs },
       (error) => resolve(!error || !movesOn(error)),
     );

@@ -77,7 +77,7 @@ export class ProbeClient {
   }
 
   /** Whether `endpoint` answers now (a health check): PreferredEndpointReturn's check. */
-  answers(endpoint: Endpoint, timeoutMs = 5_000): Promise<boolean> {
+  answers(endpoint: Endpoint, timeoutMs = 10_000): Promise<boolean> {
     return endpointAnswers(this.channels.get(endpoint), timeoutMs);
   }
 
