@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type BackoffOptions, backoffDelay } from '../backoff';
 import { readProbeConfig, resolveProbeConfigPath } from '../config/probe-config';
 import { describeGrpcError } from '../grpc/control-plane-client';
+import { PreferredEndpointReturn } from '../grpc/preferred-endpoint-return';
 import { ProbeClient } from '../grpc/probe-client';
 import {
   DEFAULT_CONCURRENCY,
@@ -102,6 +103,16 @@ export async function probeRun(
     probeSecret: config.probeSecret,
   });
   const log = (text: string) => io.err(`scn-agent probe: ${text}\n`);
+  // Back to the replica its probe id picks once that answers again (the fleet spreads again).
+  const preferredReturn = new PreferredEndpointReturn(client.rotation, {
+    check: (endpoint) => client.answers(endpoint),
+    intervalMs: config.preferredEndpointCheckMs,
+  });
+  client.rotation.onMove((from, to, reason) => {
+    if (reason === 'returned')
+      log(`control plane ${to.target} answers again; moving back from ${from.target}`);
+  });
+  preferredReturn.start();
   const outcome: ProbeRunResult = { cycles: 0, failures: 0 };
   let failuresInRow = 0;
   log(
@@ -144,6 +155,7 @@ export async function probeRun(
       if (await sleep(delayMs, stop)) break;
     }
   } finally {
+    preferredReturn.stop();
     client.close();
     signals?.release();
   }

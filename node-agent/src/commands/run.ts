@@ -8,7 +8,11 @@ import {
   resolveConfigPath,
 } from '../config/agent-config';
 import { CertificateManager } from '../certificates/certificate-manager';
-import { type ClientSetWatch, ControlPlaneClient } from '../grpc/control-plane-client';
+import {
+  type ClientSetWatch,
+  ControlPlaneClient,
+  PreferredEndpointReturn,
+} from '../grpc/control-plane-client';
 import { ClientSetApplier } from '../proxy-core/client-set-applier';
 import { CoreAuditScheduler } from '../proxy-core/core-audit';
 import { parseTestDestinations } from '../proxy-core/destination-policy';
@@ -148,6 +152,8 @@ async function defaultCoreFactory(
 export class AgentDaemon {
   private watch: ClientSetWatch | null = null;
   private client: ControlPlaneClient | null = null;
+  /** Moves the agent back to the replica its node id picks once that answers again. */
+  private readonly preferredReturn: PreferredEndpointReturn;
   readonly reporter: Reporter;
   /** Applies pushed sets to the core, retrying a failed one until it takes or is superseded. */
   readonly applier: ClientSetApplier;
@@ -202,11 +208,20 @@ export class AgentDaemon {
     });
     // Failover (docs/operators.md "Several control plane replicas"): a new replica learns of the
     // node at once, and any answer from the control plane ends every backoff.
-    this.client.rotation.onMove((from, to) => {
-      io.err(`scn-agent: control plane ${from.target} failed; moving to ${to.target}\n`);
+    this.client.rotation.onMove((from, to, reason) => {
+      io.err(
+        reason === 'returned'
+          ? `scn-agent: control plane ${to.target} answers again; moving back from ${from.target}\n`
+          : `scn-agent: control plane ${from.target} failed; moving to ${to.target}\n`,
+      );
       this.reporter.endpointChanged();
     });
     this.client.rotation.onContact(() => this.reporter.contactSucceeded());
+    const client = this.client;
+    this.preferredReturn = new PreferredEndpointReturn(client.rotation, {
+      check: (endpoint) => client.answers(endpoint),
+      intervalMs: config.preferredEndpointCheckMs,
+    });
     this.applier = new ClientSetApplier({
       core,
       store,
@@ -244,11 +259,13 @@ export class AgentDaemon {
       },
     );
     if (options.report !== false) this.reporter.start();
+    this.preferredReturn.start();
     this.audits?.start();
     if (options.certificates !== false) this.certificates.start();
   }
 
   async stop(): Promise<void> {
+    this.preferredReturn.stop();
     this.watch?.stop();
     await this.certificates.stop();
     await this.audits?.stop();

@@ -42,6 +42,12 @@ export const agentConfigSchema = z.object({
   controlPlane: z
     .string()
     .refine((text) => parseControlPlaneList(text) !== null, CONTROL_PLANE_LIST_MESSAGE),
+  /**
+   * With several endpoints: after a failover, how often (ms, each wait drawn between this and
+   * twice it) the agent checks the endpoint its node id picks, to return there once it answers
+   * (grpc/preferred-endpoint-return.ts). Absent: 30 s.
+   */
+  preferredEndpointCheckMs: z.number().int().min(1000).max(3_600_000).optional(),
   tls: z.boolean(),
   /** Plaintext to a non-loopback host was explicitly allowed (`enroll --insecure`). */
   insecure: z.boolean().default(false),

@@ -27,6 +27,8 @@ export const probeConfigSchema = z.object({
   controlPlane: z
     .string()
     .refine((text) => parseControlPlaneList(text) !== null, CONTROL_PLANE_LIST_MESSAGE),
+  /** As the node's config: how often (ms, up to twice it) to check its preferred endpoint. */
+  preferredEndpointCheckMs: z.number().int().min(1000).max(3_600_000).optional(),
   tls: z.boolean(),
   insecure: z.boolean().default(false),
   caFile: z.string().min(1).optional(),

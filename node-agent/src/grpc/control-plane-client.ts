@@ -15,6 +15,7 @@ import {
   type ControlPlaneConnection,
   controlPlaneList,
   EndpointChannels,
+  endpointAnswers,
 } from './endpoint-channels';
 import { ReportChannel } from './report-channel';
 
@@ -23,6 +24,7 @@ export type { ClientSetWatch, WatchOptions } from './client-set-watch';
 export { describeGrpcError, tlsHandshakeError } from './control-plane-errors';
 export { parseHostPort } from './control-plane-endpoints';
 export type { HostPort } from './control-plane-endpoints';
+export { PREFERRED_CHECK_MS, PreferredEndpointReturn } from './preferred-endpoint-return';
 export {
   type ControlPlaneConnection,
   controlPlaneList,
@@ -41,6 +43,11 @@ export interface NodeCredential {
 
 const ENROLL_DEADLINE_MS = 15_000;
 export const REPORT_DEADLINE_MS = 10_000;
+/**
+ * A replica that does not answer a health check this fast is not worth moving back to; longer
+ * than the channel's longest reconnect backoff (endpoint-channels.ts), which the check waits out.
+ */
+export const ANSWER_DEADLINE_MS = 10_000;
 
 export interface ControlPlaneClientOptions {
   /** How names are looked up (default: node:dns, /etc/hosts then the machine's resolvers). */
@@ -151,6 +158,11 @@ export class ControlPlaneClient {
     });
     this.reports = { target: endpoint.target, channel };
     return channel;
+  }
+
+  /** Whether `endpoint` answers now (a health check): PreferredEndpointReturn's check. */
+  answers(endpoint: Endpoint, timeoutMs = ANSWER_DEADLINE_MS): Promise<boolean> {
+    return endpointAnswers(this.channelFor(endpoint), timeoutMs);
   }
 
   /**

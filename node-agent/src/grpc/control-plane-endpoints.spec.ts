@@ -100,6 +100,32 @@ describe('EndpointRotation', () => {
     expect(moves).toEqual([`${first.target}>${second.target}`]);
   });
 
+  it('should return only to the preferred endpoint, and only when away from it', async () => {
+    const key = randomUUID();
+    const rotation = new EndpointRotation(list, { key });
+    const moves: string[] = [];
+    rotation.onMove((from, to, reason) => moves.push(`${reason} ${from.port}>${to.port}`));
+    expect(rotation.preferred()).toBeNull();
+    const home = await rotation.current();
+    expect(rotation.preferred()).toEqual(home);
+    expect(rotation.onPreferred).toBe(true);
+    expect(rotation.returnTo(home)).toBe(false);
+    rotation.failed(home);
+    const away = await rotation.current();
+    expect(rotation.onPreferred).toBe(false);
+    // Another endpoint answering is no reason to move.
+    const third = (await rotation.all()).find(
+      (e) => e.target !== home.target && e.target !== away.target,
+    )!;
+    expect(rotation.returnTo(third)).toBe(false);
+    expect(rotation.returnTo(home)).toBe(true);
+    expect((await rotation.current()).target).toBe(home.target);
+    expect(moves).toEqual([
+      `failed ${home.port}>${away.port}`,
+      `returned ${away.port}>${home.port}`,
+    ]);
+  });
+
   it('should start at the first address while enrolling (no node id yet)', async () => {
     expect((await new EndpointRotation(list).current()).target).toBe('127.0.0.1:1');
   });

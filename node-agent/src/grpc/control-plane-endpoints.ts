@@ -111,7 +111,9 @@ export interface EndpointRotationOptions {
   lookup?: Lookup;
 }
 
-type MoveListener = (from: Endpoint, to: Endpoint) => void;
+/** Why the agent moved: its endpoint failed, or it returned to the one its key picks. */
+export type MoveReason = 'failed' | 'returned';
+type MoveListener = (from: Endpoint, to: Endpoint, reason: MoveReason) => void;
 type ContactListener = (endpoint: Endpoint) => void;
 
 /**
@@ -120,7 +122,9 @@ type ContactListener = (endpoint: Endpoint) => void;
  * `failed(e)` moves on only while `e` is current, so the report channel and the client stream
  * failing together on one dead replica move the agent once. Listeners hear each move (the
  * daemon reports at once to the new endpoint) and each successful contact (every stream's
- * backoff resets: the control plane is back).
+ * backoff resets: the control plane is back). The endpoint the key picks is the preferred one:
+ * an agent moved away from it returns there once it answers again (preferred-endpoint-return.ts),
+ * so the fleet spreads again after a replica comes back.
  */
 export class EndpointRotation {
   private endpoints: Endpoint[] | null = null;
@@ -160,6 +164,35 @@ export class EndpointRotation {
     return { target: formatHostPort(first), name: first.host, port: first.port };
   }
 
+  /** The endpoint the key picks (the first without a key); null before the first lookup. */
+  preferred(): Endpoint | null {
+    const endpoints = this.endpoints;
+    if (!endpoints) return null;
+    const key = this.options.key;
+    return endpoints[key ? spreadIndex(key, endpoints.length) : 0]!;
+  }
+
+  /** Whether the current endpoint is the preferred one (true before the first lookup). */
+  get onPreferred(): boolean {
+    const preferred = this.preferred();
+    return preferred === null || preferred.target === this.peek().target;
+  }
+
+  /**
+   * Back to `endpoint`, which answered again, when it is still the preferred one and not
+   * current: listeners hear a move ('returned'). False when there was nothing to do.
+   */
+  returnTo(endpoint: Endpoint): boolean {
+    const endpoints = this.endpoints;
+    const preferred = this.preferred();
+    if (!endpoints || preferred?.target !== endpoint.target || this.onPreferred) return false;
+    const from = endpoints[this.index]!;
+    this.index = endpoints.findIndex((e) => e.target === endpoint.target);
+    this.failuresInRow = 0;
+    for (const listener of this.moveListeners) listener(from, preferred, 'returned');
+    return true;
+  }
+
   /** Every endpoint of a round, looked up now. */
   async all(): Promise<Endpoint[]> {
     return expandEndpoints(this.written, this.options.lookup ?? systemLookup);
@@ -177,7 +210,7 @@ export class EndpointRotation {
     if (endpoints.length === 1) return;
     this.index = (this.index + 1) % endpoints.length;
     const next = endpoints[this.index]!;
-    for (const listener of this.moveListeners) listener(endpoint, next);
+    for (const listener of this.moveListeners) listener(endpoint, next, 'failed');
   }
 
   /** The control plane answered through `endpoint` (a report, a stream message). */

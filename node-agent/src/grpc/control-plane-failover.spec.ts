@@ -13,6 +13,7 @@ import {
 import type { ClientSetWatch } from './client-set-watch';
 import { ControlPlaneClient } from './control-plane-client';
 import { type Lookup, spreadIndex } from './control-plane-endpoints';
+import { PreferredEndpointReturn } from './preferred-endpoint-return';
 
 const proto = grpc.loadPackageDefinition(
   protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS),
@@ -217,5 +218,177 @@ describe('failover between control plane replicas', () => {
     await node.client.report(report);
     expect(node.client.lastAnswered?.target).toBe(b.target);
     expect(asked).toEqual(['cp.scn.test']);
+  });
+});
+
+/** Timers a test fires by hand, remembering each delay asked for. */
+function manualTimers() {
+  const pending = new Map<number, { callback: () => void; ms: number }>();
+  let next = 0;
+  return {
+    delays: [] as number[],
+    pending,
+    setTimeout(callback: () => void, ms: number) {
+      next += 1;
+      pending.set(next, { callback, ms });
+      this.delays.push(ms);
+      return next;
+    },
+    clearTimeout(handle: unknown) {
+      pending.delete(handle as number);
+    },
+    /** Runs every pending timer once. */
+    fireAll() {
+      const due = [...pending.entries()];
+      pending.clear();
+      for (const [, timer] of due) timer.callback();
+    },
+  };
+}
+
+describe('return to the preferred control plane replica', () => {
+  const cleanup: Array<() => void> = [];
+  afterEach(() => {
+    for (const close of cleanup.splice(0)) close();
+  });
+
+  it('should move back to its own replica once it answers again, streams re-opened there and no report lost or sent twice', async () => {
+    const a = await replica('a');
+    const b = await replica('b');
+    cleanup.push(a.kill, b.kill);
+    const client = new ControlPlaneClient(
+      { target: `${a.target},${b.target}`, tls: false, insecure: true },
+      { nodeId: nodeIdStartingAt(0, 2), nodeSecret: 'secret' },
+    );
+    const sets: ClientSet__Output[] = [];
+    const watch = client.watchClients('0', (set) => void sets.push(set), {
+      backoff: { initialMs: 50, maxMs: 100 },
+    });
+    const timers = manualTimers();
+    // Short while the replica is down (a check waits out the channel's reconnects until then).
+    let checkDeadlineMs = 1_000;
+    const back = new PreferredEndpointReturn(client.rotation, {
+      check: (endpoint) => client.answers(endpoint, checkDeadlineMs),
+      intervalMs: 30_000,
+      timers,
+      random: () => 0.5,
+    });
+    const moves: string[] = [];
+    client.rotation.onMove((from, to, reason) => moves.push(`${reason} ${from.port}>${to.port}`));
+    cleanup.push(() => {
+      back.stop();
+      watch.stop();
+      client.close();
+    });
+    back.start();
+    await client.report(report);
+    expect(client.lastAnswered?.target).toBe(a.target);
+    // On its own replica, nothing to check.
+    expect(back.scheduled).toBe(false);
+
+    a.kill();
+    await eventually(() => sets.find((s) => s.clientUuids[0] === 'b'));
+    expect(client.rotation.peek().target).toBe(b.target);
+    // Away from it: one check due, 30 to 60 s away (here half way).
+    expect(back.scheduled).toBe(true);
+    expect(timers.delays).toEqual([45_000]);
+    // The replica is still down: the check fails, the agent stays, the next check is due.
+    timers.fireAll();
+    await eventually(() => (timers.pending.size === 1 ? true : undefined));
+    expect(client.rotation.peek().target).toBe(b.target);
+    expect(await client.answers(client.rotation.preferred()!, 500)).toBe(false);
+
+    // The replica returns on its port; reports keep going, one after the other, meanwhile.
+    const a2 = await replica('a2', '127.0.0.1', a.port);
+    cleanup.push(a2.kill);
+    const before = { b: b.seen.reports };
+    let sent = 0;
+    let failed = 0;
+    let reporting = true;
+    const loop = (async () => {
+      while (reporting) {
+        await client.report(report).then(
+          () => (sent += 1),
+          () => (failed += 1),
+        );
+      }
+    })();
+    await eventually(() => (sent >= 5 ? true : undefined));
+    checkDeadlineMs = 10_000;
+    timers.fireAll();
+    await eventually(() => (client.rotation.peek().target === a.target ? true : undefined), 10_000);
+    const returnedAt = sent;
+    await eventually(() => (sent >= returnedAt + 5 ? true : undefined));
+    reporting = false;
+    await loop;
+
+    expect(moves).toEqual([`failed ${a.port}>${b.port}`, `returned ${b.port}>${a.port}`]);
+    expect(back.scheduled).toBe(false);
+    // Every report answered exactly once, by one replica or the other; the later ones by a.
+    expect(failed).toBe(0);
+    expect(a2.seen.reports + b.seen.reports - before.b).toBe(sent);
+    expect(a2.seen.reports).toBeGreaterThanOrEqual(4);
+    expect(client.lastAnswered?.target).toBe(a.target);
+    // The client-set stream re-opened on the returned replica and left b.
+    await eventually(() => sets.find((s) => s.clientUuids[0] === 'a2'));
+    expect(a2.seen.watches).toBe(1);
+    const watchesOnB = b.seen.watches;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(b.seen.watches).toBe(watchesOnB);
+  });
+
+  it('should spread the checks of a fleet over the interval and check again after a failed one', async () => {
+    const a = await replica('a');
+    const b = await replica('b');
+    cleanup.push(a.kill, b.kill);
+    const list = `${a.target},${b.target}`;
+    const timers = manualTimers();
+    const checked: string[] = [];
+    const clients = Array.from({ length: 40 }, () => {
+      const client = new ControlPlaneClient(
+        { target: list, tls: false, insecure: true },
+        { nodeId: nodeIdStartingAt(0, 2), nodeSecret: 'secret' },
+      );
+      const back = new PreferredEndpointReturn(client.rotation, {
+        check: async (endpoint) => {
+          checked.push(endpoint.target);
+          return false;
+        },
+        intervalMs: 30_000,
+        timers,
+      });
+      back.start();
+      cleanup.push(() => {
+        back.stop();
+        client.close();
+      });
+      return { client, back };
+    });
+    for (const { client } of clients) {
+      await client.report(report);
+      expect(client.lastAnswered?.target).toBe(a.target);
+    }
+    expect(timers.pending.size).toBe(0);
+    a.kill();
+    for (const { client } of clients) await client.report(report).catch(() => undefined);
+    for (const { client } of clients) expect(client.rotation.peek().target).toBe(b.target);
+
+    // Every wait is between 30 and 60 s, and the fleet's waits are scattered over that range.
+    expect(timers.delays).toHaveLength(clients.length);
+    for (const ms of timers.delays) {
+      expect(ms).toBeGreaterThanOrEqual(30_000);
+      expect(ms).toBeLessThanOrEqual(60_000);
+    }
+    const quarters = new Set(
+      timers.delays.map((ms) => Math.min(3, Math.floor((ms - 30_000) / 7_500))),
+    );
+    expect(quarters.size).toBe(4);
+
+    // A failed check schedules the next one; stop() leaves none behind.
+    timers.fireAll();
+    await eventually(() => (timers.pending.size === clients.length ? true : undefined));
+    expect(checked).toEqual(clients.map(() => a.target));
+    for (const { back } of clients) back.stop();
+    expect(timers.pending.size).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import {
   type Endpoint,
   formatHostPort,
   type HostPort,
+  movesOn,
   parseControlPlaneList,
 } from './control-plane-endpoints';
 
@@ -105,6 +106,31 @@ export function loadAgentService(): AgentProtoGrpcType['scn']['agent']['v1']['Ag
   const definition = protoLoader.loadSync(AGENT_PROTO_PATH, GRPC_LOADER_OPTIONS);
   const proto = grpc.loadPackageDefinition(definition) as unknown as AgentProtoGrpcType;
   return proto.scn.agent.v1.AgentService;
+}
+
+/** The standard gRPC health check's method: cheap to ask any gRPC server. */
+const HEALTH_CHECK = '/grpc.health.v1.Health/Check';
+
+/**
+ * Whether the control plane behind `channel` answers within the deadline: a health check, which
+ * carries no credential and reaches no handler. Any status the server itself sends counts
+ * (UNIMPLEMENTED too: the server process is up and serving gRPC); refused, unreachable and
+ * timed-out do not (the statuses after which the agent moves on).
+ */
+export function endpointAnswers(channel: grpc.Client, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    channel.makeUnaryRequest(
+      HEALTH_CHECK,
+      () => Buffer.alloc(0), // an empty HealthCheckRequest: the whole server
+      (bytes: Buffer) => bytes,
+      {},
+      // Waits out the channel's reconnect backoff (up to 5 s, below) rather than failing at
+      // once: the channel that answers is the one the agent's calls use after moving back.
+      new grpc.Metadata({ waitForReady: true }),
+      { deadline: Date.now() + timeoutMs },
+      (error) => resolve(!error || !movesOn(error)),
+    );
+  });
 }
 
 /**

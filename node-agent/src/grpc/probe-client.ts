@@ -9,11 +9,12 @@ import {
   type ProbeTasksRequest,
   type ProbeTasksResponse__Output,
 } from '@scn/proto';
-import { EndpointRotation, movesOn } from './control-plane-endpoints';
+import { type Endpoint, EndpointRotation, movesOn } from './control-plane-endpoints';
 import {
   type ControlPlaneConnection,
   controlPlaneList,
   EndpointChannels,
+  endpointAnswers,
 } from './endpoint-channels';
 
 /** A vantage point's credential, sent as metadata on ProbeTasks and ReportProbe. */
@@ -73,6 +74,11 @@ export class ProbeClient {
       if (movesOn(error)) this.rotation.failed(endpoint);
       throw error;
     }
+  }
+
+  /** Whether `endpoint` answers now (a health check): PreferredEndpointReturn's check. */
+  answers(endpoint: Endpoint, timeoutMs = 10_000): Promise<boolean> {
+    return endpointAnswers(this.channels.get(endpoint), timeoutMs);
   }
 
   enrollProbe(request: EnrollProbeRequest): Promise<EnrollProbeResponse__Output> {

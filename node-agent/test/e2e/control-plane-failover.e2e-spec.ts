@@ -16,6 +16,7 @@ import {
   socksHttpGet,
   startHttpServer,
 } from './proxy-core.support';
+import { sampleSum } from './replicas-proxy.support';
 import { startClientFromLink } from './vless-link-client';
 import { enrollV2rayNodeWithToken, startV2rayDaemon, V2RAY } from './v2ray-node';
 
@@ -25,12 +26,23 @@ import { enrollV2rayNodeWithToken, startV2rayDaemon, V2RAY } from './v2ray-node'
  * 127.0.0.1), and four agents on real v2ray that know both addresses. Each agent starts at the
  * replica its node id picks, so both replicas serve agents. One replica is SIGKILLed: every agent
  * it served reports to the other within 10 s (the figures are printed), and a purchase made
- * through the survivor reaches every agent's core and carries traffic through it.
+ * through the survivor reaches every agent's core and carries traffic through it. The replica
+ * then starts again on its ports: its agents return to it (they check it every 1 to 2 s here,
+ * `preferredEndpointCheckMs`) and report there, their client-set streams with them.
  */
 const CONTROL_PLANE = path.join(__dirname, '../../../control-plane');
 const MAIN = path.join(CONTROL_PLANE, 'dist', 'main.js');
 const AGENTS_PER_REPLICA = 2;
 const FAILOVER_MS = 10_000;
+/** The agents' check of their own replica: every 1 to 2 s (30 to 60 s by default). */
+const PREFERRED_CHECK_MS = 1_000;
+/**
+ * From the returned replica's readiness to its agents' first report there: a check's wait (up to
+ * twice the interval), the channel's reconnect backoff the check waits out (up to about 6 s), a
+ * report.
+ */
+const RETURN_MS = 15_000;
+const METRICS_TOKEN = 'failover-metrics-token-failover';
 const BODY = 'hello through the surviving replica';
 
 const hasV2ray = existsSync(V2RAY);
@@ -62,8 +74,12 @@ async function startReplica(
   name: string,
   env: Record<string, string>,
   dataDir: string,
+  /** The ports of a replica that starts again where it was (default: free ones). */
+  ports?: { httpPort: number; grpcPort: number },
 ): Promise<Replica> {
-  const [httpPort, grpcPort] = [await freePort(), await freePort()];
+  const [httpPort, grpcPort] = ports
+    ? [ports.httpPort, ports.grpcPort]
+    : [await freePort(), await freePort()];
   const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH,
@@ -106,6 +122,7 @@ describeFailover('agents fail over between control plane replicas', () => {
   const coreClients: ChildProcess[] = [];
   const io0 = { out: () => undefined, err: () => undefined };
   let ip = 0;
+  let env: Record<string, string>;
 
   /** A JSON call to a replica's REST API. */
   async function call<T>(
@@ -154,7 +171,7 @@ describeFailover('agents fail over between control plane replicas', () => {
     smtp = await (mail.SmtpCapture as { start(): Promise<SmtpCapture> }).start();
     workDir = await mkdtemp(path.join(tmpdir(), 'scn-failover-e2e-'));
     page = await startHttpServer(BODY);
-    const env = {
+    env = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DATABASE_URL: db.url,
@@ -164,6 +181,7 @@ describeFailover('agents fail over between control plane replicas', () => {
       APP_SECRET: 'failover-secret-failover-secret-failover',
       // Free subscriptions (the launch period): the purchase needs no deposit.
       LAUNCH_PERIOD_ENDS: '2099-12-31',
+      METRICS_TOKEN,
     };
     // One after the other: the first one migrates the shared database.
     for (const name of ['a', 'b']) {
@@ -193,7 +211,13 @@ describeFailover('agents fail over between control plane replicas', () => {
       const home = replicas[spreadIndex(enrolled.config.nodeId, replicas.length)]!;
       if (wanted.get(home)! === 0) continue;
       wanted.set(home, wanted.get(home)! - 1);
-      const daemon = await startV2rayDaemon(enrolled, io0);
+      const daemon = await startV2rayDaemon(
+        {
+          ...enrolled,
+          config: { ...enrolled.config, preferredEndpointCheckMs: PREFERRED_CHECK_MS },
+        },
+        io0,
+      );
       agents.push({ config: enrolled.config, daemon, home });
     }
   }, 240_000);
@@ -298,4 +322,77 @@ describeFailover('agents fail over between control plane replicas', () => {
         `cores after ${appliedAfterMs.join(', ')} ms (traffic through each)`,
     );
   }, 120_000);
+
+  it('should bring the agents of a replica that starts again on its ports back to it, streams and all', async () => {
+    const [killed, survivor] = replicas as [Replica, Replica];
+    const movers = agents.filter((agent) => agent.home === killed);
+    const stayers = agents.filter((agent) => agent.home === survivor);
+    // The previous test left every agent on the survivor.
+    for (const agent of agents) {
+      expect(agent.daemon.store.current.lastReport?.endpoint).toBe(survivor.grpc);
+    }
+    const port = (address: string) =>
+      Number(new URL(address.includes('://') ? address : `http://${address}`).port);
+    const returned = await startReplica(
+      killed.name,
+      env,
+      path.join(workDir, `replica-${killed.name}`),
+      {
+        httpPort: port(killed.http),
+        grpcPort: port(killed.grpc),
+      },
+    );
+    replicas[0] = returned;
+    const readyAt = Date.now();
+    expect(returned.grpc).toBe(killed.grpc);
+
+    const returnedAfterMs = await Promise.all(
+      movers.map((agent) =>
+        eventually(
+          async () => {
+            const last = agent.daemon.store.current.lastReport;
+            if (!last?.accepted || last.endpoint !== returned.grpc || Date.parse(last.at) < readyAt)
+              throw new Error(`${agent.config.nodeId} has not reported to ${returned.name} again`);
+            return Date.parse(last.at) - readyAt;
+          },
+          RETURN_MS,
+          20,
+        ),
+      ),
+    );
+    // The survivor's own agents never left it, and the ones that came back stay.
+    await new Promise((resolve) => setTimeout(resolve, 3 * PREFERRED_CHECK_MS));
+    for (const agent of stayers) {
+      await agent.daemon.reporter.reportOnce();
+      expect(agent.daemon.store.current.lastReport?.endpoint).toBe(survivor.grpc);
+    }
+    for (const agent of movers) {
+      await agent.daemon.reporter.reportOnce();
+      expect(agent.daemon.store.current.lastReport?.endpoint).toBe(returned.grpc);
+    }
+    // Each agent's client-set stream is open on its own replica again, and only there.
+    const watching = async (replica: Replica) => {
+      const answer = await fetch(`${replica.http}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      if (answer.status !== 200) throw new Error(`${replica.name} /metrics: ${answer.status}`);
+      return sampleSum(await answer.text(), 'scn_agent_streams', { method: 'watch_clients' });
+    };
+    const streams = await eventually(
+      async () => {
+        const counts = { returned: await watching(returned), survivor: await watching(survivor) };
+        if (counts.returned !== movers.length || counts.survivor !== stayers.length)
+          throw new Error(`client-set streams: ${JSON.stringify(counts)}`);
+        return counts;
+      },
+      10_000,
+      200,
+    );
+
+    console.log(
+      `replica ${returned.name} back on ${returned.grpc}: its ${movers.length} agents reported to it again ` +
+        `after ${returnedAfterMs.join(', ')} ms (checks every ${PREFERRED_CHECK_MS}-${2 * PREFERRED_CHECK_MS} ms); ` +
+        `client-set streams ${streams.returned} on ${returned.name}, ${streams.survivor} on ${survivor.name}`,
+    );
+  }, 60_000);
 });

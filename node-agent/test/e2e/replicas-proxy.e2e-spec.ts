@@ -15,6 +15,7 @@ import {
   httpsRequest,
   type Replica,
   startCaddy,
+  sampleSum,
   startReplica,
   stickyCookie,
 } from './replicas-proxy.support';
@@ -35,20 +36,6 @@ const CADDYFILE = path.join(ROOT, 'docker', 'Caddyfile');
 const AGENTS = 2;
 const METRICS_TOKEN = 'replicas-proxy-metrics-token';
 
-/** The sum of a Prometheus text exposition's samples of `name` whose labels include `labels`. */
-function sampleSum(exposition: string, name: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of exposition.split('\n')) {
-    const match = new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`).exec(line);
-    if (!match) continue;
-    const have = Object.fromEntries(
-      [...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => have[key] === value))
-      sum += Number(match[2]);
-  }
-  return sum;
-}
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const hasCaddy = existsSync('/usr/bin/caddy');

@@ -122,3 +122,22 @@ export function stickyCookie(answer: HttpsAnswer): string | undefined {
   const found = cookies.find((c: string) => c.startsWith('scn_replica='));
   return found?.split(';')[0];
 }
+
+/** The sum of a Prometheus text exposition's samples of `name` whose labels include `labels`. */
+export function sampleSum(
+  exposition: string,
+  name: string,
+  labels: Record<string, string>,
+): number {
+  let sum = 0;
+  for (const line of exposition.split('\n')) {
+    const match = new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`).exec(line);
+    if (!match) continue;
+    const have = Object.fromEntries(
+      [...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([key, value]) => have[key] === value))
+      sum += Number(match[2]);
+  }
+  return sum;
+}

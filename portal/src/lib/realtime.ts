@@ -27,12 +27,26 @@ export function setRealtimeSession(token: string | null): void {
   if (socket?.connected) socket.disconnect().connect();
 }
 
+/**
+ * WebSocket first, HTTP long-polling when it fails (docs/deploy.md "Sticky sessions"): some
+ * networks, censored ones among them, block or break WebSocket upgrades while plain HTTPS
+ * passes. A refused or broken upgrade falls back to polling within the same attempt
+ * (`tryAllTransports`). Any attempt that fails altogether (an upgrade held open until the
+ * connect timeout never errs, so the fallback above never starts; or the control plane is down)
+ * makes every later attempt start with polling, which still upgrades to WebSocket in the
+ * background wherever that works.
+ */
+const WEBSOCKET_FIRST = ['websocket', 'polling'];
+const POLLING_FIRST = ['polling', 'websocket'];
+
 function connect(): Socket {
-  socket ??= io(API_BASE || undefined, {
+  if (socket) return socket;
+  const created = io(API_BASE || undefined, {
     path: '/socket.io',
     // Read at every (re)connection; the cookie goes along too on the same origin.
     auth: (send) => send(sessionToken ? { token: sessionToken } : {}),
-    transports: ['websocket', 'polling'],
+    transports: [...WEBSOCKET_FIRST],
+    tryAllTransports: true,
     reconnection: true,
     reconnectionDelay: 1000,
     reconnectionDelayMax: 5000,
@@ -40,7 +54,11 @@ function connect(): Socket {
     timeout: 20000,
     reconnectionAttempts: Infinity,
   });
-  return socket;
+  created.on('connect_error', () => {
+    created.io.opts.transports = [...POLLING_FIRST];
+  });
+  socket = created;
+  return created;
 }
 
 /**
