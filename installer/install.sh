@@ -18,6 +18,19 @@ UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent.service"
 # --probe: a vantage point (scn-agent probe), beside or instead of a node.
 PROBE_CONFIG_FILE="$CONFIG_DIR/probe.json"
 PROBE_UNIT_FILE="$PREFIX/etc/systemd/system/scn-agent-probe.service"
+# The systemd sandbox both units (node and vantage point) run in.
+UNIT_SANDBOX="ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectControlGroups=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+SystemCallArchitectures=native"
 # The pinned Xray release: its version and the SHA-256 of each architecture's archive, in this one
 # place (the tests read them from here too). Fill each sum from the release's .dgst file, the line
 # "SHA2-256= ..." of https://github.com/XTLS/Xray-core/releases/download/<version>/<asset>.dgst,
@@ -330,18 +343,7 @@ Restart=always
 RestartSec=30
 NoNewPrivileges=yes
 CapabilityBoundingSet=
-ProtectSystem=strict
-ProtectHome=yes
-PrivateTmp=yes
-PrivateDevices=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectControlGroups=yes
-RestrictSUIDSGID=yes
-LockPersonality=yes
-RestrictRealtime=yes
-RestrictNamespaces=yes
-SystemCallArchitectures=native
+$UNIT_SANDBOX
 ReadOnlyPaths=$CONFIG_DIR
 
 [Install]
@@ -424,18 +426,7 @@ AmbientCapabilities=CAP_NET_BIND_SERVICE
 CapabilityBoundingSet=CAP_NET_BIND_SERVICE
 NoNewPrivileges=yes
 DynamicUser=no
-ProtectSystem=strict
-ProtectHome=yes
-PrivateTmp=yes
-PrivateDevices=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectControlGroups=yes
-RestrictSUIDSGID=yes
-LockPersonality=yes
-RestrictRealtime=yes
-RestrictNamespaces=yes
-SystemCallArchitectures=native
+$UNIT_SANDBOX
 StateDirectory=scn-agent
 ReadWritePaths=$CONFIG_DIR
 LimitNOFILE=1048576

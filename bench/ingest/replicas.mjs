@@ -12,13 +12,22 @@
 // INGEST_BACKOFF_MS (5000, the agent reporter's first backoff step), INGEST_SECONDS (30, the
 // measured window), INGEST_ENROLLED (200 nodes enrolled through the real REST token and gRPC
 // Enroll, the rest copied from their rows in SQL), INGEST_ENROLL_CONCURRENCY (16).
-import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  env,
+  fmt,
+  forkWorker,
+  percentile,
+  pool,
+  postJson,
+  registerNodeOperator,
+  sleep,
+} from '../lib/common.mjs';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { cpuMs, postgresPids, rssBytes } from '../lib/proc.mjs';
 
@@ -29,7 +38,6 @@ const { ControlPlaneClient } = require('../../node-agent/dist/src/grpc/control-p
 const { readHardware, toProtoHardware } = require('../../node-agent/dist/src/system/hardware.js');
 const { AGENT_VERSION } = require('../../node-agent/dist/src/commands/context.js');
 
-const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const AGENTS = env('INGEST_AGENTS', 20_000);
 const PER_CONNECTION = env('INGEST_AGENTS_PER_CONNECTION', 1);
 const FLEET_WORKERS = env('INGEST_FLEET_WORKERS', 4);
@@ -41,34 +49,14 @@ const ENROLLED = env('INGEST_ENROLLED', 200);
 /** File descriptors a control plane holds besides agent connections (database, listeners). */
 const FD_MARGIN = 200;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n, digits = 0) =>
-  Number(n).toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-
 function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (p) =>
-    sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: at(1) };
-}
-
-/** Runs `task(i)` for i in [0, count) with at most `concurrency` at once. */
-async function pool(count, concurrency, task) {
-  const results = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        results[i] = await task(i);
-      }
-    }),
-  );
-  return results;
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: percentile(sorted, 100),
+  };
 }
 
 /** This process's open-file limit (children inherit it): the soft one, as in effect. */
@@ -80,32 +68,8 @@ function openFileLimit() {
 }
 
 function startFleetWorker() {
-  const child = fork(join(here, 'fleet-worker.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let seq = 0;
-  const pending = new Map();
-  child.on('message', (m) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    if (m.error) p.reject(new Error(`fleet worker: ${m.error}`));
-    else p.resolve(m.result);
-  });
-  child.on('exit', (code) => {
-    for (const p of pending.values()) p.reject(new Error(`fleet worker exited with ${code}`));
-    pending.clear();
-  });
-  return {
-    pid: child.pid,
-    call: (type, message = {}) =>
-      new Promise((resolve, reject) => {
-        seq += 1;
-        pending.set(seq, { resolve, reject });
-        child.send({ ...message, type, id: seq });
-      }),
-    exit: () => child.connected && child.send({ type: 'exit' }),
-  };
+  const worker = forkWorker(join(here, 'fleet-worker.mjs'), 'fleet worker');
+  return { ...worker, call: (type, message = {}) => worker.call({ ...message, type }) };
 }
 
 /** Waits until `pid` has gone (a SIGKILLed process is reaped by its parent, this one). */
@@ -161,28 +125,12 @@ try {
   const names = ['replica 1', 'replica 2'];
 
   // 1. Enrollment through both replicas: a token per node over REST, then the real gRPC Enroll.
-  const post = async (base, path, body, headers = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const email = `replicas.${Date.now()}@example.com`;
-  await post(first.base, '/api/auth/generate-code', { email, userType: 'node' });
-  const { token: session } = await post(first.base, '/api/auth/register', {
-    email,
-    password: 'bench password',
-    userType: 'node',
-    code: await first.codeFor(email),
-  });
+  const session = await registerNodeOperator(first, 'replicas');
   const hardware = toProtoHardware(await readHardware());
   const enrollers = addresses.map((target) => new ControlPlaneClient({ target, tls: false }));
   let started = performance.now();
   const enrolled = await pool(Math.min(ENROLLED, AGENTS), ENROLL_CONCURRENCY, async (i) => {
-    const { token } = await post(
+    const { token } = await postJson(
       replicas[i % 2].base,
       '/api/nodes/enrollment-tokens',
       { tier: 'tier1' },

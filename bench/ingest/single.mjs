@@ -16,6 +16,16 @@ import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  env,
+  fmt,
+  forkWorker,
+  percentile,
+  pool,
+  postJson,
+  registerNodeOperator,
+  sleep,
+} from '../lib/common.mjs';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
 import { buildAgentFile } from '../../node-agent/scripts/build-agent-file.mjs';
@@ -33,7 +43,6 @@ const { readHardware, toProtoHardware } = require('../../node-agent/dist/src/sys
 const { AGENT_VERSION } = require('../../node-agent/dist/src/commands/context.js');
 const { AGENT_NODE_ENV, AGENT_NODE_FLAGS } = require('../../node-agent/dist/src/node-flags.js');
 
-const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const NODES = env('INGEST_NODES', 2000);
 const WORKERS = env('INGEST_WORKERS', 2);
 const WINDOW = env('INGEST_WINDOW', 16);
@@ -49,64 +58,6 @@ const AGENT_SAMPLE_MS = env('INGEST_AGENT_SECONDS', 10) * 1000;
 const AGENT_INTERVAL_MS = 2_000;
 
 const TARGET = { reportsPerSecond: 5000, p99Ms: 50, echoRatio: 0.5, agentRssMb: 60 };
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n, digits = 0) =>
-  Number(n).toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-
-/** Runs `task(i)` for i in [0, count) with at most `concurrency` at once. */
-async function pool(count, concurrency, task) {
-  const results = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        results[i] = await task(i);
-      }
-    }),
-  );
-  return results;
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** A forked worker with request/response over IPC. */
-function startWorker() {
-  const child = fork(join(here, 'worker.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let seq = 0;
-  const pending = new Map();
-  child.on('message', (m) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    if (m.error) p.reject(new Error(`worker: ${m.error}`));
-    else p.resolve(m.result);
-  });
-  child.on('exit', (code) => {
-    for (const p of pending.values()) p.reject(new Error(`worker exited with ${code}`));
-    pending.clear();
-  });
-  return {
-    pid: child.pid,
-    call: (message) =>
-      new Promise((resolve, reject) => {
-        seq += 1;
-        pending.set(seq, { resolve, reject });
-        child.send({ ...message, id: seq });
-      }),
-    stop: () => child.send({ type: 'exit' }),
-  };
-}
 
 /**
  * One closed-loop phase against `target`, every worker at once. `atWindowStart` runs when the
@@ -392,26 +343,11 @@ const workers = [];
 let echo = null;
 let profileWindow = null;
 try {
-  const post = async (path, body, headers = {}) => {
-    const res = await fetch(`${cp.base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const email = `ingest.${Date.now()}@example.com`;
-  await post('/api/auth/generate-code', { email, userType: 'node' });
-  const { token: session } = await post('/api/auth/register', {
-    email,
-    password: 'bench password',
-    userType: 'node',
-    code: await cp.codeFor(email),
-  });
+  const session = await registerNodeOperator(cp, 'ingest');
   const newToken = async () =>
     (
-      await post(
+      await postJson(
+        cp.base,
         '/api/nodes/enrollment-tokens',
         { tier: 'tier1' },
         { authorization: `Bearer ${session}` },
@@ -441,7 +377,7 @@ try {
       `gRPC Enroll ${enrollSeconds.toFixed(1)} s (${fmt(NODES / enrollSeconds)}/s), concurrency 8`,
   );
 
-  for (let w = 0; w < WORKERS; w += 1) workers.push(startWorker());
+  for (let w = 0; w < WORKERS; w += 1) workers.push(forkWorker(join(here, 'worker.mjs'), 'worker'));
   await Promise.all(
     workers.map((w, i) =>
       w.call({ type: 'init', hardware, nodes: nodes.filter((_, n) => n % WORKERS === i) }),
@@ -606,7 +542,7 @@ try {
       throw new Error(`${name}: the agent's reports were not accepted`);
   }
 } finally {
-  for (const w of workers) w.stop();
+  for (const w of workers) w.exit();
   if (echo) await echo.stop();
   await db.end();
   await cp.stop();

@@ -18,6 +18,7 @@ import tls from 'node:tls';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { env, fmt, percentile, sleep } from '../lib/common.mjs';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { summariseCpuProfile } from '../lib/cpuprofile.mjs';
 import { cpuMs, postgresPids } from '../lib/proc.mjs';
@@ -27,7 +28,6 @@ const require = createRequire(import.meta.url);
 const pg = require('pg');
 const { parseVlessLink } = require('@scn/proto');
 
-const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const PURCHASES = env('PURCHASES', 5000);
 const CLIENTS = env('PURCHASE_CLIENTS', 250);
 const SERVERS = env('PURCHASE_SERVERS', 500);
@@ -38,15 +38,6 @@ const WARMUP = env('PURCHASE_WARMUP', 300);
 const SSL = 1_000_000n;
 const V2RAY = '/usr/bin/v2ray';
 const TARGET = { purchasesPerSecond: 500, violations: 0, firstByteMs: 2000 };
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n, digits = 0) =>
-  Number(n).toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Server counts of the purchases: mostly one server, some two or three (1.4 on average). */
 function serverCountFor(i) {

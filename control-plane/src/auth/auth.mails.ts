@@ -15,20 +15,16 @@ export function verificationCodeMail(
   publicUrl: string,
   locale: Locale,
 ): OutgoingMail {
-  const t = translator('email', locale);
-  return {
-    to,
+  return authMail(to, publicUrl, locale, (t) => ({
     subject: t('verificationCode.subject'),
-    text: [
+    body: [
       t('verificationCode.intro', { userType }),
       '',
       `    ${code}`,
       '',
       t('verificationCode.expiry'),
-      '',
-      t('footer', { url: publicUrl }),
-    ].join('\n'),
-  };
+    ],
+  }));
 }
 
 /**
@@ -41,21 +37,17 @@ export function accountExistsMail(
   publicUrl: string,
   locale: Locale,
 ): OutgoingMail {
-  const t = translator('email', locale);
-  return {
-    to,
+  return authMail(to, publicUrl, locale, (t) => ({
     subject: t('accountExists.subject'),
-    text: [
+    body: [
       t('accountExists.intro', { userType }),
       '',
       t('accountExists.signIn', { url: publicUrl }),
       t('accountExists.forgot'),
       '',
       t('accountExists.ignore'),
-      '',
-      t('footer', { url: publicUrl }),
-    ].join('\n'),
-  };
+    ],
+  }));
 }
 
 export function passwordResetMail(
@@ -65,18 +57,26 @@ export function passwordResetMail(
   publicUrl: string,
   locale: Locale,
 ): OutgoingMail {
-  const t = translator('email', locale);
-  return {
-    to,
+  return authMail(to, publicUrl, locale, (t) => ({
     subject: t('passwordReset.subject'),
-    text: [
+    body: [
       t('passwordReset.intro', { userType }),
       '',
       t('passwordReset.code', { code }),
       '',
       t('passwordReset.expiry'),
-      '',
-      t('footer', { url: publicUrl }),
-    ].join('\n'),
-  };
+    ],
+  }));
+}
+
+/** A mail in `locale`: the subject and body `write` gives, then the common footer. */
+function authMail(
+  to: string,
+  publicUrl: string,
+  locale: Locale,
+  write: (t: ReturnType<typeof translator>) => { subject: string; body: string[] },
+): OutgoingMail {
+  const t = translator('email', locale);
+  const { subject, body } = write(t);
+  return { to, subject, text: [...body, '', t('footer', { url: publicUrl })].join('\n') };
 }

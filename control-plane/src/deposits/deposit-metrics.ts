@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { registerBacklogGauges } from '../metrics/backlog-gauges';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { DepositTransfersRepository } from './deposit-transfers.repository';
 
@@ -26,27 +27,16 @@ export class DepositMetrics {
       help: 'Deposits not credited, by method and reason (request: a verify refused, with its error code; address: a transfer refused, too large, or dropped by the chain)',
       labelNames: ['method', 'reason'],
     });
-    const backlog = metrics.cached('deposits', () => transfers.backlog());
-    metrics.gauge({
-      name: 'scn_deposit_transfers_open',
-      help: 'Transfers to deposit addresses not credited yet, by status (confirming, pending_minimum)',
-      labelNames: ['status'],
-      async collect() {
-        const rows = (await backlog.get()) ?? null;
-        this.reset();
-        if (rows === null) return;
-        for (const status of ['confirming', 'pending_minimum'])
-          this.set({ status }, rows.find((r) => r.status === status)?.count ?? 0);
+    registerBacklogGauges(metrics, 'deposits', () => transfers.backlog(), {
+      open: {
+        name: 'scn_deposit_transfers_open',
+        help: 'Transfers to deposit addresses not credited yet, by status (confirming, pending_minimum)',
+        statuses: ['confirming', 'pending_minimum'],
       },
-    });
-    metrics.gauge({
-      name: 'scn_deposit_transfers_oldest_seen_timestamp_seconds',
-      help: 'When the oldest transfer of each open status was first seen (Unix time); absent when there is none',
-      labelNames: ['status'],
-      async collect() {
-        this.reset();
-        for (const row of (await backlog.get()) ?? [])
-          this.set({ status: row.status }, row.oldestSeenAt.getTime() / 1000);
+      oldest: {
+        name: 'scn_deposit_transfers_oldest_seen_timestamp_seconds',
+        help: 'When the oldest transfer of each open status was first seen (Unix time); absent when there is none',
+        at: (row) => row.oldestSeenAt,
       },
     });
   }

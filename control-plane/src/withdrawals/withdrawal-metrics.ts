@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { registerBacklogGauges } from '../metrics/backlog-gauges';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { WithdrawalsRepository } from './withdrawals.repository';
 
@@ -22,27 +23,16 @@ export class WithdrawalMetrics {
       help: 'Withdrawals that failed (refused by the chain or expired) and were returned to the wallet',
       labelNames: [],
     });
-    const backlog = metrics.cached('withdrawals', () => withdrawals.backlog());
-    metrics.gauge({
-      name: 'scn_withdrawals_open',
-      help: 'Withdrawals not settled yet, by status (pending: not sent; sent: awaiting the chain)',
-      labelNames: ['status'],
-      async collect() {
-        const rows = await backlog.get();
-        this.reset();
-        if (rows === null) return;
-        for (const status of ['pending', 'sent'])
-          this.set({ status }, rows.find((r) => r.status === status)?.count ?? 0);
+    registerBacklogGauges(metrics, 'withdrawals', () => withdrawals.backlog(), {
+      open: {
+        name: 'scn_withdrawals_open',
+        help: 'Withdrawals not settled yet, by status (pending: not sent; sent: awaiting the chain)',
+        statuses: ['pending', 'sent'],
       },
-    });
-    metrics.gauge({
-      name: 'scn_withdrawals_oldest_open_timestamp_seconds',
-      help: 'When the oldest withdrawal of each open status was requested (Unix time); absent when there is none',
-      labelNames: ['status'],
-      async collect() {
-        this.reset();
-        for (const row of (await backlog.get()) ?? [])
-          this.set({ status: row.status }, row.oldestCreatedAt.getTime() / 1000);
+      oldest: {
+        name: 'scn_withdrawals_oldest_open_timestamp_seconds',
+        help: 'When the oldest withdrawal of each open status was requested (Unix time); absent when there is none',
+        at: (row) => row.oldestCreatedAt,
       },
     });
   }

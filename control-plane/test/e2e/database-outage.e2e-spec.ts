@@ -1,15 +1,18 @@
 import * as grpc from '@grpc/grpc-js';
-import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { AgentServiceClient } from '@scn/proto';
-import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { ClientSetsService } from '../../src/client-sets/client-sets.service';
 import { registerAccount } from '../support/accounts';
-import { agentClient, enroll, nodeMetadata, TIER1_HARDWARE, watch } from '../support/agent-client';
-import { TcpProxy } from '../support/tcp-proxy';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { watch } from '../support/agent-client';
+import {
+  type AppBehindDbProxy,
+  startAppBehindDbProxy,
+  until,
+} from '../support/app-behind-db-proxy';
+import { enrolledNode } from '../support/enrolled-node';
+import type { TcpProxy } from '../support/tcp-proxy';
+import type { TestApp } from '../support/test-app';
 
 /**
  * issue 15 §3 from the control plane's side: it reaches PostgreSQL through a TCP proxy this spec
@@ -19,7 +22,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
  * (node-agent/test/e2e/database-outage.e2e-spec.ts does it with a real database stop, a real
  * agent and v2ray.)
  */
-let db: TestDatabase;
+let env: AppBehindDbProxy;
 let proxy: TcpProxy;
 let t: TestApp;
 let agent: AgentServiceClient;
@@ -44,72 +47,27 @@ function requestLinesSince(from: number): LogLine[] {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const target = new URL(db.url);
-  proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-  t = await startTestApp(
-    {
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: proxy.urlFor(db.url),
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      DB_STATEMENT_TIMEOUT_MS: '2000',
-      DB_QUERY_TIMEOUT_MS: '3000',
-      DB_LOCK_TIMEOUT_MS: '1000',
-    },
-    { logStream },
-  );
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'] });
+  env = await startAppBehindDbProxy({ LOG_LEVEL: 'warn' }, { logStream });
+  ({ proxy, t, agent, socket } = env);
   socket.on('server-list-updated', (event: { reason: string }) => realtime.push(event.reason));
-  agent = agentClient(t.app.get(AgentGrpcServer).port);
 });
 
-afterAll(async () => {
-  proxy.up();
-  socket.close();
-  agent.close();
-  await t.close();
-  await proxy.close();
-  await db.drop();
-});
-
-async function until<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+afterAll(() => env.close());
 
 describe('the control plane across a database outage', () => {
   it('should answer 503 and UNAVAILABLE while down, then re-listen and re-sync', async () => {
     const client = await registerAccount(t, { userType: 'client' });
-    const operator = await registerAccount(t, { userType: 'node' });
-    const { body } = await t
-      .http()
-      .post('/api/nodes/enrollment-tokens')
-      .set('Authorization', `Bearer ${operator.token}`)
-      .send({ tier: 'tier1' })
-      .expect(201);
-    const node = await enroll(agent, {
-      enrollmentToken: (body as { token: string }).token,
-      tier: 'TIER_1',
-      agentVersion: '0.1.0',
-      hardware: TIER1_HARDWARE,
-    });
-    const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+    const node = await enrolledNode(t, agent, 'tier1');
+    const { metadata } = node;
     const stream = watch(agent, metadata);
     // A node holding no set first gets the current one (version 0, the probe UUID).
     await stream.waitFor(() => stream.sets.length === 1);
     stream.sets.shift();
     const version = await t.app
       .get(ClientSetsService)
-      .setAllowedClients(node.nodeId, ['11111111-1111-4111-8111-111111111111']);
+      .setAllowedClients(node.id, ['11111111-1111-4111-8111-111111111111']);
     await stream.waitFor(() => stream.sets.length === 1);
     expect(stream.sets[0]!.version).toBe(version);
 
@@ -175,7 +133,7 @@ describe('the control plane across a database outage', () => {
     // And changes flow again.
     const next = await t.app
       .get(ClientSetsService)
-      .setAllowedClients(node.nodeId, [
+      .setAllowedClients(node.id, [
         '11111111-1111-4111-8111-111111111111',
         '22222222-2222-4222-8222-222222222222',
       ]);

@@ -329,16 +329,38 @@ describe('deposits on the local chain (issue 17)', () => {
       expect((await wallet(who)).balanceMicro).toBe('0');
     }
 
-    it('should refuse a transfer to another address', async () => {
+    /**
+     * A new account's request for 1 SSL, then `lamports` sent by `from` to `to` with the
+     * request's reference and left at `level`: its verification is refused.
+     */
+    async function refusedTransfer(
+      transfer: {
+        from?: Keypair;
+        to?: string;
+        lamports?: bigint;
+        level?: 'confirmed' | 'finalized';
+      },
+      status: number,
+      message: string,
+      code: string,
+    ) {
+      const {
+        from = payer,
+        to = treasury,
+        lamports = 1_000_000_000n,
+        level = 'finalized',
+      } = transfer;
       const bob = await account();
-      const request = await depositRequest(bob, '1', payer.publicKey.toBase58());
+      const request = await depositRequest(bob, '1', from.publicKey.toBase58());
+      const signature = await send(from, to, lamports, [request.reference]);
+      await reach(signature, level);
+      await refused(bob, request.id, signature, status, message, code);
+    }
+
+    it('should refuse a transfer to another address', async () => {
       const other = Keypair.generate().publicKey.toBase58();
-      const signature = await send(payer, other, 1_000_000_000n, [request.reference]);
-      await reach(signature, 'finalized');
-      await refused(
-        bob,
-        request.id,
-        signature,
+      await refusedTransfer(
+        { to: other },
         422,
         DEPOSIT_MESSAGES.wrongRecipient,
         'deposits.wrong_recipient',
@@ -346,14 +368,8 @@ describe('deposits on the local chain (issue 17)', () => {
     }, 20_000);
 
     it('should refuse a wrong amount', async () => {
-      const bob = await account();
-      const request = await depositRequest(bob, '1', payer.publicKey.toBase58());
-      const signature = await send(payer, treasury, 999_999_999n, [request.reference]);
-      await reach(signature, 'finalized');
-      await refused(
-        bob,
-        request.id,
-        signature,
+      await refusedTransfer(
+        { lamports: 999_999_999n },
         422,
         DEPOSIT_MESSAGES.wrongAmount,
         'deposits.wrong_amount',
@@ -361,15 +377,9 @@ describe('deposits on the local chain (issue 17)', () => {
     }, 20_000);
 
     it('should refuse a failed transaction', async () => {
-      const bob = await account();
       const poor = await fundedKeypair(0.01);
-      const request = await depositRequest(bob, '1', poor.publicKey.toBase58());
-      const signature = await send(poor, treasury, 1_000_000_000n, [request.reference]);
-      await reach(signature, 'finalized');
-      await refused(
-        bob,
-        request.id,
-        signature,
+      await refusedTransfer(
+        { from: poor },
         422,
         DEPOSIT_MESSAGES.failedTransaction,
         'deposits.failed_transaction',
@@ -377,14 +387,8 @@ describe('deposits on the local chain (issue 17)', () => {
     }, 20_000);
 
     it('should refuse an unconfirmed transaction (not yet finalized)', async () => {
-      const bob = await account();
-      const request = await depositRequest(bob, '1', payer.publicKey.toBase58());
-      const signature = await send(payer, treasury, 1_000_000_000n, [request.reference]);
-      await reach(signature, 'confirmed');
-      await refused(
-        bob,
-        request.id,
-        signature,
+      await refusedTransfer(
+        { level: 'confirmed' },
         409,
         DEPOSIT_MESSAGES.notConfirmed,
         'deposits.not_confirmed',

@@ -38,6 +38,13 @@ function install(args: string[], options: { root?: string; asUser?: boolean } = 
 }
 
 const TOKEN = 'A'.repeat(43);
+/** A tier-2 node's install: the options every node install needs. */
+const NODE_ARGS = ['--token', TOKEN, '--tier', 'tier2'];
+
+/** A dry run of a tier-2 node's install with `args` added. */
+function dryRunNode(args: string[], options: { root?: string } = {}) {
+  return install(['--dry-run', ...NODE_ARGS, ...args], options);
+}
 
 describe('GET /install.sh', () => {
   it('should serve the installer with this control plane’s addresses filled in', async () => {
@@ -83,12 +90,7 @@ describe('GET /install.sh', () => {
 
 describe('install.sh --dry-run', () => {
   it('should print the whole plan and change nothing', () => {
-    const { status, out, root } = install([
-      '--dry-run',
-      '--token',
-      TOKEN,
-      '--tier',
-      'tier2',
+    const { status, out, root } = dryRunNode([
       '--core',
       'v2ray',
       '--public-host',
@@ -112,13 +114,8 @@ describe('install.sh --dry-run', () => {
   it('should pass the place and a private CA to the agent, the CA copied where the unit can read it', () => {
     const root = fakeRoot();
     writeFileSync(join(root, 'ca.pem'), 'CA\n');
-    const { status, out } = install(
+    const { status, out } = dryRunNode(
       [
-        '--dry-run',
-        '--token',
-        TOKEN,
-        '--tier',
-        'tier2',
         '--core',
         'v2ray',
         '--country',
@@ -143,15 +140,7 @@ describe('install.sh --dry-run', () => {
 
   it('should leave the port to the agent and the agent set up REALITY with Xray by default', () => {
     const sum = 'a'.repeat(64);
-    const { status, out } = install([
-      '--dry-run',
-      '--token',
-      TOKEN,
-      '--tier',
-      'tier2',
-      '--xray-sha256',
-      sum,
-    ]);
+    const { status, out } = dryRunNode(['--xray-sha256', sum]);
     expect(status).toBe(0);
     expect(out).toMatch(
       /scn-agent enroll --server localhost:5999 .* --core xray --core-binary \S+\/opt\/scn-agent\/core\/xray/,
@@ -165,12 +154,7 @@ describe('install.sh --dry-run', () => {
 
   it('should pass the REALITY target and an explicit port to the agent', () => {
     const sum = 'a'.repeat(64);
-    const { status, out } = install([
-      '--dry-run',
-      '--token',
-      TOKEN,
-      '--tier',
-      'tier2',
+    const { status, out } = dryRunNode([
       '--xray-sha256',
       sum,
       '--public-port',
@@ -190,13 +174,8 @@ describe('install.sh --dry-run', () => {
     const root = fakeRoot();
     writeFileSync(join(root, 'cert.pem'), 'CERT\n');
     writeFileSync(join(root, 'key.pem'), 'KEY\n');
-    const { status, out } = install(
+    const { status, out } = dryRunNode(
       [
-        '--dry-run',
-        '--token',
-        TOKEN,
-        '--tier',
-        'tier2',
         '--core',
         'v2ray',
         '--certificate-file',
@@ -268,24 +247,21 @@ describe('install.sh refusals', () => {
       "--tier must be tier1, tier2, tier3 or tier4 (got 'tier9')",
     ],
     [['--tier', 'tier2'], '--token is required: copy the command from the setup wizard'],
+    [[...NODE_ARGS, '--public-port', '70000'], '--public-port must be 1-65535'],
     [
-      ['--token', TOKEN, '--tier', 'tier2', '--public-port', '70000'],
-      '--public-port must be 1-65535',
-    ],
-    [
-      ['--token', TOKEN, '--tier', 'tier2', '--reality-dest', 'no port'],
+      [...NODE_ARGS, '--reality-dest', 'no port'],
       "--reality-dest must be host:port, e.g. www.debian.org:443 (got 'no port')",
     ],
     [
-      ['--token', TOKEN, '--tier', 'tier2', '--core', 'nginx'],
+      [...NODE_ARGS, '--core', 'nginx'],
       "--core must be xray, v2ray or an absolute path (got 'nginx')",
     ],
     [
-      ['--token', TOKEN, '--tier', 'tier2', '--country', 'Germany'],
+      [...NODE_ARGS, '--country', 'Germany'],
       "--country must be a two-letter ISO 3166-1 code such as DE or US (got 'Germany')",
     ],
     [
-      ['--token', TOKEN, '--tier', 'tier2', '--ca-file', '/nonexistent/ca.pem'],
+      [...NODE_ARGS, '--ca-file', '/nonexistent/ca.pem'],
       '--ca-file /nonexistent/ca.pem is not a readable file',
     ],
     [['--bogus'], 'unknown option: --bogus'],
@@ -296,7 +272,7 @@ describe('install.sh refusals', () => {
   });
 
   it('should refuse a distribution other than Debian or Ubuntu', () => {
-    const { status, out } = install(['--dry-run', '--token', TOKEN, '--tier', 'tier2'], {
+    const { status, out } = dryRunNode([], {
       root: fakeRoot('fedora'),
     });
     expect(status).toBe(1);
@@ -306,7 +282,7 @@ describe('install.sh refusals', () => {
   it('should refuse to run without root', () => {
     const root = fakeRoot();
     spawnSync('chmod', ['-R', 'a+rX', root]);
-    const { status, out } = install(['--token', TOKEN, '--tier', 'tier2'], { root, asUser: true });
+    const { status, out } = install(NODE_ARGS, { root, asUser: true });
     expect(status).toBe(1);
     expect(out).toContain('must run as root');
   });

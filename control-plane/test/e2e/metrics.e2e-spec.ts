@@ -1,23 +1,18 @@
-import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { ModuleRef } from '@nestjs/core';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { AgentServiceClient } from '@scn/proto';
 import request from 'supertest';
-import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { JOB_STATS } from '../../src/jobs/job-stats';
 import { MetricsListener } from '../../src/metrics/metrics-listener';
 import { registerAccount } from '../support/accounts';
+import { agentReport, nodeMetadata, report, statusOf, watch } from '../support/agent-client';
 import {
-  agentClient,
-  agentReport,
-  enroll,
-  nodeMetadata,
-  report,
-  statusOf,
-  TIER1_HARDWARE,
-  watch,
-} from '../support/agent-client';
+  type AppBehindDbProxy,
+  startAppBehindDbProxy,
+  until,
+} from '../support/app-behind-db-proxy';
+import { enrolledNode } from '../support/enrolled-node';
 import {
   alertRules,
   dashboardExpressions,
@@ -28,9 +23,8 @@ import {
   parseExposition,
   total,
 } from '../support/prometheus-text';
-import { TcpProxy } from '../support/tcp-proxy';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import type { TcpProxy } from '../support/tcp-proxy';
+import type { TestApp } from '../support/test-app';
 
 /**
  * /metrics (docs/architecture.md#metrics) on the built control plane: who may read it, and the
@@ -39,40 +33,19 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
  */
 const TOKEN = 'metrics-e2e-token-0123456789abcdef';
 
-let db: TestDatabase;
+let env: AppBehindDbProxy;
 let proxy: TcpProxy;
 let t: TestApp;
 let agent: AgentServiceClient;
 let socket: Socket;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const target = new URL(db.url);
-  proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-  t = await startTestApp({
-    DATABASE_URL: proxy.urlFor(db.url),
-    METRICS_TOKEN: TOKEN,
-    METRICS_PORT: '0',
-    DB_CONNECT_TIMEOUT_MS: '1000',
-    DB_STATEMENT_TIMEOUT_MS: '2000',
-    DB_QUERY_TIMEOUT_MS: '3000',
-    DB_LOCK_TIMEOUT_MS: '1000',
-  });
-  await t.app.listen(0, '127.0.0.1');
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'] });
+  env = await startAppBehindDbProxy({ METRICS_TOKEN: TOKEN, METRICS_PORT: '0' });
+  ({ proxy, t, agent, socket } = env);
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  agent = agentClient(t.app.get(AgentGrpcServer).port);
 }, 60_000);
 
-afterAll(async () => {
-  proxy.up();
-  socket.close();
-  agent.close();
-  await t.close();
-  await proxy.close();
-  await db.drop();
-});
+afterAll(() => env.close());
 
 async function scrape(): Promise<Exposition> {
   const response = await t
@@ -82,16 +55,6 @@ async function scrape(): Promise<Exposition> {
     .expect(200);
   expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
   return parseExposition(response.text);
-}
-
-async function until<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('GET /metrics', () => {
@@ -162,22 +125,9 @@ describe('GET /metrics', () => {
   });
 
   it("should count agents' reports by outcome and their open streams", async () => {
-    const operator = await registerAccount(t, { userType: 'node' });
-    const { body } = await t
-      .http()
-      .post('/api/nodes/enrollment-tokens')
-      .set('Authorization', `Bearer ${operator.token}`)
-      .send({ tier: 'tier1' })
-      .expect(201);
-    const node = await enroll(agent, {
-      enrollmentToken: (body as { token: string }).token,
-      tier: 'TIER_1',
-      agentVersion: '0.1.0',
-      hardware: TIER1_HARDWARE,
-    });
-    const metadata = nodeMetadata(node.nodeId, node.nodeSecret);
+    const { metadata, id } = await enrolledNode(t, agent, 'tier1');
     await report(agent, metadata, agentReport(60));
-    const wrong = nodeMetadata(node.nodeId, 'not-the-secret');
+    const wrong = nodeMetadata(id, 'not-the-secret');
     expect(await statusOf(report(agent, wrong, agentReport(60)))).toBe(grpc.status.UNAUTHENTICATED);
     const stream = watch(agent, metadata);
     await stream.waitFor(() => stream.sets.length === 1);

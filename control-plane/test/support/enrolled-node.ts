@@ -20,15 +20,19 @@ export async function operatorWithToken(t: TestApp, tier = 'tier2') {
 }
 
 /**
- * A new operator's tier-2 node, enrolled through the real calls (an enrollment token over
+ * A new operator's node (tier 2 unless told), enrolled through the real calls (an enrollment token over
  * REST, Enroll over gRPC): the operator, the node's id, Enroll's answer and the node's
  * credentials as gRPC metadata.
  */
-export async function enrolledNode(t: TestApp, client: AgentServiceClient) {
-  const { operator, token } = await operatorWithToken(t, 'tier2');
+export async function enrolledNode(
+  t: TestApp,
+  client: AgentServiceClient,
+  tier: 'tier1' | 'tier2' = 'tier2',
+) {
+  const { operator, token } = await operatorWithToken(t, tier);
   const node = await enroll(client, {
     enrollmentToken: token,
-    tier: 'TIER_2',
+    tier: tier === 'tier1' ? 'TIER_1' : 'TIER_2',
     agentVersion: '0.1.0',
     hardware: TIER1_HARDWARE,
   });

@@ -1,22 +1,12 @@
 import { access } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { canonicalHost, serverCountrySchema, serverLocationSchema, type Tier } from '@scn/proto';
 import { z } from 'zod';
 import { type AgentConfigInput, resolveConfigPath, writeAgentConfig } from '../config/agent-config';
 import { AgentError } from '../errors';
-import {
-  type ControlPlaneConnection,
-  ControlPlaneClient,
-  describeGrpcError,
-  isLoopback,
-} from '../grpc/control-plane-client';
-import {
-  formatHostPort,
-  parseControlPlaneList,
-  parseHostPort,
-} from '../grpc/control-plane-endpoints';
+import { ControlPlaneClient, describeGrpcError } from '../grpc/control-plane-client';
+import { parseHostPort } from '../grpc/control-plane-endpoints';
 import { type HardwareSummary, readHardware, toProtoHardware } from '../system/hardware';
 import { checkTier, tierCapacity } from '../system/tier';
 import { describeInbound } from '../proxy-core/inbound-plan';
@@ -39,6 +29,7 @@ import {
   resolveEnrollPlan,
 } from './enroll-inbound';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
+import { controlPlaneListFlag, enrollConnection } from './enroll-connection';
 import { chooseRequestedPort, type PortProbe } from './enroll-port';
 
 const TIER_TO_PROTO = {
@@ -57,14 +48,7 @@ const TIER_FROM_PROTO: Record<string, keyof typeof TIER_TO_PROTO> = {
 const DEFAULT_CORE_BINARY = { xray: '/usr/local/bin/xray', v2ray: '/usr/bin/v2ray' } as const;
 
 export const enrollFlagsSchema = z.object({
-  server: z
-    .string({ error: 'is required (the control plane gRPC address, host:port)' })
-    .refine(
-      (s) => parseControlPlaneList(s) !== null,
-      'must be host:port, e.g. scn.example.com:50051, or several separated by commas',
-    )
-    // One form in the config: `host:port,host:port`.
-    .transform((s) => parseControlPlaneList(s)!.map(formatHostPort).join(',')),
+  server: controlPlaneListFlag(),
   token: z
     .string({ error: 'is required (the one-time token from the setup wizard)' })
     .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 43-character token from the setup wizard'),
@@ -198,15 +182,7 @@ export async function enroll(rawFlags: EnrollFlags, deps: EnrollDeps = {}): Prom
   const port = await chooseRequestedPort(flags.publicPort, deps.probePort, configPath);
   if (port.note) io.err(`scn-agent: ${port.note}\n`);
 
-  const remote = parseControlPlaneList(flags.server)!.some((entry) => !isLoopback(entry.host));
-  const connection: ControlPlaneConnection = {
-    target: flags.server,
-    // The local control plane (development, demo nodes) speaks plaintext on loopback.
-    tls: flags.caFile !== undefined || (!flags.insecure && remote),
-    // Absolute: the daemon runs from another folder (systemd: /) and reads it from the config.
-    caFile: flags.caFile === undefined ? undefined : path.resolve(flags.caFile),
-    insecure: flags.insecure,
-  };
+  const connection = enrollConnection(flags.server, flags);
   const client = new ControlPlaneClient(connection);
   let response;
   try {

@@ -1,25 +1,14 @@
 import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { resolveProbeConfigPath, writeProbeConfig } from '../config/probe-config';
 import { AgentError } from '../errors';
-import {
-  type ControlPlaneConnection,
-  describeGrpcError,
-  isLoopback,
-} from '../grpc/control-plane-client';
-import { formatHostPort, parseControlPlaneList } from '../grpc/control-plane-endpoints';
+import { describeGrpcError } from '../grpc/control-plane-client';
 import { ProbeClient } from '../grpc/probe-client';
 import { AGENT_VERSION, type CommandIo, parseFlags, processIo } from './context';
+import { controlPlaneListFlag, enrollConnection } from './enroll-connection';
 
 export const probeEnrollFlagsSchema = z.object({
-  controlPlane: z
-    .string({ error: 'is required (the control plane gRPC address, host:port)' })
-    .refine(
-      (s) => parseControlPlaneList(s) !== null,
-      'must be host:port, e.g. scn.example.com:50051, or several separated by commas',
-    )
-    .transform((s) => parseControlPlaneList(s)!.map(formatHostPort).join(',')),
+  controlPlane: controlPlaneListFlag(),
   token: z
     .string({ error: 'is required (the one-time token from the portal)' })
     .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token the portal gave'),
@@ -62,14 +51,7 @@ export async function probeEnroll(
       hint: 'pass --force to enroll again with a new token (the old probe id stops working)',
     });
   }
-  const remote = parseControlPlaneList(flags.controlPlane)!.some((e) => !isLoopback(e.host));
-  // The node's rule (enroll.ts): TLS, except plaintext to a loopback control plane.
-  const connection: ControlPlaneConnection = {
-    target: flags.controlPlane,
-    tls: flags.caFile !== undefined || (!flags.insecure && remote),
-    caFile: flags.caFile === undefined ? undefined : path.resolve(flags.caFile),
-    insecure: flags.insecure,
-  };
+  const connection = enrollConnection(flags.controlPlane, flags);
   const client = new ProbeClient(connection);
   let response;
   try {

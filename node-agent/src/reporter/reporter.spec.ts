@@ -50,6 +50,40 @@ async function store(): Promise<AgentConfigStore> {
   );
 }
 
+/** A sender that counts its calls and fails them while `up` is false. */
+function switchableClient(up: boolean) {
+  const control = {
+    up,
+    sent: 0,
+    client: {
+      report: async () => {
+        control.sent += 1;
+        if (!control.up) throw new Error('unavailable');
+        return ok;
+      },
+    } as ReportSender,
+  };
+  return control;
+}
+
+/** A reporter with no core on manual `timers`, backing off from `initialMs` without jitter. */
+async function backoffReporter(
+  client: ReportSender,
+  timers: Timers,
+  initialMs: number,
+  configStore?: AgentConfigStore,
+): Promise<Reporter> {
+  return new Reporter({
+    client,
+    store: configStore ?? (await store()),
+    core: null,
+    agentVersion: '0.1.0',
+    hardware,
+    timers,
+    backoff: { initialMs, maxMs: 300_000, random: () => 1 },
+  });
+}
+
 /** Timers that only run when the test says so. */
 function manualTimers() {
   const pending: Array<{ callback: () => void; ms: number }> = [];
@@ -284,15 +318,7 @@ describe('Reporter', () => {
     };
     const s = await store();
     await s.update((c) => ({ ...c, reportIntervalMs: 20_000 }));
-    const reporter = new Reporter({
-      client,
-      store: s,
-      core: null,
-      agentVersion: '0.1.0',
-      hardware,
-      timers,
-      backoff: { initialMs: 5_000, maxMs: 300_000, random: () => 1 },
-    });
+    const reporter = await backoffReporter(client, timers, 5_000, s);
     reporter.start();
     const delays: number[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -309,33 +335,18 @@ describe('Reporter', () => {
 
   it('should report at once when another contact succeeds while it waits out a backoff', async () => {
     const { timers, pending } = manualTimers();
-    let up = false;
-    let sent = 0;
-    const client: ReportSender = {
-      report: async () => {
-        sent += 1;
-        if (!up) throw new Error('unavailable');
-        return ok;
-      },
-    };
-    const reporter = new Reporter({
-      client,
-      store: await store(),
-      core: null,
-      agentVersion: '0.1.0',
-      hardware,
-      timers,
-      backoff: { initialMs: 60_000, maxMs: 300_000, random: () => 1 },
-    });
+    const control = switchableClient(false);
+    const { client } = control;
+    const reporter = await backoffReporter(client, timers, 60_000);
     reporter.start();
     await nextTimer(pending);
     expect(pending.map((p) => p.ms)).toEqual([60_000]);
     // The client stream got a message: the control plane is back.
-    up = true;
+    control.up = true;
     reporter.contactSucceeded();
     expect(pending).toEqual([]);
     await nextTimer(pending);
-    expect(sent).toBe(2);
+    expect(control.sent).toBe(2);
     // Answered: back to the interval the control plane asked for.
     expect(pending.map((p) => p.ms)).toEqual([60_000]);
     expect(reporter.nextDelay()).toBe(60_000);
@@ -344,39 +355,24 @@ describe('Reporter', () => {
 
   it('should report at once to a new endpoint, but leave a failing reporter to its backoff', async () => {
     const { timers, pending } = manualTimers();
-    let up = true;
-    let sent = 0;
-    const client: ReportSender = {
-      report: async () => {
-        sent += 1;
-        if (!up) throw new Error('unavailable');
-        return ok;
-      },
-    };
-    const reporter = new Reporter({
-      client,
-      store: await store(),
-      core: null,
-      agentVersion: '0.1.0',
-      hardware,
-      timers,
-      backoff: { initialMs: 5_000, maxMs: 300_000, random: () => 1 },
-    });
+    const control = switchableClient(true);
+    const { client } = control;
+    const reporter = await backoffReporter(client, timers, 5_000);
     reporter.start();
     await nextTimer(pending);
-    expect(sent).toBe(1);
+    expect(control.sent).toBe(1);
     reporter.endpointChanged();
     await nextTimer(pending);
-    expect(sent).toBe(2);
-    up = false;
+    expect(control.sent).toBe(2);
+    control.up = false;
     pending.shift()!.callback();
     await nextTimer(pending);
-    expect(sent).toBe(3);
+    expect(control.sent).toBe(3);
     expect(pending.map((p) => p.ms)).toEqual([5_000]);
     // Every endpoint is failing: each move must not set off another report at once.
     reporter.endpointChanged();
     expect(pending.map((p) => p.ms)).toEqual([5_000]);
-    expect(sent).toBe(3);
+    expect(control.sent).toBe(3);
     await reporter.stop();
   });
 

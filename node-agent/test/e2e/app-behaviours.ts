@@ -72,6 +72,48 @@ export interface AppBehaviour {
 
 const XRAY_SHARE_LINK_TRANSPORT = { grpcServiceNameFrom: ['serviceName'] } as const;
 
+/** The allowInsecure reading v2rayNG and v2rayN share (their FmtBase/BaseFmt query parsers). */
+const V2RAY_APPS_INSECURE: AppBehaviour['allowInsecure'] = {
+  keys: ['insecure', 'allowInsecure', 'allow_insecure'],
+  trueValues: ['1'],
+  defaultValue: false,
+};
+
+/** v2rayNG before 2.0.7; its row below says where each field was read. */
+const V2RAYNG_BEFORE_2_0_7: AppBehaviour = {
+  id: 'v2rayng-before-2.0.7',
+  name: 'v2rayNG',
+  versions: '<2.0.7',
+  core: 'xray',
+  serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
+  fallbackNeedsDomainName: true,
+  allowInsecure: V2RAY_APPS_INSECURE,
+  readsPcs: false,
+  readsFp: true,
+  alpn: 'as-given',
+  ...XRAY_SHARE_LINK_TRANSPORT,
+  readsFlow: true,
+  readsEncryption: true,
+  caseInsensitiveNames: false,
+};
+
+/** v2rayN before 7.17.1: as v2rayNG, but any server name fallback, an IP too. */
+const V2RAYN_BEFORE_7_17_1: AppBehaviour = {
+  ...V2RAYNG_BEFORE_2_0_7,
+  id: 'v2rayn-before-7.17.1',
+  name: 'v2rayN',
+  versions: '<7.17.1',
+  fallbackNeedsDomainName: false,
+};
+
+/** v2rayN 7.17.1 up to 7.24.5: as before, and pins `pcs`. */
+const V2RAYN_7_17_1: AppBehaviour = {
+  ...V2RAYN_BEFORE_7_17_1,
+  id: 'v2rayn-7.17.1',
+  versions: '>=7.17.1 <7.24.5',
+  readsPcs: true,
+};
+
 export const APP_BEHAVIOURS: Readonly<Record<AppId, AppBehaviour>> = {
   // 2dust/v2rayNG tag 2.0.6: fmt/FmtBase.kt getItemFormQuery (security tls|reality else none;
   // insecure|allowInsecure|allow_insecure "1"/"0", else the PREF_ALLOW_INSECURE setting, default
@@ -79,116 +121,35 @@ export const APP_BEHAVIOURS: Readonly<Record<AppId, AppBehaviour>> = {
   // parse (encryption, default none), handler/V2rayConfigManager.kt populateTransportSettings
   // (sniExt: the host of tcp/ws/httpupgrade/xhttp/h2, `authority` for grpc) and
   // populateTlsSettings (sni, else sniExt if a domain name, else the server if a domain name).
-  'v2rayng-before-2.0.7': {
-    id: 'v2rayng-before-2.0.7',
-    name: 'v2rayNG',
-    versions: '<2.0.7',
-    core: 'xray',
-    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
-    fallbackNeedsDomainName: true,
-    allowInsecure: {
-      keys: ['insecure', 'allowInsecure', 'allow_insecure'],
-      trueValues: ['1'],
-      defaultValue: false,
-    },
-    readsPcs: false,
-    readsFp: true,
-    alpn: 'as-given',
-    ...XRAY_SHARE_LINK_TRANSPORT,
-    readsFlow: true,
-    readsEncryption: true,
-    caseInsensitiveNames: false,
-  },
+  'v2rayng-before-2.0.7': V2RAYNG_BEFORE_2_0_7,
   // v2rayNG tag 2.0.7 (commit 6cf6057d "Add support for pinned certificate SHA-256
   // fingerprints"): as 2.0.6, and FmtBase.getItemFormQuery reads `pcs` into pinnedCA256, which
   // populateTlsSettings writes as Xray's tlsSettings.pinnedPeerCertSha256 (still there in 2.3.5,
   // core/CoreOutboundBuilder.kt).
   'v2rayng-2.0.7': {
+    ...V2RAYNG_BEFORE_2_0_7,
     id: 'v2rayng-2.0.7',
-    name: 'v2rayNG',
     versions: '>=2.0.7',
-    core: 'xray',
-    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
-    fallbackNeedsDomainName: true,
-    allowInsecure: {
-      keys: ['insecure', 'allowInsecure', 'allow_insecure'],
-      trueValues: ['1'],
-      defaultValue: false,
-    },
     readsPcs: true,
-    readsFp: true,
-    alpn: 'as-given',
-    ...XRAY_SHARE_LINK_TRANSPORT,
-    readsFlow: true,
-    readsEncryption: true,
-    caseInsensitiveNames: false,
   },
   // 2dust/v2rayN tag 7.17.0: ServiceLib/Handler/Fmt/VLESSFmt.cs Resolve (encryption default
   // none, flow), Fmt/BaseFmt.cs ResolveUriQuery (security, sni, alpn, fp, insecure|allowInsecure|
   // allow_insecure "1"/"0", else DefAllowInsecure, default false; type/host/path/serviceName/
   // authority; no pcs), Services/CoreConfig/V2ray/V2rayOutboundService.cs GenBoundStreamSettings
   // (serverName: sni, else the first `host`; grpc's host is its authority).
-  'v2rayn-before-7.17.1': {
-    id: 'v2rayn-before-7.17.1',
-    name: 'v2rayN',
-    versions: '<7.17.1',
-    core: 'xray',
-    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
-    fallbackNeedsDomainName: false,
-    allowInsecure: {
-      keys: ['insecure', 'allowInsecure', 'allow_insecure'],
-      trueValues: ['1'],
-      defaultValue: false,
-    },
-    readsPcs: false,
-    readsFp: true,
-    alpn: 'as-given',
-    ...XRAY_SHARE_LINK_TRANSPORT,
-    readsFlow: true,
-    readsEncryption: true,
-    caseInsensitiveNames: false,
-  },
+  'v2rayn-before-7.17.1': V2RAYN_BEFORE_7_17_1,
   // v2rayN tag 7.17.1 (commit 4e5f1838 "Add Cert SHA-256 pinning support"): as 7.17.0, and
   // BaseFmt.ResolveUriQuery reads `pcs` into CertSha, which V2rayOutboundService writes as
   // tlsSettings.pinnedPeerCertSha256 when no certificate is set.
-  'v2rayn-7.17.1': {
-    id: 'v2rayn-7.17.1',
-    name: 'v2rayN',
-    versions: '>=7.17.1 <7.24.5',
-    core: 'xray',
-    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
-    fallbackNeedsDomainName: false,
-    allowInsecure: {
-      keys: ['insecure', 'allowInsecure', 'allow_insecure'],
-      trueValues: ['1'],
-      defaultValue: false,
-    },
-    readsPcs: true,
-    readsFp: true,
-    alpn: 'as-given',
-    ...XRAY_SHARE_LINK_TRANSPORT,
-    readsFlow: true,
-    readsEncryption: true,
-    caseInsensitiveNames: false,
-  },
+  'v2rayn-7.17.1': V2RAYN_7_17_1,
   // v2rayN tag 7.24.5 (commit b27ae11d "Adjust allow insecure fmt": "Remove VLESS insecure
   // fmt"): as 7.17.1 without allowInsecure; BaseFmt.ResolveUriQuery no longer reads it and
   // V2rayOutboundService (7.24.8) writes no allowInsecure (current Xray refuses it).
   'v2rayn-7.24.5': {
+    ...V2RAYN_7_17_1,
     id: 'v2rayn-7.24.5',
-    name: 'v2rayN',
     versions: '>=7.24.5',
-    core: 'xray',
-    serverNameFrom: { default: ['sni', 'host'], grpc: ['sni', 'authority'] },
-    fallbackNeedsDomainName: false,
     allowInsecure: { keys: [], trueValues: [], defaultValue: false },
-    readsPcs: true,
-    readsFp: true,
-    alpn: 'as-given',
-    ...XRAY_SHARE_LINK_TRANSPORT,
-    readsFlow: true,
-    readsEncryption: true,
-    caseInsensitiveNames: false,
   },
   // hiddify/ray2sing (Hiddify's link parser; its Xray path is switched off in convert.go
   // processSingleConfig): url_schema.go ParseUrl (parameter names lower-cased, `_`/`-` read as
