@@ -17,10 +17,17 @@ import {
   feedState,
   placeholderLinks,
 } from './subscription-feed';
-import { groupFile, subscriptionName, subscriptionServers } from './subscription-links';
-import { SubscriptionUrlSecrets } from './subscription-url';
-import { timeLeft } from './subscription-view';
-import { type SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
+import {
+  groupFile,
+  subscriptionName,
+  subscriptionServers,
+} from '../subscriptions/subscription-links';
+import { SubscriptionUrlSecrets } from '../subscriptions/subscription-url';
+import { timeLeft } from '../subscriptions/subscription-view';
+import {
+  type SubscribableServer,
+  SubscriptionsRepository,
+} from '../subscriptions/subscriptions.repository';
 
 /** Subscriptions whose servers are kept (their rows, by the stamp they were read at). */
 const SERVERS_CACHED = 10_000;

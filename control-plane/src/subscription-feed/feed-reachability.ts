@@ -4,8 +4,8 @@ import { CLOCK, type Clock } from '../common/clock';
 import {
   SUBSCRIPTION_REACHABILITY,
   type SubscriptionReachabilityReader,
-} from './subscription-reachability';
-import type { FeedSighting } from './subscriptions.repository';
+} from '../subscriptions/subscription-reachability';
+import type { FeedSighting } from '../subscriptions/subscriptions.repository';
 
 /** A sighting of the client's network is written again after this long. */
 const SIGHTING_REFRESH_MS = 10 * 60_000;
