@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module';
+import { FeedAnswer } from './feed-answer';
+import { FeedInvalidation } from './feed-invalidation';
 import { FeedReachability } from './feed-reachability';
 import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionFeedService } from './subscription-feed.service';
@@ -13,7 +15,8 @@ import { SubscriptionFeedService } from './subscription-feed.service';
 @Module({
   imports: [MarketModule],
   controllers: [SubscriptionFeedController],
-  providers: [SubscriptionFeedService, FeedReachability],
-  exports: [SubscriptionFeedService],
+  providers: [SubscriptionFeedService, FeedReachability, FeedInvalidation, FeedAnswer],
+  // FeedAnswer: bootstrap.ts mounts its fast path in front of Nest's router.
+  exports: [SubscriptionFeedService, FeedAnswer],
 })
 export class SubscriptionFeedModule {}
