@@ -113,7 +113,7 @@ export class FeedMemory {
       this.states.clear();
     } else if (payload === 'r') {
       this.states.clear();
-    } else {
+    } else if (payload === '*') {
       this.clear();
     }
   }
