@@ -93,7 +93,10 @@ export class SubscriptionFeedService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reachability: FeedReachability,
-    @Optional() private readonly invalidation: FeedInvalidation | null = null,
+    // Explicit: a `T | null` parameter's design type is Object, which Nest cannot resolve.
+    @Optional()
+    @Inject(FeedInvalidation)
+    private readonly invalidation: FeedInvalidation | null = null,
   ) {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
     this.pages = feedPages(config.publicUrl);
