@@ -37,6 +37,7 @@ import { SocialModule } from './social/social.module';
 import { StakingModule } from './staking/staking.module';
 import { ReliabilityHistoryModule } from './reliability-history/reliability-history.module';
 import { TrafficModule } from './traffic/traffic.module';
+import { SubscriptionFeedModule } from './subscription-feed/subscription-feed.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WithdrawalsModule } from './withdrawals/withdrawals.module';
@@ -113,6 +114,7 @@ export class AppModule {
         EconomicsModule,
         WithdrawalsModule,
         SubscriptionsModule,
+        SubscriptionFeedModule,
         ReachabilityModule,
         RewardsModule,
         DownloadsModule,

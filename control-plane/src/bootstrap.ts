@@ -15,6 +15,7 @@ import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
 import { OriginCheckedIoAdapter, realtimeOrigins } from './realtime/origin-checked-io.adapter';
 import { servePortal } from './portal/serve-portal';
+import { FeedAnswer } from './subscription-feed/feed-answer';
 
 /** The local chain's demo wallet, another origin the portal may call (localnet only). */
 function demoWalletOrigins(config: AppConfig): string[] {
@@ -57,6 +58,10 @@ export async function createApp(
       strictTransportSecurity: config.secureCookies,
     }),
   );
+  // The subscription feed's fast path (docs/architecture.md#subscription-feed): apps fetch it far
+  // more than anything else, and it reads no cookie, no body and no session. After the request
+  // log, the metrics, TRUST_PROXY and the security headers, before everything else.
+  app.use(app.get(FeedAnswer).middleware());
   app.use(cookieParser());
   app.use(jsonBody());
   app.use(bodyParserErrors);

@@ -60,6 +60,12 @@ export interface AppConfig {
   marketPageCacheMs: number;
   /** Add New Server: the most servers without the agent per operator. */
   manualServersPerOperator: number;
+  /** What each replica keeps of the feed in memory (docs/architecture.md#subscription-feed). */
+  feedCache: {
+    subscriptions: number;
+    networks: number;
+    renderedBytes: number;
+  };
   /** Vantage points and the reachability jobs (docs/reachability.md). */
   reachability: {
     probeIntervalMs: number;
@@ -277,6 +283,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     launchPeriodEndsAt: new Date(`${env.LAUNCH_PERIOD_ENDS}T23:59:59.999Z`),
     marketPageCacheMs: env.MARKET_PAGE_CACHE_MS,
     manualServersPerOperator: env.MANUAL_SERVER_LIMIT,
+    feedCache: {
+      subscriptions: env.FEED_CACHE_SUBSCRIPTIONS,
+      networks: env.FEED_CACHE_NETWORKS,
+      renderedBytes: env.FEED_CACHE_RENDERED_MB * 1024 * 1024,
+    },
     reachability: {
       probeIntervalMs: env.REACHABILITY_PROBE_INTERVAL_MS,
       probeBatch: env.REACHABILITY_PROBE_BATCH,

@@ -381,6 +381,36 @@ export const ENV_VARS = {
     doc: 'How often blocked servers are replaced in subscriptions, automatic port regenerations run and old observations are pruned',
     sensitive: false,
   },
+  FEED_CACHE_SUBSCRIPTIONS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 10000000')
+      .max(10_000_000, 'must be between 1 and 10000000')
+      .default(50_000),
+    doc: 'Subscriptions whose feed (/sub/<secret>) each replica answers from memory, most recently fetched kept (about 4 KB each)',
+    sensitive: false,
+  },
+  FEED_CACHE_NETWORKS: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 10000000')
+      .max(10_000_000, 'must be between 1 and 10000000')
+      .default(50_000),
+    doc: "Feeds' server lists as seen from a requester's network (reachability) kept in memory, one per subscription and network",
+    sensitive: false,
+  },
+  FEED_CACHE_RENDERED_MB: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be between 1 and 4096')
+      .max(4096, 'must be between 1 and 4096')
+      .default(64),
+    doc: "Memory each replica keeps for feeds' rendered answers (every format, the page), in MiB",
+    sensitive: false,
+  },
   MANUAL_SERVER_LIMIT: {
     schema: z.coerce
       .number({ error: 'must be a number' })

@@ -129,9 +129,10 @@ describe('migration 1800 on a database migrated before it', () => {
     const old = await sqlFunctionDrift(url());
     // Those three, and the functions of later migrations (1764000002700: the market's halving
     // capacity and stakers first; 1764000003000: higher promotions first; 1764000004100: the
-    // two-character search pieces).
+    // two-character search pieces; 1764000004250: the feed's invalidation).
     expect(old.missing).toEqual([
       'client_sets_take',
+      'feed_changed',
       'ledger_post',
       'market_allowed_clients',
       'market_counts_apply',

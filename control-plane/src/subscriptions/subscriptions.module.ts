@@ -7,9 +7,7 @@ import { TrafficStoreModule } from '../traffic/traffic.module';
 import { SubscriptionTrafficController } from './subscription-traffic.controller';
 import { WalletModule } from '../wallet/wallet.module';
 import { SubscriptionBillingJob } from './subscription-billing.job';
-import { SubscriptionFeedController } from './subscription-feed.controller';
 import { SubscriptionsController } from './subscriptions.controller';
-import { FeedReachability } from './feed-reachability';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { PurchasesRepository } from './purchases.repository';
 import { SERVER_DELETION } from '../nodes/server-deletion';
@@ -26,11 +24,11 @@ import { SubscriptionPaidChangesService } from './subscription-paid-changes.serv
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { SubscriptionPurchaseService } from './subscription-purchase.service';
 import { SubscriptionViewsService } from './subscription-views.service';
-import { SubscriptionFeedService } from './subscription-feed.service';
 import { SubscriptionsNotifier } from './subscriptions.notifier';
 
 /**
- * Client subscriptions: purchase, the subscription URL, pauses, billing changes, renewals.
+ * Client subscriptions: purchase, the subscription URL's secrets, pauses, billing changes,
+ * renewals (the feed at that URL is its own domain, subscription-feed/, which reads this one).
  * Global only to hand the market its SUBSCRIBED_SERVERS reader, and the nodes domain its
  * SERVER_DELETION step (refunds when a server is deleted), without a module cycle. It injects
  * SUBSCRIPTION_REACHABILITY (replacements of blocked servers), which the reachability domain
@@ -39,15 +37,13 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
 @Global()
 @Module({
   imports: [AuthModule, WalletModule, ClientSetsModule, MarketModule, TrafficStoreModule],
-  controllers: [SubscriptionsController, SubscriptionFeedController, SubscriptionTrafficController],
+  controllers: [SubscriptionsController, SubscriptionTrafficController],
   providers: [
     SubscriptionsRepository,
     PurchasesRepository,
     SubscriptionsNotifier,
     SubscriptionPaymentsService,
     SubscriptionViewsService,
-    SubscriptionFeedService,
-    FeedReachability,
     SubscriptionPurchaseService,
     SubscriptionLifecycleService,
     SubscriptionPaidChangesService,
@@ -64,6 +60,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
     { provide: SERVER_DELETION, useExisting: ServerDropService },
   ],
   // ServerReplacements: reachability calls replaceDue(serverIds) right after states change.
-  exports: [SUBSCRIBED_SERVERS, SERVER_DELETION, ServerReplacements],
+  // SubscriptionsRepository: the feed (subscription-feed/) reads its snapshot through it.
+  exports: [SUBSCRIBED_SERVERS, SERVER_DELETION, ServerReplacements, SubscriptionsRepository],
 })
 export class SubscriptionsModule {}

@@ -85,6 +85,8 @@ export interface FeedSnapshot {
   serversStamp: string;
   uploadBytes: string;
   downloadBytes: string;
+  /** The client's network as recorded once this read is done (null: none recorded). */
+  seen: { country: string; asn: number; at: Date } | null;
 }
 
 export function subscriptionFromRow(row: Record<string, unknown>): SubscriptionRecord {
@@ -256,7 +258,7 @@ export class SubscriptionsRepository {
            AND (u.client_country IS DISTINCT FROM $3 OR u.client_asn IS DISTINCT FROM $4
                 OR u.client_seen_at IS NULL OR u.client_seen_at < $6)
          RETURNING u.id)
-       SELECT sub.*,
+       SELECT sub.*, (SELECT count(*) FROM seen)::int AS feed_seen_written,
          (SELECT md5(string_agg(row(ss.server_id, s.owner_uuid, s.name, s.source, s.host, s.port,
                    s.inbound, s.vless_string, s.country, s.tier, s.banned_at, s.core_state,
                    s.certificate_pem, COALESCE(a.email = $2::text, false))::text, ',' ORDER BY ss.position))
@@ -285,7 +287,32 @@ export class SubscriptionsRepository {
       serversStamp: (row.feed_servers_stamp as string | null) ?? '',
       uploadBytes: row.feed_upload_bytes as string,
       downloadBytes: row.feed_download_bytes as string,
+      seen:
+        sighting && row.feed_seen_written === 1
+          ? { country: sighting.country, asn: sighting.asn, at: sighting.now }
+          : row.client_country && row.client_seen_at
+            ? {
+                country: row.client_country as string,
+                asn: Number(row.client_asn ?? 0),
+                at: row.client_seen_at as Date,
+              }
+            : null,
     };
+  }
+
+  /**
+   * The client's network on an active subscription, written as the feed's read does (only when it
+   * moved or is older than `refreshBefore`): a feed answered from memory writes it this way.
+   */
+  async recordClientNetwork(id: string, sighting: FeedSighting): Promise<void> {
+    await queryPrepared(
+      this.dataSource,
+      `UPDATE subscriptions SET client_country = $2, client_asn = $3, client_seen_at = $4
+       WHERE id = $1 AND status = 'active'
+         AND (client_country IS DISTINCT FROM $2 OR client_asn IS DISTINCT FROM $3
+              OR client_seen_at IS NULL OR client_seen_at < $5)`,
+      [id, sighting.country, sighting.asn, sighting.now, sighting.refreshBefore],
+    );
   }
 
   /** An account's subscriptions in the given states, newest first. */

@@ -28,6 +28,7 @@ export const SERVICES_CONFIG = {
   appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
   publicUrl: 'https://scn.test',
   launchPeriodEndsAt: new Date('2020-01-01T00:00:00Z'),
+  feedCache: { subscriptions: 1000, networks: 1000, renderedBytes: 16 * 1024 * 1024 },
 } as AppConfig;
 
 /**

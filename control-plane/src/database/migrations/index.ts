@@ -41,6 +41,7 @@ import { Reachability1764000003900 } from './1764000003900-reachability';
 import { JobRuns1764000004000 } from './1764000004000-job-runs';
 import { MarketSearchPairs1764000004100 } from './1764000004100-market-search-pairs';
 import { SubscriptionServerDrops1764000004230 } from './1764000004230-subscription-server-drops';
+import { FeedInvalidation1764000004250 } from './1764000004250-feed-invalidation';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   JobRuns1764000004000,
   MarketSearchPairs1764000004100,
   SubscriptionServerDrops1764000004230,
+  FeedInvalidation1764000004250,
 ] as const;

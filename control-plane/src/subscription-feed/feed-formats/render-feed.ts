@@ -1,4 +1,4 @@
-import { groupFile } from '../subscription-links';
+import { groupFile } from '../../subscriptions/subscription-links';
 import type { FeedFormat } from './client-format';
 import {
   DEFAULT_RENDER_OPTIONS,

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type Locale, type Network, SUBSCRIPTION_ROUTES } from '@scn/proto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { type Locale, type Network, type ReachabilityState, SUBSCRIPTION_ROUTES } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PremiumServers } from '../market/premium-servers';
 import { LruCache } from './feed-cache';
+import { FeedInvalidation } from './feed-invalidation';
+import type { FeedMemory, RememberedFeed } from './feed-memory';
 import { FeedReachability } from './feed-reachability';
 import type { FeedFormat } from './feed-formats/client-format';
 import { type RenderedFeed, renderFeed } from './feed-formats/render-feed';
@@ -17,17 +19,22 @@ import {
   feedState,
   placeholderLinks,
 } from './subscription-feed';
-import { groupFile, subscriptionName, subscriptionServers } from './subscription-links';
-import { SubscriptionUrlSecrets } from './subscription-url';
-import { timeLeft } from './subscription-view';
-import { type SubscribableServer, SubscriptionsRepository } from './subscriptions.repository';
+import {
+  groupFile,
+  subscriptionName,
+  subscriptionServers,
+} from '../subscriptions/subscription-links';
+import { SubscriptionUrlSecrets } from '../subscriptions/subscription-url';
+import { timeLeft } from '../subscriptions/subscription-view';
+import {
+  type FeedSighting,
+  type FeedSnapshot,
+  type SubscribableServer,
+  SubscriptionsRepository,
+} from '../subscriptions/subscriptions.repository';
 
-/** Subscriptions whose servers are kept (their rows, by the stamp they were read at). */
+/** Subscriptions whose servers are kept while LISTEN is down (their rows, by their stamp). */
 const SERVERS_CACHED = 10_000;
-/** Feeds whose links are kept. */
-const FEEDS_CACHED = 10_000;
-/** Rendered answers kept, in UTF-16 code units of their bodies (about 2 bytes each). */
-const RENDERED_CACHED_UNITS = 16 * 1024 * 1024;
 
 export interface SubscriptionFeed {
   /** base64 of the links (the default format). */
@@ -60,13 +67,14 @@ export interface SubscriptionFeed {
 type BuiltFeed = Pick<SubscriptionFeed, 'content' | 'links' | 'title' | 'certificates' | 'blocked'>;
 
 /**
- * The subscription URL's feed (`GET /sub/<secret>`; docs/architecture.md#subscription-feed): one
- * read per request (the subscription, its servers' stamp, its traffic and the client's network
- * sighting in one statement), plus the reachability of its servers from the requester's network
- * when that network is known. What those decide is built once and kept: the servers' rows by
- * their stamp, the links by the feed's version, each format's answer by version and format.
- * Every replica keeps its own; a change on any replica changes the stamp every replica reads at
- * the next request, so no cache is ever stale.
+ * The subscription URL's feed (`GET /sub/<secret>`; docs/architecture.md#subscription-feed). A
+ * fetch is answered from this replica's memory (FeedMemory) when it holds the subscription: the
+ * memory is dropped by every commit that changes what the feed shows, on any replica (LISTEN
+ * scn_feed), and an active subscription's entry lasts no longer than its paid time. Otherwise one
+ * read (the subscription, its servers' stamp, its traffic and the client's network sighting in
+ * one statement), plus the reachability of its servers from the requester's network when that
+ * network is known. What those decide is built once and kept: the links by the feed's version,
+ * each format's answer by version and format.
  */
 @Injectable()
 export class SubscriptionFeedService {
@@ -75,11 +83,9 @@ export class SubscriptionFeedService {
   private readonly servers = new LruCache<{ stamp: string; rows: SubscribableServer[] }>(
     SERVERS_CACHED,
   );
-  private readonly built = new LruCache<BuiltFeed>(FEEDS_CACHED);
-  private readonly rendered = new LruCache<RenderedFeed>(
-    RENDERED_CACHED_UNITS,
-    (answer) => answer.body.length + 64,
-  );
+  private readonly built: LruCache<BuiltFeed>;
+  /** In UTF-16 code units of their bodies (about 2 bytes each). */
+  private readonly rendered: LruCache<RenderedFeed>;
 
   constructor(
     private readonly repository: SubscriptionsRepository,
@@ -87,9 +93,18 @@ export class SubscriptionFeedService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reachability: FeedReachability,
+    // Explicit: a `T | null` parameter's design type is Object, which Nest cannot resolve.
+    @Optional()
+    @Inject(FeedInvalidation)
+    private readonly invalidation: FeedInvalidation | null = null,
   ) {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
     this.pages = feedPages(config.publicUrl);
+    this.built = new LruCache<BuiltFeed>(config.feedCache.subscriptions);
+    this.rendered = new LruCache<RenderedFeed>(
+      Math.max(1, Math.floor(config.feedCache.renderedBytes / 2)),
+      (answer) => answer.body.length + 64,
+    );
   }
 
   /**
@@ -102,19 +117,24 @@ export class SubscriptionFeedService {
     const hash = this.urlSecrets.lookupHash(secret);
     if (!hash) return null;
     const network = this.reachability.networkOf(address);
-    const snapshot = await this.repository.feedSnapshot(
-      hash,
-      this.premium.operatorEmail,
-      this.reachability.sighting(network),
-    );
-    if (!snapshot) return null;
+    const sighting = this.reachability.sighting(network);
+    const memory = this.invalidation?.memory ?? null;
+    const now = this.clock.now();
+    const remembered =
+      memory?.feed(hash, now.getTime()) ?? (await this.read(hash, sighting, memory, now));
+    if (!remembered) return null;
+    const { snapshot, servers: all } = remembered;
     const { record } = snapshot;
-    const all = await this.serversOf(record.id, snapshot.serversStamp);
+    if (sighting && record.status === 'active' && sightingDue(snapshot.seen, sighting)) {
+      // Answered from memory: the client's network is written as the read would have.
+      await this.repository.recordClientNetwork(record.id, sighting);
+      snapshot.seen = { country: sighting.country, asn: sighting.asn, at: sighting.now };
+    }
     const state = feedState(record);
     const shaped =
       state === 'active'
-        ? await this.reachability.shape(all, network)
-        : { servers: all, blocked: [], network: null };
+        ? this.reachability.shape(all, network, await this.statesFrom(all, network, memory, now))
+        : { servers: [...all], blocked: [], network: null };
     const label = networkLabel(shaped.network);
     const version = [
       hash,
@@ -144,7 +164,7 @@ export class SubscriptionFeedService {
       ...built,
       state,
       url: `${this.config.publicUrl}${SUBSCRIPTION_ROUTES.subscriptionUrlPrefix}${secret}`,
-      expiresAt: timeLeft(record, this.clock.now()).expirationDate,
+      expiresAt: timeLeft(record, now).expirationDate,
       uploadBytes: snapshot.uploadBytes,
       downloadBytes: snapshot.downloadBytes,
       version,
@@ -178,6 +198,54 @@ export class SubscriptionFeedService {
     return answer.body;
   }
 
+  /** The database's answer, kept in `memory` unless a notification came meanwhile. */
+  private async read(
+    hash: string,
+    sighting: FeedSighting | null,
+    memory: FeedMemory | null,
+    now: Date,
+  ): Promise<RememberedFeed | null> {
+    const epoch = memory?.epoch ?? 0;
+    const snapshot: FeedSnapshot | null = await this.repository.feedSnapshot(
+      hash,
+      this.premium.operatorEmail,
+      sighting,
+    );
+    if (!snapshot) return null;
+    const servers = await this.serversOf(snapshot.record.id, snapshot.serversStamp);
+    const { record } = snapshot;
+    const remembered: RememberedFeed = {
+      snapshot,
+      servers,
+      // docs/architecture.md#subscription-feed: a running subscription's entry ends with its
+      // paid time, whether or not the billing job has run yet.
+      validUntil:
+        record.status === 'active'
+          ? timeLeft(record, now).expirationDate.getTime()
+          : Number.POSITIVE_INFINITY,
+    };
+    memory?.remember(hash, remembered, epoch);
+    return remembered;
+  }
+
+  /** The servers' states from `network`, kept by the network and the server list. */
+  private async statesFrom(
+    servers: readonly SubscribableServer[],
+    network: Network,
+    memory: FeedMemory | null,
+    now: Date,
+  ): Promise<ReadonlyMap<string, ReachabilityState>> {
+    if (!this.reachability.shapes(network)) return new Map();
+    const ids = servers.map((s) => s.id);
+    const key = `${network.country}|${network.asn ?? 0}|${ids.join(',')}`;
+    const held = memory?.networkStates(key, now.getTime());
+    if (held) return held;
+    const epoch = memory?.epoch ?? 0;
+    const states = await this.reachability.statesFrom(ids, network);
+    memory?.rememberStates(key, states, now.getTime(), epoch);
+    return states;
+  }
+
   /** A subscription's servers in the client's order, read again only when their stamp moved. */
   private async serversOf(id: string, stamp: string): Promise<SubscribableServer[]> {
     const held = this.servers.get(id);
@@ -196,6 +264,16 @@ export function networkLabel(network: Network | null): string | null {
     ? ` · AS${network.asn}${network.asnName ? ` ${network.asnName}` : ''}`
     : '';
   return `${network.country}${asn}`;
+}
+
+/** Whether a fetch from `sighting`'s network is to be recorded over what `seen` holds. */
+function sightingDue(seen: FeedSnapshot['seen'], sighting: FeedSighting): boolean {
+  return (
+    !seen ||
+    seen.country !== sighting.country ||
+    seen.asn !== sighting.asn ||
+    seen.at.getTime() < sighting.refreshBefore.getTime()
+  );
 }
 
 /** The servers' certificates by the SHA-256 their links pin. */

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
-import { connectionString, type LinkedServer } from '../subscription-links';
+import { connectionString, type LinkedServer } from '../../subscriptions/subscription-links';
 import { clientAppOf } from './client-app';
 import { renderFeed } from './render-feed';
 import { feedServers, renderClash, renderSingBox, renderXray } from './renderers';

@@ -1,38 +1,57 @@
-import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type ArgumentsHost, Injectable } from '@nestjs/common';
 import { SUBSCRIPTION_URL_UPDATE_HOURS } from '@scn/proto';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiExceptionFilter } from '../common/api-exception.filter';
 import { clientIp } from '../common/client-ip';
 import { asLocale, localeFromAcceptLanguage } from '../i18n/catalogues';
 import { chooseFeedFormat, fakeIpOption } from './feed-formats/client-format';
 import { feedContentDisposition } from './feed-formats/render-feed';
 import { SubscriptionFeedService } from './subscription-feed.service';
 
+/** The route pattern, as the metrics label it (the secret never becomes a label). */
+export const FEED_ROUTE = '/sub/:secret';
+
+/** `/sub/<secret>` (a trailing slash allowed, any case), as Nest's router matches the route. */
+const FEED_PATH = /^\/sub\/([^/]+?)\/?$/i;
+
 /**
- * `GET /sub/<secret>`: the subscription URL that v2rayN, v2rayNG, Hiddify, Streisand and NekoBox
- * import and refresh. No session: the unguessable secret is the key (the request logs mask it).
+ * The answer of `GET /sub/<secret>` (and HEAD), written on Express's response. Two ways reach
+ * it: the fast path (`middleware`), which bootstrap.ts mounts before cookies, bodies and Nest's
+ * router so a feed costs none of them (docs/benchmarks.md, bench/feed), and the Nest controller,
+ * which documents the route in OpenAPI and answers whatever the fast path passes on.
  */
-@ApiTags('subscriptions')
-@Controller()
-export class SubscriptionFeedController {
+@Injectable()
+export class FeedAnswer {
+  private readonly errors = new ApiExceptionFilter();
+
   constructor(private readonly feeds: SubscriptionFeedService) {}
 
-  @Get('sub/:secret')
-  @ApiOperation({
-    summary:
-      'The subscription in the format of the app asking (User-Agent, whose app version decides what the format contains) or of ?format=base64|singbox|clash|xray|v2ray|html: base64 VLESS links by default, sing-box JSON, mihomo YAML, Xray or v2ray JSON, or the page for a browser in its language (?lang=en|fa|ru|zh, else Accept-Language); ?fakeip=1 turns on FakeIP DNS in sing-box and mihomo; placeholder entries while it is paused, unpaid or expired (404 when unknown, 400 for an unknown format or fakeip value)',
-  })
-  async feed(
-    @Param('secret') secret: string,
-    @Query('format') formatQuery: unknown,
-    @Query('lang') langQuery: unknown,
-    @Query('fakeip') fakeIpQuery: unknown,
-    @Headers('user-agent') userAgent: string | undefined,
-    @Headers('accept') accept: string | undefined,
-    @Headers('accept-language') acceptLanguage: string | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  /** Express middleware: answers feed requests, passes everything else on. */
+  middleware() {
+    return (request: Request, response: Response, next: NextFunction): void => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return next();
+      const match = FEED_PATH.exec(request.path);
+      if (!match) return next();
+      let secret: string;
+      try {
+        secret = decodeURIComponent(match[1]!);
+      } catch {
+        return next(); // Nest's router answers a malformed escape as it always did
+      }
+      // The metrics' route label, as if Nest's router had matched it (http-metrics.ts routeOf).
+      (request as Request & { route?: { path: string } }).route = { path: FEED_ROUTE };
+      this.answer(secret, request, response).catch((error: unknown) => {
+        const host = {
+          switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+        } as unknown as ArgumentsHost;
+        this.errors.catch(error, host);
+      });
+    };
+  }
+
+  async answer(secret: string, request: Request, response: Response): Promise<void> {
+    const query = request.query;
+    const headers = request.headers;
     response.setHeader('Cache-Control', 'no-store');
     // The answer depends on the app asking: no shared cache may hand one app's format to another.
     // The page's language too (Accept-Language); and the servers, on the requester's network
@@ -43,12 +62,12 @@ export class SubscriptionFeedController {
     const pages = this.feeds.pages;
     response.setHeader('support-url', pages.supportUrl);
     response.setHeader('profile-web-page-url', pages.dashboardUrl);
-    const choice = chooseFeedFormat(formatQuery, userAgent, accept);
+    const choice = chooseFeedFormat(query.format, headers['user-agent'], headers.accept);
     if (!choice.ok) {
       response.status(400).type('text/plain').send(choice.problem);
       return;
     }
-    const fakeIp = fakeIpOption(fakeIpQuery);
+    const fakeIp = fakeIpOption(query.fakeip);
     if (!fakeIp.ok) {
       response.status(400).type('text/plain').send(fakeIp.problem);
       return;
@@ -61,7 +80,7 @@ export class SubscriptionFeedController {
     if (choice.format === 'html') {
       // A person in a browser: the page, shown (not downloaded); no app headers.
       // The visitor's language: ?lang= (a link that names it), else the browser's.
-      const locale = asLocale(langQuery) ?? localeFromAcceptLanguage(acceptLanguage);
+      const locale = asLocale(query.lang) ?? localeFromAcceptLanguage(headers['accept-language']);
       response.status(200).type('text/html; charset=utf-8').send(this.feeds.page(feed, locale));
       return;
     }
@@ -75,10 +94,10 @@ export class SubscriptionFeedController {
       feedContentDisposition(feed.title, rendered.extension),
     );
     // The de facto headers of subscription apps: refresh interval (hours), title, the bytes the
-    // subscription moved (all the days kept, every server: issue 19 §3; no quota, so total=0,
-    // which apps show as unlimited), and the paid-until time. A client pause stops the
-    // paid clock (expire: when the time left would end from now); unpaid and expired: when it
-    // stopped, so apps show the profile as ended.
+    // subscription moved (all the days kept, every server; no quota, so total=0, which apps show
+    // as unlimited), and the paid-until time. A client pause stops the paid clock (expire: when
+    // the time left would end from now); unpaid and expired: when it stopped, so apps show the
+    // profile as ended.
     response.setHeader('profile-update-interval', String(SUBSCRIPTION_URL_UPDATE_HOURS));
     response.setHeader(
       'profile-title',

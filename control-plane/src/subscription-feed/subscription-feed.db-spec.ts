@@ -12,8 +12,8 @@ import { FeedReachability } from './feed-reachability';
 import { FEED_FORMATS } from './feed-formats/client-format';
 import { clientAppOf } from './feed-formats/client-app';
 import { SubscriptionFeedService } from './subscription-feed.service';
-import type { SubscriptionReachabilityReader } from './subscription-reachability';
-import { SubscriptionsRepository } from './subscriptions.repository';
+import type { SubscriptionReachabilityReader } from '../subscriptions/subscription-reachability';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 
 /** The requester's network in these tests, and what the reachability domain says from there. */
 const IRAN: Network = { country: 'IR', asn: 44244, asnName: 'Irancell' };

@@ -1,5 +1,5 @@
 import { buildVlessLink, type PauseReason, SUBSCRIPTION_FEED_PAGES } from '@scn/proto';
-import type { SubscriptionState } from './entities/subscription.entity';
+import type { SubscriptionState } from '../subscriptions/entities/subscription.entity';
 
 /** What the feed of a subscription serves: its links, or placeholders that say why not. */
 export type FeedState = 'active' | 'paused' | 'unpaid' | 'expired';

@@ -4,8 +4,8 @@ import { CLOCK, type Clock } from '../common/clock';
 import {
   SUBSCRIPTION_REACHABILITY,
   type SubscriptionReachabilityReader,
-} from './subscription-reachability';
-import type { FeedSighting } from './subscriptions.repository';
+} from '../subscriptions/subscription-reachability';
+import type { FeedSighting } from '../subscriptions/subscriptions.repository';
 
 /** A sighting of the client's network is written again after this long. */
 const SIGHTING_REFRESH_MS = 10 * 60_000;
@@ -55,16 +55,26 @@ export class FeedReachability {
     };
   }
 
-  async shape<T extends { id: string; name: string }>(
+  /** The states of these servers from `network` (none without a country or a reader). */
+  async statesFrom(
+    serverIds: readonly string[],
+    network: Network,
+  ): Promise<ReadonlyMap<string, ReachabilityState>> {
+    if (!network.country || !this.reachability) return new Map();
+    return this.reachability.statesFrom(serverIds, network);
+  }
+
+  /** Whether `network` is one the feed shapes for (placed, with a reader). */
+  shapes(network: Network): boolean {
+    return Boolean(network.country && this.reachability);
+  }
+
+  shape<T extends { id: string; name: string }>(
     servers: readonly T[],
     network: Network,
-  ): Promise<ShapedServers<T>> {
-    const reachability = this.reachability;
-    if (!network.country || !reachability) return { servers: [...servers], blocked: [], network };
-    const states = await reachability.statesFrom(
-      servers.map((s) => s.id),
-      network,
-    );
+    states: ReadonlyMap<string, ReachabilityState>,
+  ): ShapedServers<T> {
+    if (!this.shapes(network)) return { servers: [...servers], blocked: [], network };
     const stateOf = (s: T) => states.get(s.id) ?? 'unknown';
     const ordered = servers
       .map((server, index) => ({ server, index }))
