@@ -22,6 +22,7 @@ import { formatDate, formatNumber } from '../../lib/i18n/format';
 import { useT } from '../../lib/i18n/i18n';
 import type { Locale } from '../../lib/i18n/locale';
 import { launchPeriod } from '../../lib/launch-period';
+import { microSslToNumber } from '../../lib/money';
 import { ANDROID_RELEASES, launchEndText } from './help-pages';
 import type faqCatalogue from '../../locales/faq/en.json';
 import './faqs.css';
@@ -138,7 +139,7 @@ function answerValues(locale: Locale) {
   const last = VPS_TIERS[VPS_TIERS.length - 1]!;
   const firstIncome = tierMonthlyIncome(first);
   const lastIncome = tierMonthlyIncome(last);
-  const shareCap = Number(SHARE_DAILY_CAP_MICRO) / 1e6;
+  const shareCap = microSslToNumber(SHARE_DAILY_CAP_MICRO);
   const example = 100;
   return {
     sslUsd: usd(SSL_USD, locale),

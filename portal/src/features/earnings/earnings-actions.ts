@@ -1,4 +1,5 @@
 import type { Earnings, EarningsResponse } from '@scn/proto';
+import { messageOf } from '../../lib/error-message';
 
 export interface EarningsState {
   /** The account whose statements are held; another account starts from scratch. */
@@ -24,10 +25,6 @@ export const initialEarningsState = (): EarningsState => ({
 /** The call the actions make (the feature's api/, or a test's fake). */
 export interface EarningsCalls {
   get(ownerUuid: string, period: string | undefined): Promise<EarningsResponse>;
-}
-
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : 'Something went wrong';
 }
 
 /** The earnings section's actions over `state` (the store's valtio proxy). */
@@ -59,7 +56,11 @@ export function earningsActions(state: EarningsState, calls: EarningsCalls) {
       Object.assign(state, { data: earnings, status: 'ready', error: null, latestPeriod: latest });
     } catch (failure) {
       if (current() && !refresh)
-        Object.assign(state, { status: 'error', data: null, error: messageOf(failure) });
+        Object.assign(state, {
+          status: 'error',
+          data: null,
+          error: messageOf(failure, 'Something went wrong'),
+        });
     }
   }
 

@@ -12,6 +12,7 @@ import { deleteServer } from './api/delete-server';
 import { getServers } from './api/get-servers';
 import { changeTransport, regeneratePort } from './api/inbound-plan';
 import { updateServer } from './api/update-server';
+import { messageOf } from '../../lib/error-message';
 
 /** spec 02 §4: a change of this many reliability points between refreshes gets a toast. */
 export const RELIABILITY_TOAST_POINTS = 10;
@@ -75,11 +76,6 @@ export function dismissToast(id: number): void {
 export function setQuickSetupOpen(open: boolean): void {
   nodesStore.quickSetupOpen = open;
   localStorage.setItem(STORAGE_KEYS.quickSetupOpen, String(open));
-}
-
-/** The failure's own message; null when it has none (the portal says it in its words). */
-function messageOf(error: unknown): string | null {
-  return error instanceof Error && error.message ? error.message : null;
 }
 
 /** spec 02 §3: duplicates by id are removed when listed. */

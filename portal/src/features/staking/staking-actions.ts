@@ -6,6 +6,7 @@ import {
   type StakingResponse,
 } from '@scn/proto';
 import { parseAmount, parsePercent } from './staking-format';
+import { messageOf } from '../../lib/error-message';
 
 export type StakingAction = 'stake' | 'unstake' | 'auto';
 
@@ -69,10 +70,6 @@ export interface StakingCalls {
   newKey(): string;
 }
 
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : 'Something went wrong';
-}
-
 /** The staking settings' actions over `state` (the store's valtio proxy). */
 export function stakingActions(state: StakingState, calls: StakingCalls) {
   let generation = 0;
@@ -89,7 +86,10 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
       if (current()) Object.assign(state, { data, status: 'ready', error: null });
     } catch (failure) {
       if (current() && state.status !== 'ready')
-        Object.assign(state, { status: 'error', error: messageOf(failure) });
+        Object.assign(state, {
+          status: 'error',
+          error: messageOf(failure, 'Something went wrong'),
+        });
     }
   }
 
@@ -105,7 +105,7 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
       state.notice = { action, tone: 'success', text, done };
       return true;
     } catch (failure) {
-      state.notice = { action, tone: 'error', text: messageOf(failure) };
+      state.notice = { action, tone: 'error', text: messageOf(failure, 'Something went wrong') };
       return false;
     } finally {
       state.busy = null;

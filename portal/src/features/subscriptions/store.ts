@@ -9,6 +9,7 @@ import { getActiveSubscriptions } from './api/get-active-subscriptions';
 import { getPausedSubscriptions } from './api/get-paused-subscriptions';
 import { pauseSubscription } from './api/pause-subscription';
 import { setAutoRenew } from './api/set-auto-renew';
+import { messageOf } from '../../lib/error-message';
 
 /** A subscription as components see it (a read-only snapshot of the store). */
 export type SubscriptionView = Snapshot<Subscription>;
@@ -101,10 +102,6 @@ export function dismissNotice(): void {
   subscriptionsStore.notice = null;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'Unknown error';
-}
-
 let generation = 0;
 
 /**
@@ -142,7 +139,12 @@ export async function loadSubscriptions(ownerUuid: string): Promise<void> {
     });
   } catch (error) {
     if (generation !== mine || store.ownerUuid !== ownerUuid) return;
-    Object.assign(store, { active: [], paused: [], status: 'error', error: messageOf(error) });
+    Object.assign(store, {
+      active: [],
+      paused: [],
+      status: 'error',
+      error: messageOf(error, 'Unknown error'),
+    });
   }
 }
 
@@ -169,7 +171,11 @@ export async function pause(ownerUuid: string, subscriptionId: string): Promise<
     );
     subscriptionsStore.notice = { tone: 'success', key: 'paused' };
   } catch (error) {
-    subscriptionsStore.notice = { tone: 'error', key: 'pauseFailed', message: messageOf(error) };
+    subscriptionsStore.notice = {
+      tone: 'error',
+      key: 'pauseFailed',
+      message: messageOf(error, 'Unknown error'),
+    };
   }
 }
 
@@ -189,13 +195,17 @@ export async function changeAutoRenew(
       key: autoRenew ? 'autoRenewOn' : 'autoRenewOff',
     };
   } catch (error) {
-    subscriptionsStore.notice = { tone: 'error', key: 'renewFailed', message: messageOf(error) };
+    subscriptionsStore.notice = {
+      tone: 'error',
+      key: 'renewFailed',
+      message: messageOf(error, 'Unknown error'),
+    };
   }
 }
 
 /** spec 02 §8 activate errors: 402 is the insufficient-funds alert, then server and network failures. */
 export function activateErrorNotice(error: unknown): Notice {
-  const message = messageOf(error);
+  const message = messageOf(error, 'Unknown error');
   if (error instanceof ApiError && error.status === 402) {
     const prefix = /^Cannot activate subscription:\s*/;
     return { tone: 'error', key: 'activateRefused', message: message.replace(prefix, '') };
@@ -231,7 +241,7 @@ export function deleteError(error: unknown): SubscriptionActionError {
       `Failed to delete subscription: ${message}`,
     );
   }
-  const message = messageOf(error);
+  const message = messageOf(error, 'Unknown error');
   return new SubscriptionActionError(
     'deleteError',
     message,

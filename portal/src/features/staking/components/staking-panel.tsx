@@ -1,8 +1,9 @@
 import { ECONOMICS } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Suspense, useEffect, useId } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { loadStaking, useStaking } from '../store';
@@ -52,7 +53,7 @@ function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
   useEffect(() => onRealtime('wallet-updated', () => void loadStaking(ownerUuid)), [ownerUuid]);
 
   const data = staking.ownerUuid === ownerUuid ? staking.data : null;
-  const ssl = (micro: string) => formatSslAmount(micro, locale, 'cents');
+  const ssl = (micro: string) => formatMicroSsl(micro, locale, { decimals: 'cents' });
 
   return (
     <section className="card staking-panel" aria-labelledby={titleId} data-testid="staking-panel">

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import { formatMicroSsl } from '../../../lib/money';
 import { Link } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { isServerReplaced } from '../reachability-report';
@@ -212,7 +213,7 @@ function NoticeText({ notice }: { notice: Notice }) {
   const { t, locale } = useT('client');
   if (notice.key === 'autoPaused') {
     return t('notice.autoPaused', {
-      available: formatSslAmount(notice.availableMicro ?? '0', locale, 'cents'),
+      available: formatMicroSsl(notice.availableMicro ?? '0', locale, { decimals: 'cents' }),
       required:
         notice.required === undefined
           ? '?'
