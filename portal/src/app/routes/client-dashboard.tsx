@@ -13,7 +13,7 @@ import { DownloadAppsDialog } from '../../features/subscriptions/components/down
 import { loadSubscriptions } from '../../features/subscriptions/store';
 import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
-import { loadWallet } from '../../features/wallet/store';
+import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import './client-dashboard.css';
 
 /** /client-dashboard (spec 02 §2): only for an authenticated client. */
@@ -70,7 +70,7 @@ function ClientDashboardPage() {
   }, [navigation]);
 
   const reloadWallet = useCallback(() => {
-    if (uuid) void loadWallet('client', uuid);
+    if (uuid) void refreshWallet('client', uuid);
   }, [uuid]);
 
   // spec 02 §7: 'server-list-updated' reloads the subscriptions and the wallet.
@@ -78,7 +78,7 @@ function ClientDashboardPage() {
     if (!uuid) return;
     return onRealtime('server-list-updated', () => {
       void loadSubscriptions(uuid);
-      void loadWallet('client', uuid);
+      void refreshWallet('client', uuid);
     });
   }, [uuid]);
 

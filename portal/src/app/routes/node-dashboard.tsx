@@ -13,7 +13,7 @@ import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
 import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
-import { loadWallet } from '../../features/wallet/store';
+import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import { useT } from '../../lib/i18n/i18n';
 import { onRealtime } from '../../lib/realtime';
 
@@ -74,7 +74,7 @@ function NodeDashboardPage() {
   // A sale credits the operator (frozen): the events that refresh the servers refresh the wallet.
   useEffect(() => {
     if (!uuid) return;
-    return onRealtime('server-list-updated', () => void loadWallet('node', uuid));
+    return onRealtime('server-list-updated', () => void refreshWallet('node', uuid));
   }, [uuid]);
 
   if (!user) return null;
@@ -119,7 +119,7 @@ function NodeDashboardPage() {
             {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}
             <StakingPanel
               ownerUuid={user.uuid}
-              onMoved={() => void loadWallet('node', user.uuid)}
+              onMoved={() => void refreshWallet('node', user.uuid)}
             />
             {/* spec 02 §2: the Earn SSL share dialog (issue 20 §2). */}
             <EarnSslPanel userUuid={user.uuid} />
@@ -132,7 +132,7 @@ function NodeDashboardPage() {
       <PromoteDialog
         server={promoting}
         onClose={() => setPromoting(null)}
-        onPromoted={() => void loadWallet('node', user.uuid)}
+        onPromoted={() => void refreshWallet('node', user.uuid)}
         onAddBalance={() => {
           setPromoting(null);
           setDeposit((current) => ({ open: true, key: current.key + 1 }));

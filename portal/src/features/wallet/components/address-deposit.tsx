@@ -15,7 +15,7 @@ import {
   transferAmount,
 } from '../address-deposit-rules';
 import { payWithDemoWallet } from '../api/solana';
-import { useSolanaConfig } from '../store';
+import { useSolanaConfig } from '../api/solana';
 import { solDecimal } from '../wallet-format';
 import { type WalletMessage, depositFailure, messageText } from '../wallet-messages';
 import { DepositQr } from './deposit-qr';

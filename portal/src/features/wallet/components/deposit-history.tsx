@@ -4,7 +4,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { pendingFor, rateText, statusBadge, transferAmount } from '../address-deposit-rules';
 import type { WalletType } from '../api/get-wallet';
 import { explorerLink } from '../deposit-rules';
-import { useSolanaConfig } from '../store';
+import { useSolanaConfig } from '../api/solana';
 import { formatDateTime, solDecimal } from '../wallet-format';
 import { useAddressDeposit } from './use-address-deposit';
 import { ExplorerLink } from './explorer-link';

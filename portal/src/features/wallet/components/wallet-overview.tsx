@@ -1,9 +1,9 @@
-import { PRICING } from '@scn/proto';
+import { PRICING, type WalletData } from '@scn/proto';
 import { formatMicroSsl } from '../../../lib/money';
 import { Trans } from 'react-i18next';
 import { useT } from '../../../lib/i18n/i18n';
 import type { WalletType } from '../api/get-wallet';
-import type { WalletView } from '../store';
+
 import { formatDateTime, sslUsdPrice, usdAmount } from '../wallet-format';
 import '../wallet.css';
 
@@ -11,7 +11,7 @@ import '../wallet.css';
  * The wallet's Overview tab: the balance with its USD equivalent (spec 01 §9: 1 SSL = $0.035),
  * and for node wallets the frozen operator rewards and what may be withdrawn.
  */
-export function WalletOverview({ type, data }: { type: WalletType; data: WalletView }) {
+export function WalletOverview({ type, data }: { type: WalletType; data: WalletData }) {
   const { t, locale } = useT('wallet');
   return (
     <div className="wallet-overview" data-testid="wallet-overview">

@@ -14,8 +14,8 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n/i18n';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { postWithdraw } from '../api/withdrawals';
-import { loadWallet } from '../store';
+import { postWithdraw, refreshWithdrawals } from '../api/withdrawals';
+import { refreshWallet } from '../api/get-wallet';
 import { percent, solAmount, wholeNumber } from '../wallet-format';
 import {
   type WalletMessage,
@@ -23,7 +23,6 @@ import {
   withdrawFailure,
   withdrawMessage,
 } from '../wallet-messages';
-import { loadWithdrawals } from '../withdrawals-store';
 import { type WithdrawForm, withdrawFormProblem, withdrawPreview } from '../withdraw-rules';
 import '../wallet.css';
 
@@ -85,8 +84,8 @@ function WithdrawBody({ ownerUuid, availableMicro, withdrawals, onClose }: Withd
         key,
       );
       setDone(answer.withdrawal);
-      void loadWallet('node', ownerUuid);
-      void loadWithdrawals(ownerUuid);
+      void refreshWallet('node', ownerUuid);
+      void refreshWithdrawals(ownerUuid);
     } catch (caught) {
       throw new Error(messageText(t, withdrawFailure(caught)));
     }
