@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { parseAmount } from '../staking-format';
-import { checkStakeAmount, moveStake, useStaking } from '../store';
+import { checkStakeAmount, moveStake, useStakingActionState } from '../store';
 import { StakingNotice } from './staking-notice';
 
 /**
@@ -17,7 +17,7 @@ import { StakingNotice } from './staking-notice';
  */
 export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: () => void }) {
   const { t, locale } = useT('earn');
-  const staking = useStaking();
+  const staking = useStakingActionState(ownerUuid);
   const [amount, setAmount] = useState('');
   const [confirming, setConfirming] = useState<{ micro: string; unlocksAt: number } | null>(null);
   const inputId = useId();
@@ -32,7 +32,7 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
 
   const askToStake = () => {
     const parsed = parseAmount(amount);
-    if (!checkStakeAmount('stake', amount) || 'error' in parsed) return;
+    if (!checkStakeAmount(ownerUuid, 'stake', amount) || 'error' in parsed) return;
     // The day the stake would unlock if made now (the server's lock decides the instant).
     setConfirming({
       micro: parsed.amountMicro,

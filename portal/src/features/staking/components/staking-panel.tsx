@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import { loadStaking, useStaking } from '../store';
+import { refreshStaking, useStaking } from '../api/get-staking';
 import { AutoStakeForm } from './auto-stake-form';
 import { HalvingTable } from './halving-table';
 import { StakeForm } from './stake-form';
@@ -42,17 +42,13 @@ function PanelLoading() {
 
 function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
   const { t, locale } = useT('earn');
-  const staking = useStaking();
+  const staking = useStaking(ownerUuid);
   const titleId = useId();
 
-  useEffect(() => {
-    void loadStaking(ownerUuid);
-  }, [ownerUuid]);
-
   // A deposit (or a reward) changes what can be staked.
-  useEffect(() => onRealtime('wallet-updated', () => void loadStaking(ownerUuid)), [ownerUuid]);
+  useEffect(() => onRealtime('wallet-updated', () => void refreshStaking(ownerUuid)), [ownerUuid]);
 
-  const data = staking.ownerUuid === ownerUuid ? staking.data : null;
+  const data = staking.data;
   const ssl = (micro: string) => formatMicroSsl(micro, locale, { decimals: 'cents' });
 
   return (
@@ -73,7 +69,7 @@ function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
             {staking.error}
           </Banner>
           <div>
-            <Button variant="secondary" onClick={() => void loadStaking(ownerUuid)}>
+            <Button variant="secondary" onClick={staking.reload}>
               {t('common.tryAgain')}
             </Button>
           </div>
