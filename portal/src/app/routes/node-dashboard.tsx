@@ -6,7 +6,7 @@ import { paths } from '../../config/paths';
 import { EarningsPanel } from '../../features/earnings/components/earnings-panel';
 import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
-import { useNodes } from '../../features/nodes/store';
+import { useListedServers } from '../../features/nodes/api/get-servers';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
 import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
@@ -40,10 +40,9 @@ function readWalletRequest(state: unknown): { scroll: boolean; deposit: boolean 
 
 /** When the operator's first listed server was added: the earliest month of its statements. */
 function useFirstServerAt(ownerUuid: string | null): string | null {
-  const nodes = useNodes();
-  if (nodes.ownerUuid !== ownerUuid) return null;
+  const servers = useListedServers(ownerUuid);
   let first: string | null = null;
-  for (const { created } of nodes.servers) {
+  for (const { created } of servers) {
     if (first === null || Date.parse(created) < Date.parse(first)) first = created;
   }
   return first;
