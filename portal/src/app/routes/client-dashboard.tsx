@@ -10,7 +10,7 @@ import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { useSession } from '../../features/session/store';
 import { ClientSubscriptions } from '../../features/subscriptions/components/client-subscriptions';
 import { DownloadAppsDialog } from '../../features/subscriptions/components/download-apps-dialog';
-import { loadSubscriptions } from '../../features/subscriptions/store';
+import { refreshSubscriptions } from '../../features/subscriptions/subscriptions-query';
 import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { refreshWallet } from '../../features/wallet/api/get-wallet';
@@ -77,7 +77,7 @@ function ClientDashboardPage() {
   useEffect(() => {
     if (!uuid) return;
     return onRealtime('server-list-updated', () => {
-      void loadSubscriptions(uuid);
+      void refreshSubscriptions(uuid);
       void refreshWallet('client', uuid);
     });
   }, [uuid]);
@@ -85,7 +85,7 @@ function ClientDashboardPage() {
   // A blocked server of one of the client's subscriptions was replaced (its own room only).
   useEffect(() => {
     if (!uuid) return;
-    return onRealtime('subscription-updated', () => void loadSubscriptions(uuid));
+    return onRealtime('subscription-updated', () => void refreshSubscriptions(uuid));
   }, [uuid]);
 
   if (!user || !uuid) return null;
