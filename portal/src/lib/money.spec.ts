@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatMicroSsl, microSslToNumber } from './money';
+import { formatMicroSsl, microSslToNumber, roundToMicroSsl } from './money';
 
 const cents = { decimals: 'cents', unit: false } as const;
 
@@ -64,5 +64,13 @@ describe('microSslToNumber', () => {
     expect(microSslToNumber('999999')).toBe(0.999999);
     expect(microSslToNumber('-2500000')).toBe(-2.5);
     expect(microSslToNumber(4_510_000_000n)).toBe(4510);
+  });
+});
+
+describe('roundToMicroSsl', () => {
+  it('should drop float noise below one micro-SSL when a figure is computed', () => {
+    expect(roundToMicroSsl(0.1 + 0.2)).toBe(0.3);
+    expect(roundToMicroSsl(100 * 0.035)).toBe(3.5);
+    expect(roundToMicroSsl(0.0000004)).toBe(0);
   });
 });

@@ -64,3 +64,12 @@ export function formatMicroSsl(
 export function microSslToNumber(micro: string | bigint): number {
   return Number(decimalText(toMicro(micro), 'exact'));
 }
+
+/**
+ * A computed SSL figure (a model's example, a fee on an example amount) rounded to whole
+ * micro-SSL, so float noise never shows: 0.1 + 0.2 -> 0.3. For illustrations only; amounts owned
+ * or paid arrive as integer micro-SSL.
+ */
+export function roundToMicroSsl(ssl: number): number {
+  return Math.round(ssl * 1e6) / 1e6;
+}
