@@ -53,8 +53,12 @@ export interface WalletView {
   reload: () => void;
 }
 
-export function useWallet(type: WalletType, ownerUuid: string): WalletView {
-  const query = useQuery(walletQueryOptions(type, ownerUuid));
+/**
+ * The wallet; `readOnMount` false for a part of the panel that appears later (the Transactions
+ * tab), which shows what the panel read rather than reading again (and dropping older pages).
+ */
+export function useWallet(type: WalletType, ownerUuid: string, readOnMount = true): WalletView {
+  const query = useQuery({ ...walletQueryOptions(type, ownerUuid), refetchOnMount: readOnMount });
   const { data, error, refetch } = query;
   return {
     status: data !== undefined ? 'ready' : query.isError ? 'error' : 'loading',

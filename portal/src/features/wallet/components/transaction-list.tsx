@@ -21,7 +21,7 @@ export interface TransactionListProps {
 /** spec 01 §3: the wallet's transactions, newest first, with the server's own pages. */
 export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   const { t } = useT('wallet');
-  const wallet = useWallet(type, ownerUuid);
+  const wallet = useWallet(type, ownerUuid, false);
   const older = useOlderTransactions(type, ownerUuid);
   const transactions = wallet.data?.transactions ?? [];
   const hasSignatures = transactions.some((transaction) => transactionSignature(transaction));
