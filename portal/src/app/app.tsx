@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect } from 'react';
 import { useLocation } from 'wouter';
 import { initSession } from '../features/session/store';
+import { queryClient } from '../lib/query-client';
 import { ErrorBoundary } from './error-boundary';
 import { AppRouter } from './router';
 import { Shell } from './shell/shell';
@@ -26,10 +28,12 @@ export function App() {
   }, []);
 
   return (
-    <ErrorBoundary>
-      <Shell>
-        <AnimatedRoutes />
-      </Shell>
-    </ErrorBoundary>
+    <QueryClientProvider client={queryClient}>
+      <ErrorBoundary>
+        <Shell>
+          <AnimatedRoutes />
+        </Shell>
+      </ErrorBoundary>
+    </QueryClientProvider>
   );
 }

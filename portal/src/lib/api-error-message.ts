@@ -1,9 +1,10 @@
 import { isApiErrorCode, type ApiErrorCode, type ApiErrorDomain } from '@scn/proto';
+import { formatMicroSsl } from './money';
 import type { TFunction } from 'i18next';
 import { useCallback, useEffect } from 'react';
 import { ApiError } from './api-error';
 import { currentLocale, i18n, useT } from './i18n/i18n';
-import { formatDate, formatSslAmount } from './i18n/format';
+import { formatDate } from './i18n/format';
 import type { Locale } from './i18n/locale';
 
 /** A key of `errors:api`, one per code (api-error-message.spec checks both lists agree). */
@@ -54,7 +55,7 @@ function valuesOf(details: Readonly<Record<string, unknown>>, locale: Locale) {
     if (typeof value !== 'string') continue;
     if (name.endsWith('Micro') && /^\d+$/.test(value)) {
       // `balanceMicro` gives `{balance}`: the exact ledger amount, in cents as the API's text.
-      values[name.slice(0, -'Micro'.length)] = formatSslAmount(value, locale, 'cents');
+      values[name.slice(0, -'Micro'.length)] = formatMicroSsl(value, locale, { decimals: 'cents' });
     } else if (name.endsWith('At') && !Number.isNaN(Date.parse(value))) {
       values[name] = formatDate(value, locale, { dateStyle: 'medium', timeStyle: 'short' });
     } else if (!(name in values)) {

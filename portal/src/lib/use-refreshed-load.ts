@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useApiErrorMessage } from './api-error-message';
+import { messageOf } from './error-message';
 
 /** What a panel that reads once and again on refresh shows: loading, the error, or the model. */
 export type LoadState<T> =
@@ -27,10 +28,7 @@ export function useRefreshedLoad<T>(
             ? previous
             : {
                 status: 'error',
-                message: errorMessage(
-                  error,
-                  error instanceof Error ? error.message : String(error),
-                ),
+                message: errorMessage(error, messageOf(error, String(error))),
               },
         );
       },

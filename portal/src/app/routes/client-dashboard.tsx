@@ -10,10 +10,10 @@ import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { useSession } from '../../features/session/store';
 import { ClientSubscriptions } from '../../features/subscriptions/components/client-subscriptions';
 import { DownloadAppsDialog } from '../../features/subscriptions/components/download-apps-dialog';
-import { loadSubscriptions } from '../../features/subscriptions/store';
+import { refreshSubscriptions } from '../../features/subscriptions/subscriptions-query';
 import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
-import { loadWallet } from '../../features/wallet/store';
+import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import './client-dashboard.css';
 
 /** /client-dashboard (spec 02 §2): only for an authenticated client. */
@@ -70,22 +70,22 @@ function ClientDashboardPage() {
   }, [navigation]);
 
   const reloadWallet = useCallback(() => {
-    if (uuid) void loadWallet('client', uuid);
+    if (uuid) void refreshWallet('client', uuid);
   }, [uuid]);
 
   // spec 02 §7: 'server-list-updated' reloads the subscriptions and the wallet.
   useEffect(() => {
     if (!uuid) return;
     return onRealtime('server-list-updated', () => {
-      void loadSubscriptions(uuid);
-      void loadWallet('client', uuid);
+      void refreshSubscriptions(uuid);
+      void refreshWallet('client', uuid);
     });
   }, [uuid]);
 
   // A blocked server of one of the client's subscriptions was replaced (its own room only).
   useEffect(() => {
     if (!uuid) return;
-    return onRealtime('subscription-updated', () => void loadSubscriptions(uuid));
+    return onRealtime('subscription-updated', () => void refreshSubscriptions(uuid));
   }, [uuid]);
 
   if (!user || !uuid) return null;

@@ -19,6 +19,7 @@ import { useDocumentTitle } from '../../features/info/use-document-title';
 import { useT } from '../../lib/i18n/i18n';
 import type { Locale } from '../../lib/i18n/locale';
 import { launchPeriod } from '../../lib/launch-period';
+import { roundToMicroSsl } from '../../lib/money';
 import { ANDROID_RELEASES, launchEndText } from './help-pages';
 import type docCatalogue from '../../locales/documentation/en.json';
 import './documentation.css';
@@ -58,7 +59,6 @@ const TROUBLESHOOTING = [
 ] as const;
 type FixNumber = 1 | 2 | 3 | 4;
 
-const exact = (value: number) => Math.round(value * 1e6) / 1e6;
 const WITHDRAW_EXAMPLE = 100;
 
 /** Every figure the text interpolates, from @scn/proto. */
@@ -76,7 +76,9 @@ const VALUES = {
   frozenDays: PRICING.operatorRewardFrozenDays,
   fee: ECONOMICS.withdrawalProtocolFeePercent,
   example: WITHDRAW_EXAMPLE,
-  exampleNet: exact((WITHDRAW_EXAMPLE * (100 - ECONOMICS.withdrawalProtocolFeePercent)) / 100),
+  exampleNet: roundToMicroSsl(
+    (WITHDRAW_EXAMPLE * (100 - ECONOMICS.withdrawalProtocolFeePercent)) / 100,
+  ),
   availableAt: ECONOMICS.availableAtReliability,
   hideBelow: ECONOMICS.hideBelowReliabilityPercent,
   recoveryDays: ECONOMICS.recoveryDays,

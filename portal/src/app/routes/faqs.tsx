@@ -22,6 +22,7 @@ import { formatDate, formatNumber } from '../../lib/i18n/format';
 import { useT } from '../../lib/i18n/i18n';
 import type { Locale } from '../../lib/i18n/locale';
 import { launchPeriod } from '../../lib/launch-period';
+import { microSslToNumber, roundToMicroSsl } from '../../lib/money';
 import { ANDROID_RELEASES, launchEndText } from './help-pages';
 import type faqCatalogue from '../../locales/faq/en.json';
 import './faqs.css';
@@ -100,7 +101,6 @@ const MULTI_PARAGRAPH: ReadonlySet<FaqKey> = new Set(['whatIsSsl', 'clientShare'
 
 const SSL_USD = SSL_USD_PRICE.numerator / SSL_USD_PRICE.denominator;
 /** Decimal sums of the constants without float noise (0.1 x 100 is 10, not 10.000000000000002). */
-const exact = (value: number) => Math.round(value * 1e6) / 1e6;
 
 function usd(value: number, locale: Locale): string {
   return formatNumber(value, locale, {
@@ -138,16 +138,16 @@ function answerValues(locale: Locale) {
   const last = VPS_TIERS[VPS_TIERS.length - 1]!;
   const firstIncome = tierMonthlyIncome(first);
   const lastIncome = tierMonthlyIncome(last);
-  const shareCap = Number(SHARE_DAILY_CAP_MICRO) / 1e6;
+  const shareCap = microSslToNumber(SHARE_DAILY_CAP_MICRO);
   const example = 100;
   return {
     sslUsd: usd(SSL_USD, locale),
-    monthlyUsd: usd(exact(PRICING.monthlyPerServerSsl * SSL_USD), locale),
+    monthlyUsd: usd(roundToMicroSsl(PRICING.monthlyPerServerSsl * SSL_USD), locale),
     monthly: PRICING.monthlyPerServerSsl,
     monthlyDays: PRICING.monthlyValidityDays,
     hourly: PRICING.hourlyPerServerSsl,
     hourlyBlock: PRICING.hourlyBlockHours,
-    hourlyBlockSsl: exact(PRICING.hourlyPerServerSsl * PRICING.hourlyBlockHours),
+    hourlyBlockSsl: roundToMicroSsl(PRICING.hourlyPerServerSsl * PRICING.hourlyBlockHours),
     pausesPerDay: PRICING.hourlyPausesPerDay,
     pauseMaxHours: PRICING.hourlyPauseMaxHours,
     freePauseDays: PRICING.monthlyFreePauseDays,
@@ -166,7 +166,7 @@ function answerValues(locale: Locale) {
     frozenDays: PRICING.operatorRewardFrozenDays,
     fee: ECONOMICS.withdrawalProtocolFeePercent,
     example,
-    exampleNet: exact((example * (100 - ECONOMICS.withdrawalProtocolFeePercent)) / 100),
+    exampleNet: roundToMicroSsl((example * (100 - ECONOMICS.withdrawalProtocolFeePercent)) / 100),
     hideBelow: ECONOMICS.hideBelowReliabilityPercent,
     recoveryDays: ECONOMICS.recoveryDays,
     hardwareYears: ECONOMICS.hardwareAgeYears,
@@ -179,7 +179,7 @@ function answerValues(locale: Locale) {
     sharePrime: SHARE_REWARD.primeTimeSsl,
     shareNormal: SHARE_REWARD.normalSsl,
     shareCap,
-    shareCapLeft: exact(shareCap - SHARE_REWARD.normalSsl),
+    shareCapLeft: roundToMicroSsl(shareCap - SHARE_REWARD.normalSsl),
     shareCooldown: SHARE_REWARD.cooldownDays,
     sharePending: SHARE_REWARD.pendingHours,
     weekday1: timeRange(PRIME_TIME.weekday[0], locale),

@@ -6,14 +6,14 @@ import { paths } from '../../config/paths';
 import { EarningsPanel } from '../../features/earnings/components/earnings-panel';
 import { PromoteDialog } from '../../features/promotions/components/promote-dialog';
 import { NodeDashboard } from '../../features/nodes/components/node-dashboard';
-import { useNodes } from '../../features/nodes/store';
+import { useListedServers } from '../../features/nodes/api/get-servers';
 import { RequireAccount } from '../../features/session/components/require-account';
 import { useSession } from '../../features/session/store';
 import { EarnSslPanel } from '../../features/social/components/earn-ssl-panel';
 import { StakingPanel } from '../../features/staking/components/staking-panel';
 import { VantagePointsPanel } from '../../features/vantage-points/components/vantage-points-panel';
 import { WalletPanel } from '../../features/wallet/components/wallet-panel';
-import { loadWallet } from '../../features/wallet/store';
+import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import { useT } from '../../lib/i18n/i18n';
 import { onRealtime } from '../../lib/realtime';
 
@@ -40,10 +40,9 @@ function readWalletRequest(state: unknown): { scroll: boolean; deposit: boolean 
 
 /** When the operator's first listed server was added: the earliest month of its statements. */
 function useFirstServerAt(ownerUuid: string | null): string | null {
-  const nodes = useNodes();
-  if (nodes.ownerUuid !== ownerUuid) return null;
+  const servers = useListedServers(ownerUuid);
   let first: string | null = null;
-  for (const { created } of nodes.servers) {
+  for (const { created } of servers) {
     if (first === null || Date.parse(created) < Date.parse(first)) first = created;
   }
   return first;
@@ -74,7 +73,7 @@ function NodeDashboardPage() {
   // A sale credits the operator (frozen): the events that refresh the servers refresh the wallet.
   useEffect(() => {
     if (!uuid) return;
-    return onRealtime('server-list-updated', () => void loadWallet('node', uuid));
+    return onRealtime('server-list-updated', () => void refreshWallet('node', uuid));
   }, [uuid]);
 
   if (!user) return null;
@@ -119,7 +118,7 @@ function NodeDashboardPage() {
             {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}
             <StakingPanel
               ownerUuid={user.uuid}
-              onMoved={() => void loadWallet('node', user.uuid)}
+              onMoved={() => void refreshWallet('node', user.uuid)}
             />
             {/* spec 02 §2: the Earn SSL share dialog (issue 20 §2). */}
             <EarnSslPanel userUuid={user.uuid} />
@@ -132,7 +131,7 @@ function NodeDashboardPage() {
       <PromoteDialog
         server={promoting}
         onClose={() => setPromoting(null)}
-        onPromoted={() => void loadWallet('node', user.uuid)}
+        onPromoted={() => void refreshWallet('node', user.uuid)}
         onAddBalance={() => {
           setPromoting(null);
           setDeposit((current) => ({ open: true, key: current.key + 1 }));

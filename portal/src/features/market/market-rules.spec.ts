@@ -206,9 +206,9 @@ describe('money', () => {
     expect(totalPriceMicro([])).toBe(0n);
   });
 
-  it('should name the price and balance with 2 decimals when the balance is short', () => {
-    expect(insufficientBalanceMessage(20_000_000n, 5_005_000n)).toBe(
-      'Insufficient balance. You need 20.00 SSL but have 5.01 SSL.',
+  it('should name the price and balance with 2 decimals cut toward zero when the balance is short', () => {
+    expect(insufficientBalanceMessage(20_000_000n, 5_009_999n)).toBe(
+      'Insufficient balance. You need 20.00 SSL but have 5.00 SSL.',
     );
     expect(insufficientBalanceMessage(20_000_000n, 0n)).toBe(
       'Insufficient balance. You need 20.00 SSL but have 0.00 SSL.',

@@ -1,12 +1,11 @@
 import {
   CONNECT_COOLDOWN_SECONDS,
   WALLET_MESSAGES,
-  formatSsl,
-  sslText,
   toMicro,
   type MarketServer,
   type UserType,
 } from '@scn/proto';
+import { formatMicroSsl } from '../../lib/money';
 
 /**
  * The market's display and selection rules (spec 01 §4 "Server disabled", "Connect cooldown",
@@ -136,7 +135,7 @@ export function showBackToTop(scrollY: number): boolean {
 /** A monthly price: 'Free' for 0, else 'x SSL' (exact, from micro-SSL). English: docs/i18n.md. */
 export function priceLabel(priceMicro: string): string {
   const micro = toMicro(priceMicro);
-  return micro === 0n ? 'Free' : `${sslText(micro)} SSL`;
+  return micro === 0n ? 'Free' : formatMicroSsl(micro, 'en');
 }
 
 /**
@@ -149,14 +148,15 @@ export function totalPriceMicro(servers: readonly { priceMicro: string }[]): big
 
 /**
  * spec 01 §5: Confirm Payment needs a balance of at least the price; the message names both
- * with 2 decimals. Null when the balance covers it (or the subscription is free).
+ * with 2 decimals (cut toward zero, lib/money.ts). Null when the balance covers it (or the subscription is free).
  */
 export function insufficientBalanceMessage(
   priceMicro: bigint,
   balanceMicro: bigint,
 ): string | null {
   if (priceMicro <= 0n || balanceMicro >= priceMicro) return null;
-  return WALLET_MESSAGES.insufficientBalance(formatSsl(priceMicro), formatSsl(balanceMicro));
+  const cents = (micro: bigint) => formatMicroSsl(micro, 'en', { decimals: 'cents', unit: false });
+  return WALLET_MESSAGES.insufficientBalance(cents(priceMicro), cents(balanceMicro));
 }
 
 /** spec 01 §2 pagination: every page up to 7, else the ends and a window around the current one. */

@@ -13,6 +13,7 @@ import { getStats } from './api/get-stats';
 import { markServerProcessing } from './api/mark-server-processing';
 import { type MarketFilters, serializeFilters, serversQuery } from './market-query';
 import { type MarketViewer, canToggleSelection, needsCooldown } from './market-rules';
+import { messageOf } from '../../lib/error-message';
 
 /** What the selection keeps of a server: enough to price and name it on any page. */
 export interface SelectedServer {
@@ -69,10 +70,6 @@ export const marketStore = proxy<MarketState>({
 
 export function useMarket() {
   return useSnapshot(marketStore);
-}
-
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
 }
 
 function isAbort(error: unknown): boolean {

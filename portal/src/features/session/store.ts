@@ -4,6 +4,7 @@ import { subscribeKey } from 'valtio/utils';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { currentLocale, switchLocale } from '../../lib/i18n/i18n';
+import { queryClient } from '../../lib/query-client';
 import { setRealtimeSession } from '../../lib/realtime';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage';
 import { getProfile } from './api/get-profile';
@@ -95,6 +96,8 @@ export async function logout(): Promise<void> {
   // session without the cookie (API on another origin) would stay live server-side.
   const token = sessionStore.token ?? localStorage.getItem(STORAGE_KEYS.token);
   clearLocalSession();
+  // What was read for this account (wallets, statements) leaves the memory with the session.
+  queryClient.clear();
   try {
     await logoutRequest(token);
   } catch {

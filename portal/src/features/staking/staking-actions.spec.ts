@@ -5,7 +5,15 @@ import type {
   StakingData,
   StakingResponse,
 } from '@scn/proto';
-import { initialStakingState, type StakingCalls, stakingActions } from './staking-actions';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import {
+  initialStakingState,
+  type StakingCalls,
+  stakingActions,
+  stakingQuery,
+  stakingQueryKey,
+  stakingView,
+} from './staking-actions';
 
 const data = (stakeMicro: string): StakingData =>
   ({ stakeMicro, autoStakePercent: 0 }) as unknown as StakingData;
@@ -29,35 +37,91 @@ function setup() {
     newKey: () => `key-${(keys += 1)}`,
   };
   const state = initialStakingState();
-  return { state, calls, actions: stakingActions(state, calls) };
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  type Observer = QueryObserver<
+    StakingData,
+    Error,
+    StakingData,
+    StakingData,
+    ReturnType<typeof stakingQueryKey>
+  >;
+  let observer: Observer | null = null;
+  const stops: (() => void)[] = [];
+  /** The panel shows `ownerUuid`'s staking: its observer reads it. */
+  const show = (ownerUuid: string) => {
+    if (observer) observer.setOptions(stakingQuery(ownerUuid, calls));
+    else {
+      observer = new QueryObserver(client, stakingQuery(ownerUuid, calls));
+      stops.push(observer.subscribe(() => undefined));
+    }
+  };
+  const view = () => {
+    if (!observer) throw new Error('nothing shown');
+    return stakingView(observer.getCurrentResult());
+  };
+  const settled = () => until(() => client.isFetching() === 0);
+  const reload = async () => {
+    await observer?.refetch();
+    await settled();
+  };
+  return {
+    state,
+    calls,
+    client,
+    show,
+    view,
+    settled,
+    reload,
+    stop: () => stops.forEach((stop) => stop()),
+    actions: stakingActions(state, calls, client),
+  };
 }
 
-describe('load', () => {
+/** Waits (in turns of the event loop) until `done` holds; fails after a second. */
+async function until(done: () => boolean): Promise<void> {
+  const giveUp = Date.now() + 1000;
+  while (!done()) {
+    if (Date.now() > giveUp) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+describe('staking query', () => {
   it('should show the error of a first load, and keep the data when a refresh fails', async () => {
-    const { state, calls, actions } = setup();
+    const { calls, show, view, settled, reload, stop } = setup();
     calls.get.mockRejectedValueOnce(new Error('Failed to fetch staking data'));
-    await actions.load('op');
-    expect(state).toMatchObject({ status: 'error', error: 'Failed to fetch staking data' });
+    show('op');
+    await settled();
+    expect(view()).toMatchObject({ status: 'error', error: 'Failed to fetch staking data' });
     calls.get.mockResolvedValueOnce(found('5'));
-    await actions.load('op');
-    expect(state).toMatchObject({ status: 'ready', data: { stakeMicro: '5' } });
+    await reload();
+    expect(view()).toMatchObject({ status: 'ready', data: { stakeMicro: '5' } });
     calls.get.mockRejectedValueOnce(new Error('down'));
-    await actions.load('op');
-    expect(state).toMatchObject({ status: 'ready', data: { stakeMicro: '5' }, error: null });
+    await reload();
+    expect(calls.get).toHaveBeenCalledTimes(3);
+    expect(view()).toMatchObject({ status: 'ready', data: { stakeMicro: '5' }, error: null });
+    stop();
   });
 
   it('should start from scratch for another account and drop a superseded answer', async () => {
-    const { state, calls, actions } = setup();
+    const { calls, client, show, view, settled, stop } = setup();
     calls.get.mockResolvedValueOnce(found('5'));
-    await actions.load('a');
+    show('a');
+    await settled();
     let release: (value: StakingResponse) => void = () => undefined;
     calls.get.mockReturnValueOnce(new Promise((resolve) => (release = resolve)));
-    const slow = actions.load('a');
-    calls.get.mockResolvedValueOnce(found('9'));
-    await actions.load('b');
+    const slow = client.refetchQueries({ queryKey: stakingQueryKey('a') });
+    let answerB: (value: StakingResponse) => void = () => undefined;
+    calls.get.mockReturnValueOnce(new Promise((resolve) => (answerB = resolve)));
+    show('b');
+    // Nothing of account a is shown while b's is read.
+    expect(view()).toMatchObject({ status: 'loading', data: null });
+    answerB(found('9'));
     release(found('7'));
     await slow;
-    expect(state).toMatchObject({ ownerUuid: 'b', data: { stakeMicro: '9' } });
+    await settled();
+    expect(view()).toMatchObject({ status: 'ready', data: { stakeMicro: '9' } });
+    stop();
   });
 });
 
@@ -70,7 +134,12 @@ describe('move', () => {
   });
 
   it('should stake in micro-SSL with a fresh key each time, reload and show the server’s message', async () => {
-    const { state, calls, actions } = setup();
+    const extra = setup();
+    const { state, calls, actions } = extra;
+    const { show, view, settled, stop } = extra;
+    calls.get.mockResolvedValueOnce(found('0'));
+    show('op');
+    await settled();
     calls.stake.mockResolvedValue(moved('Staked 12.50 SSL'));
     calls.get.mockResolvedValue(found('12500000'));
     expect(await actions.move('op', 'stake', '12.5')).toBe(true);
@@ -80,10 +149,13 @@ describe('move', () => {
       ['op', '1000000', 'key-2'],
     ]);
     expect(state).toMatchObject({
+      ownerUuid: 'op',
       busy: null,
       notice: { action: 'stake', tone: 'success', text: 'Staked 12.50 SSL' },
-      data: { stakeMicro: '12500000' },
     });
+    // The move read the staking again before it answered.
+    expect(view()).toMatchObject({ status: 'ready', data: { stakeMicro: '12500000' } });
+    stop();
   });
 
   it('should show the server’s refusal of an unstake as is, and ignore a click while busy', async () => {
@@ -106,7 +178,7 @@ describe('move', () => {
 
 describe('saveAuto', () => {
   it('should save a whole percent and refuse anything else before calling', async () => {
-    const { state, calls, actions } = setup();
+    const { state, calls, client, actions } = setup();
     expect(await actions.saveAuto('op', '150')).toBe(false);
     expect(calls.setAutoStake).not.toHaveBeenCalled();
     const answer: AutoStakeResponse = {
@@ -115,10 +187,11 @@ describe('saveAuto', () => {
       autoStakePercent: 50,
     };
     calls.setAutoStake.mockResolvedValueOnce(answer);
-    state.data = data('0');
+    client.setQueryData(stakingQueryKey('op'), data('0'));
     expect(await actions.saveAuto('op', '50')).toBe(true);
     expect(calls.setAutoStake).toHaveBeenCalledWith('op', 50);
-    expect(state.data.autoStakePercent).toBe(50);
+    expect(client.getQueryData<StakingData>(stakingQueryKey('op'))?.autoStakePercent).toBe(50);
+    expect(calls.get).not.toHaveBeenCalled();
     expect(state.notice).toMatchObject({ tone: 'success', text: answer.message });
   });
 });

@@ -5,16 +5,17 @@ import {
   type StakingData,
   type StakingResponse,
 } from '@scn/proto';
+import { type QueryClient, type QueryObserverResult, queryOptions } from '@tanstack/react-query';
+import { messageOf } from '../../lib/error-message';
+import { readAgain } from '../../lib/query-client';
 import { parseAmount, parsePercent } from './staking-format';
 
 export type StakingAction = 'stake' | 'unstake' | 'auto';
 
+/** The staking section's client state: the action in flight and its answer (the data is a query). */
 export interface StakingState {
-  /** The account whose staking is held; another account starts from scratch. */
+  /** The account the notice is about; another account's is never shown. */
   ownerUuid: string | null;
-  status: 'idle' | 'loading' | 'ready' | 'error';
-  data: StakingData | null;
-  error: string | null;
   /** The call in flight (its buttons are disabled). */
   busy: StakingAction | null;
   /**
@@ -49,16 +50,15 @@ function localProblem(text: string): LocalStakingProblem | undefined {
 
 export const initialStakingState = (): StakingState => ({
   ownerUuid: null,
-  status: 'idle',
-  data: null,
-  error: null,
   busy: null,
   notice: null,
 });
 
+export const stakingQueryKey = (ownerUuid: string) => ['staking', ownerUuid] as const;
+
 /** The calls the actions make (the feature's api/, or a test's fakes). */
 export interface StakingCalls {
-  get(ownerUuid: string): Promise<StakingResponse>;
+  get(ownerUuid: string, signal?: AbortSignal): Promise<StakingResponse>;
   stake(ownerUuid: string, amountMicro: string, idempotencyKey: string): Promise<StakeMoveResponse>;
   unstake(
     ownerUuid: string,
@@ -69,43 +69,50 @@ export interface StakingCalls {
   newKey(): string;
 }
 
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : 'Something went wrong';
+/** The staking settings of `ownerUuid` as a query. */
+export function stakingQuery(ownerUuid: string, calls: Pick<StakingCalls, 'get'>) {
+  return queryOptions({
+    queryKey: stakingQueryKey(ownerUuid),
+    queryFn: async ({ signal }): Promise<StakingData> => (await calls.get(ownerUuid, signal)).data,
+  });
 }
 
-/** The staking settings' actions over `state` (the store's valtio proxy). */
-export function stakingActions(state: StakingState, calls: StakingCalls) {
-  let generation = 0;
+export interface StakingView {
+  status: 'loading' | 'ready' | 'error';
+  data: StakingData | null;
+  error: string | null;
+}
 
-  /** Loads the staking settings; a refresh keeps what is shown when it fails. */
-  async function load(ownerUuid: string): Promise<void> {
-    if (state.ownerUuid !== ownerUuid) Object.assign(state, initialStakingState(), { ownerUuid });
-    generation += 1;
-    const mine = generation;
-    const current = () => generation === mine && state.ownerUuid === ownerUuid;
-    if (state.status !== 'ready') state.status = 'loading';
-    try {
-      const { data } = await calls.get(ownerUuid);
-      if (current()) Object.assign(state, { data, status: 'ready', error: null });
-    } catch (failure) {
-      if (current() && state.status !== 'ready')
-        Object.assign(state, { status: 'error', error: messageOf(failure) });
-    }
-  }
+/** What the panel shows of the read: a failed refresh keeps the data shown (the library's). */
+export function stakingView(read: Pick<QueryObserverResult<StakingData>, 'data' | 'error'>) {
+  const data = read.data ?? null;
+  const failed = data === null && read.error !== null && read.error !== undefined;
+  return {
+    status: data ? 'ready' : failed ? 'error' : 'loading',
+    data,
+    error: failed ? messageOf(read.error, 'Something went wrong') : null,
+  } satisfies StakingView;
+}
 
+/**
+ * The staking settings' actions over `state` (the store's valtio proxy); what they change on the
+ * server is read again (or set) in `client`'s cache.
+ */
+export function stakingActions(state: StakingState, calls: StakingCalls, client: QueryClient) {
   async function run(
+    ownerUuid: string,
     action: StakingAction,
     work: () => Promise<{ text: string; done: StakingDone }>,
   ): Promise<boolean> {
     if (state.busy) return false;
-    state.busy = action;
+    Object.assign(state, { ownerUuid, busy: action });
     state.notice = null;
     try {
       const { text, done } = await work();
       state.notice = { action, tone: 'success', text, done };
       return true;
     } catch (failure) {
-      state.notice = { action, tone: 'error', text: messageOf(failure) };
+      state.notice = { action, tone: 'error', text: messageOf(failure, 'Something went wrong') };
       return false;
     } finally {
       state.busy = null;
@@ -123,18 +130,16 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   ): Promise<boolean> {
     const amount = parseAmount(amountText);
     if ('error' in amount) {
-      state.notice = {
-        action,
-        tone: 'error',
-        text: amount.error,
-        local: localProblem(amount.error),
-      };
+      Object.assign(state, {
+        ownerUuid,
+        notice: { action, tone: 'error', text: amount.error, local: localProblem(amount.error) },
+      });
       return false;
     }
-    return run(action, async () => {
+    return run(ownerUuid, action, async () => {
       const call = action === 'stake' ? calls.stake : calls.unstake;
       const answer = await call(ownerUuid, amount.amountMicro, calls.newKey());
-      await load(ownerUuid);
+      await readAgain(stakingQueryKey(ownerUuid), client);
       return {
         text: answer.message,
         done: { kind: action === 'stake' ? 'staked' : 'unstaked', amountMicro: answer.amountMicro },
@@ -146,17 +151,23 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   async function saveAuto(ownerUuid: string, percentText: string): Promise<boolean> {
     const parsed = parsePercent(percentText);
     if ('error' in parsed) {
-      state.notice = {
-        action: 'auto',
-        tone: 'error',
-        text: parsed.error,
-        local: localProblem(parsed.error),
-      };
+      Object.assign(state, {
+        ownerUuid,
+        notice: {
+          action: 'auto',
+          tone: 'error',
+          text: parsed.error,
+          local: localProblem(parsed.error),
+        },
+      });
       return false;
     }
-    return run('auto', async () => {
+    return run(ownerUuid, 'auto', async () => {
       const answer = await calls.setAutoStake(ownerUuid, parsed.percent);
-      if (state.data) state.data.autoStakePercent = answer.autoStakePercent;
+      client.setQueryData<StakingData>(
+        stakingQueryKey(ownerUuid),
+        (shown) => shown && { ...shown, autoStakePercent: answer.autoStakePercent },
+      );
       return {
         text: answer.message,
         done: { kind: 'autoSaved', percent: answer.autoStakePercent },
@@ -165,19 +176,17 @@ export function stakingActions(state: StakingState, calls: StakingCalls) {
   }
 
   /** The typed amount's own problem, shown at once (before a confirmation is asked). */
-  function check(action: 'stake' | 'unstake', amountText: string): boolean {
+  function check(ownerUuid: string, action: 'stake' | 'unstake', amountText: string): boolean {
     const amount = parseAmount(amountText);
     if ('error' in amount) {
-      state.notice = {
-        action,
-        tone: 'error',
-        text: amount.error,
-        local: localProblem(amount.error),
-      };
+      Object.assign(state, {
+        ownerUuid,
+        notice: { action, tone: 'error', text: amount.error, local: localProblem(amount.error) },
+      });
       return false;
     }
     return true;
   }
 
-  return { load, move, saveAuto, check };
+  return { move, saveAuto, check };
 }

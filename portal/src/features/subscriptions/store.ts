@@ -5,10 +5,10 @@ import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { activateSubscription } from './api/activate-subscription';
 import { changeBillingType } from './api/change-billing-type';
 import { deleteSubscription } from './api/delete-subscription';
-import { getActiveSubscriptions } from './api/get-active-subscriptions';
-import { getPausedSubscriptions } from './api/get-paused-subscriptions';
 import { pauseSubscription } from './api/pause-subscription';
 import { setAutoRenew } from './api/set-auto-renew';
+import { dropListedSubscription, refreshSubscriptions } from './subscriptions-query';
+import { messageOf } from '../../lib/error-message';
 
 /** A subscription as components see it (a read-only snapshot of the store). */
 export type SubscriptionView = Snapshot<Subscription>;
@@ -59,91 +59,45 @@ export class SubscriptionActionError extends Error {
   }
 }
 
+/** The page's client state: actions in flight and their outcome (the lists are a query). */
 export interface SubscriptionsState {
-  /** The client whose subscriptions are held; another account starts from scratch. */
+  /** The client the notice and actions are about; another account's are never shown. */
   ownerUuid: string | null;
-  active: Subscription[];
-  paused: Subscription[];
-  status: 'idle' | 'loading' | 'ready' | 'error';
-  error: string | null;
   /** The action running on each subscription (its buttons wait). */
   busy: Record<string, SubscriptionAction>;
   /** The outcome of the last action (the spec's alerts), shown above the lists. */
   notice: Notice | null;
-  /** Successful loads so far: a view that needs fresh lists waits for the next one. */
-  loads: number;
 }
 
 export const subscriptionsStore = proxy<SubscriptionsState>({
   ownerUuid: null,
-  active: [],
-  paused: [],
-  status: 'idle',
-  error: null,
   busy: {},
   notice: null,
-  loads: 0,
 });
 
-export function useSubscriptions() {
-  return useSnapshot(subscriptionsStore);
+/** The action state of `ownerUuid`. */
+export function useSubscriptionActions(ownerUuid: string) {
+  const state = useSnapshot(subscriptionsStore);
+  return state.ownerUuid === ownerUuid ? state : { ownerUuid, busy: {}, notice: null };
+}
+
+/** Actions from now on are `ownerUuid`'s: another account starts with none. */
+function actFor(ownerUuid: string): void {
+  if (subscriptionsStore.ownerUuid !== ownerUuid)
+    Object.assign(subscriptionsStore, { ownerUuid, busy: {}, notice: null });
 }
 
 /**
  * 'subscription-updated' with reason 'server_replaced' (docs/reachability.md): a server blocked on
  * the client's network was replaced. The event names nothing; the lists are re-fetched.
  */
-export function noticeServerReplaced(): void {
+export function noticeServerReplaced(ownerUuid: string): void {
+  actFor(ownerUuid);
   subscriptionsStore.notice = { tone: 'warning', key: 'serverReplaced' };
 }
 
 export function dismissNotice(): void {
   subscriptionsStore.notice = null;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'Unknown error';
-}
-
-let generation = 0;
-
-/**
- * Loads the active and paused lists together (spec 02 §7). spec 01 §8: a failed load resets the
- * lists to empty; the error shows with Try Again.
- */
-export async function loadSubscriptions(ownerUuid: string): Promise<void> {
-  const store = subscriptionsStore;
-  if (store.ownerUuid !== ownerUuid) {
-    Object.assign(store, {
-      ownerUuid,
-      active: [],
-      paused: [],
-      status: 'idle',
-      error: null,
-      busy: {},
-      notice: null,
-    });
-  }
-  generation += 1;
-  const mine = generation;
-  if (store.status !== 'ready') store.status = 'loading';
-  try {
-    const [active, paused] = await Promise.all([
-      getActiveSubscriptions(ownerUuid),
-      getPausedSubscriptions(ownerUuid),
-    ]);
-    if (generation !== mine || store.ownerUuid !== ownerUuid) return;
-    Object.assign(store, {
-      active: active.subscriptions,
-      paused: paused.subscriptions,
-      status: 'ready',
-      error: null,
-      loads: store.loads + 1,
-    });
-  } catch (error) {
-    if (generation !== mine || store.ownerUuid !== ownerUuid) return;
-    Object.assign(store, { active: [], paused: [], status: 'error', error: messageOf(error) });
-  }
 }
 
 async function run<T>(
@@ -152,12 +106,13 @@ async function run<T>(
   action: SubscriptionAction,
   call: () => Promise<T>,
 ): Promise<T> {
+  actFor(ownerUuid);
   subscriptionsStore.busy[subscriptionId] = action;
   try {
     return await call();
   } finally {
     delete subscriptionsStore.busy[subscriptionId];
-    void loadSubscriptions(ownerUuid);
+    void refreshSubscriptions(ownerUuid);
   }
 }
 
@@ -169,7 +124,11 @@ export async function pause(ownerUuid: string, subscriptionId: string): Promise<
     );
     subscriptionsStore.notice = { tone: 'success', key: 'paused' };
   } catch (error) {
-    subscriptionsStore.notice = { tone: 'error', key: 'pauseFailed', message: messageOf(error) };
+    subscriptionsStore.notice = {
+      tone: 'error',
+      key: 'pauseFailed',
+      message: messageOf(error, 'Unknown error'),
+    };
   }
 }
 
@@ -189,13 +148,17 @@ export async function changeAutoRenew(
       key: autoRenew ? 'autoRenewOn' : 'autoRenewOff',
     };
   } catch (error) {
-    subscriptionsStore.notice = { tone: 'error', key: 'renewFailed', message: messageOf(error) };
+    subscriptionsStore.notice = {
+      tone: 'error',
+      key: 'renewFailed',
+      message: messageOf(error, 'Unknown error'),
+    };
   }
 }
 
 /** spec 02 §8 activate errors: 402 is the insufficient-funds alert, then server and network failures. */
 export function activateErrorNotice(error: unknown): Notice {
-  const message = messageOf(error);
+  const message = messageOf(error, 'Unknown error');
   if (error instanceof ApiError && error.status === 402) {
     const prefix = /^Cannot activate subscription:\s*/;
     return { tone: 'error', key: 'activateRefused', message: message.replace(prefix, '') };
@@ -231,7 +194,7 @@ export function deleteError(error: unknown): SubscriptionActionError {
       `Failed to delete subscription: ${message}`,
     );
   }
-  const message = messageOf(error);
+  const message = messageOf(error, 'Unknown error');
   return new SubscriptionActionError(
     'deleteError',
     message,
@@ -249,12 +212,7 @@ export async function remove(ownerUuid: string, subscriptionId: string): Promise
   } catch (error) {
     throw deleteError(error);
   }
-  subscriptionsStore.active = subscriptionsStore.active.filter(
-    (item) => item.id !== subscriptionId,
-  );
-  subscriptionsStore.paused = subscriptionsStore.paused.filter(
-    (item) => item.id !== subscriptionId,
-  );
+  dropListedSubscription(ownerUuid, subscriptionId);
   subscriptionsStore.notice = { tone: 'success', key: 'deleted' };
 }
 

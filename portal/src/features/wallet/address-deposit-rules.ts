@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../lib/money';
 import type {
   DepositCurrency,
   DepositCurrencyView,
@@ -6,7 +7,7 @@ import type {
   DepositTransferView,
 } from '@scn/proto';
 import type { Locale } from '../../lib/i18n/locale';
-import { exactSsl, solDecimal } from './wallet-format';
+import { solDecimal } from './wallet-format';
 
 /**
  * The per-account deposit address's rules (issue 29 §3): amounts from base units, the rate and
@@ -37,7 +38,7 @@ export function currencyAmount(
 
 /** "1 USDC = 28.571428 SSL": the SSL one whole unit buys (every micro-SSL digit). */
 export function rateText(code: string, sslPerUnitMicro: string, locale: Locale): string {
-  return `${solDecimal('1', locale)} ${code} = ${exactSsl(sslPerUnitMicro, locale)} SSL`;
+  return `${solDecimal('1', locale)} ${code} = ${formatMicroSsl(sslPerUnitMicro, locale, { unit: false })} SSL`;
 }
 
 /** The least a transfer of this currency must carry: "0.01 USDC". */

@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../lib/money';
 import {
   LAMPORTS_PER_SOL,
   MICRO_PER_SSL,
@@ -7,7 +8,7 @@ import {
   solanaAddressSchema,
 } from '@scn/proto';
 import type { Locale } from '../../lib/i18n/locale';
-import { sslAmount, wholeNumber } from './wallet-format';
+import { wholeNumber } from './wallet-format';
 import { type WalletMessage, depositMessage, depositServerText } from './wallet-messages';
 
 /**
@@ -53,7 +54,7 @@ export function creditedText(micro: string, locale: Locale): string {
   const value = BigInt(micro);
   return value % MICRO_PER_SSL === 0n
     ? wholeNumber(value / MICRO_PER_SSL, locale)
-    : sslAmount(value, locale);
+    : formatMicroSsl(value, locale, { decimals: 'cents', unit: false });
 }
 
 /** spec 01 §4: the alert after a credit ("Deposit verified: {ssl} SSL credited to your wallet"). */

@@ -8,32 +8,10 @@ import {
   signedAmount,
   solAmount,
   solDecimal,
-  sslAmount,
   sslUsdPrice,
   transactionLabelKey,
   usdAmount,
 } from './wallet-format';
-
-describe('sslAmount', () => {
-  it('should show 2 decimals, rounded half away from zero, with thousands grouped', () => {
-    expect(sslAmount('0', 'en')).toBe('0.00');
-    expect(sslAmount('25000000', 'en')).toBe('25.00');
-    expect(sslAmount('10005000', 'en')).toBe('10.01');
-    expect(sslAmount('10004999', 'en')).toBe('10.00');
-    expect(sslAmount('-10005000', 'en')).toBe('-10.01');
-    expect(sslAmount('1234567890000', 'en')).toBe('1,234,567.89');
-  });
-
-  it("should write the reader's digits and separators", () => {
-    expect(sslAmount('1234567890000', 'fa')).toBe('۱٬۲۳۴٬۵۶۷٫۸۹');
-    expect(sslAmount('1234567890000', 'ru')).toMatch(/^1\s234\s567,89$/);
-    expect(sslAmount('1234567890000', 'zh')).toBe('1,234,567.89');
-  });
-
-  it('should refuse an amount that is not integer micro-SSL', () => {
-    expect(() => sslAmount('1.5', 'en')).toThrow(/not an amount of micro-SSL/);
-  });
-});
 
 describe('usdAmount', () => {
   it('should convert at $0.035 per SSL exactly, to the cent', () => {

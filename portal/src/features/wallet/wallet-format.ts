@@ -6,7 +6,8 @@ import {
   lamportsToSol,
   toMicro,
 } from '@scn/proto';
-import { formatDate, formatNumber, formatSslNumber } from '../../lib/i18n/format';
+import { formatDate, formatNumber } from '../../lib/i18n/format';
+import { formatMicroSsl } from '../../lib/money';
 import type { Locale } from '../../lib/i18n/locale';
 
 /**
@@ -14,16 +15,6 @@ import type { Locale } from '../../lib/i18n/locale';
  * Amounts arrive as integer micro-SSL strings (or lamports); everything here is bigint arithmetic
  * or exact decimal text given to Intl, never floats.
  */
-
-/** spec 01 §9: balances show 2 decimals: "1,234.50" (fa "۱٬۲۳۴٫۵۰"), without the unit. */
-export function sslAmount(micro: string | bigint, locale: Locale): string {
-  return formatSslNumber(micro, locale, 'cents');
-}
-
-/** Every micro-SSL digit, no trailing zeros: "100", "12.5" (what was withdrawn or credited). */
-export function exactSsl(micro: string | bigint, locale: Locale): string {
-  return formatSslNumber(micro, locale, 'exact');
-}
 
 /**
  * A decimal's exact text ("0.014582928") in the reader's digits, grouped. Intl reads a numeric
@@ -97,6 +88,8 @@ export function transactionLabelKey(type: string): TransactionType | null {
   return (TRANSACTION_TYPES as readonly string[]).includes(type) ? (type as TransactionType) : null;
 }
 
+const CENTS = { decimals: 'cents', unit: false } as const;
+
 export type AmountTone = 'positive' | 'negative' | 'zero';
 
 /** spec 01 §3: positive amounts are green with +, negative red (Intl's minus for the locale). */
@@ -105,9 +98,9 @@ export function signedAmount(
   locale: Locale,
 ): { text: string; tone: AmountTone } {
   const value = toMicro(micro);
-  if (value > 0n) return { text: `+${sslAmount(value, locale)}`, tone: 'positive' };
-  if (value < 0n) return { text: sslAmount(value, locale), tone: 'negative' };
-  return { text: sslAmount(value, locale), tone: 'zero' };
+  if (value > 0n) return { text: `+${formatMicroSsl(value, locale, CENTS)}`, tone: 'positive' };
+  if (value < 0n) return { text: formatMicroSsl(value, locale, CENTS), tone: 'negative' };
+  return { text: formatMicroSsl(value, locale, CENTS), tone: 'zero' };
 }
 
 /** The server's durations ('1month', '100hours', '7days') as a unit the catalogue knows. */

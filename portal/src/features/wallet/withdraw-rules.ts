@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../lib/money';
 import {
   ECONOMICS,
   type WithdrawalQuote,
@@ -7,7 +8,7 @@ import {
   withdrawalQuote,
 } from '@scn/proto';
 import type { Locale } from '../../lib/i18n/locale';
-import { sslAmount } from './wallet-format';
+
 import { type WalletMessage, withdrawMessage } from './wallet-messages';
 
 /**
@@ -54,17 +55,22 @@ export function withdrawFormProblem(
   if (micro === null || micro <= 0n) return withdrawMessage('invalidAmount');
   const minimum = BigInt(limits.settings.minimumMicro);
   if (micro < minimum) {
-    return withdrawMessage('belowMinimum', { minimum: sslAmount(minimum, locale) });
+    return withdrawMessage('belowMinimum', {
+      minimum: formatMicroSsl(minimum, locale, { decimals: 'cents', unit: false }),
+    });
   }
   if (micro > BigInt(limits.availableMicro)) {
     return withdrawMessage('overAvailable', {
-      available: sslAmount(limits.availableMicro, locale),
+      available: formatMicroSsl(limits.availableMicro, locale, { decimals: 'cents', unit: false }),
     });
   }
   if (micro > BigInt(limits.leftTodayMicro)) {
     return withdrawMessage('dailyCap', {
-      cap: sslAmount(limits.settings.dailyCapMicro, locale),
-      left: sslAmount(limits.leftTodayMicro, locale),
+      cap: formatMicroSsl(limits.settings.dailyCapMicro, locale, {
+        decimals: 'cents',
+        unit: false,
+      }),
+      left: formatMicroSsl(limits.leftTodayMicro, locale, { decimals: 'cents', unit: false }),
     });
   }
   const address = form.destinationAddress.trim();

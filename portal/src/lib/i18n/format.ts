@@ -1,10 +1,8 @@
-import { formatSsl, sslText } from '@scn/proto';
 import { INTL_TAGS, type Locale } from './locale';
 
 /**
  * Numbers, dates and amounts in the reader's language, in one place (docs/i18n.md). Persian gets
- * Persian digits and the Solar Hijri calendar (`fa-IR`). Amounts are formatted from their exact
- * decimal text, never through a float, so what the ledger holds is what is shown.
+ * Persian digits and the Solar Hijri calendar (`fa-IR`). Amounts of SSL: lib/money.ts.
  */
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -40,41 +38,6 @@ export function formatDate(
     dateFormats.set(key, format);
   }
   return format.format(value instanceof Date ? value : new Date(value));
-}
-
-/** A decimal string formatted exactly (Intl reads a numeric string as a decimal, not a float). */
-function decimalText(decimal: `${number}`, locale: Locale, fractionDigits: [number, number]) {
-  return numberFormat(locale, {
-    minimumFractionDigits: fractionDigits[0],
-    maximumFractionDigits: fractionDigits[1],
-  }).format(decimal);
-}
-
-/**
- * An amount of micro-SSL as a number in the reader's digits, without its unit. `exact` keeps
- * every micro-SSL digit and no trailing zero (prices); `cents` is spec 01 §9's two decimals,
- * rounded half away from zero by `formatSsl` before Intl sees it (balances).
- */
-export function formatSslNumber(
-  micro: string | bigint,
-  locale: Locale,
-  precision: 'exact' | 'cents' = 'exact',
-): string {
-  return precision === 'exact'
-    ? decimalText(sslText(micro) as `${number}`, locale, [0, 6])
-    : decimalText(formatSsl(micro) as `${number}`, locale, [2, 2]);
-}
-
-/**
- * The amount with its unit. The unit stays `SSL` in Latin letters in every language, so an
- * amount is never mistaken for SOL or a local currency.
- */
-export function formatSslAmount(
-  micro: string | bigint,
-  locale: Locale,
-  precision: 'exact' | 'cents' = 'exact',
-): string {
-  return `${formatSslNumber(micro, locale, precision)} SSL`;
 }
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;

@@ -1,10 +1,10 @@
-import { Suspense, useEffect, useId } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { periodChoices } from '../earnings-periods';
-import { loadEarnings, reloadEarnings, useEarnings } from '../store';
+import { refreshEarnings, useEarnings } from '../api/get-earnings';
 import { EarningsStatement } from './earnings-statement';
 import { PeriodPicker } from './period-picker';
 import '../earnings.css';
@@ -37,20 +37,25 @@ export function EarningsPanel(props: EarningsPanelProps) {
 
 function EarningsPanelBody({ ownerUuid, firstServerAt }: EarningsPanelProps) {
   const { t } = useT('earn');
-  const earnings = useEarnings();
+  // The month chosen (client state); each visit, and each account, starts at the current one.
+  const [chosen, choose] = useState<{ ownerUuid: string; period: string } | null>(null);
+  const period = chosen?.ownerUuid === ownerUuid ? chosen.period : null;
+  const earnings = useEarnings(ownerUuid, period);
   const titleId = useId();
-
+  const periodRef = useRef(period);
   useEffect(() => {
-    void loadEarnings(ownerUuid);
-  }, [ownerUuid]);
+    periodRef.current = period;
+  }, [period]);
 
   // A payout or a subscription reward changes the figures of the month shown.
-  useEffect(() => onRealtime('wallet-updated', () => void reloadEarnings(ownerUuid)), [ownerUuid]);
+  useEffect(
+    () => onRealtime('wallet-updated', () => void refreshEarnings(ownerUuid, periodRef.current)),
+    [ownerUuid],
+  );
 
-  const mine = earnings.ownerUuid === ownerUuid;
-  const latest = mine ? earnings.latestPeriod : null;
-  const shown = mine ? (earnings.period ?? latest) : null;
-  const data = mine ? earnings.data : null;
+  const latest = earnings.latestPeriod;
+  const shown = earnings.period;
+  const data = earnings.data;
 
   return (
     <section className="card earnings-panel" aria-labelledby={titleId} data-testid="earnings-panel">
@@ -64,18 +69,18 @@ function EarningsPanelBody({ ownerUuid, firstServerAt }: EarningsPanelProps) {
             period={shown}
             choices={periodChoices(firstServerAt, latest)}
             disabled={earnings.status === 'loading'}
-            onSelect={(period) => void loadEarnings(ownerUuid, period)}
+            onSelect={(picked) => choose({ ownerUuid, period: picked })}
           />
         )}
       </header>
 
-      {earnings.status === 'error' && mine ? (
+      {earnings.status === 'error' ? (
         <div className="stack">
           <Banner tone="error" data-testid="earnings-error">
             {earnings.error}
           </Banner>
           <div>
-            <Button variant="secondary" onClick={() => void reloadEarnings(ownerUuid)}>
+            <Button variant="secondary" onClick={earnings.reload}>
               {t('common.tryAgain')}
             </Button>
           </div>

@@ -1,7 +1,8 @@
 import { type ServerStatement, tierMonthlyIncome, VPS_TIERS } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { useId } from 'react';
 import type { Snapshot } from 'valtio';
-import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate, formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import {
   type InputValue,
@@ -25,7 +26,7 @@ export function ServerStatementTable({ statement }: { statement: Snapshot<Server
   const status = statementStatus(statement);
   const tier = VPS_TIERS.find((candidate) => candidate.id === statement.tier);
   const income = tier ? tierMonthlyIncome(tier) : null;
-  const ssl = (whole: number) => formatSslAmount(BigInt(whole) * 1_000_000n, locale);
+  const ssl = (whole: number) => formatMicroSsl(BigInt(whole) * 1_000_000n, locale);
   const state = statement.serverState === 'active' ? null : statement.serverState;
   return (
     <article
@@ -166,7 +167,7 @@ function InputText({ name, value }: { name: string; value: InputValue }) {
     case 'flag':
       return <>{value.value ? t('earnings.value.yes') : t('earnings.value.no')}</>;
     case 'amount':
-      return <>{formatSslAmount(value.micro, locale, 'cents')}</>;
+      return <>{formatMicroSsl(value.micro, locale, { decimals: 'cents' })}</>;
     case 'percent':
       return (
         <>

@@ -1,10 +1,11 @@
 import { type DayWindow, SHARE_DAILY_CAP_MICRO, SHARE_PRIME_TIME, SHARE_REWARD } from '@scn/proto';
 import { Trans } from 'react-i18next';
+import { microSslToNumber } from '../../../lib/money';
 import { type EconFormat, useEconomicsT } from '../use-econ-format';
 import '../economics.css';
 
 /** What the daily cap is, in SSL (SHARE_DAILY_CAP_MICRO is whole micro-SSL). */
-export const SHARE_DAILY_CAP_SSL = Number(SHARE_DAILY_CAP_MICRO) / 1_000_000;
+export const SHARE_DAILY_CAP_SSL = microSslToNumber(SHARE_DAILY_CAP_MICRO);
 
 /**
  * What a prime-time share pays after one share at the normal rate on the same day: the cap's

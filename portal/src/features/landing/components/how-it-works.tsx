@@ -1,5 +1,6 @@
 import { PRICING, sslToMicro } from '@scn/proto';
-import { formatSslAmount } from '../../../lib/i18n/format';
+import { formatMicroSsl } from '../../../lib/money';
+
 import { useT } from '../../../lib/i18n/i18n';
 import '../landing.css';
 
@@ -11,7 +12,7 @@ const STEPS = [
 
 export function HowItWorks() {
   const { t, locale } = useT();
-  const price = formatSslAmount(sslToMicro(PRICING.monthlyPerServerSsl), locale);
+  const price = formatMicroSsl(sslToMicro(PRICING.monthlyPerServerSsl), locale);
   return (
     <section className="section" aria-labelledby="how-title">
       <div className="container">

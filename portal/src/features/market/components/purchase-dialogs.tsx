@@ -1,4 +1,5 @@
 import type { SubscriptionCreationResponse } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { useRef, useState } from 'react';
 import { OpenInApp } from '../../../components/open-in-app/open-in-app';
 import { Banner } from '../../../components/ui/banner';
@@ -6,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
-import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { createSubscription } from '../api/create-subscription';
 import { getWalletBalance } from '../api/get-wallet-balance';
@@ -149,8 +150,8 @@ export function PurchaseDialogs({
   const shortMessage =
     payment && insufficientBalanceMessage(payment.priceMicro, payment.balanceMicro)
       ? t('purchase.short', {
-          price: formatSslAmount(payment.priceMicro, locale, 'cents'),
-          balance: formatSslAmount(payment.balanceMicro, locale, 'cents'),
+          price: formatMicroSsl(payment.priceMicro, locale, { decimals: 'cents' }),
+          balance: formatMicroSsl(payment.balanceMicro, locale, { decimals: 'cents' }),
         })
       : null;
 
@@ -221,8 +222,8 @@ function PurchaseResult({
       </Banner>
       <p className="small muted" data-testid="purchase-charged">
         {t('purchase.result.charged', {
-          charged: formatSslAmount(result.chargedMicro, locale, 'cents'),
-          balance: formatSslAmount(result.balanceMicro, locale, 'cents'),
+          charged: formatMicroSsl(result.chargedMicro, locale, { decimals: 'cents' }),
+          balance: formatMicroSsl(result.balanceMicro, locale, { decimals: 'cents' }),
         })}
       </p>
       <figure className="purchase-qr purchase-qr--group">
@@ -334,7 +335,7 @@ function PurchaseSummary({
             <span className="muted">
               {BigInt(server.priceMicro) === 0n
                 ? t('purchase.free')
-                : t('purchase.perMonth', { amount: formatSslAmount(server.priceMicro, locale) })}
+                : t('purchase.perMonth', { amount: formatMicroSsl(server.priceMicro, locale) })}
             </span>
           </li>
         ))}
@@ -344,7 +345,9 @@ function PurchaseSummary({
         <strong data-testid="purchase-total">
           {priceMicro === 0n
             ? t('purchase.free')
-            : t('purchase.perMonth', { amount: formatSslAmount(priceMicro, locale, 'cents') })}
+            : t('purchase.perMonth', {
+                amount: formatMicroSsl(priceMicro, locale, { decimals: 'cents' }),
+              })}
         </strong>
       </p>
       <p className="small muted">{t('purchase.summary.takenOnConfirm')}</p>
@@ -390,7 +393,7 @@ function PaymentConfirmation({
         <div>
           <dt>{t('purchase.payment.price')}</dt>
           <dd data-testid="payment-price">
-            {formatSslAmount(payment.priceMicro, locale, 'cents')}
+            {formatMicroSsl(payment.priceMicro, locale, { decimals: 'cents' })}
           </dd>
         </div>
         <div>
@@ -399,7 +402,7 @@ function PaymentConfirmation({
             className={`market-tone market-tone--${short ? 'danger' : 'success'}`}
             data-testid="payment-balance"
           >
-            {formatSslAmount(payment.balanceMicro, locale, 'cents')}
+            {formatMicroSsl(payment.balanceMicro, locale, { decimals: 'cents' })}
           </dd>
         </div>
       </dl>

@@ -1,8 +1,9 @@
 import type { MarketServer } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import type { MouseEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
-import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { reachabilityTone } from '../../../lib/reachability-display';
 import { pingTone, reliabilityTone, uptimeParts } from '../../../lib/server-display';
@@ -158,7 +159,7 @@ export function ServerCard({
           <dd data-testid="market-card-price">
             {BigInt(server.priceMicro) === 0n
               ? t('market.card.free')
-              : formatSslAmount(server.priceMicro, locale)}
+              : formatMicroSsl(server.priceMicro, locale)}
           </dd>
         </div>
       </dl>

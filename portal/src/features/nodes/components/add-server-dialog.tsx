@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { uploadServer } from '../api/upload-server';
-import { loadServers, useNodes } from '../store';
+import { refreshServers, useListedServers } from '../api/get-servers';
 import '../nodes.css';
 
 export interface AddServerDialogProps {
@@ -37,7 +37,7 @@ function linkName(link: string): string {
  */
 export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogProps) {
   const { t, locale } = useT('node');
-  const { servers } = useNodes();
+  const servers = useListedServers(ownerUuid);
   const [vlessString, setVlessString] = useState('');
   const [name, setName] = useState('');
   // Until the operator types a name, the default follows the link.
@@ -73,7 +73,7 @@ export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogPro
     try {
       await uploadServer(ownerUuid, vlessString, shownName.trim());
       setDone(true);
-      void loadServers(ownerUuid);
+      void refreshServers(ownerUuid);
     } catch (failure) {
       setError((failure instanceof Error && failure.message) || t('add.failed'));
     } finally {

@@ -2,7 +2,7 @@ import type { NodeServer } from '@scn/proto';
 import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useT } from '../../../lib/i18n/i18n';
-import { removeServer } from '../store';
+import { removeServer } from '../server-actions';
 
 export interface DeleteServerDialogProps {
   ownerUuid: string;

@@ -18,7 +18,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import { getServerConfig } from '../api/get-server-config';
 import { countryName, type NodeT } from '../server-format';
-import { saveServerSettings } from '../store';
+import { saveServerSettings } from '../server-actions';
 import { ServerFacts } from './node-config-facts';
 import { NodeTransport } from './node-transport';
 import '../nodes.css';

@@ -1,6 +1,6 @@
 import type { NodeServer } from '@scn/proto';
 import { Fragment, type ReactNode, useState } from 'react';
-import { useNodes } from '../store';
+import { useServers } from '../api/get-servers';
 import { NodeReachability } from './node-reachability';
 import { QuickSetup } from './quick-setup';
 import { ServerList } from './server-list';
@@ -34,10 +34,9 @@ export function NodeDashboard({
   onPromote,
 }: NodeDashboardProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
-  const nodes = useNodes();
+  const nodes = useServers(ownerUuid);
   const openWizard = () => setWizardOpen(true);
-  const empty =
-    nodes.ownerUuid === ownerUuid && nodes.status === 'ready' && nodes.servers.length === 0;
+  const empty = nodes.status === 'ready' && nodes.servers.length === 0;
   const sections: Array<[string, ReactNode]> = [
     ['wallet', wallet],
     ['quick-setup', <QuickSetup onOpenWizard={openWizard} />],

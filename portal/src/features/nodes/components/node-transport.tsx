@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { formatDateTime } from '../server-format';
-import { changeServerInbound } from '../store';
+import { changeServerInbound } from '../server-actions';
 import '../nodes.css';
 
 /** Each transport's name in the catalogue (NODE_TRANSPORTS of the contract). */

@@ -4,7 +4,7 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import { REFRESH_INTERVAL_MS, loadServers, useNodes } from '../store';
+import { refreshServers, useServers } from '../api/get-servers';
 import { AddServerDialog } from './add-server-dialog';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { NodeConfigDialog } from './node-config-dialog';
@@ -24,7 +24,10 @@ export interface ServerListProps {
  */
 export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListProps) {
   const { t } = useT('node');
-  const { servers, status, error, refreshing, lastRefreshedAt } = useNodes();
+  const { servers, status, error, refreshing, lastRefreshedAt, refresh } = useServers(
+    ownerUuid,
+    true,
+  );
   const empty = status === 'ready' && servers.length === 0;
   const [deleting, setDeleting] = useState<NodeServer | null>(null);
   const [configuring, setConfiguring] = useState<NodeServer | null>(null);
@@ -34,16 +37,11 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
     : null;
   const [adding, setAdding] = useState(false);
 
-  useEffect(() => {
-    void loadServers(ownerUuid);
-    const timer = window.setInterval(() => void loadServers(ownerUuid), REFRESH_INTERVAL_MS);
-    // A server appeared, changed availability or disappeared: refetch at once.
-    const unsubscribe = onRealtime('server-list-updated', () => void loadServers(ownerUuid));
-    return () => {
-      window.clearInterval(timer);
-      unsubscribe();
-    };
-  }, [ownerUuid]);
+  // A server appeared, changed availability or disappeared: refetch at once.
+  useEffect(
+    () => onRealtime('server-list-updated', () => void refreshServers(ownerUuid)),
+    [ownerUuid],
+  );
 
   const closeAdd = useCallback(() => setAdding(false), []);
 
@@ -67,7 +65,7 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
         <Button
           variant="secondary"
           size="sm"
-          onClick={() => void loadServers(ownerUuid)}
+          onClick={refresh}
           disabled={refreshing}
           data-testid="refresh-servers"
         >
@@ -75,7 +73,7 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
         </Button>
       </div>
 
-      {status === 'loading' || status === 'idle' ? (
+      {status === 'loading' ? (
         <div className="page-loading" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" />
           <span>{t('servers.loading')}</span>
@@ -86,7 +84,7 @@ export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListPro
             {error ?? t('servers.loadFailed')}
           </Banner>
           <div>
-            <Button variant="secondary" onClick={() => void loadServers(ownerUuid)}>
+            <Button variant="secondary" onClick={refresh}>
               {t('servers.retry')}
             </Button>
           </div>

@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../../lib/money';
 import {
   PROMOTION_CAP_SSL,
   type PromotionPlanStatus,
@@ -11,13 +12,14 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { getPromotion } from '../api/get-promotion';
 import { promoteServer } from '../api/promote';
 import { isKnownPlan, type PromoteProblem, promoteProblem } from '../promotion-rules';
 import '../promotions.css';
+import { messageOf } from '../../../lib/error-message';
 
 export interface PromoteDialogProps {
   /** The server to promote (one of the operator's own); null: closed. */
@@ -96,7 +98,7 @@ function PromoteBody({
       (status) => setLoad({ state: 'ready', status }),
       (reason: unknown) => {
         if (controller.signal.aborted) return;
-        setLoad({ state: 'error', message: reason instanceof Error ? reason.message : null });
+        setLoad({ state: 'error', message: messageOf(reason) });
       },
     );
     return () => controller.abort();
@@ -130,8 +132,8 @@ function PromoteBody({
   const problemText = (problem: PromoteProblem) =>
     problem === 'capExceeded'
       ? t('promotions.problem.capExceeded', {
-          cap: formatSslAmount(sslToMicro(PROMOTION_CAP_SSL), locale),
-          paid: formatSslAmount(status.amountPaidMicro, locale, 'cents'),
+          cap: formatMicroSsl(sslToMicro(PROMOTION_CAP_SSL), locale),
+          paid: formatMicroSsl(status.amountPaidMicro, locale, { decimals: 'cents' }),
         })
       : t(`promotions.problem.${problem}`);
 
@@ -165,8 +167,8 @@ function PromoteBody({
     }
   };
 
-  const ssl = (micro: string | bigint) => formatSslAmount(micro, locale, 'cents');
-  const cap = formatSslAmount(sslToMicro(PROMOTION_CAP_SSL), locale);
+  const ssl = (micro: string | bigint) => formatMicroSsl(micro, locale, { decimals: 'cents' });
+  const cap = formatMicroSsl(sslToMicro(PROMOTION_CAP_SSL), locale);
 
   return (
     <div className="stack promote">
@@ -268,8 +270,8 @@ function PlanName({ plan }: { plan: PromotionPlanStatus }) {
 /** Whether the server is promoted, what its promotions have cost against the cap, the balance. */
 function PromoteStatusList({ status }: { status: PromotionStatus }) {
   const { t, locale } = useT('earn');
-  const ssl = (micro: string | bigint) => formatSslAmount(micro, locale, 'cents');
-  const cap = formatSslAmount(sslToMicro(PROMOTION_CAP_SSL), locale);
+  const ssl = (micro: string | bigint) => formatMicroSsl(micro, locale, { decimals: 'cents' });
+  const cap = formatMicroSsl(sslToMicro(PROMOTION_CAP_SSL), locale);
   return (
     <dl className="promote__status" data-testid="promote-status">
       <div>
@@ -314,8 +316,8 @@ function PromoteConfirm({
   onConfirm: () => Promise<void>;
 }) {
   const { t, locale } = useT('earn');
-  const ssl = (micro: string | bigint) => formatSslAmount(micro, locale, 'cents');
-  const cap = formatSslAmount(sslToMicro(PROMOTION_CAP_SSL), locale);
+  const ssl = (micro: string | bigint) => formatMicroSsl(micro, locale, { decimals: 'cents' });
+  const cap = formatMicroSsl(sslToMicro(PROMOTION_CAP_SSL), locale);
   return (
     <ConfirmDialog
       open={open}

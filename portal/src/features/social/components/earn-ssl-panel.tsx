@@ -1,13 +1,15 @@
 import { type CheckSharesResponse, SHARE_REWARD, sslToMicro } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { checkShares } from '../api/check-shares';
 import { regionBlocked } from '../share-flow';
 import { RegionBlockedDialog, ShareDialog } from './share-dialog';
 import '../social.css';
+import { messageOf } from '../../../lib/error-message';
 
 export interface EarnSslPanelProps {
   userUuid: string;
@@ -50,7 +52,7 @@ function EarnSslPanelBody({ userUuid }: EarnSslPanelProps) {
       .catch((error: unknown) =>
         setLoad({
           status: 'error',
-          message: error instanceof Error ? error.message : String(error),
+          message: messageOf(error, String(error)),
         }),
       );
   }, [userUuid]);
@@ -59,7 +61,7 @@ function EarnSslPanelBody({ userUuid }: EarnSslPanelProps) {
 
   const data = load.status === 'ready' ? load.data : null;
   const pending = data?.shares.filter((s) => s.status === 'pending') ?? [];
-  const ssl = (micro: string | bigint) => formatSslAmount(micro, locale, 'cents');
+  const ssl = (micro: string | bigint) => formatMicroSsl(micro, locale, { decimals: 'cents' });
 
   return (
     <section className="card earn-ssl" aria-labelledby={titleId} data-testid="earn-ssl">
@@ -68,8 +70,8 @@ function EarnSslPanelBody({ userUuid }: EarnSslPanelProps) {
           <h2 id={titleId}>{t('social.panel.title')}</h2>
           <p>
             {t('social.panel.summary', {
-              prime: formatSslAmount(sslToMicro(SHARE_REWARD.primeTimeSsl), locale),
-              normal: formatSslAmount(sslToMicro(SHARE_REWARD.normalSsl), locale),
+              prime: formatMicroSsl(sslToMicro(SHARE_REWARD.primeTimeSsl), locale),
+              normal: formatMicroSsl(sslToMicro(SHARE_REWARD.normalSsl), locale),
             })}
           </p>
         </div>

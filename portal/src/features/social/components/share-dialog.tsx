@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../../lib/money';
 import {
   type AvailablePlatforms,
   SHARE_DAILY_CAP_MICRO,
@@ -16,7 +17,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { PUBLIC_URL } from '../../../config/env';
 import { ApiError } from '../../../lib/api-client';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { INTL_TAGS, type Locale } from '../../../lib/i18n/locale';
 import { recordShare } from '../api/record-share';
@@ -65,7 +66,7 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
   useRecordShare(flow, dispatch, userUuid, onRecorded);
 
   const platform = flow.platform;
-  const ssl = (value: number) => formatSslAmount(sslToMicro(value), locale);
+  const ssl = (value: number) => formatMicroSsl(sslToMicro(value), locale);
 
   return (
     <Dialog
@@ -161,7 +162,7 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
                 ns="earn"
                 i18nKey={flow.reward.isPrimeTime ? 'social.pending.prime' : 'social.pending.normal'}
                 values={{
-                  amount: formatSslAmount(flow.reward.amountMicro, locale, 'cents'),
+                  amount: formatMicroSsl(flow.reward.amountMicro, locale, { decimals: 'cents' }),
                   hours: SHARE_REWARD.pendingHours,
                 }}
                 components={{ amount: <strong data-testid="share-pending-amount" /> }}
@@ -246,7 +247,7 @@ function zoneName(locale: Locale): string {
  */
 function ShareRules() {
   const { t, locale } = useT('earn');
-  const ssl = (value: number) => formatSslAmount(sslToMicro(value), locale);
+  const ssl = (value: number) => formatMicroSsl(sslToMicro(value), locale);
   const cut = SHARE_DAILY_CAP_MICRO - sslToMicro(SHARE_REWARD.normalSsl);
   const [weekday1, weekday2] = SHARE_PRIME_TIME.weekday.map((w) => windowText(w, locale));
   const [weekend1, weekend2] = SHARE_PRIME_TIME.weekend.map((w) => windowText(w, locale));
@@ -273,9 +274,9 @@ function ShareRules() {
         </li>
         <li data-testid="share-rules-cap">
           {t('social.rules.dailyCap', {
-            cap: formatSslAmount(SHARE_DAILY_CAP_MICRO, locale),
+            cap: formatMicroSsl(SHARE_DAILY_CAP_MICRO, locale),
             normal: ssl(SHARE_REWARD.normalSsl),
-            cut: formatSslAmount(cut, locale),
+            cut: formatMicroSsl(cut, locale),
           })}
         </li>
         <li>{t('social.rules.cooldown', { days: SHARE_REWARD.cooldownDays })}</li>
@@ -323,7 +324,7 @@ function ComposeStep({ platform, posting, onShared, onPosted }: ComposeStepProps
   const count = SHARE_IMAGES.length;
   const text = t(`social.text.${platform}`, {
     url: PUBLIC_URL,
-    amount: formatSslAmount(sslToMicro(SHARE_REWARD.normalSsl), locale),
+    amount: formatMicroSsl(sslToMicro(SHARE_REWARD.normalSsl), locale),
   });
   return (
     <div className="share-dialog__compose">

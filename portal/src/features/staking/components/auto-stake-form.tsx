@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
-import { saveAutoStake, useStaking } from '../store';
+import { saveAutoStake, useStakingActionState } from '../store';
 import { StakingNotice } from './staking-notice';
 
 /**
@@ -10,7 +10,7 @@ import { StakingNotice } from './staking-notice';
  */
 export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; percent: number }) {
   const { t } = useT('earn');
-  const staking = useStaking();
+  const staking = useStakingActionState(ownerUuid);
   const [text, setText] = useState(String(percent));
   const inputId = useId();
   const notice = staking.notice?.action === 'auto' ? staking.notice : null;

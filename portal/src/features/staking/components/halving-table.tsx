@@ -1,6 +1,7 @@
 import type { StakingData } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import type { Snapshot } from 'valtio';
-import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate, formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { halvingStatus, requirementMet } from '../staking-format';
 
@@ -20,10 +21,10 @@ export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
       <p className="small muted" data-testid="halving-requirement">
         {met
           ? t('staking.halving.requirementMet', {
-              amount: formatSslAmount(data.requiredStakeMicro, locale, 'cents'),
+              amount: formatMicroSsl(data.requiredStakeMicro, locale, { decimals: 'cents' }),
             })
           : t('staking.halving.requirementNotMet', {
-              amount: formatSslAmount(data.requiredStakeMicro, locale, 'cents'),
+              amount: formatMicroSsl(data.requiredStakeMicro, locale, { decimals: 'cents' }),
             })}{' '}
         {t('staking.halving.rule')}
       </p>
@@ -56,7 +57,9 @@ export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
                         style: 'percent',
                       })}
                     </td>
-                    <td>{formatSslAmount(server.requiredStakeMicro, locale, 'cents')}</td>
+                    <td>
+                      {formatMicroSsl(server.requiredStakeMicro, locale, { decimals: 'cents' })}
+                    </td>
                     <td>
                       {server.hardwareSince
                         ? day(server.hardwareSince)

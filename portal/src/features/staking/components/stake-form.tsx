@@ -1,12 +1,13 @@
 import { ECONOMICS } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { useId, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { parseAmount } from '../staking-format';
-import { checkStakeAmount, moveStake, useStaking } from '../store';
+import { checkStakeAmount, moveStake, useStakingActionState } from '../store';
 import { StakingNotice } from './staking-notice';
 
 /**
@@ -16,7 +17,7 @@ import { StakingNotice } from './staking-notice';
  */
 export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: () => void }) {
   const { t, locale } = useT('earn');
-  const staking = useStaking();
+  const staking = useStakingActionState(ownerUuid);
   const [amount, setAmount] = useState('');
   const [confirming, setConfirming] = useState<{ micro: string; unlocksAt: number } | null>(null);
   const inputId = useId();
@@ -31,7 +32,7 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
 
   const askToStake = () => {
     const parsed = parseAmount(amount);
-    if (!checkStakeAmount('stake', amount) || 'error' in parsed) return;
+    if (!checkStakeAmount(ownerUuid, 'stake', amount) || 'error' in parsed) return;
     // The day the stake would unlock if made now (the server's lock decides the instant).
     setConfirming({
       micro: parsed.amountMicro,
@@ -86,7 +87,7 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
         open={confirming !== null}
         title={t('staking.confirm.title')}
         confirmLabel={t('staking.confirm.action', {
-          amount: formatSslAmount(confirming?.micro ?? '0', locale, 'cents'),
+          amount: formatMicroSsl(confirming?.micro ?? '0', locale, { decimals: 'cents' }),
         })}
         busyLabel={t('staking.form.staking')}
         fallbackError={t('staking.error.generic')}
@@ -98,7 +99,7 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
       >
         <p data-testid="stake-confirm-text">
           {t('staking.confirm.body', {
-            amount: formatSslAmount(confirming?.micro ?? '0', locale, 'cents'),
+            amount: formatMicroSsl(confirming?.micro ?? '0', locale, { decimals: 'cents' }),
             days: ECONOMICS.stakeLockDays,
             date: formatDate(confirming?.unlocksAt ?? 0, locale, { dateStyle: 'medium' }),
           })}

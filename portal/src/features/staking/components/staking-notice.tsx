@@ -1,5 +1,6 @@
 import { Banner } from '../../../components/ui/banner';
-import { formatSslAmount } from '../../../lib/i18n/format';
+import { formatMicroSsl } from '../../../lib/money';
+
 import { useT } from '../../../lib/i18n/i18n';
 import type { StakingDone, StakingState } from '../staking-actions';
 
@@ -21,7 +22,7 @@ export function StakingNotice({
         ? t('staking.done.autoOff')
         : t('staking.done.autoSaved', { percent: value.percent })
       : t(`staking.done.${value.kind}`, {
-          amount: formatSslAmount(value.amountMicro, locale, 'cents'),
+          amount: formatMicroSsl(value.amountMicro, locale, { decimals: 'cents' }),
         });
   return (
     <Banner tone={notice.tone} data-testid={testId}>

@@ -1,11 +1,12 @@
 import { ECONOMICS } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Suspense, useEffect, useId } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { formatDate, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import { loadStaking, useStaking } from '../store';
+import { refreshStaking, useStaking } from '../api/get-staking';
 import { AutoStakeForm } from './auto-stake-form';
 import { HalvingTable } from './halving-table';
 import { StakeForm } from './stake-form';
@@ -41,18 +42,14 @@ function PanelLoading() {
 
 function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
   const { t, locale } = useT('earn');
-  const staking = useStaking();
+  const staking = useStaking(ownerUuid);
   const titleId = useId();
 
-  useEffect(() => {
-    void loadStaking(ownerUuid);
-  }, [ownerUuid]);
-
   // A deposit (or a reward) changes what can be staked.
-  useEffect(() => onRealtime('wallet-updated', () => void loadStaking(ownerUuid)), [ownerUuid]);
+  useEffect(() => onRealtime('wallet-updated', () => void refreshStaking(ownerUuid)), [ownerUuid]);
 
-  const data = staking.ownerUuid === ownerUuid ? staking.data : null;
-  const ssl = (micro: string) => formatSslAmount(micro, locale, 'cents');
+  const data = staking.data;
+  const ssl = (micro: string) => formatMicroSsl(micro, locale, { decimals: 'cents' });
 
   return (
     <section className="card staking-panel" aria-labelledby={titleId} data-testid="staking-panel">
@@ -72,7 +69,7 @@ function StakingPanelBody({ ownerUuid, onMoved }: StakingPanelProps) {
             {staking.error}
           </Banner>
           <div>
-            <Button variant="secondary" onClick={() => void loadStaking(ownerUuid)}>
+            <Button variant="secondary" onClick={staking.reload}>
               {t('common.tryAgain')}
             </Button>
           </div>

@@ -2,8 +2,12 @@ import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/clients/paused-subscriptions/{uuid} (spec 02 §7; expired ones are listed here too). */
-export function getPausedSubscriptions(ownerUuid: string): Promise<SubscriptionsResponse> {
+export function getPausedSubscriptions(
+  ownerUuid: string,
+  signal?: AbortSignal,
+): Promise<SubscriptionsResponse> {
   return api.get<SubscriptionsResponse>(SUBSCRIPTION_ROUTES.paused(ownerUuid), {
+    signal,
     fallbackMessage: 'Failed to load paused subscriptions',
   });
 }

@@ -1,7 +1,8 @@
 import { PRICING, sslToMicro } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Trans } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { type SubscriptionView, changeType } from '../store';
 
@@ -61,11 +62,13 @@ export function ChangeTypeDialog({
           <span className="sr-only">{t('changeType.lossMark')} </span>
           {count > 1
             ? t('changeType.costMany', {
-                perServer: formatSslAmount(perServer, locale, 'cents'),
-                total: formatSslAmount(total, locale, 'cents'),
+                perServer: formatMicroSsl(perServer, locale, { decimals: 'cents' }),
+                total: formatMicroSsl(total, locale, { decimals: 'cents' }),
                 count,
               })
-            : t('changeType.costOne', { perServer: formatSslAmount(perServer, locale, 'cents') })}
+            : t('changeType.costOne', {
+                perServer: formatMicroSsl(perServer, locale, { decimals: 'cents' }),
+              })}
         </li>
         <li className="consequence-list__loss" data-kind="loss">
           <span className="sr-only">{t('changeType.lossMark')} </span>
@@ -75,7 +78,7 @@ export function ChangeTypeDialog({
           {next === 'hourly'
             ? t('changeType.hourlyTerms', {
                 hours: formatNumber(PRICING.hourlyBlockHours, locale),
-                rate: formatSslAmount(
+                rate: formatMicroSsl(
                   BigInt(Math.round(PRICING.hourlyPerServerSsl * 1_000_000)),
                   locale,
                 ),

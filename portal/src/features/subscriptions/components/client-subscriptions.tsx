@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import { formatMicroSsl } from '../../../lib/money';
 import { Link } from 'wouter';
 import { Banner } from '../../../components/ui/banner';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
-import { formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
 import { isServerReplaced } from '../reachability-report';
@@ -11,11 +12,10 @@ import {
   type Notice,
   type SubscriptionView,
   dismissNotice,
-  loadSubscriptions,
   noticeServerReplaced,
-  subscriptionsStore,
-  useSubscriptions,
+  useSubscriptionActions,
 } from '../store';
+import { refreshSubscriptions, useSubscriptionLists } from '../subscriptions-query';
 import { ChangeTypeDialog } from './change-type-dialog';
 import { DeleteSubscriptionDialog } from './delete-subscription-dialog';
 import { SubscriptionCard } from './subscription-card';
@@ -43,16 +43,8 @@ export function ClientSubscriptions({
   onBalanceChanged,
 }: ClientSubscriptionsProps) {
   const { t } = useT('client');
-  const {
-    active,
-    paused,
-    status,
-    error,
-    busy,
-    notice,
-    loads,
-    ownerUuid: heldFor,
-  } = useSubscriptions();
+  const { active, paused, status, error, fresh, reload } = useSubscriptionLists(ownerUuid);
+  const { busy, notice } = useSubscriptionActions(ownerUuid);
   const [qrFor, setQrFor] = useState<SubscriptionView | null>(null);
   const [qrMissing, setQrMissing] = useState(false);
   const [changing, setChanging] = useState<SubscriptionView | null>(null);
@@ -61,16 +53,11 @@ export function ClientSubscriptions({
   // Navigation state is acted on once, when the lists that hold the subscription have loaded.
   const [pendingQr, setPendingQr] = useState(showQrFor);
   const [pendingHighlight, setPendingHighlight] = useState(highlightId);
-  // Lists held from an earlier visit may predate the new subscription: wait for this visit's load.
-  const [loadsAtMount] = useState(() => subscriptionsStore.loads);
-
-  useEffect(() => {
-    void loadSubscriptions(ownerUuid);
-  }, [ownerUuid]);
   useSubscriptionEvents(ownerUuid);
 
-  const ready = status === 'ready' && heldFor === ownerUuid;
-  if (ready && loads > loadsAtMount && (pendingQr || pendingHighlight)) {
+  const ready = status === 'ready';
+  // Lists held from an earlier visit may predate the new subscription: wait for this visit's read.
+  if (ready && fresh && (pendingQr || pendingHighlight)) {
     const all = [...active, ...paused];
     if (pendingQr) {
       const found = all.find((item) => item.id === pendingQr) ?? null;
@@ -136,7 +123,7 @@ export function ClientSubscriptions({
               {error}
             </Banner>
             <div>
-              <Button variant="secondary" onClick={() => void loadSubscriptions(ownerUuid)}>
+              <Button variant="secondary" onClick={reload}>
                 {t('list.tryAgain')}
               </Button>
             </div>
@@ -200,8 +187,8 @@ function useSubscriptionEvents(ownerUuid: string): void {
   useEffect(
     () =>
       onRealtime('subscription-updated', (payload) => {
-        if (isServerReplaced(payload)) noticeServerReplaced();
-        void loadSubscriptions(ownerUuid);
+        if (isServerReplaced(payload)) noticeServerReplaced(ownerUuid);
+        void refreshSubscriptions(ownerUuid);
       }),
     [ownerUuid],
   );
@@ -212,7 +199,7 @@ function NoticeText({ notice }: { notice: Notice }) {
   const { t, locale } = useT('client');
   if (notice.key === 'autoPaused') {
     return t('notice.autoPaused', {
-      available: formatSslAmount(notice.availableMicro ?? '0', locale, 'cents'),
+      available: formatMicroSsl(notice.availableMicro ?? '0', locale, { decimals: 'cents' }),
       required:
         notice.required === undefined
           ? '?'

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useT } from '../../../lib/i18n/i18n';
 import '../subscriptions.css';
+import { messageOf } from '../../../lib/error-message';
 
 export interface QrImageProps {
   /** A PNG data URL made by the server; when null the code is drawn here from `text`. */
@@ -41,7 +42,7 @@ export function QrImage({ qrCode, tooComplex, text, alt, 'data-testid': testId }
       (src) => !cancelled && setDrawn({ src }),
       (error: unknown) => {
         if (cancelled) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error, String(error));
         setDrawn({ failure: TOO_BIG.test(message) ? 'too-complex' : 'error' });
       },
     );

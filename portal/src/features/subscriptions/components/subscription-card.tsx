@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { formatMicroSsl } from '../../../lib/money';
 import { Button } from '../../../components/ui/button';
-import { formatDate, formatNumber, formatSslAmount } from '../../../lib/i18n/format';
+import { formatDate, formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import type { Locale } from '../../../lib/i18n/locale';
 import { COUNTDOWN_REFRESH_MS, countdownText, pausedCountdownText } from '../countdown';
@@ -242,10 +243,14 @@ function SubscriptionFacts({ subscription }: { subscription: SubscriptionView })
         <dd data-testid="subscription-billing">
           {hourly
             ? t('card.facts.perHour', {
-                amount: formatSslAmount(subscription.hourlyPriceMicro, locale, 'cents'),
+                amount: formatMicroSsl(subscription.hourlyPriceMicro, locale, {
+                  decimals: 'cents',
+                }),
               })
             : t('card.facts.per30Days', {
-                amount: formatSslAmount(subscription.billingAmountMicro, locale, 'cents'),
+                amount: formatMicroSsl(subscription.billingAmountMicro, locale, {
+                  decimals: 'cents',
+                }),
               })}
         </dd>
       </div>
@@ -302,7 +307,7 @@ function PausedNote({ subscription }: { subscription: SubscriptionView }) {
         ` ${t('card.resumesOn', { date: dateTimeText(subscription.pauseEndsAt, locale) })}`}
       {activationPrice > 0n &&
         ` ${t('card.activationCost', {
-          amount: formatSslAmount(subscription.activationPriceMicro, locale, 'cents'),
+          amount: formatMicroSsl(subscription.activationPriceMicro, locale, { decimals: 'cents' }),
         })}`}
     </p>
   );

@@ -1,5 +1,5 @@
-import { formatSslAmount } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
+import { formatMicroSsl } from '../../../lib/money';
 import type { SubscriptionView } from '../store';
 import { dateTimeText } from './subscription-card';
 import '../subscriptions.css';
@@ -32,7 +32,7 @@ export function WithdrawnServers({ subscription }: { subscription: SubscriptionV
             <span data-testid="withdrawn-refund" title={`${server.refund} SSL`}>
               {BigInt(server.refundMicro) > 0n
                 ? t('withdrawn.refunded', {
-                    amount: formatSslAmount(server.refundMicro, locale, 'cents'),
+                    amount: formatMicroSsl(server.refundMicro, locale, { decimals: 'cents' }),
                   })
                 : t('withdrawn.noRefund')}
             </span>

@@ -9,6 +9,7 @@ import {
   type VerifyDepositRequest,
   type VerifyDepositResponse,
 } from '@scn/proto';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { WalletType } from './get-wallet';
 import { DEMO_WALLET_FAILED, DEMO_WALLET_UNREACHABLE } from '../wallet-messages';
@@ -18,6 +19,40 @@ export function getSolanaConfig(): Promise<SolanaConfig> {
   return api.get<SolanaConfig>(DEPOSIT_ROUTES.apiConfig, {
     fallbackMessage: DEPOSIT_MESSAGES.initFailed,
   });
+}
+
+/**
+ * /api/solana/config, read once when first needed and kept (spec 01 §8: its failure is 'Failed to
+ * initialize payment system'); a reader after a failure tries again.
+ */
+export const solanaConfigQuery = queryOptions({
+  queryKey: ['solana-config'] as const,
+  queryFn: getSolanaConfig,
+  staleTime: Infinity,
+});
+
+export interface SolanaConfigView {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  data: SolanaConfig | null;
+  retry: () => void;
+}
+
+/** The config; read when `load` is true, else only what an earlier reader brought. */
+export function useSolanaConfig(load = false): SolanaConfigView {
+  const query = useQuery({ ...solanaConfigQuery, enabled: load });
+  const { data, refetch } = query;
+  return {
+    status:
+      data !== undefined
+        ? 'ready'
+        : query.isError
+          ? 'error'
+          : query.isFetching || (load && query.isPending)
+            ? 'loading'
+            : 'idle',
+    data: data ?? null,
+    retry: () => void refetch(),
+  };
 }
 
 /** POST /api/solana/deposit-requests: the server fixes the amount, quote and reference. */

@@ -5,7 +5,10 @@ import {
   type WithdrawResponse,
   type WithdrawalsResponse,
 } from '@scn/proto';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { readAgain } from '../../../lib/query-client';
+import { anyInFlight } from '../withdraw-rules';
 
 const FETCH_FAILED = 'Failed to fetch withdrawals';
 
@@ -14,6 +17,36 @@ export function getWithdrawals(ownerUuid: string): Promise<WithdrawalsResponse> 
   return api.get<WithdrawalsResponse>(WITHDRAWAL_ROUTES.list(ownerUuid), {
     fallbackMessage: FETCH_FAILED,
   });
+}
+
+/** How often a withdrawal on its way to the chain is asked about. */
+export const FOLLOW_WITHDRAWALS_MS = 1500;
+
+export const withdrawalsQueryKey = (ownerUuid: string) => ['withdrawals', ownerUuid] as const;
+
+/**
+ * The node wallet's withdrawals (whether they are on, and their statuses). A failed read keeps
+ * what is shown; while a payout is pending or sent it is asked about every 1.5 s until it
+ * settles, for as long as something shows it.
+ */
+export function withdrawalsQueryOptions(ownerUuid: string) {
+  return queryOptions({
+    queryKey: withdrawalsQueryKey(ownerUuid),
+    queryFn: () => getWithdrawals(ownerUuid),
+    refetchInterval: (query) =>
+      query.state.data && anyInFlight(query.state.data.withdrawals) ? FOLLOW_WITHDRAWALS_MS : false,
+    refetchIntervalInBackground: true,
+  });
+}
+
+/** The withdrawals, or null until read (a first failure too: Withdraw shows as unavailable). */
+export function useWithdrawals(ownerUuid: string, enabled = true): WithdrawalsResponse | null {
+  return useQuery({ ...withdrawalsQueryOptions(ownerUuid), enabled }).data ?? null;
+}
+
+/** Reads the withdrawals again where they are shown (a payout asked for, confirmed, returned). */
+export function refreshWithdrawals(ownerUuid: string): Promise<void> {
+  return readAgain(withdrawalsQueryKey(ownerUuid));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { DepositCurrencyView, DepositTransferView } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -14,8 +15,8 @@ import {
   transferAmount,
 } from '../address-deposit-rules';
 import { payWithDemoWallet } from '../api/solana';
-import { useSolanaConfig } from '../store';
-import { exactSsl, solDecimal } from '../wallet-format';
+import { useSolanaConfig } from '../api/solana';
+import { solDecimal } from '../wallet-format';
 import { type WalletMessage, depositFailure, messageText } from '../wallet-messages';
 import { DepositQr } from './deposit-qr';
 import type { AddressDepositState } from './use-address-deposit';
@@ -109,7 +110,7 @@ function LiveStatus({ live, locale }: { live: ReturnType<typeof liveState>; loca
       {live.kind === 'credited' && (
         <Banner tone="success">
           {t('deposit.address.live.credited', {
-            ssl: exactSsl(live.transfer.creditMicro ?? '0', locale),
+            ssl: formatMicroSsl(live.transfer.creditMicro ?? '0', locale, { unit: false }),
             amount: amount(live.transfer),
           })}
         </Banner>

@@ -1,10 +1,11 @@
 import type { DepositPendingView, DepositTransferView } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { useT } from '../../../lib/i18n/i18n';
 import { pendingFor, rateText, statusBadge, transferAmount } from '../address-deposit-rules';
 import type { WalletType } from '../api/get-wallet';
 import { explorerLink } from '../deposit-rules';
-import { useSolanaConfig } from '../store';
-import { exactSsl, formatDateTime, solDecimal } from '../wallet-format';
+import { useSolanaConfig } from '../api/solana';
+import { formatDateTime, solDecimal } from '../wallet-format';
 import { useAddressDeposit } from './use-address-deposit';
 import { ExplorerLink } from './explorer-link';
 import '../wallet.css';
@@ -97,7 +98,7 @@ function TransferRow({
           className="wallet-transaction__amount wallet-amount--positive"
           data-testid="deposit-transfer-credit"
         >
-          +{exactSsl(transfer.creditMicro, locale)} SSL
+          +{formatMicroSsl(transfer.creditMicro, locale, { unit: false })} SSL
         </span>
       )}
     </li>

@@ -1,14 +1,14 @@
 import type { WalletTransaction } from '@scn/proto';
-import { Fragment, type ReactNode, useEffect } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Trans } from 'react-i18next';
 import type { Snapshot } from 'valtio';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import type { Locale } from '../../../lib/i18n/locale';
-import type { WalletType } from '../api/get-wallet';
+import { type WalletType, useOlderTransactions, useWallet } from '../api/get-wallet';
+import { useSolanaConfig } from '../api/solana';
 import { explorerLink, transactionSignature } from '../deposit-rules';
 import { transactionDescription } from '../transaction-description';
-import { loadMoreTransactions, loadSolanaConfig, useSolanaConfig, useWallet } from '../store';
 import { formatDateTime, parseDuration, signedAmount, transactionLabelKey } from '../wallet-format';
 import { ExplorerLink } from './explorer-link';
 import '../wallet.css';
@@ -21,15 +21,13 @@ export interface TransactionListProps {
 /** spec 01 §3: the wallet's transactions, newest first, with the server's own pages. */
 export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   const { t } = useT('wallet');
-  const wallet = useWallet(type);
+  const wallet = useWallet(type, ownerUuid, false);
+  const older = useOlderTransactions(type, ownerUuid);
   const transactions = wallet.data?.transactions ?? [];
-  const explorer = useSolanaConfig().data?.explorerTxUrl ?? null;
   const hasSignatures = transactions.some((transaction) => transactionSignature(transaction));
-
   // Deposits link to the cluster's explorer: its address comes with the Solana config.
-  useEffect(() => {
-    if (hasSignatures) void loadSolanaConfig();
-  }, [hasSignatures]);
+  const explorer = useSolanaConfig(hasSignatures).data?.explorerTxUrl ?? null;
+  const last = transactions.at(-1);
 
   if (transactions.length === 0) {
     return (
@@ -50,10 +48,12 @@ export function TransactionList({ type, ownerUuid }: TransactionListProps) {
           <Button
             variant="secondary"
             size="sm"
-            disabled={wallet.loadingMore}
-            onClick={() => void loadMoreTransactions(type, ownerUuid)}
+            disabled={older.isPending}
+            onClick={() => {
+              if (last && !older.isPending) older.mutate(last.id);
+            }}
           >
-            {wallet.loadingMore ? t('transactions.loading') : t('transactions.older')}
+            {older.isPending ? t('transactions.loading') : t('transactions.older')}
           </Button>
         </div>
       )}

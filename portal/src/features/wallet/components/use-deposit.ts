@@ -5,13 +5,13 @@ import {
   getDemoWalletAddress,
   getDepositRequest,
   payWithDemoWallet,
+  useSolanaConfig,
   verifyDeposit,
 } from '../api/solana';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import type { WalletType } from '../api/get-wallet';
+import { type WalletType, refreshWallet } from '../api/get-wallet';
 import { type CryptoForm, checkCryptoForm, creditedMessage, verifyOutcome } from '../deposit-rules';
-import { loadSolanaConfig, loadWallet, useSolanaConfig } from '../store';
 import {
   type WalletMessage,
   depositFailure,
@@ -39,8 +39,8 @@ export interface UseDepositOptions {
  */
 export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
   const { t, locale } = useT('wallet');
-  const config = useSolanaConfig();
   const [step, setStep] = useState<DepositStep>('method');
+  const config = useSolanaConfig(step === 'crypto');
   const [form, setForm] = useState<CryptoForm>({ solAmount: '', userAddress: '' });
   const [request, setRequest] = useState<DepositRequest | null>(null);
   const [error, setError] = useState<WalletMessage | null>(null);
@@ -49,15 +49,11 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
   const [signature, setSignature] = useState<string | null>(null);
   const finished = useRef(false);
 
-  useEffect(() => {
-    if (step === 'crypto') void loadSolanaConfig();
-  }, [step]);
-
   const finish = useCallback(
     (alert: WalletMessage) => {
       if (finished.current) return;
       finished.current = true;
-      void loadWallet(type, ownerUuid);
+      void refreshWallet(type, ownerUuid);
       onClose();
       const text = messageText(t, alert);
       window.setTimeout(() => window.alert(text), 0);
@@ -182,7 +178,7 @@ export function useDeposit({ type, ownerUuid, onClose }: UseDepositOptions) {
     chooseCrypto: () => go('crypto'),
     backToMethod: () => go('method'),
     backToEdit: () => go('crypto'),
-    retryConfig: () => void loadSolanaConfig(),
+    retryConfig: config.retry,
     setField,
     submit: () => void submit(),
     verify: () => void verify(),

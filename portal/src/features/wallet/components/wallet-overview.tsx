@@ -1,23 +1,26 @@
-import { PRICING } from '@scn/proto';
+import { PRICING, type WalletData } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Trans } from 'react-i18next';
 import { useT } from '../../../lib/i18n/i18n';
 import type { WalletType } from '../api/get-wallet';
-import type { WalletView } from '../store';
-import { formatDateTime, sslAmount, sslUsdPrice, usdAmount } from '../wallet-format';
+
+import { formatDateTime, sslUsdPrice, usdAmount } from '../wallet-format';
 import '../wallet.css';
 
 /**
  * The wallet's Overview tab: the balance with its USD equivalent (spec 01 §9: 1 SSL = $0.035),
  * and for node wallets the frozen operator rewards and what may be withdrawn.
  */
-export function WalletOverview({ type, data }: { type: WalletType; data: WalletView }) {
+export function WalletOverview({ type, data }: { type: WalletType; data: WalletData }) {
   const { t, locale } = useT('wallet');
   return (
     <div className="wallet-overview" data-testid="wallet-overview">
       <div className="wallet-overview__balance">
         <p className="wallet-overview__label">{t('overview.balance')}</p>
         <p className="wallet-overview__amount">
-          <span data-testid="wallet-balance">{sslAmount(data.balanceMicro, locale)}</span>{' '}
+          <span data-testid="wallet-balance">
+            {formatMicroSsl(data.balanceMicro, locale, { decimals: 'cents', unit: false })}
+          </span>{' '}
           <span className="wallet-overview__unit">SSL</span>
         </p>
         <p className="wallet-overview__usd" data-testid="wallet-usd">
@@ -34,11 +37,16 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletV
         <dl className="wallet-overview__figures">
           <div>
             <dt>{t('overview.frozen')}</dt>
-            <dd data-testid="wallet-frozen">{sslAmount(data.frozenAmountMicro, locale)} SSL</dd>
+            <dd data-testid="wallet-frozen">
+              {formatMicroSsl(data.frozenAmountMicro, locale, { decimals: 'cents', unit: false })}{' '}
+              SSL
+            </dd>
           </div>
           <div>
             <dt>{t('overview.available')}</dt>
-            <dd data-testid="wallet-available">{sslAmount(data.availableMicro, locale)} SSL</dd>
+            <dd data-testid="wallet-available">
+              {formatMicroSsl(data.availableMicro, locale, { decimals: 'cents', unit: false })} SSL
+            </dd>
           </div>
         </dl>
       )}
@@ -55,7 +63,7 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletV
                   t={t}
                   i18nKey="overview.frozenLot"
                   values={{
-                    amount: `${sslAmount(lot.amountMicro, locale)} SSL`,
+                    amount: `${formatMicroSsl(lot.amountMicro, locale, { decimals: 'cents', unit: false })} SSL`,
                     date: formatDateTime(lot.frozenUntil, locale),
                   }}
                   components={{ strong: <strong />, muted: <span className="muted" /> }}

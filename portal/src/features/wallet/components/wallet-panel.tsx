@@ -3,9 +3,8 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import type { WalletType } from '../api/get-wallet';
-import { loadWallet, useWallet } from '../store';
-import { useWithdrawals } from '../withdrawals-store';
+import { type WalletType, refreshWallet, useWallet } from '../api/get-wallet';
+import { useWithdrawals } from '../api/withdrawals';
 import { DepositDialog } from './deposit-dialog';
 import { DepositHistory } from './deposit-history';
 import { TransactionList } from './transaction-list';
@@ -40,8 +39,8 @@ export function WalletPanel({
 }: WalletPanelProps) {
   const { t } = useT('wallet');
   const title = givenTitle ?? t(`panel.title.${type}`);
-  const wallet = useWallet(type);
-  const withdrawals = useWithdrawals();
+  const wallet = useWallet(type, ownerUuid);
+  const withdrawals = useWithdrawals(ownerUuid, type === 'node');
   const [tab, setTab] = useState<TabId>('overview');
   const [depositOpen, setDepositOpen] = useState(depositOpenInitially ?? false);
   const closeDeposit = useCallback(() => setDepositOpen(false), []);
@@ -49,13 +48,9 @@ export function WalletPanel({
   const baseId = useId();
   const titleId = `${baseId}-title`;
 
-  useEffect(() => {
-    void loadWallet(type, ownerUuid);
-  }, [type, ownerUuid]);
-
   // issue 17: a credited deposit (by Verify or the server's watcher) refreshes the wallet.
   useEffect(
-    () => onRealtime('wallet-updated', () => void loadWallet(type, ownerUuid)),
+    () => onRealtime('wallet-updated', () => void refreshWallet(type, ownerUuid)),
     [type, ownerUuid],
   );
 
@@ -71,7 +66,7 @@ export function WalletPanel({
     tabRefs.current[next]?.focus();
   };
 
-  const ready = wallet.status === 'ready' && wallet.ownerUuid === ownerUuid;
+  const ready = wallet.status === 'ready';
 
   return (
     <section className="card wallet-panel" aria-labelledby={titleId} data-testid={`${type}-wallet`}>
@@ -123,7 +118,7 @@ export function WalletPanel({
               {t(`load.${wallet.error ?? 'fetchFailed'}`)}
             </Banner>
             <div>
-              <Button variant="secondary" onClick={() => void loadWallet(type, ownerUuid)}>
+              <Button variant="secondary" onClick={wallet.reload}>
                 {t('panel.tryAgain')}
               </Button>
             </div>
@@ -138,9 +133,7 @@ export function WalletPanel({
         ) : tab === 'overview' ? (
           <>
             <WalletOverview type={type} data={wallet.data} />
-            {type === 'node' && (
-              <WithdrawalList withdrawals={withdrawals.data?.withdrawals ?? []} />
-            )}
+            {type === 'node' && <WithdrawalList withdrawals={withdrawals?.withdrawals ?? []} />}
           </>
         ) : (
           <>

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import { onRealtime } from '../../../lib/realtime';
-import { loadWithdrawals, stopFollowingWithdrawals, useWithdrawals } from '../withdrawals-store';
+import { refreshWithdrawals, useWithdrawals } from '../api/withdrawals';
 import { WithdrawDialog } from './withdraw-dialog';
 import '../wallet.css';
 
@@ -20,18 +20,16 @@ export function WithdrawAction({
   availableMicro: string | null;
 }) {
   const { t } = useT('wallet');
-  const withdrawals = useWithdrawals();
+  const data = useWithdrawals(ownerUuid);
   const [open, setOpen] = useState(false);
   const hintId = useId();
 
-  useEffect(() => {
-    void loadWithdrawals(ownerUuid);
-    return stopFollowingWithdrawals;
-  }, [ownerUuid]);
   // A payout confirmed or given back refreshes the list as it does the wallet.
-  useEffect(() => onRealtime('wallet-updated', () => void loadWithdrawals(ownerUuid)), [ownerUuid]);
+  useEffect(
+    () => onRealtime('wallet-updated', () => void refreshWithdrawals(ownerUuid)),
+    [ownerUuid],
+  );
 
-  const data = withdrawals.ownerUuid === ownerUuid ? withdrawals.data : null;
   if (!data?.settings.enabled || availableMicro === null) {
     return (
       // A disabled button gets no pointer events: the wrapper carries the hover text.

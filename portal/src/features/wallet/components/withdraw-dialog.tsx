@@ -1,3 +1,4 @@
+import { formatMicroSsl } from '../../../lib/money';
 import {
   ECONOMICS,
   type Withdrawal,
@@ -13,16 +14,15 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { useT } from '../../../lib/i18n/i18n';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { postWithdraw } from '../api/withdrawals';
-import { loadWallet } from '../store';
-import { exactSsl, percent, solAmount, sslAmount, wholeNumber } from '../wallet-format';
+import { postWithdraw, refreshWithdrawals } from '../api/withdrawals';
+import { refreshWallet } from '../api/get-wallet';
+import { percent, solAmount, wholeNumber } from '../wallet-format';
 import {
   type WalletMessage,
   messageText,
   withdrawFailure,
   withdrawMessage,
 } from '../wallet-messages';
-import { loadWithdrawals } from '../withdrawals-store';
 import { type WithdrawForm, withdrawFormProblem, withdrawPreview } from '../withdraw-rules';
 import '../wallet.css';
 
@@ -84,8 +84,8 @@ function WithdrawBody({ ownerUuid, availableMicro, withdrawals, onClose }: Withd
         key,
       );
       setDone(answer.withdrawal);
-      void loadWallet('node', ownerUuid);
-      void loadWithdrawals(ownerUuid);
+      void refreshWallet('node', ownerUuid);
+      void refreshWithdrawals(ownerUuid);
     } catch (caught) {
       throw new Error(messageText(t, withdrawFailure(caught)));
     }
@@ -109,9 +109,12 @@ function WithdrawBody({ ownerUuid, availableMicro, withdrawals, onClose }: Withd
             t={t}
             i18nKey="withdraw.form.summary"
             values={{
-              available: sslAmount(availableMicro, locale),
-              minimum: sslAmount(settings.minimumMicro, locale),
-              left: sslAmount(leftTodayMicro, locale),
+              available: formatMicroSsl(availableMicro, locale, { decimals: 'cents', unit: false }),
+              minimum: formatMicroSsl(settings.minimumMicro, locale, {
+                decimals: 'cents',
+                unit: false,
+              }),
+              left: formatMicroSsl(leftTodayMicro, locale, { decimals: 'cents', unit: false }),
               fee: percent(FEE_PERCENT, locale),
             }}
             components={{ strong: <strong data-testid="withdraw-available" /> }}
@@ -136,7 +139,7 @@ function WithdrawBody({ ownerUuid, availableMicro, withdrawals, onClose }: Withd
               t={t}
               i18nKey="withdraw.form.quote"
               values={{
-                fee: sslAmount(quote.feeMicro, locale),
+                fee: formatMicroSsl(quote.feeMicro, locale, { decimals: 'cents', unit: false }),
                 sol: solAmount(quote.lamports, locale),
               }}
               components={{ strong: <strong /> }}
@@ -209,7 +212,7 @@ function WithdrawDone({ withdrawal, onClose }: { withdrawal: Withdrawal; onClose
           t={t}
           i18nKey="withdraw.done.success"
           values={{
-            amount: exactSsl(withdrawal.amountMicro, locale),
+            amount: formatMicroSsl(withdrawal.amountMicro, locale, { unit: false }),
             address: withdrawal.destinationAddress,
           }}
           components={{ address: <bdi className="deposit__mono" /> }}
@@ -238,24 +241,24 @@ function WithdrawReview({ quote, address }: { quote: WithdrawalQuote; address: s
     <div className="stack" data-testid="withdraw-review">
       <p data-testid="withdraw-consequence">
         {t('withdraw.confirm.consequence', {
-          amount: sslAmount(quote.amountMicro, locale),
+          amount: formatMicroSsl(quote.amountMicro, locale, { decimals: 'cents', unit: false }),
           fee,
-          feeAmount: sslAmount(quote.feeMicro, locale),
-          net: sslAmount(quote.netMicro, locale),
+          feeAmount: formatMicroSsl(quote.feeMicro, locale, { decimals: 'cents', unit: false }),
+          net: formatMicroSsl(quote.netMicro, locale, { decimals: 'cents', unit: false }),
           sol: solAmount(quote.lamports, locale),
         })}
       </p>
       <dl className="deposit-instructions__facts">
         <Fact label={t('withdraw.confirm.amount')} testId="withdraw-amount">
-          {sslAmount(quote.amountMicro, locale)} SSL
+          {formatMicroSsl(quote.amountMicro, locale, { decimals: 'cents', unit: false })} SSL
         </Fact>
         <Fact label={t('withdraw.confirm.fee', { fee })} testId="withdraw-fee">
-          {sslAmount(quote.feeMicro, locale)} SSL
+          {formatMicroSsl(quote.feeMicro, locale, { decimals: 'cents', unit: false })} SSL
         </Fact>
         <Fact label={t('withdraw.confirm.receive')} testId="withdraw-receive">
           {t('withdraw.confirm.receiveValue', {
             sol: solAmount(quote.lamports, locale),
-            net: sslAmount(quote.netMicro, locale),
+            net: formatMicroSsl(quote.netMicro, locale, { decimals: 'cents', unit: false }),
           })}
         </Fact>
         <Fact label={t('withdraw.confirm.rate')} testId="withdraw-rate">

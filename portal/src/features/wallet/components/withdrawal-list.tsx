@@ -1,8 +1,9 @@
 import type { Withdrawal } from '@scn/proto';
+import { formatMicroSsl } from '../../../lib/money';
 import { Trans } from 'react-i18next';
 import type { Snapshot } from 'valtio';
 import { useT } from '../../../lib/i18n/i18n';
-import { formatDateTime, solAmount, sslAmount, wholeNumber } from '../wallet-format';
+import { formatDateTime, solAmount, wholeNumber } from '../wallet-format';
 import '../wallet.css';
 
 /** The node wallet's withdrawals, newest first: status, amounts and the payout on the explorer. */
@@ -41,7 +42,10 @@ export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdraw
               <span className="small muted">
                 {t('withdraw.list.meta', {
                   date: formatDateTime(withdrawal.createdAt, locale),
-                  fee: sslAmount(withdrawal.feeMicro, locale),
+                  fee: formatMicroSsl(withdrawal.feeMicro, locale, {
+                    decimals: 'cents',
+                    unit: false,
+                  }),
                   rate: wholeNumber(withdrawal.sslPerSol, locale),
                 })}
               </span>
@@ -50,7 +54,10 @@ export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdraw
                   {t('withdraw.list.failure', {
                     // The payout's failure as the chain or the server put it: data, as given.
                     reason: withdrawal.failureReason,
-                    amount: sslAmount(withdrawal.amountMicro, locale),
+                    amount: formatMicroSsl(withdrawal.amountMicro, locale, {
+                      decimals: 'cents',
+                      unit: false,
+                    }),
                   })}
                 </span>
               )}
@@ -67,7 +74,11 @@ export function WithdrawalList({ withdrawals }: { withdrawals: Snapshot<Withdraw
               )}
             </div>
             <span className="wallet-transaction__amount wallet-amount--negative">
-              {sslAmount(`-${withdrawal.amountMicro}`, locale)} SSL
+              {formatMicroSsl(`-${withdrawal.amountMicro}`, locale, {
+                decimals: 'cents',
+                unit: false,
+              })}{' '}
+              SSL
             </span>
           </li>
         ))}
