@@ -22,7 +22,8 @@ import { PurchasesRepository } from './purchases.repository';
 import { serverIds } from './subscription-links';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { periodMs } from './subscription-pricing';
-import { micro, sslNumber } from './subscription-view';
+import { sslNumber } from '../common/money';
+import { micro } from './subscription-view';
 import { SubscriptionViewsService } from './subscription-views.service';
 import {
   type SubscribableServer,
