@@ -23,6 +23,7 @@ import { RewardStatementsRepository } from '../rewards/reward-statements.reposit
 import { IdempotencyRepository } from '../wallet/idempotency.repository';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
@@ -81,8 +82,9 @@ beforeAll(async () => {
   );
   const repository = new StakingRepository(dataSource);
   const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
-  staking = new StakingService(transactions, repository, ledger, idempotency, clock);
-  views = new StakingViewService(repository, clock);
+  const balances = new WalletBalancesService(new WalletRepository(dataSource));
+  staking = new StakingService(transactions, repository, ledger, balances, idempotency, clock);
+  views = new StakingViewService(repository, balances, clock);
   subscriptions = subscriptionServices(dataSource, clock);
 });
 afterAll(async () => {

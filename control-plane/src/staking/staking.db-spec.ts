@@ -8,6 +8,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyRepository } from '../wallet/idempotency.repository';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
@@ -30,8 +31,9 @@ beforeAll(() => {
   ledger = new LedgerService(new WalletRepository(t.dataSource));
   const repository = new StakingRepository(t.dataSource);
   const idempotency = new IdempotencyService(runner, new IdempotencyRepository(t.dataSource));
-  staking = new StakingService(runner, repository, ledger, idempotency, clock);
-  views = new StakingViewService(repository, clock);
+  const balances = new WalletBalancesService(new WalletRepository(t.dataSource));
+  staking = new StakingService(runner, repository, ledger, balances, idempotency, clock);
+  views = new StakingViewService(repository, balances, clock);
 });
 beforeEach(() => {
   clock.at = START;

@@ -2,6 +2,7 @@ import { MICRO_PER_SSL } from '@scn/proto';
 import type { Transaction, TransactionRunner } from '../database/transaction-runner';
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { LedgerService, PostRequest } from '../wallet/ledger.service';
+import type { WalletBalancesService } from '../wallet/wallet-balances.service';
 import type { StakingRepository } from './staking.repository';
 import { StakingService } from './staking.service';
 
@@ -21,12 +22,6 @@ function setup({
     lockListings: jest.fn(async () => {
       calls.push('lockListings');
     }),
-    frozenLots: jest.fn(async (kind: string) =>
-      kind === 'node_wallet'
-        ? frozen.map((amountMicro) => ({ amountMicro, unlocksAt: new Date(now.getTime() + 1) }))
-        : locks,
-    ),
-    balances: jest.fn(async () => ({ nodeWalletMicro: wallet, stakeMicro: stake })),
     setAutoStakePercent: jest.fn(async () => undefined),
   };
   const ledger = {
@@ -46,6 +41,21 @@ function setup({
       return 'tx-1';
     }),
   };
+  // WalletBalancesService as it reads: a stake's lots carry frozenUntil, balances by kind.
+  const balances = {
+    frozenLots: jest.fn(async (kind: string) =>
+      kind === 'node_wallet'
+        ? frozen.map((amountMicro) => ({ amountMicro, frozenUntil: new Date(now.getTime() + 1) }))
+        : locks.map((lock) => ({ amountMicro: lock.amountMicro, frozenUntil: lock.unlocksAt })),
+    ),
+    balances: jest.fn(
+      async () =>
+        new Map([
+          ['node_wallet', wallet],
+          ['stake', stake],
+        ]),
+    ),
+  };
   const idempotency = {
     once: jest.fn(
       async (
@@ -64,6 +74,7 @@ function setup({
     transactions as unknown as TransactionRunner,
     repository as unknown as StakingRepository,
     ledger as unknown as LedgerService,
+    balances as unknown as WalletBalancesService,
     idempotency as unknown as IdempotencyService,
     { now: () => now },
   );

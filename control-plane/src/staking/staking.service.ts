@@ -9,9 +9,10 @@ import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
-import { stakeLockView, stakePostings, unstakePostings } from './staking-rules';
+import { stakeLock, stakeLockView, stakePostings, unstakePostings } from './staking-rules';
 
 type Move = 'stake' | 'unstake';
 
@@ -27,6 +28,7 @@ export class StakingService {
     private readonly transactions: TransactionRunner,
     private readonly repository: StakingRepository,
     private readonly ledger: LedgerService,
+    private readonly balances: WalletBalancesService,
     private readonly idempotency: IdempotencyService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -69,8 +71,8 @@ export class StakingService {
   ): Promise<StakeMoveResponse> {
     return this.move('unstake', ownerUuid, amountMicro, key, async (tx, now) => {
       const stake = await this.ledger.lockWallet(tx, 'stake', ownerUuid);
-      const locks = await this.repository.frozenLots('stake', ownerUuid, now, tx);
-      const view = stakeLockView(stake.balanceMicro, locks);
+      const lots = await this.balances.frozenLots('stake', ownerUuid, now, tx);
+      const view = stakeLockView(stake.balanceMicro, lots.map(stakeLock));
       if (amountMicro > view.unlockedMicro) {
         throw StakingException.locked(amountMicro, view.unlockedMicro, view.locks[0] ?? null);
       }
@@ -117,7 +119,7 @@ export class StakingService {
           const now = this.clock.now();
           await this.repository.lockListings(tx, ownerUuid);
           const transactionId = await write(tx, now);
-          const after = await this.repository.balances(ownerUuid, tx);
+          const after = await this.balances.balances(ownerUuid, ['node_wallet', 'stake'], tx);
           return {
             success: true,
             message:
@@ -126,8 +128,8 @@ export class StakingService {
                 : STAKING_MESSAGES.unstaked(amountMicro),
             transactionId,
             amountMicro: amountMicro.toString(),
-            stakeMicro: after.stakeMicro.toString(),
-            nodeWalletMicro: after.nodeWalletMicro.toString(),
+            stakeMicro: after.get('stake')!.toString(),
+            nodeWalletMicro: after.get('node_wallet')!.toString(),
           };
         },
       ),

@@ -4,6 +4,7 @@ import type { TransactionDescription } from '@scn/proto';
 import type { Transaction } from '../database/transaction-runner';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
+import { availableBalance } from './wallet-balance';
 import { WalletException } from './wallet.exception';
 import { type NewTransaction, SYSTEM_OWNER, WalletRepository } from './wallet.repository';
 
@@ -123,13 +124,7 @@ export class LedgerService {
   ): Promise<{ balanceMicro: bigint; frozenMicro: bigint; availableMicro: bigint }> {
     const locked = await this.repository.lockAccount(manager, wallet, ownerUuid);
     const lots = await this.repository.frozenLots(locked.id, now, manager);
-    const frozen = lots.reduce((sum, lot) => sum + lot.amountMicro, 0n);
-    const frozenMicro = frozen > locked.balanceMicro ? locked.balanceMicro : frozen;
-    return {
-      balanceMicro: locked.balanceMicro,
-      frozenMicro,
-      availableMicro: locked.balanceMicro - frozenMicro,
-    };
+    return { balanceMicro: locked.balanceMicro, ...availableBalance(locked.balanceMicro, lots) };
   }
 
   /** Creates the wallet if missing; returns its id. */
