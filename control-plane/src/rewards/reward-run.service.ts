@@ -166,12 +166,12 @@ export class RewardRunService {
 
   /** Writes the batch's movements in one statement; each key with its transaction (or null). */
   private async post(
-    tx: Parameters<LedgerService['postMany']>[0],
+    tx: Parameters<LedgerService['postOnLockedWallets']>[0],
     payouts: readonly { key: string; request: PostRequest | null }[],
   ): Promise<Array<{ key: string; ledgerTransactionId: string | null }>> {
     const moving = payouts.filter((p) => p.request !== null);
     // Pool payouts debit only the pool (a system account): nothing to lock.
-    const ids = await this.ledger.postMany(
+    const ids = await this.ledger.postOnLockedWallets(
       tx,
       moving.map((p) => p.request!),
     );

@@ -91,7 +91,7 @@ describe('StakingService.stake', () => {
     const { owner } = await operator(10);
     // A reward of 30 SSL frozen for 60 days: the balance is 40, 10 of it available.
     await runner.run((tx) =>
-      ledger.post(tx, {
+      ledger.lockAndPost(tx, {
         type: 'subscription_reward',
         describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [

@@ -36,7 +36,7 @@ function setup({
       const held = frozenMicro > wallet ? wallet : frozenMicro;
       return { balanceMicro: wallet, frozenMicro: held, availableMicro: wallet - held };
     }),
-    post: jest.fn(async (_tx: Transaction, request: PostRequest) => {
+    lockAndPost: jest.fn(async (_tx: Transaction, request: PostRequest) => {
       calls.push(`post ${request.type}`);
       return 'tx-1';
     }),
@@ -86,7 +86,7 @@ describe('StakingService.stake', () => {
     const { service, ledger, idempotency, calls } = setup();
     const answer = await service.stake(OWNER, ssl(30), 'key-1');
     expect(calls).toEqual(['lockListings', 'lock node_wallet', 'post stake']);
-    expect(ledger.post.mock.calls[0]![1]).toMatchObject({
+    expect(ledger.lockAndPost.mock.calls[0]![1]).toMatchObject({
       type: 'stake',
       initiatorUuid: OWNER,
       postings: [
@@ -112,7 +112,7 @@ describe('StakingService.stake', () => {
       code: 'available_too_low',
       details: { availableMicro: ssl(25).toString(), requiredMicro: ssl(26).toString() },
     });
-    expect(ledger.post).not.toHaveBeenCalled();
+    expect(ledger.lockAndPost).not.toHaveBeenCalled();
     await expect(service.stake(OWNER, ssl(25), undefined)).resolves.toMatchObject({
       success: true,
     });
@@ -142,14 +142,14 @@ describe('StakingService.unstake', () => {
         nextUnlockMicro: ssl(7).toString(),
       },
     });
-    expect(ledger.post).not.toHaveBeenCalled();
+    expect(ledger.lockAndPost).not.toHaveBeenCalled();
   });
 
   it('should post an unstake of the unlocked part after locking the listings and the stake', async () => {
     const { service, ledger, calls } = setup({ stake: ssl(12) });
     const answer = await service.unstake(OWNER, ssl(12), undefined);
     expect(calls).toEqual(['lockListings', 'lock stake', 'post unstake']);
-    expect(ledger.post.mock.calls[0]![1]).toMatchObject({ type: 'unstake' });
+    expect(ledger.lockAndPost.mock.calls[0]![1]).toMatchObject({ type: 'unstake' });
     expect(answer.message).toBe('Unstaked 12.00 SSL to your node wallet');
   });
 });

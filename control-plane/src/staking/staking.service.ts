@@ -50,7 +50,7 @@ export class StakingService {
         now,
       );
       if (amountMicro > available) throw StakingException.availableTooLow(amountMicro, available);
-      return this.ledger.post(tx, {
+      return this.ledger.lockAndPost(tx, {
         type: 'stake',
         postings: stakePostings(ownerUuid, amountMicro, now),
         initiatorUuid: ownerUuid,
@@ -76,7 +76,7 @@ export class StakingService {
       if (amountMicro > view.unlockedMicro) {
         throw StakingException.locked(amountMicro, view.unlockedMicro, view.locks[0] ?? null);
       }
-      return this.ledger.post(tx, {
+      return this.ledger.lockAndPost(tx, {
         type: 'unstake',
         postings: unstakePostings(ownerUuid, amountMicro),
         initiatorUuid: ownerUuid,

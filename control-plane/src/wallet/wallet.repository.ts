@@ -207,7 +207,7 @@ export class WalletRepository {
   }
 
   /**
-   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.plan's
+   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.planUnwritten's
    * rows), in one statement through `ledger_post`, which creates missing accounts.
    */
   async insertPlanned(manager: EntityManager, planned: readonly object[]): Promise<void> {
