@@ -40,6 +40,7 @@ import { DepositTransfers1764000003800 } from './1764000003800-deposit-transfers
 import { Reachability1764000003900 } from './1764000003900-reachability';
 import { JobRuns1764000004000 } from './1764000004000-job-runs';
 import { MarketSearchPairs1764000004100 } from './1764000004100-market-search-pairs';
+import { ServerAddressRule1764000004300 } from './1764000004300-server-address-rule';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   Reachability1764000003900,
   JobRuns1764000004000,
   MarketSearchPairs1764000004100,
+  ServerAddressRule1764000004300,
 ] as const;
