@@ -147,7 +147,7 @@ export class RewardStatementsRepository {
   async lockListingsOf(manager: Transaction, owners: readonly string[]): Promise<void> {
     if (owners.length === 0) return;
     await manager.query(
-      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
+      `SELECT l.server_id FROM market_listings l JOIN server_directory s ON s.id = l.server_id
        WHERE s.owner_uuid = ANY($1::uuid[]) ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
       [owners],
     );
@@ -237,7 +237,7 @@ export class RewardStatementsRepository {
       below_threshold_since: Date | null;
     }>(
       this.dataSource,
-      `SELECT id, name, tier, banned_at, below_threshold_since FROM servers
+      `SELECT id, name, tier, banned_at, below_threshold_since FROM server_directory
        WHERE owner_uuid = $1 ORDER BY created_at, id`,
       [ownerUuid],
     );
@@ -255,7 +255,7 @@ export class RewardStatementsRepository {
     if (serverIds.length === 0) return new Map();
     const rows = await queryRows<{ id: string; name: string }>(
       this.dataSource,
-      `SELECT id, name FROM servers WHERE owner_uuid = $1 AND id = ANY($2::uuid[])`,
+      `SELECT id, name FROM server_directory WHERE owner_uuid = $1 AND id = ANY($2::uuid[])`,
       [ownerUuid, serverIds],
     );
     return new Map(rows.map((row) => [row.id, row.name]));

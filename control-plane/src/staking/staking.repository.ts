@@ -40,7 +40,7 @@ export class StakingRepository {
    */
   async lockListings(tx: Transaction, ownerUuid: string): Promise<void> {
     await tx.query(
-      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
+      `SELECT l.server_id FROM market_listings l JOIN server_directory s ON s.id = l.server_id
        WHERE s.owner_uuid = $1 ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
       [ownerUuid],
     );
@@ -76,7 +76,7 @@ export class StakingRepository {
       halving_cut: boolean;
     }>(
       this.dataSource,
-      `SELECT id, name, tier, created_at, hardware_since, halving_cut FROM servers
+      `SELECT id, name, tier, created_at, hardware_since, halving_cut FROM server_directory
        WHERE owner_uuid = $1 ORDER BY created_at, id`,
       [ownerUuid],
     );

@@ -41,6 +41,7 @@ import { Reachability1764000003900 } from './1764000003900-reachability';
 import { JobRuns1764000004000 } from './1764000004000-job-runs';
 import { MarketSearchPairs1764000004100 } from './1764000004100-market-search-pairs';
 import { ServerAddressRule1764000004300 } from './1764000004300-server-address-rule';
+import { PublishedReadModels1764000004310 } from './1764000004310-published-read-models';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   JobRuns1764000004000,
   MarketSearchPairs1764000004100,
   ServerAddressRule1764000004300,
+  PublishedReadModels1764000004310,
 ] as const;
