@@ -13,6 +13,7 @@ const TEST_FILE = /\.(spec|db-spec|e2e-spec)\.ts$/;
 /** The read models published as views, by owner (migration 1764000004310, docs/architecture.md). */
 const PUBLISHED_VIEWS: Readonly<Record<string, string>> = {
   server_directory: 'nodes',
+  account_directory: 'accounts',
   wallet_balances: 'wallet',
   wallet_movements: 'wallet',
 };
@@ -52,8 +53,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'agent-reports/reliability-sweep.repository.ts servers',
   'agent-reports/agent-report.repository.ts server_clients',
   'agent-reports/agent-report.repository.ts subscriptions',
-  'enrollment/enrollment.repository.ts accounts',
-  'manual-servers/manual-servers.repository.ts accounts',
   // A manual server's check, which server_directory does not publish.
   'manual-servers/manual-servers.repository.ts servers',
   // The node names and enrollment addresses, which server_directory does not publish.
@@ -61,12 +60,10 @@ const NOT_YET_MOVED: readonly string[] = [
   'nodes/nodes.repository.ts server_client_sets',
   'nodes/nodes.repository.ts server_clients',
   'promotions/promotions.repository.ts market_listings',
-  'rewards/reward-escrow.repository.ts accounts',
   'rewards/reward-facts.repository.ts operator_economy_settings',
   'rewards/reward-facts.repository.ts subscription_servers',
   'rewards/reward-facts.repository.ts subscription_withdrawals',
   'rewards/reward-statements.repository.ts market_listings',
-  'social/social.repository.ts accounts',
   'staking/staking.repository.ts market_listings',
   'staking/staking.repository.ts reward_statements',
   // Being renamed by another change; its ledger and server reads move after that.
@@ -74,10 +71,8 @@ const NOT_YET_MOVED: readonly string[] = [
   'subscriptions/server-withdrawals.repository.ts ledger_entries',
   'subscriptions/server-withdrawals.repository.ts ledger_transactions',
   'subscriptions/server-withdrawals.repository.ts servers',
-  'subscriptions/server-replacements.repository.ts accounts',
   'subscriptions/server-replacements.repository.ts market_listings',
   'subscriptions/server-replacements.repository.ts server_reachability',
-  'subscriptions/subscriptions.repository.ts accounts',
   'subscriptions/subscriptions.repository.ts server_client_sets',
   'subscriptions/subscriptions.repository.ts subscription_traffic_days',
   'traffic/traffic.repository.ts subscriptions',

@@ -61,7 +61,7 @@ export class EnrollmentRepository {
     const [owner] = await queryRows<EnrollingOwner>(
       tx,
       `SELECT a.email, (SELECT count(*)::int FROM server_directory s WHERE s.owner_uuid = a.uuid) AS servers
-       FROM accounts a WHERE a.uuid = $1`,
+       FROM account_directory a WHERE a.uuid = $1`,
       [ownerUuid],
     );
     return owner ?? null;

@@ -90,7 +90,7 @@ export class RewardEscrowRepository {
          ON CONFLICT DO NOTHING
          RETURNING server_id, banned_at, owner_uuid)
        SELECT c.server_id, s.name, c.banned_at, s.below_threshold_since, a.email, a.locale
-       FROM claimed c JOIN server_directory s ON s.id = c.server_id JOIN accounts a ON a.uuid = c.owner_uuid`,
+       FROM claimed c JOIN server_directory s ON s.id = c.server_id JOIN account_directory a ON a.uuid = c.owner_uuid`,
       [now, limit],
     );
     return rows.map((row) => ({

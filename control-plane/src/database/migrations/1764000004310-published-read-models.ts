@@ -10,6 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - server_directory (nodes): a server's columns but the agent's secret hash, its DNS name and
  *   enrollment address, and a manual server's check (read from the table by node-dns and
  *   manual-servers until they ask nodes).
+ * - account_directory (accounts): an account's uuid, email, type, name and language, never its
+ *   password hash.
  * - wallet_balances (wallet): each ledger account's kind, owner and balance.
  * - wallet_movements (wallet): each ledger entry with its account's kind and owner and its
  *   transaction's type and references (outer joins on the primary keys, so a query that does not
@@ -30,6 +32,10 @@ export class PublishedReadModels1764000004310 implements MigrationInterface {
        FROM servers`,
     );
     await queryRunner.query(
+      `CREATE VIEW account_directory AS
+       SELECT uuid, email, user_type, name, locale, created_at FROM accounts`,
+    );
+    await queryRunner.query(
       `CREATE VIEW wallet_balances AS
        SELECT id AS account_id, kind, owner_uuid, balance_micro FROM ledger_accounts`,
     );
@@ -47,6 +53,7 @@ export class PublishedReadModels1764000004310 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP VIEW wallet_movements`);
     await queryRunner.query(`DROP VIEW wallet_balances`);
+    await queryRunner.query(`DROP VIEW account_directory`);
     await queryRunner.query(`DROP VIEW server_directory`);
   }
 }
