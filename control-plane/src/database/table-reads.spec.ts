@@ -63,8 +63,6 @@ const NOT_YET_MOVED: readonly string[] = [
   'rewards/reward-facts.repository.ts operator_economy_settings',
   'rewards/reward-facts.repository.ts subscription_servers',
   'rewards/reward-facts.repository.ts subscription_withdrawals',
-  'rewards/reward-statements.repository.ts market_listings',
-  'staking/staking.repository.ts market_listings',
   'staking/staking.repository.ts reward_statements',
   // Being renamed by another change; its ledger and server reads move after that.
   'subscriptions/server-withdrawals.repository.ts ledger_accounts',

@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { randomUUID } from 'node:crypto';
 import { MICRO_PER_SSL, type StakingData } from '@scn/proto';
 import { DataSource } from 'typeorm';
@@ -79,11 +80,20 @@ beforeAll(async () => {
     ledger,
     transactions,
     clock,
+    new ListingLocksRepository(),
   );
   const repository = new StakingRepository(dataSource);
   const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
   const balances = new WalletBalancesService(new WalletRepository(dataSource));
-  staking = new StakingService(transactions, repository, ledger, balances, idempotency, clock);
+  staking = new StakingService(
+    transactions,
+    repository,
+    ledger,
+    balances,
+    idempotency,
+    clock,
+    new ListingLocksRepository(),
+  );
   views = new StakingViewService(repository, balances, clock);
   subscriptions = subscriptionServices(dataSource, clock);
 });

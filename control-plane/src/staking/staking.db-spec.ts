@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { randomUUID } from 'node:crypto';
 import { ECONOMICS, MICRO_PER_SSL } from '@scn/proto';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
@@ -32,7 +33,15 @@ beforeAll(() => {
   const repository = new StakingRepository(t.dataSource);
   const idempotency = new IdempotencyService(runner, new IdempotencyRepository(t.dataSource));
   const balances = new WalletBalancesService(new WalletRepository(t.dataSource));
-  staking = new StakingService(runner, repository, ledger, balances, idempotency, clock);
+  staking = new StakingService(
+    runner,
+    repository,
+    ledger,
+    balances,
+    idempotency,
+    clock,
+    new ListingLocksRepository(),
+  );
   views = new StakingViewService(repository, balances, clock);
 });
 beforeEach(() => {

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
-import type { Transaction } from '../database/transaction-runner';
 
 /** One of the operator's servers as staking shows it. */
 export interface StakingServerRow {
@@ -30,21 +29,6 @@ export interface StakeRequirements {
 @Injectable()
 export class StakingRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /**
-   * Locks the market listings of the operator's servers (server_id order) until the transaction
-   * ends. A stake that turns the operator into a staker, or an unstake that ends it, updates
-   * those listings from the ledger's trigger (market_stake_changed) while holding the wallets'
-   * locks; a purchase locks a listing first and the operator's wallet after. Taking the listings
-   * first here keeps one order, so the two cannot deadlock.
-   */
-  async lockListings(tx: Transaction, ownerUuid: string): Promise<void> {
-    await tx.query(
-      `SELECT l.server_id FROM market_listings l JOIN server_directory s ON s.id = l.server_id
-       WHERE s.owner_uuid = $1 ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
-      [ownerUuid],
-    );
-  }
 
   async autoStakePercent(ownerUuid: string): Promise<number> {
     const rows = await queryRows<{ auto_stake_percent: number }>(

@@ -3,6 +3,7 @@ import type { Transaction, TransactionRunner } from '../database/transaction-run
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { LedgerService, PostRequest } from '../wallet/ledger.service';
 import type { WalletBalancesService } from '../wallet/wallet-balances.service';
+import type { ListingLocksRepository } from '../market/listing-locks.repository';
 import type { StakingRepository } from './staking.repository';
 import { StakingService } from './staking.service';
 
@@ -18,10 +19,12 @@ function setup({
   locks = [] as Array<{ amountMicro: bigint; unlocksAt: Date }>,
 } = {}) {
   const calls: string[] = [];
-  const repository = {
-    lockListings: jest.fn(async () => {
+  const listings = {
+    lockOwnersListings: jest.fn(async () => {
       calls.push('lockListings');
     }),
+  };
+  const repository = {
     setAutoStakePercent: jest.fn(async () => undefined),
   };
   const ledger = {
@@ -77,6 +80,7 @@ function setup({
     balances as unknown as WalletBalancesService,
     idempotency as unknown as IdempotencyService,
     { now: () => now },
+    listings as unknown as ListingLocksRepository,
   );
   return { service, repository, ledger, idempotency, transactions, calls };
 }

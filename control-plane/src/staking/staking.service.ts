@@ -8,6 +8,7 @@ import {
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyService } from '../wallet/idempotency.service';
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { LedgerService } from '../wallet/ledger.service';
 import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { StakingException } from './staking.exception';
@@ -31,6 +32,7 @@ export class StakingService {
     private readonly balances: WalletBalancesService,
     private readonly idempotency: IdempotencyService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly listings: ListingLocksRepository,
   ) {}
 
   /**
@@ -97,7 +99,7 @@ export class StakingService {
   }
 
   /**
-   * One move: the operator's listings are locked first (see StakingRepository.lockListings),
+   * One move: the operator's listings are locked first (ListingLocksRepository),
    * then `write` locks the wallet it debits, checks the rule and posts. Run again when PostgreSQL
    * rolls it back for a deadlock; a replayed key answers the first move's answer.
    */
@@ -117,7 +119,7 @@ export class StakingService {
         { route, body: { amountMicro: amountMicro.toString() } },
         async (tx): Promise<StakeMoveResponse> => {
           const now = this.clock.now();
-          await this.repository.lockListings(tx, ownerUuid);
+          await this.listings.lockOwnersListings(tx, [ownerUuid]);
           const transactionId = await write(tx, now);
           const after = await this.balances.balances(ownerUuid, ['node_wallet', 'stake'], tx);
           return {
