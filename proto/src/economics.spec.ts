@@ -1,4 +1,12 @@
-import { PRICING, SSL_USD_PRICE, VPS_TIERS, tierMonthlyIncome } from './economics';
+import { ProxyCoreState } from './gen/scn/agent/v1/ProxyCoreState';
+import {
+  CORE_DOWN_STATES,
+  isCoreDown,
+  PRICING,
+  SSL_USD_PRICE,
+  VPS_TIERS,
+  tierMonthlyIncome,
+} from './economics';
 
 describe('VPS tiers (issue 18 §2 rule 1)', () => {
   it('should pay each tier its wizard promise at 100% reliability and full capacity, without ads', () => {
@@ -30,5 +38,18 @@ describe('tierMonthlyIncome', () => {
     for (const tier of VPS_TIERS) {
       expect(tierMonthlyIncome(tier).totalSsl).toBe(tier.monthlyEarningsSsl);
     }
+  });
+});
+
+describe('CORE_DOWN_STATES', () => {
+  it('should name only states of the agent contract, as the control plane stores them', () => {
+    const stored = Object.keys(ProxyCoreState).map((state) =>
+      state.replace('PROXY_CORE_STATE_', '').toLowerCase(),
+    );
+    for (const state of CORE_DOWN_STATES) expect(stored).toContain(state);
+    expect(isCoreDown('running')).toBe(false);
+    expect(isCoreDown('restarting')).toBe(false);
+    expect(isCoreDown(null)).toBe(false);
+    expect(isCoreDown('failed')).toBe(true);
   });
 });

@@ -172,6 +172,18 @@ export const ECONOMICS = {
   adRewardSsl: { min: 0.1, max: 1 },
 } as const;
 
+/**
+ * spec 01 §4 Server disabled: the proxy core states in which clients cannot connect through a
+ * server ("core down"). States as the control plane stores them: the agent's ProxyCoreState in
+ * lower case without its prefix; `restarting` is not down (the agent brings it back).
+ */
+export const CORE_DOWN_STATES = ['stopped', 'failed', 'absent'] as const;
+
+/** Whether a stored core state means the core is down (none reported yet: not down). */
+export function isCoreDown(coreState: string | null): boolean {
+  return (CORE_DOWN_STATES as readonly string[]).includes(coreState ?? '');
+}
+
 /** spec 02 §9: the operators' reward pool at genesis, 15% of the supply, in micro-SSL. */
 export const REWARD_POOL_GENESIS_MICRO =
   (BigInt(TOTAL_SSL_SUPPLY) * BigInt(ECONOMICS.operatorRewardPoolPercent) * MICRO_PER_SSL) / 100n;

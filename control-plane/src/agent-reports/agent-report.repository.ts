@@ -291,7 +291,7 @@ const TRAFFIC_DAYS = `traffic AS (
                 sum(LEAST((c->>2)::numeric, ${MAX_REPORT_CLIENT_BYTES}))::bigint
          FROM v JOIN written w ON w.id = v.id
          CROSS JOIN LATERAL json_array_elements(v.traffic) AS c
-         JOIN servers p ON p.id = w.id
+         JOIN server_directory p ON p.id = w.id
          JOIN server_clients sc ON sc.server_id = w.id AND sc.client_uuid = (c->>0)::uuid
          JOIN subscriptions su ON su.vless_uuid = (c->>0)::uuid
          WHERE v.traffic IS NOT NULL

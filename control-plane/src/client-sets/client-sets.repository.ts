@@ -66,9 +66,12 @@ export class ClientSetsRepository {
               array_agg(c.client_uuid::text ORDER BY c.client_uuid) FILTER (WHERE c.client_uuid IS NOT NULL) AS uuids,
               s.plan_port, s.plan_security, s.plan_network, s.plan_revision::text AS plan_revision,
               s.probe_uuid::text AS probe_uuid
-       FROM server_client_sets cs JOIN servers s ON s.id = cs.server_id
+       FROM server_client_sets cs JOIN server_directory s ON s.id = cs.server_id
        LEFT JOIN server_clients c ON c.server_id = cs.server_id AND c.enabled
-       WHERE cs.server_id = $1 GROUP BY cs.server_id, s.id`,
+       WHERE cs.server_id = $1
+       -- A view has no primary key to group by: its columns are named (one server per set).
+       GROUP BY cs.server_id, s.plan_port, s.plan_security, s.plan_network, s.plan_revision,
+         s.probe_uuid`,
       [serverId],
     );
     const row = rows[0];

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ECONOMICS, VPS_TIERS } from '@scn/proto';
+import { CORE_DOWN_STATES, ECONOMICS, VPS_TIERS } from '@scn/proto';
 
 /**
  * The PostgreSQL functions that carry rules (kept in SQL for speed: triggers, the purchase, the
@@ -28,6 +28,8 @@ export const SQL_CONSTANTS: Readonly<Record<string, string>> = {
   availableAtReliability: String(ECONOMICS.availableAtReliability),
   // spec 02 §4: halving protection halves a server's allowed clients.
   hardwareAgeCutPercent: String(ECONOMICS.hardwareAgeCutPercent),
+  // spec 01 §4: the core states that disable a server, as a list for `core_state IN (...)`.
+  coreDownStates: CORE_DOWN_STATES.map((state) => `'${state}'`).join(', '),
 };
 
 const NAME = /^[a-z_][a-z0-9_]*$/;

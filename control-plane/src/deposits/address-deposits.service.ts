@@ -172,7 +172,7 @@ export class AddressDepositsService {
         now,
       );
       if (!won) continue;
-      await this.ledger.post(db, {
+      await this.ledger.lockAndPost(db, {
         type: 'deposit',
         postings: [
           { account: { system: 'external' }, amountMicro: -creditMicro },

@@ -58,7 +58,7 @@ export class DepositCreditService {
         // Unreachable while credits are unique per request; never credit twice if it were.
         throw new DepositsException('already_credited');
       }
-      await this.ledger.post(db, {
+      await this.ledger.lockAndPost(db, {
         type: 'deposit',
         postings: [
           { account: { system: 'external' }, amountMicro: -request.creditMicro },

@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { MICRO_PER_SSL } from '@scn/proto';
 import { DataSource } from 'typeorm';
 import { ledgerViolations } from '../../test/support/ledger';
@@ -49,6 +50,7 @@ beforeAll(async () => {
     new LedgerService(new WalletRepository(dataSource)),
     new TransactionRunner(dataSource),
     clock,
+    new ListingLocksRepository(),
   );
 });
 afterAll(async () => {

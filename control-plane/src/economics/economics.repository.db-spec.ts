@@ -32,7 +32,7 @@ describe('EconomicsRepository.facts', () => {
     const operator = randomUUID();
     const server = randomUUID();
     await new TransactionRunner(t.dataSource).run(async (tx) => {
-      await ledger.post(tx, {
+      await ledger.lockAndPost(tx, {
         type: 'monthly_reward',
         describedAs: { code: 'monthly_reward' as const, values: { period: '2026-01' } },
         externalRef: `reward:${server}:2026-10`,
@@ -42,7 +42,7 @@ describe('EconomicsRepository.facts', () => {
           { account: { wallet: 'stake', ownerUuid: operator }, amountMicro: 40n * SSL },
         ],
       });
-      await ledger.post(tx, {
+      await ledger.lockAndPost(tx, {
         type: 'staking_reward',
         describedAs: { code: 'staking_income' as const, values: { period: '2026-01' } },
         externalRef: `stake-income:${operator}:2026-10`,
@@ -51,7 +51,7 @@ describe('EconomicsRepository.facts', () => {
           { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: 2n * SSL },
         ],
       });
-      await ledger.post(tx, {
+      await ledger.lockAndPost(tx, {
         type: 'monthly_reward',
         describedAs: { code: 'monthly_reward' as const, values: { period: '2026-01' } },
         externalRef: `reward:${server}:2026-09`,
@@ -60,7 +60,7 @@ describe('EconomicsRepository.facts', () => {
           { account: { wallet: 'node_wallet', ownerUuid: operator }, amountMicro: 7n * SSL },
         ],
       });
-      await ledger.post(tx, {
+      await ledger.lockAndPost(tx, {
         type: 'promotion',
         describedAs: {
           code: 'promotion' as const,

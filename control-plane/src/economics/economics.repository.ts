@@ -21,7 +21,10 @@ export interface EconomyFacts {
   stakers: number;
 }
 
-/** The only DB access of the live economy (issue 18 §6): sums over the ledger and the servers. */
+/**
+ * The only DB access of the live economy (issue 18 §6): sums over the ledger and the servers, as
+ * their owners publish them (wallet_movements, wallet_balances, server_directory).
+ */
 @Injectable()
 export class EconomicsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -37,29 +40,28 @@ export class EconomicsRepository {
     const [row] = await queryRows<Record<string, string | Date | null>>(
       this.dataSource,
       `WITH pool AS (
-         SELECT e.amount_micro, t.type, t.external_ref
-         FROM ledger_entries e
-         JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'reward_pool'
-         JOIN ledger_transactions t ON t.id = e.transaction_id)
+         SELECT amount_micro, type, external_ref FROM wallet_movements
+         WHERE account_kind = 'reward_pool')
        SELECT
          (SELECT COALESCE(sum(amount_micro), 0) FROM pool)::text AS pool,
-         (SELECT created_at FROM ledger_transactions WHERE external_ref = $2) AS genesis_at,
+         (SELECT transaction_created_at FROM wallet_movements WHERE external_ref = $2 LIMIT 1)
+           AS genesis_at,
          (SELECT COALESCE(-sum(amount_micro), 0) FROM pool
             WHERE amount_micro < 0 AND type IN ('monthly_reward', 'staking_reward')
               AND external_ref LIKE ANY($3::text[]))::text AS last_month_paid,
          (SELECT COALESCE(-sum(amount_micro), 0) FROM pool WHERE amount_micro < 0)::text AS total_paid,
          (SELECT COALESCE(sum(amount_micro), 0) FROM pool
             WHERE amount_micro > 0 AND type <> 'genesis')::text AS total_inflow,
-         (SELECT count(*) FROM servers WHERE banned_at IS NULL)::text AS servers,
-         (SELECT count(*) FROM servers WHERE banned_at IS NULL
+         (SELECT count(*) FROM server_directory WHERE banned_at IS NULL)::text AS servers,
+         (SELECT count(*) FROM server_directory WHERE banned_at IS NULL
             AND last_report_at > $1::timestamptz - make_interval(secs => $4))::text AS reporting,
-         (SELECT count(*) FROM servers WHERE banned_at IS NULL
+         (SELECT count(*) FROM server_directory WHERE banned_at IS NULL
             AND (below_threshold_since IS NOT NULL OR reliability_at_report < $5))::text AS hidden,
-         (SELECT COALESCE(sum(reliability_at_report), 0) FROM servers WHERE banned_at IS NULL
+         (SELECT COALESCE(sum(reliability_at_report), 0) FROM server_directory WHERE banned_at IS NULL
             AND last_report_at > $1::timestamptz - make_interval(secs => $4))::text AS reliability_sum,
-         (SELECT COALESCE(sum(balance_micro), 0) FROM ledger_accounts WHERE kind = 'stake')::text
+         (SELECT COALESCE(sum(balance_micro), 0) FROM wallet_balances WHERE kind = 'stake')::text
            AS total_stake,
-         (SELECT count(*) FROM ledger_accounts WHERE kind = 'stake' AND balance_micro > 0)::text
+         (SELECT count(*) FROM wallet_balances WHERE kind = 'stake' AND balance_micro > 0)::text
            AS stakers`,
       [
         now,

@@ -60,8 +60,8 @@ export class EnrollmentRepository {
   async ownerOf(tx: Transaction, ownerUuid: string): Promise<EnrollingOwner | null> {
     const [owner] = await queryRows<EnrollingOwner>(
       tx,
-      `SELECT a.email, (SELECT count(*)::int FROM servers s WHERE s.owner_uuid = a.uuid) AS servers
-       FROM accounts a WHERE a.uuid = $1`,
+      `SELECT a.email, (SELECT count(*)::int FROM server_directory s WHERE s.owner_uuid = a.uuid) AS servers
+       FROM account_directory a WHERE a.uuid = $1`,
       [ownerUuid],
     );
     return owner ?? null;

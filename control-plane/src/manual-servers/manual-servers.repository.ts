@@ -52,7 +52,9 @@ export class ManualServersRepository {
     limit: number,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE`, [server.ownerUuid]);
+      await manager.query(`SELECT 1 FROM account_directory WHERE uuid = $1 FOR UPDATE`, [
+        server.ownerUuid,
+      ]);
       if ((await this.countOwnedIn(manager, server.ownerUuid)) >= limit) return false;
       await manager.getRepository(ServerEntity).insert(server);
       return true;

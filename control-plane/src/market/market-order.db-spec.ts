@@ -85,6 +85,8 @@ describe('market order and filters on a generated set', () => {
         bannedAt: next() < 0.04 ? new Date(start.getTime() - 86_400_000) : null,
         coreState: next() < 0.05 ? 'failed' : pick(['running', null]),
         createdAt: new Date(start.getTime() - i * 60_000),
+        // A manual server is listed by its own link (nodes/server-address.ts); agents have none.
+        vlessString: tier === null ? `vless://u@n${i}.example:443` : null,
       };
       const capacity = capacityOf(tier);
       const allowed = next() < 0.12 ? capacity : Math.floor(next() * 3);

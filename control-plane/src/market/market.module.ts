@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { ListingLocksRepository } from './listing-locks.repository';
 import { MarketController } from './market.controller';
 import { MarketRefresh } from './market-refresh';
 import { MarketRepository } from './market.repository';
@@ -8,12 +9,19 @@ import { PremiumServers } from './premium-servers';
 
 /**
  * The server market. Exports PremiumServers (subscriptions price premium servers and skip
- * their operator reward) and MarketRefresh (run by the nodes' minute reliability sweep).
+ * their operator reward), MarketRefresh (run by the nodes' minute reliability sweep) and
+ * ListingLocksRepository (the listings' lock order for staking and the rewards run).
  */
 @Module({
   imports: [AuthModule],
   controllers: [MarketController],
-  providers: [MarketRepository, MarketService, MarketRefresh, PremiumServers],
-  exports: [PremiumServers, MarketRefresh],
+  providers: [
+    MarketRepository,
+    MarketService,
+    MarketRefresh,
+    PremiumServers,
+    ListingLocksRepository,
+  ],
+  exports: [PremiumServers, MarketRefresh, ListingLocksRepository],
 })
 export class MarketModule {}

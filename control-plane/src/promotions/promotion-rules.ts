@@ -1,5 +1,4 @@
 import {
-  MICRO_PER_SSL,
   PROMOTION_CAP_MICRO,
   PROMOTION_CAP_SSL,
   PROMOTION_PLANS,
@@ -9,12 +8,8 @@ import {
   type PromotionStatus,
   promotionSplit,
 } from '@scn/proto';
+import { sslNumber } from '../common/money';
 import type { Posting } from '../wallet/ledger.service';
-
-/** Micro-SSL as a JSON number of SSL (display only: every decision is on micro-SSL). */
-export function sslNumber(micro: bigint): number {
-  return Number(micro) / Number(MICRO_PER_SSL);
-}
 
 /**
  * spec 01 §7: the request's `cost` is what the modal showed; it must be the plan's price (whole

@@ -190,7 +190,7 @@ describe('PromotionsService.promote', () => {
     const { owner, ids } = await operator(500);
     // A subscription reward of 1000 SSL, frozen 60 days (spec 01 §9): the balance is 1500.
     await runner.run((tx) =>
-      ledger.post(tx, {
+      ledger.lockAndPost(tx, {
         type: 'subscription_reward',
         describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [

@@ -97,7 +97,7 @@ export class PromotionsService {
           }
           const { burnMicro, poolMicro } = promotionSplit(costMicro);
           const expiresAt = promotionExpiry(now, server.promotedUntil, plan.days);
-          const transactionId = await this.ledger.post(tx, {
+          const transactionId = await this.ledger.lockAndPost(tx, {
             type: 'promotion',
             postings: promotionPostings(ownerUuid, costMicro),
             initiatorUuid: ownerUuid,

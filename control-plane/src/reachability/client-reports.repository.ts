@@ -17,7 +17,7 @@ export class ClientReportsRepository {
     const rows = await queryRows<{ works: string; blocked: string }>(
       this.dataSource,
       `SELECT count(*) FILTER (WHERE o.works) AS works, count(*) FILTER (WHERE NOT o.works) AS blocked
-       FROM reachability_observations o JOIN servers s ON s.id = o.server_id
+       FROM reachability_observations o JOIN server_directory s ON s.id = o.server_id
        WHERE o.server_id = $1 AND o.country = $2 AND o.asn = $3 AND o.observer_kind = 'probe'
          AND o.observed_at >= $4 AND o.plan_revision = s.plan_revision`,
       [key.serverId, key.country, key.asn, since],
@@ -41,7 +41,7 @@ export class ClientReportsRepository {
   async planRevisionOf(serverId: string): Promise<string | null> {
     const rows = await queryRows<{ plan_revision: string }>(
       this.dataSource,
-      `SELECT plan_revision::text AS plan_revision FROM servers WHERE id = $1 AND source = 'agent'`,
+      `SELECT plan_revision::text AS plan_revision FROM server_directory WHERE id = $1 AND source = 'agent'`,
       [serverId],
     );
     return rows[0]?.plan_revision ?? null;

@@ -70,7 +70,7 @@ export class ReachabilityRepository {
        FROM json_to_recordset($1::json) AS r(server_id uuid, country char(2), asn int,
               observer_id uuid, observer_kind varchar, works boolean, error_class varchar,
               total_ms int, plan_revision bigint, observed_at timestamptz)
-       JOIN servers s ON s.id = r.server_id AND s.plan_revision = r.plan_revision
+       JOIN server_directory s ON s.id = r.server_id AND s.plan_revision = r.plan_revision
        ORDER BY r.server_id, r.country, r.asn, r.observer_id
        ON CONFLICT (server_id, country, asn, observer_id) DO UPDATE SET
          observer_kind = EXCLUDED.observer_kind, works = EXCLUDED.works,
@@ -116,7 +116,7 @@ export class ReachabilityRepository {
               t.agreements, t.disagreements
        FROM json_to_recordset($1::json) AS k(s uuid, c char(2), a int)
        JOIN reachability_observations o ON o.server_id = k.s AND o.country = k.c AND o.asn = k.a
-       JOIN servers s ON s.id = o.server_id AND s.plan_revision = o.plan_revision
+       JOIN server_directory s ON s.id = o.server_id AND s.plan_revision = o.plan_revision
        LEFT JOIN reachability_reporters t
          ON o.observer_kind = 'client' AND t.account_uuid = o.observer_id
        WHERE o.observed_at >= $2`,
@@ -159,7 +159,7 @@ export class ReachabilityRepository {
          SELECT e.*, s.plan_revision
          FROM json_to_recordset($1::json) AS e(s uuid, c char(2), a int, score smallint,
                 state char(1), observers smallint, probes smallint, measured_at timestamptz)
-         JOIN servers s ON s.id = e.s
+         JOIN server_directory s ON s.id = e.s
        ), old AS (
          SELECT r.server_id, r.country, r.asn, r.state, r.blocked_since, r.plan_revision
          FROM server_reachability r JOIN input i ON r.server_id = i.s AND r.country = i.c AND r.asn = i.a
@@ -224,7 +224,7 @@ export class ReachabilityRepository {
               r.measured_at, r.blocked_since
        FROM unnest($1::uuid[]) AS k(id)
        JOIN server_reachability r ON r.server_id = k.id
-       JOIN servers s ON s.id = r.server_id
+       JOIN server_directory s ON s.id = r.server_id
        WHERE r.plan_revision = s.plan_revision
        ORDER BY r.server_id, r.country, r.asn`,
       [serverIds],
@@ -245,7 +245,7 @@ export class ReachabilityRepository {
               r.measured_at, r.blocked_since
        FROM unnest($1::uuid[]) AS k(id)
        JOIN server_reachability r ON r.server_id = k.id AND r.country = $2
-       JOIN servers s ON s.id = r.server_id
+       JOIN server_directory s ON s.id = r.server_id
        WHERE r.plan_revision = s.plan_revision`,
       [serverIds, country],
     );
@@ -256,7 +256,7 @@ export class ReachabilityRepository {
   async workingFrom(country: string, asn: number, since: Date, limit: number): Promise<string[]> {
     const rows = await queryRows<{ server_id: string }>(
       this.dataSource,
-      `SELECT r.server_id FROM server_reachability r JOIN servers s ON s.id = r.server_id
+      `SELECT r.server_id FROM server_reachability r JOIN server_directory s ON s.id = r.server_id
        WHERE r.country = $1 AND r.asn = $2 AND r.state = 'w' AND r.measured_at >= $3
          AND r.plan_revision = s.plan_revision
        ORDER BY r.score DESC, r.server_id LIMIT $4`,
@@ -269,7 +269,7 @@ export class ReachabilityRepository {
   async blockedWithAutoRegeneration(since: Date): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(
       this.dataSource,
-      `SELECT DISTINCT s.id FROM servers s JOIN server_reachability r
+      `SELECT DISTINCT s.id FROM server_directory s JOIN server_reachability r
          ON r.server_id = s.id AND r.plan_revision = s.plan_revision
        WHERE s.auto_regenerate_s IS NOT NULL AND r.state = 'b' AND r.measured_at >= $1`,
       [since],
@@ -286,7 +286,7 @@ export class ReachabilityRepository {
       this.dataSource,
       `DELETE FROM server_reachability r
        WHERE r.measured_at < $1
-          OR r.plan_revision <> (SELECT s.plan_revision FROM servers s WHERE s.id = r.server_id)
+          OR r.plan_revision <> (SELECT s.plan_revision FROM server_directory s WHERE s.id = r.server_id)
        RETURNING r.server_id`,
       [measuredBefore],
     );

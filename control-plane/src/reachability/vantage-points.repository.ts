@@ -141,7 +141,7 @@ export class VantagePointsRepository {
     }>(
       this.dataSource,
       `SELECT s.id, s.host, s.port, s.inbound, s.plan_revision::text AS plan_revision, s.probe_uuid
-       FROM servers s
+       FROM server_directory s
        LEFT JOIN server_reachability r
          ON r.server_id = s.id AND r.country = $1 AND r.asn = $2 AND r.plan_revision = s.plan_revision
        WHERE s.source = 'agent' AND s.host IS NOT NULL AND s.port IS NOT NULL

@@ -103,7 +103,7 @@ export class ReliabilityHistoryRepository {
               s.banned_at, c.history_until, to_char(c.pending_day, 'YYYY-MM-DD') AS pending_day,
               c.pending_observed_seconds, c.pending_reliability_seconds, c.pending_below_seconds,
               c.pending_stale_seconds, c.pending_min_reliability
-       FROM servers s LEFT JOIN server_history_cursors c ON c.server_id = s.id
+       FROM server_directory s LEFT JOIN server_history_cursors c ON c.server_id = s.id
        WHERE ($1::uuid IS NULL OR s.id > $1::uuid)
          AND (s.banned_at IS NULL
               OR COALESCE(c.history_until, s.created_at) < date_trunc('second', s.banned_at)
@@ -228,7 +228,7 @@ export class ReliabilityHistoryRepository {
       this.dataSource,
       `WITH gone AS (
          DELETE FROM server_history_cursors c
-         WHERE NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = c.server_id)
+         WHERE NOT EXISTS (SELECT 1 FROM server_directory s WHERE s.id = c.server_id)
          RETURNING c.*
        ), days AS (
          INSERT INTO server_reliability_days AS t (server_id, day, owner_uuid, tier,

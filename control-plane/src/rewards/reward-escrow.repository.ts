@@ -51,7 +51,7 @@ export class RewardEscrowRepository {
     }>(
       manager,
       `SELECT a.owner_uuid AS server_id, s.owner_uuid AS operator_uuid, s.banned_at IS NOT NULL AS banned
-       FROM ledger_accounts a LEFT JOIN servers s ON s.id = a.owner_uuid
+       FROM wallet_balances a LEFT JOIN server_directory s ON s.id = a.owner_uuid
        WHERE a.kind = 'reward_escrow' AND a.balance_micro > 0
          AND ($1::uuid IS NULL OR a.owner_uuid > $1::uuid)
          AND (s.id IS NULL OR s.banned_at IS NOT NULL OR s.below_threshold_since IS NULL)
@@ -82,7 +82,7 @@ export class RewardEscrowRepository {
       this.dataSource,
       `WITH claimed AS (
          INSERT INTO server_ban_notices (server_id, banned_at, owner_uuid, notified_at)
-         SELECT s.id, s.banned_at, s.owner_uuid, $1 FROM servers s
+         SELECT s.id, s.banned_at, s.owner_uuid, $1 FROM server_directory s
          WHERE s.banned_at IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM server_ban_notices n
                            WHERE n.server_id = s.id AND n.banned_at = s.banned_at)
@@ -90,7 +90,7 @@ export class RewardEscrowRepository {
          ON CONFLICT DO NOTHING
          RETURNING server_id, banned_at, owner_uuid)
        SELECT c.server_id, s.name, c.banned_at, s.below_threshold_since, a.email, a.locale
-       FROM claimed c JOIN servers s ON s.id = c.server_id JOIN accounts a ON a.uuid = c.owner_uuid`,
+       FROM claimed c JOIN server_directory s ON s.id = c.server_id JOIN account_directory a ON a.uuid = c.owner_uuid`,
       [now, limit],
     );
     return rows.map((row) => ({

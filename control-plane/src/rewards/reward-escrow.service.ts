@@ -78,7 +78,7 @@ export class RewardEscrowService {
             outcome.forfeitedMicro += balanceMicro;
           }
         }
-        await this.ledger.postMany(tx, requests, locked);
+        await this.ledger.postOnLockedWallets(tx, requests, locked);
         return escrows.length < batchSize ? null : ids[ids.length - 1]!;
       });
       if (last === null) break;

@@ -83,12 +83,12 @@ export class RewardFactsRepository {
          FROM (${historyDaysSql(
            '$1',
            '$2',
-           '($3::uuid IS NULL OR server_id IN (SELECT id FROM servers WHERE owner_uuid = $3))',
+           '($3::uuid IS NULL OR server_id IN (SELECT id FROM server_directory WHERE owner_uuid = $3))',
          )}) d
          GROUP BY d.server_id)
        SELECT f.*, s.id IS NOT NULL AS present, s.created_at, s.hardware_since, s.banned_at,
               s.below_threshold_since
-       FROM f LEFT JOIN servers s ON s.id = f.server_id`,
+       FROM f LEFT JOIN server_directory s ON s.id = f.server_id`,
       [window.startDay, window.endDay, owner],
     );
     return rows.map((row) => ({
@@ -142,12 +142,12 @@ export class RewardFactsRepository {
     for (const row of settings) of(row.owner_uuid).autoStakePercent = row.auto_stake_percent;
     const stakes = await queryRows<{ owner_uuid: string; at_start: string; at_end: string }>(
       this.dataSource,
-      `SELECT a.owner_uuid,
-              COALESCE(sum(e.amount_micro) FILTER (WHERE e.created_at < $1), 0)::text AS at_start,
-              COALESCE(sum(e.amount_micro) FILTER (WHERE e.created_at < $2), 0)::text AS at_end
-       FROM ledger_accounts a JOIN ledger_entries e ON e.account_id = a.id
-       WHERE a.kind = 'stake' AND ($3::uuid IS NULL OR a.owner_uuid = $3)
-       GROUP BY a.owner_uuid`,
+      `SELECT m.owner_uuid,
+              COALESCE(sum(m.amount_micro) FILTER (WHERE m.created_at < $1), 0)::text AS at_start,
+              COALESCE(sum(m.amount_micro) FILTER (WHERE m.created_at < $2), 0)::text AS at_end
+       FROM wallet_movements m
+       WHERE m.account_kind = 'stake' AND ($3::uuid IS NULL OR m.owner_uuid = $3)
+       GROUP BY m.owner_uuid`,
       [window.start, window.until, owner],
     );
     for (const row of stakes) {
@@ -181,19 +181,19 @@ export class RewardFactsRepository {
     const rows = await queryRows<{ server_id: string; clients: number; micro: string }>(
       this.dataSource,
       `WITH r AS (
-         SELECT t.subscription_id, a.owner_uuid, e.amount_micro / t.server_count AS per_server
-         FROM ledger_transactions t
-           JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount_micro > 0
-           JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'node_wallet'
-         WHERE t.type = 'subscription_reward' AND t.created_at >= $1 AND t.created_at < $2
-           AND t.server_count > 0 AND ($3::uuid IS NULL OR a.owner_uuid = $3)),
+         SELECT m.subscription_id, m.owner_uuid, m.amount_micro / m.server_count AS per_server
+         FROM wallet_movements m
+         WHERE m.type = 'subscription_reward' AND m.transaction_created_at >= $1
+           AND m.transaction_created_at < $2 AND m.amount_micro > 0
+           AND m.account_kind = 'node_wallet' AND m.server_count > 0
+           AND ($3::uuid IS NULL OR m.owner_uuid = $3)),
        members AS (
          SELECT subscription_id, server_id FROM subscription_servers
          UNION SELECT subscription_id, server_id FROM subscription_server_drops)
        SELECT m.server_id, count(DISTINCT r.subscription_id)::int AS clients,
               sum(r.per_server)::text AS micro
        FROM r JOIN members m ON m.subscription_id = r.subscription_id
-         JOIN servers s ON s.id = m.server_id AND s.owner_uuid = r.owner_uuid
+         JOIN server_directory s ON s.id = m.server_id AND s.owner_uuid = r.owner_uuid
        GROUP BY m.server_id`,
       [window.start, window.until, owner],
     );
@@ -209,13 +209,12 @@ export class RewardFactsRepository {
   async adBonusLines(window: FactsWindow, owner: string | null): Promise<Map<string, bigint>> {
     const rows = await queryRows<{ owner_uuid: string; micro: string }>(
       this.dataSource,
-      `SELECT a.owner_uuid, sum(e.amount_micro)::text AS micro
-       FROM ledger_transactions t
-         JOIN ledger_entries e ON e.transaction_id = t.id AND e.amount_micro > 0
-         JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'node_wallet'
-       WHERE t.type = 'social_reward' AND t.created_at >= $1 AND t.created_at < $2
-         AND ($3::uuid IS NULL OR a.owner_uuid = $3)
-       GROUP BY a.owner_uuid`,
+      `SELECT m.owner_uuid, sum(m.amount_micro)::text AS micro
+       FROM wallet_movements m
+       WHERE m.type = 'social_reward' AND m.transaction_created_at >= $1
+         AND m.transaction_created_at < $2 AND m.amount_micro > 0
+         AND m.account_kind = 'node_wallet' AND ($3::uuid IS NULL OR m.owner_uuid = $3)
+       GROUP BY m.owner_uuid`,
       [window.start, window.until, owner],
     );
     return new Map(rows.map((row) => [row.owner_uuid, BigInt(row.micro)]));
@@ -225,9 +224,10 @@ export class RewardFactsRepository {
   async poolBalanceMicro(): Promise<bigint> {
     const rows = await queryRows<{ total: string }>(
       this.dataSource,
-      `SELECT COALESCE(sum(e.amount_micro), 0)::text AS total
-       FROM ledger_entries e
-       WHERE e.account_id = (SELECT id FROM ledger_accounts WHERE kind = 'reward_pool' AND owner_uuid = $1)`,
+      `SELECT COALESCE(sum(m.amount_micro), 0)::text AS total
+       FROM wallet_movements m
+       WHERE m.account_id =
+         (SELECT account_id FROM wallet_balances WHERE kind = 'reward_pool' AND owner_uuid = $1)`,
       [NIL],
     );
     return BigInt(rows[0]?.total ?? '0');
@@ -237,7 +237,8 @@ export class RewardFactsRepository {
   async genesisAt(): Promise<Date | null> {
     const rows = await queryRows<{ created_at: Date }>(
       this.dataSource,
-      `SELECT created_at FROM ledger_transactions WHERE external_ref = $1`,
+      `SELECT transaction_created_at AS created_at FROM wallet_movements
+       WHERE external_ref = $1 LIMIT 1`,
       [GENESIS_REF],
     );
     return rows[0]?.created_at ?? null;

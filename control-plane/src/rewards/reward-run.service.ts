@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { LedgerService, type PostRequest } from '../wallet/ledger.service';
@@ -53,6 +54,7 @@ export class RewardRunService {
     private readonly ledger: LedgerService,
     private readonly transactions: TransactionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly listings: ListingLocksRepository,
   ) {}
 
   async runPeriod(period: string, options: RunOptions = {}): Promise<RunOutcome> {
@@ -127,7 +129,7 @@ export class RewardRunService {
         const rows = await this.repository.lockUnpaid(tx, day, batchSize);
         // An automatic stake may turn its operator into a staker, which updates the operator's
         // market listings: they are locked first, in the order purchases and stakes take them.
-        await this.repository.lockListingsOf(tx, [
+        await this.listings.lockOwnersListings(tx, [
           ...new Set(rows.filter((row) => row.autoStakedMicro > 0n).map((row) => row.ownerUuid)),
         ]);
         const payouts = rows.map((row) => ({
@@ -166,12 +168,12 @@ export class RewardRunService {
 
   /** Writes the batch's movements in one statement; each key with its transaction (or null). */
   private async post(
-    tx: Parameters<LedgerService['postMany']>[0],
+    tx: Parameters<LedgerService['postOnLockedWallets']>[0],
     payouts: readonly { key: string; request: PostRequest | null }[],
   ): Promise<Array<{ key: string; ledgerTransactionId: string | null }>> {
     const moving = payouts.filter((p) => p.request !== null);
     // Pool payouts debit only the pool (a system account): nothing to lock.
-    const ids = await this.ledger.postMany(
+    const ids = await this.ledger.postOnLockedWallets(
       tx,
       moving.map((p) => p.request!),
     );

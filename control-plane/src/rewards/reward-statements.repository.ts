@@ -136,23 +136,6 @@ export class RewardStatementsRepository {
     }));
   }
 
-  /**
-   * Locks the market listings of these operators' servers (server_id order) until the
-   * transaction ends. A payout that credits a stake from 0 makes the ledger's trigger
-   * (market_stake_changed) update the operator's listings while the batch holds the accounts it
-   * credited; a purchase locks listings first and wallets after, and so does a stake
-   * (StakingRepository.lockListings). Taken before the batch's movements, the listings keep that
-   * one order (listings, then accounts), so a batch cannot deadlock with them.
-   */
-  async lockListingsOf(manager: Transaction, owners: readonly string[]): Promise<void> {
-    if (owners.length === 0) return;
-    await manager.query(
-      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
-       WHERE s.owner_uuid = ANY($1::uuid[]) ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
-      [owners],
-    );
-  }
-
   /** Marks statements paid, each with its ledger transaction (null: nothing to move). */
   async markPaid(
     manager: Transaction,
@@ -237,7 +220,7 @@ export class RewardStatementsRepository {
       below_threshold_since: Date | null;
     }>(
       this.dataSource,
-      `SELECT id, name, tier, banned_at, below_threshold_since FROM servers
+      `SELECT id, name, tier, banned_at, below_threshold_since FROM server_directory
        WHERE owner_uuid = $1 ORDER BY created_at, id`,
       [ownerUuid],
     );
@@ -255,7 +238,7 @@ export class RewardStatementsRepository {
     if (serverIds.length === 0) return new Map();
     const rows = await queryRows<{ id: string; name: string }>(
       this.dataSource,
-      `SELECT id, name FROM servers WHERE owner_uuid = $1 AND id = ANY($2::uuid[])`,
+      `SELECT id, name FROM server_directory WHERE owner_uuid = $1 AND id = ANY($2::uuid[])`,
       [ownerUuid, serverIds],
     );
     return new Map(rows.map((row) => [row.id, row.name]));

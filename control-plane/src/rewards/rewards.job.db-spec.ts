@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,7 @@ async function replica(smtpUrl = smtp.url) {
     ledger,
     transactions,
     clock,
+    new ListingLocksRepository(),
   );
   const escrow = new RewardEscrowService(
     new RewardEscrowRepository(dataSource),

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { MarketModule } from '../market/market.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { EarningsService } from './earnings.service';
 import { RewardComputer } from './reward-computer';
@@ -17,7 +18,7 @@ import { RewardsTickService } from './rewards-tick.service';
  * job, escrows and ban notices, and the earnings endpoint. Money moves through LedgerService.
  */
 @Module({
-  imports: [AuthModule, WalletModule],
+  imports: [AuthModule, WalletModule, MarketModule],
   controllers: [RewardsController],
   providers: [
     RewardFactsRepository,

@@ -89,7 +89,7 @@ export class ShareRewardsService {
         });
         return 'forfeited';
       }
-      const transactionId = await this.ledger.post(tx, {
+      const transactionId = await this.ledger.lockAndPost(tx, {
         type: 'social_reward',
         postings: [
           { account: { system: 'reward_pool' }, amountMicro: -share.rewardMicro },

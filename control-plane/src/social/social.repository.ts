@@ -92,7 +92,7 @@ export class SocialRepository {
   async accountType(tx: Transaction, accountUuid: string): Promise<'client' | 'node' | null> {
     const rows = await queryRows<{ user_type: 'client' | 'node' }>(
       tx,
-      'SELECT user_type FROM accounts WHERE uuid = $1',
+      'SELECT user_type FROM account_directory WHERE uuid = $1',
       [accountUuid],
     );
     return rows[0]?.user_type ?? null;

@@ -11,6 +11,7 @@ import {
 } from '@scn/proto';
 import { AuthException } from '../auth/auth.exception';
 import { CLOCK, type Clock } from '../common/clock';
+import { sslNumber } from '../common/money';
 import { TransactionRunner } from '../database/transaction-runner';
 import { type ShareRow, SocialRepository } from './social.repository';
 import { SocialException } from './social.exception';
@@ -139,7 +140,7 @@ export class SocialService {
         success: true,
         message: SOCIAL_MESSAGES.recorded(reward.isPrimeTime),
         pendingReward: {
-          amount: Number(reward.rewardMicro) / 1_000_000,
+          amount: sslNumber(reward.rewardMicro),
           amountMicro: reward.rewardMicro.toString(),
           isPrimeTime: reward.isPrimeTime,
           paysAt: share.paysAt.toISOString(),

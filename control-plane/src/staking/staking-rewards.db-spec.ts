@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { randomUUID } from 'node:crypto';
 import { MICRO_PER_SSL, type StakingData } from '@scn/proto';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ import { RewardStatementsRepository } from '../rewards/reward-statements.reposit
 import { IdempotencyRepository } from '../wallet/idempotency.repository';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
@@ -78,11 +80,21 @@ beforeAll(async () => {
     ledger,
     transactions,
     clock,
+    new ListingLocksRepository(),
   );
   const repository = new StakingRepository(dataSource);
   const idempotency = new IdempotencyService(transactions, new IdempotencyRepository(dataSource));
-  staking = new StakingService(transactions, repository, ledger, idempotency, clock);
-  views = new StakingViewService(repository, clock);
+  const balances = new WalletBalancesService(new WalletRepository(dataSource));
+  staking = new StakingService(
+    transactions,
+    repository,
+    ledger,
+    balances,
+    idempotency,
+    clock,
+    new ListingLocksRepository(),
+  );
+  views = new StakingViewService(repository, balances, clock);
   subscriptions = subscriptionServices(dataSource, clock);
 });
 afterAll(async () => {

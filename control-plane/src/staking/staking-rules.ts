@@ -2,6 +2,7 @@ import { ECONOMICS } from '@scn/proto';
 import { stakeCredit } from '../rewards/reward-payouts';
 import { addYears } from '../rewards/reward-rules';
 import type { Posting } from '../wallet/ledger.service';
+import type { FrozenLot } from '../wallet/wallet-balance';
 
 /**
  * Staking's rules as pure functions (issue 18 §4, spec 02 §9; docs/economics.md "Staking").
@@ -38,6 +39,11 @@ export function unstakePostings(ownerUuid: string, amountMicro: bigint): Posting
 export interface StakeLock {
   amountMicro: bigint;
   unlocksAt: Date;
+}
+
+/** A stake's frozen lot (the wallet's FrozenLot) as a lock that ends at `unlocksAt`. */
+export function stakeLock(lot: FrozenLot): StakeLock {
+  return { amountMicro: lot.amountMicro, unlocksAt: lot.frozenUntil };
 }
 
 export interface StakeLockView {

@@ -1,6 +1,8 @@
 import { MICRO_PER_SSL } from '@scn/proto';
 import type { StakeRequirements, StakingRepository, StakingServerRow } from './staking.repository';
 import { StakingViewService } from './staking-view.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
+import type { WalletRepository } from '../wallet/wallet.repository';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
@@ -26,18 +28,29 @@ function setup(requirements: StakeRequirements, stake = ssl(852)) {
       halvingCut: false,
     },
   ];
-  const repository = {
-    balances: jest.fn(async () => ({ nodeWalletMicro: ssl(50), stakeMicro: stake })),
-    frozenLots: jest.fn(async (kind: string) =>
-      kind === 'stake'
-        ? [{ amountMicro: ssl(100), unlocksAt: new Date('2026-03-20T00:00:00.000Z') }]
-        : [{ amountMicro: ssl(20), unlocksAt: new Date('2026-04-20T00:00:00.000Z') }],
+  // WalletBalancesService over a node wallet of 50 SSL with 20 frozen and one stake lock.
+  const wallets = new WalletBalancesService({
+    balancesOf: jest.fn(
+      async () =>
+        new Map([
+          ['node_wallet', ssl(50)],
+          ['stake', stake],
+        ]),
     ),
+    frozenLots: jest.fn(async ({ kind }: { kind: string }) =>
+      kind === 'stake'
+        ? [{ amountMicro: ssl(100), frozenUntil: new Date('2026-03-20T00:00:00.000Z') }]
+        : [{ amountMicro: ssl(20), frozenUntil: new Date('2026-04-20T00:00:00.000Z') }],
+    ),
+  } as unknown as WalletRepository);
+  const repository = {
     autoStakePercent: jest.fn(async () => 50),
     servers: jest.fn(async () => servers),
     requirements: jest.fn(async () => requirements),
   };
-  return new StakingViewService(repository as unknown as StakingRepository, { now: () => now });
+  return new StakingViewService(repository as unknown as StakingRepository, wallets, {
+    now: () => now,
+  });
 }
 
 describe('StakingViewService.view', () => {

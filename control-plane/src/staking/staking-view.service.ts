@@ -7,8 +7,9 @@ import {
   requiredStakeSharePercent,
   stakingIncomeMicro,
 } from '../rewards/reward-rules';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { type StakingServerRow, StakingRepository } from './staking.repository';
-import { halvingFrom, stakeLockView } from './staking-rules';
+import { halvingFrom, stakeLock, stakeLockView } from './staking-rules';
 
 /**
  * What the node dashboard's staking settings show (GET /api/nodes/{uuid}/staking): the stake,
@@ -19,31 +20,32 @@ import { halvingFrom, stakeLockView } from './staking-rules';
 export class StakingViewService {
   constructor(
     private readonly repository: StakingRepository,
+    private readonly wallets: WalletBalancesService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async view(ownerUuid: string): Promise<StakingData> {
     const now = this.clock.now();
-    const [balances, stakeLocks, frozen, autoStakePercent, servers, requirements] =
+    const [stakes, stakeLots, nodeWallet, autoStakePercent, servers, requirements] =
       await Promise.all([
-        this.repository.balances(ownerUuid),
-        this.repository.frozenLots('stake', ownerUuid, now),
-        this.repository.frozenLots('node_wallet', ownerUuid, now),
+        this.wallets.balances(ownerUuid, ['stake']),
+        this.wallets.frozenLots('stake', ownerUuid, now),
+        this.wallets.available('node_wallet', ownerUuid, now),
         this.repository.autoStakePercent(ownerUuid),
         this.repository.servers(ownerUuid),
         this.repository.requirements(ownerUuid),
       ]);
-    const locks = stakeLockView(balances.stakeMicro, stakeLocks);
-    const frozenMicro = frozen.reduce((sum, lot) => sum + lot.amountMicro, 0n);
-    const wallet = balances.nodeWalletMicro;
-    const stakeable = wallet - (frozenMicro > wallet ? wallet : frozenMicro);
+    const stakeMicro = stakes.get('stake')!;
+    const locks = stakeLockView(stakeMicro, stakeLots.map(stakeLock));
+    // Only the node wallet's available balance can be staked (its frozen rewards cannot).
+    const stakeable = nodeWallet.availableMicro;
     const rows = servers.map((server) =>
       this.server(server, requirements.byServer.get(server.id) ?? 0n, now),
     );
     // The rewards engine's own figure (a deleted server's statements count too).
     const required = requirements.totalMicro;
     return {
-      stakeMicro: balances.stakeMicro.toString(),
+      stakeMicro: stakeMicro.toString(),
       unlockedMicro: locks.unlockedMicro.toString(),
       lockedMicro: locks.lockedMicro.toString(),
       locks: locks.locks.map((lock) => ({
@@ -55,9 +57,9 @@ export class StakingViewService {
       autoStakePercent,
       apyPercent: ECONOMICS.stakingApyPercent,
       // A month from now on today's stake (a stake made later in a month earns from the next).
-      monthlyIncomeMicro: stakingIncomeMicro(balances.stakeMicro, balances.stakeMicro).toString(),
+      monthlyIncomeMicro: stakingIncomeMicro(stakeMicro, stakeMicro).toString(),
       requiredStakeMicro: required.toString(),
-      requirementMet: balances.stakeMicro >= required,
+      requirementMet: stakeMicro >= required,
       servers: rows,
       lastUpdated: now.toISOString(),
     };

@@ -1,3 +1,4 @@
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { randomUUID } from 'node:crypto';
 import { ECONOMICS, MICRO_PER_SSL } from '@scn/proto';
 import { depositSsl, ledgerViolations } from '../../test/support/ledger';
@@ -8,6 +9,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyRepository } from '../wallet/idempotency.repository';
 import { IdempotencyService } from '../wallet/idempotency.service';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { WalletRepository } from '../wallet/wallet.repository';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
@@ -30,8 +32,17 @@ beforeAll(() => {
   ledger = new LedgerService(new WalletRepository(t.dataSource));
   const repository = new StakingRepository(t.dataSource);
   const idempotency = new IdempotencyService(runner, new IdempotencyRepository(t.dataSource));
-  staking = new StakingService(runner, repository, ledger, idempotency, clock);
-  views = new StakingViewService(repository, clock);
+  const balances = new WalletBalancesService(new WalletRepository(t.dataSource));
+  staking = new StakingService(
+    runner,
+    repository,
+    ledger,
+    balances,
+    idempotency,
+    clock,
+    new ListingLocksRepository(),
+  );
+  views = new StakingViewService(repository, balances, clock);
 });
 beforeEach(() => {
   clock.at = START;
@@ -89,7 +100,7 @@ describe('StakingService.stake', () => {
     const { owner } = await operator(10);
     // A reward of 30 SSL frozen for 60 days: the balance is 40, 10 of it available.
     await runner.run((tx) =>
-      ledger.post(tx, {
+      ledger.lockAndPost(tx, {
         type: 'subscription_reward',
         describedAs: { code: 'subscription_reward' as const, values: {} },
         postings: [

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { MarketModule } from '../market/market.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { StakingController } from './staking.controller';
 import { StakingRepository } from './staking.repository';
@@ -11,7 +12,7 @@ import { StakingViewService } from './staking-view.service';
  * rewards engine's automatic stake writes the same stake credit (reward-payouts stakeCredit).
  */
 @Module({
-  imports: [AuthModule, WalletModule],
+  imports: [AuthModule, WalletModule, MarketModule],
   controllers: [StakingController],
   providers: [StakingRepository, StakingService, StakingViewService],
   exports: [StakingService],

@@ -3,8 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { VpsTierId } from '@scn/proto';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
-import type { Transaction } from '../database/transaction-runner';
-import type { StakeLock } from './staking-rules';
 
 /** One of the operator's servers as staking shows it. */
 export interface StakingServerRow {
@@ -25,66 +23,12 @@ export interface StakeRequirements {
 }
 
 /**
- * The only SQL of staking. Every read is scoped by the operator (`ownerUuid`); the movements
- * themselves are written by LedgerService.
+ * The only SQL of staking. Every read is scoped by the operator (`ownerUuid`); the wallet's
+ * balances and frozen lots are read through WalletService, the movements written by LedgerService.
  */
 @Injectable()
 export class StakingRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /**
-   * Locks the market listings of the operator's servers (server_id order) until the transaction
-   * ends. A stake that turns the operator into a staker, or an unstake that ends it, updates
-   * those listings from the ledger's trigger (market_stake_changed) while holding the wallets'
-   * locks; a purchase locks a listing first and the operator's wallet after. Taking the listings
-   * first here keeps one order, so the two cannot deadlock.
-   */
-  async lockListings(tx: Transaction, ownerUuid: string): Promise<void> {
-    await tx.query(
-      `SELECT l.server_id FROM market_listings l JOIN servers s ON s.id = l.server_id
-       WHERE s.owner_uuid = $1 ORDER BY l.server_id FOR NO KEY UPDATE OF l`,
-      [ownerUuid],
-    );
-  }
-
-  /**
-   * The amounts of an owned account's entries still frozen at `now`, grouped by when they thaw
-   * (a debit carrying a lot's `frozen_until` shrinks that lot): the node wallet's frozen rewards,
-   * a stake's locks. The same reading as the wallet's frozenLots, in the caller's transaction
-   * when given.
-   */
-  async frozenLots(
-    kind: 'node_wallet' | 'stake',
-    ownerUuid: string,
-    now: Date,
-    tx?: Transaction,
-  ): Promise<StakeLock[]> {
-    const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
-      tx ?? this.dataSource,
-      `SELECT sum(e.amount_micro)::text AS amount_micro, e.frozen_until
-       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-       WHERE a.kind = $1 AND a.owner_uuid = $2 AND e.frozen_until > $3
-       GROUP BY e.frozen_until HAVING sum(e.amount_micro) > 0
-       ORDER BY e.frozen_until`,
-      [kind, ownerUuid, now],
-    );
-    return rows.map((r) => ({ amountMicro: BigInt(r.amount_micro), unlocksAt: r.frozen_until }));
-  }
-
-  /** The balances of the operator's node wallet and stake (0 for an account never created). */
-  async balances(
-    ownerUuid: string,
-    tx?: Transaction,
-  ): Promise<{ nodeWalletMicro: bigint; stakeMicro: bigint }> {
-    const rows = await queryRows<{ kind: string; balance_micro: string }>(
-      tx ?? this.dataSource,
-      `SELECT kind, balance_micro FROM ledger_accounts
-       WHERE owner_uuid = $1 AND kind IN ('node_wallet', 'stake')`,
-      [ownerUuid],
-    );
-    const of = (kind: string) => BigInt(rows.find((r) => r.kind === kind)?.balance_micro ?? '0');
-    return { nodeWalletMicro: of('node_wallet'), stakeMicro: of('stake') };
-  }
 
   async autoStakePercent(ownerUuid: string): Promise<number> {
     const rows = await queryRows<{ auto_stake_percent: number }>(
@@ -116,7 +60,7 @@ export class StakingRepository {
       halving_cut: boolean;
     }>(
       this.dataSource,
-      `SELECT id, name, tier, created_at, hardware_since, halving_cut FROM servers
+      `SELECT id, name, tier, created_at, hardware_since, halving_cut FROM server_directory
        WHERE owner_uuid = $1 ORDER BY created_at, id`,
       [ownerUuid],
     );

@@ -2,6 +2,8 @@ import { MICRO_PER_SSL } from '@scn/proto';
 import type { Transaction, TransactionRunner } from '../database/transaction-runner';
 import type { IdempotencyService } from '../wallet/idempotency.service';
 import type { LedgerService, PostRequest } from '../wallet/ledger.service';
+import type { WalletBalancesService } from '../wallet/wallet-balances.service';
+import type { ListingLocksRepository } from '../market/listing-locks.repository';
 import type { StakingRepository } from './staking.repository';
 import { StakingService } from './staking.service';
 
@@ -17,16 +19,12 @@ function setup({
   locks = [] as Array<{ amountMicro: bigint; unlocksAt: Date }>,
 } = {}) {
   const calls: string[] = [];
-  const repository = {
-    lockListings: jest.fn(async () => {
+  const listings = {
+    lockOwnersListings: jest.fn(async () => {
       calls.push('lockListings');
     }),
-    frozenLots: jest.fn(async (kind: string) =>
-      kind === 'node_wallet'
-        ? frozen.map((amountMicro) => ({ amountMicro, unlocksAt: new Date(now.getTime() + 1) }))
-        : locks,
-    ),
-    balances: jest.fn(async () => ({ nodeWalletMicro: wallet, stakeMicro: stake })),
+  };
+  const repository = {
     setAutoStakePercent: jest.fn(async () => undefined),
   };
   const ledger = {
@@ -41,10 +39,25 @@ function setup({
       const held = frozenMicro > wallet ? wallet : frozenMicro;
       return { balanceMicro: wallet, frozenMicro: held, availableMicro: wallet - held };
     }),
-    post: jest.fn(async (_tx: Transaction, request: PostRequest) => {
+    lockAndPost: jest.fn(async (_tx: Transaction, request: PostRequest) => {
       calls.push(`post ${request.type}`);
       return 'tx-1';
     }),
+  };
+  // WalletBalancesService as it reads: a stake's lots carry frozenUntil, balances by kind.
+  const balances = {
+    frozenLots: jest.fn(async (kind: string) =>
+      kind === 'node_wallet'
+        ? frozen.map((amountMicro) => ({ amountMicro, frozenUntil: new Date(now.getTime() + 1) }))
+        : locks.map((lock) => ({ amountMicro: lock.amountMicro, frozenUntil: lock.unlocksAt })),
+    ),
+    balances: jest.fn(
+      async () =>
+        new Map([
+          ['node_wallet', wallet],
+          ['stake', stake],
+        ]),
+    ),
   };
   const idempotency = {
     once: jest.fn(
@@ -64,8 +77,10 @@ function setup({
     transactions as unknown as TransactionRunner,
     repository as unknown as StakingRepository,
     ledger as unknown as LedgerService,
+    balances as unknown as WalletBalancesService,
     idempotency as unknown as IdempotencyService,
     { now: () => now },
+    listings as unknown as ListingLocksRepository,
   );
   return { service, repository, ledger, idempotency, transactions, calls };
 }
@@ -75,7 +90,7 @@ describe('StakingService.stake', () => {
     const { service, ledger, idempotency, calls } = setup();
     const answer = await service.stake(OWNER, ssl(30), 'key-1');
     expect(calls).toEqual(['lockListings', 'lock node_wallet', 'post stake']);
-    expect(ledger.post.mock.calls[0]![1]).toMatchObject({
+    expect(ledger.lockAndPost.mock.calls[0]![1]).toMatchObject({
       type: 'stake',
       initiatorUuid: OWNER,
       postings: [
@@ -101,7 +116,7 @@ describe('StakingService.stake', () => {
       code: 'available_too_low',
       details: { availableMicro: ssl(25).toString(), requiredMicro: ssl(26).toString() },
     });
-    expect(ledger.post).not.toHaveBeenCalled();
+    expect(ledger.lockAndPost).not.toHaveBeenCalled();
     await expect(service.stake(OWNER, ssl(25), undefined)).resolves.toMatchObject({
       success: true,
     });
@@ -131,14 +146,14 @@ describe('StakingService.unstake', () => {
         nextUnlockMicro: ssl(7).toString(),
       },
     });
-    expect(ledger.post).not.toHaveBeenCalled();
+    expect(ledger.lockAndPost).not.toHaveBeenCalled();
   });
 
   it('should post an unstake of the unlocked part after locking the listings and the stake', async () => {
     const { service, ledger, calls } = setup({ stake: ssl(12) });
     const answer = await service.unstake(OWNER, ssl(12), undefined);
     expect(calls).toEqual(['lockListings', 'lock stake', 'post unstake']);
-    expect(ledger.post.mock.calls[0]![1]).toMatchObject({ type: 'unstake' });
+    expect(ledger.lockAndPost.mock.calls[0]![1]).toMatchObject({ type: 'unstake' });
     expect(answer.message).toBe('Unstaked 12.00 SSL to your node wallet');
   });
 });

@@ -8,10 +8,12 @@ import {
 import { CLOCK, type Clock } from '../common/clock';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { IdempotencyService } from '../wallet/idempotency.service';
+import { ListingLocksRepository } from '../market/listing-locks.repository';
 import { LedgerService } from '../wallet/ledger.service';
+import { WalletBalancesService } from '../wallet/wallet-balances.service';
 import { StakingException } from './staking.exception';
 import { StakingRepository } from './staking.repository';
-import { stakeLockView, stakePostings, unstakePostings } from './staking-rules';
+import { stakeLock, stakeLockView, stakePostings, unstakePostings } from './staking-rules';
 
 type Move = 'stake' | 'unstake';
 
@@ -27,8 +29,10 @@ export class StakingService {
     private readonly transactions: TransactionRunner,
     private readonly repository: StakingRepository,
     private readonly ledger: LedgerService,
+    private readonly balances: WalletBalancesService,
     private readonly idempotency: IdempotencyService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly listings: ListingLocksRepository,
   ) {}
 
   /**
@@ -48,7 +52,7 @@ export class StakingService {
         now,
       );
       if (amountMicro > available) throw StakingException.availableTooLow(amountMicro, available);
-      return this.ledger.post(tx, {
+      return this.ledger.lockAndPost(tx, {
         type: 'stake',
         postings: stakePostings(ownerUuid, amountMicro, now),
         initiatorUuid: ownerUuid,
@@ -69,12 +73,12 @@ export class StakingService {
   ): Promise<StakeMoveResponse> {
     return this.move('unstake', ownerUuid, amountMicro, key, async (tx, now) => {
       const stake = await this.ledger.lockWallet(tx, 'stake', ownerUuid);
-      const locks = await this.repository.frozenLots('stake', ownerUuid, now, tx);
-      const view = stakeLockView(stake.balanceMicro, locks);
+      const lots = await this.balances.frozenLots('stake', ownerUuid, now, tx);
+      const view = stakeLockView(stake.balanceMicro, lots.map(stakeLock));
       if (amountMicro > view.unlockedMicro) {
         throw StakingException.locked(amountMicro, view.unlockedMicro, view.locks[0] ?? null);
       }
-      return this.ledger.post(tx, {
+      return this.ledger.lockAndPost(tx, {
         type: 'unstake',
         postings: unstakePostings(ownerUuid, amountMicro),
         initiatorUuid: ownerUuid,
@@ -95,7 +99,7 @@ export class StakingService {
   }
 
   /**
-   * One move: the operator's listings are locked first (see StakingRepository.lockListings),
+   * One move: the operator's listings are locked first (ListingLocksRepository),
    * then `write` locks the wallet it debits, checks the rule and posts. Run again when PostgreSQL
    * rolls it back for a deadlock; a replayed key answers the first move's answer.
    */
@@ -115,9 +119,9 @@ export class StakingService {
         { route, body: { amountMicro: amountMicro.toString() } },
         async (tx): Promise<StakeMoveResponse> => {
           const now = this.clock.now();
-          await this.repository.lockListings(tx, ownerUuid);
+          await this.listings.lockOwnersListings(tx, [ownerUuid]);
           const transactionId = await write(tx, now);
-          const after = await this.repository.balances(ownerUuid, tx);
+          const after = await this.balances.balances(ownerUuid, ['node_wallet', 'stake'], tx);
           return {
             success: true,
             message:
@@ -126,8 +130,8 @@ export class StakingService {
                 : STAKING_MESSAGES.unstaked(amountMicro),
             transactionId,
             amountMicro: amountMicro.toString(),
-            stakeMicro: after.stakeMicro.toString(),
-            nodeWalletMicro: after.nodeWalletMicro.toString(),
+            stakeMicro: after.get('stake')!.toString(),
+            nodeWalletMicro: after.get('node_wallet')!.toString(),
           };
         },
       ),

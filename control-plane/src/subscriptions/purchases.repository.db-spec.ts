@@ -66,7 +66,7 @@ function purchase(
     },
     servers: [{ id: serverId, capacity: options.capacity ?? 100 }],
     debitMicro: price.toString(),
-    transactions: ledger.plan([
+    transactions: ledger.planUnwritten([
       {
         type: 'subscription',
         describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },

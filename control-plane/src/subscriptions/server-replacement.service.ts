@@ -190,7 +190,7 @@ export class ServerReplacements {
       new Date(now.getTime() + OPERATOR_REWARD_FROZEN_MS),
     );
     if (postings.length >= 2) {
-      await this.ledger.post(tx, {
+      await this.ledger.lockAndPost(tx, {
         type: 'server_replacement',
         postings,
         initiatorUuid: null,

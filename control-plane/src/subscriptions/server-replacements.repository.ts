@@ -106,7 +106,7 @@ export class ServerReplacementsRepository {
       `SELECT ${SERVER_COLUMNS}, s.ping_ms, COALESCE(l.listed, false) AS listed,
               GREATEST(COALESCE(l.capacity - l.allowed_clients, 0), 0) AS free_places,
               COALESCE(r.score, 0) AS works_score
-       FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+       FROM server_directory s JOIN account_directory a ON a.uuid = s.owner_uuid
          LEFT JOIN market_listings l ON l.server_id = s.id
          LEFT JOIN server_reachability r ON r.server_id = s.id AND r.country = $3 AND r.asn = $4
        WHERE s.id = ANY($1::uuid[])`,

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type BillingCycle,
   type ChangeBillingTypeResponse,
-  formatSsl,
   type SubscriptionActionResponse,
   SUBSCRIPTION_MESSAGES,
 } from '@scn/proto';
 import { CLOCK, type Clock } from '../common/clock';
+import { sslNumber } from '../common/money';
 import { type Transaction, TransactionRunner } from '../database/transaction-runner';
 import { PremiumServers } from '../market/premium-servers';
 import { ClientSetRefusal } from '../client-sets/client-sets.repository';
@@ -175,11 +175,11 @@ export class SubscriptionPaidChangesService {
               success: true,
               message: SUBSCRIPTION_MESSAGES.automaticallyPaused(newCycle),
               subscription: view,
-              walletBalance: Number(formatSsl(balance)),
+              walletBalance: sslNumber(balance),
               walletBalanceMicro: micro(balance),
               automaticallyPaused: true,
-              availableBalance: Number(formatSsl(balance)),
-              requiredAmount: Number(formatSsl(price)),
+              availableBalance: sslNumber(balance),
+              requiredAmount: sslNumber(price),
               chargedMicro: '0',
               paymentId: null,
             };
@@ -205,7 +205,7 @@ export class SubscriptionPaidChangesService {
             success: true,
             message: SUBSCRIPTION_MESSAGES.typeChanged(newCycle),
             subscription: view,
-            walletBalance: Number(formatSsl(payment.balanceMicro)),
+            walletBalance: sslNumber(payment.balanceMicro),
             walletBalanceMicro: micro(payment.balanceMicro),
             automaticallyPaused: false,
             chargedMicro: micro(payment.chargedMicro),

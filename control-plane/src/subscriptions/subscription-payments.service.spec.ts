@@ -27,18 +27,18 @@ const payment = (changes: Partial<PeriodPayment> = {}): PeriodPayment => ({
   ...changes,
 });
 
-/** A ledger that records what it is asked to write (plan is the real one: it needs no database). */
+/** A ledger that records what it is asked to write (planUnwritten is the real one: it needs no database). */
 function recordingLedger(balanceMicro: bigint) {
   const posted: PostRequest[][] = [];
   const locked: string[] = [];
   const real = new LedgerService({} as WalletRepository);
   const ledger = {
-    plan: (requests: readonly PostRequest[]) => real.plan(requests),
+    planUnwritten: (requests: readonly PostRequest[]) => real.planUnwritten(requests),
     lockWallet: (_tx: Transaction, wallet: string, owner: string) => {
       locked.push(`${wallet}:${owner}`);
       return Promise.resolve({ id: 'w', balanceMicro });
     },
-    postAll: (_tx: Transaction, requests: PostRequest[]) => {
+    lockAndPostTogether: (_tx: Transaction, requests: PostRequest[]) => {
       posted.push(requests);
       return Promise.resolve({
         transactionIds: requests.map((_, i) => `t${i}`),

@@ -81,7 +81,7 @@ export class SubscriptionPaymentsService {
       const balanceMicro = await this.lockBalance(tx, payment.ownerUuid);
       return { paymentId: null, chargedMicro: 0n, balanceMicro };
     }
-    const { transactionIds, balancesAfterMicro } = await this.ledger.postAll(
+    const { transactionIds, balancesAfterMicro } = await this.ledger.lockAndPostTogether(
       tx,
       this.requests(payment, price),
     );
@@ -97,7 +97,7 @@ export class SubscriptionPaymentsService {
    * (the client's payment first); none when the price is 0.
    */
   plan(payment: PeriodPayment, priceMicro: bigint): PlannedTransaction[] {
-    return this.ledger.plan(priceMicro === 0n ? [] : this.requests(payment, priceMicro));
+    return this.ledger.planUnwritten(priceMicro === 0n ? [] : this.requests(payment, priceMicro));
   }
 
   /** The ledger movements of one paid period: the client's payment, then each operator's reward. */

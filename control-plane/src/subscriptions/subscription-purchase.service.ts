@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  isCoreDown,
   type BillingCycle,
   type CreateSubscriptionInput,
   SUBSCRIPTION_MESSAGES,
@@ -11,6 +12,7 @@ import type { ActiveSession } from '../auth/auth.repository';
 import { CLOCK, type Clock } from '../common/clock';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import { PremiumServers } from '../market/premium-servers';
+import { hasDialableAddress } from '../nodes/server-address';
 import { viewReliability } from '../reliability/reliability';
 import {
   type IdempotencyClaim,
@@ -22,7 +24,8 @@ import { PurchasesRepository } from './purchases.repository';
 import { serverIds } from './subscription-links';
 import { SubscriptionPaymentsService } from './subscription-payments.service';
 import { periodMs } from './subscription-pricing';
-import { micro, sslNumber } from './subscription-view';
+import { sslNumber } from '../common/money';
+import { micro } from './subscription-view';
 import { SubscriptionViewsService } from './subscription-views.service';
 import {
   type SubscribableServer,
@@ -243,12 +246,16 @@ export class SubscriptionPurchaseService {
 /**
  * spec 01 §4 Server disabled: only servers a client could select on the market can be bought:
  * not banned or hidden (below 95%), reporting (not stale) at 50% or more, with a running core
- * and an address clients can dial.
+ * and an address clients can dial. The core and address rules are the market listing's own
+ * (CORE_DOWN_STATES, hasDialableAddress); its capacity is checked when places are taken.
  */
 export function subscribable(server: SubscribableServer, now: Date): boolean {
   const view = viewReliability(server, now);
-  const coreDown = ['stopped', 'failed', 'absent'].includes(server.coreState ?? '');
-  const hasAddress =
-    server.source === 'manual' ? Boolean(server.vlessString) : Boolean(server.host && server.port);
-  return !view.banned && !view.hidden && view.available && !coreDown && hasAddress;
+  return (
+    !view.banned &&
+    !view.hidden &&
+    view.available &&
+    !isCoreDown(server.coreState) &&
+    hasDialableAddress(server)
+  );
 }

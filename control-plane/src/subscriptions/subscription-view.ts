@@ -6,6 +6,7 @@ import {
   SERVER_DROP_REASON_TEXT,
   type DroppedServer,
 } from '@scn/proto';
+import { sslNumber } from '../common/money';
 import { subscriptionName, subscriptionServers } from './subscription-links';
 import { hourlyPriceMicro, pauseAllowance, periodPriceMicro } from './subscription-pricing';
 import type { SubscribableServer, SubscriptionRecord } from './subscriptions.repository';
@@ -31,11 +32,6 @@ export interface ViewContext {
 /** Money in micro-SSL as the API writes it (a decimal string). */
 export function micro(value: bigint): string {
   return value.toString();
-}
-
-/** SSL as a number, for the spec's display fields (money itself stays in micro-SSL strings). */
-export function sslNumber(value: bigint): number {
-  return Number(value) / 1_000_000;
 }
 
 /** Paid time left, and when it ends: a client pause stops the clock; unpaid time is 0. */

@@ -148,7 +148,7 @@ export class SubscriptionsRepository {
     const rows = await queryRows<Record<string, unknown>>(
       this.dataSource,
       `SELECT ${SERVER_COLUMNS}
-       FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+       FROM server_directory s JOIN account_directory a ON a.uuid = s.owner_uuid
        WHERE s.id = ANY($1::uuid[])`,
       [serverIds, platformEmail],
     );
@@ -170,7 +170,7 @@ export class SubscriptionsRepository {
     const rows = await queryRows<Record<string, unknown>>(
       manager,
       `SELECT ${SERVER_COLUMNS}
-       FROM servers s JOIN accounts a ON a.uuid = s.owner_uuid
+       FROM server_directory s JOIN account_directory a ON a.uuid = s.owner_uuid
        JOIN server_client_sets cs ON cs.server_id = s.id
        WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR NO KEY UPDATE OF cs`,
       [serverIds, platformEmail],
@@ -263,8 +263,8 @@ export class SubscriptionsRepository {
                    s.inbound, s.vless_string, s.country, s.tier, s.banned_at, s.core_state,
                    s.certificate_pem, COALESCE(a.email = $2::text, false))::text, ',' ORDER BY ss.position))
           FROM subscription_servers ss
-            JOIN servers s ON s.id = ss.server_id
-            JOIN accounts a ON a.uuid = s.owner_uuid
+            JOIN server_directory s ON s.id = ss.server_id
+            JOIN account_directory a ON a.uuid = s.owner_uuid
           WHERE ss.subscription_id = sub.id) AS feed_servers_stamp,
          (SELECT COALESCE(sum(upload_bytes), 0)::text FROM subscription_traffic_days t
           WHERE t.subscription_id = sub.id) AS feed_upload_bytes,
@@ -341,8 +341,8 @@ export class SubscriptionsRepository {
       tx ?? this.dataSource,
       `SELECT ss.subscription_id, ${SERVER_COLUMNS}
        FROM subscription_servers ss
-         JOIN servers s ON s.id = ss.server_id
-         JOIN accounts a ON a.uuid = s.owner_uuid
+         JOIN server_directory s ON s.id = ss.server_id
+         JOIN account_directory a ON a.uuid = s.owner_uuid
        WHERE ss.subscription_id = ANY($1::uuid[])
        ORDER BY ss.subscription_id, ss.position`,
       [subscriptionIds, platformEmail],

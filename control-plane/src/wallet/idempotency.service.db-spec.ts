@@ -38,7 +38,7 @@ const balance = async (owner: string) =>
 
 function payOnce(client: string, key: string | undefined, body: unknown = { servers: 1 }) {
   return idempotency.once(client, key, { route: 'pay', body }, async (manager) => {
-    const id = await ledger.post(manager, {
+    const id = await ledger.lockAndPost(manager, {
       type: 'subscription',
       describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
       postings: [

@@ -36,7 +36,7 @@ async function balanceOf(kind: 'client_wallet' | 'node_wallet', owner: string): 
 /** A purchase-shaped movement: the client pays `ssl`, the operator earns it frozen. */
 function pay(client: string, operator: string, ssl: bigint) {
   return transactions.run((manager) =>
-    ledger.post(manager, {
+    ledger.lockAndPost(manager, {
       type: 'subscription',
       describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
       initiatorUuid: client,
@@ -93,7 +93,7 @@ describe('LedgerService', () => {
     await depositSsl(db.url, client, 5);
     await expect(
       transactions.run((manager) =>
-        ledger.post(manager, {
+        ledger.lockAndPost(manager, {
           type: 'subscription',
           describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
           postings: [
@@ -111,7 +111,7 @@ describe('LedgerService', () => {
     await depositSsl(db.url, client, 10);
     await expect(
       transactions.run(async (manager) => {
-        await ledger.post(manager, {
+        await ledger.lockAndPost(manager, {
           type: 'subscription',
           describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },
           postings: [
@@ -181,11 +181,11 @@ describe('LedgerService', () => {
     });
   });
 
-  describe('postMany', () => {
+  describe('postOnLockedWallets', () => {
     it('should pay many owners from the pool in one statement and keep the ledger whole', async () => {
       const operators = [randomUUID(), randomUUID(), randomUUID()];
       const ids = await transactions.run((manager) =>
-        ledger.postMany(
+        ledger.postOnLockedWallets(
           manager,
           operators.map((ownerUuid, i) => ({
             type: 'monthly_reward' as const,
@@ -223,18 +223,18 @@ describe('LedgerService', () => {
         ],
       });
       await expect(
-        transactions.run((manager) => ledger.postMany(manager, [spend(SSL)])),
+        transactions.run((manager) => ledger.postOnLockedWallets(manager, [spend(SSL)])),
       ).rejects.toThrow(/not locked/);
       await expect(
         transactions.run(async (manager) => {
           const locked = await ledger.lockWallets(manager, 'client_wallet', [client]);
-          return ledger.postMany(manager, [spend(SSL), spend(2n * SSL)], locked);
+          return ledger.postOnLockedWallets(manager, [spend(SSL), spend(2n * SSL)], locked);
         }),
       ).rejects.toBeInstanceOf(WalletException);
       await transactions.run(async (manager) => {
         const locked = await ledger.lockWallets(manager, 'client_wallet', [client]);
         expect(locked.get(`client_wallet:${client}`)).toBe(2n * SSL);
-        await ledger.postMany(manager, [spend(SSL), spend(SSL)], locked);
+        await ledger.postOnLockedWallets(manager, [spend(SSL), spend(SSL)], locked);
       });
       expect(await balanceOf('client_wallet', client)).toBe(0n);
       expect(await ledgerViolations(db.url)).toEqual([]);
@@ -242,13 +242,13 @@ describe('LedgerService', () => {
   });
 
   describe('description codes (issue 27 §1)', () => {
-    it('should store each movement’s code and values, by post and postMany, and list them with the entry', async () => {
+    it('should store each movement’s code and values, by lockAndPost and postOnLockedWallets, and list them with the entry', async () => {
       const client = randomUUID();
       const operator = randomUUID();
       await depositSsl(db.url, client, 5);
       await pay(client, operator, 2n);
       await transactions.run((manager) =>
-        ledger.postMany(manager, [
+        ledger.postOnLockedWallets(manager, [
           {
             type: 'social_reward',
             describedAs: {
@@ -275,7 +275,7 @@ describe('LedgerService', () => {
     });
 
     it('should store the code of a planned movement (the purchase’s path through ledger_post)', async () => {
-      const [planned] = ledger.plan([
+      const [planned] = ledger.planUnwritten([
         {
           type: 'refund',
           describedAs: {

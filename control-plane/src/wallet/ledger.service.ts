@@ -4,6 +4,7 @@ import type { TransactionDescription } from '@scn/proto';
 import type { Transaction } from '../database/transaction-runner';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
+import { availableBalance } from './wallet-balance';
 import { WalletException } from './wallet.exception';
 import { type NewTransaction, SYSTEM_OWNER, WalletRepository } from './wallet.repository';
 
@@ -13,7 +14,7 @@ type NewEntry = { accountId: string; amountMicro: bigint; frozenUntil: Date | nu
 export type WalletKind = 'client_wallet' | 'node_wallet' | 'stake' | 'reward_escrow';
 export type SystemAccountKind = 'external' | 'platform_revenue' | 'burn' | 'supply' | 'reward_pool';
 
-/** The key of a wallet in postAll's balances. */
+/** The key of a wallet in lockAndPostTogether's balances and lockWallets' answer. */
 export function walletKey(wallet: WalletKind, ownerUuid: string): string {
   return `${wallet}:${ownerUuid}`;
 }
@@ -53,7 +54,7 @@ export interface PlannedTransaction extends NewTransaction {
   entries: Array<{
     kind: LedgerAccountKind;
     owner: string;
-    /** Resolved ahead (postMany): ledger_post then looks nothing up. */
+    /** Resolved ahead (postOnLockedWallets): ledger_post then looks nothing up. */
     accountId?: string;
     amountMicro: string;
     frozenUntil: string | null;
@@ -87,11 +88,20 @@ function assertBalanced(request: PostRequest): void {
 
 /**
  * The ledger's writer (with `subscription_purchase`, the SQL function that writes the movements
- * `plan` prepares for a purchase). Every movement is one transaction whose postings sum to zero,
- * written inside the caller's database transaction together with the thing it pays for, so
- * there is no state in which money moved and the purchase did not happen (or the reverse).
+ * `planUnwritten` prepares for a purchase). Every movement is one transaction whose postings sum
+ * to zero, written inside the caller's database transaction (never one of its own) together with
+ * the thing it pays for, so there is no state in which money moved and the purchase did not
+ * happen (or the reverse). Each entry point's name says what it expects of its caller:
  *
- * Overspending is prevented twice: `post` locks every wallet it debits and refuses with
+ * - `lockAndPost`: one movement; the ledger locks the wallets it debits and checks them.
+ * - `lockAndPostTogether`: several movements as one (a payment and the rewards it pays); the
+ *   ledger locks every debited wallet and checks each covers its total debit.
+ * - `postOnLockedWallets`: a batch of many (a job paying many owners); the caller has locked
+ *   every debited wallet first with `lockWallets` and passes the balances it read.
+ * - `planUnwritten`: checked movements with ids, not written; the caller's SQL function writes
+ *   them in its own statement and owes the lock and the balance check.
+ *
+ * Overspending is prevented twice: every writer refuses a debit beyond the locked balance with
  * insufficient_balance (402, with balance and required) before writing; and a CHECK on the
  * wallet row makes the database refuse a negative balance even if a caller did not lock.
  */
@@ -123,13 +133,7 @@ export class LedgerService {
   ): Promise<{ balanceMicro: bigint; frozenMicro: bigint; availableMicro: bigint }> {
     const locked = await this.repository.lockAccount(manager, wallet, ownerUuid);
     const lots = await this.repository.frozenLots(locked.id, now, manager);
-    const frozen = lots.reduce((sum, lot) => sum + lot.amountMicro, 0n);
-    const frozenMicro = frozen > locked.balanceMicro ? locked.balanceMicro : frozen;
-    return {
-      balanceMicro: locked.balanceMicro,
-      frozenMicro,
-      availableMicro: locked.balanceMicro - frozenMicro,
-    };
+    return { balanceMicro: locked.balanceMicro, ...availableBalance(locked.balanceMicro, lots) };
   }
 
   /** Creates the wallet if missing; returns its id. */
@@ -137,18 +141,23 @@ export class LedgerService {
     return this.repository.ensureAccount(wallet, ownerUuid);
   }
 
-  /** Writes one balanced movement inside `manager`'s transaction; returns its id. */
-  async post(manager: Transaction, request: PostRequest): Promise<string> {
-    const { transactionIds } = await this.postAll(manager, [request]);
+  /**
+   * Writes one balanced movement inside the caller's transaction `manager` (never its own):
+   * locks the wallets it debits until that transaction ends and refuses a debit beyond their
+   * balance before writing. Returns the movement's id.
+   */
+  async lockAndPost(manager: Transaction, request: PostRequest): Promise<string> {
+    const { transactionIds } = await this.lockAndPostTogether(manager, [request]);
     return transactionIds[0]!;
   }
 
   /**
-   * Checks movements and gives them ids, as rows for a database function that writes them in
-   * its own statement (`subscription_purchase`: it locks the debited wallet, checks it covers
-   * the debit and inserts the entries in account order, as `postAll` does).
+   * Checks movements and gives them ids, and writes nothing: the rows are for a database
+   * function that writes them in its own statement inside the caller's transaction
+   * (`subscription_purchase`), which owes what the other entry points do here: lock the debited
+   * wallet, check it covers the debit and insert the entries in account order.
    */
-  plan(requests: readonly PostRequest[]): PlannedTransaction[] {
+  planUnwritten(requests: readonly PostRequest[]): PlannedTransaction[] {
     requests.forEach(assertBalanced);
     return requests.map((request) => ({
       id: randomUUID(),
@@ -164,7 +173,8 @@ export class LedgerService {
 
   /**
    * Locks `wallet` accounts of many owners at once (in id order) until the transaction ends;
-   * answers their balances by walletKey, for `postMany`. Missing accounts hold nothing.
+   * answers their balances by walletKey, for `postOnLockedWallets`. Missing accounts hold
+   * nothing.
    */
   async lockWallets(
     manager: Transaction,
@@ -176,20 +186,20 @@ export class LedgerService {
   }
 
   /**
-   * Writes many balanced movements inside `manager`'s transaction in one statement
+   * Writes many balanced movements inside the caller's transaction `manager` in one statement
    * (`ledger_post`), for jobs that pay many owners at once (the monthly rewards, escrow
-   * releases): no query per posting. Money may leave an owned account only within the balance
-   * the caller locked in this transaction (`locked`, from lockWallets); a debit of an account not
-   * locked, or beyond its balance, is refused before anything is written. Credits need no lock.
-   * Answers the transactions' ids, in order.
+   * releases): no query per posting, and no lock taken here. The caller must have locked every
+   * wallet the batch debits in this transaction (`locked`, from lockWallets); a debit of an
+   * account not locked, or beyond its balance, is refused before anything is written. Credits
+   * need no lock. Answers the transactions' ids, in order.
    */
-  async postMany(
+  async postOnLockedWallets(
     manager: Transaction,
     requests: readonly PostRequest[],
     locked: ReadonlyMap<string, bigint> = new Map(),
   ): Promise<string[]> {
     if (requests.length === 0) return [];
-    const planned = this.plan(requests);
+    const planned = this.planUnwritten(requests);
     const debits = new Map<string, bigint>();
     for (const request of requests) {
       for (const { account, amountMicro } of request.postings) {
@@ -200,7 +210,9 @@ export class LedgerService {
     }
     for (const [key, debit] of debits) {
       const balance = locked.get(key);
-      if (balance === undefined) throw new Error(`postMany: ${key} is debited but not locked`);
+      if (balance === undefined) {
+        throw new Error(`postOnLockedWallets: ${key} is debited but not locked`);
+      }
       if (balance < debit) {
         throw new WalletException('insufficient_balance', {
           balanceMicro: balance,
@@ -222,12 +234,12 @@ export class LedgerService {
   }
 
   /**
-   * Writes several balanced movements (e.g. a payment and the rewards it pays) inside
-   * `manager`'s transaction, in one statement. Each wallet debited by any of them is locked
-   * (in key order) and must cover its total debit; answers the ids and the balances of the
-   * debited wallets after the movements.
+   * Writes several balanced movements together (e.g. a payment and the rewards it pays) inside
+   * the caller's transaction `manager`, in one statement. Each wallet debited by any of them is
+   * locked here (in key order) until that transaction ends and must cover its total debit;
+   * answers the ids and the balances of the debited wallets after the movements.
    */
-  async postAll(
+  async lockAndPostTogether(
     manager: Transaction,
     requests: readonly PostRequest[],
   ): Promise<{ transactionIds: string[]; balancesAfterMicro: Map<string, bigint> }> {
@@ -281,5 +293,21 @@ export class LedgerService {
     }
     const transactionIds = await this.repository.insertTransactions(manager, transactions);
     return { transactionIds, balancesAfterMicro };
+  }
+
+  /**
+   * @deprecated lockAndPost. Kept only for subscriptions/server-withdrawal.ts, which another
+   * change is renaming; remove once it calls lockAndPost.
+   */
+  post(manager: Transaction, request: PostRequest): Promise<string> {
+    return this.lockAndPost(manager, request);
+  }
+
+  /**
+   * @deprecated planUnwritten. Kept only for subscriptions/server-withdrawal.db-spec.ts, which
+   * another change is renaming; remove once it calls planUnwritten.
+   */
+  plan(requests: readonly PostRequest[]): PlannedTransaction[] {
+    return this.planUnwritten(requests);
   }
 }

@@ -4,6 +4,7 @@ import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { LedgerMetrics } from './ledger-metrics';
 import { LedgerService } from './ledger.service';
+import { WalletBalancesService } from './wallet-balances.service';
 import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
@@ -17,9 +18,10 @@ import { WalletService } from './wallet.service';
     IdempotencyRepository,
     LedgerService,
     WalletService,
+    WalletBalancesService,
     IdempotencyService,
     LedgerMetrics,
   ],
-  exports: [LedgerService, IdempotencyService, WalletService],
+  exports: [LedgerService, IdempotencyService, WalletService, WalletBalancesService],
 })
 export class WalletModule {}

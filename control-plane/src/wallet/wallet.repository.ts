@@ -5,6 +5,7 @@ import { queryRows } from '../common/sql';
 import type { TransactionDescriptionCode } from '@scn/proto';
 import type { LedgerAccountKind } from './entities/ledger-account.entity';
 import type { LedgerTransactionType } from './entities/ledger-transaction.entity';
+import type { FrozenLot } from './wallet-balance';
 
 /** The owner of the system accounts (one per kind): the nil UUID. */
 export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
@@ -130,6 +131,22 @@ export class WalletRepository {
     return rows[0]?.id ?? null;
   }
 
+  /** The balances of an owner's accounts of these kinds (0 for an account never created). */
+  async balancesOf<K extends LedgerAccountKind>(
+    ownerUuid: string,
+    kinds: readonly K[],
+    db: EntityManager | DataSource = this.dataSource,
+  ): Promise<Map<K, bigint>> {
+    const rows = await queryRows<{ kind: K; balance_micro: string }>(
+      db,
+      `SELECT kind, balance_micro FROM ledger_accounts WHERE owner_uuid = $1 AND kind = ANY($2)`,
+      [ownerUuid, kinds],
+    );
+    return new Map(
+      kinds.map((kind) => [kind, BigInt(rows.find((r) => r.kind === kind)?.balance_micro ?? '0')]),
+    );
+  }
+
   async balance(accountId: string): Promise<bigint> {
     const rows = await queryRows<{ balance_micro: string }>(
       this.dataSource,
@@ -190,7 +207,7 @@ export class WalletRepository {
   }
 
   /**
-   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.plan's
+   * Writes transactions whose entries name their accounts by kind and owner (LedgerService.planUnwritten's
    * rows), in one statement through `ledger_post`, which creates missing accounts.
    */
   async insertPlanned(manager: EntityManager, planned: readonly object[]): Promise<void> {
@@ -296,21 +313,26 @@ export class WalletRepository {
   }
 
   /**
-   * spec 02 §3: frozen amounts that have not expired yet. A debit carrying a lot's
-   * `frozen_until` (a refund taking back part of that reward, issue 15 §7) shrinks that lot.
+   * spec 02 §3: the wallet's one reading of frozen lots, the amounts of an account's entries
+   * not yet thawed at `now`, grouped by when they thaw (a node wallet's frozen rewards, a stake's
+   * locks). A debit carrying a lot's `frozen_until` (a refund taking back part of that reward)
+   * shrinks that lot. The account by id, or by kind and owner (none: no lots).
    */
   async frozenLots(
-    accountId: string,
+    account: string | { kind: LedgerAccountKind; ownerUuid: string },
     now: Date,
     db: EntityManager | DataSource = this.dataSource,
-  ): Promise<{ amountMicro: bigint; frozenUntil: Date }[]> {
+  ): Promise<FrozenLot[]> {
+    const byId = typeof account === 'string';
     const rows = await queryRows<{ amount_micro: string; frozen_until: Date }>(
       db,
       `SELECT sum(amount_micro)::text AS amount_micro, frozen_until FROM ledger_entries
-       WHERE account_id = $1 AND frozen_until > $2
+       WHERE account_id = coalesce($1::uuid,
+           (SELECT id FROM ledger_accounts WHERE kind = $2 AND owner_uuid = $3))
+         AND frozen_until > $4
        GROUP BY frozen_until HAVING sum(amount_micro) > 0
        ORDER BY frozen_until`,
-      [accountId, now],
+      [byId ? account : null, byId ? null : account.kind, byId ? null : account.ownerUuid, now],
     );
     return rows.map((r) => ({ amountMicro: BigInt(r.amount_micro), frozenUntil: r.frozen_until }));
   }

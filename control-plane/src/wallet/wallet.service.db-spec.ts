@@ -27,7 +27,7 @@ describe('WalletService.view: the node wallet lists issue 18’s movements', () 
     const owner = await insertAccount(t.db);
     await depositSsl(t.db.url, owner, 100, 'node_wallet');
     const post = (request: PostRequest | null) =>
-      new TransactionRunner(t.dataSource).run((tx) => ledger.post(tx, request!));
+      new TransactionRunner(t.dataSource).run((tx) => ledger.lockAndPost(tx, request!));
     // Each movement as its domain writes it.
     await post({
       type: 'stake',

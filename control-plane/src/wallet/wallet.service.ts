@@ -13,6 +13,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { WalletKind } from './ledger.service';
 import { LedgerService } from './ledger.service';
+import { availableBalance } from './wallet-balance';
 import { WalletException } from './wallet.exception';
 import { WalletRepository } from './wallet.repository';
 
@@ -55,18 +56,16 @@ export class WalletService {
           type === 'node' ? this.repository.frozenLots(accountId, now) : Promise.resolve([]),
         ])
       : [0n, [], []];
-    const frozen = lots.reduce((sum, lot) => sum + lot.amountMicro, 0n);
-    // A frozen reward may already be partly spent on promotions: never show more than is held.
-    const frozenShown = frozen > balance ? balance : frozen;
+    const { frozenMicro, availableMicro } = availableBalance(balance, lots);
     return {
       walletType: type,
       balanceMicro: balance.toString(),
-      frozenAmountMicro: frozenShown.toString(),
+      frozenAmountMicro: frozenMicro.toString(),
       frozenAmounts: lots.map((lot) => ({
         amountMicro: lot.amountMicro.toString(),
         frozenUntil: lot.frozenUntil.toISOString(),
       })),
-      availableMicro: (balance - frozenShown).toString(),
+      availableMicro: availableMicro.toString(),
       walletAddress: this.config.solana?.depositAddress ?? null,
       transactions: rows.slice(0, page.limit).map((row) => ({
         id: row.entryId,

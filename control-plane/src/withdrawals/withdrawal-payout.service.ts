@@ -171,7 +171,7 @@ export class WithdrawalPayoutService {
     const failed = await this.transactions.runRetrying(async (tx) => {
       const row = await this.repository.lockSent(tx, id, sendAttempts);
       if (!row) return false;
-      const reversalTransactionId = await this.ledger.post(tx, {
+      const reversalTransactionId = await this.ledger.lockAndPost(tx, {
         type: 'withdrawal_reversal',
         postings: [
           { account: { system: 'external' }, amountMicro: -row.netMicro },

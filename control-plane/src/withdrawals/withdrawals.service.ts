@@ -92,7 +92,7 @@ export class WithdrawalsService {
             });
           }
           const id = randomUUID();
-          const ledgerTransactionId = await this.ledger.post(tx, {
+          const ledgerTransactionId = await this.ledger.lockAndPost(tx, {
             type: 'withdrawal',
             postings: [
               { account: { wallet: 'node_wallet', ownerUuid }, amountMicro: -amountMicro },

@@ -1,7 +1,9 @@
+import { hasDialableAddress } from '../../src/nodes/server-address';
 import {
   COUNTRY_NAMES,
   type MarketOrder,
   type MarketSort,
+  isCoreDown,
   VPS_TIERS,
   type VpsTierId,
 } from '@scn/proto';
@@ -128,9 +130,15 @@ export function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
   const stale = lastReportAt === null || at.getTime() - lastReportAt.getTime() > HOUR;
   const host = f.host === undefined ? 'node.example' : f.host;
   const free = Math.max(0, capacityOf(f.tier === undefined ? 'tier2' : f.tier) - g.allowed);
-  const coreDown = ['stopped', 'failed', 'absent'].includes(f.coreState ?? 'running');
+  const coreDown = isCoreDown(f.coreState === undefined ? 'running' : f.coreState);
+  const address = hasDialableAddress({
+    source: f.source ?? 'agent',
+    host,
+    port: f.port === undefined ? 443 : f.port,
+    vlessString: f.vlessString ?? null,
+  });
   // spec 02 §4: hidden below 95, banned, or without an address.
-  const listed = !f.bannedAt && host !== null && reliability >= 95;
+  const listed = !f.bannedAt && address && reliability >= 95;
   // spec 01 §4: no free slot, not available (stale or below 50), or unavailable.
   const disabled = free === 0 || stale || reliability < 50 || coreDown;
   return {

@@ -42,6 +42,8 @@ import { JobRuns1764000004000 } from './1764000004000-job-runs';
 import { MarketSearchPairs1764000004100 } from './1764000004100-market-search-pairs';
 import { SubscriptionServerDrops1764000004230 } from './1764000004230-subscription-server-drops';
 import { FeedInvalidation1764000004250 } from './1764000004250-feed-invalidation';
+import { ServerAddressRule1764000004300 } from './1764000004300-server-address-rule';
+import { PublishedReadModels1764000004310 } from './1764000004310-published-read-models';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -89,4 +91,6 @@ export const MIGRATIONS = [
   MarketSearchPairs1764000004100,
   SubscriptionServerDrops1764000004230,
   FeedInvalidation1764000004250,
+  ServerAddressRule1764000004300,
+  PublishedReadModels1764000004310,
 ] as const;

@@ -25,8 +25,9 @@ BEGIN
     WITH v AS (
       SELECT n.id, n.country, lower(concat_ws(E'\n', n.name, n.location, n.host)) AS search_text, n.ping_ms,
         (n.uptime_seconds / 3600)::int AS uptime_hours,
-        n.banned_at IS NOT NULL AS banned, (n.host IS NOT NULL AND n.port IS NOT NULL) AS has_address,
-        COALESCE(n.core_state IN ('stopped', 'failed', 'absent'), false) AS core_down, n.last_report_at,
+        n.banned_at IS NOT NULL AS banned,
+        COALESCE(n.host <> '' AND n.port > 0 AND (n.source <> 'manual' OR n.vless_string <> ''), false) AS has_address,
+        COALESCE(n.core_state IN ({{coreDownStates}}), false) AS core_down, n.last_report_at,
         n.reliability_at_report, n.last_report_at IS NOT NULL AS fresh
       FROM new_rows n
     )
@@ -44,8 +45,9 @@ BEGIN
   WITH v AS (
     SELECT n.id, n.country, lower(concat_ws(E'\n', n.name, n.location, n.host)) AS search_text, n.ping_ms,
       (n.uptime_seconds / 3600)::int AS uptime_hours,
-      n.banned_at IS NOT NULL AS banned, (n.host IS NOT NULL AND n.port IS NOT NULL) AS has_address,
-      COALESCE(n.core_state IN ('stopped', 'failed', 'absent'), false) AS core_down, n.last_report_at,
+      n.banned_at IS NOT NULL AS banned,
+      COALESCE(n.host <> '' AND n.port > 0 AND (n.source <> 'manual' OR n.vless_string <> ''), false) AS has_address,
+      COALESCE(n.core_state IN ({{coreDownStates}}), false) AS core_down, n.last_report_at,
       n.reliability_at_report,
       n.last_report_at IS NOT NULL AND (n.last_report_at IS DISTINCT FROM o.last_report_at
         OR n.reliability_at_report <> o.reliability_at_report) AS fresh

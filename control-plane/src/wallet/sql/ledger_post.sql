@@ -1,4 +1,4 @@
--- The only writer of ledger_transactions and ledger_entries (LedgerService.postAll through
+-- The only writer of ledger_transactions and ledger_entries (LedgerService.lockAndPostTogether through
 -- WalletRepository.insertTransactions, and subscription_purchase): writes balanced movements,
 -- given as a JSON array of
 --   { id, type, initiatorUuid, subscriptionId, serverCount, duration, description,
