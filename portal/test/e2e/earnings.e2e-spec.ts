@@ -16,7 +16,7 @@ import {
   periodBounds,
   periodOf,
 } from '../../../control-plane/src/rewards/reward-period';
-import { RUN_DELAY_MS } from '../../../control-plane/src/rewards/rewards.job';
+import { RUN_DELAY_MS } from '../../../control-plane/src/rewards/rewards-tick.service';
 import { ledgerViolations } from '../../../control-plane/test/support/ledger';
 import { insertHistory } from '../../../control-plane/test/support/reward-fixtures';
 import { depositThroughChain } from './support/deposits';
