@@ -25,6 +25,7 @@ const { RewardComputer } = dist('rewards/reward-computer.js');
 const { RewardFactsRepository } = dist('rewards/reward-facts.repository.js');
 const { RewardRunService, PAY_BATCH_SIZE } = dist('rewards/reward-run.service.js');
 const { RewardStatementsRepository } = dist('rewards/reward-statements.repository.js');
+const { ListingLocksRepository } = dist('market/listing-locks.repository.js');
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const NODES = env('REWARDS_NODES', 100_000);
@@ -123,6 +124,7 @@ try {
     new LedgerService(new WalletRepository(dataSource)),
     new TransactionRunner(dataSource),
     clock,
+    new ListingLocksRepository(),
   );
   // Phase timings: wrap the run's steps.
   const phases = {};
