@@ -1,13 +1,29 @@
 import net from 'node:net';
 import type { Response } from 'superagent';
 
-/** A loopback port free a moment ago (for a process the test starts, which binds it itself). */
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port for a process the test starts, which binds it itself: drawn at random below the
+ * kernel's ephemeral range (32768-60999), where no outgoing connection takes a port as its source
+ * between this check and the child's bind (an OS-chosen free port there was taken so, once in a
+ * while, and a v2ray core then failed with "address already in use"); checked free, never handed
+ * out twice by one process.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /**

@@ -4,20 +4,29 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 
-/** A loopback port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port for a process the test starts, which binds it itself: drawn at random below the
+ * kernel's ephemeral range (32768-60999), where no outgoing connection takes a port as its source
+ * between this check and the child's bind (an OS-chosen free port there was taken so, once in a
+ * while, and a v2ray core then failed with "address already in use"); checked free, never handed
+ * out twice by one process.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 export interface LocalHttpServer {

@@ -91,17 +91,29 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port for a process the test starts, which binds it itself: drawn at random below the
+ * kernel's ephemeral range (32768-60999), where no outgoing connection takes a port as its source
+ * between this check and the child's bind (an OS-chosen free port there was taken so, once in a
+ * while, and a v2ray core then failed with "address already in use"); checked free, never handed
+ * out twice by one process.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /** The built control plane (serving the built portal) on a free port, a fresh database and SMTP. */
