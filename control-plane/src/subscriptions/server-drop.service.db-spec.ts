@@ -70,7 +70,7 @@ async function subscribed(start: Date) {
       { id: b, capacity: 100 },
     ],
     debitMicro: price.toString(),
-    transactions: ledger.plan([
+    transactions: ledger.planUnwritten([
       {
         type: 'subscription',
         describedAs: { code: 'subscription_purchased' as const, values: { servers: 1 } },

@@ -81,7 +81,7 @@ export class ServerDropService implements ServerDeletion {
     });
     if (!recorded) return null;
     if (refund > 0n) {
-      await this.ledger.post(manager, {
+      await this.ledger.lockAndPost(manager, {
         type: 'refund',
         postings: [
           {

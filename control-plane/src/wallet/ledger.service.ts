@@ -294,20 +294,4 @@ export class LedgerService {
     const transactionIds = await this.repository.insertTransactions(manager, transactions);
     return { transactionIds, balancesAfterMicro };
   }
-
-  /**
-   * @deprecated lockAndPost. Kept only for subscriptions/server-withdrawal.ts, which another
-   * change is renaming; remove once it calls lockAndPost.
-   */
-  post(manager: Transaction, request: PostRequest): Promise<string> {
-    return this.lockAndPost(manager, request);
-  }
-
-  /**
-   * @deprecated planUnwritten. Kept only for subscriptions/server-withdrawal.db-spec.ts, which
-   * another change is renaming; remove once it calls planUnwritten.
-   */
-  plan(requests: readonly PostRequest[]): PlannedTransaction[] {
-    return this.planUnwritten(requests);
-  }
 }
