@@ -55,7 +55,7 @@ export function ReachabilityTable({
   }
   return (
     <div className="reach-table-wrap">
-      <table className="reach-table" data-testid={testId}>
+      <table className="data-table reach-table" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>

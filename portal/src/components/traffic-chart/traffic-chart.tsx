@@ -166,7 +166,7 @@ function Chart({ model }: { model: TrafficChartModel }) {
       )}
       <details className="chart__details">
         <summary>{t('traffic.tableSummary')}</summary>
-        <table className="chart__table" data-testid="traffic-table">
+        <table className="data-table chart__table" data-testid="traffic-table">
           <thead>
             <tr>
               <th scope="col">{t('traffic.day')}</th>

@@ -7,7 +7,6 @@ import {
   type RegisterRequest,
 } from '@scn/proto';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { BannerTone } from '../../../components/ui/banner';
 import { paths } from '../../../config/paths';
 import { useApiErrorMessage } from '../../../lib/api-error-message';
 import { useT } from '../../../lib/i18n/i18n';
@@ -18,19 +17,15 @@ import { login } from '../api/login';
 import { register } from '../api/register';
 import { closeAuth, setAuthMode, useAuthFlow } from '../store';
 import { buildTermsRecord } from '../terms-record';
+import type { AuthNotice } from './auth-form-dialog';
+import { useResetAfterClose } from './use-reset-after-close';
 
 /** spec 01 §9 timings. */
 const LOGIN_CLOSE_MS = 1000;
 const REGISTER_REDIRECT_MS = 1500;
 const PRE_TERMS_RECORD_MS = 500;
-const FORM_RESET_MS = 300;
 
 const delay = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
-
-interface Notice {
-  tone: BannerTone;
-  text: string;
-}
 
 /**
  * The auth dialog's state and actions (spec 01 §2 "Auth dialog", §4 "Registration" / "Login"),
@@ -50,7 +45,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const [codeSent, setCodeSent] = useState(false);
   const [sendingCode, setSendingCode] = useState(false);
   const [pending, setPending] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<AuthNotice | null>(null);
   const [termsOpen, setTermsOpen] = useState(false);
   const [termsPending, setTermsPending] = useState(false);
   /** Set once registration or login succeeded: the form stays locked until close / redirect. */
@@ -59,18 +54,13 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
   const closeTimer = useRef<number | undefined>(undefined);
   const redirectTimer = useRef<number | undefined>(undefined);
 
-  // On opening, carry the e-mail over from the password-reset dialog (adjusted during render,
-  // the React way to derive state from a prop change).
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open && flow.email) setEmail(flow.email);
-  }
-
-  // spec 01 §4: the form resets 300 ms after the dialog closes.
-  useEffect(() => {
-    if (open) return;
-    const timer = window.setTimeout(() => {
+  // On opening, carry the e-mail over from the password-reset dialog.
+  useResetAfterClose(
+    open,
+    () => {
+      if (flow.email) setEmail(flow.email);
+    },
+    () => {
       setEmail('');
       setPassword('');
       setCode('');
@@ -82,9 +72,8 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
       setTermsPending(false);
       setDone(false);
       pendingRegistration.current = null;
-    }, FORM_RESET_MS);
-    return () => window.clearTimeout(timer);
-  }, [open]);
+    },
+  );
 
   useEffect(
     () => () => {
@@ -193,7 +182,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
     setDone(true);
     await delay(PRE_TERMS_RECORD_MS);
 
-    let notice: Notice = { tone: 'success', text: t('auth.messages.registrationSuccessTerms') };
+    let notice: AuthNotice = { tone: 'success', text: t('auth.messages.registrationSuccessTerms') };
     try {
       await acceptTerms(
         buildTermsRecord({

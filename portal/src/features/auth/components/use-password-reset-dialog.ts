@@ -4,22 +4,17 @@ import {
   resetPasswordRequestSchema,
 } from '@scn/proto';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import type { BannerTone } from '../../../components/ui/banner';
 import { useApiErrorMessage } from '../../../lib/api-error-message';
 import { useT } from '../../../lib/i18n/i18n';
 import { authMessage } from '../auth-messages';
 import { forgotPassword } from '../api/forgot-password';
 import { resetPassword } from '../api/reset-password';
 import { backToSignIn, useAuthFlow } from '../store';
+import type { AuthNotice } from './auth-form-dialog';
+import { useResetAfterClose } from './use-reset-after-close';
 
-/** spec 01 §9: switch to login 2 s after a reset; the form resets 300 ms after closing. */
+/** spec 01 §9: switch to login 2 s after a reset. */
 const BACK_TO_LOGIN_MS = 2000;
-const FORM_RESET_MS = 300;
-
-interface Notice {
-  tone: BannerTone;
-  text: string;
-}
 
 /**
  * The password-reset dialog's state and actions (spec 01 §2 "Password-reset dialog (two steps)",
@@ -40,19 +35,13 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
   const [confirmPassword, setConfirmPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<AuthNotice | null>(null);
   const timer = useRef<number | undefined>(undefined);
 
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setEmail(flow.email);
-  }
-
-  useEffect(() => {
-    if (open) return;
-    window.clearTimeout(timer.current);
-    const reset = window.setTimeout(() => {
+  useResetAfterClose(
+    open,
+    () => setEmail(flow.email),
+    () => {
       setStep(1);
       setCode('');
       setNewPassword('');
@@ -60,8 +49,11 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
       setPending(false);
       setDone(false);
       setNotice(null);
-    }, FORM_RESET_MS);
-    return () => window.clearTimeout(reset);
+    },
+  );
+  // A closed dialog does not go back to sign-in on its own 2 s later.
+  useEffect(() => {
+    if (!open) window.clearTimeout(timer.current);
   }, [open]);
 
   useEffect(() => () => window.clearTimeout(timer.current), []);

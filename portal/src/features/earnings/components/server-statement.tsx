@@ -92,7 +92,7 @@ function StatementLines({
 }) {
   const { t } = useT('earn');
   return (
-    <table className="earnings-table" aria-labelledby={titleId}>
+    <table className="data-table earnings-table" aria-labelledby={titleId}>
       <thead>
         <tr>
           <th scope="col">{t('earnings.table.line')}</th>

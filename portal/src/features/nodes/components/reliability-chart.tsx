@@ -222,7 +222,7 @@ function Chart({ model }: { model: ChartModel }) {
       <Legend threshold={model.threshold} />
       <details className="chart__details">
         <summary>{t('reliability.table.summary')}</summary>
-        <table className="chart__table" data-testid="reliability-table">
+        <table className="data-table chart__table" data-testid="reliability-table">
           <thead>
             <tr>
               <th scope="col">{t('reliability.table.day')}</th>

@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useT } from '../../../lib/i18n/i18n';
 import { saveAutoStake, useStakingActionState } from '../store';
-import { StakingNotice } from './staking-notice';
+import { StakingFieldForm } from './staking-field-form';
 
 /**
  * spec 02 §6: the share of each payout staked automatically, 0 to 100%. The panel keys it by the
@@ -12,32 +12,20 @@ export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; perce
   const { t } = useT('earn');
   const staking = useStakingActionState(ownerUuid);
   const [text, setText] = useState(String(percent));
-  const inputId = useId();
-  const notice = staking.notice?.action === 'auto' ? staking.notice : null;
 
   return (
-    <form
-      className="staking-form"
-      data-testid="auto-stake-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void saveAutoStake(ownerUuid, text);
+    <StakingFieldForm
+      testId="auto-stake-form"
+      noticePrefix="auto-stake"
+      label={t('staking.auto.label')}
+      input={{
+        className: 'input staking-form__percent',
+        inputMode: 'numeric',
+        value: text,
+        onChange: (event) => setText(event.target.value),
+        'data-testid': 'auto-stake-percent',
       }}
-    >
-      <label htmlFor={inputId} className="field__label">
-        {t('staking.auto.label')}
-      </label>
-      <div className="staking-form__row">
-        <input
-          id={inputId}
-          className="input staking-form__percent"
-          dir="ltr"
-          inputMode="numeric"
-          autoComplete="off"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          data-testid="auto-stake-percent"
-        />
+      actions={
         <Button
           type="submit"
           variant="secondary"
@@ -46,8 +34,9 @@ export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; perce
         >
           {staking.busy === 'auto' ? t('staking.auto.saving') : t('staking.auto.save')}
         </Button>
-      </div>
-      {notice && <StakingNotice notice={notice} testId={`auto-stake-${notice.tone}`} />}
-    </form>
+      }
+      notice={staking.notice?.action === 'auto' ? staking.notice : null}
+      onSubmit={() => void saveAutoStake(ownerUuid, text)}
+    />
   );
 }

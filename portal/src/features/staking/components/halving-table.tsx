@@ -32,7 +32,7 @@ export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {
         <p className="small muted">{t('staking.halving.noServers')}</p>
       ) : (
         <div className="staking-halving__scroll">
-          <table className="staking-halving__table">
+          <table className="data-table staking-halving__table">
             <thead>
               <tr>
                 <th scope="col">{t('staking.halving.column.server')}</th>

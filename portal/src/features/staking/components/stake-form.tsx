@@ -1,6 +1,6 @@
 import { ECONOMICS } from '@scn/proto';
 import { formatMicroSsl } from '../../../lib/money';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -8,7 +8,7 @@ import { formatDate } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import { parseAmount } from '../staking-format';
 import { checkStakeAmount, moveStake, useStakingActionState } from '../store';
-import { StakingNotice } from './staking-notice';
+import { StakingFieldForm } from './staking-field-form';
 
 /**
  * Stake from the node wallet, or unstake what is unlocked, by an amount in SSL. A stake is
@@ -20,8 +20,6 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
   const staking = useStakingActionState(ownerUuid);
   const [amount, setAmount] = useState('');
   const [confirming, setConfirming] = useState<{ micro: string; unlocksAt: number } | null>(null);
-  const inputId = useId();
-  const notice = staking.notice && staking.notice.action !== 'auto' ? staking.notice : null;
 
   const submit = async (action: 'stake' | 'unstake', text: string) => {
     if (await moveStake(ownerUuid, action, text)) {
@@ -41,48 +39,42 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
   };
 
   return (
-    <form
-      className="staking-form"
-      data-testid="stake-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        askToStake();
+    <StakingFieldForm
+      testId="stake-form"
+      noticePrefix="stake"
+      label={t('staking.form.amount')}
+      input={{
+        className: 'input',
+        inputMode: 'decimal',
+        placeholder: '0.00',
+        value: amount,
+        onChange: (event) => setAmount(event.target.value),
+        'data-testid': 'stake-amount',
       }}
+      actions={
+        <>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={staking.busy !== null}
+            data-testid="stake-submit"
+          >
+            {staking.busy === 'stake' ? t('staking.form.staking') : t('staking.form.stake')}
+          </Button>
+          <Button
+            type="button"
+            variant="secondary"
+            disabled={staking.busy !== null}
+            onClick={() => void submit('unstake', amount)}
+            data-testid="unstake-submit"
+          >
+            {staking.busy === 'unstake' ? t('staking.form.unstaking') : t('staking.form.unstake')}
+          </Button>
+        </>
+      }
+      notice={staking.notice && staking.notice.action !== 'auto' ? staking.notice : null}
+      onSubmit={askToStake}
     >
-      <label htmlFor={inputId} className="field__label">
-        {t('staking.form.amount')}
-      </label>
-      <div className="staking-form__row">
-        <input
-          id={inputId}
-          className="input"
-          dir="ltr"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={amount}
-          onChange={(event) => setAmount(event.target.value)}
-          data-testid="stake-amount"
-        />
-        <Button
-          type="submit"
-          variant="primary"
-          disabled={staking.busy !== null}
-          data-testid="stake-submit"
-        >
-          {staking.busy === 'stake' ? t('staking.form.staking') : t('staking.form.stake')}
-        </Button>
-        <Button
-          type="button"
-          variant="secondary"
-          disabled={staking.busy !== null}
-          onClick={() => void submit('unstake', amount)}
-          data-testid="unstake-submit"
-        >
-          {staking.busy === 'unstake' ? t('staking.form.unstaking') : t('staking.form.unstake')}
-        </Button>
-      </div>
-      {notice && <StakingNotice notice={notice} testId={`stake-${notice.tone}`} />}
       <ConfirmDialog
         open={confirming !== null}
         title={t('staking.confirm.title')}
@@ -108,6 +100,6 @@ export function StakeForm({ ownerUuid, onMoved }: { ownerUuid: string; onMoved: 
           {t('staking.confirm.warning', { days: ECONOMICS.stakeLockDays })}
         </Banner>
       </ConfirmDialog>
-    </form>
+    </StakingFieldForm>
   );
 }

@@ -130,7 +130,7 @@ function ProbeList({
   const { t, locale } = useT('vantage');
   return (
     <div className="reach-table-wrap">
-      <table className="reach-table" data-testid="vantage-list">
+      <table className="data-table reach-table" data-testid="vantage-list">
         <caption className="sr-only">{t('list.caption')}</caption>
         <thead>
           <tr>
