@@ -45,7 +45,7 @@ export default tseslint.config(
       'no-console': 'off',
       // tsc (the build) assigns parameter properties and class fields before a super() that is
       // not a statement of its own at the top of the constructor, which throws at run time, and
-      // swc (jest's unit specs) does not (issue 15: every wallet refusal was a 500).
+      // swc (jest's unit specs) does not (every wallet refusal was a 500).
       'no-restricted-syntax': [
         'error',
         {
@@ -121,7 +121,7 @@ export default tseslint.config(
     },
   },
   {
-    // issue 16: a component a person can hold; past this, split it into smaller components or
+    // A component a person can hold; past this, split it into smaller components or
     // move its state into a hook (features/auth/components/use-auth-dialog.ts).
     files: ['portal/src/**/*.tsx'],
     ignores: ['portal/src/**/*.spec.tsx'],

@@ -1,7 +1,7 @@
 /**
  * Two projects. "unit": unit specs and db-specs (real PostgreSQL) over the TypeScript sources
  * through @swc/jest, fast. "e2e": the end-to-end specs (HTTP and gRPC from outside) over the
- * tsc-built dist/ that `npm start` runs (issue 15: a refusal that threw only in tsc's output was
+ * tsc-built dist/ that `npm start` runs (a refusal that threw only in tsc's output was
  * a 500 in production while every suite passed). The specs themselves stay TypeScript and import
  * `../../src/...` as usual; ../scripts/jest/dist-resolver.cjs loads dist/ for those imports, and
  * the global setup refuses a dist/ older than the sources (`npm test` builds first).

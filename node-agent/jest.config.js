@@ -3,7 +3,7 @@
  * @swc/jest. "e2e": the end-to-end specs (test: real v2ray, and the real control plane
  * in-process over gRPC on loopback, with real PostgreSQL through the control plane's global
  * setup) over the tsc-built dist/ of the agent, the control plane and the contract, the code
- * that ships (issue 15). The specs stay TypeScript and import `../../src/...` as usual;
+ * that ships. The specs stay TypeScript and import `../../src/...` as usual;
  * ../scripts/jest/dist-resolver.cjs loads dist/ for those imports, and the global setup refuses
  * a dist/ older than the sources (`npm test` builds first). The control plane's test kit uses
  * decorators, hence these swc settings.

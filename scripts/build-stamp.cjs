@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What a package's dist/ was built from. The end-to-end suites run on the built dist/ (the code
-// `npm start` runs, issue 15), so a dist/ older than its sources must never be tested silently.
+// `npm start` runs), so a dist/ older than its sources must never be tested silently.
 //
 //   node ../scripts/build-stamp.cjs          (a package's build, last step, in its folder)
 //     writes dist/.build-inputs.json: the SHA-256 of every file the build reads.

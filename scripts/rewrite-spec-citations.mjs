@@ -61,7 +61,7 @@ const LEFTOVER = /\bspec\s*0[12]\b\s*(?:§|sections?\b)/i;
  * - `spec 01 §4`, `spec 02 section 4`, `spec 02 sections 3-4`: a citation, and the spec in force;
  * - `02 §4` or a bare `§5`, `§3-4` while a spec is in force: more sections of it
  *   ("spec 01 §2 Withdraw modal, §5 withdrawal rules", "spec 01 §9, 02 §4");
- * - `issue 18 §5`: another document's section, left as it is, and no spec in force after it;
+ * - an issue's section: another document's section, left as it is, and no spec in force after it;
  * - the end of a comment (its closing mark, a blank line, a line that is no comment line): no
  *   spec in force.
  */

@@ -4,7 +4,7 @@
 // unless SMTP_URL is set, and DEMO_NODES demo agents (default 3) so the market is not empty.
 // The demo agents are the real scn-agent, enrolled through the real gRPC path; where xray or
 // v2ray is on PATH they run it on loopback ports, otherwise they run without a proxy core.
-// Deposits run against the local Solana chain (devchain/, issue 17 §3) started here on loopback
+// Deposits run against the local Solana chain (devchain/) started here on loopback
 // (DEVCHAIN_PORT, default 8899), unless SOLANA_RPC_URL points at another chain or NODE_ENV is
 // production (which refuses a localnet cluster); withdrawals are paid from its treasury.
 // DEMO_ALLOW_TEST_DESTINATIONS (documentation-range CIDRs, e.g. 198.51.100.7/32) is handed to the
@@ -106,13 +106,13 @@ async function startDevchain() {
   env.SOLANA_DEPOSIT_ADDRESS ??= chain.treasuryAddress;
   env.SOLANA_COMMITMENT ??= 'confirmed';
   env.SOLANA_DEMO_WALLET_URL ??= chain.demoWalletUrl;
-  // Withdrawals (issue 18 §5) on against this chain, signed with the treasury key kept above, so
+  // Withdrawals on against this chain, signed with the treasury key kept above, so
   // they can be tried offline; a minimum of 10 SSL (a 100 SSL default suits real clusters).
   if (env.SOLANA_DEPOSIT_ADDRESS === chain.treasuryAddress) {
     env.WITHDRAWALS_ENABLED ??= 'true';
     env.SOLANA_TREASURY_KEY_FILE ??= options.treasuryKeyFile;
     env.WITHDRAWAL_MIN_SSL ??= '10';
-    // Per-account deposit addresses (issue 29) taking SOL, USDC and USDT: the seed they derive
+    // Per-account deposit addresses taking SOL, USDC and USDT: the seed they derive
     // from is kept beside the treasury key (a new one per data directory, never printed).
     env.SOLANA_DEPOSIT_SEED ??= depositSeed(join(dataDir, 'devchain', 'deposit-seed'));
     env.SOLANA_USDC_MINT ??= chain.testMints.USDC;

@@ -1,4 +1,4 @@
-// Account enumeration by timing (issue 15 §5): does an auth call answer an e-mail that has an
+// Account enumeration by timing: does an auth call answer an e-mail that has an
 // account measurably differently from one that has none? For each call the two kinds of request
 // are sent interleaved in random order, one at a time, against the built control plane; the
 // latency distributions are compared with a two-sample Kolmogorov-Smirnov test. Each request

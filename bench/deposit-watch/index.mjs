@@ -1,4 +1,4 @@
-// Watching deposit addresses (issue 29 §4, docs/deposits.md#watching-what-it-costs): the built
+// Watching deposit addresses (docs/deposits.md#watching-what-it-costs): the built
 // control plane's watcher against devchain (the real runtime behind a real JSON-RPC server)
 // with mainnet-like slots, DEPOSIT_WATCH_ACCOUNTS accounts holding a deposit address, and a
 // steady stream of SOL and USDC transfers from the demo wallet to a few real (derived)

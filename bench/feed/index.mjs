@@ -1,4 +1,4 @@
-// The subscription URL (issue 19 §4): GET /sub/<secret> requests/s and p99 for each format at
+// The subscription URL: GET /sub/<secret> requests/s and p99 for each format at
 // FEED_CONCURRENCY (50) clients, closed loop, each format asked for the way its apps ask (their
 // User-Agent; v2ray and the browser page by ?format= and Accept). One active subscription of
 // FEED_SERVERS (5) REALITY servers. Targets: base64 at least 2,000/s with p99 under 50 ms; every
@@ -9,8 +9,8 @@
 // CPU profile of the control plane over base64's measured window, summarised by area and
 // function), FEED_VISITOR=<IP address> (sent as X-Forwarded-For on every request, believed from
 // 127.0.0.1; a fresh server_reachability estimate from its network is seeded for each of the
-// subscription's servers, every third blocked, so each fetch reads and applies the overlay of
-// issue 30: blocked servers left out, and the subscription's client network recorded).
+// subscription's servers, every third blocked, so each fetch reads and applies the reachability overlay:
+// blocked servers left out, and the subscription's client network recorded).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

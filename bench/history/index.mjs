@@ -1,4 +1,4 @@
-// The reliability history (issue 18 §1) at network size: what the minute sweep's history pass
+// The reliability history at network size: what the minute sweep's history pass
 // costs for N servers (HISTORY_SERVERS, 100,000), how many bytes a month of day rows takes, and
 // how long the rewards engine's period aggregate (periodFacts) takes over that month.
 //

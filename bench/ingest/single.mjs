@@ -1,4 +1,4 @@
-// How many agent reports one control plane stores per second (issue 3 §7): N nodes enrolled
+// How many agent reports one control plane stores per second: N nodes enrolled
 // through the real gRPC Enroll, their reports sent through the real agent client by K worker
 // processes, closed loop; the same workers against a bare @grpc/grpc-js server of the same
 // contract, before and after, as the ceiling; then one real `scn-agent run` process and its own footprint.

@@ -1,4 +1,4 @@
-// A benchmark's requests as from a visitor somewhere (issue 30's reachability overlay): the
+// A benchmark's requests as from a visitor somewhere (the reachability overlay): the
 // address of MARKET_VISITOR / FEED_VISITOR goes in `X-Forwarded-For` on every request, the
 // control plane believes it from 127.0.0.1 (TRUST_PROXY), places it by its packaged GeoIP data,
 // and reads `server_reachability` for that network. The address is only a header: no packet is

@@ -10,7 +10,7 @@
 // defaults. MARKET_VISITOR=<IP address> sends it as X-Forwarded-For on every request (both
 // control planes believe it from 127.0.0.1) and seeds a fresh server_reachability estimate from
 // its network for every generated server, so each page carries the visitor's reachability
-// overlay (issue 30): one more indexed query per request, and the page serialized per request.
+// overlay: one more indexed query per request, and the page serialized per request.
 import { createRequire } from 'node:module';
 import { freePort, startControlPlane } from '../lib/control-plane.mjs';
 import { load } from '../lib/load.mjs';

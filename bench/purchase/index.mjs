@@ -1,4 +1,4 @@
-// Purchases (issue 4 §5): many client accounts with real ledger deposits buy subscriptions to
+// Purchases: many client accounts with real ledger deposits buy subscriptions to
 // many operators' servers through POST /api/clients/create-subscription, closed loop at
 // PURCHASE_CONCURRENCY; prints purchases/s and latency, then checks the ledger invariants and
 // the node client sets after the run. Then the time from purchase to the first byte through a

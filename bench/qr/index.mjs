@@ -1,4 +1,4 @@
-// The QR images of a purchase answer (issue 16 §4): what one PNG data URL costs with the control
+// The QR images of a purchase answer: what one PNG data URL costs with the control
 // plane's encoder (control-plane/src/common/qr) against the `qrcode` library's public API, on
 // the texts a purchase draws: a subscription URL (the group code) and VLESS links of the lengths
 // the market hands out, at level L and 180 px as the answer uses.

@@ -1,4 +1,4 @@
-// The monthly reward run (issue 18 §7) for 100,000 nodes with a month of reliability history:
+// The monthly reward run for 100,000 nodes with a month of reliability history:
 // 31 days x 100,000 rows of server_reliability_days, generated inside PostgreSQL with
 // generate_series, then one RewardRunService.runPeriod from the built control plane (dist/):
 // the period's facts read set-based, every statement computed and written in one transaction,

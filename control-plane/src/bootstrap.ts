@@ -50,7 +50,7 @@ export async function createApp(
       contentSecurityPolicy: {
         directives: {
           'img-src': ["'self'", 'data:'],
-          // localnet: the portal's "Pay with the demo wallet" posts to the local chain (issue 17).
+          // localnet: the portal's "Pay with the demo wallet" posts to the local chain.
           'connect-src': ["'self'", ...demoWalletOrigins(config)],
           'upgrade-insecure-requests': config.secureCookies ? [] : null,
         },

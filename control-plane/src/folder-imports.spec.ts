@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * Issue 16 §3: the folders of src/ depend on each other one way. When a imports b, b imports
+ * The folders of src/ depend on each other one way. When a imports b, b imports
  * nothing of a (a domain that needs to be called back names an interface, as SERVER_DELETION
  * does, or listens). Test files are left out: a spec may build fixtures from any domain.
  *

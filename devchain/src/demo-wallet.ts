@@ -98,7 +98,7 @@ export interface TokenHolding {
 }
 
 /**
- * The demo wallet ("Pay with the demo wallet", issue 17 §3): a keypair of this chain that signs
+ * The demo wallet ("Pay with the demo wallet"): a keypair of this chain that signs
  * what a phone wallet would for a transfer request: a System Program transfer, or with `spl-token`
  * an SPL Token TransferChecked between associated token accounts, carrying each reference as a
  * read-only, non-signer account key.

@@ -134,7 +134,7 @@ function restoreChain(
   }
 }
 
-/** Starts a local Solana chain with its JSON-RPC server (issue 17 §3). */
+/** Starts a local Solana chain with its JSON-RPC server. */
 export async function startDevchain(options: DevchainOptions = {}): Promise<Devchain> {
   const host = options.host ?? '127.0.0.1';
   const treasury = options.treasuryKeyFile

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How long do connections a client opened before its access was revoked keep working?
-// (issue 15 §6; the figures are in docs/security.md "Tunnel isolation".)
+// (the figures are in docs/security.md "Tunnel isolation".)
 //
 //   npm run build --workspace node-agent && node node-agent/scripts/measure-revocation.mjs [audit-ms]
 //

@@ -8,7 +8,7 @@ import {
   tierMonthlyIncome,
 } from './economics';
 
-describe('VPS tiers (issue 18 §2 rule 1)', () => {
+describe('VPS tiers (economics.md, rule 1)', () => {
   it('should pay each tier its wizard promise at 100% reliability and full capacity, without ads', () => {
     for (const tier of VPS_TIERS) {
       expect(tier.baseRewardSsl + tier.maxClients * PRICING.operatorRewardSsl).toBe(
@@ -19,7 +19,7 @@ describe('VPS tiers (issue 18 §2 rule 1)', () => {
     }
   });
 
-  it('should give tier 3 the worked example’s base of 1,500 SSL (issue 18 §2 rule 2)', () => {
+  it('should give tier 3 the worked example’s base of 1,500 SSL (economics.md, rule 2)', () => {
     expect(VPS_TIERS.find((tier) => tier.id === 'tier3')?.baseRewardSsl).toBe(1500);
   });
 });

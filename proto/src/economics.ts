@@ -40,7 +40,7 @@ export interface VpsTier {
   ssdGb: number;
   maxClients: number;
   /**
-   * Issue 18 §2: the monthly base reward at 100% reliability, before slashing and halving. Set so
+   * The monthly base reward at 100% reliability, before slashing and halving. Set so
    * that base + maxClients x 10 (a full node's subscription rewards) is the wizard's promise,
    * `monthlyEarningsSsl` (docs/economics.md: 25 SSL per allowed client).
    */
@@ -167,7 +167,7 @@ export const ECONOMICS = {
   hardwareAgeCutPercent: 50,
   /** spec 02 §9: halving protection, share of monthly earnings to stake, by year. */
   stakingShareByYear: [20, 30, 40, 50] as const,
-  /** Issue 18 §4: a stake can be taken back this many days after it was made. */
+  /** A stake can be taken back this many days after it was made. */
   stakeLockDays: 30,
   adRewardSsl: { min: 0.1, max: 1 },
 } as const;
@@ -214,7 +214,7 @@ export const SHARE_REWARD = {
 export type DayWindow = readonly [startMinute: number, endMinute: number];
 
 /**
- * spec 01 §9 (issue 20 §2): prime time, read in the sharer's own time zone, when a share earns
+ * spec 01 §9: prime time, read in the sharer's own time zone, when a share earns
  * `SHARE_REWARD.primeTimeSsl` instead of `normalSsl`. Weekdays 12:00-13:30 and 20:00-21:30;
  * Saturday and Sunday (`weekendDays`, 0 is Sunday) 10:00-16:00 and 19:00-22:00. The server pays
  * by these and the Economics page states them, so both read this one table.

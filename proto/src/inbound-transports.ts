@@ -1,7 +1,7 @@
 import type { ProxyCoreKind } from './grpc';
 
 /**
- * What a proxy core can serve (issue 19 §1): one rule for the agent, which refuses a plan or an
+ * What a proxy core can serve: one rule for the agent, which refuses a plan or an
  * enrollment its core cannot serve, and for the control plane, which offers operators only the
  * transports their node's core serves.
  */

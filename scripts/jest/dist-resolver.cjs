@@ -1,5 +1,5 @@
 // Jest resolver of the end-to-end suites: every module of the application's sources resolves to
-// its tsc output in dist/, the files `npm start` runs (issue 15: the suites passed on code that
+// its tsc output in dist/, the files `npm start` runs (the suites passed on code that
 // @swc/jest compiled while the built server answered 500). Specs and test/support stay
 // TypeScript (@swc/jest) and keep importing `../../src/...` as usual; whatever they import from
 // a package's src/ (relative, absolute or dynamic `import()`, and `@scn/proto`) is loaded from

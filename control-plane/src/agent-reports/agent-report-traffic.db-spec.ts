@@ -53,7 +53,7 @@ const delta = (
   downlinkBytes: String(down),
 });
 
-describe('AgentReportRepository traffic (issue 19 §3)', () => {
+describe('AgentReportRepository traffic', () => {
   beforeEach(() => t.db.query('DELETE FROM subscription_traffic_days'));
 
   it('should add each report’s deltas to the subscription’s day on the server, split at UTC midnight', async () => {

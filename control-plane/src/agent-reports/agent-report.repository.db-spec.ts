@@ -223,7 +223,7 @@ describe('AgentReportRepository', () => {
   });
 });
 
-describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
+describe('AgentReportRepository: hardware age', () => {
   const GIB = 1024 ** 3;
   const machine = (cpuCores: number, ramBytes: number) => ({
     os: 'Debian GNU/Linux 12 (bookworm)',
@@ -307,7 +307,7 @@ describe('AgentReportRepository: hardware age (issue 18 §4)', () => {
   });
 });
 
-describe('AgentReportRepository: the TLS certificate (issue 19 §1)', () => {
+describe('AgentReportRepository: the TLS certificate', () => {
   it('should store the PEM, keep it while reports omit it for the same pin, and drop it on another pin or none', async () => {
     const id = await insertServer();
     const writer = new AgentReportRepository(t.dataSource);

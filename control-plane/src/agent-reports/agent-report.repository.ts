@@ -32,7 +32,7 @@ export type ReportColumns = Pick<
   pingMs: number | null;
   /**
    * The certificate PEM the report carries; null when it sent none: the stored one is kept while
-   * the reported certificate hash is the one stored with it, and dropped otherwise (issue 19 §1).
+   * the reported certificate hash is the one stored with it, and dropped otherwise.
    */
   certificatePem: string | null;
 };
@@ -46,13 +46,13 @@ type ReportRowJson = string;
 
 /**
  * A report as the batch carries it. `counted`: its quality is a drop the history counts per day
- * (a failed client count, a malformed report; issue 18 §1), so the batch's statement also
+ * (a failed client count, a malformed report), so the batch's statement also
  * upserts a day row; rare, so the usual batch keeps the plain statement.
  */
 interface ReportRow {
   json: ReportRowJson;
   counted: boolean;
-  /** The report carries client traffic that moved (issue 19 §3): the batch adds it up too. */
+  /** The report carries client traffic that moved: the batch adds it up too. */
   traffic: boolean;
 }
 
@@ -111,7 +111,7 @@ function reportRowJson(
 }
 
 /**
- * Issue 18 §4 hardware age: the first report with the hardware sets `hardware_since`, an upgrade
+ * Hardware age (staking's first among equals): the first report with the hardware sets `hardware_since`, an upgrade
  * (more cores or memory than stored) resets it (staking/hardware-age.ts). Evaluated only for the
  * rows whose report carries the hardware (the agent sends it first, on a change and hourly).
  */
@@ -244,7 +244,7 @@ const UPDATE = `UPDATE servers AS s SET ${SET_COLUMNS}
 
 /**
  * UPDATE, and for the reports that applied and are drops, one more in their server's UTC day of
- * the report (issue 18 §1) with the score the drop left (the day's minimum). Day rows in key
+ * the report with the score the drop left (the day's minimum). Day rows in key
  * order, as the history sweep writes them, so the two cannot deadlock.
  */
 const COUNTED_DAYS = `counted AS (
@@ -270,7 +270,7 @@ const COUNTED_DAYS = `counted AS (
 export const MAX_REPORT_CLIENT_BYTES = 1_000_000_000_000;
 
 /**
- * UPDATE, and for the reports that applied and carry traffic (issue 19 §3), their clients' bytes
+ * UPDATE, and for the reports that applied and carry traffic, their clients' bytes
  * added to their subscriptions' days on the server (the report's UTC day). Only the server's own
  * clients (server_clients): a node cannot charge traffic to a subscription it does not serve.
  * A client listed twice in a report counts both (grouped: ON CONFLICT takes a row once). Rows in

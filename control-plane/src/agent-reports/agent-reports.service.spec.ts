@@ -114,14 +114,14 @@ describe('AgentReportsService.report', () => {
     });
     expect(failed.reliability).toBeLessThan(90);
     expect(impossible.reliability).toBeLessThan(90);
-    // The writer counts the drop in the day's history (issue 18 §1).
+    // The writer counts the drop in the day's history.
     expect(failedSetup.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe(
       'client_count_failed',
     );
     expect(impossibleSetup.reports.write.mock.calls.map((call) => (call as unknown[])[3])[0]).toBe(
       'malformed',
     );
-    // A failed count's traffic is meaningless: not stored (issue 19 §3).
+    // A failed count's traffic is meaningless: not stored.
     expect((failedSetup.reports.write.mock.calls[0] as unknown[])[4]).toEqual([]);
     // Nor its batch id: a later copy of that batch must still add its bytes.
     expect((failedSetup.reports.write.mock.calls[0] as unknown[])[5]).toBe('');

@@ -21,7 +21,7 @@ import {
 } from './agent-report.repository';
 import { type AgentServer, AgentServerRepository } from './agent-server.repository';
 
-/** issue 3: agents report every 60 s. */
+/** Agents report every 60 s. */
 export const REPORT_INTERVAL_MS = 60_000;
 /** A report whose server keeps changing under it is refused after this many tries (UNAVAILABLE). */
 const REPORT_ATTEMPTS = 3;

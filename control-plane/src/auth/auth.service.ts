@@ -45,7 +45,7 @@ export class AuthService {
   ) {}
 
   /**
-   * Answers the same whether the e-mail already has an account or not (issue 15 §5). A code is
+   * Answers the same whether the e-mail already has an account or not. A code is
    * issued either way before the answer (for an existing account it is never mailed, so register
    * attempts against it count and fail like any wrong code); whether the account exists is
    * looked up after the answer, and then either the code or a note that the account exists is

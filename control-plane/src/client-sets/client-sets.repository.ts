@@ -13,7 +13,7 @@ export interface ClientSet {
   version: string;
   clientUuids: string[];
   /**
-   * The inbound the node should serve, sent with every set (issue 19 §1): its port (0: keep the
+   * The inbound the node should serve, sent with every set: its port (0: keep the
    * current one), security ('' : the core's default), network and the plan's revision.
    */
   inboundPlan: { port: number; security: string; network: string; revision: string };

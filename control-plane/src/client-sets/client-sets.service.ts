@@ -3,7 +3,7 @@ import type { Transaction } from '../database/transaction-runner';
 import { type ClientSet, ClientSetsRepository, type WantedPlace } from './client-sets.repository';
 
 /**
- * Which client UUIDs each server lets in (issue 4): changed by purchases, pauses and deletions
+ * Which client UUIDs each server lets in: changed by purchases, pauses and deletions
  * of subscriptions, read by the nodes' WatchClients streams.
  */
 @Injectable()
@@ -15,7 +15,7 @@ export class ClientSetsService {
     return this.repository.clientSet(serverId);
   }
 
-  /** Sets the client UUIDs allowed on a server and pushes them to the node (issue 4 calls this). */
+  /** Sets the client UUIDs allowed on a server and pushes them to the node. */
   setAllowedClients(serverId: string, clientUuids: readonly string[]): Promise<string> {
     return this.repository.replaceClientSet(serverId, clientUuids);
   }

@@ -7,8 +7,8 @@ import {
 } from '@scn/proto';
 
 /**
- * Which addresses the control plane may connect to on an operator's behalf (Add New Server,
- * issue 15 §4): only public unicast ones. Everything an outsider could use to reach the control
+ * Which addresses the control plane may connect to on an operator's behalf (Add New
+ * Server): only public unicast ones. Everything an outsider could use to reach the control
  * plane's own network through its probes is refused: private, loopback, link-local (cloud
  * metadata at 169.254.169.254 among them), CGNAT, multicast, reserved, unspecified, the
  * documentation and benchmarking ranges, and the IPv6 equivalents. IPv6 forms that carry an IPv4

@@ -50,7 +50,7 @@ export function kindsOf<Code extends string>(
  *
  * Subclasses call super() once, as the constructor's first statement: tsc (the build) assigns
  * parameter properties before a super() that is nested in a branch, which throws at run time,
- * while swc (jest's unit specs) assigns them after it (issue 15). ESLint refuses nested super().
+ * while swc (jest's unit specs) assigns them after it. ESLint refuses nested super().
  */
 export class DomainException extends Error {
   /**

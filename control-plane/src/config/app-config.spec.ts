@@ -14,7 +14,7 @@ function problemsOf(env: Record<string, string>): string[] {
   return [];
 }
 
-describe('loadConfig: servers without the agent (issue 15 §4)', () => {
+describe('loadConfig: servers without the agent', () => {
   it('should default to 5 per operator, the public health endpoint as probe target and no test nets', () => {
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://scn.example' })).toMatchObject({
       manualServersPerOperator: 5,
@@ -251,7 +251,7 @@ describe("loadConfig: the agents' report allowance", () => {
 const solanaAddress = Keypair.generate().publicKey.toBase58();
 const on = { SOLANA_RPC_URL: 'http://127.0.0.1:8899', SOLANA_DEPOSIT_ADDRESS: solanaAddress };
 
-describe('loadConfig: Solana deposits (issue 17 §1)', () => {
+describe('loadConfig: Solana deposits', () => {
   it('should turn deposits off when neither the RPC nor the deposit address is set', () => {
     expect(loadConfig(base).solana).toBeNull();
   });

@@ -77,9 +77,9 @@ export interface AppConfig {
   manualServerProbeUrl: string;
   /** Documentation-range CIDRs manual servers may use (tests only; empty in production). */
   manualServerAllowedCidrs: string[];
-  /** SOL deposits (issue 17); null: off (their routes answer 503). */
+  /** SOL deposits; null: off (their routes answer 503). */
   solana: SolanaSettings | null;
-  /** Withdrawals (issue 18 §5); null: off (the withdraw route answers suspended). */
+  /** Withdrawals; null: off (the withdraw route answers suspended). */
   withdrawals: WithdrawalSettings | null;
   /** Sweeps of deposit addresses to the treasury; null: off. */
   sweeps: SweepSettings | null;
@@ -89,7 +89,7 @@ export interface AppConfig {
   geoipDir: string | undefined;
   /** Tests only (NODE_ENV=test): documentation-range CIDRs placed ahead of the GeoIP database. */
   geoipTestOverrides: GeoIpOverride[];
-  /** Share-and-earn's check that a post is still up before paying (issue 20 §2). */
+  /** Share-and-earn's check that a post is still up before paying. */
   shareVerify: { enabled: boolean; baseUrl: string | null; timeoutMs: number };
   /** The client apps' APK mirror (downloads/apk-mirror.ts). */
   apkMirror: ApkMirrorSettings;

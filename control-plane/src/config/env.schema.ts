@@ -565,7 +565,7 @@ export const ENV_VARS = {
   },
   WITHDRAWALS_ENABLED: {
     schema: bool.default(false),
-    doc: 'Node operators may withdraw SSL to a Solana address, paid in SOL from the treasury (issue 18 §5; needs the Solana settings and SOLANA_TREASURY_KEY_FILE); off: the Withdraw button shows Suspended',
+    doc: 'Node operators may withdraw SSL to a Solana address, paid in SOL from the treasury (needs the Solana settings and SOLANA_TREASURY_KEY_FILE); off: the Withdraw button shows Suspended',
     sensitive: false,
   },
   WITHDRAWAL_MIN_SSL: {

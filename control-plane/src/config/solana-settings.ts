@@ -2,7 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { SolanaCluster } from '@scn/proto';
 import type { Env } from './env.schema';
 
-/** Deposits' chain settings (issue 17 §1); null in AppConfig when deposits are off. */
+/** Deposits' chain settings; null in AppConfig when deposits are off. */
 export interface SolanaSettings {
   /** The RPC this process reads (may be private). */
   rpcUrl: string;

@@ -7,7 +7,7 @@ const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
  * TRUST_PROXY: the peers whose `X-Forwarded-For` is believed, as a validated list for Express.
  * `false` (or `none`) believes no one. Express's `true` and hop counts are refused: behind them,
  * any client that reaches the port directly names its own address, and every per-address limit
- * is void (issue 15 §5).
+ * is void.
  *
  * Returns the list (or false), or the reason the value is refused.
  */

@@ -36,7 +36,7 @@ function file(name: string, text: string, mode = 0o600): string {
   return path;
 }
 
-describe('loadConfig: withdrawals (issue 18 §5)', () => {
+describe('loadConfig: withdrawals', () => {
   it('should keep withdrawals off by default, even with a key file', () => {
     expect(loadConfig(base).withdrawals).toBeNull();
     expect(

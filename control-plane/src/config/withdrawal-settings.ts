@@ -40,7 +40,7 @@ export class TreasuryKey {
   }
 }
 
-/** Withdrawals' settings (issue 18 §5); null in AppConfig when they are off. */
+/** Withdrawals' settings; null in AppConfig when they are off. */
 export interface WithdrawalSettings {
   minimumMicro: bigint;
   dailyCapMicro: bigint;

@@ -18,7 +18,7 @@ export interface Credited {
 }
 
 /**
- * Credits a verified transfer once (issue 17 §2): in one database transaction, the credit row
+ * Credits a verified transfer once: in one database transaction, the credit row
  * (unique per signature and per request), the request marked credited, and the ledger's
  * `deposit` movement from `external` to the wallet (external_ref `sol:<signature>`, unique as
  * well). Concurrent verifies and the watcher race only at the insert, which the database

@@ -133,7 +133,7 @@ export class DepositMatcherService {
     return null;
   }
 
-  /** Issue 17 §2: exactly one open request of the account matches sender and amount. */
+  /** Exactly one open request of the account matches sender and amount. */
   private async onlyOpenMatch(request: DepositRequestRow): Promise<boolean> {
     const open = await this.openMatches(request);
     return open.length === 1 && open[0]!.id === request.id;

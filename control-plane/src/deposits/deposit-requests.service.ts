@@ -14,7 +14,7 @@ import { DepositsException } from './deposits.exception';
 import { type DepositRequestRow, DepositsRepository } from './deposits.repository';
 import { QUOTE_GRACE_MS } from './transfer-check';
 
-/** The wallet a deposit of the account goes to (issue 17 §2: node operators' node wallet). */
+/** The wallet a deposit of the account goes to (node operators' node wallet). */
 export function walletOf(session: ActiveSession): 'client_wallet' | 'node_wallet' {
   return session.account.userType === 'node' ? 'node_wallet' : 'client_wallet';
 }

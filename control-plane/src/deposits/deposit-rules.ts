@@ -9,7 +9,7 @@ import {
 import { explorerTxUrl, type SolanaSettings } from '../config/solana-settings';
 
 /**
- * issue 17 §1: floor(SOL x rate) whole SSL, in micro-SSL, from lamports with integer math only
+ * Floor(SOL x rate) whole SSL, in micro-SSL, from lamports with integer math only
  * (no float ever sees an amount).
  */
 export function creditMicro(lamports: bigint, sslPerSol: number): bigint {

@@ -161,7 +161,7 @@ describe('DepositVerifyService (real PostgreSQL, fake chain)', () => {
        WHERE external_ref = $1`,
       [`sol:${tx.signature}`],
     );
-    // issue 27 §1: the SOL received as exact text and the request's rate, for the reader's words.
+    // The SOL received as exact text and the request's rate, for the reader's words.
     expect(movements).toEqual([
       {
         type: 'deposit',

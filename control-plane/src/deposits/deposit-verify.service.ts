@@ -40,7 +40,7 @@ export function verifiedAnswer(credited: Credited): VerifyDepositResponse {
   };
 }
 
-/** spec 01 §7 verify-deposit, made safe (issue 17 §2). */
+/** spec 01 §7 verify-deposit, made safe. */
 @Injectable()
 export class DepositVerifyService {
   constructor(

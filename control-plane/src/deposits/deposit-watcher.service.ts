@@ -13,7 +13,7 @@ const FIRST_PAGE = 100;
 const PAGE = 1000;
 
 /**
- * Credits deposits without anyone pressing Verify (issue 17 §2). Each second, while any request
+ * Credits deposits without anyone pressing Verify. Each second, while any request
  * is open: one getSignaturesForAddress(deposit address, until the newest signature already
  * handled), then, per new transfer, its parsed transaction; a transfer carrying the reference
  * of an open request is checked and credited like a verify. Transfers seen before they reached

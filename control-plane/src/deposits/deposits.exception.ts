@@ -2,7 +2,7 @@ import { DEPOSIT_MESSAGES } from '@scn/proto';
 import { DomainException, kindsOf } from '../common/domain.exception';
 
 /**
- * Refusals of deposits (issue 17 §2). Every one answers `{ verified: false, message }` (the
+ * Refusals of deposits. Every one answers `{ verified: false, message }` (the
  * contract's verify answer) with its status, and none credits anything.
  */
 const ERRORS = {

@@ -44,9 +44,9 @@ const OFF: DepositChain = {
 };
 
 /**
- * Deposits: SOL requests with a Solana Pay reference, verification and their watcher (issue 17);
+ * Deposits: SOL requests with a Solana Pay reference, verification and their watcher;
  * per-account addresses taking SOL, USDC and USDT from anyone, their block watcher and the
- * sweep of their funds to the treasury (issue 29).
+ * sweep of their funds to the treasury.
  */
 @Module({
   imports: [AuthModule, RateLimitModule, WalletModule],

@@ -14,7 +14,7 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 /**
- * Issue 17 §5: end-to-end and browser suites fund accounts through real deposits on the local
+ * End-to-end and browser suites fund accounts through real deposits on the local
  * chain (`depositThroughChain`); the SQL helper `depositSsl` is for unit and database specs.
  */
 /**

@@ -35,7 +35,7 @@ export function reached(status: Confirmation | null, commitment: Confirmation): 
 }
 
 /**
- * Issue 17 §2: a transaction pays a deposit request when it succeeded, reached the configured
+ * A transaction pays a deposit request when it succeeded, reached the configured
  * commitment, its System Program transfers to the deposit address sum to exactly the requested
  * lamports, it carries the reference (or comes from the named sender), and it is not older than
  * the request nor later than its quote and the grace.

@@ -55,7 +55,7 @@ export interface MirrorRecord {
 export type MirrorOutcome = 'fetched' | 'unchanged' | 'failed';
 
 /**
- * The control plane's copies of the client apps' Android APKs (issue 27 §4: GitHub is slow or
+ * The control plane's copies of the client apps' Android APKs (GitHub is slow or
  * blocked on many networks in China and Iran). Each APK is fetched from its upstream URL into
  * DATA_DIR/client-apps/partial/, hashed while written, and moved whole (a rename on the same
  * file system) to DATA_DIR/client-apps/<sha256>.apk; then mirror.json records its size, SHA-256,

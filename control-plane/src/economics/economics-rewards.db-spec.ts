@@ -25,7 +25,7 @@ import { EconomicsRepository } from './economics.repository';
 import { EconomicsService } from './economics.service';
 
 /**
- * The live economy (GET /api/economics/live, issue 18 §6) agrees with the rewards engine: what
+ * The live economy (GET /api/economics/live) agrees with the rewards engine: what
  * it says the pool paid is what the monthly runs took out of the pool, and the month's budget is
  * the one the engine computes for that month (the same month index from the genesis
  * transaction, the same rule).

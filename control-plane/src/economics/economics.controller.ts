@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ECONOMICS_ROUTES, type LiveEconomy } from '@scn/proto';
 import { EconomicsService } from './economics.service';
 
-/** Issue 18 §6: the live economy (public: totals only, nothing about any account). */
+/** The live economy (public: totals only, nothing about any account). */
 @ApiTags('economics')
 @Controller()
 export class EconomicsController {

@@ -3,7 +3,7 @@ import { EconomicsController } from './economics.controller';
 import { EconomicsRepository } from './economics.repository';
 import { EconomicsService } from './economics.service';
 
-/** The live economy of /economics (issue 18 §6). */
+/** The live economy of /economics. */
 @Module({
   controllers: [EconomicsController],
   providers: [EconomicsRepository, EconomicsService],

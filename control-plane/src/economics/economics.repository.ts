@@ -22,7 +22,7 @@ export interface EconomyFacts {
 }
 
 /**
- * The only DB access of the live economy (issue 18 §6): sums over the ledger and the servers, as
+ * The only DB access of the live economy: sums over the ledger and the servers, as
  * their owners publish them (wallet_movements, wallet_balances, server_directory).
  */
 @Injectable()

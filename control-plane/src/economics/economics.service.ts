@@ -9,7 +9,7 @@ import { EconomicsRepository } from './economics.repository';
 export const LIVE_ECONOMY_TTL_MS = 30_000;
 
 /**
- * The live economy for /economics (issue 18 §6): the pool, this month's budget by the rewards
+ * The live economy for /economics: the pool, this month's budget by the rewards
  * engine's own rule and month index (monthsSinceGenesis, monthlyBudgetMicro: what the monthly
  * run and the dry run give the month), what the pool paid for the last month and since genesis
  * and what it received, the servers' reliability and the stakes. Cached per replica for LIVE_ECONOMY_TTL_MS; concurrent callers

@@ -7,7 +7,7 @@ import { EnrollmentService } from './enrollment.service';
 import { InstallerController } from './installer.controller';
 
 /**
- * Enrollment (issue 3): the setup wizard's tokens, the installer that carries one, and the
+ * Enrollment: the setup wizard's tokens, the installer that carries one, and the
  * exchange of a token for a node's credentials (called by the gRPC server's Enroll).
  */
 @Module({

@@ -146,10 +146,10 @@ describe('EnrollmentService.enroll', () => {
       tier: 'tier1',
       secretHash: sha256(enrollment.nodeSecret),
       hostName: enrollment.hostName,
-      // Sent by no agent before issue 28.
+      // Sent by no agent before ACME certificates.
       enrolledHost: null,
       inbound: {},
-      // An agent that names no core (before issue 19) gets what v2ray serves: TLS over TCP.
+      // An agent that names no core (before secure transports) gets what v2ray serves: TLS over TCP.
       core: null,
       planPort: enrollment.inboundPlan.port,
       planSecurity: 'tls',

@@ -16,7 +16,7 @@ import { initialReliability } from '../reliability/reliability';
 import { EnrollmentRepository } from './enrollment.repository';
 import { serverName } from './server-name';
 
-/** issue 3: enrollment tokens live 24 hours. */
+/** Enrollment tokens live 24 hours. */
 export const ENROLLMENT_TOKEN_TTL_MS = 24 * 3_600_000;
 const GIB = 1024 ** 3;
 
@@ -40,7 +40,7 @@ export interface Enrollment {
   nodeId: string;
   nodeSecret: string;
   tier: VpsTierId;
-  /** The machine's persistent port and default transport (issue 19 §1). */
+  /** The machine's persistent port and default transport. */
   inboundPlan: InboundPlan;
   /** Its DNS label under the platform's node domain (node-dns/node-host-name.ts). */
   hostName: string;
@@ -61,7 +61,7 @@ export function meetsTier(hardware: EnrollingHardware, tierId: VpsTierId): boole
   return hardware.cpuCores >= tier.vcpu && ramGib >= tier.ramGb * 0.9;
 }
 
-/** Enrollment (issue 3): the setup wizard's one-time tokens, exchanged by agents for credentials. */
+/** Enrollment: the setup wizard's one-time tokens, exchanged by agents for credentials. */
 @Injectable()
 export class EnrollmentService {
   constructor(
@@ -109,7 +109,7 @@ export class EnrollmentService {
     location?: string | null;
     /** `scn-agent enroll --public-port`; 0 or absent: a random port of the machine's own. */
     requestedPort?: number;
-    /** The core the agent runs; null: an agent from before issue 19. */
+    /** The core the agent runs; null: an agent from before secure transports. */
     core?: InboundCore | null;
     /** Where clients will connect (canonical host), as the agent sees it; null: unknown. */
     publicHost?: string | null;

@@ -15,7 +15,7 @@ export function grpcTarget(config: AppConfig, boundPort?: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port ?? 5051}`;
 }
 
-/** The one-line installer and the agent bundle it downloads (issue 3 §4). */
+/** The one-line installer and the agent bundle it downloads. */
 @ApiTags('nodes')
 @Controller()
 export class InstallerController {

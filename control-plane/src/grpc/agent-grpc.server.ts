@@ -72,7 +72,7 @@ export const MAX_QUEUED_REPORTS = 8;
 const PROTO_TIER = { tier1: 'TIER_1', tier2: 'TIER_2', tier3: 'TIER_3', tier4: 'TIER_4' } as const;
 
 /**
- * The agent-facing gRPC server (issue 3): Enroll, Report and the WatchClients push stream.
+ * The agent-facing gRPC server: Enroll, Report and the WatchClients push stream.
  * Malformed messages get INVALID_ARGUMENT, bad credentials UNAUTHENTICATED, another node's id
  * PERMISSION_DENIED; none of them changes state.
  */

@@ -42,7 +42,7 @@ function problem(inbound: Record<string, string>): string | null {
   return result.success ? null : describeIssue(result.error);
 }
 
-describe('reportRequestSchema: the reported inbound (issue 19 §1)', () => {
+describe('reportRequestSchema: the reported inbound', () => {
   it('should accept a TLS inbound with its pins and certificate, and keep every field', () => {
     const parsed = reportRequestSchema.parse(reportWith({}));
     expect(parsed.inbound).toMatchObject({

@@ -84,11 +84,11 @@ export const enrollRequestSchema = z.object({
     .int()
     .min(0, 'requestedPort must be 0-65535')
     .max(65535, 'requestedPort must be 0-65535'),
-  // '': an agent from before issue 19 (it serves what v2ray serves).
+  // '': an agent from before secure transports (it serves what v2ray serves).
   core: z
     .enum(['', 'xray', 'v2ray'], { error: 'core must be xray or v2ray' })
     .transform((core) => core || null),
-  // '': unknown (or an agent from before issue 28); else where clients will connect, which the
+  // '': unknown (or an agent from before ACME certificates); else where clients will connect, which the
   // node's name answers with until its first report.
   publicHost: z
     .string()
@@ -237,8 +237,8 @@ export const reportRequestSchema = z.object({
         .max(MAX_CERTIFICATE_PEM, `must be at most ${MAX_CERTIFICATE_PEM} characters`)
         .regex(PEM_SHAPE, 'must be empty or one PEM certificate')
         .default(''),
-      // Where the TLS certificate comes from (the node dashboard shows it); '' from agents before
-      // issue 28, with REALITY and without security.
+      // Where the TLS certificate comes from (the node dashboard shows it); '' from agents before ACME
+      // certificates, with REALITY and without security.
       certificateSource: z
         .enum(CERTIFICATE_SOURCES_REPORTED, {
           error: 'inbound.certificateSource must be acme, operator, self_signed or empty',
@@ -254,7 +254,7 @@ export const reportRequestSchema = z.object({
       if (inbound) checkPins(inbound, ctx);
     }),
   appliedClientSetVersion: storedUint64,
-  // '' (no traffic, or an agent from before issue 19 §3) or the batch's UUID, lower-cased so a
+  // '' (no traffic, or an agent from before traffic reports) or the batch's UUID, lower-cased so a
   // resend compares equal to the stored id.
   trafficBatchId: z
     .string()

@@ -7,7 +7,7 @@ import { AgentGrpcServer } from './agent-grpc.server';
 import { AgentMetrics } from './agent-metrics';
 
 /**
- * The agent-facing gRPC server (issue 3). It depends on the domains it serves (Enroll:
+ * The agent-facing gRPC server. It depends on the domains it serves (Enroll:
  * enrollment; Report and ReportStream: agent reports; WatchClients: client sets) and none of
  * them knows it: it turns wire messages into their calls and their exceptions into statuses.
  */

@@ -9,7 +9,7 @@ import { ManualServersRepository } from './manual-servers.repository';
 import { ManualServersService } from './manual-servers.service';
 
 /**
- * Add New Server (spec 02 §5; issue 15 §4): servers run without our agent, added from a VLESS
+ * Add New Server (spec 02 §5): servers run without our agent, added from a VLESS
  * string after a real check through them, and checked again every minute.
  */
 @Module({

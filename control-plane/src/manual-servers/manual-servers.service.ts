@@ -41,7 +41,7 @@ export function supportedManualLink(link: VlessLink): boolean {
 }
 
 /**
- * Add New Server (spec 02 §5; issue 15 §4): a VLESS server the operator runs without our agent.
+ * Add New Server (spec 02 §5): a VLESS server the operator runs without our agent.
  * Its address must be public, it must pass a real VLESS check with the link's UUID before it is
  * stored and listed, and the minute sweep checks it again (a pass counts as a fresh report,
  * spec 02 §4). It is listed free, with the operator's one UUID shared by its clients, and

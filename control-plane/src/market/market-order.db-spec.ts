@@ -62,7 +62,7 @@ describe('market order and filters on a generated set', () => {
       ...(await Promise.all(Array.from({ length: 6 }, () => insertAccount(market.db)))),
     ];
     const start = clock.at;
-    // issue 18 §4: two operators stake, one before its servers are listed, one after.
+    // Two operators stake, one before its servers are listed, one after.
     const stakers = new Set([owners[1]!, owners[3]!]);
     await depositSsl(market.db.url, owners[1]!, 5, 'stake');
     const generated: Generated[] = [];
@@ -223,7 +223,7 @@ describe('market order and filters on a generated set', () => {
       expect(server.isStale).toBe(m.stale);
       expect(server.isAdminServer).toBe(m.premium);
       expect(server.isPromoted).toBe(m.premium || promotedNow(m, clock.at));
-      // issue 15 §4: servers without the agent are free, with shared credentials.
+      // Servers without the agent are free, with shared credentials.
       expect(server.price).toBe(server.serverType === 'manual' ? 0 : 10);
       expect(server.sharedCredentials).toBe(server.serverType === 'manual');
       expect(server.vlessLink).toBe('');

@@ -4,7 +4,7 @@ import { launchPeriodActive } from '../common/launch-period';
 /**
  * The monthly price of one server as the market lists it, in micro-SSL (spec 01 §3, §9):
  * 10 SSL; 0 (free) for regular servers during the launch period; premium servers 10 SSL;
- * servers added without the agent always 0 (issue 15 §4, subscription-pricing.ts freeServer).
+ * servers added without the agent always 0 (subscription-pricing.ts freeServer).
  */
 export function listedPriceMicro(
   server: { premium: boolean; source: 'agent' | 'manual' },

@@ -21,7 +21,7 @@ describe('orderKeys', () => {
           { column: 'sort_promotion_micro', direction: 'DESC', nulls: 'LAST' },
           { column: 'sort_promoted_at', direction: 'DESC', nulls: 'LAST' },
         ]);
-        // issue 18 §4: among servers equal on every other key, stakers first, then the id.
+        // Among servers equal on every other key, stakers first, then the id.
         expect(keys.slice(-2)).toEqual([
           { column: 'staker', direction: 'DESC' },
           { column: 'server_id', direction: 'ASC' },

@@ -64,10 +64,10 @@ const TIEBREAK: OrderKey = { column: 'server_id', direction: 'ASC' };
  * The keys for a sort choice. `order` desc means Best First: the highest reliability and
  * uptime, the lowest ping. Without a sort: reliability descending, then ping ascending.
  * After the chosen field, ties fall back to that default order; servers equal on every key
- * show stakers first (issue 18 §4), then by id.
+ * show stakers first, then by id.
  *
  * Price: premium servers (10 SSL) form their own group ahead of the rest; among the others,
- * servers added without the agent are free and agent servers cost 10 SSL (issue 15 §4), so Best
+ * servers added without the agent are free and agent servers cost 10 SSL, so Best
  * First puts the free ones first and the default order applies within a price. In the launch
  * period every regular server is free (`pricesDiffer` false) and price orders nothing.
  */

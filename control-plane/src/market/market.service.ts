@@ -69,7 +69,7 @@ export class MarketService {
   );
 
   /**
-   * The market version once no promotion shown as running has run out (issue 20: the market
+   * The market version once no promotion shown as running has run out (the market
    * follows the server clock, and a cached page never shows an expired promotion): a promotion
    * that ended since the minute sweep is ended here first, which moves the version at its commit.
    */

@@ -46,7 +46,7 @@ const failure = (promise: Promise<unknown>) =>
     (error: { code?: string; message?: string }) => error.code,
   );
 
-describe('Node Configuration: transport and port (issue 19 §1)', () => {
+describe('Node Configuration: transport and port', () => {
   it('should change the transport, bump the revision and push the plan with a new client-set version', async () => {
     const { nodes, clientSets } = service();
     const { id, owner } = await enrolled('xray');

@@ -8,7 +8,7 @@ import {
   transportsOf,
 } from './inbound-plan';
 
-describe('inbound plan (issue 19 §1)', () => {
+describe('inbound plan', () => {
   it('should draw ports only in the documented range, never an avoided one', () => {
     const drawn = Array.from({ length: 5000 }, () => randomPlanPort());
     for (const port of drawn) {

@@ -13,7 +13,7 @@ import type {
 } from './entities/server.entity';
 
 /**
- * The inbound plan (issue 19 §1, spec 02 §2 port management and traffic obfuscation): what the
+ * The inbound plan (spec 02 §2 port management and traffic obfuscation): what the
  * control plane asks a node to serve. Each machine gets a persistent port of its own at
  * enrollment, changed only by the operator's emergency regeneration; the transport is the core's
  * secure default (REALITY with Xray, TLS with v2ray) until the operator picks another.
@@ -52,7 +52,7 @@ export function randomPlanPort(previous: number | null = null): number {
 
 /**
  * The transports the operator may choose for a node: those its core serves (@scn/proto's rule,
- * which the agent enforces too). An agent with no core named enrolled before issue 19: v2ray.
+ * which the agent enforces too). An agent with no core named enrolled before secure transports: v2ray.
  */
 export function transportsOf(core: InboundCore | null): NodeTransport[] {
   return NODE_TRANSPORTS.filter((transport) => {

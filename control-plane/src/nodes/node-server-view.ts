@@ -12,7 +12,7 @@ import { planPending, transportsOf } from './inbound-plan';
 
 export type ManualCheckState = 'pending' | 'passed' | 'failed';
 
-/** The check state the node dashboard shows (issue 15 §4: listed only after a passing check). */
+/** The check state the node dashboard shows (listed only after a passing check). */
 export function manualCheckState(server: ServerEntity): ManualCheckState | null {
   if (server.source !== 'manual') return null;
   if (server.lastReportAt === null) return server.checkError ? 'failed' : 'pending';

@@ -60,7 +60,7 @@ export class NodesService {
   }
 
   /**
-   * Node Configuration (issue 19 §1): the owner picks the transport among those the node's core
+   * Node Configuration: the owner picks the transport among those the node's core
    * serves. The plan's revision is bumped and the node's WatchClients stream sends it at once
    * (with its client set); links and feeds follow the node's next report, sent when applied.
    */
@@ -186,7 +186,7 @@ export class NodesService {
   /**
    * Deletes an operator's own server; its agent is refused from then on. In the same
    * transaction, its clients' unused paid time is refunded and it leaves their subscriptions
-   * (issue 15 §7, SERVER_DELETION). Its client set is locked first, as a purchase locks it, so
+   * (SERVER_DELETION). Its client set is locked first, as a purchase locks it, so
    * no purchase can slip in between the refunds and the delete.
    */
   async deleteServer(ownerUuid: string, serverId: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Transaction } from '../database/transaction-runner';
 
 /**
- * What must happen inside a server's deletion, before its row goes (issue 15 §7: its clients'
+ * What must happen inside a server's deletion, before its row goes (its clients'
  * unused paid time is refunded and it leaves their subscriptions). Provided by the subscriptions
  * domain, which depends on this one, so the nodes domain names only this interface.
  */

@@ -6,7 +6,7 @@ import { PromotionsRepository } from './promotions.repository';
 import { PromotionsService } from './promotions.service';
 
 /**
- * Server promotions (issue 20 §1). Money moves through the wallet's LedgerService; the market
+ * Server promotions. Money moves through the wallet's LedgerService; the market
  * reads the promotion from its listing (market_listings' promotion columns, written here).
  */
 @Module({

@@ -29,7 +29,7 @@ import { PromotionsException } from './promotions.exception';
 import { PromotionsRepository } from './promotions.repository';
 
 /**
- * Server promotions (issue 20 §1, spec 01 §4, §5, §9). A promotion is decided and paid in one
+ * Server promotions (spec 01 §4, §5, §9). A promotion is decided and paid in one
  * database transaction under the server's listing lock and then the node wallet's: the owner
  * check, the price (the plan's, the request's `cost` only checked), the cumulative cap, the
  * balance (available: frozen rewards are not the operator's yet), the ledger movement (10% burned,

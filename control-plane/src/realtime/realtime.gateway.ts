@@ -10,7 +10,7 @@ import { DrainCoordinator } from '../lifecycle/drain-coordinator';
 /** spec 01 §7: the realtime events the portal listens for. */
 export const REALTIME_EVENTS = {
   serverListUpdated: 'server-list-updated',
-  /** issue 17: a deposit was credited; a wallet page refetches its own wallet. */
+  /** A deposit was credited; a wallet page refetches its own wallet. */
   walletUpdated: 'wallet-updated',
   /**
    * One of the account's subscriptions changed without its request (a blocked server replaced,
@@ -30,11 +30,11 @@ export type ServerListChange =
   /** LISTEN came back after a database outage: events may have been missed, refetch. */
   | 'resync'
   /**
-   * A server that could not serve was dropped from subscriptions (issue 15 §7); the wire name
+   * A server that could not serve was dropped from subscriptions; the wire name
    * predates the name "server drop" (docs/api.md) and stays.
    */
   | 'withdrawn'
-  /** A server was promoted (issue 20): the market's order changed. */
+  /** A server was promoted: the market's order changed. */
   | 'promotion'
   /** A server became blocked (or works again) somewhere: its badges and the order changed. */
   | 'reachability';

@@ -15,7 +15,7 @@ export class ServerReliabilityQueryDto extends createZodDto(serverReliabilityQue
 
 const serverNotFound = () => new NodesException('server_not_found');
 
-/** Issue 18 §1: the node dashboard's reliability chart, per server and UTC day. */
+/** The node dashboard's reliability chart, per server and UTC day. */
 @ApiTags('nodes')
 @Controller()
 @ForAccountType('node')

@@ -6,7 +6,7 @@ import { ReliabilityHistoryRepository } from './reliability-history.repository';
 import { ReliabilityHistoryService } from './reliability-history.service';
 
 /**
- * Each server's reliability over time (issue 18 §1), per UTC day: written by the reliability
+ * Each server's reliability over time, per UTC day: written by the reliability
  * sweep (AgentReportsModule imports this module for the service), read by the node dashboard's
  * chart and by the rewards engine (ReliabilityHistoryRepository.periodFacts).
  */

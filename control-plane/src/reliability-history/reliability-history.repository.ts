@@ -35,7 +35,7 @@ export interface HistoryAdvance {
   pending: ReliabilityDayFacts | null;
 }
 
-/** One server's facts over a period, for the rewards engine (issue 18 §2). */
+/** One server's facts over a period, for the rewards engine. */
 export interface ServerPeriodFacts {
   serverId: string;
   /** The owner and tier of the latest day in the period. */

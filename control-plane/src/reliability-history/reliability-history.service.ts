@@ -30,7 +30,7 @@ export const HISTORY_RETENTION_DAYS = 400;
 export const HISTORY_MAX_SPAN_MS = 31 * DAY_MS;
 
 /**
- * Writes each server's reliability history (issue 18 §1): from where it was written up to now,
+ * Writes each server's reliability history: from where it was written up to now,
  * the score the server's state gives (reliability-integral.ts), per UTC day, for every server
  * not banned (a banned one up to its ban). The day still going accumulates in the server's
  * cursor and goes to the day rows when it is over (ServerHistoryCursorEntity says why).

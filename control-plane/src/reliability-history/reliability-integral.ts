@@ -27,7 +27,7 @@ export interface ReliabilityDayFacts {
 }
 
 /**
- * The score of a server over `[from, to)`, split into UTC days (issue 18 §1).
+ * The score of a server over `[from, to)`, split into UTC days.
  *
  * Time is taken in whole seconds: the interval's ends are rounded down to the second, and the
  * score of second `s` is `currentReliability(state, s)`, the score at its start. The sum is then

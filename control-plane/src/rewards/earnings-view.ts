@@ -12,7 +12,7 @@ import { serverState } from './reward-statement';
 import type { OwnedServer } from './reward-statements.repository';
 
 /**
- * A statement line by line, each with its inputs, result and a sentence (issue 18 §2: every
+ * A statement line by line, each with its inputs, result and a sentence (every
  * payout explainable). Pure: the same for a stored statement and a dry run.
  */
 

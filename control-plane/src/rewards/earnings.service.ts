@@ -19,7 +19,7 @@ import { RewardsException } from './rewards.exception';
 const DEMAND_TTL_MS = 10 * 60_000;
 
 /**
- * `GET /api/nodes/{uuid}/earnings` (issue 18 §2): an ended month answers its stored statements;
+ * `GET /api/nodes/{uuid}/earnings`: an ended month answers its stored statements;
  * the current month (or an ended one the job has not paid yet) a dry run, computed now the same
  * way, clearly marked. The dry run's scale needs what the whole network asks of the pool: that
  * is computed at most once per 10 minutes per replica and period, in the background.

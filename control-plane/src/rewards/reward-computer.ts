@@ -72,7 +72,7 @@ const NO_OPERATOR_FACTS: OperatorFacts = {
 };
 
 /**
- * Computes a period's statements from the stored facts (issue 18 §2): reads each kind of fact
+ * Computes a period's statements from the stored facts: reads each kind of fact
  * with one query for the whole network (reward-facts.repository), applies the pure rules
  * (reward-statement.ts) in memory, and states the pool's budget and scale. The monthly job and
  * the dry run of the earnings endpoint both compute here.
@@ -123,7 +123,7 @@ export class RewardComputer {
         requiredBeforeMicro: operator.requiredBeforeMicro,
         subscriptionClients: subscription?.clients ?? 0,
         subscriptionMicro: subscription?.micro ?? 0n,
-        // Issue 20 §2: the operator's share rewards of the period (paid when each share was).
+        // The operator's share rewards of the period (paid when each share was).
         adBonusMicro:
           adBonusServer.get(row.ownerUuid) === row.serverId
             ? (adBonuses.get(row.ownerUuid) ?? 0n)

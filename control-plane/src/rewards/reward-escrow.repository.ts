@@ -27,7 +27,7 @@ export interface BanNotice {
 }
 
 /**
- * The escrows and ban notices of the reliability lifecycle's reward side (issue 18 §3). The
+ * The escrows and ban notices of the reliability lifecycle's reward side. The
  * escrows are ledger accounts (kind `reward_escrow`, owned by the server's id); this only finds
  * them: money moves through LedgerService.
  */

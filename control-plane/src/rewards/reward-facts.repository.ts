@@ -77,8 +77,7 @@ export class RewardFactsRepository {
          SELECT d.server_id, sum(d.observed_seconds)::int AS observed,
                 sum(d.reliability_seconds)::text AS reliability, sum(d.below_seconds)::int AS below,
                 -- A server's owner and tier never change (the tier is chosen at enrollment): any
-                -- day's will do, and plain aggregates keep this one hash aggregate (issue 18 §7:
-                -- a 31-day month of 100,000 nodes in about 2 s).
+                -- day's will do, and plain aggregates keep this one hash aggregate (-- a 31-day month of 100,000 nodes in about 2 s).
                 min(d.owner_uuid::text)::uuid AS owner_uuid, max(d.tier) AS tier
          FROM (${historyDaysSql(
            '$1',
@@ -203,7 +202,7 @@ export class RewardFactsRepository {
   }
 
   /**
-   * spec 02 §9 ad bonus (issue 20 §2): the share-and-earn rewards each operator's node wallet
+   * spec 02 §9 ad bonus: the share-and-earn rewards each operator's node wallet
    * received in the window (paid, so already in the ledger), by operator.
    */
   async adBonusLines(window: FactsWindow, owner: string | null): Promise<Map<string, bigint>> {

@@ -3,7 +3,7 @@ import { INTL_TAGS, isolate, translator } from '../i18n/catalogues';
 import type { OutgoingMail } from '../mail/mail.service';
 
 /**
- * issue 18 §3: the operator is told by e-mail, once, that a server was banned, and why; in the
+ * The operator is told by e-mail, once, that a server was banned, and why; in the
  * account's saved language (the `email` catalogue, docs/i18n.md), English without one.
  */
 export function serverBannedMail(

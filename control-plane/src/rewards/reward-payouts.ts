@@ -3,7 +3,7 @@ import type { Posting, PostRequest } from '../wallet/ledger.service';
 import { stakeUnlocksAt } from './reward-rules';
 
 /**
- * The ledger movements of the monthly rewards (issue 18 §2, §3), as pure functions: what each
+ * The ledger movements of the monthly rewards, as pure functions: what each
  * paid statement, staking income, escrow release and forfeit writes. Every one comes out of an
  * account and goes into others in the same transaction; zero postings are left out (the ledger
  * refuses them) and a movement of nothing is no movement.
@@ -111,7 +111,7 @@ export function stakingPayout(
   };
 }
 
-/** issue 18 §3: a recovered server's escrow goes to its operator (frozen 60 days from now). */
+/** A recovered server's escrow goes to its operator (frozen 60 days from now). */
 export function escrowRelease(
   escrow: { serverId: string; operatorUuid: string; balanceMicro: bigint },
   now: Date,
@@ -135,7 +135,7 @@ export function escrowRelease(
   };
 }
 
-/** issue 18 §3: a banned (or deleted) server's escrow returns to the pool. */
+/** A banned (or deleted) server's escrow returns to the pool. */
 export function escrowForfeit(
   escrow: { serverId: string; balanceMicro: bigint },
   reason: 'banned' | 'deleted',

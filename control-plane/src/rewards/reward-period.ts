@@ -1,5 +1,5 @@
 /**
- * Reward periods (issue 18 §2): UTC calendar months, named `YYYY-MM`. A period's statement
+ * Reward periods: UTC calendar months, named `YYYY-MM`. A period's statement
  * covers [start, end); the job pays a period once it has ended.
  */
 

@@ -1,7 +1,7 @@
 import { ECONOMICS, MICRO_PER_SSL, PRICING, VPS_TIERS, type VpsTierId } from '@scn/proto';
 
 /**
- * The operators' economy as pure functions (issue 18; spec 02 §9): the monthly statement of one
+ * The operators' economy as pure functions (spec 02 §9): the monthly statement of one
  * node, halving protection, staking income and the pool's monthly budget. Integer micro-SSL
  * and integer seconds only; every division floors, so the engine never pays a fraction of a
  * micro-SSL more than the rules give. docs/economics.md states each rule with its figures.
@@ -50,7 +50,7 @@ export function tierBaseMicro(tier: VpsTierId | null): bigint {
 }
 
 /**
- * spec 02 §9 and issue 18 §2: base x (seconds enrolled / seconds in the period), then slashed
+ * spec 02 §9: base x (seconds enrolled / seconds in the period), then slashed
  * by 2 x (1 - R) with R the time-weighted reliability; 50% or less slashes everything. In one
  * exact fraction: base x observed/period x max(0, 2 x R - 100)/100 with R = Σ(r x s) / observed,
  * so base x max(0, 2 x Σ(r x s) - 100 x observed) / (100 x period).
@@ -182,7 +182,7 @@ export function autoStakeMicro(payoutMicro: bigint, percent: number): bigint {
 const DAY_MS = 86_400_000;
 
 /**
- * spec 02 §6 (issue 18 §4): every credit to a stake, a stake made by hand or the automatic stake
+ * spec 02 §6: every credit to a stake, a stake made by hand or the automatic stake
  * of a payout, is locked ECONOMICS.stakeLockDays from when it is made. The ledger entry of the
  * credit carries it as `frozen_until` (stakeCredit of reward-payouts, which staking's stakePostings
  * and the payouts both write); an unstake takes only credits past it.
@@ -218,7 +218,7 @@ export interface BudgetScale {
 export const UNSCALED: BudgetScale = { numeratorMicro: 1n, denominatorMicro: 1n };
 
 /**
- * Issue 18 §2: when a month's pool payouts would pass its budget, every one is scaled by the
+ * When a month's pool payouts would pass its budget, every one is scaled by the
  * same factor, budget / total (each amount floored, so the sum never passes the budget);
  * otherwise they are paid in full.
  */

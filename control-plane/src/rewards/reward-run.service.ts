@@ -32,7 +32,7 @@ export interface RunOutcome {
 }
 
 /**
- * The monthly reward run of one period (issue 18 §2): first every statement of the period is
+ * The monthly reward run of one period: first every statement of the period is
  * computed from the facts and written, `computed`, in one transaction with the run's row (whose
  * primary key makes the period computed once), with the pool's budget and the scale; then the
  * statements are paid in batches, each statement's ledger movement

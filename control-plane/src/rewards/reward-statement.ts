@@ -13,12 +13,12 @@ import {
 } from './reward-rules';
 
 /**
- * One node's statement for one period (issue 18 §2, §3), as pure functions: `composeStatement`
+ * One node's statement for one period, as pure functions: `composeStatement`
  * applies every rule to the period's facts, `settleStatement` the period's budget scale and the
  * operator's automatic stake. The job and the dry run both go through these.
  */
 
-/** What the server was when the period was paid (issue 18 §3). */
+/** What the server was when the period was paid. */
 export type ServerState = 'active' | 'hidden' | 'banned' | 'deleted';
 
 /**

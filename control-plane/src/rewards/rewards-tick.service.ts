@@ -17,7 +17,7 @@ export interface RewardsTick {
 }
 
 /**
- * The rewards job's tick (issue 18 §2, §3): finishes any monthly run that stopped half way, pays
+ * The rewards job's tick: finishes any monthly run that stopped half way, pays
  * the last ended month once it is an hour old (once: later ticks find it paid), releases or
  * forfeits escrows, and mails new bans. The caller holds the job's lock; each batch commits on
  * its own.

@@ -8,7 +8,7 @@ import { EarningsService } from './earnings.service';
 
 export class EarningsQueryDto extends createZodDto(earningsQuerySchema) {}
 
-/** Issue 18 §2: an operator's monthly statements, line by line. */
+/** An operator's monthly statements, line by line. */
 @ApiTags('rewards')
 @Controller()
 @ForAccountType('node')

@@ -14,7 +14,7 @@ import { RewardsJob } from './rewards.job';
 import { RewardsTickService } from './rewards-tick.service';
 
 /**
- * The operators' monthly rewards (issue 18 §2, §3): statements, the pool's budget, the monthly
+ * The operators' monthly rewards: statements, the pool's budget, the monthly
  * job, escrows and ban notices, and the earnings endpoint. Money moves through LedgerService.
  */
 @Module({

@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { type ShareSettleOutcome, ShareRewardsService } from './share-rewards.service';
 
 /**
- * Every minute (issue 20 §2): pays (or forfeits) the share rewards whose 24 hours have passed.
+ * Every minute: pays (or forfeits) the share rewards whose 24 hours have passed.
  * Once a minute across the replicas, one run at a time (a session advisory lock held for it); each share is settled in its
  * own transaction, once (ShareRewardsService).
  */

@@ -26,7 +26,7 @@ export function shareRewardRef(shareId: string): string {
 }
 
 /**
- * Pays share rewards whose 24 hours have passed (issue 20 §2): from the reward pool to the
+ * Pays share rewards whose 24 hours have passed: from the reward pool to the
  * sharer's wallet (client or node, as the account was when it shared), one ledger transaction per
  * share keyed `social_reward:<id>`, in the transaction that marks the share paid. Each share is
  * locked and must still be pending, so a second run (or replica) pays nothing twice. With

@@ -1,7 +1,7 @@
 import type { SharePlatform } from '@scn/proto';
 
 /**
- * A post URL as one claim (issue 20 §2): the same post spelled two ways (x.com or twitter.com,
+ * A post URL as one claim: the same post spelled two ways (x.com or twitter.com,
  * www. or mobile., another user's path, a query, a fragment, a trailing slash, host case) is one
  * normalized URL, which the database keeps unique across all accounts.
  */

@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { classifyAddress } from '../common/address-policy';
 
 /**
- * Whether a shared post is still up (issue 20 §2: the post must stay up 24 hours or the reward
+ * Whether a shared post is still up (the post must stay up 24 hours or the reward
  * is forfeited), asked by the payout job when SHARE_VERIFY_FETCH is on. Only a 404 or 410 proves
  * a post gone; anything else that is not a 2xx (a timeout, a 5xx, a refused address, too many
  * redirects) is `unknown`, and the reward is paid: a platform that cannot be reached is not the

@@ -274,7 +274,7 @@ describe('ShareRewardsService.settleDue', () => {
       [client, operator],
     );
     expect(refs).toHaveLength(2);
-    // issue 27 §1: each reward names its code, platform and whether it was prime time.
+    // Each reward names its code, platform and whether it was prime time.
     for (const ref of refs) {
       expect(ref.code).toBe('share_reward');
       expect(SHARE_PLATFORMS).toContain(ref.values.platform);

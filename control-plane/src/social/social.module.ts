@@ -8,7 +8,7 @@ import { SocialRepository } from './social.repository';
 import { SocialService } from './social.service';
 
 /**
- * Share-and-earn (issue 20 §2): shares, their server-computed rewards and the job that pays
+ * Share-and-earn: shares, their server-computed rewards and the job that pays
  * them from the reward pool after 24 hours. Money moves through the wallet's LedgerService.
  */
 @Module({

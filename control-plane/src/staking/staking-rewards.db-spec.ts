@@ -32,7 +32,7 @@ import { StakingService } from './staking.service';
 import { StakingViewService } from './staking-view.service';
 
 /**
- * Staking and the rewards engine agree (issue 18 §2, §4): the halving requirement the staking
+ * Staking and the rewards engine agree: the halving requirement the staking
  * settings show is the one the engine compares the stake with, and the engine's automatic
  * stake is locked like a stake made by hand. Both run on one real database.
  */
@@ -123,7 +123,7 @@ function perServer(view: StakingData): Record<string, string> {
   return Object.fromEntries(view.servers.map((s) => [s.id, s.requiredStakeMicro]));
 }
 
-describe('the halving requirement (issue 18 §4)', () => {
+describe('the halving requirement', () => {
   it('should show the requirement the rewards engine stored and compares the stake with', async () => {
     const owner = await insertAccount(db);
     const client = await insertAccount(db, { userType: 'client' });
@@ -232,7 +232,7 @@ async function refusal(work: Promise<unknown>): Promise<StakingException> {
   return error as StakingException;
 }
 
-describe('the automatic stake of a payout (issue 18 §4)', () => {
+describe('the automatic stake of a payout', () => {
   it('should be locked like a stake made by hand: 30 days from the payout', async () => {
     const owner = await insertAccount(db);
     const [server] = await insertServers(

@@ -5,7 +5,7 @@ import type { Posting } from '../wallet/ledger.service';
 import type { FrozenLot } from '../wallet/wallet-balance';
 
 /**
- * Staking's rules as pure functions (issue 18 §4, spec 02 §9; docs/economics.md "Staking").
+ * Staking's rules as pure functions (spec 02 §9; docs/economics.md "Staking").
  *
  * The lock: every credit to a stake (a stake from the node wallet, an automatic stake of a
  * payout) carries `frozen_until` = its time + ECONOMICS.stakeLockDays on its ledger entry. An

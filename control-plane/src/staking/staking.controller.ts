@@ -22,7 +22,7 @@ function amountOf(body: StakeAmountDto): bigint {
 }
 
 /**
- * Issue 18 §4 staking calls of the node dashboard. Every `{uuid}` is the session's own account
+ * The staking calls of the node dashboard. Every `{uuid}` is the session's own account
  * (OwnAccount, 403 otherwise); node accounts only. Amounts are decided here, under locks.
  */
 @ApiTags('staking')

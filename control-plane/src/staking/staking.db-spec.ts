@@ -213,7 +213,7 @@ describe('StakingService.unstake', () => {
   });
 });
 
-describe('stakers in the market (issue 18 §4)', () => {
+describe('stakers in the market', () => {
   const stakerOf = async (serverId: string) =>
     (
       await t.db.query<{ staker: boolean }>(

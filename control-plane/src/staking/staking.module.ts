@@ -8,7 +8,7 @@ import { StakingService } from './staking.service';
 import { StakingViewService } from './staking-view.service';
 
 /**
- * The operators' stakes (issue 18 §4). Money moves through the wallet's LedgerService; the
+ * The operators' stakes. Money moves through the wallet's LedgerService; the
  * rewards engine's automatic stake writes the same stake credit (reward-payouts stakeCredit).
  */
 @Module({

@@ -18,7 +18,7 @@ import { stakeLock, stakeLockView, stakePostings, unstakePostings } from './stak
 type Move = 'stake' | 'unstake';
 
 /**
- * The operator's stake (issue 18 §4): stake from the node wallet's available balance, unstake
+ * The operator's stake: stake from the node wallet's available balance, unstake
  * what is past its lock, the automatic stake of each payout. Each move is one ledger transaction
  * in one database transaction with its Idempotency-Key, decided under the wallets' locks, so
  * concurrent calls cannot move the same money twice.

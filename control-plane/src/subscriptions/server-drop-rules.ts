@@ -8,7 +8,7 @@ import type { SubscriptionRecord } from './subscriptions.repository';
 import { periodMs } from './subscription-pricing';
 
 /**
- * When a server counts as unable to serve a subscription (issue 15 §7), and what the client gets
+ * When a server counts as unable to serve a subscription, and what the client gets
  * back. Pure functions: the database parts are in server-drop.service.ts.
  */
 

@@ -34,7 +34,7 @@ export interface ServerDrop {
 
 /**
  * Drops a server that cannot serve from a subscription and refunds the client's unused paid time
- * on it (issue 15 §7), in the caller's transaction, with the subscription row locked by it:
+ * on it, in the caller's transaction, with the subscription row locked by it:
  *
  * - The refund is the server's share of the current period's payment (the payment over its
  *   server count) times the unused part of the period, rounded up (server-drop-rules.ts).

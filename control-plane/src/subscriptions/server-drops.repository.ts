@@ -29,7 +29,7 @@ export interface PeriodPayment {
 /** Ledger transaction types that pay a subscription's period (purchase and renewal, activation, change). */
 const PERIOD_PAYMENT_TYPES = ['subscription', 'activation', 'billing_change'];
 
-/** The DB access of server drops (issue 15 §7). Writers take the caller's transaction. */
+/** The DB access of server drops. Writers take the caller's transaction. */
 @Injectable()
 export class ServerDropsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

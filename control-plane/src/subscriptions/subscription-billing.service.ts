@@ -19,7 +19,7 @@ export interface SettleResult {
   renewed: number;
   expired: number;
   resumed: number;
-  /** Servers dropped at renewal because they could not serve (issue 15 §7). */
+  /** Servers dropped at renewal because they could not serve. */
   dropped: number;
 }
 
@@ -71,7 +71,7 @@ export class SubscriptionBillingService {
       if (due.length < JOB_BATCH) break;
       after = due[due.length - 1]!;
     }
-    // issue 15 §7: the client dashboard re-reads and shows the dropped servers.
+    // The client dashboard re-reads and shows the dropped servers.
     if (result.dropped > 0) this.notifier.serversDropped();
     if (result.renewed + result.expired + result.resumed + result.dropped > 0) {
       this.notifier.changed();
@@ -101,7 +101,7 @@ export class SubscriptionBillingService {
   }
 
   /**
-   * Renews one subscription whose paid time ended, or expires it. issue 15 §7: first its servers
+   * Renews one subscription whose paid time ended, or expires it. First its servers
    * that cannot serve (banned, or hidden below 95% for an hour) are dropped, refunded for any
    * paid time they could not serve, and the renewal charges and rewards only the servers that
    * remain; with none left it expires (the dashboard lists why each server went).

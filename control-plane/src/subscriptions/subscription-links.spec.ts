@@ -100,7 +100,7 @@ describe('connectionString', () => {
   });
 
   it('should still serve a manual link stored under older, looser rules', () => {
-    // Accepted by the parser before issue 15 (it checked only lengths and control characters).
+    // Accepted by the parser before the hardening (it checked only lengths and control characters).
     const stored = `vless://b831381d-6324-4d53-ad4f-8cda48b30811@[2001:db8::5]:443?security=xtls&sid=xyz&flow=xtls-rprx-direct&type=tcp#Old`;
     const served = connectionString(
       { ...agentServer('[2001:db8::5]'), name: 'Old', source: 'manual', vlessString: stored },

@@ -27,7 +27,7 @@ import { SubscriptionsNotifier } from './subscriptions.notifier';
  * The client's calls that may pay a new period now (spec 02 §4 Activate, change billing type).
  * Each is one database transaction with its Idempotency-Key (IdempotencyService), under the
  * subscription's row lock; servers that cannot serve are dropped first and never paid for
- * (issue 15 §7). Run again when PostgreSQL rolls one back for a deadlock.
+ *. Run again when PostgreSQL rolls one back for a deadlock.
  */
 @Injectable()
 export class SubscriptionPaidChangesService {
@@ -71,7 +71,7 @@ export class SubscriptionPaidChangesService {
           if (record.status !== 'paused' && record.status !== 'expired') {
             throw SubscriptionsException.of('not_paused');
           }
-          // issue 15 §7: servers that cannot serve are dropped, not paid for.
+          // Servers that cannot serve are dropped, not paid for.
           const { kept: current } = await this.unableServers.dropUnable(
             tx,
             record,
@@ -150,7 +150,7 @@ export class SubscriptionPaidChangesService {
           if (record.status !== 'active') throw SubscriptionsException.of('not_active');
           if (record.billingCycle === newCycle)
             throw SubscriptionsException.sameBillingCycle(newCycle);
-          // issue 15 §7: a new period is paid only for the servers that can serve.
+          // A new period is paid only for the servers that can serve.
           const { kept: servers } = await this.unableServers.dropUnable(
             tx,
             record,

@@ -28,7 +28,7 @@ export interface PeriodPayment {
   servers: readonly PricedServer[];
   now: Date;
   description: string;
-  /** The payment's code (issue 27 §1); its operators' rewards are `subscription_reward`. */
+  /** The payment's code; its operators' rewards are `subscription_reward`. */
   describedAs: TransactionDescription;
   externalRef?: string;
 }

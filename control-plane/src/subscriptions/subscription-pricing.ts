@@ -22,7 +22,7 @@ export interface PricedServer {
 }
 
 /**
- * issue 15 §4: a server added without the agent is free (spec 01 §3 price 0) and earns its
+ * A server added without the agent is free (spec 01 §3 price 0) and earns its
  * operator nothing: all its clients share the operator's one UUID, which cannot be revoked when
  * a subscription ends, so there is nothing to sell. Paying and earning need the agent.
  */

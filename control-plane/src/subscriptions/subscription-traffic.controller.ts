@@ -11,7 +11,7 @@ import { SubscriptionsException } from './subscriptions.exception';
 
 const subscriptionNotFound = () => SubscriptionsException.of('not_found');
 
-/** Issue 19 §3: one subscription's traffic per server and day, for the client dashboard. */
+/** One subscription's traffic per server and day, for the client dashboard. */
 @ApiTags('traffic')
 @Controller()
 @ForAccountType('client')

@@ -13,7 +13,7 @@ import type { SubscribableServer, SubscriptionRecord } from './subscriptions.rep
 import type { ServerDropRecord } from './server-drops.repository';
 import type { ReplacementRecord } from './server-replacements.repository';
 
-/** What happened to a subscription's servers: drops (issue 15 §7) and this period's replacements. */
+/** What happened to a subscription's servers: drops and this period's replacements. */
 export interface ServerHistory {
   dropped?: readonly ServerDropRecord[];
   replacements?: readonly ReplacementRecord[];
@@ -124,7 +124,7 @@ export function subscriptionView(
   };
 }
 
-/** issue 15 §7: a dropped server, its reason and its refund, as the dashboard shows them. */
+/** A dropped server, its reason and its refund, as the dashboard shows them. */
 function droppedServerView(record: ServerDropRecord): DroppedServer {
   return {
     id: record.serverId,

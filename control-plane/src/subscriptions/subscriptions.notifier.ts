@@ -36,7 +36,7 @@ export class SubscriptionsNotifier {
     this.timer.unref();
   }
 
-  /** issue 15 §7: servers were dropped; the client dashboard re-reads and shows them. */
+  /** Servers were dropped; the client dashboard re-reads and shows them. */
   serversDropped(): void {
     this.realtime.serverListUpdated('withdrawn');
   }

@@ -18,7 +18,7 @@ const PAGE = 200;
 export const SERVER_DROP_HEARTBEAT = JOBS.serverDrop.name;
 
 /**
- * Keeps clients from paying for servers that cannot serve them (issue 15 §7; the rule is
+ * Keeps clients from paying for servers that cannot serve them (the rule is
  * `unableToServe`: banned, or hidden for an hour the control plane watched). Renewals,
  * activations and billing changes call `dropUnable` before they price a period; once a minute
  * the server drop job (server-drop.job.ts) calls `dropDue`, which drops the same servers from

@@ -15,7 +15,7 @@ export class TrafficQueryDto extends createZodDto(trafficQuerySchema) {}
 const serverNotFound = () => new NodesException('server_not_found');
 
 /**
- * Issue 19 §3: a server's traffic per day, for the node dashboard (a subscription's, for the
+ * A server's traffic per day, for the node dashboard (a subscription's, for the
  * client dashboard, is the subscriptions domain's SubscriptionTrafficController).
  */
 @ApiTags('traffic')

@@ -16,7 +16,7 @@ import { TrafficRepository } from './traffic.repository';
 export class TrafficStoreModule {}
 
 /**
- * Traffic users can see (issue 19 §3): per subscription, server and UTC day, written by the
+ * Traffic users can see: per subscription, server and UTC day, written by the
  * report writer (agent reports), read by the client and node dashboards.
  */
 @Module({

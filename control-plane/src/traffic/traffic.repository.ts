@@ -30,7 +30,7 @@ export function recentWindow(days: number, now: Date): { from: string; to: strin
 }
 
 /**
- * Reads of subscription_traffic_days (issue 19 §3), which the report writer fills
+ * Reads of subscription_traffic_days, which the report writer fills
  * (agent-reports/agent-report.repository.ts), and its pruning.
  */
 @Injectable()

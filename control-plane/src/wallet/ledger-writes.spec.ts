@@ -21,7 +21,7 @@ function filesMatching(pattern: RegExp): string[] {
     .sort();
 }
 
-describe('the ledger has one writer (issue 16 §1)', () => {
+describe('the ledger has one writer', () => {
   it('should insert ledger transactions and entries only in ledger_post', () => {
     expect(filesMatching(/INSERT\s+INTO\s+"?ledger_entries\b/i)).toEqual([
       'wallet/sql/ledger_post.sql',
@@ -46,7 +46,7 @@ describe('the ledger has one writer (issue 16 §1)', () => {
     ]);
   });
 
-  it('should pay share rewards from the pool only in the share rewards job (issue 20 §2)', () => {
+  it('should pay share rewards from the pool only in the share rewards job', () => {
     // A new writer of social_reward movements must be added here on purpose: each one is a way
     // for SSL to leave the reward pool.
     expect(filesMatching(/type:\s*'social_reward'/)).toEqual(['social/share-rewards.service.ts']);

@@ -241,7 +241,7 @@ describe('LedgerService', () => {
     });
   });
 
-  describe('description codes (issue 27 §1)', () => {
+  describe('description codes', () => {
     it('should store each movement’s code and values, by lockAndPost and postOnLockedWallets, and list them with the entry', async () => {
       const client = randomUUID();
       const operator = randomUUID();

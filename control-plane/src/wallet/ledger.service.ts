@@ -40,7 +40,7 @@ export interface PostRequest {
   /** English words, for logs and older clients (at most 200 characters). */
   description?: string | null;
   /**
-   * What the movement is as a code and its values (issue 27 §1): the portal words it in the
+   * What the movement is as a code and its values: the portal words it in the
    * reader's language. Every writer passes one (rows from before the codes have none).
    */
   describedAs: TransactionDescription;

@@ -59,7 +59,7 @@ export class WalletException extends DomainException {
   /**
    * One unconditional super() first: with a super() in each branch of an if, tsc assigned the
    * parameter properties before it and every wallet refusal threw a ReferenceError, a 500 from
-   * the built server, while the swc-compiled tests passed (issue 15).
+   * the built server, while the swc-compiled tests passed.
    */
   constructor(
     readonly code: WalletErrorCode,

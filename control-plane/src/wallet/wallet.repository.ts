@@ -41,7 +41,7 @@ export interface NewTransaction {
   serverCount: number | null;
   duration: string | null;
   description: string | null;
-  /** Issue 27 §1: the description as a code and its values (TransactionDescription). */
+  /** The description as a code and its values (TransactionDescription). */
   descriptionCode: TransactionDescriptionCode | null;
   descriptionValues: object | null;
   externalRef: string | null;

@@ -15,7 +15,7 @@ const ssl = (n: number) => BigInt(n) * MICRO_PER_SSL;
 const now = new Date('2026-09-01T02:00:00.000Z');
 const SERVER = '44444444-4444-4444-8444-444444444444';
 
-describe('WalletService.view: the node wallet lists issue 18’s movements', () => {
+describe('WalletService.view: the node wallet lists rewards, stakes and withdrawals', () => {
   it('should list each with the sign of what it did to the wallet, and only types the contract names', async () => {
     const ledger = new LedgerService(new WalletRepository(t.dataSource));
     const wallets = new WalletService(

@@ -76,11 +76,11 @@ export class WalletService {
         serverCount: row.serverCount,
         duration: row.duration,
         description: row.description,
-        // issue 27 §1: what the portal words in the reader's language (null on older rows).
+        // What the portal words in the reader's language (null on older rows).
         descriptionCode: row.descriptionCode,
         descriptionValues: row.descriptionValues,
         frozenUntil: row.frozenUntil?.toISOString() ?? null,
-        // issue 17: a deposit's on-chain signature, for the explorer link of the cluster.
+        // A deposit's on-chain signature, for the explorer link of the cluster.
         signature: row.externalRef?.startsWith('sol:') ? row.externalRef.slice(4) : null,
       })),
       hasMore: rows.length > page.limit,

@@ -110,7 +110,7 @@ async function withdrawal(ssl = 100, amount = '40') {
     { amount, destinationAddress: destination },
     undefined,
   );
-  // issue 27 §1: the withdrawal's ledger movement names its code and destination.
+  // The withdrawal's ledger movement names its code and destination.
   expect(
     await db.query(
       `SELECT description_code, description_values FROM ledger_transactions WHERE external_ref = $1`,
@@ -145,7 +145,7 @@ async function reversals(id: string): Promise<number> {
     `SELECT description_code FROM ledger_transactions WHERE external_ref = $1`,
     [`payout-reversal:${id}`],
   );
-  // issue 27 §1: a reversal says so by its code.
+  // A reversal says so by its code.
   for (const row of rows) expect(row.description_code).toBe('withdrawal_returned');
   return rows.length;
 }

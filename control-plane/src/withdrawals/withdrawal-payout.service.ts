@@ -16,7 +16,7 @@ import { JOBS } from '../jobs/job-registry';
 const BATCH = 100;
 
 /**
- * Pays withdrawals out (issue 18 §5). Each run, on one replica at a time:
+ * Pays withdrawals out. Each run, on one replica at a time:
  *
  * 1. pending: a fresh blockhash, the transfer built and signed by the treasury key, then the
  *    signed transaction, its signature and its last valid block height stored (pending -> sent)

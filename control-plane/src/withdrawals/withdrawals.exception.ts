@@ -66,7 +66,7 @@ function describe(code: WithdrawalsErrorCode, figures: WithdrawalRefusal): strin
   }
 }
 
-/** Refusals of a withdrawal (issue 18 §5); none moves money. */
+/** Refusals of a withdrawal; none moves money. */
 export class WithdrawalsException extends DomainException {
   static override readonly domain = 'withdrawals';
   static readonly kinds = KINDS;

@@ -22,7 +22,7 @@ const OFF: PayoutChain = {
   finalizedBlockHeight: off,
 };
 
-/** Withdrawals of node wallets (issue 18 §5): requests, and the payout worker. */
+/** Withdrawals of node wallets: requests, and the payout worker. */
 @Module({
   imports: [AuthModule, WalletModule],
   controllers: [WithdrawalsController],

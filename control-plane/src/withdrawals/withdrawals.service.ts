@@ -27,7 +27,7 @@ import { type WithdrawalRow, WithdrawalsRepository } from './withdrawals.reposit
 const LIST_LIMIT = 50;
 
 /**
- * A node operator's withdrawals (issue 18 §5): the rules of a request and the one database
+ * A node operator's withdrawals: the rules of a request and the one database
  * transaction that takes the SSL and records the payout to make; the payout itself is the
  * worker's (WithdrawalPayoutService).
  */

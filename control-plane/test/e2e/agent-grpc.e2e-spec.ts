@@ -628,7 +628,7 @@ describe('WatchClients', () => {
     stream.sets.shift();
     await nodes.setAllowedClients(node.nodeId, [u2, u1]);
     await stream.waitFor(() => stream.sets.length === 1);
-    // Every set carries the node's inbound plan (issue 19 §1), here the one enrollment gave.
+    // Every set carries the node's inbound plan, here the one enrollment gave.
     const inboundPlan = stream.sets[0]!.inboundPlan;
     expect(inboundPlan).toMatchObject({ security: 'tls', network: 'tcp', revision: '1' });
     expect(stream.sets[0]).toEqual({ version: '1', clientUuids: withProbe(u1, u2), inboundPlan });

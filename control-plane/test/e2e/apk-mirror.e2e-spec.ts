@@ -8,7 +8,7 @@ import { binaryBody } from '../support/processes';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 27 §4: the control plane mirrors the client apps' Android APKs (CLIENT_APK_MIRROR) and
+ * The control plane mirrors the client apps' Android APKs (CLIENT_APK_MIRROR) and
  * serves them with the SHA-256 it computed, on the built server. A local HTTP server on loopback
  * stands in for GitHub (CLIENT_APK_MIRROR_BASE_URL): the release URL of v2rayNG redirects to its
  * storage, and on demand it answers 500 or an oversized body. The real GitHub is never asked.

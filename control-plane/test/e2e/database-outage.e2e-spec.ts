@@ -15,7 +15,7 @@ import type { TcpProxy } from '../support/tcp-proxy';
 import type { TestApp } from '../support/test-app';
 
 /**
- * issue 15 §3 from the control plane's side: it reaches PostgreSQL through a TCP proxy this spec
+ * A database outage from the control plane's side: it reaches PostgreSQL through a TCP proxy this spec
  * takes down (every connection reset, new ones refused: a stopped server) and brings back. While
  * down: 503 with Retry-After, gRPC UNAVAILABLE, live but not ready. Once back: ready, LISTEN
  * back, every open WatchClients stream sent its set again, browsers told to refetch.

@@ -4,7 +4,7 @@ import { AgentGrpcServer } from '../../src/grpc/agent-grpc.server';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * issue 15 §8: demo nodes used fixed loopback ports (20001+, 21001+), so two instances on one
+ * Demo nodes used fixed loopback ports (20001+, 21001+), so two instances on one
  * machine collided. The ports scripts/start.mjs enrolls and runs the demo agents with now come
  * from DEMO_NODE_PORT and DEMO_CORE_API_PORT, through the enrollment file the control plane writes.
  */

@@ -8,7 +8,7 @@ import { makeLocalCa } from '../support/local-ca';
  * The production deployment's files validate with the tools that run them (docs/deploy.md):
  * docker/compose.yml with Debian's docker-compose (which refuses a top-level `name:`), and
  * docker/Caddyfile with Debian's Caddy, both for compose's variables and for a machine without
- * Docker. The compose file has what issue 31 asks: no Redis, two replicas, a backup job.
+ * Docker. The compose file has what a production deployment needs: no Redis, two replicas, a backup job.
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const COMPOSE = join(ROOT, 'docker', 'compose.yml');
@@ -49,7 +49,7 @@ withCompose("docker/compose.yml with Debian's docker-compose", () => {
       timeout: 60_000,
     });
 
-  it('should validate with every variable of env.example, and name the services issue 31 asks for', () => {
+  it('should validate with every variable of env.example, and name the services a production deployment needs', () => {
     const result = config(envExample());
     expect(result.stderr).not.toMatch(/ERROR|Unsupported|Invalid/i);
     expect(result.status).toBe(0);

@@ -13,7 +13,7 @@ import { SmtpCapture } from '../support/smtp-capture';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 /**
- * Issue 29 §4: the ledger never depends on the sweep. The built control plane (dist/main.js) as
+ * The ledger never depends on the sweep. The built control plane (dist/main.js) as
  * its own process, killed with SIGKILL between crediting a deposit and sweeping it, then started
  * again: the credit stays single, the sweep happens once, and the treasury plus the deposit
  * addresses hold on chain what the ledger says was deposited.

@@ -26,7 +26,7 @@ import { startStallingProxy, type StallingProxy } from '../support/stalling-prox
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 29 §4 on the built control plane and the real local chain: transfers to per-account
+ * Per-account deposit addresses on the built control plane and the real local chain: transfers to per-account
  * addresses with no reference, from anyone, seen by the block watcher and credited once when
  * finalized (32 slots of 50 ms). The control plane reads the chain through a relay the tests can
  * stall. USDC is accepted; USDT is not on this server (an unknown mint to it).

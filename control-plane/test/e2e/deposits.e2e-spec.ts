@@ -22,7 +22,7 @@ import { ledgerViolations } from '../support/ledger';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 17 §5: deposits against the real local chain (@scn/devchain: litesvm behind a JSON-RPC
+ * Deposits against the real local chain (@scn/devchain: litesvm behind a JSON-RPC
  * server) and the built control plane, over HTTP. Slots of 50 ms; finalized after 32 slots.
  */
 const SLOT_MS = 50;
@@ -175,7 +175,7 @@ describe('deposits off (no SOLANA_RPC_URL or SOLANA_DEPOSIT_ADDRESS)', () => {
   }, 30_000);
 });
 
-describe('deposits on the local chain (issue 17)', () => {
+describe('deposits on the local chain', () => {
   it('should answer the Solana config of the local cluster', async () => {
     const response = await t.http().get(DEPOSIT_ROUTES.config).expect(200);
     expect(response.body as SolanaConfig).toMatchObject({

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('GET /api/economics/live (issue 18 §6)', () => {
+describe('GET /api/economics/live', () => {
   it('should show the pool minted at genesis, its budget for the month and no payouts yet', async () => {
     const response = await t.http().get(ECONOMICS_ROUTES.live).expect(200);
     expect(response.headers['cache-control']).toBe('public, max-age=30');

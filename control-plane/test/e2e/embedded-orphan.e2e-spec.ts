@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../support/processes';
 
 /**
- * issue 15 §3: `kill -9` of the control plane leaves its embedded PostgreSQL running, and a
+ * `kill -9` of the control plane leaves its embedded PostgreSQL running, and a
  * crash or reboot leaves a postmaster.pid naming a dead or unrelated process; either used to
  * make the next start fail. The built control plane (dist/main.js, what `npm start` runs) is
  * started for real with its own DATA_DIR and ports, killed with SIGKILL, and started again.

@@ -10,7 +10,7 @@ import { agentClient, enroll, TIER1_HARDWARE } from '../support/agent-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 15: every error code of every domain exception answers its documented status through the
+ * Every error code of every domain exception answers its documented status through the
  * built server (this suite runs on dist/, see jest.config.js): the HTTP status through the real
  * global filter, and the gRPC status through the agent gRPC server's mapping.
  *

@@ -6,7 +6,7 @@ import { insertServers } from '../support/market-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Hostile input that the built server answered with 500 (issue 15 §2), each refused with a
+ * Hostile input that the built server answered with 500, each refused with a
  * clear 4xx and nothing written. The input fuzz suite (input-fuzz.e2e-spec.ts) looks for more of
  * the kind; these pin down the ones it found.
  */

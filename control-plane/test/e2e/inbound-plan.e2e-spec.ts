@@ -20,7 +20,7 @@ import { selfSigned } from '../support/self-signed';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 19 §1, control plane side, from outside: enrollment gives the machine a persistent port
+ * Control plane side, from outside: enrollment gives the machine a persistent port
  * of its own and the core's secure default; the owner changes the transport and regenerates the
  * port over REST; each change reaches the node's open WatchClients stream at once as a new
  * ClientSet carrying the new InboundPlan; Node Configuration shows it pending until the node
@@ -69,7 +69,7 @@ function details(operator: Operator, serverId: string): Promise<NodeServerDetail
     .then((res) => res.body.server as NodeServerDetails);
 }
 
-describe('inbound plans over REST and WatchClients (issue 19 §1)', () => {
+describe('inbound plans over REST and WatchClients', () => {
   it('should answer enrollment with a persistent port of the range and the core default', async () => {
     const xray = await enrolled('xray');
     expect(xray.node.inboundPlan).toMatchObject({

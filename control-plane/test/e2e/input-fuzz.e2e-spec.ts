@@ -19,7 +19,7 @@ import { ledgerViolations } from '../support/ledger';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Input fuzzing (issue 15 §2): every operation of the OpenAPI document the app serves, as a
+ * Input fuzzing: every operation of the OpenAPI document the app serves, as a
  * signed-in client, a signed-in operator and anonymously, with malformed, mistyped, oversized,
  * unicode-edge and injection values in its path, query, body and headers. No answer may be a
  * 5xx (or no answer), and a refused request (4xx) may change no table but those that record
@@ -73,9 +73,9 @@ let operations: Operation[];
 const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
-  // Deposits on, against the local chain (issue 17): their routes are fuzzed too, and the
-  // fixtures' clients are funded through real deposits on it (issue 17 §5). Withdrawals on as
-  // well (issue 18 §5), signed with the chain's treasury key file, so their rules are fuzzed.
+  // Deposits on, against the local chain: their routes are fuzzed too, and the
+  // fixtures' clients are funded through real deposits on it. Withdrawals on as
+  // well, signed with the chain's treasury key file, so their rules are fuzzed.
   const treasuryKeyFile = join(mkdtempSync(join(tmpdir(), 'scn-fuzz-treasury-')), 'treasury.json');
   funding = await startFundingChain({ treasuryKeyFile });
   t = await startTestApp({
@@ -108,7 +108,7 @@ const random = new SeededRandom(SEED);
 /**
  * Calls that finish their work after answering (so the answer's timing says nothing about the
  * account), with the table that work always writes once the call was accepted: forgot-password
- * stores a reset code for every e-mail, with an account or not (auth.service.ts, issue 15 §5).
+ * stores a reset code for every e-mail, with an account or not (auth.service.ts).
  */
 const DEFERRED_WRITES: ReadonlyArray<{ path: RegExp; table: string }> = [
   { path: /^\/api\/auth\/forgot-password(\?|$)/, table: 'verification_codes' },

@@ -94,7 +94,7 @@ describeLive('install.sh, for real', () => {
       inbound: { security: string; selfSigned?: boolean; keyFile: string; certificateFile: string };
     };
     expect(config.tier).toBe('tier1');
-    // The bundled agent made the v2ray node's TLS certificate beside its config (issue 19).
+    // The bundled agent made the v2ray node's TLS certificate beside its config.
     expect(config.inbound).toMatchObject({
       security: 'tls',
       selfSigned: true,

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { describeNeeding } from '../support/requirements';
 
 /**
- * install.sh's pinned Xray release and its download-and-verify step (issue 19 §1), against a local
+ * install.sh's pinned Xray release and its download-and-verify step, against a local
  * HTTP server on loopback serving a fake release archive: these machines cannot download Xray.
  * The functions come from the script itself, sourced (it stops after its functions when sourced).
  */

@@ -21,7 +21,7 @@ import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 import { describeNeeding } from '../support/requirements';
 
 /**
- * Add New Server (issue 15 §4) against a real v2ray VLESS server in a network namespace of our
+ * Add New Server against a real v2ray VLESS server in a network namespace of our
  * own (TEST-NET-3, see vless-netns.ts). Every other address is refused before any packet is
  * sent: the loopback and own-address cases prove it with a listener that must see nothing.
  */
@@ -31,7 +31,7 @@ let now = new Date('2026-11-01T00:00:00Z');
 const clock = { now: () => now };
 let host: VlessTestHost;
 let t: TestApp;
-/** The local chain a client's wallet is funded through (a real deposit, issue 17 §5). */
+/** The local chain a client's wallet is funded through (a real deposit). */
 let funding: FundingChain;
 
 const describeLive = describeNeeding(['v2ray', 'netns'], 'Add New Server against a test host');

@@ -16,7 +16,7 @@ import { insertServers } from '../support/market-fixtures';
 import type { TestApp } from '../support/test-app';
 
 /**
- * Issue 20 §1 on the built server: promotions paid from the node wallet (funded by real
+ * Promotions on the built server: promotions paid from the node wallet (funded by real
  * deposits), owner-only, the price the server's, the cap, and the market's order and expiry on
  * the server clock.
  */

@@ -19,7 +19,7 @@ import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 18 §2 from outside, on the built server: an operator's node with a month of history
+ * Monthly rewards from outside, on the built server: an operator's node with a month of history
  * (fixture rows of the reliability history) sees its dry run while the month runs, then the job,
  * with the clock moved past the month's end, pays exactly the statement the endpoint then shows.
  *

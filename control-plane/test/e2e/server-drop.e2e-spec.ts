@@ -20,7 +20,7 @@ import { watchServerList } from '../support/realtime';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * issue 15 §7: clients never pay for a server that cannot serve them. Renewals and activations
+ * Clients never pay for a server that cannot serve them. Renewals and activations
  * drop hidden (below 95%), banned and deleted servers instead of charging for them, and the
  * unused paid time on a server that stops serving mid-period is refunded pro rata, once.
  */

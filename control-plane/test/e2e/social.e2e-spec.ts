@@ -18,7 +18,7 @@ import { ledgerViolations } from '../support/ledger';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 20 §2 share-and-earn on the built server, its time moved by the project's test clock
+ * Share-and-earn on the built server, its time moved by the project's test clock
  * (TEST_CLOCK_FILE): a share at prime time and one outside it, the bad inputs, the 7-day limit,
  * one claim per post, and the payout after 24 hours (run twice: paid once), with
  * SHARE_VERIFY_FETCH on against a local HTTP server that answers 404 for a deleted post.

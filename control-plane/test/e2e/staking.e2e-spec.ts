@@ -4,7 +4,7 @@ import { depositThroughChain, type FundingChain } from '../support/chain-deposit
 import { type Account, nodeWallet, postAs, useFundedApp } from '../support/funded-app';
 import type { TestApp } from '../support/test-app';
 
-/** Issue 18 §4: the staking calls on the built server, funded through real deposits. */
+/** The staking calls on the built server, funded through real deposits. */
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;

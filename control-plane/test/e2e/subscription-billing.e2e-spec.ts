@@ -38,7 +38,7 @@ async function subscribed(cycle: 'monthly' | 'hourly', ssl: number) {
 
 /**
  * The server reports at the test clock's time: a renewal charges only servers that can serve
- * (issue 15 §7), and one silent since the purchase is hidden by staleness 100 hours later.
+ *, and one silent since the purchase is hidden by staleness 100 hours later.
  */
 async function reportedNow(serverId: string) {
   await t.db.query(

@@ -28,7 +28,7 @@ import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 import { describeNeeding } from '../support/requirements';
 
 /**
- * Issue 15 §6: the links a subscription hands out (purchase answer, QR codes, raw file and the
+ * The links a subscription hands out (purchase answer, QR codes, raw file and the
  * `/sub/<secret>` feed) read with new URL() and carry every parameter an uploaded link came
  * with; IPv6 hosts are bracketed; a subscription that is not running serves placeholders that
  * say why, never its uuid; every feed answer names the portal and its support page.
@@ -43,7 +43,7 @@ let t: TestApp;
 let operator: string;
 /** A real v2ray VLESS server on a test host in a namespace of our own (the upload's check). */
 let host: VlessTestHost;
-/** The local chain the clients' wallets are funded through (real deposits, issue 17 §5). */
+/** The local chain the clients' wallets are funded through (real deposits). */
 let funding: FundingChain;
 
 const describeLive = describeNeeding(['v2ray', 'netns'], 'the subscription feed with a test host');
@@ -219,7 +219,7 @@ function expectKept(stored: string, uploaded: string, name: string) {
 
 describeLive('uploaded share links: the upload path', () => {
   /**
-   * Issue 15 §4 lists a server without the agent only on a public address that passed a VLESS
+   * The feed lists a server without the agent only on a public address that passed a VLESS
    * check, and only in the shapes that check can verify (tcp, security none or tls, no flow).
    * So every corpus link must get past the link parser and be refused for that reason alone:
    * its address (documentation ranges, never sent a packet) or its shape, never as unreadable.

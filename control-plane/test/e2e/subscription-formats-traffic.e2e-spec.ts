@@ -13,7 +13,7 @@ import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 import { describeNeeding } from '../support/requirements';
 
 /**
- * Issue 19 §4: a real v2ray client configured from the feed in its JSON format (`?format=v2ray`)
+ * A real v2ray client configured from the feed in its JSON format (`?format=v2ray`)
  * carries traffic through a real v2ray VLESS server on a test host, plain and over TLS. The only
  * changes to the served configuration are the local SOCKS port (several runs share the machine)
  * and, for TLS, the test host's self-signed certificate added as trusted (what installing a CA

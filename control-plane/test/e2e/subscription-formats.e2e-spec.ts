@@ -11,7 +11,7 @@ import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 19 §2: one subscription URL, every client's format. The app's User-Agent picks it,
+ * One subscription URL, every client's format. The app's User-Agent picks it,
  * `?format=` overrides it; every format carries the subscription's servers (REALITY, TLS over
  * ws and grpc) and the headers subscription apps read.
  */

@@ -24,7 +24,7 @@ async function server(): Promise<string> {
   return id!;
 }
 
-describe('purchases under concurrency (issue 4 §5)', () => {
+describe('purchases under concurrency', () => {
   it('should let exactly 10 of 200 simultaneous purchases through a balance that covers 10', async () => {
     const client = await registerAccount(t, { userType: 'client' });
     await depositThroughChain(t, funding, client, 100);

@@ -16,7 +16,7 @@ import { buy } from '../support/subscriptions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 19 §3: the traffic an agent reports per client reaches its subscription's day, the
+ * The traffic an agent reports per client reaches its subscription's day, the
  * subscription URL's `subscription-userinfo` header, the client's per-server-per-day view and the
  * operator's per-server view; nobody else's.
  */
@@ -57,7 +57,7 @@ const userinfo = (header: string | undefined) =>
     (header ?? '').split(';').map((part) => part.trim().split('=') as [string, string]),
   );
 
-describe('traffic per subscription, server and day (issue 19 §3)', () => {
+describe('traffic per subscription, server and day', () => {
   it('should add reported traffic to the feed header and both views, only for their owners', async () => {
     const [a, b] = [await enrolledNode(), await enrolledNode()];
     const client = await registerAccount(t, { userType: 'client' });

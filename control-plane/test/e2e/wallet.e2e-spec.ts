@@ -185,7 +185,7 @@ describe('wallet calls', () => {
       .send({ serverId: 'x', amount: 1000, reason: 'subscription_reward' })
       .expect(403);
     expect(reward.body.message).toBe(WALLET_MESSAGES.rewardsAreServerSide);
-    // Issue 20: add-social-reward records a share like record-share; it never takes an amount.
+    // Add-social-reward records a share like record-share; it never takes an amount.
     const social = await t
       .http()
       .post(WALLET_ROUTES.socialReward)

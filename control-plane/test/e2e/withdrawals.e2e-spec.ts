@@ -23,7 +23,7 @@ import {
 } from '../support/withdrawals';
 
 /**
- * Issue 18 §5 end to end on the local chain: a withdrawal debits the node wallet (amount, its
+ * Withdrawals end to end on the local chain: a withdrawal debits the node wallet (amount, its
  * 25% fee, the net), the worker signs the payout with the treasury key file, sends it and
  * confirms it; the destination receives exactly the quoted lamports. A payout the chain refuses
  * ends failed with one reversal. Off, the route answers "suspended".

@@ -16,7 +16,7 @@ import {
 import type { TestApp } from './test-app';
 
 /**
- * Per-account deposit addresses on the real local chain (issue 29): paying them as an exchange
+ * Per-account deposit addresses on the real local chain: paying them as an exchange
  * does (no reference, any amount, from a wallet that is not the account's), and reading what
  * the control plane recorded.
  */

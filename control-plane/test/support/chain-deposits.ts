@@ -10,7 +10,7 @@ import {
 import type { TestApp } from './test-app';
 
 /**
- * Issue 17 §5: end-to-end suites fund accounts the way users do, through a real deposit on the
+ * End-to-end suites fund accounts the way users do, through a real deposit on the
  * local chain (@scn/devchain), never by writing the ledger. The SQL helper of `ledger.ts` is for
  * unit and database specs only; `src/deposits/e2e-funding.spec.ts` keeps it out of these suites.
  */

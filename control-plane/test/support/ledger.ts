@@ -55,7 +55,7 @@ export async function depositSsl(
 /**
  * The ledger's invariants: every transaction sums to zero, wallets equal their entries, none
  * negative; and every movement our code writes (it has English words) names one of
- * TRANSACTION_DESCRIPTION_CODES with its values (issue 27 §1), so each writer a suite exercises
+ * TRANSACTION_DESCRIPTION_CODES with its values, so each writer a suite exercises
  * is checked. The genesis (migration 2400) and test fixtures written around the service predate
  * or skip the codes.
  */

@@ -133,7 +133,7 @@ export async function promote(
   promotedAt: Date,
   promotedUntil: Date,
   now: Date,
-  /** What the running promotion cost (issue 20: higher promotions first); null: not recorded. */
+  /** What the running promotion cost (higher promotions first); null: not recorded. */
   promotionMicro: bigint | null = null,
 ): Promise<void> {
   await db.query(

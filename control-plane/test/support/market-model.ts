@@ -85,11 +85,11 @@ export interface Model {
   host: string | null;
   country: string | null;
   premium: boolean;
-  /** Added without the agent: costs nothing (issue 15 §4). */
+  /** Added without the agent: costs nothing. */
   priceFree: boolean;
   promotedAt: Date | null;
   promotedUntil: Date | null;
-  /** What the running promotion cost (issue 20), micro-SSL; null when not recorded. */
+  /** What the running promotion cost, micro-SSL; null when not recorded. */
   promotionMicro: bigint | null;
   reliability: number;
   stale: boolean;
@@ -98,7 +98,7 @@ export interface Model {
   ping: number | null;
   uptimeHours: number;
   free: number;
-  /** The operator's stake holds something (issue 18 §4: stakers first among equals). */
+  /** The operator's stake holds something (stakers first among equals). */
   staker: boolean;
 }
 
@@ -184,7 +184,7 @@ export function pingBetter(a: number | null, b: number | null): number {
 /**
  * spec 01 §9, written as a comparator: disabled last; then promoted first (admin servers, then
  * the higher promotion, then the most recently promoted: spec 01 §4); then the chosen field, best or worst first; then reliability
- * descending and ping ascending; then stakers first (issue 18 §4); then the id.
+ * descending and ping ascending; then stakers first; then the id.
  */
 export function compare(
   a: Model,

@@ -6,7 +6,7 @@ interface Queryable {
 }
 
 /**
- * Reliability history as facts (issue 18 §1's table, written here directly): one row per UTC day
+ * Reliability history as facts (the reliability history table, written here directly): one row per UTC day
  * from `from` to `to` inclusive, each observed all day at `reliability`, `belowSeconds` of it
  * below 95%. The server's history cursor moves to the end of `to` (never back), as the sweep's
  * would have, and forgets a pending day among them: a running sweep goes on from there instead of

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A self-signed certificate as a node agent makes one, with its pins (issue 19 §1). */
+/** A self-signed certificate as a node agent makes one, with its pins. */
 export interface SelfSigned {
   certificatePem: string;
   keyPem: string;

@@ -99,7 +99,7 @@ export function fakePayments(balance: bigint, writes: unknown[][]): Subscription
   } as unknown as SubscriptionPaymentsService;
 }
 
-/** A server drop step that drops the servers listed in `unable` (issue 15 §7). */
+/** A server drop step that drops the servers listed in `unable`. */
 export function fakeUnableServers(unable: readonly string[]): UnableServersService {
   return {
     dropUnable: (_tx: Transaction, _record: unknown, servers: SubscribableServer[]) => {

@@ -20,7 +20,7 @@ import { type FundingChain, startFundingChain } from './chain-deposits';
 import { startTestApp, type TestApp } from './test-app';
 
 /**
- * Issue 18 §5: the control plane with withdrawals on against a local chain whose treasury key
+ * The control plane with withdrawals on against a local chain whose treasury key
  * file it signs with (the devchain creates the file; the deposit address is its public key).
  */
 export interface WithdrawalStack {

@@ -9,7 +9,7 @@ export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/dire
 export type AcmeSettings = NonNullable<AgentConfig['acme']>;
 
 /**
- * The ACME settings of a config that has none (written before issue 28, or enrolled without
+ * The ACME settings of a config that has none (written before ACME certificates, or enrolled without
  * ACME flags): Let's Encrypt on port 80 for a node of a real control plane, and nothing for one
  * enrolled against a control plane on loopback (development, demo nodes and tests, which must
  * never reach out to a public CA).

@@ -16,7 +16,7 @@ import {
 } from './certificate-plan';
 
 /**
- * Keeps a TLS node on a publicly trusted certificate (issue 28 §1): orders one from the ACME CA
+ * Keeps a TLS node on a publicly trusted certificate: orders one from the ACME CA
  * when the node has none for its name, renews it once two thirds of its life have passed, and
  * falls back to the agent's pinned self-signed certificate only while no CA certificate can be
  * had, saying why (status, doctor, the report and so the node dashboard). Nothing to do for

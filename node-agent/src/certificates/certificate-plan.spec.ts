@@ -70,7 +70,7 @@ describe('certificateFacts', () => {
 });
 
 describe('certificateSource', () => {
-  it('should read configs from before issue 28 by selfSigned', () => {
+  it('should read configs from before ACME certificates by selfSigned', () => {
     const base = { security: 'tls', network: 'tcp', planRevision: '0' } as const;
     expect(certificateSource({ ...base, selfSigned: true })).toBe('self_signed');
     expect(certificateSource({ ...base, selfSigned: false })).toBe('operator');

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AgentInbound } from '../config/agent-config';
 
 /**
- * What the node's TLS certificate should be for (issue 28 §1), and when to renew it: pure
+ * What the node's TLS certificate should be for, and when to renew it: pure
  * decisions, so the manager (certificate-manager.ts) only carries them out.
  *
  * A name is preferred to an address: clients send no SNI for an address (a "missing SNI" flow
@@ -81,7 +81,7 @@ export function retryDelayMs(failures: number): number {
   return Math.min(5 * 60_000 * 2 ** Math.min(steps, 10), 6 * 3_600_000);
 }
 
-/** `acme`, `operator` or `self_signed`; configs before issue 28 say it with `selfSigned`. */
+/** `acme`, `operator` or `self_signed`; configs before ACME certificates say it with `selfSigned`. */
 export function certificateSource(inbound: AgentInbound): 'acme' | 'operator' | 'self_signed' {
   return inbound.certificateSource ?? (inbound.selfSigned ? 'self_signed' : 'operator');
 }

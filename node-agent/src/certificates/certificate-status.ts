@@ -3,7 +3,7 @@ import { acmeSettings } from './acme-settings';
 import { certificateSource } from './certificate-plan';
 
 /**
- * What `status` and `doctor` say about the node's certificate (issue 28 §1): who issued it,
+ * What `status` and `doctor` say about the node's certificate: who issued it,
  * what the agent does next, and, on the self-signed fallback, why and how to fix it.
  */
 export interface CertificateStatus {

@@ -19,7 +19,7 @@ import { type CommandIo, parseFlags, processIo } from './context';
 
 /**
  * `scn-agent certificate`: shows where the node's TLS certificate comes from, and changes it
- * without re-enrolling (issue 28 §1): the operator's own name (`--domain`), the ACME CA
+ * without re-enrolling: the operator's own name (`--domain`), the ACME CA
  * (`--acme`), or a new order now (`--renew`). A changed setting orders at once; the running
  * daemon serves the new certificate after a restart (its config keeps the edit meanwhile:
  * AgentConfigStore).

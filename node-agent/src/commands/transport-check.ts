@@ -10,7 +10,7 @@ import { certificatePins } from '../proxy-core/tls-certificate';
 import { certificateSource } from '../certificates/certificate-plan';
 
 /**
- * What `doctor` and `status` say about the transport (issue 19 §1): which inbound runs, its
+ * What `doctor` and `status` say about the transport: which inbound runs, its
  * REALITY key or certificate, and whether the core accepts the config the agent gives it
  * (`v2ray -test -config` / `xray run -test -config`).
  */

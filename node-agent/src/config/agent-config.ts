@@ -64,9 +64,9 @@ export const agentConfigSchema = z.object({
     workDir: z.string().min(1),
   }),
   /**
-   * The VLESS inbound (issue 19 §1): REALITY (Xray) or TLS (v2ray) over tcp, ws or grpc. Keys and
+   * The VLESS inbound: REALITY (Xray) or TLS (v2ray) over tcp, ws or grpc. Keys and
    * certificate stay when a plan changes the transport, so clients keep their pins. A config
-   * written before issue 19 has none and reads as `security: none` until the control plane's
+   * written before secure transports has none and reads as `security: none` until the control plane's
    * first inbound plan secures it.
    */
   inbound: z
@@ -88,7 +88,7 @@ export const agentConfigSchema = z.object({
       /** The certificate is the agent's own: its pins (and PEM) are reported for the links. */
       selfSigned: z.boolean().optional(),
       /**
-       * Where the certificate comes from (issue 28): `acme` (a public CA: no pin), `operator`
+       * Where the certificate comes from: `acme` (a public CA: no pin), `operator`
        * (--certificate-file), `self_signed` (the fallback, pinned). Absent in older configs:
        * `selfSigned` tells.
        */
@@ -102,8 +102,8 @@ export const agentConfigSchema = z.object({
     })
     .default({ security: 'none', network: 'tcp', planRevision: '0' }),
   /**
-   * Publicly trusted certificates (issue 28 §1): the ACME CA, where the HTTP-01 challenge is
-   * answered, and the operator's own domain. Absent (configs before issue 28): as
+   * Publicly trusted certificates: the ACME CA, where the HTTP-01 challenge is
+   * answered, and the operator's own domain. Absent (configs before ACME certificates): as
    * `defaultAcmeSettings` decides from the control plane's address.
    */
   acme: z

@@ -6,7 +6,7 @@ import { VLESS_INBOUND_TAG } from './core-config';
 import type { ProxyCore } from './proxy-core';
 
 /**
- * Defence in depth behind the routing rules (issue 15 §1): whoever reaches the core's API can
+ * Defence in depth behind the routing rules: whoever reaches the core's API can
  * add VLESS users of their own, and the agent used to diff only its own applied set, so such a
  * user outlived every subscription. The audit compares the core's real users with the desired
  * set and removes what the agent did not add. What each core lets it see:

@@ -11,7 +11,7 @@ import { createInbound, DEFAULT_REALITY_DEST, VISION_FLOW } from './inbound-setu
 import { isRealityKey, isRealityShortId, realityPublicKey } from './reality-keys';
 
 /**
- * The core config of every transport (issue 19 §1): the v2ray ones go through the real
+ * The core config of every transport: the v2ray ones go through the real
  * `v2ray -test -config` (Debian's v2ray 4.34); the Xray ones (REALITY) through a schema written
  * from Xray's documentation (https://xtls.github.io/config/transport.html#realityobject and
  * .../inbounds/vless.html), since Xray cannot be installed on these machines.

@@ -1,6 +1,6 @@
 /** Probe addresses shared by the destination-policy and core-config specs. */
 
-/** Addresses no client may reach through the node (issue 15 §1), one or more per range. */
+/** Addresses no client may reach through the node, one or more per range. */
 export const NON_PUBLIC_PROBES = [
   '0.0.0.0',
   '0.1.2.3',

@@ -148,7 +148,7 @@ describe('decidePlan', () => {
     expect(decision.inbound.pbk).toBe(config.inbound.pbk);
   });
 
-  it('should secure a node enrolled before issue 19 (plaintext) with its first plan', async () => {
+  it('should secure a node enrolled before secure transports (plaintext) with its first plan', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'scn-plan-old-'));
     const file = path.join(dir, 'config.json');
     // A config file of an older agent: no inbound at all reads as plaintext tcp.

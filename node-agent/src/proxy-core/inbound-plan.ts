@@ -16,7 +16,7 @@ import {
 import type { ProxyCore, VlessInboundSettings } from './proxy-core';
 
 /**
- * The control plane's inbound plan (port, security, network; issue 19 §1 "Ports"): applied when
+ * The control plane's inbound plan (port, security, network): applied when
  * its revision is newer than the one the node serves, refused (the current inbound kept) when
  * the core cannot serve it. Whatever happens, the next report, sent at once, says what runs.
  */

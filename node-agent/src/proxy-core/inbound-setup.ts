@@ -10,7 +10,7 @@ import { certificateFacts } from '../certificates/certificate-plan';
 import { generateSelfSignedCertificate } from './tls-certificate';
 
 /**
- * The node's secure VLESS inbound (issue 19 §1): what `scn-agent enroll` sets up and what an
+ * The node's secure VLESS inbound: what `scn-agent enroll` sets up and what an
  * inbound plan changes. Xray serves VLESS + REALITY (+ xtls-rprx-vision over tcp) by default;
  * v2ray 4.34, which has no REALITY, serves VLESS + TLS with the agent's self-signed certificate
  * or the operator's CA-issued one. tcp, ws and grpc carry either.

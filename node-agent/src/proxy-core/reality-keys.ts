@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 
 /**
- * REALITY key material for Xray (issue 19 §1), made with node:crypto, in the encodings Xray uses:
+ * REALITY key material for Xray, made with node:crypto, in the encodings Xray uses:
  *
  * - the X25519 key pair: 32-byte raw keys in base64 raw URL encoding, no padding (43 characters),
  *   as `xray x25519` prints them. The private key goes into the server's

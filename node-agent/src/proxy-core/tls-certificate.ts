@@ -9,7 +9,7 @@ import {
 import net from 'node:net';
 
 /**
- * The self-signed TLS certificate of a v2ray node (issue 19 §1): ECDSA P-256, SAN = the public
+ * The self-signed TLS certificate of a v2ray node: ECDSA P-256, SAN = the public
  * host (an IP SAN for an address, a DNS SAN for a name), valid for ten years. Clients cannot
  * verify it by name, so the agent reports its pins (certificate_sha256, public_key_sha256) and
  * the links carry them.

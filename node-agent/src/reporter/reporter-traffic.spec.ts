@@ -95,7 +95,7 @@ const counter = (clientUuid: string, up: bigint, down: bigint): ClientTrafficCou
   downlinkBytes: down,
 });
 
-describe('Reporter traffic batches (issue 19 §3)', () => {
+describe('Reporter traffic batches', () => {
   it('should send the same batch after a lost answer, keep new traffic for the next batch, and start one once accepted', async () => {
     const { state, report } = await setup();
     expect(await report('accepted')).toEqual({

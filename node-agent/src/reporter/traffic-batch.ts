@@ -20,7 +20,7 @@ export interface TrafficBatch {
 }
 
 /**
- * The traffic a node reports (issue 19 §3), as batches the control plane adds once each. The
+ * The traffic a node reports, as batches the control plane adds once each. The
  * core's counters are cumulative; a batch is their movement since the baseline (what the control
  * plane is known to have). Once formed, a batch is pending: every report carries it, the same id
  * and the same deltas, until a report carrying it is answered accepted. Only then does the

@@ -36,7 +36,7 @@ import { startAppClient } from './vless-link-client';
 import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
- * Issue 28 §1 end to end, the name path: the control plane names the node under the platform's
+ * Publicly trusted certificates end to end, the name path: the control plane names the node under the platform's
  * domain (SCN_NODE_DOMAIN) and answers that name in its own DNS server (SCN_DNS_LISTEN); a v2ray
  * node enrolls with pebble (Let's Encrypt's test CA) as its ACME CA, which resolves the name
  * through the control plane's DNS only, and gets a publicly trusted certificate for the name,

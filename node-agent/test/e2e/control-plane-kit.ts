@@ -34,7 +34,7 @@ export interface ControlPlaneKit {
    */
   startFundingChain(options?: { now?: () => number }): Promise<FundingChain>;
   /**
-   * Issue 17 §5: gives `who` `ssl` whole SSL (at least 6, the 0.001 SOL minimum) through a real
+   * Gives `who` `ssl` whole SSL (at least 6, the 0.001 SOL minimum) through a real
    * deposit request paid by the chain's demo wallet, then verified; answers the signature.
    */
   depositThroughChain(

@@ -26,7 +26,7 @@ import {
 } from './proxy-core.support';
 
 /**
- * Issue 15 §1, defence in depth: a subscriber who reached the core's API added a UUID of their
+ * Defence in depth: a subscriber who reached the core's API added a UUID of their
  * own, which kept working after their subscription was deleted because the agent only diffed
  * its own applied set. Here the attack is replayed against a real v2ray 4.34 (the API call made
  * directly, as the tunnel no longer leads there), then the daemon's audit must find the foreign

@@ -29,7 +29,7 @@ import { startClientFromLink } from './vless-link-client';
 import { enrollV2rayNode, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
- * issue 15 §3: PostgreSQL goes away while purchases and reports are in flight, and comes back.
+ * PostgreSQL goes away while purchases and reports are in flight, and comes back.
  * The control plane runs on this spec's OWN embedded PostgreSQL (never the shared one), with a
  * real agent driving a real v2ray. While the database is down every call answers 503 with
  * Retry-After (gRPC: UNAVAILABLE), never 500; once it is back, LISTEN is back (agents re-synced,
@@ -211,7 +211,7 @@ describeOutage('a database outage under a real node', () => {
 
     const grpcPort = t.app.get<{ port: number }>(kit.AgentGrpcServer).port;
     const operator = await kit.registerAccount(t, { userType: 'node' });
-    // Funded through real deposits on the chain while the database is up (issue 17 §5).
+    // Funded through real deposits on the chain while the database is up.
     for (let i = 0; i < 5; i += 1) {
       const client = await kit.registerAccount(t, { userType: 'client' });
       await kit.depositThroughChain(t, funding, client, DEPOSIT_SSL);

@@ -22,7 +22,7 @@ import {
 import { enrollV2rayNodeWithToken, startV2rayDaemon, V2RAY } from './v2ray-node';
 
 /**
- * Issue 31 §5, the production topology of docs/deploy.md without Docker: two control plane
+ * The production topology of docs/deploy.md without Docker: two control plane
  * replicas (the built dist/main.js on one database) behind Debian's Caddy running
  * docker/Caddyfile, which terminates TLS (a local CA's certificate) for HTTPS, WebSocket and the
  * agents' gRPC. Agents on real v2ray enroll and report through the proxy; a purchase made

@@ -20,7 +20,7 @@ import { startClientFromLink } from './vless-link-client';
 import { V2RAY } from './v2ray-node';
 
 /**
- * Issue 19 §4, end to end with every real part that runs here: the real agent enrolls Debian's
+ * End to end with every real part that runs here: the real agent enrolls Debian's
  * v2ray (VLESS + TLS with its own certificate by default), a client buys a subscription, and a
  * real v2ray client configured ONLY from the served link (base64 feed; the `pcs` pin checked
  * against the certificate the node presents with node:tls, since v2ray 4.34 cannot pin a hash)
@@ -37,7 +37,7 @@ const hasV2ray = existsSync(V2RAY);
 if (!hasV2ray) console.warn(`secure subscription e2e skipped: ${V2RAY} is missing`);
 const describeLive = hasV2ray && hasDatabase ? describe : describe.skip;
 
-describeLive('a pinned TLS subscription through a real agent node (issue 19 §4)', () => {
+describeLive('a pinned TLS subscription through a real agent node', () => {
   const node = new SubscriptionNode();
   let t: TestApp;
   let workDir: string;

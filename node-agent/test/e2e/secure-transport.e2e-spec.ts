@@ -30,7 +30,7 @@ import { certificatePin, clientStreamSettings, presentedCertificate } from './tl
 import { V2RAY } from './v2ray-node';
 
 /**
- * Issue 19 §1 live: the real `scn-agent enroll` (real control plane on loopback) sets up VLESS +
+ * Secure transport live: the real `scn-agent enroll` (real control plane on loopback) sets up VLESS +
  * TLS with its self-signed certificate on Debian's v2ray 4.34, over tcp (and ws by a plan); the real
  * daemon runs the core; a second real v2ray, configured only from what the agent reports (the
  * pin checked against the certificate the node presents), fetches a page from a loopback HTTP

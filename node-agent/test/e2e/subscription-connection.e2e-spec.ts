@@ -13,7 +13,7 @@ import { startClientFromLink } from './vless-link-client';
 import { V2RAY } from './v2ray-node';
 
 /**
- * issue 4 §5 "real connection": a client buys a subscription through the HTTP API; the real
+ * A real connection: a client buys a subscription through the HTTP API; the real
  * agent (AgentDaemon) provisions the real v2ray node from the pushed client set; a second v2ray,
  * configured only from the connection string the purchase returned (and another only from the
  * `/sub/` URL's content), fetches a page through the node. After delete, and after expiry by the
@@ -101,7 +101,7 @@ describeFullChain('a purchased subscription through a real node', () => {
     const result = await eventually(() => fetchThrough(fromLinkPort), 5000, 50);
     const firstByteMs = Date.now() - sentAt;
     expect(result).toEqual({ status: 200, body: BODY });
-    // issue 4 §5: within seconds (bench/purchase measures it; the target is under 2 s).
+    // Within seconds (bench/purchase measures it; the target is under 2 s).
     expect(firstByteMs).toBeLessThan(5000);
     expect(await clientsOf(t, config.nodeId, daemon!.store.current.allowedClients)).toEqual([
       body.subscription.uuid,

@@ -85,7 +85,7 @@ export class SubscriptionNode {
     const grpcPort = this.t.app.get<{ port: number }>(this.kit.AgentGrpcServer).port;
     this.operator = await this.kit.registerAccount(this.t, { userType: 'node' });
     this.client = await this.kit.registerAccount(this.t, { userType: 'client' });
-    // Funded through a real deposit on the chain (issue 17 §5).
+    // Funded through a real deposit on the chain.
     await this.kit.depositThroughChain(this.t, this.funding, this.client, options.clientSsl);
     this.workDir = await mkdtemp(path.join(tmpdir(), options.workDirPrefix));
     this.httpServer = await startHttpServer(options.body);

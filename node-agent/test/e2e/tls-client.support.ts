@@ -4,7 +4,7 @@ import tls from 'node:tls';
 import type { VlessInbound } from '@scn/proto';
 
 /**
- * What a client does with a node's reported TLS inbound (issue 19 §1): it has no CA to trust, so
+ * What a client does with a node's reported TLS inbound: it has no CA to trust, so
  * it checks the certificate the node presents against the reported pin (SHA-256 of the leaf
  * DER), and then trusts exactly that certificate. v2ray 4.34 cannot pin a hash, so the client
  * config gives it the pinned certificate as its only authority (`usage: "verify"`).

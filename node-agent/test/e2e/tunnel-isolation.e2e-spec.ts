@@ -16,7 +16,7 @@ import { countingServer, freePort, killAndWait, startVlessClient } from './proxy
 import { exchangeThroughSocks, HTTP2_PREFACE, httpGetThroughSocks } from './socks-client.support';
 
 /**
- * Issue 15 §1: a subscriber reached the node itself through the tunnel (the core API, loopback
+ * A subscriber reached the node itself through the tunnel (the core API, loopback
  * services, names resolving to loopback, the node's own addresses). A real v2ray 4.34 node runs
  * the agent's generated config; a second v2ray is the subscriber's VLESS client. The only
  * packets sent go to loopback and to a test host of our own in a network namespace

@@ -3,9 +3,9 @@ import { API_BASE } from '../config/env';
 
 /**
  * spec 01 §7, §9: the realtime events and the socket client's reconnection defaults.
- * 'wallet-updated' (issue 17): a deposit was credited to this session's account; it carries no
+ * 'wallet-updated': a deposit was credited to this session's account; it carries no
  * amounts, wallets re-fetch. Its payload `{ reason, at }` says why: 'deposit' (credited) or
- * 'deposit_seen' (issue 29: a transfer to the account's address is confirming); listeners here
+ * 'deposit_seen' (a transfer to the account's address is confirming); listeners here
  * re-fetch on either, so the reason is not read.
  * 'subscription-updated' (docs/reachability.md): one of this session's subscriptions changed
  * without the client doing anything; `{ reason: 'server_replaced' }` when a server blocked on
@@ -18,7 +18,7 @@ let listeners = 0;
 let sessionToken: string | null = null;
 
 /**
- * The session the socket presents (issue 17: 'wallet-updated' reaches only its owner's
+ * The session the socket presents ('wallet-updated' reaches only its owner's
  * sockets). Called on login and logout; a live socket reconnects as the new identity.
  */
 export function setRealtimeSession(token: string | null): void {

@@ -8,7 +8,7 @@ import { type Account, registerAccount, waitForText } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
- * Connecting from a phone after paying (issue 27 §4): copy buttons and one-tap imports into the
+ * Connecting from a phone after paying: copy buttons and one-tap imports into the
  * apps after a purchase and in the dashboard's QR dialog, the same deep links as the
  * subscription page; the subscriptions before the promotions; the market's connect cooldown
  * explained and still right after a reload; APKs beside the store links; the consequences of

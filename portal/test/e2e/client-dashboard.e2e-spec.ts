@@ -9,7 +9,7 @@ import { browserSuite } from './support/suite';
  * The client dashboard in the browser (spec 02 §2 Client dashboard, §4 subscription states and
  * the wallet load, §7 calls, §8 errors; spec 01 §2 wallet panel, QR modal, installation
  * instructions) against the real control plane, its database and ledger. Accounts get their SSL
- * through real deposits on the local chain (issue 17 §5).
+ * through real deposits on the local chain.
  */
 
 const suite = browserSuite({ solana: true });
@@ -142,7 +142,7 @@ describe('client dashboard', () => {
   });
 
   it('shows a server its operator deleted as dropped, with the reason and the refund, without a reload', async () => {
-    // issue 15 §7: the deletion refunds the unused time and emits server-list-updated.
+    // The deletion refunds the unused time and emits server-list-updated.
     const owner = await registerAccount(suite.stack, 'node');
     const doomed = await insertServer(owner.uuid, 'Rotterdam 1', 20_100);
     const client = await registerAccount(suite.stack, 'client');
@@ -575,7 +575,7 @@ describe('client wallet in Persian', () => {
   it("words a real deposit's row in Persian from its code, digits and rate in the reader's numbers", async () => {
     const client = await registerAccount(suite.stack, 'client');
     await depositThroughChain(suite.stack, client, 7);
-    // What the control plane stored for it (issue 27 §1): a code and its values, not only English.
+    // What the control plane stored for it: a code and its values, not only English.
     const [stored] = await suite.stack.db.query<{
       description: string;
       description_code: string;

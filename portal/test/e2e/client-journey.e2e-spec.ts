@@ -12,7 +12,7 @@ import {
 import { browserSuite } from './support/suite';
 
 /**
- * issue 4 §5 "Browser: a client signs up, is given SSL (since issue 17 a real deposit on the
+ * "Browser: a client signs up, is given SSL (a real deposit on the
  * local chain, paid by its demo wallet), selects two servers, pays, sees the QR modal, copies
  * the link, pauses and activates, deletes", against the real control plane, database and ledger.
  */

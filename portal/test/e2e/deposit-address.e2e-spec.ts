@@ -3,7 +3,7 @@ import { collectProblems, signUpFromLanding, uniqueEmail, waitForText } from './
 import { browserSuite } from './support/suite';
 
 /**
- * issue 29 §3 in the browser, on the real local chain: a new client opens the deposit view, sees
+ * Per-account deposit addresses in the browser, on the real local chain: a new client opens the deposit view, sees
  * their own address with its QR and the currencies it accepts, the demo wallet sends USDC to it
  * with no reference and no exact amount asked, and the view turns to "Credited" by itself (the
  * watcher credits, 'wallet-updated' or the slow poll refresh it); the history lists the transfer.

@@ -10,7 +10,7 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * The deposit dialog against the contract (issue 17 §4; spec 01 §2, §4, §5, §8): the deposit
+ * The deposit dialog against the contract (spec 01 §2, §4, §5, §8): the deposit
  * endpoints and the demo wallet are answered by the test, so every step and message of the
  * portal is checked whatever the chain does. deposit.e2e-spec.ts pays on the real local chain.
  * This stack has no Solana settings: one test checks the control plane's own refusal.
@@ -139,7 +139,7 @@ describe('deposit dialog (against the contract)', () => {
 
     await wallet.getByRole('button', { name: 'Deposit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
-    // issue 27 §2: cards are shown as coming later, never as an equal choice.
+    // Cards are shown as coming later, never as an equal choice.
     expect(await dialog.getByRole('button', { name: /Credit\/Debit Card/ }).isDisabled()).toBe(
       true,
     );
@@ -243,7 +243,7 @@ describe('deposit dialog (against the contract)', () => {
     expect(sent.demo).toEqual([{ url: depositRequest(client, '0.1').transferUrl }]);
     expect(await waitForText(wallet.getByTestId('wallet-balance'), '514.00')).toBe('514.00');
     expect(await wallet.getByTestId('wallet-usd').innerText()).toContain('$17.99');
-    // issue 27 §2: the address is the platform's, named so, never "Wallet address".
+    // The address is the platform's, named so, never "Wallet address".
     expect(await wallet.getByTestId('wallet-deposit-address').innerText()).toBe(
       `Deposit address (the platform's): ${DEPOSIT_ADDRESS}`,
     );
@@ -304,7 +304,7 @@ describe('deposit dialog (against the contract)', () => {
     await page.goto('/client-dashboard');
     await page.getByTestId('client-wallet').getByRole('button', { name: 'Deposit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
-    // issue 27 §2: shown, disabled and marked; clicking it leads nowhere.
+    // Shown, disabled and marked; clicking it leads nowhere.
     const card = dialog.getByRole('button', { name: /Credit\/Debit Card/ });
     expect(await card.isDisabled()).toBe(true);
     expect(await card.getByTestId('deposit-card-later').textContent()).toBe('Coming later');

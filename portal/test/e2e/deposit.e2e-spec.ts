@@ -11,7 +11,7 @@ import { buyFromMarket, insertListedServer, insertOperator } from './support/mar
 import { browserSuite } from './support/suite';
 
 /**
- * issue 17 §5 "Browser: a new client signs up, deposits with the demo wallet, sees the balance
+ * "Browser: a new client signs up, deposits with the demo wallet, sees the balance
  * rise, buys a server": the real control plane pointed at the local chain (devchain), the demo
  * wallet signing a real Solana Pay transfer, the watcher crediting it, no SQL for the money.
  */

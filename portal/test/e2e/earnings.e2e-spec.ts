@@ -34,7 +34,7 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * issue 18 §7 "Browser: an operator's node earns across a simulated month (an injectable clock),
+ * "Browser: an operator's node earns across a simulated month (an injectable clock),
  * the statement matches the formula, staking changes the next statement, a withdrawal (setting
  * on) reaches the local chain", on the built control plane with its test clock.
  *
@@ -409,7 +409,7 @@ describe('earnings', () => {
     await dialog.getByLabel('Amount (SSL)').fill('100');
     await dialog.getByLabel('Solana address to receive SOL').fill(destination);
     await dialog.getByRole('button', { name: 'Review withdrawal' }).click();
-    // issue 27 §4: the confirmation (fee and net) is a dialog of its own over the form.
+    // The confirmation (fee and net) is a dialog of its own over the form.
     await page
       .getByRole('dialog', { name: 'Confirm withdrawal' })
       .getByRole('button', { name: 'Confirm withdrawal' })

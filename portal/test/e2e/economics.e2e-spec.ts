@@ -8,7 +8,7 @@ import type { Stack } from './support/stack';
 import { browserSuite } from './support/suite';
 
 /**
- * The Economics page and the launch period tell the truth (issue 27 §2): the launch period comes
+ * The Economics page and the launch period tell the truth: the launch period comes
  * from LAUNCH_PERIOD_ENDS and the server's clock, so after it no page claims free access; the
  * tiers' income is `tierMonthlyIncome` of @scn/proto; the share hours and the daily cap are what
  * the payout rules pay; the withdrawal fee and the freeze are stated before an operator signs up;

@@ -5,7 +5,7 @@ import { collectProblems } from './support/portal';
 import { browserSuite } from './support/suite';
 
 /**
- * The help pages (FAQ, documentation, support) in every language (issue 27 §1) and what they
+ * The help pages (FAQ, documentation, support) in every language and what they
  * claim (§2, §4): Persian right to left without overflowing a phone or leaving English words,
  * Russian and Chinese headings, no free access claimed after the launch period, card deposits
  * "coming later", and direct APK downloads where Google Play is blocked.

@@ -9,9 +9,9 @@ import { browserSuite } from './support/suite';
 
 /**
  * Security, Our View, the Protection Policy, the Terms and the terms dialog in the reader's
- * language (docs/i18n.md, issue 27 §1): Persian right to left without overflowing a 390 px phone,
+ * language (docs/i18n.md): Persian right to left without overflowing a 390 px phone,
  * Russian and Chinese; the legal pages keep their Latin anchors and date the last update in the
- * reader's calendar; Our View claims free access only while the launch period lasts (issue 27 §2).
+ * reader's calendar; Our View claims free access only while the launch period lasts.
  */
 
 const suite = browserSuite();
@@ -135,7 +135,7 @@ async function servedDuringLaunchPeriod(page: Page): Promise<void> {
   });
 }
 
-describe('Our View and the launch period (issue 27 §2)', () => {
+describe('Our View and the launch period', () => {
   it('claims no free access once the launch period has ended', async () => {
     // The stack's launch period is the default (through 2025-12-31), and today is after it.
     expect(Date.now()).toBeGreaterThan(Date.parse(`${PRICING.launchPeriodEnds}T23:59:59.999Z`));

@@ -15,7 +15,7 @@ import { browserSuite } from './support/suite';
  * The server market in the browser (spec 01 §2 Server market, Server card, Purchase modals; §4
  * Connect cooldown, Purchase, Server list refresh; §5 purchasing rules; §9 page size and display)
  * against the real control plane, its database and ledger. Accounts get their SSL through real
- * deposits on the local chain (issue 17 §5).
+ * deposits on the local chain.
  */
 
 const suite = browserSuite({ solana: true });

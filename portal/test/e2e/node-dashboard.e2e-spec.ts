@@ -426,7 +426,7 @@ describe('node dashboard', () => {
       .fill(`vless://${id}@[2001:DB8:0::9]:8443?${query}`);
     await dialog.getByLabel('Server name').fill('IPv6 box');
     await dialog.getByRole('button', { name: 'Add Server' }).click();
-    // Read and canonicalized, then refused by the address policy (issue 15 §4: documentation
+    // Read and canonicalized, then refused by the address policy (documentation
     // range, RFC 3849) before any packet; the upload of a checked server keeping every
     // parameter is the control plane's subscription-feed and manual-servers e2e.
     const refused = UPLOAD_SERVER_MESSAGES.addressRefused(

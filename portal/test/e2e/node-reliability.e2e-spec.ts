@@ -4,7 +4,7 @@ import { insertHistoryDays } from './support/reliability';
 import { browserSuite } from './support/suite';
 
 /**
- * The node dashboard's reliability chart (issue 18 §1): a server's last 30 days, with the reason
+ * The node dashboard's reliability chart: a server's last 30 days, with the reason
  * of each drop, drawn from the control plane's history API against a real database.
  */
 

@@ -9,7 +9,7 @@ import { freePort } from './support/stack';
 import { browserSuite } from './support/suite';
 
 /**
- * issue 3 §7 "Browser: the operator journey from signup to server visible on the dashboard,
+ * "Browser: the operator journey from signup to server visible on the dashboard,
  * using the wizard's command": a newcomer signs up as Node Operator in the browser, generates the
  * install command in the setup wizard, and the REAL agent (the built CLI, as install.sh runs it)
  * enrolls with the command's token against the stack's gRPC port and reports; the server then

@@ -159,7 +159,7 @@ describe('economics tabs', () => {
   });
 });
 
-describe('live economy (issue 18 §6)', () => {
+describe('live economy', () => {
   it('the operators’ tab shows the pool, the budget and the network as the server computes them', async () => {
     const page = await openPage();
     const problems = collectProblems(page);

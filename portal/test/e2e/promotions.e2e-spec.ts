@@ -6,7 +6,7 @@ import { collectProblems, registerAccount, waitForText } from './support/portal'
 import { browserSuite } from './support/suite';
 
 /**
- * Issue 20 §1 in the browser, against the real control plane: an operator funded through a real
+ * Promotions in the browser, against the real control plane: an operator funded through a real
  * deposit promotes a server from the node dashboard's Promote Server modal and finds it first in
  * the Server Market with the Promoted badge; the modal's 'Add SSL to Balance' opens the node
  * wallet's deposit view.

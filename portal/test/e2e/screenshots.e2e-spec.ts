@@ -168,7 +168,7 @@ const SHOTS: Shot[] = [
     },
   },
   {
-    // Issue 27 §4: pausing says which pause it uses before it acts.
+    // Pausing says which pause it uses before it acts.
     name: 'pause-subscription-dialog',
     path: '/client-dashboard',
     heading: 'Client Dashboard',
@@ -180,7 +180,7 @@ const SHOTS: Shot[] = [
     },
   },
   {
-    // Issue 27 §2: card deposits shown as coming later, not as an equal choice.
+    // Card deposits shown as coming later, not as an equal choice.
     name: 'deposit-dialog',
     path: '/client-dashboard',
     heading: 'Client Dashboard',
@@ -192,7 +192,7 @@ const SHOTS: Shot[] = [
     },
   },
   {
-    // Issue 29 §3: the account's own address, its QR, currencies, rates and minimums.
+    // The account's own address, its QR, currencies, rates and minimums.
     name: 'deposit-address',
     path: '/client-dashboard',
     heading: 'Client Dashboard',
@@ -206,7 +206,7 @@ const SHOTS: Shot[] = [
     },
   },
   {
-    // Issue 27 §4: Telegram beside X and Instagram, and the warning before sharing.
+    // Telegram beside X and Instagram, and the warning before sharing.
     name: 'share-dialog',
     path: '/client-dashboard',
     heading: 'Client Dashboard',

@@ -5,7 +5,7 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * Issue 20 §2 share-and-earn in the browser, against the built control plane with its test
+ * Share-and-earn in the browser, against the built control plane with its test
  * clock: a client in Asia/Kolkata shares to X at 12:05 local time on a weekday (prime time,
  * computed by the server from its own clock in the browser's zone) and sees the pending 1 SSL;
  * a second share to X is refused; a day later the job pays it into the wallet. A browser in a

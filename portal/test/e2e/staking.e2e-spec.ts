@@ -6,7 +6,7 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * issue 18 §4 staking settings on the node dashboard, against the real control plane: an
+ * Staking settings on the node dashboard, against the real control plane: an
  * operator funded through a real deposit on the local chain stakes, sets the automatic stake,
  * sees the node wallet and the stake move, and is told why an unstake is refused while locked.
  */

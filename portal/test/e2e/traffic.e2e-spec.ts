@@ -3,7 +3,7 @@ import { type Account, collectProblems, registerAccount } from './support/portal
 import { browserSuite } from './support/suite';
 
 /**
- * Issue 19 §3: the traffic charts (a subscription's days per server on the client dashboard, a
+ * The traffic charts (a subscription's days per server on the client dashboard, a
  * server's days on the node dashboard), drawn from the control plane's traffic API against a
  * real database whose traffic rows the test writes (as the report writer does).
  */

@@ -6,7 +6,7 @@ import { collectProblems, registerAccount, waitForText } from './support/portal'
 import { browserSuite } from './support/suite';
 
 /**
- * issue 18 §5 / §7 "Browser: a withdrawal (setting on) reaches the local chain": an operator
+ * "Browser: a withdrawal (setting on) reaches the local chain": an operator
  * funded by a real deposit into the node wallet (deposits are not frozen) opens Withdraw, sees the
  * 25% fee and the SOL received before confirming, and follows the payout until it is confirmed;
  * the destination's balance on the chain is exactly the quoted lamports.
@@ -51,7 +51,7 @@ describe('withdraw on the local chain', () => {
     expect(await dialog.getByTestId('withdraw-quote').innerText()).toBe(
       'Fee 25.00 SSL · you receive 0.014582928 SOL',
     );
-    // issue 27 §4: a confirmation states the 25% fee and the net before anything is sent.
+    // A confirmation states the 25% fee and the net before anything is sent.
     const posted: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().includes('/withdraw')) {

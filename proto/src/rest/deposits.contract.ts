@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { uuidSchema } from './common.contract';
 
 /**
- * spec 01 §3, §4, §7, §8: SOL deposits (issue 17). The server decides every amount: a deposit
+ * spec 01 §3, §4, §7, §8: SOL deposits. The server decides every amount: a deposit
  * request fixes the SOL amount, the quote (SSL per SOL) and a Solana Pay reference key; the
  * transfer is found on chain by that reference and credited once per signature and per request.
  */
@@ -45,7 +45,7 @@ export const DEPOSIT_MESSAGES = {
   verifyFailed: 'Failed to verify deposit',
   cardUnavailable:
     'Credit card payments are currently unavailable. Please use Solana deposits instead.',
-  /** Refusals of issue 17 §2 (nothing is credited). */
+  /** Refusals of a deposit (nothing is credited). */
   invalidAddress: 'Please enter a valid Solana address',
   invalidSignature: 'That is not a valid Solana transaction signature',
   wrongRecipient: 'That transaction did not pay the deposit address',
@@ -134,7 +134,7 @@ export const solanaConfigSchema = z.object({
    */
   demoWalletUrl: z.string().nullable(),
   /**
-   * Per-account deposit addresses are on (issue 29): GET /api/solana/deposit-address answers
+   * Per-account deposit addresses are on: GET /api/solana/deposit-address answers
    * an address, so the portal asks for it only then (absent from an older server: off).
    */
   depositAddresses: z.boolean().optional(),
@@ -269,7 +269,7 @@ export const depositTransferSchema = z.object({
   mint: z.string().nullable(),
   /** The amount in the currency's smallest units (lamports, token base units). */
   baseUnits: z.string(),
-  /** The same amount in whole units ('1.5'), with the asset's decimals on chain (never null since issue 29 landed). */
+  /** The same amount in whole units ('1.5'), with the asset's decimals on chain (never null since deposits of several assets). */
   amount: z.string().nullable(),
   status: z.enum(DEPOSIT_TRANSFER_STATUSES),
   refusedReason: z.enum(DEPOSIT_REFUSALS).nullable(),

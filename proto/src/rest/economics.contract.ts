@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Issue 18 §6: the live economy beside /economics' explanation (public, no account data). */
+/** The live economy beside /economics' explanation (public, no account data). */
 export const ECONOMICS_ROUTES = {
   live: '/api/economics/live',
 } as const;

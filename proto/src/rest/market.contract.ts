@@ -173,7 +173,7 @@ export const marketServerSchema = z.object({
   isStale: z.boolean(),
   serverType: z.enum(['agent', 'manual']),
   /**
-   * Added without the agent (issue 15 §4): free, and every client gets the operator's one UUID,
+   * Added without the agent: free, and every client gets the operator's one UUID,
    * which cannot be revoked per client. The card shows a "Shared credentials" badge.
    */
   sharedCredentials: z.boolean(),

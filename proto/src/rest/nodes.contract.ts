@@ -8,7 +8,7 @@ export const NODES_ROUTES = {
   uploadServer: '/nodes/upload-server',
   server: (uuid: string, serverId: string) =>
     `/nodes/server/${encodeURIComponent(uuid)}/${encodeURIComponent(serverId)}`,
-  /** Node Configuration: the transport the node serves (issue 19 §1). */
+  /** Node Configuration: the transport the node serves. */
   transport: (uuid: string, serverId: string) =>
     `/nodes/server/${encodeURIComponent(uuid)}/${encodeURIComponent(serverId)}/transport`,
   /** Node Configuration: the emergency port regeneration. */
@@ -17,7 +17,7 @@ export const NODES_ROUTES = {
 } as const;
 
 /**
- * The transports an agent node can serve, as `security/network` (issue 19 §1): VLESS + REALITY
+ * The transports an agent node can serve, as `security/network`: VLESS + REALITY
  * + Vision over TCP (Xray only), or VLESS + TLS with the agent's self-signed certificate over
  * TCP, WebSocket (for a CDN in front) or gRPC (Xray only: v2ray 4.34 has no gRPC).
  */
@@ -60,7 +60,7 @@ export type RegeneratePortRequest = z.infer<typeof regeneratePortRequestSchema>;
 
 export const NODES_MESSAGES = {
   tierRequired: 'Please select a VPS tier',
-  /** Issue 18 §3: why a server is banned, on its card (the operator is also e-mailed once). */
+  /** Why a server is banned, on its card (the operator is also e-mailed once). */
   banned:
     'Banned: its reliability stayed below 95% for 14 days. It stays hidden from the market and earns no rewards; its frozen rewards went back to the reward pool and its subscribers were refunded.',
 } as const;
@@ -103,7 +103,7 @@ export const nodeServerSchema = z.object({
   /** Free text such as "Frankfurt, Hetzner FSN1"; null when not given. */
   location: z.string().nullable(),
   /**
-   * Added without the agent (issue 15 §4): listed free, with the operator's one UUID shared by
+   * Added without the agent: listed free, with the operator's one UUID shared by
    * every client, and earning nothing.
    */
   sharedCredentials: z.boolean(),
@@ -252,7 +252,7 @@ export const serverNameSchema = z
 
 /**
  * spec 02 §5: setup script generation requires a chosen tier. The wizard also names the server
- * (issue 27 §4); a token without a name gives the server a short one from its id.
+ *; a token without a name gives the server a short one from its id.
  */
 export const enrollmentTokenRequestSchema = requestBody({
   tier: z.enum(['tier1', 'tier2', 'tier3', 'tier4'], {
@@ -303,7 +303,7 @@ export const UPLOAD_SERVER_MESSAGES = {
   vlessInvalid: 'No valid VLESS connection string found',
   uploaded: 'Server uploaded successfully!',
   defaultName: 'My Network Server',
-  /** issue 15 §4: what a server without the agent may be, and why it earns nothing. */
+  /** What a server without the agent may be, and why it earns nothing. */
   unsupported:
     'Servers without the agent must be VLESS over TCP with security none or tls (no REALITY, no flow). Install the agent for other setups.',
   limit: (max: number) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Issue 18 §1: a server's reliability history, per UTC day, for the node dashboard's chart. */
+/** A server's reliability history, per UTC day, for the node dashboard's chart. */
 export const RELIABILITY_ROUTES = {
   serverReliability: (uuid: string, serverId: string, days?: number) =>
     `/api/nodes/${encodeURIComponent(uuid)}/servers/${encodeURIComponent(serverId)}/reliability${

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Issue 18 §2: the monthly reward statements of an operator's nodes (owner-checked `{uuid}`). */
+/** The monthly reward statements of an operator's nodes (owner-checked `{uuid}`). */
 export const REWARDS_ROUTES = {
   earnings: (uuid: string, period?: string) =>
     `/api/nodes/${encodeURIComponent(uuid)}/earnings${

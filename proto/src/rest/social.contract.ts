@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requestBody, uuidSchema } from './common.contract';
 
 /**
- * spec 01 §2-§9 and spec 02 §7 (issue 20 §2): share-and-earn. A signed-in user shares a
+ * spec 01 §2-§9 and spec 02 §7: share-and-earn. A signed-in user shares a
  * promotional post on X (Twitter), Instagram or Telegram (a public channel's post) and states its
  * URL; the server checks the URL,
  * the 7-day limit per platform and the daily cap, computes the reward from its own clock in the
@@ -27,7 +27,7 @@ export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
 };
 
 /**
- * The daily cap (issue 20 §2): an account earns at most this much from shares in any 24 hours
+ * The daily cap: an account earns at most this much from shares in any 24 hours
  * (the modal's header says "0.1-1 SSL daily"). A share that would pass it is paid what is left;
  * with nothing left it is refused and not recorded.
  */
@@ -44,7 +44,7 @@ export const SOCIAL_MESSAGES = {
   regionBlocked: 'Sorry, the social sharing feature is not available in your region.',
   validateFailed: 'Failed to validate share. Please try again.',
   errorLater: 'An error occurred. Please try again later.',
-  /** Ours (issue 20 §2). */
+  /** Ours. */
   platformInvalid: 'platform must be twitter, instagram or telegram',
   timeZoneInvalid: 'timeZone must be an IANA time zone such as Europe/Berlin',
   urlNotPlatform: (platform: SharePlatform) =>

@@ -4,7 +4,7 @@ import { formatSsl } from '../money';
 import { requestBody } from './common.contract';
 
 /**
- * Issue 18 §4, spec 02 §6 and §9: an operator's stake (owner-checked on every `{uuid}`; node
+ * Spec 02 §6 and §9: an operator's stake (owner-checked on every `{uuid}`; node
  * accounts only). Amounts are integer micro-SSL as decimal strings; the server decides what can
  * move: a stake comes out of the node wallet's available balance (not frozen rewards), and each
  * stake stays locked ECONOMICS.stakeLockDays days before it can be unstaked (oldest first).

@@ -117,7 +117,7 @@ export const SUBSCRIPTION_MESSAGES = {
   activateInsufficient: (balanceSsl: string, requiredSsl: string) =>
     `Cannot activate subscription: Insufficient funds. Your balance: ${balanceSsl} SSL, Required: ${requiredSsl} SSL`,
   fileNotFound: 'Subscription file not found',
-  /** issue 15 §7: every server of the subscription was dropped (hidden, banned or deleted). */
+  /** Every server of the subscription was dropped (hidden, banned or deleted). */
   noServersLeft:
     'None of the servers of this subscription can serve you any more; choose new servers on the market',
   /** spec 01 §5, §8. */
@@ -216,7 +216,7 @@ export const subscriptionServerSchema = z.object({
 export type SubscriptionServer = z.infer<typeof subscriptionServerSchema>;
 
 /**
- * Why a server was dropped from a subscription (issue 15 §7): hidden from the market (below 95%,
+ * Why a server was dropped from a subscription: hidden from the market (below 95%,
  * spec 02 §4), banned after 14 days below it, or deleted by its operator.
  */
 export const SERVER_DROP_REASONS = ['hidden', 'banned', 'deleted'] as const;
@@ -335,7 +335,7 @@ export const subscriptionSchema = z.object({
   activationPrice: z.number(),
   activationPriceMicro: microString,
   pauseAllowance: pauseAllowanceSchema,
-  /** Servers dropped because they could no longer serve (issue 15 §7), newest first. */
+  /** Servers dropped because they could no longer serve, newest first. */
   withdrawnServers: z.array(droppedServerSchema),
   /** Servers replaced in the current period because they were blocked where the client is. */
   replacements: z.array(serverReplacementSchema),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Issue 19 §3: the traffic users can see, per UTC day, from the per-client byte counters agents
+ * The traffic users can see, per UTC day, from the per-client byte counters agents
  * report. Only byte counts are kept (never a destination, an address or a finer time).
  */
 export const TRAFFIC_ROUTES = {

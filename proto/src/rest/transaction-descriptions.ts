@@ -2,7 +2,7 @@ import type { SharePlatform } from './social.contract';
 import type { BillingCycle, ServerDropReason } from './subscriptions.contract';
 
 /**
- * What a ledger transaction is, as a code and its values (issue 27 §1), so the portal says it in
+ * What a ledger transaction is, as a code and its values, so the portal says it in
  * the reader's language instead of showing the control plane's English `description` (which
  * stays, for logs, older rows and older clients). Each code's values are data, never words:
  * a period `2026-10`, a SOL amount as exact decimal text `0.5`, a server's name, a reason code.

@@ -9,7 +9,7 @@ export const WALLET_ROUTES = {
   settings: '/wallet/settings',
   /** Refused here: the old client named the amount; purchases go through create-subscription. */
   paySubscription: (uuid: string) => `/wallet/client/${encodeURIComponent(uuid)}/pay-subscription`,
-  /** Issue 18 §5: suspended unless WITHDRAWALS_ENABLED (see withdrawals.contract.ts). */
+  /** Suspended unless WITHDRAWALS_ENABLED (see withdrawals.contract.ts). */
   withdraw: (uuid: string) => `/wallet/node/${encodeURIComponent(uuid)}/withdraw`,
   /** Refused here: rewards are server-side effects of the verified event. */
   nodeReward: (uuid: string) => `/api/wallet/node/${encodeURIComponent(uuid)}/reward`,
@@ -49,21 +49,21 @@ export const TRANSACTION_TYPES = [
   'promotion',
   'social_reward',
   'test_deposit',
-  /** issue 15 §7: unused paid time on a server that could not serve, given back. */
+  /** Unused paid time on a server that could not serve, given back. */
   'refund',
-  /** Issue 18: the reward pool minted once (a system account's: never in a user's wallet). */
+  /** The reward pool minted once (a system account's: never in a user's wallet). */
   'genesis',
-  /** Issue 18 §4: stake income, stakes (node wallet to stake) and unstakes (back). */
+  /** Stake income, stakes (node wallet to stake) and unstakes (back). */
   'staking_reward',
   'stake',
   'unstake',
   /**
-   * Issue 18 §3: escrowed rewards released to the operator on recovery, or given back to the
+   * Escrowed rewards released to the operator on recovery, or given back to the
    * pool on a ban (escrow to pool: never in a user's wallet).
    */
   'reward_release',
   'reward_forfeit',
-  /** Issue 18 §5: a failed withdrawal's amount given back. */
+  /** A failed withdrawal's amount given back. */
   'withdrawal_reversal',
   /**
    * A server blocked where a client is, replaced for the rest of the paid period: the unused
@@ -88,7 +88,7 @@ export const walletTransactionSchema = z.object({
   description: z.string().nullable(),
   /**
    * What the transaction is, as a code of TRANSACTION_DESCRIPTION_CODES with its values
-   * (TransactionDescriptionValues), for the reader's language (issue 27 §1). Null on rows written
+   * (TransactionDescriptionValues), for the reader's language. Null on rows written
    * before the codes; absent from older servers. A code this build does not know is possible
    * (a newer server): show `description` then.
    */
@@ -100,7 +100,7 @@ export const walletTransactionSchema = z.object({
   /** Node wallets: an operator reward that cannot be withdrawn before this instant. */
   frozenUntil: z.string().nullable(),
   /**
-   * Deposits (issue 17): the Solana transaction signature; the explorer link is the Solana
+   * Deposits: the Solana transaction signature; the explorer link is the Solana
    * config's `explorerTxUrl` with `{signature}` replaced. Absent from older servers.
    */
   signature: z.string().nullable().optional(),

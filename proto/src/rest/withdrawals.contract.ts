@@ -4,7 +4,7 @@ import { sslText } from '../money';
 import { LAMPORTS_PER_SOL, SOLANA_CLUSTERS } from './deposits.contract';
 
 /**
- * Issue 18 §5, spec 01 §2 Withdraw modal, §5 withdrawal rules, spec 02 §6 (25% protocol fee) and
+ * Spec 01 §2 Withdraw modal, §5 withdrawal rules, spec 02 §6 (25% protocol fee) and
  * §8 (messages): a node operator sends SSL from the node wallet to a Solana address, paid out in
  * SOL from the treasury at a quoted rate. Off unless WITHDRAWALS_ENABLED (then "Suspended").
  */

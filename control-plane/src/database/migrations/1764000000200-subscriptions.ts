@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Subscriptions (issue 4 §3): a client's subscription with its own VLESS uuid, the servers it
+ * Subscriptions: a client's subscription with its own VLESS uuid, the servers it
  * covers, and the pauses its allowance counts.
  */
 export class Subscriptions1764000000200 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Servers added without the agent (Add New Server, issue 15 §4) are listed only once a VLESS
+ * Servers added without the agent (Add New Server) are listed only once a VLESS
  * check through them has passed, and only as free servers (price 0, no operator reward: that
  * part lives in the pricing code, keyed on `source = 'manual'`).
  *

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { sqlFunction } from '../sql-functions';
 
 /**
- * Rate limits become sliding windows (issue 15 §5). A fixed window admits its limit at the end of
+ * Rate limits become sliding windows. A fixed window admits its limit at the end of
  * one window and again at the start of the next: twice the limit within one window's length.
  * A bucket now keeps the instants of the requests it admitted within its window, and a request
  * is admitted only if every bucket it counts against holds fewer than its limit.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Servers dropped from subscriptions because they can no longer serve (issue 15 §7: hidden below
+ * Servers dropped from subscriptions because they can no longer serve (hidden below
  * 95%, banned or deleted), with the refund of the client's unused paid time; unique per
  * subscription, server and paid period, so the refund happens once.
  */

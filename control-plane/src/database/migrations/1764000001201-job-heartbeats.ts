@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The withdrawal job's heartbeat (issue 15 §7): after an outage of the control plane every
+ * The withdrawal job's heartbeat: after an outage of the control plane every
  * server looks silent, so a hidden server is dropped only after an hour the job itself watched.
  */
 export class JobHeartbeats1764000001201 implements MigrationInterface {

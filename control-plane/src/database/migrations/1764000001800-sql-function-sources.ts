@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { allSqlFunctions } from '../sql-functions';
 
 /**
- * Every SQL function from its one source file (src/<domain>/sql/<name>.sql, issue 16 §1), so a
+ * Every SQL function from its one source file (src/<domain>/sql/<name>.sql), so a
  * database migrated before and a fresh one end identical (sql-functions.db-spec checks both).
  * Three functions are new: `ledger_post`, the one writer of ledger transactions and entries (the
  * purchase and LedgerService both call it); `client_sets_take`, the one client-set capacity

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * SOL deposits (issue 17 §2): deposit requests with their quote and Solana Pay reference, and
+ * SOL deposits: deposit requests with their quote and Solana Pay reference, and
  * the credits, unique per signature (primary key) and per request.
  */
 export class Deposits1764000002200 implements MigrationInterface {

@@ -11,7 +11,7 @@ const NIL = '00000000-0000-0000-0000-000000000000';
 const GENESIS_ID = '5c0a7e4e-0000-4000-8000-000000000001';
 
 /**
- * The operators' economy in the ledger (issue 18): stakes and reward escrows are owned accounts
+ * The operators' economy in the ledger: stakes and reward escrows are owned accounts
  * with kept, non-negative balances like wallets; `supply` and `reward_pool` are system accounts.
  * The pool receives 15% of the 10 billion SSL supply once, as the `genesis` transaction (its
  * external ref makes it unique), so every base reward and staking income is an entry out of it.

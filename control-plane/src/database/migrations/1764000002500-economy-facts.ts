@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The facts the operators' economy is computed from (issue 18): each server's reliability per
+ * The facts the operators' economy is computed from: each server's reliability per
  * UTC day (primary key by server for the chart, a BRIN index on the day for a period's scan),
  * where the history is written up to, the hardware's age, the halving cut, and each operator's
  * automatic stake.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The monthly rewards (issue 18 §2, §3): one run per period, one statement per node and period
+ * The monthly rewards: one run per period, one statement per node and period
  * (every input and result of the formula), one staking statement per operator and period, and
  * the ban notices (one e-mail per ban). Servers banned before this migration count as told: the
  * dashboard already showed them banned, and a deploy must not mail every past ban at once.

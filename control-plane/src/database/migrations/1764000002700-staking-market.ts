@@ -6,7 +6,7 @@ const ORDERED = `SELECT indexname, indexdef FROM pg_indexes
   WHERE schemaname = 'public' AND tablename = 'market_listings' AND indexdef LIKE '%server_id) WHERE listed'`;
 
 /**
- * The market side of issue 18 §4:
+ * The market side of staking:
  *
  * - Halving protection: a server's capacity is its allowed clients, `market_allowed_clients(tier,
  *   halving_cut)` (the tier's max, halved while the cut applies), in the listing and in the one

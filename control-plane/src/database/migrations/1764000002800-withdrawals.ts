@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Withdrawals (issue 18 §5): one row per withdrawal with its quote, the ledger movement that
+ * Withdrawals: one row per withdrawal with its quote, the ledger movement that
  * debited it, the signed payout (signature unique, stored before it is first sent), its status
  * (pending, sent, confirmed, failed) and, when it failed, the one reversal that gave it back.
  * An Idempotency-Key is unique per operator.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Traffic users can see (issue 19 §3): bytes per subscription, server and UTC day, added from
+ * Traffic users can see: bytes per subscription, server and UTC day, added from
  * the per-client counters of agent reports. Only byte counts: no destination, address or time
  * finer than the day (the no-logs policy). No foreign keys: the report writer adds to these rows
  * on its hot path, and a deleted server's days still count in its subscriptions' totals. Pruned

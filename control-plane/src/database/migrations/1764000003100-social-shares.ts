@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Share-and-earn (issue 20 §2): one row per share with the server's reward, pending 24 hours and
+ * Share-and-earn: one row per share with the server's reward, pending 24 hours and
  * then paid or forfeited. The normalized post URL is unique across all accounts (one post is one
  * claim); the 7-day and daily limits are checked under a per-account advisory lock
  * (social.repository.ts), so concurrent shares of one account are decided one at a time.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Secure transports and persistent ports (issue 19 §1). Each agent server gets the inbound plan
+ * Secure transports and persistent ports. Each agent server gets the inbound plan
  * the control plane pushes (its own port, security, transport and the plan's revision), the
  * core it enrolled with, when its port was last regenerated (the emergency regeneration is
  * rate-limited), and the self-signed certificate its agent reported (PEM, for the client formats

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 19 §3: the id of the last traffic batch applied from each node (ReportRequest
+ * The id of the last traffic batch applied from each node (ReportRequest
  * traffic_batch_id). A report resent after a lost answer carries the same id, and its traffic is
  * then not added again.
  */

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { sqlFunction } from '../sql-functions';
 
 /**
- * Issue 27 §1: a ledger transaction says what it is as a code and its values
+ * A ledger transaction says what it is as a code and its values
  * (`TransactionDescriptionValues` of @scn/proto), so the portal words it in the reader's language;
  * `description` stays the English text (logs, older rows, older clients). Both null on rows
  * written before. `ledger_post` writes them.

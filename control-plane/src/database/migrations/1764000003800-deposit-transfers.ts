@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Transfers to per-account deposit addresses, the watcher's cursor on the chain, and sweeps to
- * the treasury (docs/deposits.md#per-account-addresses, issue 29).
+ * the treasury (docs/deposits.md#per-account-addresses).
  */
 export class DepositTransfers1764000003800 implements MigrationInterface {
   name = 'DepositTransfers1764000003800';

@@ -3,7 +3,7 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 export type DepositRequestStatus = 'open' | 'credited';
 
 /**
- * One deposit request (issue 17 §2): an account's SOL amount and the quote fixed for it, and
+ * One deposit request: an account's SOL amount and the quote fixed for it, and
  * the Solana Pay reference key its transfer must carry. `expired` is not stored: it is an open
  * request past its quote (and the grace), which the views compute.
  */

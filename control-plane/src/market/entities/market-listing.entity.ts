@@ -68,7 +68,7 @@ export class MarketListingEntity {
   @Column({ type: 'int', default: 0 })
   capacity: number;
 
-  /** Added without the agent: always free (issue 15 §4); set when the listing is created. */
+  /** Added without the agent: always free; set when the listing is created. */
   @Column({ type: 'boolean', default: false })
   free: boolean;
 

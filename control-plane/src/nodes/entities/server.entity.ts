@@ -134,17 +134,17 @@ export class ServerEntity {
   checkError: string | null;
 
   /**
-   * Issue 18 §4: since when the hardware is as it is: the first hardware report, and every
+   * Since when the hardware is as it is: the first hardware report, and every
    * report with more cores or memory than before (an upgrade) resets it.
    */
   @Column({ name: 'hardware_since', type: 'timestamptz', nullable: true })
   hardwareSince: Date | null;
 
-  /** Issue 18 §4: halving protection cut its rewards and allowed clients by half (last statement). */
+  /** Halving protection cut its rewards and allowed clients by half (last statement). */
   @Column({ name: 'halving_cut', type: 'boolean', default: false })
   halvingCut: boolean;
 
-  /** The proxy core the agent enrolled with (issue 19 §1): 'xray' offers REALITY, 'v2ray' TLS only. */
+  /** The proxy core the agent enrolled with: 'xray' offers REALITY, 'v2ray' TLS only. */
   @Column({ type: 'varchar', length: 8, nullable: true })
   core: InboundCore | null;
 
@@ -194,7 +194,7 @@ export class ServerEntity {
 
   /**
    * The traffic batch (ReportRequest.traffic_batch_id) last applied from this node: a resend of
-   * it after a lost answer adds no traffic (issue 19 §3). Null: none yet, or only older agents.
+   * it after a lost answer adds no traffic. Null: none yet, or only older agents.
    */
   @Column({ name: 'last_traffic_batch_id', type: 'uuid', nullable: true })
   lastTrafficBatchId: string | null;

@@ -1,4 +1,4 @@
--- Sliding-window rate limits (issue 15 §5), the whole check in one statement, so replicas racing
+-- Sliding-window rate limits, the whole check in one statement, so replicas racing
 -- on one bucket cannot both take its last slot: locks each bucket's row (creating it if need be)
 -- in bucket order, so overlapping calls never deadlock; then either refuses, naming every bucket
 -- that is full and when its oldest counted request leaves the window, or records the request in

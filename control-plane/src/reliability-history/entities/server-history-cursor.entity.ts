@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * How far one server's reliability history is written (issue 18 §1), and the day being written.
+ * How far one server's reliability history is written, and the day being written.
  *
  * The sweep integrates from `history_until` to now every minute and moves it in the statement
  * that writes the figures, guarded by the value it read, so no interval is counted twice. The

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One server's reliability over one UTC day (issue 18 §1): the facts rewards are computed from
+ * One server's reliability over one UTC day: the facts rewards are computed from
  * and the node dashboard's chart draws. Written by the reliability sweep as time passes (the
  * score between reports is a function of the last report and the clock), and by the report
  * writer for the drops reports cause. Kept after the server is deleted or banned (with its

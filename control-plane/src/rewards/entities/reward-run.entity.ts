@@ -3,7 +3,7 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 export type RewardRunStatus = 'computed' | 'paid';
 
 /**
- * One period's monthly reward run (issue 18 §2): written with every statement of the period in
+ * One period's monthly reward run: written with every statement of the period in
  * one transaction (its primary key makes the run happen once), marked paid when the last
  * statement is. Holds the pool, the budget and the scale the statements were paid at.
  */

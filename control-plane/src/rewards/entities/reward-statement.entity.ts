@@ -4,7 +4,7 @@ import type { ServerState, Withheld } from '../reward-statement';
 export type RewardStatementStatus = 'computed' | 'paid' | 'withheld';
 
 /**
- * One node's monthly reward statement (issue 18 §2): every input of the formula and every
+ * One node's monthly reward statement: every input of the formula and every
  * result, in integer micro-SSL, so a payout can be explained line by line. Written `computed`
  * with the whole period in one transaction; each is then paid in the same transaction as its
  * ledger movement (`reward:<serverId>:<YYYY-MM>`). A banned server's statement is `withheld`

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The e-mail that told an operator a server was banned (issue 18 §3): one row per ban, claimed
+ * The e-mail that told an operator a server was banned: one row per ban, claimed
  * before the mail is sent, so every ban is mailed once across replicas. Kept when the server
  * is deleted.
  */

@@ -1,6 +1,6 @@
 import { Check, Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-/** An operator's economy settings (issue 18 §4): the automatic stake of each payout. */
+/** An operator's economy settings: the automatic stake of each payout. */
 @Entity({ name: 'operator_economy_settings' })
 @Check('ck_operator_economy_settings_auto_stake', `"auto_stake_percent" BETWEEN 0 AND 100`)
 export class OperatorEconomySettingsEntity {

@@ -1,7 +1,7 @@
 import { atLeast, type ClientApp, clientAppOf, parseVersion } from './client-app';
 
 /**
- * Which configuration format a subscription-URL request gets (issue 19 §2): an explicit
+ * Which configuration format a subscription-URL request gets: an explicit
  * `?format=` wins, else the app's User-Agent, else base64 share links (what every app that
  * imports subscriptions reads).
  */

@@ -64,7 +64,7 @@ function v2rayTest(config: string): string {
   }
 }
 
-describe('share links of agent nodes (issue 19 §1)', () => {
+describe('share links of agent nodes', () => {
   it('should give TLS over WebSocket its sni, fp=chrome, path and the pcs pin, never allowInsecure', () => {
     const link = connectionString(agentNode(tls('ws', { path: '/a1b2c3' })), UUID);
     expect(parseVlessLink(link)?.params).toEqual({
@@ -120,7 +120,7 @@ describe('share links of agent nodes (issue 19 §1)', () => {
   });
 });
 
-describe('every format from a pinned TLS link (issue 19 §1)', () => {
+describe('every format from a pinned TLS link', () => {
   const wsNode = agentNode(tls('ws', { path: '/a1b2c3' }), cert.certificatePem);
   const grpcNode = agentNode(tls('grpc', { serviceName: 'b7e9' }), cert.certificatePem);
   const links = [connectionString(wsNode, UUID), connectionString(grpcNode, UUID)];

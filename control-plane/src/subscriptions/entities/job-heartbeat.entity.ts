@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * When a minute job last ran, and since when it has run without a gap (issue 15 §7): a long
+ * When a minute job last ran, and since when it has run without a gap: a long
  * gap means the control plane or its database was down, and every server looked silent
  * meanwhile through no fault of its own.
  */

@@ -3,7 +3,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } fr
 import { SubscriptionEntity } from './subscription.entity';
 
 /**
- * A server dropped from a subscription because it could no longer serve (issue 15 §7), and the
+ * A server dropped from a subscription because it could no longer serve, and the
  * refund of the client's unused paid time on it. The unique key makes the drop, and so the
  * refund, happen once per subscription, server and paid period whoever runs it (the server drop
  * job on any replica, a renewal, the server's deletion). No foreign key to the server: the row

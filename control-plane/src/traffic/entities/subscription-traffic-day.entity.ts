@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * A subscription's traffic through one server over one UTC day (issue 19 §3), added from the
+ * A subscription's traffic through one server over one UTC day, added from the
  * agent reports' per-client counters (agent-reports/agent-report.repository.ts). Only byte
  * counts: never a destination, an address or a finer time (the no-logs policy). Upload is what
  * the user's device sent (the core's uplink), download what it received.

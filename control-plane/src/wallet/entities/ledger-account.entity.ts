@@ -7,12 +7,12 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 't
  *   by exactly what users hold from outside.
  * - `platform_revenue`: premium-server subscriptions and protocol fees.
  * - `burn`: burned promotion fees.
- * - `supply`: the SSL minted at genesis (issue 18 §2); negative by what was minted.
+ * - `supply`: the SSL minted at genesis; negative by what was minted.
  * - `reward_pool`: the operators' reward pool, 15% of the supply from genesis; base rewards and
  *   staking income come out of it, 90% of promotion fees go in.
  * Owned like wallets, never negative, not spendable as a wallet:
- * - `stake`: an operator's stake (issue 18 §4), owned by the operator's account.
- * - `reward_escrow`: a server's base rewards earned below 95% (issue 18 §3), owned by the server
+ * - `stake`: an operator's stake, owned by the operator's account.
+ * - `reward_escrow`: a server's base rewards earned below 95%, owned by the server
  *   (its id): released to the operator when it recovers, back to the pool when it is banned.
  */
 export type LedgerAccountKind =

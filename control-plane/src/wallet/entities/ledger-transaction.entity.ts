@@ -13,7 +13,7 @@ export type LedgerTransactionType = TransactionType;
  */
 @Entity({ name: 'ledger_transactions' })
 @Index('ix_ledger_transactions_subscription', ['subscriptionId'])
-// Issue 18 §2: a BRIN index on the creation time (append-only, so in time order) for the
+// A BRIN index on the creation time (append-only, so in time order) for the
 // monthly statements' reads of a period's subscription rewards.
 @Index('ix_ledger_transactions_created_at', { synchronize: false })
 export class LedgerTransactionEntity {
@@ -41,7 +41,7 @@ export class LedgerTransactionEntity {
   @Column({ type: 'varchar', length: 200, nullable: true })
   description: string | null;
 
-  /** Issue 27 §1: what it is, a code of TRANSACTION_DESCRIPTION_CODES (null on older rows). */
+  /** What it is, a code of TRANSACTION_DESCRIPTION_CODES (null on older rows). */
   @Column({ name: 'description_code', type: 'varchar', length: 40, nullable: true })
   descriptionCode: TransactionDescriptionCode | null;
 

@@ -3,7 +3,7 @@ import type { WithdrawalStatus } from '@scn/proto';
 import { LedgerTransactionEntity } from '../../wallet/entities/ledger-transaction.entity';
 
 /**
- * One withdrawal of a node operator (issue 18 §5): the SSL taken from the node wallet (amount,
+ * One withdrawal of a node operator: the SSL taken from the node wallet (amount,
  * its 25% fee and the net paid out), the quote (SSL per SOL and the lamports it pays), and the
  * payout transaction once signed. The signed transaction and its blockhash are stored before it
  * is first sent, so a restart asks the chain about that very signature before sending it again,

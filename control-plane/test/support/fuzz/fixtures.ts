@@ -123,10 +123,10 @@ export class FuzzFixtures {
         tier: 'tier2',
         country: ['DE'],
         newBillingCycle: 'hourly',
-        // issue 20: the Basic promotion plan at its price.
+        // The Basic promotion plan at its price.
         days: 10,
         cost: 1000,
-        // issue 18 §5: a withdrawal of the minimum (100 SSL) to a wallet's address.
+        // A withdrawal of the minimum (100 SSL) to a wallet's address.
         amount: '100',
         destinationAddress: Keypair.generate().publicKey.toBase58(),
         autoRenew: false,

@@ -121,7 +121,7 @@ function ClientDashboardPage() {
         onBalanceChanged={reloadWallet}
       />
       <WalletPanel type="client" ownerUuid={uuid} title={t('dashboard.walletTitle')} />
-      {/* spec 02 §2: the share and earn modal (issue 20 §2). */}
+      {/* spec 02 §2: the share and earn modal. */}
       <EarnSslPanel userUuid={uuid} />
       {/* docs/reachability.md: any account may test servers from its own network. */}
       <VantagePointsPanel ownerUuid={uuid} />

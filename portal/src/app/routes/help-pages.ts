@@ -1,7 +1,7 @@
 import { formatDate } from '../../lib/i18n/format';
 import type { Locale } from '../../lib/i18n/locale';
 
-/** What the FAQ and documentation pages share (issue 27 §2, §4). */
+/** What the FAQ and documentation pages share. */
 
 /** The official release pages of the Android apps, for where Google Play is blocked (China). */
 export const ANDROID_RELEASES = {

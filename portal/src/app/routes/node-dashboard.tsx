@@ -115,12 +115,12 @@ function NodeDashboardPage() {
               title={t('page.wallet')}
               depositOpenInitially={deposit.open}
             />
-            {/* issue 18 §4: a stake or unstake moves money in and out of the node wallet. */}
+            {/* A stake or unstake moves money in and out of the node wallet. */}
             <StakingPanel
               ownerUuid={user.uuid}
               onMoved={() => void refreshWallet('node', user.uuid)}
             />
-            {/* spec 02 §2: the Earn SSL share dialog (issue 20 §2). */}
+            {/* spec 02 §2: the Earn SSL share dialog. */}
             <EarnSslPanel userUuid={user.uuid} />
           </div>
         }

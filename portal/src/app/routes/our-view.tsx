@@ -253,7 +253,7 @@ function Stat({ value, label }: { value: string; label: string }) {
 function HighlightsSection() {
   const { t, locale } = useT('our-view');
   const monthlyClientSpendSsl = TARGET_USERS * PRICING.monthlyPerServerSsl;
-  // Free access is claimed only while the launch period lasts (issue 27 §2).
+  // Free access is claimed only while the launch period lasts.
   const launch = launchPeriod();
 
   return (

@@ -1,5 +1,5 @@
 /**
- * Issue 19 §3: the model of a traffic chart, from the days the API answers (bytes as decimal
+ * The model of a traffic chart, from the days the API answers (bytes as decimal
  * strings): one bar per UTC day of the window, stacked by series (a subscription's servers, or a
  * server's download and upload), scaled to the largest day.
  */

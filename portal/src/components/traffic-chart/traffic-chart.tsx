@@ -27,7 +27,7 @@ const BOTTOM = 92;
 const TONES = 6;
 
 /**
- * Issue 19 §3: traffic per UTC day over the last 30 days as an inline SVG bar chart (one bar a
+ * Traffic per UTC day over the last 30 days as an inline SVG bar chart (one bar a
  * day, stacked by series, scaled to the busiest day), with the same figures as a table for
  * screen readers and keyboards. Like the reliability chart of the node dashboard.
  */

@@ -2,7 +2,7 @@ import type { EarningsLine, ServerStatement } from '@scn/proto';
 import { toMicro } from '@scn/proto';
 
 /**
- * How a statement reads (issue 18 §6: every line explained). The figures and the sentences are
+ * How a statement reads (every line explained). The figures and the sentences are
  * the server's; this only says what kind of value each input is, so the page writes it in the
  * reader's language (lib/i18n/format.ts): no rule of the economy is applied here.
  */

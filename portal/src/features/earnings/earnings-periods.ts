@@ -2,7 +2,7 @@ import { formatDate } from '../../lib/i18n/format';
 import type { Locale } from '../../lib/i18n/locale';
 
 /**
- * The months an operator can open a statement for (issue 18 §2: a period is a UTC calendar
+ * The months an operator can open a statement for (a period is a UTC calendar
  * month, `YYYY-MM`). The current month is the server's (its first answer names it): the portal
  * never decides from its own clock which month is current.
  */

@@ -1,6 +1,6 @@
 import type { ReliabilityDay, ServerReliabilityResponse } from '@scn/proto';
 
-/** Why a day's reliability dropped (issue 18 §1), as the chart marks it and the legend names it. */
+/** Why a day's reliability dropped, as the chart marks it and the legend names it. */
 export type DropKind = 'stale' | 'failed' | 'malformed';
 
 export interface DropReason {

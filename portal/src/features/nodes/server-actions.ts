@@ -55,7 +55,7 @@ export async function saveServerSettings(
 }
 
 /**
- * Node Configuration (issue 19 §1): a new transport, or an emergency port regeneration. The
+ * Node Configuration: a new transport, or an emergency port regeneration. The
  * dashboard's row shows the change pending until the node reports serving it. Throws an Error
  * with the control plane's message.
  */

@@ -63,7 +63,7 @@ describe('unitsToDecimal', () => {
 });
 
 describe('rateText and minimumText', () => {
-  it('should show the SSL one whole unit buys, every micro-SSL digit (issue 29 §2)', () => {
+  it('should show the SSL one whole unit buys, every micro-SSL digit', () => {
     expect(rateText('USDC', usdc.sslPerUnitMicro, 'en')).toBe('1 USDC = 28.571428 SSL');
     expect(rateText('SOL', sol.sslPerUnitMicro, 'en')).toBe('1 SOL = 5,143 SSL');
   });

@@ -10,7 +10,7 @@ import type { Locale } from '../../lib/i18n/locale';
 import { solDecimal } from './wallet-format';
 
 /**
- * The per-account deposit address's rules (issue 29 §3): amounts from base units, the rate and
+ * The per-account deposit address's rules: amounts from base units, the rate and
  * minimum of each currency, the demo wallet's transfer request, the live state of the view and
  * the history's statuses. Pure: bigint arithmetic and exact decimal text, never floats.
  */

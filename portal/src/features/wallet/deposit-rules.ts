@@ -12,7 +12,7 @@ import { wholeNumber } from './wallet-format';
 import { type WalletMessage, depositMessage, depositServerText } from './wallet-messages';
 
 /**
- * The crypto deposit's rules (spec 01 §4, §5, §8; issue 17): the form's validation with the
+ * The crypto deposit's rules (spec 01 §4, §5, §8): the form's validation with the
  * contract's schemas, the quote preview, the outcome of a verify and the explorer link. Pure.
  */
 

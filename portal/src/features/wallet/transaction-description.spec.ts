@@ -105,7 +105,7 @@ const EXPECTED: Record<Locale, Partial<Record<TransactionDescriptionCode, string
   },
 };
 
-describe('transaction descriptions (issue 27 §1)', () => {
+describe('transaction descriptions', () => {
   it('should have a sample for every code', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...TRANSACTION_DESCRIPTION_CODES].sort());
   });

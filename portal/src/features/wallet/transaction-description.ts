@@ -8,7 +8,7 @@ import type { Locale } from '../../lib/i18n/locale';
 import { solDecimal, wholeNumber } from './wallet-format';
 
 /**
- * A ledger transaction's description in the reader's language (issue 27 §1): the server sends a
+ * A ledger transaction's description in the reader's language: the server sends a
  * code and its values (`TransactionDescriptionValues` of @scn/proto), the catalogue `wallet` has
  * `transactionDescriptions.<code>`, an ICU message of the values formatted here (numbers in the
  * reader's digits, a period as its month). Server names and addresses go in the message's <bdi>.

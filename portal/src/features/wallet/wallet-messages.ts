@@ -21,7 +21,7 @@ function statusOf(error: unknown): number | null {
 
 type FixedKeys<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T] & string;
 
-/** The contract's fixed deposit messages the portal can meet (cards are not offered: issue 27). */
+/** The contract's fixed deposit messages the portal can meet (cards are not offered). */
 const { cardUnavailable: _card, ...DEPOSIT_FIXED } = DEPOSIT_MESSAGES;
 
 export type DepositMessageKey =

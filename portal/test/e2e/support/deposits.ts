@@ -9,7 +9,7 @@ import type { Account } from './portal';
 import type { Stack } from './stack';
 
 /**
- * Funds an account through a real deposit (issue 17 §5: the browser suites get their SSL the
+ * Funds an account through a real deposit (the browser suites get their SSL the
  * way users do): a deposit request for just enough SOL to credit `ssl` whole SSL at the quote,
  * paid by the local chain's demo wallet, credited by the watcher. Needs `browserSuite({ solana:
  * true })`. Resolves when the request is credited.

@@ -27,7 +27,7 @@ import type { Account } from './portal';
 import type { Stack } from './stack';
 
 /**
- * The earnings journey's facts and expectations (issue 18 §7): a node as an enrolled agent
+ * The earnings journey's facts and expectations: a node as an enrolled agent
  * leaves its row, the reliability history as stored facts, and each month's statement computed
  * here from the engine's pure rules (control-plane/src/rewards/reward-rules.ts), never from the
  * answer under test.

@@ -39,18 +39,18 @@ export interface StackOptions {
   /** Deposits on: a local Solana chain (devchain, built) and the control plane pointed at it. */
   solana?: boolean;
   /**
-   * With `solana`, withdrawals on too (issue 18 §5): the chain's treasury keypair is kept in a
+   * With `solana`, withdrawals on too: the chain's treasury keypair is kept in a
    * file the control plane signs payouts with, and the deposit address is its public key (so
    * deposits fund the payouts). Minimum 10 SSL.
    */
   withdrawals?: boolean;
   /**
-   * With `solana`, per-account deposit addresses too (issue 29): a fixed test seed
+   * With `solana`, per-account deposit addresses too: a fixed test seed
    * (SOLANA_DEPOSIT_SEED) and the chain's USDC and USDT mints accepted.
    */
   depositAddresses?: boolean;
   /**
-   * A test clock (issue 18 §7): the control plane reads its time as the system's plus an offset
+   * A test clock: the control plane reads its time as the system's plus an offset
    * the test moves (TEST_CLOCK_FILE, refused unless NODE_ENV=test); each move runs every
    * periodic job once (the monthly rewards, the reliability sweep, payouts...).
    */
@@ -58,7 +58,7 @@ export interface StackOptions {
   /** More settings for the control plane, e.g. `{ LAUNCH_PERIOD_ENDS: '2020-01-31' }`. */
   env?: Record<string, string>;
   /**
-   * The client apps' APK mirror on (issue 27 §4, CLIENT_APK_MIRROR): a local server on loopback
+   * The client apps' APK mirror on (CLIENT_APK_MIRROR): a local server on loopback
    * stands in for GitHub (CLIENT_APK_MIRROR_BASE_URL) with made-up APK bytes for the release URLs
    * of client-apps.json, so the control plane has a copy of each to serve (never the real one).
    */

@@ -16,7 +16,7 @@ export interface EarningsPanelProps {
 }
 
 /**
- * The node dashboard's earnings (issue 18 §2, §6): this month's dry run, clearly marked as so
+ * The node dashboard's earnings: this month's dry run, clearly marked as so
  * far and not final, or an earlier month's statement, each server's lines with their inputs and
  * the server's explanation, the staking income and the totals.
  */

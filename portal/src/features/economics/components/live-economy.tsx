@@ -15,7 +15,7 @@ function wholeSsl(f: EconFormat, micro: string): string {
 type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; live: LiveFigures };
 
 /**
- * Issue 18 §6: the economy as it is now, beside the page's explanation: the reward pool, this
+ * The economy as it is now, beside the page's explanation: the reward pool, this
  * month's budget, what the pool paid, network reliability and stakes (GET /api/economics/live).
  */
 export function LiveEconomy() {

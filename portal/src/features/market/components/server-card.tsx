@@ -92,7 +92,7 @@ export function ServerCard({
             <span className="badge badge--success">{t('market.card.subscribed')}</span>
           )}
           {server.sharedCredentials && (
-            // issue 15 §4: no agent, so every client gets the operator's one UUID.
+            // No agent, so every client gets the operator's one UUID.
             <span
               className="badge"
               data-testid="market-card-shared"

@@ -1,7 +1,7 @@
 import { RELIABILITY_ROUTES, type ServerReliabilityResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** Issue 18 §1: one of the operator's servers, its reliability per UTC day (last 30 by default). */
+/** One of the operator's servers, its reliability per UTC day (last 30 by default). */
 export function getServerReliability(
   ownerUuid: string,
   serverId: string,

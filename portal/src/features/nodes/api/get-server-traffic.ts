@@ -1,7 +1,7 @@
 import { type ServerTrafficResponse, TRAFFIC_ROUTES } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** Issue 19 §3: an operator's server, its traffic per UTC day (last 30). */
+/** An operator's server, its traffic per UTC day (last 30). */
 export function getServerTraffic(
   ownerUuid: string,
   serverId: string,

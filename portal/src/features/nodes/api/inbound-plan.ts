@@ -1,7 +1,7 @@
 import { NODES_ROUTES, type NodeTransport, type UpdateServerResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** Node Configuration: the transport an agent node serves (issue 19 §1). */
+/** Node Configuration: the transport an agent node serves. */
 export function changeTransport(
   ownerUuid: string,
   serverId: string,

@@ -30,9 +30,9 @@ function linkName(link: string): string {
 
 /**
  * spec 02 §2, §5 Add New Server: a server run without our agent, given as its VLESS string,
- * and its name (issue 27 §4: prompted, with a default: the link's own name, else a numbered
+ * and its name (prompted, with a default: the link's own name, else a numbered
  * one). The control plane checks it (public address, a VLESS handshake with its UUID) before it
- * is added and every minute after; it is free and earns nothing (issue 15 §4). Success closes
+ * is added and every minute after; it is free and earns nothing. Success closes
  * the dialog after 2 s.
  */
 export function AddServerDialog({ ownerUuid, open, onClose }: AddServerDialogProps) {

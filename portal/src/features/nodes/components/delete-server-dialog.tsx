@@ -12,7 +12,7 @@ export interface DeleteServerDialogProps {
 
 /**
  * spec 02 §2 Confirm Deletion: the server goes, its subscribers lose it with their unused paid
- * time refunded (issue 15 §7), and its agent is refused from then on.
+ * time refunded, and its agent is refused from then on.
  */
 export function DeleteServerDialog({ ownerUuid, server, onClose }: DeleteServerDialogProps) {
   const { t } = useT('node');

@@ -22,8 +22,8 @@ export interface NodeDashboardProps {
 
 /**
  * spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers, and
- * where they work (docs/reachability.md), the vantage points, and (issue 18 §6) their earnings. An operator without a server sees the servers section first,
- * leading with setting up a VPS node (issue 27 §4). The sections are keyed, so a move keeps
+ * where they work (docs/reachability.md), the vantage points, and their earnings. An operator without a server sees the servers section first,
+ * leading with setting up a VPS node. The sections are keyed, so a move keeps
  * their state (an open dialog stays open when the first server appears).
  */
 export function NodeDashboard({

@@ -25,7 +25,7 @@ interface Props {
 }
 
 /**
- * Node Configuration (issue 19 §1): the transport the node serves, among those its core offers,
+ * Node Configuration: the transport the node serves, among those its core offers,
  * and the emergency port regeneration, each after a confirmation that says what clients lose.
  * Each change is pushed to the node at once; links and feeds follow once the node reports
  * serving it (shown as pending until then).
@@ -185,7 +185,7 @@ export function NodeTransport({ ownerUuid, server, onChanged }: Props) {
 }
 
 /**
- * Issue 27 §4: a transport change changes every client's link, so it is confirmed first, saying
+ * A transport change changes every client's link, so it is confirmed first, saying
  * so; a refusal shows in the dialog, which stays open.
  */
 function TransportConfirm({

@@ -117,7 +117,7 @@ function summaryText(model: ChartModel, words: Words): string {
 }
 
 /**
- * Issue 18 §1: a server's daily reliability over the last 30 days, as an inline SVG (a dot for
+ * A server's daily reliability over the last 30 days, as an inline SVG (a dot for
  * the day's time-weighted average on a line through the days, a stroke down to the day's lowest,
  * the 95% line), with a marker for each
  * reason a day dropped (stale reports, failed client counts, malformed reports) named in the

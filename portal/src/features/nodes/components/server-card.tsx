@@ -215,7 +215,7 @@ function ServerBadges({ server }: { server: NodeServer }) {
 }
 
 /**
- * A server without the agent (issue 15 §4): whether the VLESS check through it passes (it is
+ * A server without the agent: whether the VLESS check through it passes (it is
  * listed only once one has), and why it is free and earns nothing.
  */
 function ManualCheck({ check, now }: { check: NonNullable<NodeServer['check']>; now: number }) {

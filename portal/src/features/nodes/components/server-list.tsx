@@ -20,7 +20,7 @@ export interface ServerListProps {
 
 /**
  * spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. Empty, it leads with
- * setting up a VPS node (issue 27 §4); a server run without the agent comes second.
+ * setting up a VPS node; a server run without the agent comes second.
  */
 export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListProps) {
   const { t } = useT('node');

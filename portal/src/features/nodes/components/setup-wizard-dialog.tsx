@@ -125,7 +125,7 @@ function TierCard({
   );
 }
 
-/** What the operator agrees to about money, before a script is generated (issue 27 §2). */
+/** What the operator agrees to about money, before a script is generated. */
 function MoneyTerms({ t, locale }: { t: NodeT; locale: Locale }) {
   const fee = ECONOMICS.withdrawalProtocolFeePercent;
   return (

@@ -1,7 +1,7 @@
 import { type SubscriptionTrafficResponse, TRAFFIC_ROUTES } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** Issue 19 §3: a client's subscription, its traffic per server per UTC day (last 30). */
+/** A client's subscription, its traffic per server per UTC day (last 30). */
 export function getSubscriptionTraffic(
   ownerUuid: string,
   subscriptionId: string,

@@ -5,7 +5,7 @@ import { dateTimeText } from './subscription-card';
 import '../subscriptions.css';
 
 /**
- * issue 15 §7: the servers dropped from a subscription because they could no longer serve
+ * The servers dropped from a subscription because they could no longer serve
  * (hidden below 95%, banned, deleted by their operator), and what each gave back. Nothing when
  * none was dropped.
  */

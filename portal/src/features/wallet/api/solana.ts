@@ -126,7 +126,7 @@ export async function getDemoWalletAddress(demoWalletUrl: string): Promise<strin
 }
 
 /**
- * GET /api/solana/deposit-address (issue 29): the account wallet's own address and what it
+ * GET /api/solana/deposit-address: the account wallet's own address and what it
  * accepts. Rejects with the code `deposits.addresses_off` when the server derives no addresses.
  */
 export function getDepositAddress(wallet: WalletType): Promise<DepositAddressResponse> {

@@ -31,7 +31,7 @@ export interface AddressDepositProps {
 }
 
 /**
- * issue 29 §3: the account's own address with its QR, the currencies it accepts with their rate
+ * The account's own address with its QR, the currencies it accepts with their rate
  * and minimum, and a live state (waiting, confirming, credited) that follows the server's
  * transfers by realtime and a slow poll: nothing to press. On localnet the demo wallet pays it.
  */

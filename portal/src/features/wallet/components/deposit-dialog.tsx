@@ -19,7 +19,7 @@ export interface DepositDialogProps {
 
 /**
  * spec 01 §2 deposit flow: choose a method, then the crypto form, then the payment instructions
- * with the QR and Verify. Card payments are unavailable (spec 01 §5): issue 27 §2 shows them as a
+ * with the QR and Verify. Card payments are unavailable (spec 01 §5): they show as a
  * disabled choice marked "Coming later", never one that opens a form and dead-ends.
  */
 export function DepositDialog({ open, onClose, type, ownerUuid }: DepositDialogProps) {
@@ -79,7 +79,7 @@ function DepositBody(props: { type: WalletType; ownerUuid: string; onClose: () =
 }
 
 /**
- * issue 29 §3: the crypto choice shows the account's own address when the server offers one;
+ * The crypto choice shows the account's own address when the server offers one;
  * the Solana Pay request (reference, exact amount) stays one click away for wallet apps, and
  * stands alone when the server's config says it derives no addresses, or the address cannot be
  * had (`deposits.addresses_off`, any failure).

@@ -11,7 +11,7 @@ import { ExplorerLink } from './explorer-link';
 import '../wallet.css';
 
 /**
- * issue 29 §3: the transfers to the account's own address, newest first: date, currency and
+ * The transfers to the account's own address, newest first: date, currency and
  * amount, rate, SSL credited, status (below the minimum: how much of it has arrived; refused:
  * why) and the explorer page. Nothing shows on a server without per-account addresses. It
  * follows 'wallet-updated' only (no timer): the open deposit view polls.

@@ -81,7 +81,7 @@ function details(
         : transaction.duration,
     );
   }
-  // What it is, from its code in the reader's language (issue 27 §1); a row from before the
+  // What it is, from its code in the reader's language; a row from before the
   // codes (or with a code this build does not know) shows the server's English words as given.
   const description = transactionDescription(transaction, locale);
   if (description) {

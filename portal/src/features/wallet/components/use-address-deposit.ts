@@ -14,7 +14,7 @@ export const ADDRESSES_OFF = 'deposits.addresses_off';
 export type AddressStatus = 'loading' | 'ready' | 'off' | 'error';
 
 /**
- * The account's own deposit address (issue 29 §3) and its transfers, refreshed when the server
+ * The account's own deposit address and its transfers, refreshed when the server
  * announces a transfer seen or credited ('wallet-updated') and, when `pollMs` is given, on a slow
  * timer too (a missed socket event never strands the view). Not `enabled` (the Solana config
  * says the server has no addresses, or is not read yet): nothing is asked, the status is 'off'.

@@ -76,7 +76,7 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletD
 
       {/*
        * spec 01 §6: the address overview is hidden for the node wallet. It is the platform's
-       * deposit address, not one of the client's (issue 27 §2): named so.
+       * deposit address, not one of the client's: named so.
        */}
       {type === 'client' && data.walletAddress && (
         <p className="wallet-overview__address small" data-testid="wallet-deposit-address">

@@ -48,7 +48,7 @@ export function WalletPanel({
   const baseId = useId();
   const titleId = `${baseId}-title`;
 
-  // issue 17: a credited deposit (by Verify or the server's watcher) refreshes the wallet.
+  // A credited deposit (by Verify or the server's watcher) refreshes the wallet.
   useEffect(
     () => onRealtime('wallet-updated', () => void refreshWallet(type, ownerUuid)),
     [type, ownerUuid],

@@ -40,7 +40,7 @@ const FEE_PERCENT = ECONOMICS.withdrawalProtocolFeePercent;
 
 /**
  * spec 01 §2 Withdraw modal, spec 01 §5 rules, spec 02 §6 (25% protocol fee): the amount and the
- * Solana address, then a confirmation (issue 27 §4) that states the fee and the net received,
+ * Solana address, then a confirmation that states the fee and the net received,
  * computed as the server computes them, before anything is sent; then the server's answer
  * (spec 02 §8 "Successfully withdrew {amount} SSL to {address}").
  */
@@ -231,7 +231,7 @@ function WithdrawDone({ withdrawal, onClose }: { withdrawal: Withdrawal; onClose
 }
 
 /**
- * The confirmation's body, before anything moves (issue 27 §4): what is withdrawn, the 25% fee,
+ * The confirmation's body, before anything moves: what is withdrawn, the 25% fee,
  * the net received in SSL and in SOL at the rate, and the address.
  */
 function WithdrawReview({ quote, address }: { quote: WithdrawalQuote; address: string }) {
