@@ -103,16 +103,20 @@ describe('HttpDrain', () => {
   });
 
   it('should close a connection whose response began before the drain once it is answered', async () => {
+    let began!: () => void;
+    const headersSent = new Promise<void>((resolve) => (began = resolve));
     const server = http.createServer((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'text/plain' });
       response.write('first ');
+      began();
       setTimeout(() => response.end('last'), 150);
     });
     const drain = new HttpDrain(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const answer = get(port, '/', agent);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The drain starts once the headers went out (a fixed wait lost that race on a loaded machine).
+    await headersSent;
     drain.draining();
     const stopping = drain.stop();
     expect(await answer).toEqual({ status: 200, connection: 'keep-alive', body: 'first last' });
