@@ -292,8 +292,8 @@ const TRAFFIC_DAYS = `traffic AS (
          FROM v JOIN written w ON w.id = v.id
          CROSS JOIN LATERAL json_array_elements(v.traffic) AS c
          JOIN server_directory p ON p.id = w.id
-         JOIN server_clients sc ON sc.server_id = w.id AND sc.client_uuid = (c->>0)::uuid
-         JOIN subscriptions su ON su.vless_uuid = (c->>0)::uuid
+         JOIN client_set_members sc ON sc.server_id = w.id AND sc.client_uuid = (c->>0)::uuid
+         JOIN subscription_directory su ON su.vless_uuid = (c->>0)::uuid
          WHERE v.traffic IS NOT NULL
            AND (v.batch IS NULL OR p.last_traffic_batch_id IS DISTINCT FROM v.batch)
          GROUP BY 1, 2, 3

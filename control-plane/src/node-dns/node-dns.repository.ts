@@ -24,7 +24,7 @@ export class NodeDnsRepository {
   async findNamedNode(hostName: string): Promise<NamedNode | null> {
     const rows = await queryPrepared<{ host: string | null; enrolled_host: string | null }>(
       this.dataSource,
-      `SELECT host, enrolled_host FROM servers
+      `SELECT host, enrolled_host FROM server_directory
        WHERE host_name = $1 AND banned_at IS NULL`,
       [hostName],
     );

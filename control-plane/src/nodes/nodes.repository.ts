@@ -190,8 +190,8 @@ export class NodesRepository {
   async clientSlots(serverId: string): Promise<{ allowed: number; version: string }> {
     const rows = await queryRows<{ allowed: number; version: string }>(
       this.dataSource,
-      `SELECT (SELECT count(*)::int FROM server_clients c WHERE c.server_id = $1) AS allowed,
-              COALESCE((SELECT version::text FROM server_client_sets WHERE server_id = $1), '0') AS version`,
+      `SELECT (SELECT count(*)::int FROM client_set_members c WHERE c.server_id = $1) AS allowed,
+              COALESCE((SELECT version::text FROM client_set_versions WHERE server_id = $1), '0') AS version`,
       [serverId],
     );
     return rows[0] ?? { allowed: 0, version: '0' };
@@ -209,7 +209,7 @@ export class NodesRepository {
     );
     if (rows.length === 0) return false;
     await tx.query(
-      `SELECT server_id FROM server_client_sets WHERE server_id = $1 FOR NO KEY UPDATE`,
+      `SELECT server_id FROM client_set_versions WHERE server_id = $1 FOR NO KEY UPDATE`,
       [id],
     );
     return true;

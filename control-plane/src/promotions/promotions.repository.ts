@@ -45,7 +45,7 @@ interface Row {
 
 const SELECT = `SELECT l.server_id, s.name, l.premium, l.promoted_until, l.promotion_micro::text,
     p.amount_paid_micro::text
-  FROM market_listings l
+  FROM listing_directory l
   JOIN server_directory s ON s.id = l.server_id
   LEFT JOIN server_promotions p ON p.server_id = l.server_id
   WHERE l.server_id = $1 AND s.owner_uuid = $2`;
@@ -88,7 +88,7 @@ export class PromotionsRepository {
   ): Promise<PromotedServerRow | null> {
     const locked = await queryRows<{ server_id: string }>(
       tx,
-      `SELECT l.server_id FROM market_listings l JOIN server_directory s ON s.id = l.server_id
+      `SELECT l.server_id FROM listing_directory l JOIN server_directory s ON s.id = l.server_id
        WHERE l.server_id = $1 AND s.owner_uuid = $2 FOR NO KEY UPDATE OF l`,
       [serverId, ownerUuid],
     );

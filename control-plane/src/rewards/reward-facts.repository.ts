@@ -134,7 +134,7 @@ export class RewardFactsRepository {
     };
     const settings = await queryRows<{ owner_uuid: string; auto_stake_percent: number }>(
       this.dataSource,
-      `SELECT owner_uuid, auto_stake_percent FROM operator_economy_settings
+      `SELECT owner_uuid, auto_stake_percent FROM auto_stake_settings
        WHERE auto_stake_percent > 0 AND ($1::uuid IS NULL OR owner_uuid = $1)`,
       [owner],
     );
@@ -185,13 +185,10 @@ export class RewardFactsRepository {
          WHERE m.type = 'subscription_reward' AND m.transaction_created_at >= $1
            AND m.transaction_created_at < $2 AND m.amount_micro > 0
            AND m.account_kind = 'node_wallet' AND m.server_count > 0
-           AND ($3::uuid IS NULL OR m.owner_uuid = $3)),
-       members AS (
-         SELECT subscription_id, server_id FROM subscription_servers
-         UNION SELECT subscription_id, server_id FROM subscription_server_drops)
+           AND ($3::uuid IS NULL OR m.owner_uuid = $3))
        SELECT m.server_id, count(DISTINCT r.subscription_id)::int AS clients,
               sum(r.per_server)::text AS micro
-       FROM r JOIN members m ON m.subscription_id = r.subscription_id
+       FROM r JOIN subscription_server_history m ON m.subscription_id = r.subscription_id
          JOIN server_directory s ON s.id = m.server_id AND s.owner_uuid = r.owner_uuid
        GROUP BY m.server_id`,
       [window.start, window.until, owner],

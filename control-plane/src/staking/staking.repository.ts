@@ -85,7 +85,7 @@ export class StakingRepository {
   async requirements(ownerUuid: string): Promise<StakeRequirements> {
     const rows = await queryRows<{ server_id: string; required: string }>(
       this.dataSource,
-      `SELECT server_id, sum(required_stake_micro)::text AS required FROM reward_statements
+      `SELECT server_id, sum(required_stake_micro)::text AS required FROM stake_requirements
        WHERE owner_uuid = $1 GROUP BY server_id`,
       [ownerUuid],
     );

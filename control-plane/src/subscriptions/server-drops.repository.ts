@@ -53,23 +53,20 @@ export class ServerDropsRepository {
     }>(
       manager,
       `WITH pay AS (
-         SELECT t.created_at, t.server_count, -e.amount_micro AS paid
-         FROM ledger_transactions t
-           JOIN ledger_entries e ON e.transaction_id = t.id
-           JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'client_wallet'
-         WHERE t.subscription_id = $1 AND t.type = ANY($3::text[]) AND e.amount_micro < 0
-         ORDER BY t.created_at DESC, t.id DESC LIMIT 1
+         SELECT m.transaction_created_at AS created_at, m.server_count, -m.amount_micro AS paid
+         FROM wallet_movements m
+         WHERE m.subscription_id = $1 AND m.type = ANY($3::text[]) AND m.amount_micro < 0
+           AND m.account_kind = 'client_wallet'
+         ORDER BY m.transaction_created_at DESC, m.transaction_id DESC LIMIT 1
        )
        SELECT pay.paid::text AS paid, pay.server_count, r.reward::text AS reward,
               r.server_count AS reward_servers, r.frozen_until
        FROM pay LEFT JOIN LATERAL (
-         SELECT e.amount_micro AS reward, t.server_count, e.frozen_until
-         FROM ledger_transactions t
-           JOIN ledger_entries e ON e.transaction_id = t.id
-           JOIN ledger_accounts a ON a.id = e.account_id
-             AND a.kind = 'node_wallet' AND a.owner_uuid = $2
-         WHERE t.subscription_id = $1 AND t.type = 'subscription_reward'
-           AND t.created_at = pay.created_at AND e.amount_micro > 0
+         SELECT m.amount_micro AS reward, m.server_count, m.frozen_until
+         FROM wallet_movements m
+         WHERE m.subscription_id = $1 AND m.type = 'subscription_reward'
+           AND m.transaction_created_at = pay.created_at AND m.amount_micro > 0
+           AND m.account_kind = 'node_wallet' AND m.owner_uuid = $2
          LIMIT 1
        ) r ON true`,
       [subscriptionId, operatorUuid, PERIOD_PAYMENT_TYPES],
@@ -169,7 +166,7 @@ export class ServerDropsRepository {
     const rows = await queryRows<{ id: string }>(
       this.dataSource,
       `SELECT DISTINCT ss.subscription_id AS id
-       FROM servers s
+       FROM server_directory s
          JOIN subscription_servers ss ON ss.server_id = s.id
          JOIN subscriptions su ON su.id = ss.subscription_id
        WHERE (s.banned_at IS NOT NULL OR s.below_threshold_since <= $1)

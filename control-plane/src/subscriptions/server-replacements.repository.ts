@@ -55,7 +55,7 @@ export class ServerReplacementsRepository {
          AND su.client_country IS NOT NULL AND su.id > $3
          AND EXISTS (
            SELECT 1 FROM subscription_servers ss
-             JOIN server_reachability r ON r.server_id = ss.server_id
+             JOIN reachability_estimates r ON r.server_id = ss.server_id
                AND r.country = su.client_country AND r.state = 'b'
            WHERE ss.subscription_id = su.id
              AND ($5::uuid[] IS NULL OR ss.server_id = ANY($5::uuid[])))
@@ -107,8 +107,8 @@ export class ServerReplacementsRepository {
               GREATEST(COALESCE(l.capacity - l.allowed_clients, 0), 0) AS free_places,
               COALESCE(r.score, 0) AS works_score
        FROM server_directory s JOIN account_directory a ON a.uuid = s.owner_uuid
-         LEFT JOIN market_listings l ON l.server_id = s.id
-         LEFT JOIN server_reachability r ON r.server_id = s.id AND r.country = $3 AND r.asn = $4
+         LEFT JOIN listing_directory l ON l.server_id = s.id
+         LEFT JOIN reachability_estimates r ON r.server_id = s.id AND r.country = $3 AND r.asn = $4
        WHERE s.id = ANY($1::uuid[])`,
       [serverIds, platformEmail, network.country, network.asn],
     );
@@ -134,9 +134,9 @@ export class ServerReplacementsRepository {
     const rows = await queryRows<{ since: Date | null }>(
       tx,
       `SELECT COALESCE(
-         (SELECT blocked_since FROM server_reachability
+         (SELECT blocked_since FROM reachability_estimates
           WHERE server_id = $1 AND country = $2 AND asn = $3 AND state = 'b'),
-         (SELECT max(blocked_since) FROM server_reachability
+         (SELECT max(blocked_since) FROM reachability_estimates
           WHERE server_id = $1 AND country = $2 AND state = 'b')) AS since`,
       [serverId, network.country, network.asn],
     );

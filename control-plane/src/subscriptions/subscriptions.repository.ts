@@ -171,7 +171,7 @@ export class SubscriptionsRepository {
       manager,
       `SELECT ${SERVER_COLUMNS}
        FROM server_directory s JOIN account_directory a ON a.uuid = s.owner_uuid
-       JOIN server_client_sets cs ON cs.server_id = s.id
+       JOIN client_set_versions cs ON cs.server_id = s.id
        WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR NO KEY UPDATE OF cs`,
       [serverIds, platformEmail],
     );
@@ -266,9 +266,9 @@ export class SubscriptionsRepository {
             JOIN server_directory s ON s.id = ss.server_id
             JOIN account_directory a ON a.uuid = s.owner_uuid
           WHERE ss.subscription_id = sub.id) AS feed_servers_stamp,
-         (SELECT COALESCE(sum(upload_bytes), 0)::text FROM subscription_traffic_days t
+         (SELECT COALESCE(sum(upload_bytes), 0)::text FROM traffic_days t
           WHERE t.subscription_id = sub.id) AS feed_upload_bytes,
-         (SELECT COALESCE(sum(download_bytes), 0)::text FROM subscription_traffic_days t
+         (SELECT COALESCE(sum(download_bytes), 0)::text FROM traffic_days t
           WHERE t.subscription_id = sub.id) AS feed_download_bytes
        FROM sub`,
       [

@@ -58,7 +58,7 @@ export class TrafficRepository {
   async ownsSubscription(ownerUuid: string, subscriptionId: string): Promise<boolean> {
     const rows = await queryRows<{ one: number }>(
       this.dataSource,
-      `SELECT 1 AS one FROM subscriptions WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted'`,
+      `SELECT 1 AS one FROM subscription_directory WHERE id = $1 AND owner_uuid = $2 AND status <> 'deleted'`,
       [subscriptionId, ownerUuid],
     );
     return rows.length > 0;

@@ -44,6 +44,7 @@ import { SubscriptionServerDrops1764000004230 } from './1764000004230-subscripti
 import { FeedInvalidation1764000004250 } from './1764000004250-feed-invalidation';
 import { ServerAddressRule1764000004300 } from './1764000004300-server-address-rule';
 import { PublishedReadModels1764000004310 } from './1764000004310-published-read-models';
+import { MoreReadModels1764000004320 } from './1764000004320-more-read-models';
 
 /** Every migration, in order. Never edit one after it is committed: add a new one. */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   FeedInvalidation1764000004250,
   ServerAddressRule1764000004300,
   PublishedReadModels1764000004310,
+  MoreReadModels1764000004320,
 ] as const;

@@ -3,6 +3,7 @@ import { insertAccount, insertServers } from '../../../test/support/market-fixtu
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 import { dataSourceOptions } from '../data-source';
 import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
+import { SERVER_DIRECTORY_VIEW } from './1764000004320-more-read-models';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -15,7 +16,10 @@ async function run(step: 'up' | 'down'): Promise<void> {
   await dataSource.initialize();
   try {
     const runner = dataSource.createQueryRunner();
+    // server_directory (a later migration) reads the columns this one adds: set aside meanwhile.
+    if (step === 'down') await runner.query('DROP VIEW server_directory');
     await new NodeHostNames1764000003600()[step](runner);
+    if (step === 'up') await runner.query(SERVER_DIRECTORY_VIEW);
     await runner.release();
   } finally {
     await dataSource.destroy();
