@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AgentAuthService, PresentedCredential } from './agent-auth.service';
-import type { AgentServer, AgentServerRepository } from './agent-server.repository';
+import type { AgentServer, AgentServerRepository } from '../nodes/agent-server.repository';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';

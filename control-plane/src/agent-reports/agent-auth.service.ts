@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { canonicalUuid } from '@scn/proto';
 import { NodesException } from '../nodes/nodes.exception';
-import { type AgentServer, AgentServerRepository } from './agent-server.repository';
+import { type AgentServer, AgentServerRepository } from '../nodes/agent-server.repository';
 
 /**
  * A node credential as a call presented it (node id and bearer secret). The node it names and

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MarketModule } from '../market/market.module';
 import { NodeDnsModule } from '../node-dns/node-dns.module';
+import { NodesModule } from '../nodes/nodes.module';
 import { ReliabilityHistoryModule } from '../reliability-history/reliability-history.module';
 import { TrafficStoreModule } from '../traffic/traffic.module';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentReportRepository } from './agent-report.repository';
 import { AgentReportsService } from './agent-reports.service';
-import { AgentServerRepository } from './agent-server.repository';
 import { ReliabilitySweepJob } from './reliability-sweep.job';
-import { ReliabilitySweepRepository } from './reliability-sweep.repository';
 import { ReliabilitySweepService } from './reliability-sweep.service';
 
 /**
@@ -17,13 +16,11 @@ import { ReliabilitySweepService } from './reliability-sweep.service';
  * silent servers through the 95%/14-day lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
  */
 @Module({
-  imports: [MarketModule, NodeDnsModule, ReliabilityHistoryModule, TrafficStoreModule],
+  imports: [MarketModule, NodeDnsModule, NodesModule, ReliabilityHistoryModule, TrafficStoreModule],
   providers: [
-    AgentServerRepository,
     AgentReportRepository,
     AgentAuthService,
     AgentReportsService,
-    ReliabilitySweepRepository,
     ReliabilitySweepService,
     ReliabilitySweepJob,
   ],

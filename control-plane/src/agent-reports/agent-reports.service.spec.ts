@@ -4,7 +4,7 @@ import type { AgentAuthService } from './agent-auth.service';
 import { PresentedCredential } from './agent-auth.service';
 import type { AgentReportRepository } from './agent-report.repository';
 import { type AgentReport, AgentReportsService } from './agent-reports.service';
-import type { AgentServer, AgentServerRepository } from './agent-server.repository';
+import type { AgentServer, AgentServerRepository } from '../nodes/agent-server.repository';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const now = new Date('2026-11-10T12:00:00.000Z');

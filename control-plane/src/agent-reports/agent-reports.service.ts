@@ -19,7 +19,7 @@ import {
   type ClientTrafficDelta,
   type ReportColumns,
 } from './agent-report.repository';
-import { type AgentServer, AgentServerRepository } from './agent-server.repository';
+import { type AgentServer, AgentServerRepository } from '../nodes/agent-server.repository';
 
 /** Agents report every 60 s. */
 export const REPORT_INTERVAL_MS = 60_000;

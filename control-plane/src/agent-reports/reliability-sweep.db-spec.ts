@@ -8,7 +8,7 @@ import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { ReliabilityState } from '../reliability/reliability';
 import type { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
 import { ReliabilitySweepService } from './reliability-sweep.service';
-import { ReliabilitySweepRepository } from './reliability-sweep.repository';
+import { ReliabilitySweepRepository } from '../nodes/reliability-sweep.repository';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -5,7 +5,10 @@ import { MarketRefresh } from '../market/market-refresh';
 import { RealtimeGateway } from '../realtime/realtime.gateway';
 import { settleThreshold } from '../reliability/reliability';
 import { ReliabilityHistoryService } from '../reliability-history/reliability-history.service';
-import { ReliabilitySweepRepository, type SweepSettlement } from './reliability-sweep.repository';
+import {
+  ReliabilitySweepRepository,
+  type SweepSettlement,
+} from '../nodes/reliability-sweep.repository';
 
 /** Servers the reliability sweep reads, and writes in one statement, at a time. */
 export const SWEEP_PAGE_SIZE = 5_000;

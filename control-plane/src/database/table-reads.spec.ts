@@ -54,20 +54,6 @@ const DOCUMENTED: ReadonlyArray<{ files: RegExp; why: string }> = [
   },
 ];
 
-/**
- * Foreign reads not moved to their owner yet, `file table`. This list only shrinks: the test
- * fails when an entry no longer happens, so moving a read removes its line.
- */
-const NOT_YET_MOVED: readonly string[] = [
-  // The agent's authentication and the reliability sweep read the secret hash and the row
-  // version (xmin) and write the lifecycle columns under it, which server_directory does not
-  // publish: they move with the agent lifecycle into nodes.
-  'agent-reports/agent-server.repository.ts servers',
-  'agent-reports/reliability-sweep.repository.ts servers',
-  // A manual server's check columns, which server_directory does not publish.
-  'manual-servers/manual-servers.repository.ts servers',
-];
-
 function walk(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -124,14 +110,8 @@ describe('one home per table’s reads', () => {
     DOCUMENTED.some(({ files: pattern }) => pattern.test(entry.split(' ')[0]!));
 
   it('should read another domain’s table only through a published or documented read model', () => {
-    const unexplained = reads.filter(
-      (entry) => !documented(entry) && !NOT_YET_MOVED.includes(entry),
-    );
+    const unexplained = reads.filter((entry) => !documented(entry));
     expect(unexplained).toEqual([]);
-  });
-
-  it('should list only foreign reads that still happen (the list shrinks as reads move)', () => {
-    expect(NOT_YET_MOVED.filter((entry) => !reads.includes(entry))).toEqual([]);
   });
 
   it('should publish every read model view from a migration, owned by a domain with tables', () => {

@@ -5,7 +5,6 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ManualServerCheck } from './manual-server-check';
 import { ManualServerCheckJob } from './manual-server-check.job';
 import { ManualServersController } from './manual-servers.controller';
-import { ManualServersRepository } from './manual-servers.repository';
 import { ManualServersService } from './manual-servers.service';
 
 /**
@@ -15,11 +14,6 @@ import { ManualServersService } from './manual-servers.service';
 @Module({
   imports: [AuthModule, NodesModule, RateLimitModule],
   controllers: [ManualServersController],
-  providers: [
-    ManualServerCheck,
-    ManualServerCheckJob,
-    ManualServersRepository,
-    ManualServersService,
-  ],
+  providers: [ManualServerCheck, ManualServerCheckJob, ManualServersService],
 })
 export class ManualServersModule {}

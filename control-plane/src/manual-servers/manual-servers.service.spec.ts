@@ -4,7 +4,7 @@ import type { NodesRepository } from '../nodes/nodes.repository';
 import type { RateLimitService } from '../rate-limit/rate-limit.service';
 import type { RealtimeGateway } from '../realtime/realtime.gateway';
 import type { CheckOutcome, ManualServerCheck } from './manual-server-check';
-import type { ManualServersRepository } from './manual-servers.repository';
+import type { ManualServersRepository } from '../nodes/manual-servers.repository';
 import { ManualServersService } from './manual-servers.service';
 
 const UUID = '11111111-1111-4111-8111-111111111111';

@@ -18,7 +18,7 @@ import {
   viewReliability,
 } from '../reliability/reliability';
 import { ManualServerCheck } from './manual-server-check';
-import { type CheckColumns, ManualServersRepository } from './manual-servers.repository';
+import { type CheckColumns, ManualServersRepository } from '../nodes/manual-servers.repository';
 
 /** Checks run by uploads, per operator: each one makes the control plane connect out. */
 const UPLOAD_CHECKS_PER_HOUR = 30;

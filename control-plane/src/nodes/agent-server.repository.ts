@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { KeyedBatcher } from '../common/keyed-batcher';
 import { queryPrepared } from '../common/sql';
-import type { ServerEntity } from '../nodes/entities/server.entity';
+import type { ServerEntity } from './entities/server.entity';
 
 /**
  * What an agent call needs of its server: credential, tier, address and reliability state, and

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '../common/sql';
 import type { Transaction } from '../database/transaction-runner';
-import { ServerEntity } from '../nodes/entities/server.entity';
-import { serverFromRow } from '../nodes/nodes.repository';
+import { ServerEntity } from './entities/server.entity';
+import { serverFromRow } from './nodes.repository';
 
 /** What one VLESS check of a manual server writes. */
 export type CheckColumns = Partial<
