@@ -338,6 +338,18 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
   const n = filter.params.length;
   const [limit, offset, end, walkRows] = [1, 2, 3, 4].map((i) => `$${n + i}`);
   const order = orderBySql(keys);
+  const unwalked = `(SELECT count(*) FROM w) < ${end}`;
+  // A term naming a country takes the top of its text matches and the top of its country's
+  // listings apart (each in the page's order, which the country index holds for the default
+  // order) and the page from the two; otherwise every match is read and sorted.
+  const everyMatch = filter.branches
+    ? `(SELECT ${LISTING_COLUMNS} FROM market_listings
+        WHERE ${filter.branches[0]} AND ${unwalked} ORDER BY ${order} LIMIT ${end})
+       UNION
+       (SELECT ${LISTING_COLUMNS} FROM market_listings
+        WHERE ${filter.branches[1]} AND ${unwalked} ORDER BY ${order} LIMIT ${end})`
+    : `SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} AND ${unwalked}
+       OFFSET 0`;
   const sql = `WITH w AS MATERIALIZED (
       SELECT ${LISTING_COLUMNS} FROM (
         SELECT ${LISTING_COLUMNS}, search_text FROM market_listings
@@ -349,11 +361,7 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
       WHERE (SELECT count(*) FROM w) = ${end}
       UNION ALL
       SELECT * FROM (
-        SELECT * FROM (
-          SELECT ${LISTING_COLUMNS} FROM market_listings
-          WHERE ${filter.where} AND (SELECT count(*) FROM w) < ${end}
-          OFFSET 0
-        ) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+        SELECT * FROM (${everyMatch}) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
       ) sorted
     ) l JOIN servers s ON s.id = l.server_id
     ORDER BY ${orderBySql(keys, 'l')}`;

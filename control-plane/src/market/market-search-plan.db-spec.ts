@@ -336,6 +336,11 @@ describe('market search plans', () => {
         ['edge-1', 50],
         ['node', 50],
         ['Germany', 2],
+        // A country of a fifth (walked on page 1; page 50 from its country's top and its text's),
+        // and a code that is also in every name.
+        ['Sweden', 1],
+        ['Sweden', 50],
+        ['de', 50],
       ] as const) {
         const asked = { search, sort, order, pricesDiffer, page, limit: 20 };
         const first = pageSql(asked);
