@@ -140,12 +140,6 @@ export interface ListingFilter {
    * per row), or null without a search.
    */
   match: string | null;
-  /**
-   * A term that names a country: `where` as two conditions whose matches together are its
-   * matches, the text through the text index and the country through the country index (the
-   * search's count reads each on its own, see searchPageSql); null otherwise.
-   */
-  branches: readonly [string, string] | null;
 }
 
 /**
@@ -169,7 +163,6 @@ export function listingFilter(query: MarketFilter): ListingFilter {
   }
   const walk = clauses.join(' AND ');
   let match: string | null = null;
-  let branches: readonly [string, string] | null = null;
   if (query.search) {
     let text: string;
     let like: string;
@@ -191,10 +184,9 @@ export function listingFilter(query: MarketFilter): ListingFilter {
       const country = `country = ANY($${params.length}::bpchar[])`;
       clauses.push(`(${text} OR ${country})`);
       match = `(${like} OR ${country})`;
-      branches = [`${walk} AND ${text}`, `${walk} AND ${country}`];
     }
   }
-  return { where: clauses.join(' AND '), params, walk, match, branches };
+  return { where: clauses.join(' AND '), params, walk, match };
 }
 
 export interface PageSql {
@@ -292,19 +284,8 @@ function searchPageSql(query: MarketPageQuery): PageSql {
   const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
   const n = filter.params.length;
   const [limit, offset, cap] = [1, 2, 3].map((i) => `$${n + i}`);
-  // A term naming a country counts its text matches and its country's listings apart, each
-  // up to the cap + 1 (together they are past the cap when either is). As one OR the planner
-  // estimated the country at a few percent and took a sequential read that tests the text on
-  // every row until the cap's matches (bench/market's "Germany": about 20 listings a match).
-  const matched = filter.branches
-    ? `SELECT * FROM (
-        (SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.branches[0]} LIMIT ${cap} + 1)
-        UNION
-        (SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.branches[1]} LIMIT ${cap} + 1)
-      ) u LIMIT ${cap} + 1`
-    : `SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} LIMIT ${cap} + 1`;
   const sql = `WITH m AS MATERIALIZED (
-      ${matched}
+      SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} LIMIT ${cap} + 1
     ), t AS (SELECT count(*)::int AS found FROM m)
     SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
       SELECT ${PAGE_COLUMNS} FROM (
@@ -338,18 +319,6 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
   const n = filter.params.length;
   const [limit, offset, end, walkRows] = [1, 2, 3, 4].map((i) => `$${n + i}`);
   const order = orderBySql(keys);
-  const unwalked = `(SELECT count(*) FROM w) < ${end}`;
-  // A term naming a country takes the top of its text matches and the top of its country's
-  // listings apart (each in the page's order, which the country index holds for the default
-  // order) and the page from the two; otherwise every match is read and sorted.
-  const everyMatch = filter.branches
-    ? `(SELECT ${LISTING_COLUMNS} FROM market_listings
-        WHERE ${filter.branches[0]} AND ${unwalked} ORDER BY ${order} LIMIT ${end})
-       UNION
-       (SELECT ${LISTING_COLUMNS} FROM market_listings
-        WHERE ${filter.branches[1]} AND ${unwalked} ORDER BY ${order} LIMIT ${end})`
-    : `SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} AND ${unwalked}
-       OFFSET 0`;
   const sql = `WITH w AS MATERIALIZED (
       SELECT ${LISTING_COLUMNS} FROM (
         SELECT ${LISTING_COLUMNS}, search_text FROM market_listings
@@ -361,7 +330,11 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
       WHERE (SELECT count(*) FROM w) = ${end}
       UNION ALL
       SELECT * FROM (
-        SELECT * FROM (${everyMatch}) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+        SELECT * FROM (
+          SELECT ${LISTING_COLUMNS} FROM market_listings
+          WHERE ${filter.where} AND (SELECT count(*) FROM w) < ${end}
+          OFFSET 0
+        ) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
       ) sorted
     ) l JOIN servers s ON s.id = l.server_id
     ORDER BY ${orderBySql(keys, 'l')}`;
