@@ -97,16 +97,36 @@ describe('market search plans', () => {
     const first = pageSql(asked);
     const [counted] = await db.query<{ total: number; capped: boolean }>(first.sql, first.params);
     const broad = counted!.capped ? broadSearchSql(asked) : null;
-    const nodes = [...(await analyzed(first)), ...(broad ? await analyzed(broad) : [])];
-    const read = listingScans(nodes).reduce(
-      (sum, n) =>
-        sum +
-        (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) +
-        (n['Rows Removed by Filter'] ?? 0) +
-        (n['Rows Removed by Index Recheck'] ?? 0),
-      0,
+    const readBy = (nodes: PlanNode[]) =>
+      listingScans(nodes).reduce(
+        (sum, n) =>
+          sum +
+          (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) +
+          (n['Rows Removed by Filter'] ?? 0) +
+          (n['Rows Removed by Index Recheck'] ?? 0),
+        0,
+      );
+    const counting = readBy(await analyzed(first));
+    const paging = broad ? readBy(await analyzed(broad)) : 0;
+    return {
+      read: counting + paging,
+      /** What the first statement (the count, and the page of a term below the cap) read. */
+      counting,
+      /** What broadSearchSql read (0 without it). */
+      paging,
+      total: counted!.total,
+      capped: counted!.capped,
+    };
+  }
+
+  /** The listings a plain read of a filter's matches finds (what "its match set" is). */
+  async function matchCount(search: string): Promise<number> {
+    const filter = listingFilter({ search });
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM market_listings WHERE ${filter.where}`,
+      filter.params,
     );
-    return { read, total: counted!.total, capped: counted!.capped };
+    return row!.n;
   }
 
   const listingScans = (nodes: PlanNode[]) =>
@@ -216,6 +236,69 @@ describe('market search plans', () => {
     }
   });
 
+  it('should read about its match set for a term below the cap, in every order', async () => {
+    // The count's read is the page's read: the matches once, through the text and country
+    // indexes (a little more where a bitmap's lossy page or a union's two reads overlap).
+    for (const search of [
+      'frankfurt',
+      'Germany',
+      'آلمان',
+      'Германия',
+      '德国',
+      '意大利',
+      'n12345.edge',
+    ]) {
+      const matches = await matchCount(search);
+      for (const [sort, order, pricesDiffer] of SORTS) {
+        const { read, counting, paging, capped } = await listingsRead({
+          search,
+          sort,
+          order,
+          pricesDiffer,
+        });
+        const context = `${search} (${matches} matches) by ${sort ?? 'default'} ${order}`;
+        expect({ context, capped, paging, counting }).toEqual({
+          context,
+          capped: false,
+          paging: 0,
+          counting: read,
+        });
+        expect({ context, read: read <= matches + 20 }).toEqual({ context, read: true });
+      }
+    }
+  });
+
+  it('should walk the order for a broad term whose matches spread over it, in every order', async () => {
+    // 'node' and 'example' match every listing, 'edge-1' 11 in 20: the page is found within the
+    // first rows of the order's index, so the second statement reads no more than the walk and
+    // never reads the matches whole (which would be the whole market). The count reads the cap
+    // + 1 matches and the text index's false candidates beside them ('edge-1' in 'edge-10').
+    for (const search of ['node', 'example', 'edge-1']) {
+      for (const [sort, order, pricesDiffer] of SORTS) {
+        const { counting, paging, capped } = await listingsRead({
+          search,
+          sort,
+          order,
+          pricesDiffer,
+        });
+        const context = `${search} by ${sort ?? 'default'} ${order}: count ${counting}, page ${paging}`;
+        expect({
+          context,
+          capped,
+          counting: counting <= 2 * (MARKET_SEARCH_COUNT_CAP + 1),
+        }).toEqual({
+          context,
+          capped: true,
+          counting: true,
+        });
+        expect({ context, walked: paging > 0 && paging <= SEARCH_WALK_ROWS }).toEqual({
+          context,
+          walked: true,
+        });
+      }
+    }
+  });
+
   it('should read a bounded number of listings for the last page before the cap', async () => {
     const { read } = await listingsRead({ search: 'example' }, MARKET_SEARCH_COUNT_CAP / 20);
     // The walk ends at the page's end (1,000 matches in 1,000 rows: every listing matches).
@@ -232,6 +315,11 @@ describe('market search plans', () => {
         ['edge-1', 50],
         ['node', 50],
         ['Germany', 2],
+        // A country of a fifth (walked on page 1; page 50 from its country's top and its text's),
+        // and a code that is also in every name.
+        ['Sweden', 1],
+        ['Sweden', 50],
+        ['de', 50],
       ] as const) {
         const asked = { search, sort, order, pricesDiffer, page, limit: 20 };
         const first = pageSql(asked);
