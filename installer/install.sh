@@ -360,7 +360,7 @@ UNIT
 fi
 
 # --- firewall ---------------------------------------------------------------------------------
-# spec 02 §2: ports 22, 80, 443 (the VLESS default: docs/security.md#what-dpi-sees) and 10000-65535.
+# docs/product/screens.md#dashboards-and-information-pages: ports 22, 80, 443 (the VLESS default: docs/security.md#what-dpi-sees) and 10000-65535.
 if command -v ufw >/dev/null 2>&1 && ufw status 2>/dev/null | grep -q 'Status: active'; then
   say "Opening ports in ufw"
   for rule in 22/tcp 80/tcp 443/tcp 10000:65535/tcp 10000:65535/udp; do run ufw allow "$rule"; done

@@ -14,12 +14,16 @@
  *
  * Idempotent: a rewritten citation no longer matches, so a second run changes nothing.
  *
- * In `.sql` files only the text before the function body (the first dollar quote) is rewritten:
- * a body is what the database stores, so changing it needs a migration (docs/development.md,
- * "Changing a SQL function"); a citation inside a body is reported by --check instead.
+ * Only comments are rewritten (scripts/lib/comments.mjs finds them): a string literal, a test
+ * name or a page's text is what someone reads outside the source, and stays as it is; --check
+ * lists those apart and fails only on comments. In `.sql` files a comment inside a function body
+ * (a dollar quote) is not rewritten either: a body is what the database stores, so changing it
+ * needs a migration (docs/development.md, "Changing a SQL function"). In the Markdown pages of
+ * docs/ (outside code blocks) a citation becomes a link to the heading.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, posix, relative, resolve, sep } from 'node:path';
+import { commentBlocks, SKIP_DIRS } from './lib/comments.mjs';
 
 /** Spec section -> docs/product anchor. One anchor per section (docs/product/README.md). */
 export const ANCHORS = {
@@ -48,7 +52,6 @@ export const ANCHORS = {
 };
 
 const EXTENSIONS = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx|sql|proto|sh|css|md)$/;
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'dist-bundle', '.git', '.data', 'coverage']);
 /** The product docs themselves, and this script (its own table and examples). */
 const SKIP_FILES = new Set(['scripts/rewrite-spec-citations.mjs']);
 const SKIP_PREFIXES = ['docs/product/'];
@@ -76,10 +79,13 @@ const TOKEN = new RegExp(
   'gi',
 );
 
+/** How a citation is written: a path in a comment, a Markdown link in a page. */
+let citationOf = (anchor) => `docs/product/${anchor}`;
+
 function anchorFor(spec, section) {
   const anchor = ANCHORS[spec]?.[section];
   if (!anchor) throw new Error(`spec ${spec} §${section} has no anchor in docs/product`);
-  return `docs/product/${anchor}`;
+  return citationOf(anchor);
 }
 
 function range(from, to) {
@@ -114,13 +120,68 @@ export function rewriteText(text) {
   return { text: next, count };
 }
 
-/** A .sql file: only the text before the first dollar quote (the function body) is rewritten. */
-function rewriteFile(path, text) {
-  if (!path.endsWith('.sql')) return rewriteText(text);
-  const body = text.search(/\$[A-Za-z_]*\$/);
-  if (body < 0) return rewriteText(text);
-  const head = rewriteText(text.slice(0, body));
-  return { text: head.text + text.slice(body), count: head.count };
+/** The heading text an anchor names (docs/product), for a Markdown link's text. */
+function headingOf(root, anchor) {
+  const [file, slugged] = anchor.split('#');
+  const text = readFileSync(join(root, 'docs', 'product', file), 'utf8');
+  const heading = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].find((m) => slug(m[1]) === slugged);
+  return heading ? heading[1].trim() : anchor;
+}
+
+/** Rewrites the given [start, end) spans of a text and nothing else. */
+function rewriteSpans(text, spans) {
+  let out = '';
+  let at = 0;
+  let count = 0;
+  for (const [start, end] of spans) {
+    const part = rewriteText(text.slice(start, end));
+    out += text.slice(at, start) + part.text;
+    count += part.count;
+    at = end;
+  }
+  return { text: out + text.slice(at), count };
+}
+
+/** The spans of a Markdown page outside fenced code blocks and code spans. */
+function markdownSpans(text) {
+  const spans = [];
+  const code = /```[\s\S]*?```|`[^`\n]*`/g;
+  let at = 0;
+  for (const m of text.matchAll(code)) {
+    spans.push([at, m.index]);
+    at = m.index + m[0].length;
+  }
+  spans.push([at, text.length]);
+  return spans;
+}
+
+/** Comments only; in a Markdown page of docs/, the prose, with links relative to the page. */
+function rewriteFile(root, rel, text) {
+  if (!rel.endsWith('.md')) {
+    citationOf = (anchor) => `docs/product/${anchor}`;
+    return rewriteSpans(text, commentBlocks(rel, text));
+  }
+  if (!rel.startsWith('docs/')) return { text, count: 0 };
+  const from = posix.dirname(rel);
+  citationOf = (anchor) =>
+    `[${headingOf(root, anchor)}](${posix.relative(from, `docs/product/${anchor.split('#')[0]}`)}#${anchor.split('#')[1]})`;
+  return rewriteSpans(text, markdownSpans(text));
+}
+
+/** The lines of a text that still cite a spec section, and whether each is in a comment. */
+function leftoversOf(rel, text) {
+  const blocks = rel.endsWith('.md') ? [[0, text.length]] : commentBlocks(rel, text);
+  const out = [];
+  let offset = 0;
+  text.split('\n').forEach((line, i) => {
+    if (LEFTOVER.test(line)) {
+      const at = offset + line.search(LEFTOVER);
+      const inComment = blocks.some(([start, end]) => at >= start && at < end);
+      out.push({ where: `${rel}:${i + 1}: ${line.trim()}`, inComment });
+    }
+    offset += line.length + 1;
+  });
+  return out;
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -201,44 +262,39 @@ async function main(argv) {
   const changedFiles = [];
   const leftovers = [];
   for (const { path, rel } of files(root)) {
-    const text = readFileSync(path, 'utf8');
+    let text = readFileSync(path, 'utf8');
     if (!/spec\s*0[12]/i.test(text)) continue;
-    if (check) {
-      text.split('\n').forEach((line, i) => {
-        if (LEFTOVER.test(line)) leftovers.push(`${rel}:${i + 1}: ${line.trim()}`);
-      });
-      continue;
+    if (!check) {
+      const result = rewriteFile(root, rel, text);
+      if (result.count > 0 && result.text !== text) {
+        writeFileSync(path, result.text);
+        citations += result.count;
+        changed += 1;
+        changedFiles.push(path);
+        text = result.text;
+      }
     }
-    const result = rewriteFile(path, text);
-    if (result.count > 0 && result.text !== text) {
-      writeFileSync(path, result.text);
-      citations += result.count;
-      changed += 1;
-      changedFiles.push(path);
+    leftovers.push(...leftoversOf(rel, text));
+  }
+  const inComments = leftovers.filter((l) => l.inComment).map((l) => l.where);
+  const elsewhere = leftovers.filter((l) => !l.inComment).map((l) => l.where);
+  if (!check) {
+    console.log(`Rewrote ${citations} citation(s) in ${changed} file(s).`);
+    if (!argv.includes('--no-format') && changedFiles.length > 0) {
+      const formatted = await format(changedFiles);
+      console.log(`Formatted ${formatted} of them with Prettier.`);
     }
-    result.text.split('\n').forEach((line, i) => {
-      if (LEFTOVER.test(line)) leftovers.push(`${rel}:${i + 1}: ${line.trim()}`);
-    });
   }
-  if (check) {
-    if (leftovers.length > 0) {
-      console.log(leftovers.join('\n'));
-      console.log(
-        `${leftovers.length} line(s) still cite spec 01 or spec 02 (run without --check)`,
-      );
-      return 1;
-    }
-    console.log('No spec 01 / spec 02 citations left.');
-    return 0;
+  if (elsewhere.length > 0) {
+    console.log(
+      `Outside comments (string literals, test names: not rewritten):\n${elsewhere.join('\n')}`,
+    );
   }
-  console.log(`Rewrote ${citations} citation(s) in ${changed} file(s).`);
-  if (!argv.includes('--no-format') && changedFiles.length > 0) {
-    const formatted = await format(changedFiles);
-    console.log(`Formatted ${formatted} of them with Prettier.`);
+  if (inComments.length > 0) {
+    console.log(`Comments that still cite spec 01 or spec 02:\n${inComments.join('\n')}`);
+    return check ? 1 : 0;
   }
-  if (leftovers.length > 0) {
-    console.log(`Left as they are (rewrite by hand):\n${leftovers.join('\n')}`);
-  }
+  console.log('No comment cites spec 01 or spec 02.');
   return 0;
 }
 

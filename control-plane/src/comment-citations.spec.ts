@@ -46,6 +46,27 @@ export function issueCitations(file: string, text: string): string[] {
     .flatMap((line, index) => (ISSUE_CITATION.test(line) ? [`${file}:${index + 1}`] : []));
 }
 
+/** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** Every `docs/product/<page>.md#<anchor>` cited in `text` that names no heading of the page. */
+export function brokenProductLinks(
+  text: string,
+  anchorsOf: (page: string) => ReadonlySet<string> | null,
+): string[] {
+  const broken: string[] = [];
+  for (const [link, page, anchor] of text.matchAll(/product\/([a-z-]+\.md)#([\p{L}\p{N}-]+)/gu)) {
+    if (!anchorsOf(page!)?.has(anchor!)) broken.push(link);
+  }
+  return broken;
+}
+
 describe('citations a reader can follow', () => {
   it('should recognise an issue citation and leave the verb alone', () => {
     const number = String(18);
@@ -54,6 +75,39 @@ describe('citations a reader can follow', () => {
     expect(issueCitations('a.ts', `-- see issue #${number}`)).toEqual(['a.ts:1']);
     expect(issueCitations('a.ts', "it('should issue 6-digit codes')")).toEqual([]);
     expect(issueCitations('a.ts', 'an issue of 12 bytes')).toEqual([]);
+  });
+
+  it('should tell a product link that names no heading', () => {
+    const anchors = (page: string) => (page === 'states.md' ? new Set(['a-state']) : null);
+    expect(headingAnchor('Subscription and reliability states')).toBe(
+      'subscription-and-reliability-states',
+    );
+    expect(brokenProductLinks('docs/product/states.md#a-state', anchors)).toEqual([]);
+    expect(brokenProductLinks('(docs/product/states.md#gone)', anchors)).toEqual([
+      'product/states.md#gone',
+    ]);
+    expect(brokenProductLinks('docs/product/none.md#a-state', anchors)).toEqual([
+      'product/none.md#a-state',
+    ]);
+  });
+
+  it('should link every product rule it cites to a heading of docs/product', () => {
+    const anchors = new Map<string, Set<string>>();
+    const productDir = join(REPO_ROOT, 'docs', 'product');
+    for (const page of readdirSync(productDir).filter((name) => name.endsWith('.md'))) {
+      const headings = readFileSync(join(productDir, page), 'utf8').match(/^#{1,6} .+$/gm) ?? [];
+      anchors.set(page, new Set(headings.map((h) => headingAnchor(h.replace(/^#+ /, '')))));
+    }
+    const broken: string[] = [];
+    for (const file of textFiles(REPO_ROOT)) {
+      if (file === 'control-plane/src/comment-citations.spec.ts') continue; // its own examples
+      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+      if (text.includes('\0')) continue;
+      for (const link of brokenProductLinks(text, (page) => anchors.get(page) ?? null)) {
+        broken.push(`${file}: ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('should cite no issue number anywhere in the repository (but the benchmark records)', () => {

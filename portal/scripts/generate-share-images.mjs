@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the 5 promotional images of share-and-earn (spec 01 §9) into public/share/ as SVG
+// Writes the 5 promotional images of share-and-earn (docs/product/constants.md#market-prices-and-limits) into public/share/ as SVG
 // (1080 x 1080, Instagram's square; X shows it as is). Deterministic: run again after editing
 // and commit what it wrote. `node portal/scripts/generate-share-images.mjs`
 import { mkdirSync, writeFileSync } from 'node:fs';

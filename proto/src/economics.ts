@@ -1,33 +1,33 @@
 /**
- * The product's business constants (spec 01 §9, spec 02 §9), in one place for the server,
+ * The product's business constants (docs/product/constants.md#market-prices-and-limits, docs/product/constants.md#billing-and-the-economy), in one place for the server,
  * the agent and the portal. Money is integer micro-SSL: 1 SSL = 1_000_000 micro-SSL.
  */
 export const MICRO_PER_SSL = 1_000_000n;
-/** spec 01 §1: 1 SSL = $0.035. Kept as a fraction to stay exact. */
+/** docs/product/overview.md#what-scn-is: 1 SSL = $0.035. Kept as a fraction to stay exact. */
 export const SSL_USD_PRICE = { numerator: 35, denominator: 1000 } as const;
 export const SSL_USD_PRICE_TEXT = '$0.035';
-/** spec 01 §9: default conversion when no live rate is known. */
+/** docs/product/constants.md#market-prices-and-limits: default conversion when no live rate is known. */
 export const DEFAULT_SSL_PER_SOL = 5143;
-/** spec 02 §9: total credits in the network. */
+/** docs/product/constants.md#billing-and-the-economy: total credits in the network. */
 export const TOTAL_SSL_SUPPLY = 10_000_000_000;
 
 export const PRICING = {
-  /** spec 01 §9: 10 SSL per server per month; premium servers 10 SSL each. */
+  /** docs/product/constants.md#market-prices-and-limits: 10 SSL per server per month; premium servers 10 SSL each. */
   monthlyPerServerSsl: 10,
   premiumPerServerSsl: 10,
-  /** spec 02 §9: hourly billing is 0.1 SSL an hour, 100 hours per server, paid upfront. */
+  /** docs/product/constants.md#billing-and-the-economy: hourly billing is 0.1 SSL an hour, 100 hours per server, paid upfront. */
   hourlyPerServerSsl: 0.1,
   hourlyBlockHours: 100,
   monthlyValidityDays: 30,
-  /** spec 01 §9: operator reward per non-admin server, frozen 60 days. */
+  /** docs/product/constants.md#market-prices-and-limits: operator reward per non-admin server, frozen 60 days. */
   operatorRewardSsl: 10,
   operatorRewardFrozenDays: 60,
-  /** spec 02 §9: pauses. */
+  /** docs/product/constants.md#billing-and-the-economy: pauses. */
   hourlyPausesPerDay: 2,
   hourlyPauseMaxHours: 8,
   monthlyFreePauseDays: 7,
   monthlyFreePauseEveryMonths: 6,
-  /** spec 01 §1: access is complimentary through this date (launch period). */
+  /** docs/product/overview.md#what-scn-is: access is complimentary through this date (launch period). */
   launchPeriodEnds: '2025-12-31',
 } as const;
 
@@ -50,7 +50,7 @@ export interface VpsTier {
   recommended: boolean;
 }
 
-/** spec 01 §9: operator VPS tiers of the setup wizard. */
+/** docs/product/constants.md#market-prices-and-limits: operator VPS tiers of the setup wizard. */
 export const VPS_TIERS: readonly VpsTier[] = [
   {
     id: 'tier1',
@@ -112,7 +112,7 @@ export interface CoreRewardTier {
   minMbps: number;
 }
 
-/** spec 02 §9: reward tiers by core count. */
+/** docs/product/constants.md#billing-and-the-economy: reward tiers by core count. */
 export const CORE_REWARD_TIERS: readonly CoreRewardTier[] = [
   {
     cores: '4-6',
@@ -159,13 +159,13 @@ export const ECONOMICS = {
   clientPaymentsToOperatorsPercent: 100,
   withdrawalProtocolFeePercent: 25,
   promotionBurnPercent: 10,
-  /** spec 02 §4: below this the server is hidden and its rewards frozen. */
+  /** docs/product/states.md#subscription-and-reliability-states: below this the server is hidden and its rewards frozen. */
   hideBelowReliabilityPercent: 95,
   recoveryDays: 14,
   availableAtReliability: 50,
   hardwareAgeYears: 4,
   hardwareAgeCutPercent: 50,
-  /** spec 02 §9: halving protection, share of monthly earnings to stake, by year. */
+  /** docs/product/constants.md#billing-and-the-economy: halving protection, share of monthly earnings to stake, by year. */
   stakingShareByYear: [20, 30, 40, 50] as const,
   /** A stake can be taken back this many days after it was made. */
   stakeLockDays: 30,
@@ -173,7 +173,7 @@ export const ECONOMICS = {
 } as const;
 
 /**
- * spec 01 §4 Server disabled: the proxy core states in which clients cannot connect through a
+ * docs/product/states.md#market-and-account-states Server disabled: the proxy core states in which clients cannot connect through a
  * server ("core down"). States as the control plane stores them: the agent's ProxyCoreState in
  * lower case without its prefix; `restarting` is not down (the agent brings it back).
  */
@@ -184,17 +184,17 @@ export function isCoreDown(coreState: string | null): boolean {
   return (CORE_DOWN_STATES as readonly string[]).includes(coreState ?? '');
 }
 
-/** spec 02 §9: the operators' reward pool at genesis, 15% of the supply, in micro-SSL. */
+/** docs/product/constants.md#billing-and-the-economy: the operators' reward pool at genesis, 15% of the supply, in micro-SSL. */
 export const REWARD_POOL_GENESIS_MICRO =
   (BigInt(TOTAL_SSL_SUPPLY) * BigInt(ECONOMICS.operatorRewardPoolPercent) * MICRO_PER_SSL) / 100n;
 
-/** spec 02 §9: slash percent = 2 x (1 - reliability) x 100, from 0 to 100. */
+/** docs/product/constants.md#billing-and-the-economy: slash percent = 2 x (1 - reliability) x 100, from 0 to 100. */
 export function slashPercent(reliabilityPercent: number): number {
   const reliability = Math.min(100, Math.max(0, reliabilityPercent)) / 100;
   return Math.min(100, Math.max(0, 2 * (1 - reliability) * 100));
 }
 
-/** spec 01 §9: promotion plans, capped at 4000 SSL cumulative. */
+/** docs/product/constants.md#market-prices-and-limits: promotion plans, capped at 4000 SSL cumulative. */
 export const PROMOTION_PLANS = [
   { id: 'basic', name: 'Basic', days: 10, costSsl: 1000 },
   { id: 'standard', name: 'Standard', days: 20, costSsl: 2000 },
@@ -202,7 +202,7 @@ export const PROMOTION_PLANS = [
 ] as const;
 export const PROMOTION_CAP_SSL = 4000;
 
-/** spec 01 §9: share-and-earn. */
+/** docs/product/constants.md#market-prices-and-limits: share-and-earn. */
 export const SHARE_REWARD = {
   normalSsl: 0.1,
   primeTimeSsl: 1,
@@ -214,7 +214,7 @@ export const SHARE_REWARD = {
 export type DayWindow = readonly [startMinute: number, endMinute: number];
 
 /**
- * spec 01 §9: prime time, read in the sharer's own time zone, when a share earns
+ * docs/product/constants.md#market-prices-and-limits: prime time, read in the sharer's own time zone, when a share earns
  * `SHARE_REWARD.primeTimeSsl` instead of `normalSsl`. Weekdays 12:00-13:30 and 20:00-21:30;
  * Saturday and Sunday (`weekendDays`, 0 is Sunday) 10:00-16:00 and 19:00-22:00. The server pays
  * by these and the Economics page states them, so both read this one table.

@@ -22,7 +22,7 @@ export function sslText(micro: string | bigint): string {
   return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** spec 01 §9: balances show 2 decimals (rounded half away from zero): 10005000n -> "10.01". */
+/** docs/product/constants.md#market-prices-and-limits: balances show 2 decimals (rounded half away from zero): 10005000n -> "10.01". */
 export function formatSsl(micro: string | bigint): string {
   const value = toMicro(micro);
   const sign = value < 0n ? '-' : '';

@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_FEED_PAGES } from './rest/subscriptions.contract';
 
 /**
- * Every page of the portal (spec 01 §2, spec 02 §2), as wouter route patterns: the portal's
+ * Every page of the portal (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/screens.md#dashboards-and-information-pages), as wouter route patterns: the portal's
  * router (portal/src/config/paths.ts) declares its routes from this table, and the control plane
  * answers 200 with the app for a path that matches one and 404 (still the app, which shows its
  * not-found page) for any other. A dynamic segment is written `:name` and matches one non-empty

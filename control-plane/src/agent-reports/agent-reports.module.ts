@@ -11,7 +11,7 @@ import { ReliabilitySweepJob } from './reliability-sweep.job';
 import { ReliabilitySweepService } from './reliability-sweep.service';
 
 /**
- * What agents tell the control plane (spec 02 §4): their credentials checked, their reports
+ * What agents tell the control plane (docs/product/states.md#subscription-and-reliability-states): their credentials checked, their reports
  * applied in batches, and the minute sweep that writes every server's reliability history, moves
  * silent servers through the 95%/14-day lifecycle and then refreshes the market (so this domain depends on the market, not the reverse).
  */

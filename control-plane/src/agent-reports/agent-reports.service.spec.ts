@@ -69,7 +69,7 @@ describe('AgentReportsService.report', () => {
   it('should write the report at the version read and remember the row at its new version', async () => {
     const { service, reports, servers, auth } = setup(['9']);
     const view = await service.report(credential, server, report);
-    expect(view.reliability).toBe(92); // spec 02 §4: +2 for a fresh report
+    expect(view.reliability).toBe(92); // docs/product/states.md#subscription-and-reliability-states: +2 for a fresh report
     expect(reports.write).toHaveBeenCalledWith(
       ID,
       '7',

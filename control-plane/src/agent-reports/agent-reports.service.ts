@@ -59,7 +59,7 @@ function splitInbound(
   return [inbound, reported.certificatePem || null];
 }
 
-/** An authenticated node's reports (spec 02 §4): reliability, address, health, as it said. */
+/** An authenticated node's reports (docs/product/states.md#subscription-and-reliability-states): reliability, address, health, as it said. */
 @Injectable()
 export class AgentReportsService {
   constructor(
@@ -131,7 +131,7 @@ export class AgentReportsService {
       appliedClientSetVersion: report.appliedClientSetVersion,
       certificatePem,
     };
-    // The traffic of a report whose client count failed is meaningless (spec 02 §4): not stored,
+    // The traffic of a report whose client count failed is meaningless (docs/product/states.md#subscription-and-reliability-states): not stored,
     // nor its batch id (a later copy of that batch must still count).
     const traffic = report.clientCountFailed ? [] : report.clientTraffic;
     const version = await this.reports.write(
@@ -173,7 +173,7 @@ export class AgentReportsService {
   }
 
   /**
-   * spec 02 §4: a report whose client count failed costs 10; one whose numbers cannot be true
+   * docs/product/states.md#subscription-and-reliability-states: a report whose client count failed costs 10; one whose numbers cannot be true
    * (more active clients than the tier allows, or than the counters it sent) costs 5.
    */
   private qualityOf(server: AgentServer, report: AgentReport): ReportQuality {

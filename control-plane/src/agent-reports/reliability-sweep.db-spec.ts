@@ -82,7 +82,7 @@ describe('ReliabilitySweepService.sweep', () => {
       await insertServer({ lastReportAt: ago(70 * MIN) }), // 100 - 5 = 95: still shown
       await insertServer({ lastReportAt: ago(58 * MIN) }), // within the margin: read, not changed
     ];
-    // spec 02 §4: under 95 starts the 14 days (at the hour staleness took it under), back at 95
+    // docs/product/states.md#subscription-and-reliability-states: under 95 starts the 14 days (at the hour staleness took it under), back at 95
     // or more clears them, 14 days under bans.
     const expected = new Map<
       string,

@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { ReliabilitySweepService } from './reliability-sweep.service';
 
 /**
- * Once a minute (spec 02 §4): the reliability history, the 95%/14-day lifecycle and the market's
+ * Once a minute (docs/product/states.md#subscription-and-reliability-states): the reliability history, the 95%/14-day lifecycle and the market's
  * clock-dependent columns (ReliabilitySweepService.run). One run a minute across the replicas
  * (jobs/job-scheduler.ts); its transaction-scoped advisory lock keeps any other run (a test's,
  * one taken over from a stopped replica) from overlapping it.

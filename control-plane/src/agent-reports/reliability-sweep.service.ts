@@ -14,7 +14,7 @@ import {
 export const SWEEP_PAGE_SIZE = 5_000;
 
 /**
- * The minute's reliability work (spec 02 §4): writes every server's reliability history up to
+ * The minute's reliability work (docs/product/states.md#subscription-and-reliability-states): writes every server's reliability history up to
  * now (and prunes it once a day), moves silent nodes through the 95%/14-day
  * lifecycle, then brings the market's clock-dependent columns (staleness decay, promotions) up
  * to now. The reliability sweep job (reliability-sweep.job.ts) runs it under its advisory lock.

@@ -27,7 +27,7 @@ import { VerificationCodeService } from './verification-code.service';
 
 export type AuthResult = { response: AuthResponse; session: IssuedSession };
 
-/** Registration, login and password reset (spec 01 §4, §5, §8). */
+/** Registration, login and password reset (docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages). */
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('AuthService');
@@ -132,7 +132,7 @@ export class AuthService {
 
   /**
    * Always answers the same, at once: whether the account exists is decided after the response,
-   * so neither the message nor the timing tells (spec 01 §8).
+   * so neither the message nor the timing tells (docs/product/messages.md#market-and-account-messages).
    */
   async requestPasswordReset(
     request: ForgotPasswordRequest,

@@ -11,7 +11,7 @@ import type { ActiveSession } from './auth.repository';
 import { AuthException } from './auth.exception';
 import { sessionOf } from './session.guard';
 
-/** The path parameter that names the account in `/{uuid}` routes (spec 01 §7, spec 02 §7). */
+/** The path parameter that names the account in `/{uuid}` routes (docs/product/calls.md#market-and-account-calls, docs/product/calls.md#dashboard-calls). */
 const ACCOUNT_PARAM = 'uuid';
 
 /**

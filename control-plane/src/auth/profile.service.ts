@@ -14,7 +14,7 @@ import { AuthException } from './auth.exception';
 import { isOwnAccount } from './own-account.decorator';
 import type { SessionContext } from './session.service';
 
-/** The signed-in account's profile and its terms acceptances (spec 01 §3, §7). */
+/** The signed-in account's profile and its terms acceptances (docs/product/records.md#market-and-wallet-records, docs/product/calls.md#market-and-account-calls). */
 @Injectable()
 export class ProfileService {
   constructor(private readonly accounts: AccountsRepository) {}

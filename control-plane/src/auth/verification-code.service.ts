@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AuthRepository } from './auth.repository';
 import type { CodePurpose } from './entities/verification-code.entity';
 
-/** spec 01 §9 and DEVELOPERS.md: 6 digits, 10 minutes, 5 attempts. */
+/** docs/product/constants.md#market-prices-and-limits and DEVELOPERS.md: 6 digits, 10 minutes, 5 attempts. */
 export const CODE_TTL_SECONDS = 10 * 60;
 export const CODE_MAX_ATTEMPTS = 5;
 

@@ -7,7 +7,7 @@ import { RATE_LIMITS } from '../rate-limit/rate-limit.rules';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { ContactRepository } from './contact.repository';
 
-/** spec 02 §7: the contact form. Stored first, so nothing is lost if the mail server is down. */
+/** docs/product/calls.md#dashboard-calls: the contact form. Stored first, so nothing is lost if the mail server is down. */
 @Injectable()
 export class ContactService {
   private readonly logger = new Logger('ContactService');

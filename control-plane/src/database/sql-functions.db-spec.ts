@@ -71,7 +71,7 @@ END $$`);
       const [row] = await db.query<{ c: number }>(`SELECT market_capacity($1) AS c`, [tier.id]);
       expect(row?.c).toBe(tier.maxClients);
     }
-    // spec 01 §9: a server without a tier (added without the agent) takes the smallest tier's.
+    // docs/product/constants.md#market-prices-and-limits: a server without a tier (added without the agent) takes the smallest tier's.
     const [manual] = await db.query<{ c: number }>(`SELECT market_capacity(NULL) AS c`);
     expect(manual?.c).toBe(VPS_TIERS[0]!.maxClients);
     const derive = sqlFunction('market_listing_derive');

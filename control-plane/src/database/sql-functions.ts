@@ -20,15 +20,15 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** Constants the SQL sources use, from @scn/proto: never typed again in SQL. */
 export const SQL_CONSTANTS: Readonly<Record<string, string>> = {
-  // spec 01 §9: a tier's max clients; a server without a tier (manual) counts as the first.
+  // docs/product/constants.md#market-prices-and-limits: a tier's max clients; a server without a tier (manual) counts as the first.
   tierCapacityCases: VPS_TIERS.map((tier) => `WHEN '${tier.id}' THEN ${tier.maxClients}`).join(' '),
   defaultTierCapacity: String(VPS_TIERS[0]!.maxClients),
-  // spec 02 §4: hidden below 95, available at 50 or more.
+  // docs/product/states.md#subscription-and-reliability-states: hidden below 95, available at 50 or more.
   hideBelowReliabilityPercent: String(ECONOMICS.hideBelowReliabilityPercent),
   availableAtReliability: String(ECONOMICS.availableAtReliability),
-  // spec 02 §4: halving protection halves a server's allowed clients.
+  // docs/product/states.md#subscription-and-reliability-states: halving protection halves a server's allowed clients.
   hardwareAgeCutPercent: String(ECONOMICS.hardwareAgeCutPercent),
-  // spec 01 §4: the core states that disable a server, as a list for `core_state IN (...)`.
+  // docs/product/states.md#market-and-account-states: the core states that disable a server, as a list for `core_state IN (...)`.
   coreDownStates: CORE_DOWN_STATES.map((state) => `'${state}'`).join(', '),
 };
 

@@ -40,7 +40,7 @@ export function transferRequestUrl(request: {
   return `solana:${request.depositAddress}?${params.join('&')}`;
 }
 
-/** spec 01 §3 Solana config, with where the chain is. */
+/** docs/product/records.md#market-and-wallet-records Solana config, with where the chain is. */
 export function solanaConfigView(settings: SolanaSettings, now: Date): SolanaConfig {
   return {
     success: true,

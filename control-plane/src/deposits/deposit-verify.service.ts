@@ -40,7 +40,7 @@ export function verifiedAnswer(credited: Credited): VerifyDepositResponse {
   };
 }
 
-/** spec 01 §7 verify-deposit, made safe. */
+/** docs/product/calls.md#market-and-account-calls verify-deposit, made safe. */
 @Injectable()
 export class DepositVerifyService {
   constructor(

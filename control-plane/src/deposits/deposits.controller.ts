@@ -28,7 +28,7 @@ import { solanaConfigView } from './deposit-rules';
 import { DepositVerifyService } from './deposit-verify.service';
 import { DepositsException } from './deposits.exception';
 
-/** spec 01 §7 Solana config (public: the deposit address and the rate are not secrets). */
+/** docs/product/calls.md#market-and-account-calls Solana config (public: the deposit address and the rate are not secrets). */
 @ApiTags('deposits')
 @Controller()
 export class SolanaConfigController {

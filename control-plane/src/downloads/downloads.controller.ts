@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ClientChecksumsResponse, ServerChecksumResponse } from '@scn/proto';
 import { DownloadsService } from './downloads.service';
 
-/** spec 02 §7: GET checksums/client (client dashboard) and checksums/server (node dashboard). */
+/** docs/product/calls.md#dashboard-calls: GET checksums/client (client dashboard) and checksums/server (node dashboard). */
 @ApiTags('downloads')
 @Controller('checksums')
 export class DownloadsController {

@@ -41,7 +41,7 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 /**
- * spec 02 §7 checksums. The client apps are third-party VLESS clients, so their checksums are
+ * docs/product/calls.md#dashboard-calls checksums. The client apps are third-party VLESS clients, so their checksums are
  * the ones their publishers' package manifests give, pinned in client-apps.json and checked
  * against the contract when the module loads. An Android APK this control plane mirrors
  * (CLIENT_APK_MIRROR) is answered with its copy: the SHA-256 computed over the bytes served.

@@ -51,7 +51,7 @@ function sha256(value: string): string {
 }
 
 /**
- * Whether the hardware meets the tier (spec 01 §9): cores and RAM at least the tier's; RAM may
+ * Whether the hardware meets the tier (docs/product/constants.md#market-prices-and-limits): cores and RAM at least the tier's; RAM may
  * fall short by 10% because the kernel reserves some of what the provider sells as "1 GB".
  */
 export function meetsTier(hardware: EnrollingHardware, tierId: VpsTierId): boolean {

@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { ManualServersService } from './manual-servers.service';
 
 /**
- * Once a minute (spec 02 §4): the VLESS check of every server added without the agent
+ * Once a minute (docs/product/states.md#subscription-and-reliability-states): the VLESS check of every server added without the agent
  * (ManualServersService.checkAll). Its own job, apart from the reliability sweep, because it
  * waits on the network (up to 10 s per server, 16 at a time): the sweep and the market's decay
  * must not wait for it. One run a minute across the replicas (jobs/job-scheduler.ts); a run

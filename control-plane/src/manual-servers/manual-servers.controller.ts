@@ -37,7 +37,7 @@ export class ManualServersController {
     @Body() body: UploadServerDto,
     @CurrentSession() session: ActiveSession,
   ): Promise<MessageResponse & { server: NodeServer }> {
-    // The owner is in the body (spec 02 §7); it must be the session's own account.
+    // The owner is in the body (docs/product/calls.md#dashboard-calls); it must be the session's own account.
     if (!isOwnAccount(session, body.uuid)) throw new AuthException('access_denied');
     const server = await this.manual.upload(
       session.account.uuid,

@@ -8,7 +8,7 @@ import { ManualServersController } from './manual-servers.controller';
 import { ManualServersService } from './manual-servers.service';
 
 /**
- * Add New Server (spec 02 §5): servers run without our agent, added from a VLESS
+ * Add New Server (docs/product/input-rules.md#dashboard-input): servers run without our agent, added from a VLESS
  * string after a real check through them, and checked again every minute.
  */
 @Module({

@@ -41,10 +41,10 @@ export function supportedManualLink(link: VlessLink): boolean {
 }
 
 /**
- * Add New Server (spec 02 §5): a VLESS server the operator runs without our agent.
+ * Add New Server (docs/product/input-rules.md#dashboard-input): a VLESS server the operator runs without our agent.
  * Its address must be public, it must pass a real VLESS check with the link's UUID before it is
  * stored and listed, and the minute sweep checks it again (a pass counts as a fresh report,
- * spec 02 §4). It is listed free, with the operator's one UUID shared by its clients, and
+ * docs/product/states.md#subscription-and-reliability-states). It is listed free, with the operator's one UUID shared by its clients, and
  * earns nothing (subscription-pricing.ts): paying and earning need the agent.
  */
 @Injectable()
@@ -103,7 +103,7 @@ export class ManualServersService {
           network: 'tcp',
         },
         vlessString: buildVlessLink({ ...link, name: serverName }),
-        // The check passed just now: spec 02 §5 adds the server at reliability 100.
+        // The check passed just now: docs/product/input-rules.md#dashboard-input adds the server at reliability 100.
         ...initialReliability(now),
         pingMs: outcome.connectMs,
         checkedAt: now,
@@ -119,7 +119,7 @@ export class ManualServersService {
   }
 
   /**
-   * The minute job's checks (ManualServerCheckJob; spec 02 §4: a server found working counts as a fresh report).
+   * The minute job's checks (ManualServerCheckJob; docs/product/states.md#subscription-and-reliability-states: a server found working counts as a fresh report).
    * The first pass lists the server at 100; later passes earn +2 like reports; a failure is
    * recorded for the dashboard and the score ages with the clock. Returns the servers that passed.
    */

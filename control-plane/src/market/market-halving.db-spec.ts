@@ -6,7 +6,7 @@ import { ClientSetRefusal, ClientSetsRepository } from '../client-sets/client-se
 import { allowedClients } from '../rewards/reward-rules';
 
 /**
- * Halving protection's market side (spec 02 §4): while `servers.halving_cut` is
+ * Halving protection's market side (docs/product/states.md#subscription-and-reliability-states): while `servers.halving_cut` is
  * set, a server's capacity in the market and in the capacity check of places is its tier's max
  * clients halved (allowedClients of reward-rules), and it follows the cut both ways.
  */

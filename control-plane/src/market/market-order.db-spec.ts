@@ -95,7 +95,7 @@ describe('market order and filters on a generated set', () => {
           ? {
               at: new Date(start.getTime() - Math.floor(next() * 10) * HOUR),
               until: new Date(start.getTime() + pick([-1, 1, 48]) * HOUR),
-              // spec 01 §4: higher promotions first (no draw of the generator: the same servers).
+              // docs/product/states.md#market-and-account-states: higher promotions first (no draw of the generator: the same servers).
               micro: PROMOTION_COSTS[i % PROMOTION_COSTS.length],
             }
           : null;

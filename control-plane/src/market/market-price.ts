@@ -2,7 +2,7 @@ import { MICRO_PER_SSL, PRICING } from '@scn/proto';
 import { launchPeriodActive } from '../common/launch-period';
 
 /**
- * The monthly price of one server as the market lists it, in micro-SSL (spec 01 §3, §9):
+ * The monthly price of one server as the market lists it, in micro-SSL (docs/product/records.md#market-and-wallet-records, docs/product/constants.md#market-prices-and-limits):
  * 10 SSL; 0 (free) for regular servers during the launch period; premium servers 10 SSL;
  * servers added without the agent always 0 (subscription-pricing.ts freeServer).
  */

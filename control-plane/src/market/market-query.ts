@@ -21,7 +21,7 @@ export interface MarketPageQuery extends MarketFilter {
 }
 
 /**
- * The market's order and filters (spec 01 §9) as SQL over `market_listings`. Pure, so the rules
+ * The market's order and filters (docs/product/constants.md#market-prices-and-limits) as SQL over `market_listings`. Pure, so the rules
  * are unit-tested; every order here has an index of the same keys (market migration), which is
  * what keeps a page an index scan at 100,000 servers.
  */
@@ -42,8 +42,8 @@ export interface OrderKey {
 }
 
 /**
- * spec 01 §9: disabled servers last (sort_group 3..5), promoted first (0 premium, 1 promoted,
- * 2 other); spec 01 §4: among promoted servers the higher promotion (more SSL paid for the one
+ * docs/product/constants.md#market-prices-and-limits: disabled servers last (sort_group 3..5), promoted first (0 premium, 1 promoted,
+ * 2 other); docs/product/states.md#market-and-account-states: among promoted servers the higher promotion (more SSL paid for the one
  * running now) first, then the most recently promoted.
  */
 const PREFIX: readonly OrderKey[] = [
@@ -55,7 +55,7 @@ const RELIABILITY_BEST: OrderKey = { column: 'sort_reliability', direction: 'DES
 const PING_BEST: OrderKey = { column: 'ping_ms', direction: 'ASC', nulls: 'LAST' };
 /** Worst ping first: the highest, and an unmeasured ping is the worst of all. */
 const PING_WORST: OrderKey = { column: 'ping_ms', direction: 'DESC', nulls: 'FIRST' };
-/** spec 02 §9: stakers get priority at capacity: among otherwise equal servers they sort first. */
+/** docs/product/constants.md#billing-and-the-economy: stakers get priority at capacity: among otherwise equal servers they sort first. */
 const STAKERS_FIRST: OrderKey = { column: 'staker', direction: 'DESC' };
 /** A stable tiebreak, so pages never overlap or skip. */
 const TIEBREAK: OrderKey = { column: 'server_id', direction: 'ASC' };
@@ -143,7 +143,7 @@ export interface ListingFilter {
 }
 
 /**
- * spec 01 §2: search by name, location or host (case-insensitive: the stored text and the
+ * docs/product/screens.md#the-shell-and-the-market-screens: search by name, location or host (case-insensitive: the stored text and the
  * pattern are both lower-cased by PostgreSQL, and LIKE is several times cheaper than ILIKE;
  * a term of two characters through its own index, isPairTerm), or
  * by the country the term names in any of the portal's languages or by its code (docs/i18n.md

@@ -18,7 +18,7 @@ export interface MarketRefreshResult {
 /**
  * What the market keeps that depends on the clock, brought up to `now`: run by the minute
  * reliability sweep (under its advisory lock), idempotent for its minute.
- * - Staleness decay (spec 02 §4): a server without reports loses reliability by the hour and
+ * - Staleness decay (docs/product/states.md#subscription-and-reliability-states): a server without reports loses reliability by the hour and
  *   goes stale after an hour; reports set it fresh themselves (market migration triggers).
  * - Promotions whose time ran out stop being promoted.
  * - Connect-cooldown marks that ran out are deleted.
@@ -69,7 +69,7 @@ export class MarketRefresh implements OnApplicationBootstrap {
         },
         now,
       );
-      // Candidates are read with no report for over an hour: stale (spec 02 §4).
+      // Candidates are read with no report for over an hour: stale (docs/product/states.md#subscription-and-reliability-states).
       if (reliability !== candidate.reliability || !candidate.stale) {
         updates.push({
           serverId: candidate.server_id,

@@ -14,7 +14,7 @@ export interface ViewContext {
   launchPeriodEndsAt: Date;
 }
 
-/** spec 01 §3 status: offline when stale, unavailable when below 50 or its core is down. */
+/** docs/product/records.md#market-and-wallet-records status: offline when stale, unavailable when below 50 or its core is down. */
 export function statusOf(
   row: Pick<ListingRow, 'stale' | 'reliability' | 'core_down'>,
 ): MarketServerStatus {
@@ -35,7 +35,7 @@ function text(value: unknown): string {
 }
 
 /**
- * A listing as the card reads it (spec 01 §3, §4). The connection string is never handed out
+ * A listing as the card reads it (docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states). The connection string is never handed out
  * here: a working one carries a client's own UUID, which only the subscription calls give.
  */
 export function toMarketServer(row: ListingRow, context: ViewContext): MarketServer {
@@ -63,7 +63,7 @@ export function toMarketServer(row: ListingRow, context: ViewContext): MarketSer
     userUuid: row.owner_uuid,
     authUuid: row.owner_uuid,
     lastUpdated: row.last_report_at ? new Date(row.last_report_at).toISOString() : null,
-    // spec 01 §4: 0 when disabled (unavailable, stale or no connect), 100 for admin servers.
+    // docs/product/states.md#market-and-account-states: 0 when disabled (unavailable, stale or no connect), 100 for admin servers.
     // (Not sort_reliability: that is the order's score, reachability included.)
     reliability: row.disabled ? 0 : row.premium ? 100 : row.reliability,
     ping: row.ping_ms,

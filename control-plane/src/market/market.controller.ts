@@ -37,7 +37,7 @@ export class MarkServerProcessingDto extends createZodDto(markServerProcessingRe
 
 const serverNotFound = () => new MarketException('server_not_found');
 
-/** spec 01 §7: the market's calls. Public reads; a session, when sent, adds per-user fields. */
+/** docs/product/calls.md#market-and-account-calls: the market's calls. Public reads; a session, when sent, adds per-user fields. */
 @ApiTags('market')
 @Controller()
 export class MarketController {

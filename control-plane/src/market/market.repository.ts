@@ -28,7 +28,7 @@ export interface ListingRow {
   source: 'agent' | 'manual';
   last_report_at: Date | null;
   active_clients: number;
-  /** 'Premium Server {n}' (spec 01 §3): n counts the premium servers by age; null if not premium. */
+  /** 'Premium Server {n}' (docs/product/records.md#market-and-wallet-records): n counts the premium servers by age; null if not premium. */
   premium_number: number | null;
 }
 
@@ -162,7 +162,7 @@ export class MarketRepository {
   }
 
   /**
-   * spec 01 §4 connect cooldown: marks the server for this client until `until`; a mark that
+   * docs/product/states.md#market-and-account-states connect cooldown: marks the server for this client until `until`; a mark that
    * is still running is kept as it is (clicking again does not prolong it).
    */
   async markProcessing(
@@ -222,7 +222,7 @@ export class MarketRepository {
   }
 
   /**
-   * Listings whose reliability may have decayed (spec 02 §4): no report for over an hour, and
+   * Listings whose reliability may have decayed (docs/product/states.md#subscription-and-reliability-states): no report for over an hour, and
    * not already at the bottom (stale and 0).
    */
   decayCandidates(staleBefore: Date): Promise<DecayCandidate[]> {

@@ -39,7 +39,7 @@ export function serverIdOf(value: string): string {
 /** A visitor whose address GeoIP does not place (or a market without reachability). */
 const UNKNOWN_NETWORK: Network = { country: null, asn: null, asnName: null };
 
-/** The server market (spec 01 §2, §3, §4, §7, §9): listing, stats, cooldown, health. */
+/** The server market (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states, docs/product/calls.md#market-and-account-calls, docs/product/constants.md#market-prices-and-limits): listing, stats, cooldown, health. */
 @Injectable()
 export class MarketService {
   private readonly pages: MarketPageCache<JsonDocument<MarketServersResponse>>;
@@ -220,7 +220,7 @@ export class MarketService {
   }
 
   /**
-   * spec 01 §4 connect cooldown: a client's click on a non-admin server marks it processing
+   * docs/product/states.md#market-and-account-states connect cooldown: a client's click on a non-admin server marks it processing
    * for 60 s (kept in PostgreSQL, per client: a global mark would let anyone lock every server
    * for everyone). Admin servers bypass it. Only a client account, and only for itself.
    */
@@ -247,7 +247,7 @@ export class MarketService {
     return { ...(await this.processing(session)), message: MARKET_MESSAGES.marked };
   }
 
-  /** spec 01 §3 admin servers: the listed premium servers' free slots. */
+  /** docs/product/records.md#market-and-wallet-records admin servers: the listed premium servers' free slots. */
   async adminServers(): Promise<AdminServersResponse> {
     const rows = await this.repository.premiumListings();
     return rows.map((r) => ({

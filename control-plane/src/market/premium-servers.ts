@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { MarketRepository } from './market.repository';
 
 /**
- * Premium (admin) servers (spec 01 §3, §6): the servers of the platform's own operator account,
+ * Premium (admin) servers (docs/product/records.md#market-and-wallet-records, docs/product/roles.md#who-may-use-the-market-and-wallet): the servers of the platform's own operator account,
  * the node account whose e-mail is PLATFORM_OPERATOR_EMAIL. Read live from the database (no
  * cache), so every replica answers the same. For other domains: subscriptions price premium
  * servers at 10 SSL and pay no operator reward on them.

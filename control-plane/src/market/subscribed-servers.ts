@@ -1,6 +1,6 @@
 /**
  * Which of a page's servers the client already subscribes to (the card's "Already Subscribed",
- * spec 01 §2). The subscriptions domain answers it; the market only declares what it needs, so
+ * docs/product/screens.md#the-shell-and-the-market-screens). The subscriptions domain answers it; the market only declares what it needs, so
  * the two modules do not import each other (subscriptions already imports the market).
  */
 export const SUBSCRIBED_SERVERS = Symbol('SUBSCRIBED_SERVERS');

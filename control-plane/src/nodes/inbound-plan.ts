@@ -13,7 +13,7 @@ import type {
 } from './entities/server.entity';
 
 /**
- * The inbound plan (spec 02 §2 port management and traffic obfuscation): what the
+ * The inbound plan (docs/product/screens.md#dashboards-and-information-pages port management and traffic obfuscation): what the
  * control plane asks a node to serve. Each machine gets a persistent port of its own at
  * enrollment, changed only by the operator's emergency regeneration; the transport is the core's
  * secure default (REALITY with Xray, TLS with v2ray) until the operator picks another.

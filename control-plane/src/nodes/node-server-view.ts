@@ -37,7 +37,7 @@ export function toNodeServer(server: ServerEntity, view: ReliabilityView): NodeS
     tier: server.tier,
     host: server.host,
     port: server.port,
-    // spec 01 §9: uptime is shown in hours.
+    // docs/product/constants.md#market-prices-and-limits: uptime is shown in hours.
     uptime: Math.floor(Number(server.uptimeSeconds) / 3600),
     connections: server.activeClients,
     reliability: view.reliability,

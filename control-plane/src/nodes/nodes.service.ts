@@ -95,7 +95,7 @@ export class NodesService {
   }
 
   /**
-   * The emergency port regeneration (spec 02 §2 port management): a new random port of the
+   * The emergency port regeneration (docs/product/screens.md#dashboards-and-information-pages port management): a new random port of the
    * range, never the current one, at most once per PORT_REGENERATION_INTERVAL_S per server;
    * pushed to the node at once like a transport change. Clients pick it up on their next feed
    * refresh, once the node reported it.

@@ -9,7 +9,7 @@ export interface ServerAddress {
 }
 
 /**
- * spec 02 §4 (no address: not listed) and spec 01 §4: whether clients have an address to dial,
+ * docs/product/states.md#subscription-and-reliability-states (no address: not listed) and docs/product/states.md#market-and-account-states: whether clients have an address to dial,
  * the one rule of the market's listing and the purchase. Every server needs its host and port
  * (an agent's link is built from them, a manual server's were read from its link when it was
  * checked); a manual server also needs its stored link, which is what its clients get. The

@@ -12,7 +12,7 @@ import { sslNumber } from '../common/money';
 import type { Posting } from '../wallet/ledger.service';
 
 /**
- * spec 01 §7: the request's `cost` is what the modal showed; it must be the plan's price (whole
+ * docs/product/calls.md#market-and-account-calls: the request's `cost` is what the modal showed; it must be the plan's price (whole
  * SSL) exactly, or the client saw another price than the server charges. Never charged itself.
  */
 export function costMatches(plan: PromotionPlan, cost: number): boolean {
@@ -20,7 +20,7 @@ export function costMatches(plan: PromotionPlan, cost: number): boolean {
 }
 
 /**
- * One promotion's movement (spec 02 §9): the plan's price out of the operator's node wallet,
+ * One promotion's movement (docs/product/constants.md#billing-and-the-economy): the plan's price out of the operator's node wallet,
  * 10% of it to the burn account and the rest to the operators' reward pool. Sums to zero.
  */
 export function promotionPostings(ownerUuid: string, costMicro: bigint): Posting[] {
@@ -47,7 +47,7 @@ export function runningPromotionMicro(
   return running ? (currentMicro ?? 0n) + costMicro : costMicro;
 }
 
-/** The state of a server's promotion as the Promote Server modal shows it (spec 01 §3). */
+/** The state of a server's promotion as the Promote Server modal shows it (docs/product/records.md#market-and-wallet-records). */
 export function promotionStatus(input: {
   serverId: string;
   now: Date;

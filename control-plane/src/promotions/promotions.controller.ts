@@ -11,7 +11,7 @@ import { PromotionsService } from './promotions.service';
 const serverNotFound = () => new PromotionsException('server_not_found');
 
 /**
- * spec 01 §7 promotion calls of the Promote Server modal. Only the server's owner: anyone else
+ * docs/product/calls.md#market-and-account-calls promotion calls of the Promote Server modal. Only the server's owner: anyone else
  * (another operator, a client) gets the same 404 as for a server that does not exist.
  */
 @ApiTags('promotions')

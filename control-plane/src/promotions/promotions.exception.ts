@@ -24,7 +24,7 @@ const MESSAGES: Record<PromotionsErrorCode, string> = {
 
 /**
  * A refused promotion; the message is the contract's (PROMOTION_MESSAGES). Every body carries
- * `error`, the code (spec 01 §7: the modal reads `insufficient_balance` from it).
+ * `error`, the code (docs/product/calls.md#market-and-account-calls: the modal reads `insufficient_balance` from it).
  */
 export class PromotionsException extends DomainException {
   static override readonly domain = 'promotions';

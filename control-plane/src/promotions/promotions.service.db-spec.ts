@@ -188,7 +188,7 @@ describe('PromotionsService.promote', () => {
 
   it('should not spend frozen rewards (they are not the operator’s yet)', async () => {
     const { owner, ids } = await operator(500);
-    // A subscription reward of 1000 SSL, frozen 60 days (spec 01 §9): the balance is 1500.
+    // A subscription reward of 1000 SSL, frozen 60 days (docs/product/constants.md#market-prices-and-limits): the balance is 1500.
     await runner.run((tx) =>
       ledger.lockAndPost(tx, {
         type: 'subscription_reward',

@@ -29,7 +29,7 @@ import { PromotionsException } from './promotions.exception';
 import { PromotionsRepository } from './promotions.repository';
 
 /**
- * Server promotions (spec 01 §4, §5, §9). A promotion is decided and paid in one
+ * Server promotions (docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits). A promotion is decided and paid in one
  * database transaction under the server's listing lock and then the node wallet's: the owner
  * check, the price (the plan's, the request's `cost` only checked), the cumulative cap, the
  * balance (available: frozen rewards are not the operator's yet), the ledger movement (10% burned,
@@ -48,7 +48,7 @@ export class PromotionsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** spec 01 §7 GET /servers/{id}/promotion: the owner's view; anyone else's is not found. */
+  /** docs/product/calls.md#market-and-account-calls GET /servers/{id}/promotion: the owner's view; anyone else's is not found. */
   async status(ownerUuid: string, serverId: string): Promise<PromotionStatus> {
     const server = await this.repository.owned(ownerUuid, serverId);
     if (!server) throw new PromotionsException('server_not_found');
@@ -62,7 +62,7 @@ export class PromotionsService {
     });
   }
 
-  /** spec 01 §7 POST /servers/{id}/promote; `key` (Idempotency-Key) makes it happen once. */
+  /** docs/product/calls.md#market-and-account-calls POST /servers/{id}/promote; `key` (Idempotency-Key) makes it happen once. */
   async promote(
     ownerUuid: string,
     serverId: string,
@@ -145,7 +145,7 @@ export class PromotionsService {
         },
       ),
     );
-    // The market's order changed: every open market refetches (spec 01 §4 server list refresh).
+    // The market's order changed: every open market refetches (docs/product/states.md#market-and-account-states server list refresh).
     if (!result.replayed) this.realtime.serverListUpdated('promotion');
     return result.body;
   }

@@ -7,7 +7,7 @@ import type { PgListener } from '../common/pg-listener';
 import { PgChannels } from '../database/pg-channels';
 import { DrainCoordinator } from '../lifecycle/drain-coordinator';
 
-/** spec 01 §7: the realtime events the portal listens for. */
+/** docs/product/calls.md#market-and-account-calls: the realtime events the portal listens for. */
 export const REALTIME_EVENTS = {
   serverListUpdated: 'server-list-updated',
   /** A deposit was credited; a wallet page refetches its own wallet. */

@@ -143,7 +143,7 @@ describe('integrateReliability', () => {
   });
 
   it('should stop at zero, not below, when the penalty after a day is capped at a low score', () => {
-    // spec 02 §4: after 24 h the penalty is capped at the score: a score of 30 is zero at 25 h.
+    // docs/product/states.md#subscription-and-reliability-states: after 24 h the penalty is capped at the score: a score of 30 is zero at 25 h.
     const state = reportedAt(0, 30);
     const days = integrateReliability(state, at(0), at(97 * HOUR));
     expect(days).toEqual(bySecond(state, at(0), at(97 * HOUR)));

@@ -1,7 +1,7 @@
 import { ECONOMICS } from '@scn/proto';
 
 /**
- * Server reliability (spec 02 §4), computed by the control plane only, from reports and the clock.
+ * Server reliability (docs/product/states.md#subscription-and-reliability-states), computed by the control plane only, from reports and the clock.
  *
  * The score is stored as it was at the last report (`reliabilityAtReport`); what it is *now* is a
  * pure function of that value and the report's age. So a node that stops reporting decays with
@@ -14,12 +14,12 @@ const DAY_MS = 24 * HOUR_MS;
 
 export const RELIABILITY = {
   max: 100,
-  /** spec 02 §4: +2 per fresh report, up to 100. */
+  /** docs/product/states.md#subscription-and-reliability-states: +2 per fresh report, up to 100. */
   freshReportGain: 2,
-  /** spec 02 §4: a failed client-count call -10, a malformed one -5. */
+  /** docs/product/states.md#subscription-and-reliability-states: a failed client-count call -10, a malformed one -5. */
   clientCountFailedPenalty: 10,
   malformedReportPenalty: 5,
-  /** spec 02 §4: a report older than this makes the server unavailable. */
+  /** docs/product/states.md#subscription-and-reliability-states: a report older than this makes the server unavailable. */
   staleAfterMs: HOUR_MS,
   /** 1 to 24 hours: -5 per full hour, capped at 20. */
   perHourPenalty: 5,
@@ -27,9 +27,9 @@ export const RELIABILITY = {
   /** 24 to 96 hours: (hours over 24) x 10 + 20, capped at the current reliability. */
   afterDayPerHourPenalty: 10,
   zeroAfterMs: 96 * HOUR_MS,
-  /** spec 02 §4: available at 50 or more. */
+  /** docs/product/states.md#subscription-and-reliability-states: available at 50 or more. */
   availableAt: ECONOMICS.availableAtReliability,
-  /** spec 02 §4, §9: below 95% hidden and frozen; 14 days to recover, else banned. */
+  /** docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy: below 95% hidden and frozen; 14 days to recover, else banned. */
   hideBelow: ECONOMICS.hideBelowReliabilityPercent,
   recoveryMs: ECONOMICS.recoveryDays * DAY_MS,
   /**
@@ -57,9 +57,9 @@ export type ReportQuality = 'ok' | 'client_count_failed' | 'malformed';
 export interface ReliabilityView {
   /** The score now, after staleness. */
   reliability: number;
-  /** spec 02 §4: fresh report and reliability of 50 or more. */
+  /** docs/product/states.md#subscription-and-reliability-states: fresh report and reliability of 50 or more. */
   available: boolean;
-  /** spec 02 §4: the report is older than an hour. */
+  /** docs/product/states.md#subscription-and-reliability-states: the report is older than an hour. */
   stale: boolean;
   /** Hidden from the market and rewards frozen: below 95% (or banned). */
   hidden: boolean;
@@ -68,7 +68,7 @@ export interface ReliabilityView {
   banDeadline: Date | null;
 }
 
-/** A node that has just enrolled: spec 02 §5 adds a server with reliability 100. */
+/** A node that has just enrolled: docs/product/input-rules.md#dashboard-input adds a server with reliability 100. */
 export function initialReliability(now: Date): ReliabilityState {
   return {
     reliabilityAtReport: RELIABILITY.max,
@@ -125,7 +125,7 @@ export function applyReport(
 }
 
 /**
- * Moves the network-level lifecycle on to `now` (spec 02 §4): start or clear the 14-day recovery
+ * Moves the network-level lifecycle on to `now` (docs/product/states.md#subscription-and-reliability-states): start or clear the 14-day recovery
  * window, and ban when it has run out. Run it on every report and from the periodic job.
  */
 export function settleThreshold(state: ReliabilityState, now: Date): ReliabilityState {

@@ -154,7 +154,7 @@ export class RewardComputer {
     return { bounds, until: end, statements, staking, demandMicro };
   }
 
-  /** The pool now and the budget it gives `period` (spec 02 §9: the 12-month cycle). */
+  /** The pool now and the budget it gives `period` (docs/product/constants.md#billing-and-the-economy: the 12-month cycle). */
   async pool(period: string): Promise<PoolFigures> {
     const poolMicro = await this.facts.poolBalanceMicro();
     const genesis = await this.facts.genesisAt();

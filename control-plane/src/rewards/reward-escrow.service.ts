@@ -21,7 +21,7 @@ export interface EscrowOutcome {
 }
 
 /**
- * The reward side of the reliability lifecycle (spec 02 §4): a server's base
+ * The reward side of the reliability lifecycle (docs/product/states.md#subscription-and-reliability-states): a server's base
  * rewards earned below 95% wait in its escrow; when it is back at 95% or more (and not banned)
  * they go to its operator (frozen 60 days, like every operator reward); when it is banned, or
  * deleted, they return to the pool. Idempotent: each escrow is locked and emptied of exactly its

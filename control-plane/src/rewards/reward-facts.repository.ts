@@ -166,7 +166,7 @@ export class RewardFactsRepository {
   }
 
   /**
-   * Subscription rewards of the period per server (spec 02 §9: clients x 10). A reward is paid
+   * Subscription rewards of the period per server (docs/product/constants.md#billing-and-the-economy: clients x 10). A reward is paid
    * per subscription and operator (ledger `subscription_reward`, its server_count the operator's
    * servers in the subscription), so it is attributed by membership: each of the operator's
    * servers the subscription holds or held (subscription_servers, subscription_server_drops) gets
@@ -199,7 +199,7 @@ export class RewardFactsRepository {
   }
 
   /**
-   * spec 02 §9 ad bonus: the share-and-earn rewards each operator's node wallet
+   * docs/product/constants.md#billing-and-the-economy ad bonus: the share-and-earn rewards each operator's node wallet
    * received in the window (paid, so already in the ledger), by operator.
    */
   async adBonusLines(window: FactsWindow, owner: string | null): Promise<Map<string, bigint>> {

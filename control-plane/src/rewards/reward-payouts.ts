@@ -11,7 +11,7 @@ import { stakeUnlocksAt } from './reward-rules';
 
 const DAY_MS = 86_400_000;
 
-/** spec 01 §9: operator rewards are frozen 60 days from when they are paid. */
+/** docs/product/constants.md#market-prices-and-limits: operator rewards are frozen 60 days from when they are paid. */
 export function rewardFrozenUntil(now: Date): Date {
   return new Date(now.getTime() + PRICING.operatorRewardFrozenDays * DAY_MS);
 }

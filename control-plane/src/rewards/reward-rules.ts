@@ -1,7 +1,7 @@
 import { ECONOMICS, MICRO_PER_SSL, PRICING, VPS_TIERS, type VpsTierId } from '@scn/proto';
 
 /**
- * The operators' economy as pure functions (spec 02 §9): the monthly statement of one
+ * The operators' economy as pure functions (docs/product/constants.md#billing-and-the-economy): the monthly statement of one
  * node, halving protection, staking income and the pool's monthly budget. Integer micro-SSL
  * and integer seconds only; every division floors, so the engine never pays a fraction of a
  * micro-SSL more than the rules give. docs/economics.md states each rule with its figures.
@@ -9,7 +9,7 @@ import { ECONOMICS, MICRO_PER_SSL, PRICING, VPS_TIERS, type VpsTierId } from '@s
 
 const PERCENT = 100n;
 
-/** spec 02 §9: 15% of the 10 billion SSL supply, the pool's balance at genesis (in @scn/proto, so
+/** docs/product/constants.md#billing-and-the-economy: 15% of the 10 billion SSL supply, the pool's balance at genesis (in @scn/proto, so
  * migration 2400 reads it without importing a domain). */
 export { REWARD_POOL_GENESIS_MICRO } from '@scn/proto';
 
@@ -33,7 +33,7 @@ export interface BaseReward {
   proRataMicro: bigint;
   /** The period's time-weighted reliability, in basis points of a percent (10000 = 100%). */
   reliabilityBasisPoints: number;
-  /** spec 02 §9: 2 x (1 - reliability) x 100, in basis points (10000 = 100% slashed). */
+  /** docs/product/constants.md#billing-and-the-economy: 2 x (1 - reliability) x 100, in basis points (10000 = 100% slashed). */
   slashBasisPoints: number;
   /** proRata less the slash: what the period earned. */
   earnedMicro: bigint;
@@ -50,7 +50,7 @@ export function tierBaseMicro(tier: VpsTierId | null): bigint {
 }
 
 /**
- * spec 02 §9: base x (seconds enrolled / seconds in the period), then slashed
+ * docs/product/constants.md#billing-and-the-economy: base x (seconds enrolled / seconds in the period), then slashed
  * by 2 x (1 - R) with R the time-weighted reliability; 50% or less slashes everything. In one
  * exact fraction: base x observed/period x max(0, 2 x R - 100)/100 with R = Σ(r x s) / observed,
  * so base x max(0, 2 x Σ(r x s) - 100 x observed) / (100 x period).
@@ -113,12 +113,12 @@ function fullYears(from: Date, at: Date): number {
   return years;
 }
 
-/** spec 02 §9: the node's year of operation at `at`: 1 until its first anniversary. */
+/** docs/product/constants.md#billing-and-the-economy: the node's year of operation at `at`: 1 until its first anniversary. */
 export function nodeYear(enrolledAt: Date, at: Date): number {
   return fullYears(enrolledAt, at) + 1;
 }
 
-/** spec 02 §9 halving protection: the share of monthly earnings to stake, 20/30/40/50%, then 50%. */
+/** docs/product/constants.md#billing-and-the-economy halving protection: the share of monthly earnings to stake, 20/30/40/50%, then 50%. */
 export function requiredStakeSharePercent(year: number): number {
   const shares = ECONOMICS.stakingShareByYear;
   return shares[Math.min(Math.max(year, 1), shares.length) - 1]!;
@@ -137,7 +137,7 @@ export interface HalvingFacts {
 }
 
 /**
- * spec 02 §4, §9: after year 4 of the node, or after 4 years of hardware without an upgrade,
+ * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy: after year 4 of the node, or after 4 years of hardware without an upgrade,
  * rewards and allowed clients are cut by 50% unless the staking requirement was met: the
  * operator's stake covers every share the requirement asked of past earnings.
  */
@@ -154,7 +154,7 @@ export function requiredStakeMicro(earningsMicro: bigint, year: number): bigint 
   return (earningsMicro * BigInt(requiredStakeSharePercent(year))) / PERCENT;
 }
 
-/** A node's allowed clients after a halving cut (spec 02 §4). */
+/** A node's allowed clients after a halving cut (docs/product/states.md#subscription-and-reliability-states). */
 export function allowedClients(maxClients: number, halvingCut: boolean): number {
   return halvingCut
     ? Math.floor((maxClients * (100 - ECONOMICS.hardwareAgeCutPercent)) / 100)
@@ -162,7 +162,7 @@ export function allowedClients(maxClients: number, halvingCut: boolean): number 
 }
 
 /**
- * spec 02 §9: stake income is stake x 12% / 12 a month, on the stake held through the whole
+ * docs/product/constants.md#billing-and-the-economy: stake income is stake x 12% / 12 a month, on the stake held through the whole
  * period: the smaller of the stake at its start and at its end (staking on the last day earns
  * nothing that month).
  */
@@ -182,7 +182,7 @@ export function autoStakeMicro(payoutMicro: bigint, percent: number): bigint {
 const DAY_MS = 86_400_000;
 
 /**
- * spec 02 §6: every credit to a stake, a stake made by hand or the automatic stake
+ * docs/product/roles.md#who-may-use-the-dashboards: every credit to a stake, a stake made by hand or the automatic stake
  * of a payout, is locked ECONOMICS.stakeLockDays from when it is made. The ledger entry of the
  * credit carries it as `frozen_until` (stakeCredit of reward-payouts, which staking's stakePostings
  * and the payouts both write); an unstake takes only credits past it.
@@ -192,7 +192,7 @@ export function stakeUnlocksAt(at: Date): Date {
 }
 
 /**
- * spec 02 §9 reward cycle: the pool is spent over 12-month cycles from genesis. A month's
+ * docs/product/constants.md#billing-and-the-economy reward cycle: the pool is spent over 12-month cycles from genesis. A month's
  * budget is the pool's balance when the month is paid, shared evenly over the months left in
  * the cycle (so what one month does not spend, and promotion money paid in, raises the later
  * ones). `monthIndex` counts months since genesis from 0.
@@ -240,7 +240,7 @@ export function scaleToBudget(amounts: readonly bigint[], budgetMicro: bigint): 
   return amounts.map((amount) => scaleMicro(amount, scale));
 }
 
-/** spec 02 §9 node income = base + clients x 10 + ad bonus: the subscription line. */
+/** docs/product/constants.md#billing-and-the-economy node income = base + clients x 10 + ad bonus: the subscription line. */
 export function subscriptionLineMicro(clients: number): bigint {
   return BigInt(clients) * BigInt(PRICING.operatorRewardSsl) * MICRO_PER_SSL;
 }

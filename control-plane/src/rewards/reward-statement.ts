@@ -51,7 +51,7 @@ export interface StatementInput {
 
 export interface StatementFigures extends BaseReward {
   nodeYear: number;
-  /** Node income = earned base + subscription rewards + ad bonus (spec 02 §9). */
+  /** Node income = earned base + subscription rewards + ad bonus (docs/product/constants.md#billing-and-the-economy). */
   incomeMicro: bigint;
   /** What this period adds to the halving requirement: income x the year's share. */
   requiredStakeMicro: bigint;
@@ -64,7 +64,7 @@ export interface StatementFigures extends BaseReward {
 
 export function composeStatement(input: StatementInput): StatementFigures {
   const at = input.period.end;
-  // spec 02 §4, §9: the cut looks at the requirement of earlier periods, never this one's.
+  // docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy: the cut looks at the requirement of earlier periods, never this one's.
   const halvingCut = halvingCutApplies({
     enrolledAt: input.enrolledAt,
     hardwareSince: input.hardwareSince,

@@ -97,7 +97,7 @@ export class ShareRewardsService {
             account: { wallet: share.walletKind, ownerUuid: share.accountUuid },
             amountMicro: share.rewardMicro,
             // An operator's share reward is an operator reward (the ad bonus line), frozen 60 days
-            // like every other (spec 01 §9); a client's is theirs at once.
+            // like every other (docs/product/constants.md#market-prices-and-limits); a client's is theirs at once.
             ...(share.walletKind === 'node_wallet' ? { frozenUntil: rewardFrozenUntil(at) } : {}),
           },
         ],

@@ -8,7 +8,7 @@ import {
 } from './share-rules';
 
 /**
- * Prime time (spec 01 §9) read at the server's instant in the user's zone: weekdays
+ * Prime time (docs/product/constants.md#market-prices-and-limits) read at the server's instant in the user's zone: weekdays
  * [12:00, 13:30) and [20:00, 21:30), weekends [10:00, 16:00) and [19:00, 22:00); the start
  * inclusive, the end exclusive. 2026-11-25 is a Wednesday, 2026-11-28 a Saturday.
  */

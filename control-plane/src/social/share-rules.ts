@@ -1,7 +1,7 @@
 import { SHARE_DAILY_CAP_MICRO, SHARE_PRIME_TIME, SHARE_REWARD, sslToMicro } from '@scn/proto';
 
 /**
- * The pure rules of share-and-earn (spec 01 §9): the user's local time in a stated
+ * The pure rules of share-and-earn (docs/product/constants.md#market-prices-and-limits): the user's local time in a stated
  * IANA zone at the server's instant, prime time, the reward and the daily cap. No clock is read
  * here: the caller passes the server's `now` (never a client's clock).
  */

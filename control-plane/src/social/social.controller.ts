@@ -9,7 +9,7 @@ import { AddSocialRewardDto, RecordShareDto } from './dto/social.dto';
 import { SocialService } from './social.service';
 
 /**
- * spec 01 §7 and spec 02 §7 share-and-earn calls: any signed-in user, for their own
+ * docs/product/calls.md#market-and-account-calls and docs/product/calls.md#dashboard-calls share-and-earn calls: any signed-in user, for their own
  * account only (`{uuid}` and `userId`, 403 otherwise). The server computes every reward.
  */
 @ApiTags('social')

@@ -53,7 +53,7 @@ function availability(shares: readonly ShareRow[], now: Date): AvailablePlatform
 }
 
 /**
- * Share-and-earn (spec 01 §4 Share flow, §9 Share reward). The server decides
+ * Share-and-earn (docs/product/states.md#market-and-account-states Share flow, docs/product/constants.md#market-prices-and-limits Share reward). The server decides
  * everything: the post URL must be an https post of the chosen platform, normalized so that one
  * post is one claim across all accounts (a unique index); one share per platform per 7 days and
  * at most 1 SSL per 24 hours per account, checked under a per-account lock in the transaction

@@ -1,5 +1,5 @@
 /**
- * Hardware age (spec 02 §4 "Hardware age"): after 4 years of hardware without an
+ * Hardware age (docs/product/states.md#subscription-and-reliability-states "Hardware age"): after 4 years of hardware without an
  * upgrade, halving protection applies. `servers.hardware_since` is set by the first report that
  * carries the hardware and reset by one with more cores or more memory than the stored
  * hardware (an upgrade); the same hardware or less keeps it.

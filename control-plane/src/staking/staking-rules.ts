@@ -5,7 +5,7 @@ import type { Posting } from '../wallet/ledger.service';
 import type { FrozenLot } from '../wallet/wallet-balance';
 
 /**
- * Staking's rules as pure functions (spec 02 §9; docs/economics.md "Staking").
+ * Staking's rules as pure functions (docs/product/constants.md#billing-and-the-economy; docs/economics.md "Staking").
  *
  * The lock: every credit to a stake (a stake from the node wallet, an automatic stake of a
  * payout) carries `frozen_until` = its time + ECONOMICS.stakeLockDays on its ledger entry. An
@@ -78,7 +78,7 @@ export function stakeLockView(balanceMicro: bigint, locks: readonly StakeLock[])
 }
 
 /**
- * spec 02 §4, §9: from when halving protection applies to a node unless the requirement is met:
+ * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy: from when halving protection applies to a node unless the requirement is met:
  * the start of its year 5, or 4 years of its hardware without an upgrade, whichever is first
  * (the same instants halvingCutApplies of reward-rules compares with).
  */

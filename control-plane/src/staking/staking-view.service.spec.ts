@@ -55,7 +55,7 @@ function setup(requirements: StakeRequirements, stake = ssl(852)) {
 
 describe('StakingViewService.view', () => {
   it('should show the stake, its locks, what can be staked, the income and the halving per server', async () => {
-    // The rewards engine's stored requirements: spec 02 §9's example month in year 5 (50% of
+    // The rewards engine's stored requirements: docs/product/constants.md#billing-and-the-economy's example month in year 5 (50% of
     // 1,704 SSL) for the old server, 20% of 100 SSL for the new one, and 5 SSL of a server
     // deleted since, which the engine still counts in the operator's total.
     const view = await setup({
@@ -74,7 +74,7 @@ describe('StakingViewService.view', () => {
       stakeableMicro: ssl(30).toString(),
       autoStakePercent: 50,
       apyPercent: 12,
-      // spec 02 §9: 852 x 12% / 12 = 8.52 SSL ("about 8.5 SSL a month").
+      // docs/product/constants.md#billing-and-the-economy: 852 x 12% / 12 = 8.52 SSL ("about 8.5 SSL a month").
       monthlyIncomeMicro: '8520000',
       requiredStakeMicro: (ssl(852) + ssl(20) + ssl(5)).toString(),
       requirementMet: false,

@@ -14,7 +14,7 @@ import { halvingFrom, stakeLock, stakeLockView } from './staking-rules';
 /**
  * What the node dashboard's staking settings show (GET /api/nodes/{uuid}/staking): the stake,
  * what of it is unlocked and when the rest unlocks, what can be staked, the automatic stake, the
- * income it earns, and halving protection per server (spec 02 §4, §9).
+ * income it earns, and halving protection per server (docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy).
  */
 @Injectable()
 export class StakingViewService {

@@ -75,7 +75,7 @@ export class StakingRepository {
   }
 
   /**
-   * spec 02 §4, §9 halving protection, as the rewards engine decides it: the requirement each
+   * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy halving protection, as the rewards engine decides it: the requirement each
    * monthly statement added (`reward_statements.required_stake_micro`, its node income times the
    * share of the node's year, stored when its period is computed), summed per server and over
    * all of the operator's statements. The total is the figure the engine compares the stake

@@ -37,7 +37,7 @@ export class StakingService {
 
   /**
    * Moves `amountMicro` from the node wallet to the stake, locked ECONOMICS.stakeLockDays: only
-   * out of the available balance (the balance less its frozen rewards, spec 02 §3), 402 beyond.
+   * out of the available balance (the balance less its frozen rewards, docs/product/records.md#dashboard-records), 402 beyond.
    */
   stake(
     ownerUuid: string,
@@ -88,7 +88,7 @@ export class StakingService {
     });
   }
 
-  /** spec 02 §6: the automatic stake of each payout, 0 to 100%. */
+  /** docs/product/roles.md#who-may-use-the-dashboards: the automatic stake of each payout, 0 to 100%. */
   async setAutoStake(ownerUuid: string, percent: number): Promise<AutoStakeResponse> {
     await this.repository.setAutoStakePercent(ownerUuid, percent, this.clock.now());
     return {

@@ -31,7 +31,7 @@ export function feedPages(publicUrl: string): FeedPages {
   };
 }
 
-/** A paused subscription is unpaid when a payment it needed failed (spec 02 §4 automatic pause). */
+/** A paused subscription is unpaid when a payment it needed failed (docs/product/states.md#subscription-and-reliability-states automatic pause). */
 export function feedState(record: {
   status: SubscriptionState;
   pauseReason: PauseReason | null;

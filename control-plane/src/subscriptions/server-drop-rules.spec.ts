@@ -38,7 +38,7 @@ describe('unableNow', () => {
   });
 
   it('should count a silent server as hidden from the hour staleness took it under 95%', () => {
-    // At 100, two full hours without a report cost 10 points (spec 02 §4).
+    // At 100, two full hours without a report cost 10 points (docs/product/states.md#subscription-and-reliability-states).
     expect(unableNow(server({ lastReportAt: ago(5 * HOUR) }), now)).toEqual({
       reason: 'hidden',
       since: ago(3 * HOUR),

@@ -14,7 +14,7 @@ import { periodMs } from './subscription-pricing';
 
 /**
  * A hidden server is dropped only once it has stayed hidden this long. One failed client-count
- * call takes a server at 100% to 90% (spec 02 §4: -10), hidden for the three minutes three fresh
+ * call takes a server at 100% to 90% (docs/product/states.md#subscription-and-reliability-states: -10), hidden for the three minutes three fresh
  * reports need to bring it back over 95%; dropping it then would cut a working connection and
  * lose the client the server for good over a blip. The wait costs the client nothing: the
  * refund counts from the moment the server went under 95%, not from the drop, so a period
@@ -25,7 +25,7 @@ export const HIDDEN_GRACE_MS = 3_600_000;
 /**
  * A gap this long between two runs of the server drop job means the control plane (or its
  * database) was down: reports could not arrive, and every server's score decayed meanwhile
- * through no fault of its own (spec 02 §4 staleness: -10 after two silent hours).
+ * through no fault of its own (docs/product/states.md#subscription-and-reliability-states staleness: -10 after two silent hours).
  */
 export const WATCH_GAP_MS = 5 * 60_000;
 
@@ -36,7 +36,7 @@ export interface Unable {
 }
 
 /**
- * Banned, or hidden now (spec 02 §4: below 95% a server is hidden from the network; 14 days
+ * Banned, or hidden now (docs/product/states.md#subscription-and-reliability-states: below 95% a server is hidden from the network; 14 days
  * later it is banned). `since` is when it went under 95% (exact even if no job ran then), for a
  * ban without that record the ban itself.
  */
@@ -81,7 +81,7 @@ export function watchingSince(
  * The client's paid time left on a server that stopped serving at `since`, in ms, at most one
  * period. A client pause stops the paid clock (it resumes from where it stopped), so time after
  * the pause began is all still unused. A subscription paused because a billing change could not
- * be paid has no paid time (spec 02 §9: no refund of the remaining time on a change).
+ * be paid has no paid time (docs/product/constants.md#billing-and-the-economy: no refund of the remaining time on a change).
  */
 export function unusedPaidMs(
   record: Pick<SubscriptionRecord, 'status' | 'pauseReason' | 'pausedAt' | 'expiresAt'> & {

@@ -79,7 +79,7 @@ export class SubscriptionBillingService {
     return result;
   }
 
-  /** spec 02 §9: a pause past its limit ends by itself, as if resumed at the limit. */
+  /** docs/product/constants.md#billing-and-the-economy: a pause past its limit ends by itself, as if resumed at the limit. */
   private resumeDue(id: string, now: Date): Promise<boolean> {
     return this.transactions.runRetrying(async (tx) => {
       const record = await this.repository.lockForJob(tx, id);

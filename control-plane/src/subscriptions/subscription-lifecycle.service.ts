@@ -17,7 +17,7 @@ import { SubscriptionsException } from './subscriptions.exception';
 import { SubscriptionsNotifier } from './subscriptions.notifier';
 
 /**
- * The changes of a subscription that move no money (spec 02 §4): pause and its end, delete,
+ * The changes of a subscription that move no money (docs/product/states.md#subscription-and-reliability-states): pause and its end, delete,
  * auto-renew, a new URL. Each runs in one database transaction under the subscription's row
  * lock, with the node client sets it changes; the realtime event follows the commit.
  */
@@ -34,7 +34,7 @@ export class SubscriptionLifecycleService {
   ) {}
 
   /**
-   * spec 02 §4 Pause, within the allowance of spec 02 §9 (hourly: 2 in any 24 hours; monthly: 1
+   * docs/product/states.md#subscription-and-reliability-states Pause, within the allowance of docs/product/constants.md#billing-and-the-economy (hourly: 2 in any 24 hours; monthly: 1
    * free in any 6 months). The paid time stops; the uuid leaves the nodes; the pause ends by
    * itself after 8 hours (hourly) or 7 days (monthly). Beyond the allowance: 409, nothing changes.
    */
@@ -102,7 +102,7 @@ export class SubscriptionLifecycleService {
     return this.views.actionResponse(tx, message, updated, servers, this.clock.now());
   }
 
-  /** spec 02 §4: deleted from either state; its uuid leaves every node, its URL stops working. */
+  /** docs/product/states.md#subscription-and-reliability-states: deleted from either state; its uuid leaves every node, its URL stops working. */
   async remove(ownerUuid: string, id: string): Promise<void> {
     const now = this.clock.now();
     await this.transactions.runRetrying(async (tx) => {
@@ -125,7 +125,7 @@ export class SubscriptionLifecycleService {
   }
 
   /**
-   * spec 02 §3 autoRenew: whether the billing job renews the subscription at the end of its
+   * docs/product/records.md#dashboard-records autoRenew: whether the billing job renews the subscription at the end of its
    * period (paying for it) or lets it expire there. Moves no money.
    */
   async setAutoRenew(

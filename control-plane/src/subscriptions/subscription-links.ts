@@ -88,7 +88,7 @@ export function linkUuid(link: string, fallback: string): string {
   return parseVlessLink(link, { checkValues: false })?.uuid ?? fallback;
 }
 
-/** `raw_<id>.txt`: one link per line (spec 02 §7). */
+/** `raw_<id>.txt`: one link per line (docs/product/calls.md#dashboard-calls). */
 export function rawFile(links: readonly string[]): string {
   return links.filter(Boolean).join('\n') + '\n';
 }
@@ -101,7 +101,7 @@ export function groupFile(links: readonly string[]): string {
   return Buffer.from(links.filter(Boolean).join('\n'), 'utf8').toString('base64');
 }
 
-/** spec 02 §3 name: e.g. "Subscription (3 servers)". */
+/** docs/product/records.md#dashboard-records name: e.g. "Subscription (3 servers)". */
 export function subscriptionName(serverCount: number): string {
   return `Subscription (${serverCount} server${serverCount === 1 ? '' : 's'})`;
 }

@@ -24,7 +24,7 @@ import { SubscriptionsException } from './subscriptions.exception';
 import { SubscriptionsNotifier } from './subscriptions.notifier';
 
 /**
- * The client's calls that may pay a new period now (spec 02 §4 Activate, change billing type).
+ * The client's calls that may pay a new period now (docs/product/states.md#subscription-and-reliability-states Activate, change billing type).
  * Each is one database transaction with its Idempotency-Key (IdempotencyService), under the
  * subscription's row lock; servers that cannot serve are dropped first and never paid for
  *. Run again when PostgreSQL rolls one back for a deadlock.
@@ -46,7 +46,7 @@ export class SubscriptionPaidChangesService {
   ) {}
 
   /**
-   * spec 02 §4 Activate. A client pause resumes for free (the paid time runs on from where it
+   * docs/product/states.md#subscription-and-reliability-states Activate. A client pause resumes for free (the paid time runs on from where it
    * stopped). An expired subscription, or one paused because a billing change could not be paid,
    * pays one period of its billing cycle now: 402 with balance and required when short.
    */
@@ -128,9 +128,9 @@ export class SubscriptionPaidChangesService {
   }
 
   /**
-   * spec 02 §4, §9 change billing type: 10 SSL per server upfront for a new period of the new
+   * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy change billing type: 10 SSL per server upfront for a new period of the new
    * cycle starting now, no refund of the remaining time. When the wallet cannot pay it, the
-   * subscription is paused with the new cycle (spec 02 §4: the automatic pause) and activating it
+   * subscription is paused with the new cycle (docs/product/states.md#subscription-and-reliability-states: the automatic pause) and activating it
    * later pays that period.
    */
   async changeType(
@@ -219,7 +219,7 @@ export class SubscriptionPaidChangesService {
   }
 
   /**
-   * spec 01 §9: a server takes at most its tier's max clients (manual servers: tier1's 10), the
+   * docs/product/constants.md#market-prices-and-limits: a server takes at most its tier's max clients (manual servers: tier1's 10), the
    * rule a purchase runs (client_sets_take): the client's places again, or 409 server_full.
    */
   private async takePlaces(

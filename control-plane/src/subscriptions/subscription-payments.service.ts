@@ -42,8 +42,8 @@ export interface Charged {
 }
 
 /**
- * What a subscription's period costs and the ledger movements that pay it (spec 01 §9, spec 02
- * §9). The client pays the platform, and the platform pays each operator 10 SSL per non-premium
+ * What a subscription's period costs and the ledger movements that pay it (docs/product/constants.md#market-prices-and-limits, spec 02
+ * docs/product/constants.md#market-prices-and-limits). The client pays the platform, and the platform pays each operator 10 SSL per non-premium
  * server, frozen 60 days (100% of client payments go to the operators); premium servers' share
  * stays with the platform. Nothing moves when the price is 0 (launch period). The ledger writes
  * the rows; this says which.
@@ -55,7 +55,7 @@ export class SubscriptionPaymentsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** spec 01 §1: whether `now` is in the launch period (everything is free). */
+  /** docs/product/overview.md#what-scn-is: whether `now` is in the launch period (everything is free). */
   free(now: Date): boolean {
     return launchPeriodActive(now, this.config.launchPeriodEndsAt);
   }

@@ -3,13 +3,13 @@ import { type BillingCycle, type PauseAllowance, PRICING, sslToMicro } from '@sc
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** spec 02 §9: monthly 10 SSL per server (valid 30 days); premium servers 10 SSL each (spec 01 §9). */
+/** docs/product/constants.md#billing-and-the-economy: monthly 10 SSL per server (valid 30 days); premium servers 10 SSL each (docs/product/constants.md#market-prices-and-limits). */
 const MONTHLY_PER_SERVER_MICRO = sslToMicro(PRICING.monthlyPerServerSsl);
 const PREMIUM_PER_SERVER_MICRO = sslToMicro(PRICING.premiumPerServerSsl);
-/** spec 02 §9: hourly is 0.1 SSL an hour, paid upfront in blocks of 100 hours: 10 SSL per server. */
+/** docs/product/constants.md#billing-and-the-economy: hourly is 0.1 SSL an hour, paid upfront in blocks of 100 hours: 10 SSL per server. */
 const HOURLY_PER_HOUR_MICRO = sslToMicro(PRICING.hourlyPerServerSsl);
 const HOURLY_BLOCK_PER_SERVER_MICRO = HOURLY_PER_HOUR_MICRO * BigInt(PRICING.hourlyBlockHours);
-/** spec 01 §9: 10 SSL per non-admin server to its operator, frozen 60 days. */
+/** docs/product/constants.md#market-prices-and-limits: 10 SSL per non-admin server to its operator, frozen 60 days. */
 export const OPERATOR_REWARD_MICRO = sslToMicro(PRICING.operatorRewardSsl);
 export const OPERATOR_REWARD_FROZEN_MS = PRICING.operatorRewardFrozenDays * DAY_MS;
 
@@ -22,7 +22,7 @@ export interface PricedServer {
 }
 
 /**
- * A server added without the agent is free (spec 01 §3 price 0) and earns its
+ * A server added without the agent is free (docs/product/records.md#market-and-wallet-records price 0) and earns its
  * operator nothing: all its clients share the operator's one UUID, which cannot be revoked when
  * a subscription ends, so there is nothing to sell. Paying and earning need the agent.
  */
@@ -30,14 +30,14 @@ export function freeServer(server: Pick<PricedServer, 'source'>): boolean {
   return server.source === 'manual';
 }
 
-/** Length of one paid period: 30 days monthly, 100 hours hourly (spec 02 §9). */
+/** Length of one paid period: 30 days monthly, 100 hours hourly (docs/product/constants.md#billing-and-the-economy). */
 export function periodMs(cycle: BillingCycle): number {
   return cycle === 'monthly'
     ? PRICING.monthlyValidityDays * DAY_MS
     : PRICING.hourlyBlockHours * HOUR_MS;
 }
 
-/** spec 01 §7 duration '1month'; hourly blocks are '100hours'. */
+/** docs/product/calls.md#market-and-account-calls duration '1month'; hourly blocks are '100hours'. */
 export function periodDuration(cycle: BillingCycle): string {
   return cycle === 'monthly' ? '1month' : `${PRICING.hourlyBlockHours}hours`;
 }
@@ -58,14 +58,14 @@ export function periodPriceMicro(
   return total;
 }
 
-/** spec 02 §3 hourlyPrice: 0.1 SSL per paid server per hour (0 in the launch period). */
+/** docs/product/records.md#dashboard-records hourlyPrice: 0.1 SSL per paid server per hour (0 in the launch period). */
 export function hourlyPriceMicro(servers: readonly PricedServer[], free: boolean): bigint {
   if (free) return 0n;
   return HOURLY_PER_HOUR_MICRO * BigInt(servers.filter((server) => !freeServer(server)).length);
 }
 
 /**
- * Who earns a paid period (spec 02 §9: 100% of client payments go to the operators): 10 SSL per
+ * Who earns a paid period (docs/product/constants.md#billing-and-the-economy: 100% of client payments go to the operators): 10 SSL per
  * non-premium server to its operator; premium servers' share stays with the platform; free
  * servers (added without the agent) earn nothing. Keyed by operator, in a stable order.
  */
@@ -85,7 +85,7 @@ export function operatorRewards(
     .map(([ownerUuid, entry]) => ({ ownerUuid, ...entry }));
 }
 
-/** spec 02 §9 pauses: hourly 2 per day up to 8 h each; monthly 1 free 7-day pause per 6 months. */
+/** docs/product/constants.md#billing-and-the-economy pauses: hourly 2 per day up to 8 h each; monthly 1 free 7-day pause per 6 months. */
 export const PAUSE_RULES: Record<
   BillingCycle,
   {

@@ -45,7 +45,7 @@ type PurchaseRecord = Omit<
 const PURCHASE_ATTEMPTS = 3;
 
 /**
- * spec 01 §4 Purchase, as one atomic call: the servers are checked, the price is computed
+ * docs/product/states.md#market-and-account-states Purchase, as one atomic call: the servers are checked, the price is computed
  * here, then one database function (batched with concurrent purchases, PurchasesRepository)
  * locks the servers' client sets and the wallet, checks capacity and balance, debits the client,
  * credits the operators (frozen 60 days), creates the subscription and allows its uuid on every
@@ -244,7 +244,7 @@ export class SubscriptionPurchaseService {
 }
 
 /**
- * spec 01 §4 Server disabled: only servers a client could select on the market can be bought:
+ * docs/product/states.md#market-and-account-states Server disabled: only servers a client could select on the market can be bought:
  * not banned or hidden (below 95%), reporting (not stale) at 50% or more, with a running core
  * and an address clients can dial. The core and address rules are the market listing's own
  * (CORE_DOWN_STATES, hasDialableAddress); its capacity is checked when places are taken.

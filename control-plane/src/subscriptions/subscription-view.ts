@@ -55,7 +55,7 @@ export function timeLeft(
   return { remainingMs: 0, expirationDate: record.expiresAt };
 }
 
-/** spec 02 §3 Subscription, as the lists and every answer about one show it. */
+/** docs/product/records.md#dashboard-records Subscription, as the lists and every answer about one show it. */
 export function subscriptionView(
   record: SubscriptionRecord,
   servers: readonly SubscribableServer[],

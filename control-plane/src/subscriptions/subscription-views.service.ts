@@ -45,7 +45,7 @@ export type QrCodes = Pick<
 >;
 
 /**
- * What a client sees of its subscriptions (spec 02 §3, §7): the lists, the answer of every
+ * What a client sees of its subscriptions (docs/product/records.md#dashboard-records, docs/product/calls.md#dashboard-calls): the lists, the answer of every
  * change, the files, the QR codes and the subscription URL's feed. Moves nothing; the URL
  * secrets (subscription-url.ts) are issued and read back here.
  */
@@ -64,12 +64,12 @@ export class SubscriptionViewsService {
     this.urlSecrets = new SubscriptionUrlSecrets(config.appSecret);
   }
 
-  /** spec 02 §7: active subscriptions. */
+  /** docs/product/calls.md#dashboard-calls: active subscriptions. */
   listActive(ownerUuid: string): Promise<Subscription[]> {
     return this.list(ownerUuid, ['active']);
   }
 
-  /** spec 02 §7: paused subscriptions, and expired ones (activating either resumes it). */
+  /** docs/product/calls.md#dashboard-calls: paused subscriptions, and expired ones (activating either resumes it). */
   listPaused(ownerUuid: string): Promise<Subscription[]> {
     return this.list(ownerUuid, ['paused', 'expired']);
   }
@@ -88,7 +88,7 @@ export class SubscriptionViewsService {
     };
   }
 
-  /** spec 02 §7 download-subscription: `group_<id>.txt` (base64) or `raw_<id>.txt` (lines). */
+  /** docs/product/calls.md#dashboard-calls download-subscription: `group_<id>.txt` (base64) or `raw_<id>.txt` (lines). */
   async file(
     ownerUuid: string,
     fileName: string,
@@ -117,7 +117,7 @@ export class SubscriptionViewsService {
     return { ...issued, url: this.subscriptionUrl(issued.secret) };
   }
 
-  /** spec 02 §3 Subscription, from rows already read. */
+  /** docs/product/records.md#dashboard-records Subscription, from rows already read. */
   view(
     record: SubscriptionRecord,
     servers: readonly SubscribableServer[],

@@ -26,7 +26,7 @@ const notFound = () => SubscriptionsException.of('not_found');
 const fileNotFound = () => SubscriptionsException.of('file_not_found');
 
 /**
- * spec 01 §7 and spec 02 §7 `clients/*` calls. Prices and rewards are computed by the service;
+ * docs/product/calls.md#market-and-account-calls and docs/product/calls.md#dashboard-calls `clients/*` calls. Prices and rewards are computed by the service;
  * every `{uuid}` path is the session's own account (OwnAccount), and an `{id}` that is not
  * one of its subscriptions is 404.
  */

@@ -73,7 +73,7 @@ export class SubscriptionsException extends DomainException {
     return new SubscriptionsException('server_not_found', SUBSCRIPTION_MESSAGES.serverNotFound(id));
   }
 
-  /** Not listed, banned, stale, below 50% or its core is down (spec 01 §4 Server disabled). */
+  /** Not listed, banned, stale, below 50% or its core is down (docs/product/states.md#market-and-account-states Server disabled). */
   static serverUnavailable(name: string): SubscriptionsException {
     return new SubscriptionsException(
       'server_unavailable',
@@ -92,7 +92,7 @@ export class SubscriptionsException extends DomainException {
     );
   }
 
-  /** spec 02 §9: the pause allowance is used up; 409 says when the next pause is possible. */
+  /** docs/product/constants.md#billing-and-the-economy: the pause allowance is used up; 409 says when the next pause is possible. */
   static pauseAllowanceUsed(cycle: BillingCycle, nextAt: string): SubscriptionsException {
     const message =
       cycle === 'hourly'
@@ -103,7 +103,7 @@ export class SubscriptionsException extends DomainException {
     });
   }
 
-  /** spec 02 §8: 402 with the balance and what activation requires. */
+  /** docs/product/messages.md#dashboard-messages: 402 with the balance and what activation requires. */
   static activateInsufficient(balanceMicro: bigint, requiredMicro: bigint): SubscriptionsException {
     const balance = formatSsl(balanceMicro);
     const required = formatSsl(requiredMicro);

@@ -4,7 +4,7 @@ import { RealtimeGateway } from '../realtime/realtime.gateway';
 const THROTTLE_MS = 250;
 
 /**
- * The realtime events that follow a commit (spec 02 §7: the dashboard reloads on
+ * The realtime events that follow a commit (docs/product/calls.md#dashboard-calls: the dashboard reloads on
  * server-list-updated). One per replica, shared by every subscription service, so that its
  * throttle sees all of their changes.
  */

@@ -89,7 +89,7 @@ export class UnableServersService {
       if (due.length < PAGE) break;
       after = due[due.length - 1]!;
     }
-    // spec 02 §7: the client dashboard reloads its subscriptions and wallet on this event.
+    // docs/product/calls.md#dashboard-calls: the client dashboard reloads its subscriptions and wallet on this event.
     if (dropped > 0) this.realtime.serverListUpdated('withdrawn');
     return dropped;
   }

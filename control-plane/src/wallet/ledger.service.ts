@@ -26,7 +26,7 @@ export interface Posting {
   account: AccountRef;
   /** Signed micro-SSL: negative debits, positive credits. Never zero. */
   amountMicro: bigint;
-  /** spec 01 §9: operator rewards are frozen 60 days. */
+  /** docs/product/constants.md#market-prices-and-limits: operator rewards are frozen 60 days. */
   frozenUntil?: Date | null;
 }
 
@@ -122,7 +122,7 @@ export class LedgerService {
   }
 
   /**
-   * `lockWallet`, and what of the balance is not frozen (spec 01 §9: operator rewards are frozen
+   * `lockWallet`, and what of the balance is not frozen (docs/product/constants.md#market-prices-and-limits: operator rewards are frozen
    * 60 days): a frozen reward partly spent already never counts for more than the balance.
    */
   async lockAvailable(

@@ -14,7 +14,7 @@ import { WalletRepository } from './wallet.repository';
 export class WalletBalancesService {
   constructor(private readonly repository: WalletRepository) {}
 
-  /** The frozen lots of an owner's wallet or stake (spec 02 §3), in `tx` when given. */
+  /** The frozen lots of an owner's wallet or stake (docs/product/records.md#dashboard-records), in `tx` when given. */
   frozenLots(
     wallet: WalletKind,
     ownerUuid: string,

@@ -13,12 +13,12 @@ import { CurrentSession, ForAccountType, SessionGuard } from '../auth/session.gu
 import { WalletException } from './wallet.exception';
 import { WalletService } from './wallet.service';
 
-/** spec 01 §3: client and node wallets are separate; each account has the one of its type. */
+/** docs/product/records.md#market-and-wallet-records: client and node wallets are separate; each account has the one of its type. */
 const wrongWalletType = () => new WalletException('wrong_wallet_type');
 
 export class WalletQueryDto extends createZodDto(walletQuerySchema) {}
 
-/** spec 01 §7 / spec 02 §7 wallet calls. Amounts are computed here, never taken from a client. */
+/** docs/product/calls.md#market-and-account-calls / docs/product/calls.md#dashboard-calls wallet calls. Amounts are computed here, never taken from a client. */
 @ApiTags('wallet')
 @Controller()
 @UseGuards(SessionGuard)

@@ -40,7 +40,7 @@ function describe(
 ): [message: string, details: Record<string, string> | undefined] {
   if (code !== 'insufficient_balance') return [MESSAGES[code], undefined];
   const { balanceMicro, requiredMicro } = shortfall ?? { balanceMicro: 0n, requiredMicro: 0n };
-  // spec 02 §8: a 402 says the balance and what was required.
+  // docs/product/messages.md#dashboard-messages: a 402 says the balance and what was required.
   return [
     WALLET_MESSAGES.insufficientBalance(formatSsl(requiredMicro), formatSsl(balanceMicro)),
     {

@@ -313,7 +313,7 @@ export class WalletRepository {
   }
 
   /**
-   * spec 02 §3: the wallet's one reading of frozen lots, the amounts of an account's entries
+   * docs/product/records.md#dashboard-records: the wallet's one reading of frozen lots, the amounts of an account's entries
    * not yet thawed at `now`, grouped by when they thaw (a node wallet's frozen rewards, a stake's
    * locks). A debit carrying a lot's `frozen_until` (a refund taking back part of that reward)
    * shrinks that lot. The account by id, or by kind and owner (none: no lots).

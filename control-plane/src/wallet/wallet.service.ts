@@ -31,7 +31,7 @@ export class WalletService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** spec 01 §3: client and node wallets are separate; each account has the one of its type. */
+  /** docs/product/records.md#market-and-wallet-records: client and node wallets are separate; each account has the one of its type. */
   assertType(session: ActiveSession, type: WalletType): void {
     if (session.account.userType !== type) throw new WalletException('wrong_wallet_type');
   }
@@ -93,7 +93,7 @@ export class WalletService {
       sslUsdPrice: SSL_USD_PRICE_TEXT,
       monthlyPerServerMicro: sslToMicro(PRICING.monthlyPerServerSsl).toString(),
       premiumPerServerMicro: sslToMicro(PRICING.premiumPerServerSsl).toString(),
-      // spec 02 §9: 0.1 SSL per server per hour.
+      // docs/product/constants.md#billing-and-the-economy: 0.1 SSL per server per hour.
       hourlyPerServerMicro: sslToMicro(PRICING.hourlyPerServerSsl).toString(),
       hourlyBlockHours: PRICING.hourlyBlockHours,
       operatorRewardMicro: sslToMicro(PRICING.operatorRewardSsl).toString(),

@@ -2,7 +2,7 @@ import { reservedAddressName } from '@scn/proto';
 import { PublicKey } from '@solana/web3.js';
 
 /**
- * The rules of a withdrawal that need no database (spec 01 §5): where it may go,
+ * The rules of a withdrawal that need no database (docs/product/input-rules.md#market-and-account-input): where it may go,
  * how much, and what a payout's state on chain means.
  */
 

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { WithdrawalsException } from './withdrawals.exception';
 
 /**
- * spec 01 §5: while WITHDRAWALS_ENABLED is off, a withdrawal answers "Withdrawals are
+ * docs/product/input-rules.md#market-and-account-input: while WITHDRAWALS_ENABLED is off, a withdrawal answers "Withdrawals are
  * suspended" whatever its body (a guard runs before the body is validated).
  */
 @Injectable()

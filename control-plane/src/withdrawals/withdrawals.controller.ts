@@ -10,7 +10,7 @@ import { WithdrawalsService } from './withdrawals.service';
 
 export class WithdrawDto extends createZodDto(withdrawRequestSchema) {}
 
-/** spec 01 §7 / spec 02 §6 withdrawals of the node wallet: the owner only, node accounts only. */
+/** docs/product/calls.md#market-and-account-calls / docs/product/roles.md#who-may-use-the-dashboards withdrawals of the node wallet: the owner only, node accounts only. */
 @ApiTags('wallet')
 @Controller()
 @ForAccountType('node', () => new WalletException('wrong_wallet_type'))

@@ -44,7 +44,7 @@ export class WithdrawalsService {
   ) {}
 
   /**
-   * spec 01 §5: at most balance minus frozen, at least the minimum, within the daily cap; the
+   * docs/product/input-rules.md#market-and-account-input: at most balance minus frozen, at least the minimum, within the daily cap; the
    * destination a wallet's public key. One transaction (under the node wallet's lock, so two
    * requests of one operator are decided one after the other): the ledger's `withdrawal`
    * (node_wallet -amount, platform_revenue +fee, external +net) and the pending row with its

@@ -5,7 +5,7 @@ import { AGENT_BUNDLE_PATH } from '../../src/config/app-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { binaryBody } from '../support/processes';
 
-/** spec 02 §7: GET /checksums/client and /checksums/server, from outside. */
+/** docs/product/calls.md#dashboard-calls: GET /checksums/client and /checksums/server, from outside. */
 let t: TestApp;
 beforeAll(async () => {
   // node-agent's build makes it; a suite that made its own would hide a build that does not.

@@ -14,7 +14,7 @@ import { watchServerList } from '../support/realtime';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Node Configuration (spec 02 §2): where a server is (country, location) comes from
+ * Node Configuration (docs/product/screens.md#dashboards-and-information-pages): where a server is (country, location) comes from
  * `scn-agent enroll --country --location` over gRPC, and its owner reads and edits the server's
  * settings over HTTP; other accounts get 403 (their uuid) or 404 (not their server).
  */

@@ -436,7 +436,7 @@ describe('during a paid period', () => {
       (await buy(t, client, [server], { billingCycle: 'monthly' }).expect(200)).body,
     );
     // We were down for three hours: the job last ran then, and no report came in meanwhile, so
-    // the server scores 90 (spec 02 §4: -10 after two silent hours), hidden for an hour.
+    // the server scores 90 (docs/product/states.md#subscription-and-reliability-states: -10 after two silent hours), hidden for an hour.
     const outageStart = now;
     await watching(new Date(outageStart.getTime() - DAY));
     const lastReport = outageStart;

@@ -129,7 +129,7 @@ describe('POST /api/clients/create-subscription', () => {
     expect(await walletBalance(t.db, operatorA, 'node_wallet')).toBe(20n * SSL);
     expect(await walletBalance(t.db, operatorB, 'node_wallet')).toBe(10n * SSL);
 
-    // spec 01 §9: operator rewards are frozen 60 days.
+    // docs/product/constants.md#market-prices-and-limits: operator rewards are frozen 60 days.
     const rewards = await t.db.query<{ frozen_until: Date; amount_micro: string; type: string }>(
       `SELECT e.frozen_until, e.amount_micro::text, t.type FROM ledger_entries e
        JOIN ledger_transactions t ON t.id = e.transaction_id
@@ -653,7 +653,7 @@ describe('pause, activate, delete and change-type', () => {
     expect(afterActivate.version).toBeGreaterThan(afterPause.version);
     expect(await walletBalance(t.db, buyer.uuid)).toBe(0n);
 
-    // spec 02 §9: one free pause per 6 months for monthly subscriptions; the next is 409.
+    // docs/product/constants.md#billing-and-the-economy: one free pause per 6 months for monthly subscriptions; the next is 409.
     const refused = await call(buyer, id, 'pause').expect(409);
     const next = new Date(pausedAt);
     next.setUTCMonth(next.getUTCMonth() + 6);

@@ -21,7 +21,7 @@ import {
 } from '../support/withdrawals';
 
 /**
- * Spec 01 §5: what a withdrawal may take (balance minus the 60-day frozen rewards,
+ * docs/product/input-rules.md#market-and-account-input: what a withdrawal may take (balance minus the 60-day frozen rewards,
  * at least the minimum, within the daily cap), where it may go (a wallet's public key on the
  * curve), and that it happens once (Idempotency-Key; concurrent requests never overspend).
  * Refusals move nothing. The clock is fixed: one UTC day for the cap.

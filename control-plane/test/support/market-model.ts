@@ -137,9 +137,9 @@ export function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
     port: f.port === undefined ? 443 : f.port,
     vlessString: f.vlessString ?? null,
   });
-  // spec 02 §4: hidden below 95, banned, or without an address.
+  // docs/product/states.md#subscription-and-reliability-states: hidden below 95, banned, or without an address.
   const listed = !f.bannedAt && address && reliability >= 95;
-  // spec 01 §4: no free slot, not available (stale or below 50), or unavailable.
+  // docs/product/states.md#market-and-account-states: no free slot, not available (stale or below 50), or unavailable.
   const disabled = free === 0 || stale || reliability < 50 || coreDown;
   return {
     id: f.id,
@@ -163,7 +163,7 @@ export function modelOf(g: Generated, premiumOwner: string, at: Date): Model {
   };
 }
 
-/** spec 01 §4: the reliability shown (and sorted by): 0 when disabled, 100 for admin servers. */
+/** docs/product/states.md#market-and-account-states: the reliability shown (and sorted by): 0 when disabled, 100 for admin servers. */
 export function shown(m: Model): number {
   if (m.disabled) return 0;
   return m.premium ? 100 : m.reliability;
@@ -182,8 +182,8 @@ export function pingBetter(a: number | null, b: number | null): number {
 }
 
 /**
- * spec 01 §9, written as a comparator: disabled last; then promoted first (admin servers, then
- * the higher promotion, then the most recently promoted: spec 01 §4); then the chosen field, best or worst first; then reliability
+ * docs/product/constants.md#market-prices-and-limits, written as a comparator: disabled last; then promoted first (admin servers, then
+ * the higher promotion, then the most recently promoted: docs/product/states.md#market-and-account-states); then the chosen field, best or worst first; then reliability
  * descending and ping ascending; then stakers first; then the id.
  */
 export function compare(

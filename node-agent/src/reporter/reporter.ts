@@ -133,7 +133,7 @@ export function pingField(networkMs: number): number {
 }
 
 /**
- * The periodic health report (spec 02 §4, §9). v2ray 4.34 has no online-user count, so "active
+ * The periodic health report (docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy). v2ray 4.34 has no online-user count, so "active
  * clients" are the clients whose traffic the report carries: its traffic batch, the counters'
  * movement since the last accepted batch (traffic-batch.ts). A batch is sent again, unchanged,
  * until a report carrying it is accepted, so traffic measured while the control plane was down
@@ -177,7 +177,7 @@ export class Reporter {
       try {
         batch = this.traffic.next(await core.traffic());
       } catch (error) {
-        // spec 02 §4: the control plane scores a failed count -10; say so rather than guess. Such
+        // docs/product/states.md#subscription-and-reliability-states: the control plane scores a failed count -10; say so rather than guess. Such
         // a report's traffic is not stored, so a pending batch waits for the next report.
         clientCountFailed = true;
         this.options.log?.(`client count failed: ${(error as Error).message}`);

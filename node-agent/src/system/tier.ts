@@ -9,13 +9,13 @@ export function findTier(tierId: string): VpsTier | undefined {
   return VPS_TIERS.find((t) => t.id === tierId);
 }
 
-/** Clients a node of this tier may serve (spec 01 §9 tier table). */
+/** Clients a node of this tier may serve (docs/product/constants.md#market-prices-and-limits tier table). */
 export function tierCapacity(tierId: string): number | null {
   return findTier(tierId)?.maxClients ?? null;
 }
 
 /**
- * The control plane's rule (nodes.service.ts `meetsTier`, spec 01 §9): cores at least the tier's
+ * The control plane's rule (nodes.service.ts `meetsTier`, docs/product/constants.md#market-prices-and-limits): cores at least the tier's
  * vCPUs, RAM at least 90% of its GB (the kernel keeps some of what a provider sells as "2 GB").
  * Checked here first so the operator gets the reason before a token is spent.
  */

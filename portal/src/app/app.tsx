@@ -7,7 +7,7 @@ import { ErrorBoundary } from './error-boundary';
 import { AppRouter } from './router';
 import { Shell } from './shell/shell';
 
-/** spec 01 §2: pages animate on transition; each new page starts at the top. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: pages animate on transition; each new page starts at the top. */
 function AnimatedRoutes() {
   const [location] = useLocation();
 

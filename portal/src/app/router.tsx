@@ -46,7 +46,7 @@ function PageLoading() {
   );
 }
 
-/** spec 01 §2 and spec 02 §2: every route of the app, then the catch-all not-found page. */
+/** docs/product/screens.md#the-shell-and-the-market-screens and docs/product/screens.md#dashboards-and-information-pages: every route of the app, then the catch-all not-found page. */
 export function AppRouter() {
   return (
     <Suspense fallback={<PageLoading />}>

@@ -7,7 +7,7 @@ function meta(name: string): string | null {
   return document.querySelector<HTMLMetaElement>(`meta[name="scn:${name}"]`)?.content || null;
 }
 
-/** spec 01 §7: the API is the page origin (the control plane serves the portal). */
+/** docs/product/calls.md#market-and-account-calls: the API is the page origin (the control plane serves the portal). */
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
 export const SUPPORT_EMAIL: string =
   meta('support-email') ?? import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@scn.network';

@@ -26,7 +26,7 @@ export interface RequestOptions {
 
 /**
  * One call to the control plane. Sends the session cookie and, when stored, the bearer token
- * (spec 01 §7). Resolves with the parsed JSON body; rejects with ApiError on any failure.
+ * (docs/product/calls.md#market-and-account-calls). Resolves with the parsed JSON body; rejects with ApiError on any failure.
  */
 export async function apiRequest<T>(
   method: Method,

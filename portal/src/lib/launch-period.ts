@@ -4,7 +4,7 @@ import { formatDate } from './i18n/format';
 import type { Locale } from './i18n/locale';
 
 /**
- * The launch period (spec 01 §1: access is complimentary through its last day), as the control
+ * The launch period (docs/product/overview.md#what-scn-is: access is complimentary through its last day), as the control
  * plane is configured (`LAUNCH_PERIOD_ENDS`, written into the page), so no page claims free access
  * after it ends. Every page that mentions the launch period asks here, never a typed date.
  */

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { API_BASE } from '../config/env';
 
 /**
- * spec 01 §7, §9: the realtime events and the socket client's reconnection defaults.
+ * docs/product/calls.md#market-and-account-calls, docs/product/constants.md#market-prices-and-limits: the realtime events and the socket client's reconnection defaults.
  * 'wallet-updated': a deposit was credited to this session's account; it carries no
  * amounts, wallets re-fetch. Its payload `{ reason, at }` says why: 'deposit' (credited) or
  * 'deposit_seen' (a transfer to the account's address is confirming); listeners here

@@ -1,9 +1,9 @@
-/** Browser storage keys of spec 01 §9 (and spec 02 §2). */
+/** Browser storage keys of docs/product/constants.md#market-prices-and-limits (and docs/product/screens.md#dashboards-and-information-pages). */
 export const STORAGE_KEYS = {
   user: 'user',
   token: 'token',
   cookieConsent: 'cookieConsent',
-  /** spec 02 §2: whether the node dashboard's Quick Setup section is open. */
+  /** docs/product/screens.md#dashboards-and-information-pages: whether the node dashboard's Quick Setup section is open. */
   quickSetupOpen: 'quickSetupOpen',
   /** docs/reachability.md: the client agreed to send reachability reports (when, ISO). */
   reachabilityConsent: 'reachabilityConsent',

@@ -14,8 +14,8 @@ import {
 import { browserSuite } from './support/suite';
 
 /**
- * Accounts in the browser (spec 01 §2 Shell, chooser, auth, reset and terms dialogs; §4 Session,
- * Registration, Login, Password reset; §8 messages; spec 02 §2 dashboard access rules).
+ * Accounts in the browser (docs/product/screens.md#the-shell-and-the-market-screens Shell, chooser, auth, reset and terms dialogs; docs/product/states.md#market-and-account-states Session,
+ * Registration, Login, Password reset; docs/product/messages.md#market-and-account-messages messages; docs/product/screens.md#dashboards-and-information-pages dashboard access rules).
  */
 
 const suite = browserSuite();
@@ -118,7 +118,7 @@ async function completeSignUp(page: Page, userType: UserType, email: string): Pr
     uuid: accounts[0]!.uuid,
     email,
     userType,
-    // Profile fields merged in after sign-in (spec 01 §3).
+    // Profile fields merged in after sign-in (docs/product/records.md#market-and-wallet-records).
     name: email.split('@')[0],
     createdAt: expect.any(String),
     termsAcceptedAt: expect.any(String),
@@ -230,11 +230,11 @@ describe('sign in and out', () => {
     await page
       .getByRole('heading', { level: 1, name: 'Stay Connected. Stay Invisible.' })
       .waitFor();
-    // The server revoked the session too (spec 01 §4: logout calls the server).
+    // The server revoked the session too (docs/product/states.md#market-and-account-states: logout calls the server).
     await serverLogout;
     expect(await tokenIsLive(suite.stack, account.token)).toBe(false);
 
-    // Log In opens the auth flow in login mode (spec 01 §2); without a type the chooser first.
+    // Log In opens the auth flow in login mode (docs/product/screens.md#the-shell-and-the-market-screens); without a type the chooser first.
     await topBarButton(page, 'Log In').click();
     await page
       .getByRole('dialog', { name: 'Select Your Account Type' })

@@ -6,8 +6,8 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * The client dashboard in the browser (spec 02 §2 Client dashboard, §4 subscription states and
- * the wallet load, §7 calls, §8 errors; spec 01 §2 wallet panel, QR modal, installation
+ * The client dashboard in the browser (docs/product/screens.md#dashboards-and-information-pages Client dashboard, docs/product/states.md#subscription-and-reliability-states subscription states and
+ * the wallet load, docs/product/calls.md#dashboard-calls calls, docs/product/messages.md#dashboard-messages errors; docs/product/screens.md#the-shell-and-the-market-screens wallet panel, QR modal, installation
  * instructions) against the real control plane, its database and ledger. Accounts get their SSL
  * through real deposits on the local chain.
  */
@@ -95,19 +95,19 @@ describe('client dashboard', () => {
     const page = await openDashboard(client);
     const problems = collectProblems(page);
 
-    // The server's figure as it is: no client-side "correction" to 100 + sum (spec 02 §5).
+    // The server's figure as it is: no client-side "correction" to 100 + sum (docs/product/input-rules.md#dashboard-input).
     expect(await waitForText(wallet(page).getByTestId('wallet-balance'), '33.00')).toBe('33.00');
     expect(await wallet(page).getByTestId('wallet-usd').innerText()).toBe(
       '≈ $1.16 USD (1 SSL = $0.035)',
     );
-    // A client wallet has no Withdraw (spec 01 §2: node wallets only).
+    // A client wallet has no Withdraw (docs/product/screens.md#the-shell-and-the-market-screens: node wallets only).
     expect(await wallet(page).getByRole('button', { name: 'Withdraw' }).count()).toBe(0);
 
     await wallet(page).getByRole('tab', { name: 'Transactions' }).click();
     const rows = wallet(page).getByTestId('transaction');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(2);
-    // Newest first, with spec 01 §3's label for the ledger type 'deposit'.
+    // Newest first, with docs/product/records.md#market-and-wallet-records's label for the ledger type 'deposit'.
     expect(await rows.nth(0).getByTestId('transaction-type').innerText()).toBe('Deposit');
     const amount = rows.nth(0).getByTestId('transaction-amount');
     expect(await amount.innerText()).toBe('+8.00 SSL');

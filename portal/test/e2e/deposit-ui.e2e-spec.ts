@@ -10,7 +10,7 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * The deposit dialog against the contract (spec 01 §2, §4, §5, §8): the deposit
+ * The deposit dialog against the contract (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages): the deposit
  * endpoints and the demo wallet are answered by the test, so every step and message of the
  * portal is checked whatever the chain does. deposit.e2e-spec.ts pays on the real local chain.
  * This stack has no Solana settings: one test checks the control plane's own refusal.
@@ -147,7 +147,7 @@ describe('deposit dialog (against the contract)', () => {
     const amount = dialog.getByLabel('SOL amount');
     const address = dialog.getByLabel('Your Solana address');
     const next = dialog.getByRole('button', { name: 'Continue to Payment Instructions' });
-    // spec 01 §5: min 0.001, step 0.001; Continue waits for both fields.
+    // docs/product/input-rules.md#market-and-account-input: min 0.001, step 0.001; Continue waits for both fields.
     expect(await amount.getAttribute('min')).toBe('0.001');
     expect(await amount.getAttribute('step')).toBe('0.001');
     expect(await next.isDisabled()).toBe(true);
@@ -183,7 +183,7 @@ describe('deposit dialog (against the contract)', () => {
     expect(await qr.getAttribute('data-url')).toBe(depositRequest(client, '0.1').transferUrl);
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
 
-    // Nothing on chain yet: spec 01 §8's message.
+    // Nothing on chain yet: docs/product/messages.md#market-and-account-messages's message.
     await instructions.getByRole('button', { name: 'Verify' }).click();
     expect(await waitForText(instructions.getByTestId('deposit-error'), 'Transaction')).toBe(
       DEPOSIT_MESSAGES.notFound,
@@ -255,7 +255,7 @@ describe('deposit dialog (against the contract)', () => {
       `https://explorer.solana.com/tx/${SIGNATURE}?cluster=custom`,
     );
 
-    // A new deposit starts from empty fields (spec 01 §4: the fields clear).
+    // A new deposit starts from empty fields (docs/product/states.md#market-and-account-states: the fields clear).
     await wallet.getByRole('button', { name: 'Deposit' }).click();
     await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
     expect(await dialog.getByLabel('SOL amount').inputValue()).toBe('');
@@ -267,7 +267,7 @@ describe('deposit dialog (against the contract)', () => {
     const sent = await answerDeposits(page, node);
     await page.goto('/node-dashboard');
     await page.getByRole('heading', { level: 1, name: 'Node Dashboard' }).waitFor();
-    // What the Promote dialog's button does (spec 01 §2): the dashboard with a state flag.
+    // What the Promote dialog's button does (docs/product/screens.md#the-shell-and-the-market-screens): the dashboard with a state flag.
     await page.evaluate(() => window.history.replaceState({ openDeposit: true }, ''));
     await page.reload();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });
@@ -316,7 +316,7 @@ describe('deposit dialog (against the contract)', () => {
     await dialog.getByText('Choose how to add SSL to your balance.').waitFor();
 
     // Not answered by the test: this stack has no Solana settings, so the control plane's own
-    // /api/solana/config refuses (spec 01 §8).
+    // /api/solana/config refuses (docs/product/messages.md#market-and-account-messages).
     await dialog.getByRole('button', { name: /Cryptocurrency/ }).click();
     expect(
       await waitForText(

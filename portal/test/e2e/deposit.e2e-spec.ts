@@ -66,7 +66,7 @@ describe('deposit on the local chain', () => {
       new RegExp(`^solana:${chain.depositAddress}\\?amount=0\\.01&reference=[1-9A-HJ-NP-Za-km-z]+`),
     );
 
-    // Nothing paid yet: Verify says so (spec 01 §8) and credits nothing.
+    // Nothing paid yet: Verify says so (docs/product/messages.md#market-and-account-messages) and credits nothing.
     await instructions.getByRole('button', { name: 'Verify' }).click();
     expect(await instructions.getByTestId('deposit-error').innerText()).toBe(
       DEPOSIT_MESSAGES.notFound,
@@ -133,7 +133,7 @@ describe('deposit on the local chain', () => {
     await page.goto('/node-dashboard');
     const wallet = page.getByTestId('node-wallet');
     await waitForText(wallet.getByTestId('wallet-balance'), '0.00');
-    // "Add SSL to Balance" (spec 01 §2): the dashboard with the state flag opening the deposit.
+    // "Add SSL to Balance" (docs/product/screens.md#the-shell-and-the-market-screens): the dashboard with the state flag opening the deposit.
     await page.evaluate(() => window.history.replaceState({ openDeposit: true }, ''));
     await page.reload();
     const dialog = page.getByRole('dialog', { name: 'Deposit SSL' });

@@ -12,8 +12,8 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * The server market in the browser (spec 01 §2 Server market, Server card, Purchase modals; §4
- * Connect cooldown, Purchase, Server list refresh; §5 purchasing rules; §9 page size and display)
+ * The server market in the browser (docs/product/screens.md#the-shell-and-the-market-screens Server market, Server card, Purchase modals; docs/product/states.md#market-and-account-states
+ * Connect cooldown, Purchase, Server list refresh; docs/product/input-rules.md#market-and-account-input purchasing rules; docs/product/constants.md#market-prices-and-limits page size and display)
  * against the real control plane, its database and ledger. Accounts get their SSL through real
  * deposits on the local chain.
  */
@@ -129,7 +129,7 @@ describe('server market', () => {
       expect(tiles).toContain(label);
     }
 
-    // spec 01 §9 default order: reliability (all equal) then ping ascending.
+    // docs/product/constants.md#market-prices-and-limits default order: reliability (all equal) then ping ascending.
     const first = await cardNames(page);
     expect(first[0]).toBe('Frankfurt 01');
     expect(first).not.toContain('Tokyo Edge');
@@ -317,7 +317,7 @@ describe('server market', () => {
     );
     expect(await first.getAttribute('data-selected')).toBe('true');
     expect(await first.getByTestId('market-card-badges').textContent()).toContain('Selected');
-    // spec 01 §4: a non-premium server is marked processing for 60 s and cannot be toggled.
+    // docs/product/states.md#market-and-account-states: a non-premium server is marked processing for 60 s and cannot be toggled.
     const connect = first.getByTestId('market-connect');
     await connect.filter({ hasText: /^Available for subscription in \d+s$/ }).waitFor();
     const seconds = Number(/(\d+)s$/.exec(await connect.innerText())![1]);
@@ -486,7 +486,7 @@ describe('server market', () => {
     expect(subscriptions).toHaveLength(1);
 
     // View Subscription: the client dashboard with the new subscription in navigation state
-    // (spec 02 §2). The dashboard consumes that state at once, so the push itself is recorded.
+    // (docs/product/screens.md#dashboards-and-information-pages). The dashboard consumes that state at once, so the push itself is recorded.
     await page.evaluate(() => {
       const recorded: unknown[] = [];
       (window as unknown as { pushedStates: unknown[] }).pushedStates = recorded;

@@ -14,8 +14,8 @@ import { type Account, collectProblems, registerAccount, waitForText } from './s
 import { browserSuite } from './support/suite';
 
 /**
- * The node dashboard in the browser (spec 02 §2 Node dashboard and setup wizard, §4 server
- * reliability, spec 01 §9 VPS tiers) against the real control plane and database.
+ * The node dashboard in the browser (docs/product/screens.md#dashboards-and-information-pages Node dashboard and setup wizard, docs/product/states.md#subscription-and-reliability-states server
+ * reliability, docs/product/constants.md#market-prices-and-limits VPS tiers) against the real control plane and database.
  */
 
 const suite = browserSuite();
@@ -317,7 +317,7 @@ describe('node dashboard', () => {
     const page = await openDashboard(account);
     await page.getByTestId('server-card').waitFor();
 
-    // Three hours without a report: spec 02 §4 takes 5 points per full hour off.
+    // Three hours without a report: docs/product/states.md#subscription-and-reliability-states takes 5 points per full hour off.
     await suite.stack.db.query(
       `UPDATE servers SET last_report_at = now() - interval '3 hours 5 minutes', reliability_at_report = 96 WHERE id = $1`,
       [serverId],

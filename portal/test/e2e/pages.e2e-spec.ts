@@ -10,14 +10,14 @@ import {
 import { browserSuite } from './support/suite';
 
 /**
- * Public pages (spec 01 §2 Shell, cookie banner, landing; spec 02 §2 info pages, not-found,
+ * Public pages (docs/product/screens.md#the-shell-and-the-market-screens Shell, cookie banner, landing; docs/product/screens.md#dashboards-and-information-pages info pages, not-found,
  * economics tabs, contact modal).
  */
 
 const suite = browserSuite();
 const { openPage } = suite;
 
-/** Every public route and its h1 (spec 01 §2, spec 02 §2). */
+/** Every public route and its h1 (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/screens.md#dashboards-and-information-pages). */
 const PUBLIC_ROUTES: ReadonlyArray<[string, string]> = [
   ['/', 'Stay Connected. Stay Invisible.'],
   ['/servers', 'Network Servers'],

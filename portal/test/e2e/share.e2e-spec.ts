@@ -96,7 +96,7 @@ describe('share and earn', () => {
     await dialog.getByTestId('share-posted').click();
     expect(await step.getAttribute('data-step')).toBe('url_verification');
 
-    // The page's own check first (spec 01 §5), then the server's.
+    // The page's own check first (docs/product/input-rules.md#market-and-account-input), then the server's.
     await dialog.getByTestId('share-url').fill('x.com/me/status/1');
     await dialog.getByTestId('share-verify').click();
     expect(await dialog.getByTestId('share-url-error').innerText()).toBe(

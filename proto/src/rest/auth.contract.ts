@@ -16,14 +16,14 @@ export const AUTH_ROUTES = {
   termsStatus: '/api/terms/status',
 } as const;
 
-/** spec 01 §4, §9: codes are 6 digits; reset passwords at least 8 characters. */
+/** docs/product/states.md#market-and-account-states, docs/product/constants.md#market-prices-and-limits: codes are 6 digits; reset passwords at least 8 characters. */
 export const CODE_LENGTH = 6;
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
 export const TERMS_VERSION = '1.0';
 export const PRIVACY_VERSION = '1.0';
 
-/** The spec's user-facing messages (spec 01 §5, §8), shared by the API and the portal. */
+/** The spec's user-facing messages (docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages), shared by the API and the portal. */
 export const AUTH_MESSAGES = {
   emailAndPasswordRequired: 'Email and password are required',
   codeRequired: 'Verification code is required',
@@ -116,7 +116,7 @@ export const forgotPasswordRequestSchema = requestBody({
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 
-/** Field order is the spec's check order: code, new password (spec 01 §5). */
+/** Field order is the spec's check order: code, new password (docs/product/input-rules.md#market-and-account-input). */
 export const resetPasswordRequestSchema = requestBody({
   email: emailSchema(),
   code: code(AUTH_MESSAGES.resetCodeRequired),
@@ -187,7 +187,7 @@ export const profileQuerySchema = z.strictObject(
 const shortText = (max: number) => z.string().max(max, `Must be at most ${max} characters`);
 
 /**
- * The terms-acceptance record of spec 01 §3. The server ignores the client's idea of its IP
+ * The terms-acceptance record of docs/product/records.md#market-and-wallet-records. The server ignores the client's idea of its IP
  * address, uuid, e-mail and user type: those come from the request and the session.
  */
 export const termsAcceptRequestSchema = requestBody({

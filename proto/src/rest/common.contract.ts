@@ -22,7 +22,7 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 export const USER_TYPES = ['client', 'node'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
-/** spec 01 §5: the simple x@y.z pattern. */
+/** docs/product/input-rules.md#market-and-account-input: the simple x@y.z pattern. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { uuidSchema } from './common.contract';
 
 /**
- * spec 01 §3, §4, §7, §8: SOL deposits. The server decides every amount: a deposit
+ * docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states, docs/product/calls.md#market-and-account-calls, docs/product/messages.md#market-and-account-messages: SOL deposits. The server decides every amount: a deposit
  * request fixes the SOL amount, the quote (SSL per SOL) and a Solana Pay reference key; the
  * transfer is found on chain by that reference and credited once per signature and per request.
  */
 export const DEPOSIT_ROUTES = {
-  /** spec 01 §7 (the portal refreshes through the /api one). */
+  /** docs/product/calls.md#market-and-account-calls (the portal refreshes through the /api one). */
   config: '/solana/config',
   apiConfig: '/api/solana/config',
   /** POST: a deposit request of the session's account (its client or node wallet). */
   requests: '/api/solana/deposit-requests',
   request: (id: string) => `/api/solana/deposit-requests/${encodeURIComponent(id)}`,
-  /** spec 01 §7: checks the chain now for the account's open request (or the named one). */
+  /** docs/product/calls.md#market-and-account-calls: checks the chain now for the account's open request (or the named one). */
   verify: '/api/solana/verify-deposit',
   /**
    * GET: the session account's own deposit address (docs/deposits.md#per-account-addresses);
@@ -32,11 +32,11 @@ export type SolanaCluster = (typeof SOLANA_CLUSTERS)[number];
 /** Lamports per SOL: amounts travel as decimal strings of lamports, never floats. */
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
-/** spec 01 §5: the crypto form's input step and minimum. */
+/** docs/product/input-rules.md#market-and-account-input: the crypto form's input step and minimum. */
 export const MIN_DEPOSIT_SOL = '0.001';
 
 export const DEPOSIT_MESSAGES = {
-  /** spec 01 §8. */
+  /** docs/product/messages.md#market-and-account-messages. */
   initFailed: 'Failed to initialize payment system',
   fillAll: 'Please fill in all required fields',
   invalidAmount: 'Please enter a valid SOL amount',
@@ -110,11 +110,11 @@ export function lamportsForSsl(ssl: bigint, sslPerSol: number): bigint {
   return (ssl * LAMPORTS_PER_SOL + rate - 1n) / rate;
 }
 
-/** spec 01 §3 Solana config, plus where the chain is. */
+/** docs/product/records.md#market-and-wallet-records Solana config, plus where the chain is. */
 export const solanaConfigSchema = z.object({
   success: z.literal(true),
   depositAddress: z.string(),
-  /** SSL per SOL (spec 01 §9: 5143 by default). */
+  /** SSL per SOL (docs/product/constants.md#market-prices-and-limits: 5143 by default). */
   conversionRate: z.number(),
   /** USD per SSL (0.035). */
   sslTokenPrice: z.number(),
@@ -143,7 +143,7 @@ export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
 
 export const createDepositRequestSchema = z.object({
   solAmount: solAmountSchema,
-  /** The address the client will send from (spec 01 §4: "own Solana address"). */
+  /** The address the client will send from (docs/product/states.md#market-and-account-states: "own Solana address"). */
   userAddress: solanaAddressSchema,
 });
 export type CreateDepositRequest = z.input<typeof createDepositRequestSchema>;
@@ -179,7 +179,7 @@ export const depositRequestResponseSchema = z.object({
 });
 export type DepositRequestResponse = z.infer<typeof depositRequestResponseSchema>;
 
-/** spec 01 §7 verify-deposit: the spec's fields, plus the request it is about and a signature. */
+/** docs/product/calls.md#market-and-account-calls verify-deposit: the spec's fields, plus the request it is about and a signature. */
 export const verifyDepositSchema = z.object({
   userAddress: solanaAddressSchema,
   expectedAmount: solAmountSchema,
@@ -197,7 +197,7 @@ export const verifyDepositResponseSchema = z.object({
   transaction: z
     .object({
       signature: z.string(),
-      /** spec 01 §3: the SSL credited (whole SSL). */
+      /** docs/product/records.md#market-and-wallet-records: the SSL credited (whole SSL). */
       sslTokens: z.number(),
       sslCreditMicro: z.string(),
       solAmount: z.string(),

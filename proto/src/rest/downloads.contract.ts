@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** spec 02 §7: the checksum calls of both dashboards (public; the portal waits at most 5 s). */
+/** docs/product/calls.md#dashboard-calls: the checksum calls of both dashboards (public; the portal waits at most 5 s). */
 export const DOWNLOADS_ROUTES = {
   clientChecksums: '/checksums/client',
   serverChecksum: '/checksums/server',
@@ -10,10 +10,10 @@ export const DOWNLOADS_ROUTES = {
   clientApk: (fileName: string) => `/downloads/apps/${encodeURIComponent(fileName)}`,
 } as const;
 
-/** spec 02 §9: checksums timeout 5 s. */
+/** docs/product/constants.md#billing-and-the-economy: checksums timeout 5 s. */
 export const CHECKSUMS_TIMEOUT_MS = 5_000;
 
-/** spec 02 §2: the desktop platforms of the Download Client App picker. */
+/** docs/product/screens.md#dashboards-and-information-pages: the desktop platforms of the Download Client App picker. */
 export const CLIENT_PLATFORMS = ['windows-x64', 'macos-arm64', 'macos-intel'] as const;
 export type ClientPlatform = (typeof CLIENT_PLATFORMS)[number];
 
@@ -28,7 +28,7 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'checksum must be 64 lowerc
 
 /**
  * One desktop client app: the recommended third-party VLESS client for the platform, pinned to a
- * release, with the SHA-256 its publisher's package manifest gives (spec 02 §3 "Client checksum
+ * release, with the SHA-256 its publisher's package manifest gives (docs/product/records.md#dashboard-records "Client checksum
  * entries keyed by platform, each with a checksum").
  */
 export const clientAppSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { isCountryCode } from '../countries';
 import { CONTROL_CHARACTERS, requestBody } from './common.contract';
 import { networkSchema, REACHABILITY_STATES } from './reachability.contract';
 
-/** spec 01 §7: the market's calls (public unless noted). */
+/** docs/product/calls.md#market-and-account-calls: the market's calls (public unless noted). */
 export const MARKET_ROUTES = {
   servers: '/data/servers',
   countries: '/data/countries',
@@ -13,11 +13,11 @@ export const MARKET_ROUTES = {
   /** Session of a client account required. */
   markServerProcessing: '/data/mark-server-processing',
   serverHealth: (serverId: string) => `/data/servers/${encodeURIComponent(serverId)}/health`,
-  /** Session required (spec 01 §7: bearer). */
+  /** Session required (docs/product/calls.md#market-and-account-calls: bearer). */
   adminServers: '/admin-servers',
 } as const;
 
-/** spec 01 §9: server list page size 20; the control plane caps what a client may ask for. */
+/** docs/product/constants.md#market-prices-and-limits: server list page size 20; the control plane caps what a client may ask for. */
 export const MARKET_PAGE_SIZE = 20;
 export const MARKET_MAX_LIMIT = 100;
 export const MARKET_MAX_PAGE = 1_000_000;
@@ -28,20 +28,20 @@ export const MARKET_SEARCH_MAX = 100;
  * matches to count.
  */
 export const MARKET_SEARCH_COUNT_CAP = 1_000;
-/** spec 01 §9: connect cooldown 60 s. */
+/** docs/product/constants.md#market-prices-and-limits: connect cooldown 60 s. */
 export const CONNECT_COOLDOWN_SECONDS = 60;
 
-/** spec 01 §2: Sort By (Reliability, Ping, Uptime, Price); Order (Best First = desc, Worst First = asc). */
+/** docs/product/screens.md#the-shell-and-the-market-screens: Sort By (Reliability, Ping, Uptime, Price); Order (Best First = desc, Worst First = asc). */
 export const MARKET_SORTS = ['reliability', 'ping', 'uptime', 'price'] as const;
 export type MarketSort = (typeof MARKET_SORTS)[number];
 export const MARKET_ORDERS = ['desc', 'asc'] as const;
 export type MarketOrder = (typeof MARKET_ORDERS)[number];
 
-/** spec 01 §3: a listed server's status; 'unavailable' and 'offline' count as disabled. */
+/** docs/product/records.md#market-and-wallet-records: a listed server's status; 'unavailable' and 'offline' count as disabled. */
 export const MARKET_SERVER_STATUSES = ['online', 'unavailable', 'offline'] as const;
 export type MarketServerStatus = (typeof MARKET_SERVER_STATUSES)[number];
 
-/** spec 01 §3: admin (premium) servers are shown in this country and location. */
+/** docs/product/records.md#market-and-wallet-records: admin (premium) servers are shown in this country and location. */
 export const PREMIUM_COUNTRY = 'Premium Network';
 export const PREMIUM_LOCATION = 'Premium';
 export const premiumServerName = (n: number) => `Premium Server ${n}`;
@@ -86,7 +86,7 @@ function wholeNumber(message: string, min: number, max: number) {
 }
 
 /**
- * `GET /data/servers` query (spec 01 §7: country omitted when 'all', search, page, limit; plus
+ * `GET /data/servers` query (docs/product/calls.md#market-and-account-calls: country omitted when 'all', search, page, limit; plus
  * the filters' sort and order). What is refused with 400 and what is clamped:
  * - search: trimmed; over 100 characters or containing control characters: 400.
  * - country: 'all' or '' means none; lower case is forgiven; anything but an ISO code: 400.
@@ -133,13 +133,13 @@ export type MarketServersQueryInput = z.input<typeof marketServersQuerySchema>;
 /** What the control plane gets after validation. */
 export type MarketServersQuery = z.output<typeof marketServersQuerySchema>;
 
-/** spec 01 §3 Server (listed): every field the card and the purchase flow read. */
+/** docs/product/records.md#market-and-wallet-records Server (listed): every field the card and the purchase flow read. */
 export const marketServerSchema = z.object({
   id: z.string(),
   name: z.string(),
   /** The address clients dial (host name or IP). */
   ip: z.string(),
-  /** ISO 3166-1 alpha-2, '' when unknown; 'Premium Network' for premium servers (spec 01 §3). */
+  /** ISO 3166-1 alpha-2, '' when unknown; 'Premium Network' for premium servers (docs/product/records.md#market-and-wallet-records). */
   country: z.string(),
   /** The ISO code, also for premium servers; null when the operator has not set one. */
   countryCode: z.string().nullable(),
@@ -154,18 +154,18 @@ export const marketServerSchema = z.object({
   price: z.number(),
   /** The same price in integer micro-SSL, as a decimal string. */
   priceMicro: z.string(),
-  /** The owner's account uuid (spec 01 §6: nodeUUID, userUuid and authUuid all name the owner). */
+  /** The owner's account uuid (docs/product/roles.md#who-may-use-the-market-and-wallet: nodeUUID, userUuid and authUuid all name the owner). */
   nodeUUID: z.string(),
   userUuid: z.string(),
   authUuid: z.string(),
   /** ISO time of the last report (or probe); null if never. */
   lastUpdated: z.string().nullable(),
-  /** 0 to 100; 0 when unavailable (spec 01 §4); 100 for premium servers. */
+  /** 0 to 100; 0 when unavailable (docs/product/states.md#market-and-account-states); 100 for premium servers. */
   reliability: z.number(),
   /** ms; null when not measured yet. `latency` is the same value. */
   ping: z.number().nullable(),
   latency: z.number().nullable(),
-  /** Hours (spec 01 §9: 'New' when 0, else 'Xd Yh'). */
+  /** Hours (docs/product/constants.md#market-prices-and-limits: 'New' when 0, else 'Xd Yh'). */
   uptime: z.number(),
   status: z.enum(MARKET_SERVER_STATUSES),
   isDisabled: z.boolean(),
@@ -199,7 +199,7 @@ export const marketServerSchema = z.object({
   flow: z.string(),
   /** Transport (tcp, ws, grpc, ...). */
   type: z.string(),
-  /** Clients connected now (spec 01 §2: node operators see it on cards). */
+  /** Clients connected now (docs/product/screens.md#the-shell-and-the-market-screens: node operators see it on cards). */
   activeConnections: z.number(),
   /** Whether the session's client already subscribes to it (false without a session). */
   isSubscribed: z.boolean(),
@@ -237,7 +237,7 @@ export const marketCountriesResponseSchema = z.object({
 });
 export type MarketCountriesResponse = z.infer<typeof marketCountriesResponseSchema>;
 
-/** spec 01 §3 Server stats, over the listed servers. */
+/** docs/product/records.md#market-and-wallet-records Server stats, over the listed servers. */
 export const marketStatsSchema = z.object({
   totalServers: z.number(),
   totalCountries: z.number(),
@@ -254,7 +254,7 @@ export const marketStatsResponseSchema = z.object({
 });
 export type MarketStatsResponse = z.infer<typeof marketStatsResponseSchema>;
 
-/** spec 01 §3 Processing: the session's servers in their connect cooldown. */
+/** docs/product/records.md#market-and-wallet-records Processing: the session's servers in their connect cooldown. */
 export const processingServersResponseSchema = z.object({
   success: z.literal(true),
   processingServers: z.array(z.string()),
@@ -262,7 +262,7 @@ export const processingServersResponseSchema = z.object({
 });
 export type ProcessingServersResponse = z.infer<typeof processingServersResponseSchema>;
 
-/** spec 01 §7 `POST /data/mark-server-processing`: clientUUID must be the session's own uuid. */
+/** docs/product/calls.md#market-and-account-calls `POST /data/mark-server-processing`: clientUUID must be the session's own uuid. */
 export const markServerProcessingRequestSchema = requestBody({
   serverId: z
     .string({ error: MARKET_MESSAGES.serverIdRequired })
@@ -282,7 +282,7 @@ export const markServerProcessingResponseSchema = processingServersResponseSchem
 });
 export type MarkServerProcessingResponse = z.infer<typeof markServerProcessingResponseSchema>;
 
-/** spec 01 §7 `GET /data/servers/{id}/health` (polled every 60 s). */
+/** docs/product/calls.md#market-and-account-calls `GET /data/servers/{id}/health` (polled every 60 s). */
 export const serverHealthResponseSchema = z.object({
   success: z.literal(true),
   /** Hours. */
@@ -295,7 +295,7 @@ export const serverHealthResponseSchema = z.object({
 });
 export type ServerHealthResponse = z.infer<typeof serverHealthResponseSchema>;
 
-/** spec 01 §3 Admin servers: the premium servers' slots (a bare array, as the spec reads it). */
+/** docs/product/records.md#market-and-wallet-records Admin servers: the premium servers' slots (a bare array, as the spec reads it). */
 export const adminServerSchema = z.object({
   /** The server's id on /data/servers (what subscriptions name). */
   id: z.string(),

@@ -78,7 +78,7 @@ export type EnrollmentTokenResponse = z.infer<typeof enrollmentTokenResponseSche
 export const NODE_CERTIFICATE_SOURCES = ['acme', 'operator', 'self_signed'] as const;
 export type NodeCertificateSource = (typeof NODE_CERTIFICATE_SOURCES)[number];
 
-/** spec 02 §3 "Server (node dashboard)", computed by the control plane. */
+/** docs/product/records.md#dashboard-records "Server (node dashboard)", computed by the control plane. */
 export const nodeServerSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -143,11 +143,11 @@ export type NodeServer = z.infer<typeof nodeServerSchema>;
 export type NodeCertificate = NonNullable<NodeServer['certificate']>;
 
 /**
- * Node Configuration (spec 02 §2): everything the control plane knows about one server, for its
+ * Node Configuration (docs/product/screens.md#dashboards-and-information-pages): everything the control plane knows about one server, for its
  * owner. The inbound parameters are those of the connection string (`type` is the transport).
  */
 export const nodeServerDetailsSchema = nodeServerSchema.extend({
-  /** The tier's client capacity (spec 01 §9); null for manually added servers. */
+  /** The tier's client capacity (docs/product/constants.md#market-prices-and-limits); null for manually added servers. */
   maxClients: z.number().nullable(),
   agentVersion: z.string().nullable(),
   inbound: z
@@ -251,7 +251,7 @@ export const serverNameSchema = z
   .refine((text) => !CONTROL_CHARACTERS.test(text), SERVER_SETTINGS_MESSAGES.nameInvalid);
 
 /**
- * spec 02 §5: setup script generation requires a chosen tier. The wizard also names the server
+ * docs/product/input-rules.md#dashboard-input: setup script generation requires a chosen tier. The wizard also names the server
  *; a token without a name gives the server a short one from its id.
  */
 export const enrollmentTokenRequestSchema = requestBody({
@@ -321,7 +321,7 @@ export const UPLOAD_SERVER_MESSAGES = {
 } as const;
 
 /**
- * spec 02 §7 `nodes/upload-server`, without the fields the old browser used to set itself
+ * docs/product/calls.md#dashboard-calls `nodes/upload-server`, without the fields the old browser used to set itself
  * (uptime, reliability): the control plane measures those.
  */
 export const uploadServerRequestSchema = requestBody({

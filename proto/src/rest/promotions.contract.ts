@@ -4,10 +4,10 @@ import { formatSsl } from '../money';
 import { requestBody } from './common.contract';
 
 /**
- * spec 01 §2, §3, §5, §7, §8, §9: an operator pays SSL to list a server of theirs first in the
+ * docs/product/screens.md#the-shell-and-the-market-screens, docs/product/records.md#market-and-wallet-records, docs/product/input-rules.md#market-and-account-input, docs/product/calls.md#market-and-account-calls, docs/product/messages.md#market-and-account-messages, docs/product/constants.md#market-prices-and-limits: an operator pays SSL to list a server of theirs first in the
  * market. The server decides every amount: the price is the plan's (the request's `cost` is
  * checked against it, never charged), the cumulative cap is checked under the listing's lock, and
- * 10% of the fee is burned, the rest goes to the operators' reward pool (spec 02 §9).
+ * 10% of the fee is burned, the rest goes to the operators' reward pool (docs/product/constants.md#billing-and-the-economy).
  */
 export const PROMOTION_ROUTES = {
   promotion: (serverId: string) => `/servers/${encodeURIComponent(serverId)}/promotion`,
@@ -21,10 +21,10 @@ export const PROMOTION_CAP_MICRO = BigInt(PROMOTION_CAP_SSL) * MICRO_PER_SSL;
 const DAY_MS = 86_400_000;
 
 export const PROMOTION_MESSAGES = {
-  /** spec 01 §5. */
+  /** docs/product/input-rules.md#market-and-account-input. */
   selectPlan: 'Please select a promotion plan',
   insufficientSsl: 'Insufficient SSL balance',
-  /** spec 01 §8: the answer to code insufficient_balance. */
+  /** docs/product/messages.md#market-and-account-messages: the answer to code insufficient_balance. */
   insufficientBalance: 'Not enough SSL tokens. Please add more to your balance.',
   failed: 'Failed to promote server. Please try again.',
   fetchFailed: 'Failed to load the promotion status',
@@ -48,19 +48,19 @@ export function promotionPlanCostMicro(plan: PromotionPlan): bigint {
   return BigInt(plan.costSsl) * MICRO_PER_SSL;
 }
 
-/** spec 01 §5: a plan is disabled when what was paid so far plus its cost passes the cap. */
+/** docs/product/input-rules.md#market-and-account-input: a plan is disabled when what was paid so far plus its cost passes the cap. */
 export function promotionPlanAllowed(paidMicro: bigint, plan: PromotionPlan): boolean {
   return paidMicro + promotionPlanCostMicro(plan) <= PROMOTION_CAP_MICRO;
 }
 
-/** spec 02 §9: 10% of a promotion fee is burned, the rest goes to the reward pool. */
+/** docs/product/constants.md#billing-and-the-economy: 10% of a promotion fee is burned, the rest goes to the reward pool. */
 export function promotionSplit(costMicro: bigint): { burnMicro: bigint; poolMicro: bigint } {
   const burnMicro = (costMicro * BigInt(ECONOMICS.promotionBurnPercent)) / 100n;
   return { burnMicro, poolMicro: costMicro - burnMicro };
 }
 
 /**
- * spec 01 §4: a server not promoted is promoted for the plan's days from now; one still promoted
+ * docs/product/states.md#market-and-account-states: a server not promoted is promoted for the plan's days from now; one still promoted
  * (an upgrade) gets the days added to its current expiry.
  */
 export function promotionExpiry(now: Date, currentUntil: Date | null, days: number): Date {
@@ -70,7 +70,7 @@ export function promotionExpiry(now: Date, currentUntil: Date | null, days: numb
 
 type IssueLike = { input?: unknown };
 
-/** spec 01 §7 POST /servers/{id}/promote: the plan's days and the cost the modal showed. */
+/** docs/product/calls.md#market-and-account-calls POST /servers/{id}/promote: the plan's days and the cost the modal showed. */
 export const promoteRequestSchema = requestBody({
   days: z
     .number({
@@ -95,12 +95,12 @@ export const promotionPlanStatusSchema = z.object({
   days: z.number(),
   cost: z.number(),
   costMicro: microString,
-  /** False when it would take the server past the cap (spec 01 §5: shown disabled). */
+  /** False when it would take the server past the cap (docs/product/input-rules.md#market-and-account-input: shown disabled). */
   allowed: z.boolean(),
 });
 export type PromotionPlanStatus = z.infer<typeof promotionPlanStatusSchema>;
 
-/** spec 01 §3 Promotion: active, expiresAt, amountPaid, balance; and what the modal needs. */
+/** docs/product/records.md#market-and-wallet-records Promotion: active, expiresAt, amountPaid, balance; and what the modal needs. */
 export const promotionStatusSchema = z.object({
   success: z.literal(true),
   serverId: z.string(),

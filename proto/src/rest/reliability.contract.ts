@@ -49,7 +49,7 @@ export const reliabilityDaySchema = z.object({
   /** Seconds below 95% (hidden from the market, rewards frozen). */
   belowSeconds: z.number(),
   reasons: z.object({
-    /** Seconds with the last report more than an hour old (spec 02 §4 staleness). */
+    /** Seconds with the last report more than an hour old (docs/product/states.md#subscription-and-reliability-states staleness). */
     staleSeconds: z.number(),
     /** Reports whose client count failed (-10 each). */
     failedClientCounts: z.number(),
@@ -66,7 +66,7 @@ export const serverReliabilityResponseSchema = z.object({
   from: z.string(),
   /** Today (UTC), the last day asked for. */
   to: z.string(),
-  /** spec 02 §4: the threshold the chart draws (95). */
+  /** docs/product/states.md#subscription-and-reliability-states: the threshold the chart draws (95). */
   threshold: z.number(),
   days: z.array(reliabilityDaySchema),
 });

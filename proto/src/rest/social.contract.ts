@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requestBody, uuidSchema } from './common.contract';
 
 /**
- * spec 01 §2-§9 and spec 02 §7: share-and-earn. A signed-in user shares a
+ * docs/product/screens.md#the-shell-and-the-market-screens, docs/product/constants.md#market-prices-and-limits and docs/product/calls.md#dashboard-calls: share-and-earn. A signed-in user shares a
  * promotional post on X (Twitter), Instagram or Telegram (a public channel's post) and states its
  * URL; the server checks the URL,
  * the 7-day limit per platform and the daily cap, computes the reward from its own clock in the
@@ -12,14 +12,14 @@ import { requestBody, uuidSchema } from './common.contract';
 export const SOCIAL_ROUTES = {
   checkShares: (uuid: string) => `/api/social/check-shares/${encodeURIComponent(uuid)}`,
   recordShare: '/api/social/record-share',
-  /** spec 02 §7: the client dashboard's call; the same rule and path as record-share. */
+  /** docs/product/calls.md#dashboard-calls: the client dashboard's call; the same rule and path as record-share. */
   addSocialReward: '/wallet/add-social-reward',
 } as const;
 
 export const SHARE_PLATFORMS = ['twitter', 'instagram', 'telegram'] as const;
 export type SharePlatform = (typeof SHARE_PLATFORMS)[number];
 
-/** How each platform is named to the user ({host} of spec 01 §9 is X). */
+/** How each platform is named to the user ({host} of docs/product/constants.md#market-prices-and-limits is X). */
 export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
   twitter: 'X (Twitter)',
   instagram: 'Instagram',
@@ -34,13 +34,13 @@ export const SHARE_PLATFORM_NAMES: Record<SharePlatform, string> = {
 export const SHARE_DAILY_CAP_MICRO = 1_000_000n;
 
 export const SOCIAL_MESSAGES = {
-  /** spec 01 §5. */
+  /** docs/product/input-rules.md#market-and-account-input. */
   urlRequired: 'Please enter the URL of your social media post',
   urlNotHttp: 'Please enter a valid URL starting with http:// or https://',
-  /** spec 01 §5 (the interface also says the limit is 7 days). */
+  /** docs/product/input-rules.md#market-and-account-input (the interface also says the limit is 7 days). */
   alreadyShared: (platform: SharePlatform) =>
     `You've already shared to ${SHARE_PLATFORM_NAMES[platform]} today. Try again tomorrow!`,
-  /** spec 01 §8. */
+  /** docs/product/messages.md#market-and-account-messages. */
   regionBlocked: 'Sorry, the social sharing feature is not available in your region.',
   validateFailed: 'Failed to validate share. Please try again.',
   errorLater: 'An error occurred. Please try again later.',
@@ -82,7 +82,7 @@ const postUrlSchema = z
 const clientText = z.string().max(64, 'must be at most 64 characters');
 
 /**
- * spec 01 §7 record-share: userId, platform, timestamp, postUrl, clientTime, plus the IANA
+ * docs/product/calls.md#market-and-account-calls record-share: userId, platform, timestamp, postUrl, clientTime, plus the IANA
  * `timeZone` the reward is computed in (the browser's `Intl` zone). `timestamp` and `clientTime`
  * are the client's clock: accepted, never trusted (the server's clock decides).
  */
@@ -97,7 +97,7 @@ export const recordShareSchema = requestBody({
 export type RecordShareRequest = z.infer<typeof recordShareSchema>;
 
 /**
- * spec 02 §7 add-social-reward: body userId, platform, timestamp (the old client also sent
+ * docs/product/calls.md#dashboard-calls add-social-reward: body userId, platform, timestamp (the old client also sent
  * `amount: 1`; this server never takes an amount, so a body naming one is refused). It records a
  * share like record-share, so it needs the post's URL and the time zone too.
  */
@@ -141,7 +141,7 @@ export type CheckSharesResponse = z.infer<typeof checkSharesResponseSchema>;
 export const recordShareResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  /** spec 01 §3: amount in SSL (a number, as the old client read it), and the exact micro. */
+  /** docs/product/records.md#market-and-wallet-records: amount in SSL (a number, as the old client read it), and the exact micro. */
   pendingReward: z.object({
     amount: z.number(),
     amountMicro: microString,
@@ -154,7 +154,7 @@ export const recordShareResponseSchema = z.object({
 export type RecordShareResponse = z.infer<typeof recordShareResponseSchema>;
 
 /**
- * spec 01 §8: the browser time zones where sharing is unavailable (about 12), decided in the
+ * docs/product/messages.md#market-and-account-messages: the browser time zones where sharing is unavailable (about 12), decided in the
  * browser from `Intl.DateTimeFormat().resolvedOptions().timeZone`.
  */
 export const SHARE_BLOCKED_TIME_ZONES: readonly string[] = [
@@ -177,7 +177,7 @@ export function isShareRegionBlocked(timeZone: string | undefined): boolean {
   return timeZone !== undefined && SHARE_BLOCKED_TIME_ZONES.includes(timeZone);
 }
 
-/** spec 01 §9: the 5 promotional images, served by the portal under /share/. */
+/** docs/product/constants.md#market-prices-and-limits: the 5 promotional images, served by the portal under /share/. */
 export const SHARE_IMAGES = [
   { file: 'share-1.svg', alt: 'Secure connections for everyone' },
   { file: 'share-2.svg', alt: 'Run a node, earn SSL' },

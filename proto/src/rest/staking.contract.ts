@@ -4,7 +4,7 @@ import { formatSsl } from '../money';
 import { requestBody } from './common.contract';
 
 /**
- * Spec 02 §6 and §9: an operator's stake (owner-checked on every `{uuid}`; node
+ * docs/product/roles.md#who-may-use-the-dashboards and docs/product/constants.md#billing-and-the-economy: an operator's stake (owner-checked on every `{uuid}`; node
  * accounts only). Amounts are integer micro-SSL as decimal strings; the server decides what can
  * move: a stake comes out of the node wallet's available balance (not frozen rewards), and each
  * stake stays locked ECONOMICS.stakeLockDays days before it can be unstaked (oldest first).
@@ -126,14 +126,14 @@ export const autoStakeSchema = requestBody({
 });
 export type AutoStakeInput = z.infer<typeof autoStakeSchema>;
 
-/** One server of the operator under halving protection (spec 02 §4, §9). */
+/** One server of the operator under halving protection (docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy). */
 export const stakingServerSchema = z.object({
   id: z.string(),
   name: z.string(),
   tier: z.string().nullable(),
   /** The node's year of operation, 1 until its first anniversary of enrollment. */
   nodeYear: z.number(),
-  /** spec 02 §9: the share of monthly earnings to stake in this year (20/30/40/50%). */
+  /** docs/product/constants.md#billing-and-the-economy: the share of monthly earnings to stake in this year (20/30/40/50%). */
   requiredSharePercent: z.number(),
   /**
    * The stake the requirement asks for so far: the sum of what the rewards engine stored on this
@@ -166,7 +166,7 @@ export const stakingDataSchema = z.object({
   stakeableMicro: microString,
   autoStakePercent: z.number(),
   apyPercent: z.number(),
-  /** spec 02 §9: stake x 12% / 12, on the stake held through a whole month. */
+  /** docs/product/constants.md#billing-and-the-economy: stake x 12% / 12, on the stake held through a whole month. */
   monthlyIncomeMicro: microString,
   /**
    * The requirement over all of the operator's monthly statements (a deleted server's too): the

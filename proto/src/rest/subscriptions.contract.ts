@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { requestBody, UUID_PATTERN } from './common.contract';
 
 /**
- * Subscriptions (spec 01 §2 Purchase modals, §3, §4 Purchase; spec 02 §2 Client dashboard, §3,
- * §4 Subscription, §7). Every `{uuid}` path is the session's own account uuid (403 otherwise);
+ * Subscriptions (docs/product/screens.md#the-shell-and-the-market-screens Purchase modals, docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states Purchase; docs/product/screens.md#dashboards-and-information-pages Client dashboard, docs/product/records.md#dashboard-records,
+ * docs/product/states.md#subscription-and-reliability-states Subscription, docs/product/calls.md#dashboard-calls). Every `{uuid}` path is the session's own account uuid (403 otherwise);
  * an `{id}` that is not one of the account's subscriptions is 404.
  *
  * The server computes every price and reward: a purchase, a renewal, an activation and a
  * billing change each debit the client and credit the operators (frozen 60 days) in one
- * database transaction; there is no separate payment or reward call (spec 01 §4's "operator
+ * database transaction; there is no separate payment or reward call (docs/product/states.md#market-and-account-states's "operator
  * reward after purchase" is a server-side effect of the purchase).
  */
 export const SUBSCRIPTION_ROUTES = {
@@ -34,17 +34,17 @@ export const SUBSCRIPTION_ROUTES = {
   /** Issues a new subscription URL; the old one answers 404 from then on. */
   rotateUrl: (uuid: string, id: string) =>
     `/api/clients/subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(id)}/rotate-url`,
-  /** spec 02 §7: text of a group (`group_<id>.txt`, base64) or raw (`raw_<id>.txt`) file. */
+  /** docs/product/calls.md#dashboard-calls: text of a group (`group_<id>.txt`, base64) or raw (`raw_<id>.txt`) file. */
   download: (uuid: string, fileName: string) =>
     `/api/clients/download-subscription/${encodeURIComponent(uuid)}/${encodeURIComponent(fileName)}`,
-  /** spec 01 §7: the same files by subscription id (session's own subscriptions only). */
+  /** docs/product/calls.md#market-and-account-calls: the same files by subscription id (session's own subscriptions only). */
   downloadById: (subscriptionId: string, fileName: string) =>
     `/clients/download-subscription/${encodeURIComponent(subscriptionId)}/${encodeURIComponent(fileName)}`,
   /** Path prefix of subscription URLs (`/sub/<secret>`); no session, the secret is the key. */
   subscriptionUrlPrefix: '/sub/',
 } as const;
 
-/** spec 01 §2 and spec 02 §7: the header that makes a purchase or a paid change happen once. */
+/** docs/product/screens.md#the-shell-and-the-market-screens and docs/product/calls.md#dashboard-calls: the header that makes a purchase or a paid change happen once. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 export const BILLING_CYCLES = ['monthly', 'hourly'] as const;
@@ -60,7 +60,7 @@ export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** A subscription covers 1 to 50 distinct servers. */
 export const SUBSCRIPTION_MAX_SERVERS = 50;
-/** spec 01 §9: QR size 180 px, error correction level L. */
+/** docs/product/constants.md#market-prices-and-limits: QR size 180 px, error correction level L. */
 export const SUBSCRIPTION_QR_SIZE = 180;
 /**
  * The portal pages a subscription feed points at (`profile-web-page-url`, `support-url` and the
@@ -74,7 +74,7 @@ export const SUBSCRIPTION_FEED_PAGES = {
 /** How often subscription apps should refresh the `/sub/` list (`profile-update-interval`, hours). */
 export const SUBSCRIPTION_URL_UPDATE_HOURS = 12;
 
-/** Group and raw file names (spec 02 §3: group files start with group_, raw group files with raw_). */
+/** Group and raw file names (docs/product/records.md#dashboard-records: group files start with group_, raw group files with raw_). */
 export const subscriptionFileName = (subscriptionId: string) => `group_${subscriptionId}.txt`;
 export const subscriptionRawFileName = (subscriptionId: string) => `raw_${subscriptionId}.txt`;
 
@@ -84,7 +84,7 @@ export const SUBSCRIPTION_MESSAGES = {
   activated: 'Subscription activated',
   deleted: 'Subscription deleted successfully',
   typeChanged: (cycle: BillingCycle) => `Billing type changed to ${cycle}`,
-  /** spec 02 §4: the automatic pause when a billing change cannot be paid. */
+  /** docs/product/states.md#subscription-and-reliability-states: the automatic pause when a billing change cannot be paid. */
   automaticallyPaused: (cycle: BillingCycle) =>
     `Insufficient funds to change the billing type: the subscription was paused. Add SSL and activate it to resume with ${cycle} billing.`,
   urlRotated: 'A new subscription URL was issued; the old one no longer works',
@@ -107,20 +107,20 @@ export const SUBSCRIPTION_MESSAGES = {
   sameBillingCycle: (cycle: BillingCycle) => `This subscription already uses ${cycle} billing`,
   notActive: 'Only an active subscription can be paused or change its billing type',
   notPaused: 'This subscription is not paused',
-  /** spec 02 §9: hourly subscriptions may pause twice a day, up to 8 hours each. */
+  /** docs/product/constants.md#billing-and-the-economy: hourly subscriptions may pause twice a day, up to 8 hours each. */
   hourlyPausesUsed: (nextAt: string) =>
     `This hourly subscription has used its 2 pauses of the last 24 hours; the next pause is possible from ${nextAt}`,
-  /** spec 02 §9: monthly subscriptions get one free 7-day pause every 6 months. */
+  /** docs/product/constants.md#billing-and-the-economy: monthly subscriptions get one free 7-day pause every 6 months. */
   monthlyPauseUsed: (nextAt: string) =>
     `This monthly subscription has used its free 7-day pause of the last 6 months; the next pause is possible from ${nextAt}`,
-  /** spec 02 §8: the 402 of activate. */
+  /** docs/product/messages.md#dashboard-messages: the 402 of activate. */
   activateInsufficient: (balanceSsl: string, requiredSsl: string) =>
     `Cannot activate subscription: Insufficient funds. Your balance: ${balanceSsl} SSL, Required: ${requiredSsl} SSL`,
   fileNotFound: 'Subscription file not found',
   /** Every server of the subscription was dropped (hidden, banned or deleted). */
   noServersLeft:
     'None of the servers of this subscription can serve you any more; choose new servers on the market',
-  /** spec 01 §5, §8. */
+  /** docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages. */
   qrTooComplex: 'QR Code Too Complex',
 } as const;
 
@@ -132,7 +132,7 @@ export const billingCycleSchema = z.enum(BILLING_CYCLES, {
 
 /**
  * `POST /api/clients/create-subscription` (header `Idempotency-Key` recommended: a retry with the
- * same key returns the first answer and pays nothing). spec 01 §7 also lists `paymentId` and
+ * same key returns the first answer and pays nothing). docs/product/calls.md#market-and-account-calls also lists `paymentId` and
  * `isFreeSubscription`: accepted for old clients and ignored, because the server prices and pays
  * the purchase itself (free only while the launch period is on).
  */
@@ -163,13 +163,13 @@ export type CreateSubscriptionRequest = z.input<typeof createSubscriptionRequest
 /** What the control plane gets after validation. */
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionRequestSchema>;
 
-/** `POST .../auto-renew`: renew at the end of each period (spec 02 §3 autoRenew), or let it expire. */
+/** `POST .../auto-renew`: renew at the end of each period (docs/product/records.md#dashboard-records autoRenew), or let it expire. */
 export const autoRenewRequestSchema = requestBody({
   autoRenew: z.boolean({ error: 'autoRenew must be true or false' }),
 });
 export type AutoRenewRequest = z.infer<typeof autoRenewRequestSchema>;
 
-/** `POST .../change-type` (spec 02 §7: body newBillingCycle). */
+/** `POST .../change-type` (docs/product/calls.md#dashboard-calls: body newBillingCycle). */
 export const changeBillingTypeRequestSchema = requestBody({
   newBillingCycle: z.enum(BILLING_CYCLES, {
     error: (issue: { input?: unknown }) =>
@@ -182,14 +182,14 @@ export type ChangeBillingTypeRequest = z.infer<typeof changeBillingTypeRequestSc
 
 /**
  * One QR code: a PNG data URL (180 px, level L), or null with `qrTooComplex` when the text does
- * not fit a QR code (spec 01 §8 'QR Code Too Complex': show the copy option instead).
+ * not fit a QR code (docs/product/messages.md#market-and-account-messages 'QR Code Too Complex': show the copy option instead).
  */
 export const qrCodeFields = {
   qrCode: z.string().nullable(),
   qrTooComplex: z.boolean(),
 };
 
-/** spec 01 §3 serverQrCodes: one per server, for the subscription's own VLESS uuid. */
+/** docs/product/records.md#market-and-wallet-records serverQrCodes: one per server, for the subscription's own VLESS uuid. */
 export const serverQrCodeSchema = z.object({
   /** The server's id (as on /data/servers). */
   id: z.string(),
@@ -217,7 +217,7 @@ export type SubscriptionServer = z.infer<typeof subscriptionServerSchema>;
 
 /**
  * Why a server was dropped from a subscription: hidden from the market (below 95%,
- * spec 02 §4), banned after 14 days below it, or deleted by its operator.
+ * docs/product/states.md#subscription-and-reliability-states), banned after 14 days below it, or deleted by its operator.
  */
 export const SERVER_DROP_REASONS = ['hidden', 'banned', 'deleted'] as const;
 export type ServerDropReason = (typeof SERVER_DROP_REASONS)[number];
@@ -265,7 +265,7 @@ export const serverReplacementSchema = z.object({
 export type ServerReplacement = z.infer<typeof serverReplacementSchema>;
 
 /**
- * What a pause is still allowed (spec 02 §9). Hourly: 2 pauses in any 24 hours, each ending by
+ * What a pause is still allowed (docs/product/constants.md#billing-and-the-economy). Hourly: 2 pauses in any 24 hours, each ending by
  * itself after 8 hours. Monthly: 1 free pause in any 6 months, ending by itself after 7 days. A
  * pause the allowance does not cover is refused with 409 (it is never charged); while paused, the
  * paid time does not run (the expiration date moves by the paused time on resuming).
@@ -281,7 +281,7 @@ export const pauseAllowanceSchema = z.object({
 });
 export type PauseAllowance = z.infer<typeof pauseAllowanceSchema>;
 
-/** spec 02 §3 Subscription, as the active and paused lists return it. */
+/** docs/product/records.md#dashboard-records Subscription, as the active and paused lists return it. */
 export const subscriptionSchema = z.object({
   id: z.string(),
   /** The subscription's own VLESS uuid (the client id every node allows while it is active). */
@@ -296,12 +296,12 @@ export const subscriptionSchema = z.object({
   /** SSL paid per period (30 days monthly, 100 hours hourly) for all servers; 0 in the launch period. */
   billingAmount: z.number(),
   billingAmountMicro: microString,
-  /** SSL per hour for all servers (spec 02 §9: 0.1 per server per hour). */
+  /** SSL per hour for all servers (docs/product/constants.md#billing-and-the-economy: 0.1 per server per hour). */
   hourlyPrice: z.number(),
   hourlyPriceMicro: microString,
   /** End of the paid time (ISO). While paused: when it would end if resumed now. */
   expirationDate: z.string(),
-  /** Whole hours of paid time left (spec 02 §4 countdown); both names carry the same value. */
+  /** Whole hours of paid time left (docs/product/states.md#subscription-and-reliability-states countdown); both names carry the same value. */
   remainingHours: z.number(),
   hoursRemaining: z.number(),
   /** Paid time left in seconds, for a precise hours:minutes countdown. */
@@ -348,7 +348,7 @@ export const subscriptionsResponseSchema = z.object({
 });
 export type SubscriptionsResponse = z.infer<typeof subscriptionsResponseSchema>;
 
-/** spec 01 §3 Subscription creation response, plus the subscription URL and what was charged. */
+/** docs/product/records.md#market-and-wallet-records Subscription creation response, plus the subscription URL and what was charged. */
 export const subscriptionCreationResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -382,7 +382,7 @@ export const subscriptionCreationResponseSchema = z.object({
   charged: z.number(),
   chargedMicro: microString,
   balanceMicro: microString,
-  /** spec 01 §3 Payment response paymentId: the ledger transaction; null when nothing was charged. */
+  /** docs/product/records.md#market-and-wallet-records Payment response paymentId: the ledger transaction; null when nothing was charged. */
   paymentId: z.string().nullable(),
   /** The full list entry of the new subscription. */
   details: subscriptionSchema,
@@ -401,7 +401,7 @@ export const subscriptionActionResponseSchema = z.object({
 export type SubscriptionActionResponse = z.infer<typeof subscriptionActionResponseSchema>;
 
 /**
- * spec 02 §7 change-type answer. Paid (10 SSL per server, no refund): the new cycle starts a new
+ * docs/product/calls.md#dashboard-calls change-type answer. Paid (10 SSL per server, no refund): the new cycle starts a new
  * paid period now. Short of funds: 200 with `automaticallyPaused` true, the subscription paused
  * with the new cycle, and `availableBalance`/`requiredAmount` for the alert; activating it later
  * pays that period.
@@ -439,8 +439,8 @@ export const rotateSubscriptionUrlResponseSchema = z.object({
 export type RotateSubscriptionUrlResponse = z.infer<typeof rotateSubscriptionUrlResponseSchema>;
 
 /**
- * spec 02 §5: subscription content may be base64; decoded, only lines starting with `vless://`
- * are kept (spec 01 §5). Returns the links, or null when the text is neither form.
+ * docs/product/input-rules.md#dashboard-input: subscription content may be base64; decoded, only lines starting with `vless://`
+ * are kept (docs/product/input-rules.md#market-and-account-input). Returns the links, or null when the text is neither form.
  */
 export function decodeSubscriptionContent(text: string): string[] | null {
   const trimmed = text.trim();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** spec 01 §7 and spec 02 §7: wallet calls (owner-checked on every `{uuid}`). */
+/** docs/product/calls.md#market-and-account-calls and docs/product/calls.md#dashboard-calls: wallet calls (owner-checked on every `{uuid}`). */
 export const WALLET_ROUTES = {
   clientWallet: (uuid: string) => `/wallet/client/${encodeURIComponent(uuid)}`,
   nodeWallet: (uuid: string) => `/wallet/node/${encodeURIComponent(uuid)}`,
@@ -24,7 +24,7 @@ export const WALLET_MESSAGES = {
   settingsFailed: 'Failed to fetch wallet settings',
   rewardFailed: 'Failed to reward node operator',
   withdrawalsSuspended: 'Withdrawals are suspended',
-  /** spec 01 §5. */
+  /** docs/product/input-rules.md#market-and-account-input. */
   insufficientBalance: (priceSsl: string, balanceSsl: string) =>
     `Insufficient balance. You need ${priceSsl} SSL but have ${balanceSsl} SSL.`,
   payThroughSubscription:
@@ -110,12 +110,12 @@ export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
 export const walletDataSchema = z.object({
   walletType: z.enum(['client', 'node']),
   balanceMicro: microString,
-  /** Node wallets: the part of the balance still frozen (spec 02 §3: not yet expired only). */
+  /** Node wallets: the part of the balance still frozen (docs/product/records.md#dashboard-records: not yet expired only). */
   frozenAmountMicro: microString,
   frozenAmounts: z.array(z.object({ amountMicro: microString, frozenUntil: z.string() })),
   /** Balance minus frozen: what a withdrawal could take. */
   availableMicro: microString,
-  /** The deposit address of the network (spec 01 §3 walletAddress); null until deposits exist. */
+  /** The deposit address of the network (docs/product/records.md#market-and-wallet-records walletAddress); null until deposits exist. */
   walletAddress: z.string().nullable(),
   transactions: z.array(walletTransactionSchema),
   /** Older transactions exist: ask again with `?before=<last id>`. */
@@ -146,7 +146,7 @@ export const walletQuerySchema = z.object({
       'before must be a transaction id',
     )
     .optional(),
-  /** spec 01 §7: the portal adds a cache-busting timestamp. */
+  /** docs/product/calls.md#market-and-account-calls: the portal adds a cache-busting timestamp. */
   t: z.string().max(32).optional(),
   timestamp: z.string().max(32).optional(),
 });

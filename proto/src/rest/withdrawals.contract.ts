@@ -4,8 +4,8 @@ import { sslText } from '../money';
 import { LAMPORTS_PER_SOL, SOLANA_CLUSTERS } from './deposits.contract';
 
 /**
- * Spec 01 §2 Withdraw modal, §5 withdrawal rules, spec 02 §6 (25% protocol fee) and
- * §8 (messages): a node operator sends SSL from the node wallet to a Solana address, paid out in
+ * docs/product/screens.md#the-shell-and-the-market-screens Withdraw modal, docs/product/input-rules.md#market-and-account-input withdrawal rules, docs/product/roles.md#who-may-use-the-dashboards (25% protocol fee) and
+ * docs/product/messages.md#dashboard-messages (messages): a node operator sends SSL from the node wallet to a Solana address, paid out in
  * SOL from the treasury at a quoted rate. Off unless WITHDRAWALS_ENABLED (then "Suspended").
  */
 export const WITHDRAWAL_ROUTES = {
@@ -86,12 +86,12 @@ export function reservedAddressName(address: string): string | null {
 }
 
 export const WITHDRAWAL_MESSAGES = {
-  /** spec 02 §8. */
+  /** docs/product/messages.md#dashboard-messages. */
   success: (amountSsl: string, address: string) =>
     `Successfully withdrew ${amountSsl} SSL to ${address}`,
   failed: 'Failed to process withdrawal',
   errorOccurred: 'An error occurred while processing the withdrawal',
-  /** spec 01 §5: the Withdraw button shows 'Suspended' while withdrawals are off. */
+  /** docs/product/input-rules.md#market-and-account-input: the Withdraw button shows 'Suspended' while withdrawals are off. */
   suspended: 'Withdrawals are suspended',
   invalidAmount: 'Please enter a valid SSL amount (a number above 0, at most 6 decimals)',
   addressRequired: 'Please enter the Solana address to send to',
@@ -144,7 +144,7 @@ export function withdrawalAmountMicro(amount: unknown): bigint | null {
 
 export interface WithdrawalQuote {
   amountMicro: bigint;
-  /** spec 02 §6: the 25% protocol fee, rounded up to the micro-SSL. */
+  /** docs/product/roles.md#who-may-use-the-dashboards: the 25% protocol fee, rounded up to the micro-SSL. */
   feeMicro: bigint;
   /** What is paid out: amount - fee. */
   netMicro: bigint;
@@ -234,7 +234,7 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 export const withdrawResponseSchema = z.object({
   success: z.literal(true),
-  /** spec 02 §8: "Successfully withdrew {amount} SSL to {address}". */
+  /** docs/product/messages.md#dashboard-messages: "Successfully withdrew {amount} SSL to {address}". */
   message: z.string(),
   withdrawal: withdrawalSchema,
 });

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { AccountEntity } from './account.entity';
 
-/** spec 01 §3: one row per acceptance of the terms and the protection policy. */
+/** docs/product/records.md#market-and-wallet-records: one row per acceptance of the terms and the protection policy. */
 @Entity({ name: 'terms_acceptances' })
 @Index('ix_terms_acceptances_account', ['accountUuid', 'acceptedAt'])
 export class TermsAcceptanceEntity {

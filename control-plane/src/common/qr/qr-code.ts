@@ -5,7 +5,7 @@ import { byteSymbol } from './qr-symbol';
 
 /**
  * Above this QR version (117 modules, 1.4 px per module at 180 px) a code is too dense to scan
- * from a screen: it is reported as too complex instead (spec 01 §8 'QR Code Too Complex'), as is
+ * from a screen: it is reported as too complex instead (docs/product/messages.md#market-and-account-messages 'QR Code Too Complex'), as is
  * text that does not fit a QR code at all (2,953 bytes at level L).
  */
 export const QR_MAX_VERSION = 25;
@@ -24,7 +24,7 @@ export interface QrImage {
 }
 
 /**
- * A QR code as a PNG data URL: error correction level L, 180 px (spec 01 §5, §9). The matrix is
+ * A QR code as a PNG data URL: error correction level L, 180 px (docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits). The matrix is
  * the one `qrcode` draws (built by qr-symbol.ts and qr-mask.ts); the PNG is written here as a
  * 1-bit greyscale image, which takes a tenth of the time of the library's generic RGBA encoder
  * (a purchase draws one code per server).

@@ -8,7 +8,7 @@ import {
 } from 'typeorm';
 import { AccountEntity } from '../../accounts/entities/account.entity';
 
-/** A message sent with the contact-support form (spec 02 §2), kept even if mailing fails. */
+/** A message sent with the contact-support form (docs/product/screens.md#dashboards-and-information-pages), kept even if mailing fails. */
 @Entity({ name: 'contact_messages' })
 export class ContactMessageEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { sqlFunction } from '../sql-functions';
 
 /**
- * The server market (spec 01 §3, §4, §9): `market_listings`, one row per server with what the
+ * The server market (docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states, docs/product/constants.md#market-prices-and-limits): `market_listings`, one row per server with what the
  * market sorts and filters by, kept by triggers in the same transaction as the write that
  * changes it, so that `/data/servers` is an index scan at 100,000 servers:
  *

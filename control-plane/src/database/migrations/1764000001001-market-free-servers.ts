@@ -5,7 +5,7 @@ import { sqlFunction } from '../sql-functions';
 const SORT_PREFIX = `"sort_group", "sort_promoted_at" DESC NULLS LAST`;
 
 /**
- * Sort by price (spec 01 §9) now has something to sort: servers added without the agent are
+ * Sort by price (docs/product/constants.md#market-prices-and-limits) now has something to sort: servers added without the agent are
  * free while agent servers cost 10 SSL. `market_listings.free` says which (a
  * server's source never changes, so it is set once, when its listing is created), with an index
  * per direction; within a price the default order applies. During the launch period every

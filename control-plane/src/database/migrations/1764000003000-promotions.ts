@@ -8,7 +8,7 @@ const NEWER_FIRST = 'sort_promoted_at DESC NULLS LAST';
 const HIGHER_THEN_NEWER_FIRST = `sort_promotion_micro DESC NULLS LAST, ${NEWER_FIRST}`;
 
 /**
- * Promotions (spec 01 §4, §5, §9):
+ * Promotions (docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits):
  *
  * - `server_promotions`: per server, what its owner has paid for promotions (the 4,000 SSL cap
  *   counts it; a CHECK refuses more) and when the current promotion ends.

@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'type
 import { ServerEntity } from '../../nodes/entities/server.entity';
 
 /**
- * A server as the market sorts and filters it (spec 01 §3, §4, §9): one row per server, kept
+ * A server as the market sorts and filters it (docs/product/records.md#market-and-wallet-records, docs/product/states.md#market-and-account-states, docs/product/constants.md#market-prices-and-limits): one row per server, kept
  * by triggers in the same transaction as the write that changes it (see the market migration).
  * Copies of server columns follow every servers write; `reliability` and `stale` are the
  * clock-dependent values (a report sets them fresh, the minute sweep applies staleness decay);
@@ -10,7 +10,7 @@ import { ServerEntity } from '../../nodes/entities/server.entity';
  * the application except `reliability`, `stale` (sweep) and the promotion columns.
  */
 @Entity({ name: 'market_listings' })
-// The list orders of spec 01 §9, one per sort choice (partial, DESC keys: created by the migration).
+// The list orders of docs/product/constants.md#market-prices-and-limits, one per sort choice (partial, DESC keys: created by the migration).
 @Index('ix_market_listings_default', { synchronize: false })
 @Index('ix_market_listings_reliability_asc', { synchronize: false })
 @Index('ix_market_listings_ping_asc', { synchronize: false })
@@ -39,11 +39,11 @@ export class MarketListingEntity {
   @Column({ name: 'search_text', type: 'text', default: '' })
   searchText: string;
 
-  /** The reliability now (spec 02 §4), as of the last report or sweep. */
+  /** The reliability now (docs/product/states.md#subscription-and-reliability-states), as of the last report or sweep. */
   @Column({ type: 'smallint', default: 0 })
   reliability: number;
 
-  /** spec 02 §4: no report for more than an hour (as of the last sweep). */
+  /** docs/product/states.md#subscription-and-reliability-states: no report for more than an hour (as of the last sweep). */
   @Column({ type: 'boolean', default: true })
   stale: boolean;
 
@@ -62,8 +62,8 @@ export class MarketListingEntity {
   allowedClients: number;
 
   /**
-   * spec 01 §9: the tier's max clients (manually added servers count as tier1, 10), halved while
-   * halving protection cuts the server (spec 02 §4: market_allowed_clients).
+   * docs/product/constants.md#market-prices-and-limits: the tier's max clients (manually added servers count as tier1, 10), halved while
+   * halving protection cuts the server (docs/product/states.md#subscription-and-reliability-states: market_allowed_clients).
    */
   @Column({ type: 'int', default: 0 })
   capacity: number;
@@ -73,7 +73,7 @@ export class MarketListingEntity {
   free: boolean;
 
   /**
-   * The operator's stake holds something (spec 02 §9: stakers first among otherwise equal
+   * The operator's stake holds something (docs/product/constants.md#billing-and-the-economy: stakers first among otherwise equal
    * servers), kept by triggers on the listing's creation and on the stake's balance.
    */
   @Column({ type: 'boolean', default: false })
@@ -90,7 +90,7 @@ export class MarketListingEntity {
   promotedUntil: Date | null;
 
   /**
-   * Micro-SSL paid for the promotion running now (spec 01 §4: an upgrade adds to it; a promotion
+   * Micro-SSL paid for the promotion running now (docs/product/states.md#market-and-account-states: an upgrade adds to it; a promotion
    * that starts after one ended starts again from its own price). Written with promoted_until.
    */
   @Column({ name: 'promotion_micro', type: 'bigint', nullable: true })
@@ -111,20 +111,20 @@ export class MarketListingEntity {
   @Column({ name: 'core_down', type: 'boolean', default: false })
   coreDown: boolean;
 
-  /** Derived: shown on the market (spec 02 §4: not banned, reliability 95 or more, has an address). */
+  /** Derived: shown on the market (docs/product/states.md#subscription-and-reliability-states: not banned, reliability 95 or more, has an address). */
   @Column({ type: 'boolean', default: false })
   listed: boolean;
 
-  /** Derived (spec 01 §4): no free slot, stale, reliability under 50, or core down. */
+  /** Derived (docs/product/states.md#market-and-account-states): no free slot, stale, reliability under 50, or core down. */
   @Column({ type: 'boolean', default: true })
   disabled: boolean;
 
-  /** Derived (spec 01 §9): 0 premium, 1 promoted, 2 other; +3 when disabled. */
+  /** Derived (docs/product/constants.md#market-prices-and-limits): 0 premium, 1 promoted, 2 other; +3 when disabled. */
   @Column({ name: 'sort_group', type: 'smallint', default: 5 })
   sortGroup: number;
 
   /**
-   * Derived by market_listing_promotion (spec 01 §4: higher promotions first): promotion_micro of
+   * Derived by market_listing_promotion (docs/product/states.md#market-and-account-states: higher promotions first): promotion_micro of
    * a promoted (non-premium) server, else null.
    */
   @Column({ name: 'sort_promotion_micro', type: 'bigint', nullable: true })
@@ -134,7 +134,7 @@ export class MarketListingEntity {
   @Column({ name: 'sort_promoted_at', type: 'timestamptz', nullable: true })
   sortPromotedAt: Date | null;
 
-  /** Derived (spec 01 §4): the reliability shown: 0 when disabled, 100 for premium servers. */
+  /** Derived (docs/product/states.md#market-and-account-states): the reliability shown: 0 when disabled, 100 for premium servers. */
   @Column({ name: 'sort_reliability', type: 'smallint', default: 0 })
   sortReliability: number;
 

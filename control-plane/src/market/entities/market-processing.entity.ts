@@ -10,7 +10,7 @@ import {
 import { AccountEntity } from '../../accounts/entities/account.entity';
 import { ServerEntity } from '../../nodes/entities/server.entity';
 
-/** spec 01 §4 connect cooldown: a client's click on a server, processing until `until` (60 s). */
+/** docs/product/states.md#market-and-account-states connect cooldown: a client's click on a server, processing until `until` (60 s). */
 @Entity({ name: 'market_processing' })
 @Index('ix_market_processing_until', ['until'])
 export class MarketProcessingEntity {

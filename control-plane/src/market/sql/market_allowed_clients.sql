@@ -1,6 +1,6 @@
 -- The one capacity rule of the market and of every place a client takes (client_sets_take): a
 -- server takes at most its tier's max clients (market_capacity), halved while halving protection
--- cuts it (spec 02 §4: servers.halving_cut, set from each monthly statement; the
+-- cuts it (docs/product/states.md#subscription-and-reliability-states: servers.halving_cut, set from each monthly statement; the
 -- same rule as allowedClients of rewards/reward-rules.ts, the cut from ECONOMICS).
 CREATE OR REPLACE FUNCTION market_allowed_clients(tier varchar, halving_cut boolean) RETURNS int
 LANGUAGE sql IMMUTABLE AS $$

@@ -1,6 +1,6 @@
 -- What a market listing shows, derived from its columns before every write (trigger
--- market_listings_derive): spec 02 §4 (hidden below 95, banned, no address), spec 01 §4
--- (disabled: stale, below 50, core down or full), spec 01 §9 (the order's groups), and the
+-- market_listings_derive): docs/product/states.md#subscription-and-reliability-states (hidden below 95, banned, no address), docs/product/states.md#market-and-account-states
+-- (disabled: stale, below 50, core down or full), docs/product/constants.md#market-prices-and-limits (the order's groups), and the
 -- order's score with reachability.
 CREATE OR REPLACE FUNCTION market_listing_derive() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

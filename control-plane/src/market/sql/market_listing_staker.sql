@@ -1,4 +1,4 @@
--- Stakers first among otherwise equal servers (spec 02 §9): a new listing is a
+-- Stakers first among otherwise equal servers (docs/product/constants.md#billing-and-the-economy): a new listing is a
 -- staker's when its operator's stake holds anything (trigger market_listings_staker, BEFORE
 -- INSERT); market_stake_changed keeps it when the stake empties or fills.
 CREATE OR REPLACE FUNCTION market_listing_staker() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -3,8 +3,8 @@ import { ServerEntity } from '../../nodes/entities/server.entity';
 import { LedgerTransactionEntity } from '../../wallet/entities/ledger-transaction.entity';
 
 /**
- * One promotion bought (spec 01 §4): the plan, its price as the server charged it, how it was
- * split (10% burned, the rest to the reward pool: spec 02 §9), the expiry it set, and the ledger
+ * One promotion bought (docs/product/states.md#market-and-account-states): the plan, its price as the server charged it, how it was
+ * split (10% burned, the rest to the reward pool: docs/product/constants.md#billing-and-the-economy), the expiry it set, and the ledger
  * transaction that paid it, written in the same database transaction.
  */
 @Entity({ name: 'promotion_purchases' })

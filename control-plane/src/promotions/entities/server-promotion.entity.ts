@@ -2,7 +2,7 @@ import { Check, Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'type
 import { ServerEntity } from '../../nodes/entities/server.entity';
 
 /**
- * A server's promotion account (spec 01 §5, §9): what its owner has paid for promotions so far,
+ * A server's promotion account (docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits): what its owner has paid for promotions so far,
  * which the 4,000 SSL cap counts, and when the current promotion ends. Written only by a
  * promotion, under the lock of the server's market listing; the CHECK refuses a total past the
  * cap even if a writer forgot that lock.

@@ -3,7 +3,7 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 export type StakingStatementStatus = 'computed' | 'paid';
 
 /**
- * An operator's staking income for one period (spec 02 §9: stake x 12% / 12 a
+ * An operator's staking income for one period (docs/product/constants.md#billing-and-the-economy: stake x 12% / 12 a
  * month on the stake held through the whole period), paid from the pool to the node wallet.
  */
 @Entity({ name: 'reward_staking_statements' })

@@ -97,7 +97,7 @@ export class RewardStatementEntity {
   @Column({ name: 'payable_micro', type: 'bigint' })
   payableMicro: string;
 
-  // The other lines of node income (spec 02 §9).
+  // The other lines of node income (docs/product/constants.md#billing-and-the-economy).
   @Column({ name: 'subscription_clients', type: 'int' })
   subscriptionClients: number;
 

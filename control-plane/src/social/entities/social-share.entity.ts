@@ -7,7 +7,7 @@ export type ShareWalletKind = 'client_wallet' | 'node_wallet';
 export type ShareVerification = 'skipped' | 'up' | 'gone' | 'unknown';
 
 /**
- * One share of a promotional post (spec 01 §3 Share record): who shared, where, the
+ * One share of a promotional post (docs/product/records.md#market-and-wallet-records Share record): who shared, where, the
  * normalized post URL (unique across all accounts: one post is one claim), the zone the reward
  * was computed in and the reward the server decided. Pending 24 hours, then paid from the reward
  * pool (`social_reward:<id>`) or forfeited. Times are the server's clock.

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { SubscriptionEntity } from './subscription.entity';
 
-/** A pause the client asked for: what the pause allowance counts (spec 02 §9). */
+/** A pause the client asked for: what the pause allowance counts (docs/product/constants.md#billing-and-the-economy). */
 @Entity({ name: 'subscription_pauses' })
 @Index('ix_subscription_pauses_subscription', ['subscriptionId', 'startedAt'])
 export class SubscriptionPauseEntity {

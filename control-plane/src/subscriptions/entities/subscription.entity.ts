@@ -16,7 +16,7 @@ import { AccountEntity } from '../../accounts/entities/account.entity';
 export type SubscriptionState = 'active' | 'paused' | 'expired' | 'deleted';
 
 /**
- * A client's subscription to one or more servers (spec 02 §3). Its own VLESS uuid is allowed on
+ * A client's subscription to one or more servers (docs/product/records.md#dashboard-records). Its own VLESS uuid is allowed on
  * every one of its servers (server_clients) exactly while it is active.
  *
  * Time: `expiresAt` is the end of the paid time. A user pause stops the clock: on resuming,
@@ -70,7 +70,7 @@ export class SubscriptionEntity {
   @Column({ name: 'paused_at', type: 'timestamptz', nullable: true })
   pausedAt: Date | null;
 
-  /** When a user pause ends by itself (spec 02 §9: 8 hours hourly, 7 days monthly). */
+  /** When a user pause ends by itself (docs/product/constants.md#billing-and-the-economy: 8 hours hourly, 7 days monthly). */
   @Column({ name: 'pause_ends_at', type: 'timestamptz', nullable: true })
   pauseEndsAt: Date | null;
 

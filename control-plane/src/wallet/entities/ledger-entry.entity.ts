@@ -38,7 +38,7 @@ export class LedgerEntryEntity {
   @Column({ name: 'amount_micro', type: 'bigint' })
   amountMicro: string;
 
-  /** spec 01 §9: operator rewards are frozen 60 days before withdrawal. */
+  /** docs/product/constants.md#market-prices-and-limits: operator rewards are frozen 60 days before withdrawal. */
   @Column({ name: 'frozen_until', type: 'timestamptz', nullable: true })
   frozenUntil: Date | null;
 

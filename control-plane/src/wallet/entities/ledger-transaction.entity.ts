@@ -2,7 +2,7 @@ import type { TransactionDescriptionCode, TransactionType } from '@scn/proto';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * The ledger's transaction types: the contract's TRANSACTION_TYPES (spec 01 §3's, plus the
+ * The ledger's transaction types: the contract's TRANSACTION_TYPES (docs/product/records.md#market-and-wallet-records's, plus the
  * movements our server makes itself), so that every type a wallet lists is one the portal labels.
  */
 export type LedgerTransactionType = TransactionType;
@@ -33,7 +33,7 @@ export class LedgerTransactionEntity {
   @Column({ name: 'server_count', type: 'int', nullable: true })
   serverCount: number | null;
 
-  /** spec 01 §7 pay-subscription: duration '1month'; hourly blocks say '100hours'. */
+  /** docs/product/calls.md#market-and-account-calls pay-subscription: duration '1month'; hourly blocks say '100hours'. */
   @Column({ type: 'varchar', length: 16, nullable: true })
   duration: string | null;
 

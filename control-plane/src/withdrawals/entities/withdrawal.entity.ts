@@ -43,7 +43,7 @@ export class WithdrawalEntity {
   @Column({ name: 'amount_micro', type: 'bigint' })
   amountMicro: string;
 
-  /** spec 02 §6: the 25% protocol fee, credited to platform_revenue. */
+  /** docs/product/roles.md#who-may-use-the-dashboards: the 25% protocol fee, credited to platform_revenue. */
   @Column({ name: 'fee_micro', type: 'bigint' })
   feeMicro: string;
 

@@ -16,7 +16,7 @@ import { WalletPanel } from '../../features/wallet/components/wallet-panel';
 import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import './client-dashboard.css';
 
-/** /client-dashboard (spec 02 §2): only for an authenticated client. */
+/** /client-dashboard (docs/product/screens.md#dashboards-and-information-pages): only for an authenticated client. */
 export function ClientDashboardRoute() {
   return (
     <RequireAccount userType="client">
@@ -25,7 +25,7 @@ export function ClientDashboardRoute() {
   );
 }
 
-/** spec 02 §2: the navigation state the dashboard may be opened with (from a purchase). */
+/** docs/product/screens.md#dashboards-and-information-pages: the navigation state the dashboard may be opened with (from a purchase). */
 export interface ClientDashboardNavigationState {
   newSubscriptionId: string | null;
   showSubscriptionId: string | null;
@@ -73,7 +73,7 @@ function ClientDashboardPage() {
     if (uuid) void refreshWallet('client', uuid);
   }, [uuid]);
 
-  // spec 02 §7: 'server-list-updated' reloads the subscriptions and the wallet.
+  // docs/product/calls.md#dashboard-calls: 'server-list-updated' reloads the subscriptions and the wallet.
   useEffect(() => {
     if (!uuid) return;
     return onRealtime('server-list-updated', () => {
@@ -121,7 +121,7 @@ function ClientDashboardPage() {
         onBalanceChanged={reloadWallet}
       />
       <WalletPanel type="client" ownerUuid={uuid} title={t('dashboard.walletTitle')} />
-      {/* spec 02 §2: the share and earn modal. */}
+      {/* docs/product/screens.md#dashboards-and-information-pages: the share and earn modal. */}
       <EarnSslPanel userUuid={uuid} />
       {/* docs/reachability.md: any account may test servers from its own network. */}
       <VantagePointsPanel ownerUuid={uuid} />

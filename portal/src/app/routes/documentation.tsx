@@ -137,7 +137,7 @@ export function launchSentenceKey(now: Date = new Date()) {
     : 'clientGuide.funds.launchEnded';
 }
 
-/** /documentation (spec 02 §2): the user guide for clients and node operators. */
+/** /documentation (docs/product/screens.md#dashboards-and-information-pages): the user guide for clients and node operators. */
 export function DocumentationRoute() {
   const { t } = useT('documentation');
   useDocumentTitle(t('documentTitle'));

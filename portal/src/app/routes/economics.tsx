@@ -3,7 +3,7 @@ import { useEconomicsT } from '../../features/economics/use-econ-format';
 import { InfoPageHeader } from '../../features/info/components/info-page-header';
 import { useDocumentTitle } from '../../features/info/use-document-title';
 
-/** /economics (spec 02 §2, §9): prices for clients and rewards for node operators. */
+/** /economics (docs/product/screens.md#dashboards-and-information-pages, docs/product/constants.md#billing-and-the-economy): prices for clients and rewards for node operators. */
 export function EconomicsRoute() {
   const { t, f } = useEconomicsT();
   useDocumentTitle(t('page.title'));

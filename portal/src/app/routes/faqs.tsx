@@ -52,7 +52,7 @@ interface FaqCategory {
   items: readonly FaqKey[];
 }
 
-/** spec 02 §2: questions grouped by General, Node Operators, Clients, Technical, Support. */
+/** docs/product/screens.md#dashboards-and-information-pages: questions grouped by General, Node Operators, Clients, Technical, Support. */
 const CATEGORIES: readonly FaqCategory[] = [
   {
     id: 'general',
@@ -223,7 +223,7 @@ const COMPONENTS: Record<string, ReactElement> = {
   ),
 };
 
-/** /faqs (spec 02 §2). */
+/** /faqs (docs/product/screens.md#dashboards-and-information-pages). */
 export function FaqsRoute() {
   const { t, locale } = useT('faq');
   useDocumentTitle(t('documentTitle'));

@@ -10,7 +10,7 @@ import { SecurityFeatures } from '../../features/landing/components/security-fea
 import { useSession } from '../../features/session/store';
 import { useT } from '../../lib/i18n/i18n';
 
-/** spec 01 §2 "Landing page". */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Landing page". */
 export function LandingRoute() {
   const { t } = useT();
   const { user } = useSession();
@@ -27,7 +27,7 @@ export function LandingRoute() {
     </Link>
   );
 
-  // spec 01 §2: 'Go to Dashboard' leads clients to /servers and nodes to /node-dashboard.
+  // docs/product/screens.md#the-shell-and-the-market-screens: 'Go to Dashboard' leads clients to /servers and nodes to /node-dashboard.
   const finalActions = user ? (
     <Link
       href={user.userType === 'client' ? paths.servers : paths.nodeDashboard}
@@ -50,7 +50,7 @@ export function LandingRoute() {
   );
 }
 
-/** The two sign-up calls to action of a signed-out visitor (spec 01 §2 "Landing page"). */
+/** The two sign-up calls to action of a signed-out visitor (docs/product/screens.md#the-shell-and-the-market-screens "Landing page"). */
 function SignUpButtons({ clientLabel }: { clientLabel: string }) {
   const { t } = useT();
   return (

@@ -17,7 +17,7 @@ import { refreshWallet } from '../../features/wallet/api/get-wallet';
 import { useT } from '../../lib/i18n/i18n';
 import { onRealtime } from '../../lib/realtime';
 
-/** /node-dashboard (spec 02 §2): only for an authenticated node operator. */
+/** /node-dashboard (docs/product/screens.md#dashboards-and-information-pages): only for an authenticated node operator. */
 export function NodeDashboardRoute() {
   return (
     <RequireAccount userType="node">
@@ -27,8 +27,8 @@ export function NodeDashboardRoute() {
 }
 
 /**
- * spec 02 §2: the node dashboard may be opened with navigation state asking to scroll to the
- * wallet section (`scrollToWallet`), and spec 01 §2 "Add SSL to Balance" asks for the deposit
+ * docs/product/screens.md#dashboards-and-information-pages: the node dashboard may be opened with navigation state asking to scroll to the
+ * wallet section (`scrollToWallet`), and docs/product/screens.md#the-shell-and-the-market-screens "Add SSL to Balance" asks for the deposit
  * view (`openDeposit`).
  */
 function readWalletRequest(state: unknown): { scroll: boolean; deposit: boolean } {
@@ -120,7 +120,7 @@ function NodeDashboardPage() {
               ownerUuid={user.uuid}
               onMoved={() => void refreshWallet('node', user.uuid)}
             />
-            {/* spec 02 §2: the Earn SSL share dialog. */}
+            {/* docs/product/screens.md#dashboards-and-information-pages: the Earn SSL share dialog. */}
             <EarnSslPanel userUuid={user.uuid} />
           </div>
         }

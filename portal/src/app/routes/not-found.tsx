@@ -4,7 +4,7 @@ import { paths } from '../../config/paths';
 import { useT } from '../../lib/i18n/i18n';
 import './not-found.css';
 
-/** spec 02 §2 "Not-found page". */
+/** docs/product/screens.md#dashboards-and-information-pages "Not-found page". */
 export function NotFoundRoute() {
   const { t } = useT('errors');
   return (

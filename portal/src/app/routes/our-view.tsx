@@ -89,7 +89,7 @@ function millions(value: number, locale: Locale): string {
   });
 }
 
-/** spec 01 §1: 1 SSL = $0.035, from the exact fraction, in the reader's digits. */
+/** docs/product/overview.md#what-scn-is: 1 SSL = $0.035, from the exact fraction, in the reader's digits. */
 function usdOfSsl(ssl: number, locale: Locale): string {
   return formatNumber((ssl * SSL_USD_PRICE.numerator) / SSL_USD_PRICE.denominator, locale, {
     style: 'currency',
@@ -101,7 +101,7 @@ function usdOfSsl(ssl: number, locale: Locale): string {
 
 const REGIONS = Array.from(new Set(RESTRICTED_COUNTRIES.map((entry) => entry.region)));
 
-/** /our-view (spec 02 §2, §9): market analysis behind the network. */
+/** /our-view (docs/product/screens.md#dashboards-and-information-pages, docs/product/constants.md#billing-and-the-economy): market analysis behind the network. */
 export function OurViewRoute() {
   const { t, locale } = useT('our-view');
   useDocumentTitle(t('documentTitle'));

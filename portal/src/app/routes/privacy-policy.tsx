@@ -7,7 +7,7 @@ import { SECURITY_EMAIL } from '../../features/info/security-email';
 import { useDocumentTitle } from '../../features/info/use-document-title';
 import { useT } from '../../lib/i18n/i18n';
 
-/** spec 02 §2: the sections of the privacy policy, shown as "Protection Policy". */
+/** docs/product/screens.md#dashboards-and-information-pages: the sections of the privacy policy, shown as "Protection Policy". */
 const SECTIONS: readonly LegalSection[] = [
   {
     id: 'information-we-collect',
@@ -118,7 +118,7 @@ const SECTIONS: readonly LegalSection[] = [
   },
 ];
 
-/** /privacy-policy (spec 02 §2), titled "Protection Policy". */
+/** /privacy-policy (docs/product/screens.md#dashboards-and-information-pages), titled "Protection Policy". */
 export function PrivacyPolicyRoute() {
   const { t } = useT('legal');
   useDocumentTitle(t('privacy.title'));

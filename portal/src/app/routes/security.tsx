@@ -26,7 +26,7 @@ const PROTOCOL_STACK = ['apps', 'protocol', 'security', 'transport', 'core', 'ag
 
 const ACTIVE_DEFENCES = ['ddos', 'hacker', 'sniffer', 'scraper', 'injection'] as const;
 
-/** /security (spec 02 §2): static description of how the network protects its users. */
+/** /security (docs/product/screens.md#dashboards-and-information-pages): static description of how the network protects its users. */
 export function SecurityRoute() {
   const { t } = useT('security');
   useDocumentTitle(t('documentTitle'));

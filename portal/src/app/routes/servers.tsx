@@ -9,7 +9,7 @@ import { useSession } from '../../features/session/store';
 import { usePreloadedNamespaces, useT } from '../../lib/i18n/i18n';
 
 /**
- * spec 02 §2: the client dashboard reads this navigation state: it highlights the new
+ * docs/product/screens.md#dashboards-and-information-pages: the client dashboard reads this navigation state: it highlights the new
  * subscription and opens its QR modal.
  */
 export interface NewSubscriptionState {
@@ -17,7 +17,7 @@ export interface NewSubscriptionState {
   showSubscription: { subscriptionId: string; timestamp: number };
 }
 
-/** /servers (spec 01 §2 "Server market"): public; selecting and buying need a client account. */
+/** /servers (docs/product/screens.md#the-shell-and-the-market-screens "Server market"): public; selecting and buying need a client account. */
 export function ServersRoute() {
   const { t } = useT();
   const { user } = useSession();
@@ -53,7 +53,7 @@ export function ServersRoute() {
       <PromoteDialog
         server={promoting}
         onClose={() => setPromoting(null)}
-        // spec 01 §2: to the node dashboard, asking it to open the wallet's deposit view.
+        // docs/product/screens.md#the-shell-and-the-market-screens: to the node dashboard, asking it to open the wallet's deposit view.
         onAddBalance={() => navigate(paths.nodeDashboard, { state: { openDeposit: true } })}
       />
     </div>

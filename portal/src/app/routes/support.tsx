@@ -11,14 +11,14 @@ import { formatNumber } from '../../lib/i18n/format';
 import { useT } from '../../lib/i18n/i18n';
 import './support.css';
 
-/** spec 02 §2: expected response times by kind of request, in hours. */
+/** docs/product/screens.md#dashboards-and-information-pages: expected response times by kind of request, in hours. */
 const RESPONSE_TIMES = [
   { kind: 'general', hours: 2 },
   { kind: 'technical', hours: 4 },
   { kind: 'account', hours: 24 },
 ] as const;
 
-/** spec 02 §2: the five-step support process. */
+/** docs/product/screens.md#dashboards-and-information-pages: the five-step support process. */
 const PROCESS_STEPS = [
   'contact',
   'confirmation',
@@ -27,7 +27,7 @@ const PROCESS_STEPS = [
   'satisfaction',
 ] as const;
 
-/** /support (spec 02 §2). */
+/** /support (docs/product/screens.md#dashboards-and-information-pages). */
 export function SupportRoute() {
   const { t, locale } = useT('support');
   useDocumentTitle(t('documentTitle'));

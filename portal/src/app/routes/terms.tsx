@@ -7,7 +7,7 @@ import { LEGAL_LAST_UPDATED } from '../../features/info/legal-dates';
 import { useDocumentTitle } from '../../features/info/use-document-title';
 import { useT } from '../../lib/i18n/i18n';
 
-/** spec 02 §2: the sections of the terms of service. */
+/** docs/product/screens.md#dashboards-and-information-pages: the sections of the terms of service. */
 const SECTIONS: readonly LegalSection[] = [
   {
     id: 'acceptance',
@@ -139,7 +139,7 @@ const SECTIONS: readonly LegalSection[] = [
   },
 ];
 
-/** /terms (spec 02 §2). */
+/** /terms (docs/product/screens.md#dashboards-and-information-pages). */
 export function TermsRoute() {
   const { t } = useT('legal');
   useDocumentTitle(t('terms.title'));

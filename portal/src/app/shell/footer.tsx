@@ -21,7 +21,7 @@ function LinkList({ title, links }: { title: string; links: readonly NavLink[] }
   );
 }
 
-/** spec 01 §2 "Shell": blurb, support e-mail, Resources and Legal lists, copyright. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": blurb, support e-mail, Resources and Legal lists, copyright. */
 export function Footer() {
   const { t, locale } = useT();
   const year = new Date().getFullYear();

@@ -13,7 +13,7 @@ export interface MobileMenuProps {
   onClose: () => void;
 }
 
-/** spec 01 §2 "Shell": the mobile menu with the same links, a Dashboard link and Sign out. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": the mobile menu with the same links, a Dashboard link and Sign out. */
 export function MobileMenu({ onClose }: MobileMenuProps) {
   const { t } = useT();
   const { user } = useSession();

@@ -17,7 +17,7 @@ export interface NavLink {
   href: AppPath;
 }
 
-/** spec 01 §2 "Shell": the desktop links of the top bar (the mobile menu repeats them). */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": the desktop links of the top bar (the mobile menu repeats them). */
 export const MAIN_LINKS: readonly NavLink[] = [
   { labelKey: 'shell.nav.servers', href: paths.servers },
   { labelKey: 'shell.nav.security', href: paths.security },

@@ -7,7 +7,7 @@ import { Footer } from './footer';
 import { TopBar } from './top-bar';
 import './shell.css';
 
-/** spec 01 §2 "Shell": top bar, page, footer, and the global auth and cookie surfaces. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": top bar, page, footer, and the global auth and cookie surfaces. */
 export function Shell({ children }: { children: ReactNode }) {
   const { t } = useT();
   return (

@@ -10,10 +10,10 @@ import { LanguageSwitcher } from './language-switcher';
 import { MobileMenu } from './mobile-menu';
 import { MAIN_LINKS } from './nav-links';
 
-/** spec 01 §9: the bar gains its shadow after 10 px of scrolling. */
+/** docs/product/constants.md#market-prices-and-limits: the bar gains its shadow after 10 px of scrolling. */
 const SHADOW_AFTER_PX = 10;
 
-/** spec 01 §2 "Shell": the fixed top bar and its 4.5rem spacer. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": the fixed top bar and its 4.5rem spacer. */
 export function TopBar() {
   const { t } = useT();
   const { isAuthenticated } = useSession();

@@ -3,7 +3,7 @@ import { useT } from '../../lib/i18n/i18n';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
 import './copy-button.css';
 
-/** spec 01 §9: the copy confirmation shows for 2 s. */
+/** docs/product/constants.md#market-prices-and-limits: the copy confirmation shows for 2 s. */
 const COPIED_MS = 2000;
 
 /**

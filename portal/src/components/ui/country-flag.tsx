@@ -1,6 +1,6 @@
 import './country-flag.css';
 /**
- * spec 01 §2 "country flag and code". Flag emoji need a colour-emoji font (Windows and many Linux
+ * docs/product/screens.md#the-shell-and-the-market-screens "country flag and code". Flag emoji need a colour-emoji font (Windows and many Linux
  * machines have none and show two letters or empty boxes), so flags are the flag-icons SVGs:
  * each one is its own file, fetched only when a card shows it.
  */

@@ -25,7 +25,7 @@ export function useAuthFlow() {
   return useSnapshot(authStore);
 }
 
-/** spec 01 §2 "Shell": login when a stored user record exists, otherwise register. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": login when a stored user record exists, otherwise register. */
 export function defaultAuthMode(): AuthMode {
   return localStorage.getItem(STORAGE_KEYS.user) ? 'login' : 'register';
 }

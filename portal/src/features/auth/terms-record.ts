@@ -53,7 +53,7 @@ export interface TermsRecordInput {
 }
 
 /**
- * The terms-acceptance record of spec 01 §3. Deliberately without an external geolocation
+ * The terms-acceptance record of docs/product/records.md#market-and-wallet-records. Deliberately without an external geolocation
  * look-up: a no-logs product must not hand its visitors to a third party. The location is
  * 'Unknown' (the spec's fallback) and the server records the IP address itself.
  */

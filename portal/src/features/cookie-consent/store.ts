@@ -1,7 +1,7 @@
 import { proxy, useSnapshot } from 'valtio';
 import { STORAGE_KEYS, readJson, writeJson } from '../../lib/storage';
 
-/** spec 01 §3 "Cookie consent": essential is always true. */
+/** docs/product/records.md#market-and-wallet-records "Cookie consent": essential is always true. */
 export interface CookieConsent {
   essential: true;
   analytics: boolean;

@@ -16,7 +16,7 @@ export type MarketRegion =
   | 'Latin America & Caribbean';
 
 /**
- * spec 02 §2/§9: 18 restricted countries, about 273 million users in total.
+ * docs/product/screens.md#dashboards-and-information-pages/docs/product/constants.md#billing-and-the-economy: 18 restricted countries, about 273 million users in total.
  * The per-country split is our rounded estimate, made to add up to the stated total.
  */
 export const RESTRICTED_COUNTRIES: readonly RestrictedCountry[] = [
@@ -49,14 +49,14 @@ export const TOTAL_RESTRICTED_USERS = RESTRICTED_COUNTRIES.reduce(
   0,
 );
 
-/** spec 02 §9: the network targets 1% of users in restricted countries. */
+/** docs/product/constants.md#billing-and-the-economy: the network targets 1% of users in restricted countries. */
 export const TARGET_SHARE_PERCENT = 1;
 export const TARGET_USERS = Math.round((TOTAL_RESTRICTED_USERS * TARGET_SHARE_PERCENT) / 100);
 
-/** spec 02 §9: redundancy margin on top of the servers strictly needed. */
+/** docs/product/constants.md#billing-and-the-economy: redundancy margin on top of the servers strictly needed. */
 export const REDUNDANCY_PERCENT = { min: 30, max: 50 } as const;
 
-/** spec 02 §9: share of target users served by each core tier (100/400/800/1,200 users). */
+/** docs/product/constants.md#billing-and-the-economy: share of target users served by each core tier (100/400/800/1,200 users). */
 const TIER_USER_SHARE_PERCENT = [40, 30, 20, 10] as const;
 const TIER_LABELS = [
   'Laptop',

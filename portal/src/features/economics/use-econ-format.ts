@@ -34,7 +34,7 @@ export interface EconFormat {
 
 const lists = new Map<Locale, Intl.ListFormat>();
 
-/** spec 01 §1: 1 SSL = $0.035, computed from the exact fraction. */
+/** docs/product/overview.md#what-scn-is: 1 SSL = $0.035, computed from the exact fraction. */
 export function sslToUsd(ssl: number): number {
   return (ssl * SSL_USD_PRICE.numerator) / SSL_USD_PRICE.denominator;
 }

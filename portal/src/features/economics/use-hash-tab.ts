@@ -6,7 +6,7 @@ function indexOfHash(hashes: readonly string[]): number {
 }
 
 /**
- * A tab index kept in the URL hash (spec 02 §2/§4): the hash selects the tab on load and on
+ * A tab index kept in the URL hash (docs/product/screens.md#dashboards-and-information-pages/docs/product/states.md#subscription-and-reliability-states): the hash selects the tab on load and on
  * hashchange (first tab by default); selecting a tab replaces the history entry, so tab
  * switches never pile up in the back button.
  */

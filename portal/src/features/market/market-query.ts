@@ -18,7 +18,7 @@ export interface MarketFilters {
   search: string;
   /** ISO code; '' means All Countries. */
   country: string;
-  /** Absent: the server's default order (spec 01 §9: reliability desc, then ping asc). */
+  /** Absent: the server's default order (docs/product/constants.md#market-prices-and-limits: reliability desc, then ping asc). */
   sort: MarketSort | null;
   order: MarketOrder | null;
   /** Only servers measured working from the visitor's own network (`reachable=works`). */
@@ -67,7 +67,7 @@ export function serializeFilters(filters: MarketFilters): string {
   return params.toString();
 }
 
-/** The `/data/servers` query of the filters (spec 01 §7: country omitted when 'all'). */
+/** The `/data/servers` query of the filters (docs/product/calls.md#market-and-account-calls: country omitted when 'all'). */
 export function serversQuery(filters: MarketFilters): MarketServersQueryInput {
   const query: MarketServersQueryInput = {
     page: String(filters.page),
@@ -81,7 +81,7 @@ export function serversQuery(filters: MarketFilters): MarketServersQueryInput {
     query.sort = filters.sort;
     query.order = filters.order ?? 'desc';
   } else if (filters.order) {
-    // Order alone applies to the default field, reliability (spec 01 §2: Sort By's first option).
+    // Order alone applies to the default field, reliability (docs/product/screens.md#the-shell-and-the-market-screens: Sort By's first option).
     query.sort = 'reliability';
     query.order = filters.order;
   }

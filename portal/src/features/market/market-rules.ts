@@ -8,8 +8,8 @@ import {
 import { formatMicroSsl } from '../../lib/money';
 
 /**
- * The market's display and selection rules (spec 01 §4 "Server disabled", "Connect cooldown",
- * §5 purchasing, §9 "Display"). Pure functions of their arguments, so they are unit-tested.
+ * The market's display and selection rules (docs/product/states.md#market-and-account-states "Server disabled", "Connect cooldown",
+ * docs/product/input-rules.md#market-and-account-input purchasing, docs/product/constants.md#market-prices-and-limits "Display"). Pure functions of their arguments, so they are unit-tested.
  */
 
 /** Who looks at the market: null for a signed-out visitor. */
@@ -19,7 +19,7 @@ export interface MarketViewer {
 }
 
 /**
- * spec 01 §4 "Server disabled": no available slots, isDisabled, the connect control off, or
+ * docs/product/states.md#market-and-account-states "Server disabled": no available slots, isDisabled, the connect control off, or
  * status unavailable/offline.
  */
 export function isServerDisabled(
@@ -35,8 +35,8 @@ export function isServerDisabled(
 }
 
 /**
- * spec 01 §4: admin servers show 100%; an unavailable, stale or connect-off server shows 0;
- * spec 01 §9: 100 when unknown.
+ * docs/product/states.md#market-and-account-states: admin servers show 100%; an unavailable, stale or connect-off server shows 0;
+ * docs/product/constants.md#market-prices-and-limits: 100 when unknown.
  */
 export function displayReliability(
   server: Pick<
@@ -49,7 +49,7 @@ export function displayReliability(
   return Number.isFinite(server.reliability) ? Math.round(server.reliability) : 100;
 }
 
-/** spec 01 §6: a node operator owns a server when its uuid is nodeUUID, userUuid or authUuid. */
+/** docs/product/roles.md#who-may-use-the-market-and-wallet: a node operator owns a server when its uuid is nodeUUID, userUuid or authUuid. */
 export function isOwnServer(
   server: Pick<MarketServer, 'nodeUUID' | 'userUuid' | 'authUuid'>,
   viewer: MarketViewer | null,
@@ -72,7 +72,7 @@ export interface CardState {
 export type ConnectAction = 'subscribed' | 'unavailable' | 'cooldown' | 'selected' | 'connect';
 
 /**
- * spec 01 §2 "Server card": the client's Connect button, in the spec's order of precedence:
+ * docs/product/screens.md#the-shell-and-the-market-screens "Server card": the client's Connect button, in the spec's order of precedence:
  * Already Subscribed, Unavailable, the cooldown, Selected, Connect.
  */
 export function connectAction(
@@ -89,14 +89,14 @@ export function connectAction(
   return 'connect';
 }
 
-/** spec 01 §2: n is the remaining processing time, default 60. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: n is the remaining processing time, default 60. */
 export function cooldownSeconds(remaining: number | undefined): number {
   if (remaining === undefined || !Number.isFinite(remaining)) return CONNECT_COOLDOWN_SECONDS;
   return Math.max(0, Math.ceil(remaining));
 }
 
 /**
- * spec 01 §2, §4: a click toggles the selection only for a signed-in client, and never on a
+ * docs/product/screens.md#the-shell-and-the-market-screens, docs/product/states.md#market-and-account-states: a click toggles the selection only for a signed-in client, and never on a
  * processing, disabled or already subscribed server.
  */
 export function canToggleSelection(
@@ -113,19 +113,19 @@ export function canToggleSelection(
 }
 
 /**
- * spec 01 §4 "Connect cooldown": selecting a non-admin server marks it processing; premium
+ * docs/product/states.md#market-and-account-states "Connect cooldown": selecting a non-admin server marks it processing; premium
  * servers bypass it, and a deselection never starts one.
  */
 export function needsCooldown(server: Pick<MarketServer, 'isAdminServer'>, selecting: boolean) {
   return selecting && !server.isAdminServer;
 }
 
-/** spec 01 §9: card animations stagger 0.05 s each, capped at 0.6 s. */
+/** docs/product/constants.md#market-prices-and-limits: card animations stagger 0.05 s each, capped at 0.6 s. */
 export function staggerDelaySeconds(index: number): number {
   return Math.min(Math.max(0, index) * 0.05, 0.6);
 }
 
-/** spec 01 §9: the back-to-top button appears after more than 300 px of scrolling. */
+/** docs/product/constants.md#market-prices-and-limits: the back-to-top button appears after more than 300 px of scrolling. */
 export const BACK_TO_TOP_THRESHOLD_PX = 300;
 
 export function showBackToTop(scrollY: number): boolean {
@@ -139,7 +139,7 @@ export function priceLabel(priceMicro: string): string {
 }
 
 /**
- * The price shown before paying: the sum of the selected servers' listed prices (spec 01 §9:
+ * The price shown before paying: the sum of the selected servers' listed prices (docs/product/constants.md#market-prices-and-limits:
  * (regular + admin servers) x 10 SSL). Display only: the server prices the purchase itself.
  */
 export function totalPriceMicro(servers: readonly { priceMicro: string }[]): bigint {
@@ -147,7 +147,7 @@ export function totalPriceMicro(servers: readonly { priceMicro: string }[]): big
 }
 
 /**
- * spec 01 §5: Confirm Payment needs a balance of at least the price; the message names both
+ * docs/product/input-rules.md#market-and-account-input: Confirm Payment needs a balance of at least the price; the message names both
  * with 2 decimals (cut toward zero, lib/money.ts). Null when the balance covers it (or the subscription is free).
  */
 export function insufficientBalanceMessage(
@@ -159,7 +159,7 @@ export function insufficientBalanceMessage(
   return WALLET_MESSAGES.insufficientBalance(cents(priceMicro), cents(balanceMicro));
 }
 
-/** spec 01 §2 pagination: every page up to 7, else the ends and a window around the current one. */
+/** docs/product/screens.md#the-shell-and-the-market-screens pagination: every page up to 7, else the ends and a window around the current one. */
 export function pageItems(current: number, total: number): (number | 'gap')[] {
   if (total <= 7) return Array.from({ length: total }, (_, i) => i + 1);
   const pages = new Set([1, total, current - 1, current, current + 1]);

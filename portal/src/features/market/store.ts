@@ -45,7 +45,7 @@ export interface MarketState {
   viewerUuid: string | null;
   /** Selected servers by id, in the order they were picked. */
   selected: Record<string, SelectedServer>;
-  /** spec 01 §3 Processing: server id -> seconds left of its connect cooldown. */
+  /** docs/product/records.md#market-and-wallet-records Processing: server id -> seconds left of its connect cooldown. */
   processing: Record<string, number>;
   /** Why the last selection did not take (e.g. the server became unavailable). */
   selectionError: string | null;
@@ -115,7 +115,7 @@ export async function loadServers(filters: MarketFilters, silent = false): Promi
   }
 }
 
-/** spec 01 §8: stats errors are only logged; the tiles keep their last values. */
+/** docs/product/messages.md#market-and-account-messages: stats errors are only logged; the tiles keep their last values. */
 export async function loadStats(): Promise<void> {
   try {
     marketStore.stats = (await getStats()).stats;
@@ -124,7 +124,7 @@ export async function loadStats(): Promise<void> {
   }
 }
 
-/** The Country filter's list; on failure it offers All Countries only (spec 01 §8: logged). */
+/** The Country filter's list; on failure it offers All Countries only (docs/product/messages.md#market-and-account-messages: logged). */
 export async function loadCountries(): Promise<void> {
   try {
     marketStore.countries = (await getCountries()).countries;
@@ -159,8 +159,8 @@ function applyProcessing(
 }
 
 /**
- * spec 01 §4 "Connect cooldown": the servers in their cooldown for this client. Polled every
- * second while any is pending; spec 01 §8: a failure is kept as the message, the list stays.
+ * docs/product/states.md#market-and-account-states "Connect cooldown": the servers in their cooldown for this client. Polled every
+ * second while any is pending; docs/product/messages.md#market-and-account-messages: a failure is kept as the message, the list stays.
  */
 export async function refreshProcessing(): Promise<void> {
   const viewerUuid = marketStore.viewerUuid;
@@ -186,8 +186,8 @@ function selectedOf(server: MarketServer): SelectedServer {
 }
 
 /**
- * spec 01 §2 "Clicking a card toggles its selection" within the rules of market-rules.ts. Picking
- * a non-premium server starts its cooldown on the server (spec 01 §4); if the server refuses
+ * docs/product/screens.md#the-shell-and-the-market-screens "Clicking a card toggles its selection" within the rules of market-rules.ts. Picking
+ * a non-premium server starts its cooldown on the server (docs/product/states.md#market-and-account-states); if the server refuses
  * (e.g. it just became unavailable), the pick is undone and the reason shown.
  */
 export async function toggleSelection(server: MarketServer, viewer: MarketViewer | null) {

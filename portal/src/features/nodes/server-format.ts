@@ -1,4 +1,4 @@
-/** Display rules of the node dashboard's server list (spec 01 §9 "Display", spec 02 §4). */
+/** Display rules of the node dashboard's server list (docs/product/constants.md#market-prices-and-limits "Display", docs/product/states.md#subscription-and-reliability-states). */
 import { formatHostPort, type NodeCertificate, urlHost, type VpsTier } from '@scn/proto';
 import type { TFunction } from 'i18next';
 import { formatDate, formatNumber } from '../../lib/i18n/format';
@@ -86,7 +86,7 @@ export function tierNumber(tier: VpsTier, t: NodeT, locale: Locale): string {
   return t('tier.number', { number: formatNumber(Number(tier.id.replace('tier', '')), locale) });
 }
 
-/** Uptime in whole days and hours ("1d 2h"); 'New' when 0 or unknown (spec 01 §9). */
+/** Uptime in whole days and hours ("1d 2h"); 'New' when 0 or unknown (docs/product/constants.md#market-prices-and-limits). */
 export function formatUptimeText(hours: number, locale: Locale, t: NodeT): string {
   const whole = Number.isFinite(hours) ? Math.max(0, Math.floor(hours)) : 0;
   if (whole === 0) return t('card.uptimeNew');

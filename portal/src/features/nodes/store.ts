@@ -2,9 +2,9 @@ import type { NodeServer } from '@scn/proto';
 import { proxy, useSnapshot } from 'valtio';
 import { STORAGE_KEYS } from '../../lib/storage';
 
-/** spec 02 §4: a change of this many reliability points between refreshes gets a toast. */
+/** docs/product/states.md#subscription-and-reliability-states: a change of this many reliability points between refreshes gets a toast. */
 export const RELIABILITY_TOAST_POINTS = 10;
-/** spec 02 §9: the periodic server update. */
+/** docs/product/constants.md#billing-and-the-economy: the periodic server update. */
 export const REFRESH_INTERVAL_MS = 60_000;
 const TOAST_MS = 6_000;
 
@@ -47,19 +47,19 @@ export function dismissToast(id: number): void {
   nodesStore.toasts = nodesStore.toasts.filter((toast) => toast.id !== id);
 }
 
-/** spec 02 §2: Quick Setup is collapsed by default and the choice is remembered locally. */
+/** docs/product/screens.md#dashboards-and-information-pages: Quick Setup is collapsed by default and the choice is remembered locally. */
 export function setQuickSetupOpen(open: boolean): void {
   nodesStore.quickSetupOpen = open;
   localStorage.setItem(STORAGE_KEYS.quickSetupOpen, String(open));
 }
 
-/** spec 02 §3: duplicates by id are removed when listed. */
+/** docs/product/records.md#dashboard-records: duplicates by id are removed when listed. */
 export function uniqueById(servers: readonly NodeServer[]): NodeServer[] {
   const seen = new Set<string>();
   return servers.filter((server) => !seen.has(server.id) && seen.add(server.id) !== undefined);
 }
 
-/** spec 02 §4: a toast for each server whose reliability moved by RELIABILITY_TOAST_POINTS. */
+/** docs/product/states.md#subscription-and-reliability-states: a toast for each server whose reliability moved by RELIABILITY_TOAST_POINTS. */
 export function announceReliabilityChanges(
   before: readonly NodeServer[],
   after: readonly NodeServer[],

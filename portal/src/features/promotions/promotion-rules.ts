@@ -1,13 +1,13 @@
 import { PROMOTION_PLANS, type PromotionPlanStatus } from '@scn/proto';
 
-/** spec 01 §9: with no plan chosen the balance is checked against 1000 SSL (the cheapest). */
+/** docs/product/constants.md#market-prices-and-limits: with no plan chosen the balance is checked against 1000 SSL (the cheapest). */
 export const DEFAULT_PROMOTION_CHECK_SSL = PROMOTION_PLANS[0].costSsl;
 
-/** What stops Promote in the page (`promotions.problem.<key>`, spec 01 §5's messages). */
+/** What stops Promote in the page (`promotions.problem.<key>`, docs/product/input-rules.md#market-and-account-input's messages). */
 export type PromoteProblem = 'selectPlan' | 'insufficientSsl' | 'capExceeded';
 
 /**
- * spec 01 §5: what stops Promote before the request: no plan ('Please select a promotion
+ * docs/product/input-rules.md#market-and-account-input: what stops Promote before the request: no plan ('Please select a promotion
  * plan'), a plan past the cap (shown disabled), a price above the balance ('Insufficient SSL
  * balance'). Null when the request may go; the server checks all of it again.
  */

@@ -12,14 +12,14 @@ import { logoutRequest } from './api/logout';
 import { setLocale } from './api/set-locale';
 import { verifySession } from './api/verify-session';
 
-/** spec 01 §3: the session user, merged with profile fields once the profile is fetched. */
+/** docs/product/records.md#market-and-wallet-records: the session user, merged with profile fields once the profile is fetched. */
 export type SessionUserRecord = SessionUser &
   Partial<Pick<Profile, 'name' | 'createdAt' | 'termsAcceptedAt' | 'locale'>>;
 
 export interface SessionState {
   user: SessionUserRecord | null;
   token: string | null;
-  /** True once the start-up session check has finished (spec 01 §4 "Session"). */
+  /** True once the start-up session check has finished (docs/product/states.md#market-and-account-states "Session"). */
   initialized: boolean;
   readonly isAuthenticated: boolean;
   readonly isClient: boolean;
@@ -89,7 +89,7 @@ export function signIn(result: SignInResult): void {
 
 /**
  * Logs out: clears state, stored user and token at once, then tells the server, ignoring a
- * failure (spec 01 §4). Navigation is the caller's business (Sign out goes to '/').
+ * failure (docs/product/states.md#market-and-account-states). Navigation is the caller's business (Sign out goes to '/').
  */
 export async function logout(): Promise<void> {
   // Read before clearing: without it the server call would carry no bearer token and a
@@ -101,7 +101,7 @@ export async function logout(): Promise<void> {
   try {
     await logoutRequest(token);
   } catch {
-    // spec 01 §4: a failed server logout is ignored; the local session is already gone.
+    // docs/product/states.md#market-and-account-states: a failed server logout is ignored; the local session is already gone.
   }
 }
 
@@ -140,7 +140,7 @@ export async function saveAccountLocale(locale: Locale): Promise<void> {
 let initialization: Promise<void> | null = null;
 
 /**
- * spec 01 §4 "Session", with our deliberate deviation: an invalid session (401/403 from
+ * docs/product/states.md#market-and-account-states "Session", with our deliberate deviation: an invalid session (401/403 from
  * verify-session) always logs out, localhost included; only a failed check (network, server
  * error) keeps the stored user. Runs once; later calls share the first run.
  */
@@ -167,7 +167,7 @@ export function initSession(): Promise<void> {
   return initialization;
 }
 
-/** The dashboard of an account type (spec 02 §2). */
+/** The dashboard of an account type (docs/product/screens.md#dashboards-and-information-pages). */
 export function dashboardPathFor(userType: SessionUser['userType']) {
   return userType === 'client' ? paths.clientDashboard : paths.nodeDashboard;
 }

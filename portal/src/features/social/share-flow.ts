@@ -7,7 +7,7 @@ import {
 } from '@scn/proto';
 
 /**
- * The Earn SSL Tokens modal's states (spec 01 §4 Share flow): initial, then sharing (a platform
+ * The Earn SSL Tokens modal's states (docs/product/states.md#market-and-account-states Share flow): initial, then sharing (a platform
  * chosen, only if available), then twitter_sharing or instagram_sharing (after clicking share),
  * then url_verification (after 'I've Posted'), then validating, then pending_verification on
  * success or error on failure. Error 'Try Again' returns to url_verification if a URL was
@@ -30,7 +30,7 @@ export interface ShareFlow {
   step: ShareStep;
   platform: SharePlatform | null;
   url: string;
-  /** The URL field's own problem (spec 01 §5), shown under it without leaving the step. */
+  /** The URL field's own problem (docs/product/input-rules.md#market-and-account-input), shown under it without leaving the step. */
   urlError: UrlProblem | null;
   /** The error screen's message and pseudo code (the last 6 digits of the time). */
   error: { message: string; code: string } | null;
@@ -57,15 +57,15 @@ export const INITIAL_FLOW: ShareFlow = {
   reward: null,
 };
 
-/** spec 01 §8: the error screen's pseudo error code, the last 6 digits of the time. */
+/** docs/product/messages.md#market-and-account-messages: the error screen's pseudo error code, the last 6 digits of the time. */
 export function pseudoErrorCode(at: number): string {
   return String(Math.trunc(at)).slice(-6).padStart(6, '0');
 }
 
-/** spec 01 §5's two checks of the URL (SOCIAL_MESSAGES' keys, translated in the page). */
+/** docs/product/input-rules.md#market-and-account-input's two checks of the URL (SOCIAL_MESSAGES' keys, translated in the page). */
 export type UrlProblem = 'urlRequired' | 'urlNotHttp';
 
-/** spec 01 §5: the URL's own checks, before any call; null when it may be sent. */
+/** docs/product/input-rules.md#market-and-account-input: the URL's own checks, before any call; null when it may be sent. */
 export function urlProblem(url: string): UrlProblem | null {
   const text = url.trim();
   if (text.length === 0) return 'urlRequired';
@@ -129,7 +129,7 @@ export function browserTimeZone(): string | undefined {
   }
 }
 
-/** spec 01 §8: the region block, decided from the browser's time zone. */
+/** docs/product/messages.md#market-and-account-messages: the region block, decided from the browser's time zone. */
 export function regionBlocked(timeZone: string | undefined = browserTimeZone()): boolean {
   return isShareRegionBlocked(timeZone);
 }

@@ -1,7 +1,7 @@
 import { STAKING_MESSAGES, type StakingServer, stakeAmountMicro, toMicro } from '@scn/proto';
 
 /**
- * Display and form rules of the staking settings (spec 02 §9). Amounts arrive as
+ * Display and form rules of the staking settings (docs/product/constants.md#billing-and-the-economy). Amounts arrive as
  * integer micro-SSL strings and are shown as the server gives them; nothing is computed here
  * that the server decides (what can be staked or unstaked is its answer).
  */

@@ -1,6 +1,6 @@
 import { ANDROID_APKS, type ClientPlatform } from '@scn/proto';
 
-/** spec 02 §2: the desktop platforms of the picker, in order, with their names. */
+/** docs/product/screens.md#dashboards-and-information-pages: the desktop platforms of the picker, in order, with their names. */
 export const DESKTOP_PLATFORMS: readonly { platform: ClientPlatform; name: string }[] = [
   { platform: 'windows-x64', name: 'Windows' },
   { platform: 'macos-arm64', name: 'macOS (Apple silicon)' },
@@ -11,7 +11,7 @@ export const DESKTOP_PLATFORMS: readonly { platform: ClientPlatform; name: strin
 export const DESKTOP_RELEASES_URL = 'https://github.com/2dust/v2rayN/releases';
 
 /**
- * spec 02 §2: iOS and Android link to third-party apps for now. Both import VLESS links and
+ * docs/product/screens.md#dashboards-and-information-pages: iOS and Android link to third-party apps for now. Both import VLESS links and
  * subscription URLs from the clipboard or a QR code.
  */
 export const MOBILE_APPS = [

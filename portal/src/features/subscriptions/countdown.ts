@@ -1,6 +1,6 @@
 /**
- * spec 02 §4: hourly subscriptions show the remaining time computed from expirationDate,
- * refreshed every 60 s, as hours:minutes, with 100:00 as the fallback (spec 02 §9: 100 hours
+ * docs/product/states.md#subscription-and-reliability-states: hourly subscriptions show the remaining time computed from expirationDate,
+ * refreshed every 60 s, as hours:minutes, with 100:00 as the fallback (docs/product/constants.md#billing-and-the-economy: 100 hours
  * per hourly block).
  */
 export const COUNTDOWN_REFRESH_MS = 60_000;

@@ -132,7 +132,7 @@ export async function pause(ownerUuid: string, subscriptionId: string): Promise<
   }
 }
 
-/** spec 02 §3 autoRenew: renew at the end of each period (paid then), or let it expire. */
+/** docs/product/records.md#dashboard-records autoRenew: renew at the end of each period (paid then), or let it expire. */
 export async function changeAutoRenew(
   ownerUuid: string,
   subscriptionId: string,
@@ -156,7 +156,7 @@ export async function changeAutoRenew(
   }
 }
 
-/** spec 02 §8 activate errors: 402 is the insufficient-funds alert, then server and network failures. */
+/** docs/product/messages.md#dashboard-messages activate errors: 402 is the insufficient-funds alert, then server and network failures. */
 export function activateErrorNotice(error: unknown): Notice {
   const message = messageOf(error, 'Unknown error');
   if (error instanceof ApiError && error.status === 402) {
@@ -184,7 +184,7 @@ export async function activate(ownerUuid: string, subscriptionId: string): Promi
   }
 }
 
-/** spec 02 §8 delete errors: the server's refusal, or a request that did not get through. */
+/** docs/product/messages.md#dashboard-messages delete errors: the server's refusal, or a request that did not get through. */
 export function deleteError(error: unknown): SubscriptionActionError {
   if (error instanceof ApiError && error.status > 0) {
     const message = error.message || 'Unknown error';
@@ -229,7 +229,7 @@ export async function changeType(
   const response = await run(ownerUuid, subscriptionId, 'change-type', () =>
     changeBillingType(ownerUuid, subscriptionId, newBillingCycle, newIdempotencyKey()),
   );
-  // spec 02 §4: a change that could not be paid paused the subscription; the alert gives both
+  // docs/product/states.md#subscription-and-reliability-states: a change that could not be paid paused the subscription; the alert gives both
   // amounts (the wallet's exact balance; the required amount only comes as SSL, 2 decimals).
   subscriptionsStore.notice = response.automaticallyPaused
     ? {

@@ -1,6 +1,6 @@
 /**
- * spec 02 §5: fetched subscription content may be base64; decoded, it must hold `vless://` lines
- * (spec 01 §5: only those lines are kept). Each way it can fail has its own message.
+ * docs/product/input-rules.md#dashboard-input: fetched subscription content may be base64; decoded, it must hold `vless://` lines
+ * (docs/product/input-rules.md#market-and-account-input: only those lines are kept). Each way it can fail has its own message.
  */
 export const CONTENT_ERRORS = {
   notVless: 'Error: Decoded content is not a valid VLESS string',

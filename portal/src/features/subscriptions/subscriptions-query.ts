@@ -13,7 +13,7 @@ export interface SubscriptionLists {
 
 export const subscriptionsQueryKey = (ownerUuid: string) => ['subscriptions', ownerUuid] as const;
 
-/** The active and paused lists, read together (spec 02 §7). */
+/** The active and paused lists, read together (docs/product/calls.md#dashboard-calls). */
 export function subscriptionsQueryOptions(ownerUuid: string) {
   return queryOptions({
     queryKey: subscriptionsQueryKey(ownerUuid),
@@ -30,7 +30,7 @@ export function subscriptionsQueryOptions(ownerUuid: string) {
 const EMPTY: SubscriptionLists = { active: [], paused: [] };
 
 /**
- * The lists as the page shows them. spec 01 §8: a failed read shows empty lists with the error
+ * The lists as the page shows them. docs/product/messages.md#market-and-account-messages: a failed read shows empty lists with the error
  * and Try Again, even after an earlier read succeeded. `fresh` says the lists were read since
  * the page was opened (lists from an earlier visit may predate a new subscription).
  */

@@ -12,7 +12,7 @@ import { wholeNumber } from './wallet-format';
 import { type WalletMessage, depositMessage, depositServerText } from './wallet-messages';
 
 /**
- * The crypto deposit's rules (spec 01 §4, §5, §8): the form's validation with the
+ * The crypto deposit's rules (docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages): the form's validation with the
  * contract's schemas, the quote preview, the outcome of a verify and the explorer link. Pure.
  */
 
@@ -21,7 +21,7 @@ export interface CryptoForm {
   userAddress: string;
 }
 
-/** spec 01 §5: Continue is disabled until both fields are filled. */
+/** docs/product/input-rules.md#market-and-account-input: Continue is disabled until both fields are filled. */
 export function canContinue(form: CryptoForm): boolean {
   return form.solAmount.trim() !== '' && form.userAddress.trim() !== '';
 }
@@ -29,7 +29,7 @@ export function canContinue(form: CryptoForm): boolean {
 export type FormCheck =
   { ok: true; solAmount: string; userAddress: string } | { ok: false; error: WalletMessage };
 
-/** spec 01 §5, §8: the first problem of the form, with the spec's message. */
+/** docs/product/input-rules.md#market-and-account-input, docs/product/messages.md#market-and-account-messages: the first problem of the form, with the spec's message. */
 export function checkCryptoForm(form: CryptoForm, userId: string | null): FormCheck {
   if (!canContinue(form) || !userId) return { ok: false, error: depositMessage('fillAll') };
   const amount = solAmountSchema.safeParse(form.solAmount);
@@ -57,7 +57,7 @@ export function creditedText(micro: string, locale: Locale): string {
     : formatMicroSsl(value, locale, { decimals: 'cents', unit: false });
 }
 
-/** spec 01 §4: the alert after a credit ("Deposit verified: {ssl} SSL credited to your wallet"). */
+/** docs/product/states.md#market-and-account-states: the alert after a credit ("Deposit verified: {ssl} SSL credited to your wallet"). */
 export function creditedMessage(micro: string, locale: Locale): WalletMessage {
   return depositMessage('credited', { ssl: creditedText(micro, locale) });
 }
@@ -65,7 +65,7 @@ export function creditedMessage(micro: string, locale: Locale): WalletMessage {
 export type VerifyOutcome =
   { credited: true; alert: WalletMessage } | { credited: false; error: WalletMessage };
 
-/** spec 01 §8: a refused verify shows the server's message, else 'Transaction not found...'. */
+/** docs/product/messages.md#market-and-account-messages: a refused verify shows the server's message, else 'Transaction not found...'. */
 export function verifyOutcome(response: VerifyDepositResponse, locale: Locale): VerifyOutcome {
   if (response.verified && response.transaction) {
     return {

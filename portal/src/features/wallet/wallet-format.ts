@@ -11,7 +11,7 @@ import { formatMicroSsl } from '../../lib/money';
 import type { Locale } from '../../lib/i18n/locale';
 
 /**
- * Display rules of the wallet panel (spec 01 §3, §5, §9) in the reader's language (docs/i18n.md).
+ * Display rules of the wallet panel (docs/product/records.md#market-and-wallet-records, docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits) in the reader's language (docs/i18n.md).
  * Amounts arrive as integer micro-SSL strings (or lamports); everything here is bigint arithmetic
  * or exact decimal text given to Intl, never floats.
  */
@@ -51,7 +51,7 @@ function divideRounded(value: bigint, divisor: bigint): bigint {
 }
 
 /**
- * spec 01 §1: 1 SSL = $0.035, so the USD value of micro-SSL is micro x 35 / 1000 / 10^6 dollars,
+ * docs/product/overview.md#what-scn-is: 1 SSL = $0.035, so the USD value of micro-SSL is micro x 35 / 1000 / 10^6 dollars,
  * rounded to the cent in integers: "0.35" for 10 SSL, "-0.35" for -10 (the dollar sign is the
  * message's).
  */
@@ -70,7 +70,7 @@ export function usdAmount(micro: string | bigint, locale: Locale): string {
   });
 }
 
-/** spec 01 §1: the price of one SSL in dollars ("0.035"), without the dollar sign. */
+/** docs/product/overview.md#what-scn-is: the price of one SSL in dollars ("0.035"), without the dollar sign. */
 export function sslUsdPrice(locale: Locale): string {
   const { numerator, denominator } = SSL_USD_PRICE;
   const digits = String(denominator).length - 1;
@@ -92,7 +92,7 @@ const CENTS = { decimals: 'cents', unit: false } as const;
 
 export type AmountTone = 'positive' | 'negative' | 'zero';
 
-/** spec 01 §3: positive amounts are green with +, negative red (Intl's minus for the locale). */
+/** docs/product/records.md#market-and-wallet-records: positive amounts are green with +, negative red (Intl's minus for the locale). */
 export function signedAmount(
   micro: string | bigint,
   locale: Locale,

@@ -1,9 +1,9 @@
 import { WALLET_MESSAGES } from '@scn/proto';
 
 /**
- * spec 02 §4 "Client wallet load: retried up to 3 times; if all fail, a wallet is created and
- * refetched", spec 02 §9 "wallet retries 3 with 500 ms start and x1.5", and the error texts of
- * spec 02 §8. Pure: the calls and the wait are passed in, so the rules are testable.
+ * docs/product/states.md#subscription-and-reliability-states "Client wallet load: retried up to 3 times; if all fail, a wallet is created and
+ * refetched", docs/product/constants.md#billing-and-the-economy "wallet retries 3 with 500 ms start and x1.5", and the error texts of
+ * docs/product/messages.md#dashboard-messages. Pure: the calls and the wait are passed in, so the rules are testable.
  */
 
 export const WALLET_LOAD_MESSAGES = {
@@ -14,16 +14,16 @@ export const WALLET_LOAD_MESSAGES = {
 } as const;
 
 export interface RetryPolicy {
-  /** Fetch attempts before giving up on the existing wallet (spec 02 §9: 3). */
+  /** Fetch attempts before giving up on the existing wallet (docs/product/constants.md#billing-and-the-economy: 3). */
   attempts: number;
   /** Wait before the first retry (500 ms), multiplied by `factor` (1.5) before each next one. */
   initialDelayMs: number;
   factor: number;
 }
 
-/** spec 02 §9: the client wallet's policy. */
+/** docs/product/constants.md#billing-and-the-economy: the client wallet's policy. */
 export const CLIENT_WALLET_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 500, factor: 1.5 };
-/** spec 02 §7: the node wallet is fetched once, then created if absent. */
+/** docs/product/calls.md#dashboard-calls: the node wallet is fetched once, then created if absent. */
 export const NODE_WALLET_RETRY: RetryPolicy = { attempts: 1, initialDelayMs: 0, factor: 1 };
 
 /** The waits between attempts: [500, 750] for three attempts. */

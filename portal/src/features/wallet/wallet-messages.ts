@@ -76,7 +76,7 @@ export function depositServerText(text: string): WalletMessage {
   return key ? depositMessage(key) : { text };
 }
 
-/** A failure of the withdraw call (spec 02 §8: the server's message, else the fallback). */
+/** A failure of the withdraw call (docs/product/messages.md#dashboard-messages: the server's message, else the fallback). */
 export function withdrawFailure(error: unknown): WalletMessage {
   const status = statusOf(error);
   const text = error instanceof Error ? error.message : '';

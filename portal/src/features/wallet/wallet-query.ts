@@ -16,7 +16,7 @@ export interface WalletCalls {
 }
 
 /**
- * A wallet as a query. The first read of an account retries and creates the wallet as spec 02 §4
+ * A wallet as a query. The first read of an account retries and creates the wallet as docs/product/states.md#subscription-and-reliability-states
  * says (its failure is the spec's error, a WalletLoadError); a later read (a realtime event,
  * after a purchase) is one plain read, and when it fails the wallet already shown stays.
  */

@@ -12,7 +12,7 @@ import type { Locale } from '../../lib/i18n/locale';
 import { type WalletMessage, withdrawMessage } from './wallet-messages';
 
 /**
- * The Withdraw form's rules (spec 01 §5: amount above 0 up to balance minus frozen, step 0.01;
+ * The Withdraw form's rules (docs/product/input-rules.md#market-and-account-input: amount above 0 up to balance minus frozen, step 0.01;
  * a Solana address required), checked here for a quick answer; the server decides.
  */
 export interface WithdrawForm {

@@ -12,7 +12,7 @@ interface Option {
   icon: ReactNode;
 }
 
-/** spec 01 §2 "Account-type chooser". */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Account-type chooser". */
 const OPTIONS: Option[] = [
   {
     type: 'client',

@@ -13,7 +13,7 @@ export interface AuthDialogProps {
   onAuthenticated: (result: AuthResponse) => void;
 }
 
-/** spec 01 §2 "Auth dialog" and §4 "Registration" / "Login". */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Auth dialog" and docs/product/states.md#market-and-account-states "Registration" / "Login". */
 export function AuthDialog({ onAuthenticated }: AuthDialogProps) {
   const { t } = useT();
   const auth = useAuthDialog(onAuthenticated);

@@ -6,7 +6,7 @@ import { backToSignIn, closeAuth } from '../store';
 import { AuthFormDialog } from './auth-form-dialog';
 import { usePasswordResetDialog } from './use-password-reset-dialog';
 
-/** spec 01 §2 "Password-reset dialog (two steps)" and §4 "Password reset". */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Password-reset dialog (two steps)" and docs/product/states.md#market-and-account-states "Password reset". */
 export function PasswordResetDialog() {
   const { t } = useT();
   const codeRef = useRef<HTMLInputElement>(null);

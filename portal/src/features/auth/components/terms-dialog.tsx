@@ -13,7 +13,7 @@ export interface TermsDialogProps {
   onAccept: (accepted: { acceptedTerms: boolean; acceptedPrivacy: boolean }) => void;
 }
 
-/** The summaries of spec 01 §2, one message each (`locales/legal`, `dialog.*`). */
+/** The summaries of docs/product/screens.md#the-shell-and-the-market-screens, one message each (`locales/legal`, `dialog.*`). */
 const TERMS_SUMMARY = [
   'dialog.terms.account',
   'dialog.terms.use',
@@ -30,7 +30,7 @@ const PRIVACY_SUMMARY = [
   'dialog.privacy.rights',
 ] as const;
 
-/** spec 01 §2 "Terms dialog": both boxes must be ticked before 'Accept & Continue'. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Terms dialog": both boxes must be ticked before 'Accept & Continue'. */
 export function TermsDialog(props: TermsDialogProps) {
   // Its words are the legal catalogue, fetched when the dialog first opens: the dialog waits
   // for them in a boundary of its own, so the page behind it never falls back.

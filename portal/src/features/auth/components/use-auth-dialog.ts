@@ -20,7 +20,7 @@ import { buildTermsRecord } from '../terms-record';
 import type { AuthNotice } from './auth-form-dialog';
 import { useResetAfterClose } from './use-reset-after-close';
 
-/** spec 01 §9 timings. */
+/** docs/product/constants.md#market-prices-and-limits timings. */
 const LOGIN_CLOSE_MS = 1000;
 const REGISTER_REDIRECT_MS = 1500;
 const PRE_TERMS_RECORD_MS = 500;
@@ -28,7 +28,7 @@ const PRE_TERMS_RECORD_MS = 500;
 const delay = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
 
 /**
- * The auth dialog's state and actions (spec 01 §2 "Auth dialog", §4 "Registration" / "Login"),
+ * The auth dialog's state and actions (docs/product/screens.md#the-shell-and-the-market-screens "Auth dialog", docs/product/states.md#market-and-account-states "Registration" / "Login"),
  * apart from its markup: sending the code, signing in, and registering through the terms dialog.
  */
 export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
@@ -138,7 +138,7 @@ export function useAuthDialog(onAuthenticated: (result: AuthResponse) => void) {
     }
   };
 
-  /** Register-mode submit only validates and opens the terms dialog (spec 01 §4). */
+  /** Register-mode submit only validates and opens the terms dialog (docs/product/states.md#market-and-account-states). */
   const onRegisterSubmit = () => {
     const parsed = registerRequestSchema.safeParse({
       email,

@@ -13,12 +13,12 @@ import { backToSignIn, useAuthFlow } from '../store';
 import type { AuthNotice } from './auth-form-dialog';
 import { useResetAfterClose } from './use-reset-after-close';
 
-/** spec 01 §9: switch to login 2 s after a reset. */
+/** docs/product/constants.md#market-prices-and-limits: switch to login 2 s after a reset. */
 const BACK_TO_LOGIN_MS = 2000;
 
 /**
- * The password-reset dialog's state and actions (spec 01 §2 "Password-reset dialog (two steps)",
- * §4 "Password reset"), apart from its markup: requesting the code, then setting the password.
+ * The password-reset dialog's state and actions (docs/product/screens.md#the-shell-and-the-market-screens "Password-reset dialog (two steps)",
+ * docs/product/states.md#market-and-account-states "Password reset"), apart from its markup: requesting the code, then setting the password.
  * codeRef is the code input, focused when step 2 shows.
  */
 export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | null>) {
@@ -76,7 +76,7 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
     try {
       await forgotPassword(parsed.data);
     } catch {
-      // spec 01 §8: forgot password always reports the same message, even on error, so the
+      // docs/product/messages.md#market-and-account-messages: forgot password always reports the same message, even on error, so the
       // dialog never reveals whether an address has an account.
     }
     setPending(false);
@@ -85,7 +85,7 @@ export function usePasswordResetDialog(codeRef: RefObject<HTMLInputElement | nul
   };
 
   const submitReset = async () => {
-    // spec 01 §5: checked in this order.
+    // docs/product/input-rules.md#market-and-account-input: checked in this order.
     if (!code.trim())
       return setNotice({ tone: 'error', text: t('auth.messages.resetCodeRequired') });
     if (!newPassword)

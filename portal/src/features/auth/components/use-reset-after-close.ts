@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-/** spec 01 §4: a dialog's form resets 300 ms after it closes (so the closing fade shows it). */
+/** docs/product/states.md#market-and-account-states: a dialog's form resets 300 ms after it closes (so the closing fade shows it). */
 export const FORM_RESET_MS = 300;
 
 /**

@@ -20,7 +20,7 @@ export interface ContactSupportModalProps {
 }
 
 /**
- * The contact support dialog (spec 02 §2): email, subject and message, all required.
+ * The contact support dialog (docs/product/screens.md#dashboards-and-information-pages): email, subject and message, all required.
  * The Dialog gives role="dialog", aria-modal, the title as its label, Escape to close and
  * focus on the first field.
  */
@@ -51,7 +51,7 @@ type Status =
   | { kind: 'error'; message: string }
   | { kind: 'sent'; message: string };
 
-/** spec 02 §4: after a successful send the message shows and the modal closes after 3 s. */
+/** docs/product/states.md#subscription-and-reliability-states: after a successful send the message shows and the modal closes after 3 s. */
 const CLOSE_AFTER_SENT_MS = 3000;
 
 /** The form's limits (proto's contactRequestSchema). */

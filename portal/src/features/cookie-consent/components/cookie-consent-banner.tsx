@@ -6,7 +6,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { saveCookieConsent, useCookieConsent } from '../store';
 import '../cookie-consent.css';
 
-/** spec 01 §2 "Cookie consent banner": shown at the bottom until a choice is stored. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Cookie consent banner": shown at the bottom until a choice is stored. */
 export function CookieConsentBanner() {
   const { t } = useT();
   const { consent } = useCookieConsent();

@@ -4,7 +4,7 @@ import type { Snapshot } from 'valtio';
 import { useT } from '../../../lib/i18n/i18n';
 import { Amount } from './amount';
 
-/** The month's staking income (spec 02 §9: 12% a year on the stake held all month). */
+/** The month's staking income (docs/product/constants.md#billing-and-the-economy: 12% a year on the stake held all month). */
 export function StakingStatementView({ staking }: { staking: Snapshot<StakingStatement> }) {
   const { t } = useT('earn');
   const titleId = useId();

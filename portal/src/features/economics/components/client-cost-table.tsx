@@ -15,7 +15,7 @@ function cost(f: EconFormat, ssl: number) {
   );
 }
 
-/** Worked examples: what 1, 3 and 5 servers cost under each billing type (spec 02 §9). */
+/** Worked examples: what 1, 3 and 5 servers cost under each billing type (docs/product/constants.md#billing-and-the-economy). */
 export function ClientCostTable() {
   const { t, f } = useEconomicsT();
   return (

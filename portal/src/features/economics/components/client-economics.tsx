@@ -10,7 +10,7 @@ import '../economics.css';
 
 const strong = { strong: <strong /> };
 
-/** The "For Clients" tab of the economics page (spec 02 §9, spec 01 §9). */
+/** The "For Clients" tab of the economics page (docs/product/constants.md#billing-and-the-economy, docs/product/constants.md#market-prices-and-limits). */
 export function ClientEconomics() {
   const { t, f } = useEconomicsT();
   const monthly = monthlyCostSsl(1);
@@ -103,7 +103,7 @@ export function ClientEconomics() {
   );
 }
 
-/** Monthly and hourly billing (spec 02 §9). */
+/** Monthly and hourly billing (docs/product/constants.md#billing-and-the-economy). */
 function BillingBlock() {
   const { t, f } = useEconomicsT();
   const hourlyBlock = hourlyBlockCostSsl(1);
@@ -169,7 +169,7 @@ function BillingBlock() {
   );
 }
 
-/** Billing changes, pauses and premium servers (spec 02 §9). */
+/** Billing changes, pauses and premium servers (docs/product/constants.md#billing-and-the-economy). */
 function RulesBlock() {
   const { t, f } = useEconomicsT();
   return (

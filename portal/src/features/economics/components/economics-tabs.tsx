@@ -5,7 +5,7 @@ import { ClientEconomics } from './client-economics';
 import { OperatorEconomics } from './operator-economics';
 import '../economics.css';
 
-/** spec 02 §2: tab 0 is #clients, tab 1 is #node-operators. */
+/** docs/product/screens.md#dashboards-and-information-pages: tab 0 is #clients, tab 1 is #node-operators. */
 const TABS = [
   { hash: 'clients', label: 'tabs.clients', Panel: ClientEconomics },
   { hash: 'node-operators', label: 'tabs.operators', Panel: OperatorEconomics },

@@ -13,7 +13,7 @@ import '../economics.css';
 
 const strong = { strong: <strong /> };
 
-/** The "For Node Operators" tab of the economics page (spec 02 §4 and §9, spec 01 §9). */
+/** The "For Node Operators" tab of the economics page (docs/product/states.md#subscription-and-reliability-states and docs/product/constants.md#billing-and-the-economy, docs/product/constants.md#market-prices-and-limits). */
 export function OperatorEconomics() {
   const { t, f } = useEconomicsT();
   const fee = ECONOMICS.withdrawalProtocolFeePercent;
@@ -273,7 +273,7 @@ function ExampleMonthBlock() {
   );
 }
 
-/** Where credits go, the fees and withdrawals (spec 02 §9). */
+/** Where credits go, the fees and withdrawals (docs/product/constants.md#billing-and-the-economy). */
 function DistributionBlock() {
   const { t, f } = useEconomicsT();
   const fee = ECONOMICS.withdrawalProtocolFeePercent;
@@ -325,7 +325,7 @@ function DistributionBlock() {
   );
 }
 
-/** spec 02 §9: hardware and network guidance for operators (prose values, not used in rules). */
+/** docs/product/constants.md#billing-and-the-economy: hardware and network guidance for operators (prose values, not used in rules). */
 function HardwareBlock() {
   const { t, f } = useEconomicsT();
   return (

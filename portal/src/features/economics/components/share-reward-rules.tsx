@@ -27,7 +27,7 @@ function windows(
 }
 
 /**
- * spec 01 §9 share-and-earn as the server pays it (control-plane/src/social/share-rules.ts reads
+ * docs/product/constants.md#market-prices-and-limits share-and-earn as the server pays it (control-plane/src/social/share-rules.ts reads
  * the same SHARE_PRIME_TIME and SHARE_REWARD of @scn/proto): prime time in the sharer's own time
  * zone, weekdays and weekend; the daily cap that pays a late prime-time share less; the limits.
  */

@@ -16,7 +16,7 @@ function statusOf(reliability: number): Status {
 
 const STATUS_CLASS: Record<Status, string> = { full: 'ok', reduced: 'warn', hidden: 'bad' };
 
-/** spec 02 §9: slash % = 2 x (1 - reliability) x 100, shown for a 1,000 SSL base reward. */
+/** docs/product/constants.md#billing-and-the-economy: slash % = 2 x (1 - reliability) x 100, shown for a 1,000 SSL base reward. */
 export function SlashingTable() {
   const { t, f } = useEconomicsT();
   return (

@@ -1,7 +1,7 @@
 import { useEconomicsT } from '../use-econ-format';
 import '../economics.css';
 
-/** spec 02 §1: what SSL is and is not. Shown on the economics page. */
+/** docs/product/overview.md#clients-and-node-operators: what SSL is and is not. Shown on the economics page. */
 export function SslLegalNotice() {
   const { t, f } = useEconomicsT();
   return (

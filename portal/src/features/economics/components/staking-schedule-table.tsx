@@ -2,7 +2,7 @@ import { ECONOMICS } from '@scn/proto';
 import { useEconomicsT } from '../use-econ-format';
 import { DataTable } from './data-table';
 
-/** spec 02 §9: share of monthly earnings to stake each year to be protected from the halving. */
+/** docs/product/constants.md#billing-and-the-economy: share of monthly earnings to stake each year to be protected from the halving. */
 export function StakingScheduleTable() {
   const { t, f } = useEconomicsT();
   const years = ECONOMICS.stakingShareByYear;

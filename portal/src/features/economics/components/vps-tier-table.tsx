@@ -4,7 +4,7 @@ import { DataTable } from './data-table';
 import '../economics.css';
 
 /**
- * spec 01 §9: the VPS tiers offered by the node setup wizard, each with its monthly income at
+ * docs/product/constants.md#market-prices-and-limits: the VPS tiers offered by the node setup wizard, each with its monthly income at
  * full capacity and 100% reliability as `tierMonthlyIncome` of @scn/proto computes it (base +
  * up to max clients x the per-client reward = total), the figures the wizard and the earnings
  * statement show (docs/economics.md).

@@ -5,7 +5,7 @@ import { NodeDiagram } from './node-diagram';
 import '../landing.css';
 
 export interface HeroProps {
-  /** The call-to-action buttons, which depend on the session (spec 01 §2 "Landing page"). */
+  /** The call-to-action buttons, which depend on the session (docs/product/screens.md#the-shell-and-the-market-screens "Landing page"). */
   actions: ReactNode;
 }
 

@@ -4,7 +4,7 @@ import { formatLaunchLastDay, launchPeriod } from '../../../lib/launch-period';
 import '../landing.css';
 
 /**
- * spec 01 §1: access is complimentary through the end of the launch period (LAUNCH_PERIOD_ENDS,
+ * docs/product/overview.md#what-scn-is: access is complimentary through the end of the launch period (LAUNCH_PERIOD_ENDS,
  * lib/launch-period.ts); gone after it.
  */
 export function LaunchBanner() {

@@ -1,7 +1,7 @@
 import { MARKET_ROUTES, type MarketCountriesResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** spec 01 §7 `GET /data/countries`: the Country filter's list. */
+/** docs/product/calls.md#market-and-account-calls `GET /data/countries`: the Country filter's list. */
 export function getCountries(signal?: AbortSignal): Promise<MarketCountriesResponse> {
   return api.get<MarketCountriesResponse>(MARKET_ROUTES.countries, {
     signal,

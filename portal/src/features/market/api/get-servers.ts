@@ -5,7 +5,7 @@ import {
 } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** spec 01 §7 `GET /data/servers`: one page of the market for the filters. */
+/** docs/product/calls.md#market-and-account-calls `GET /data/servers`: one page of the market for the filters. */
 export function getServers(
   query: MarketServersQueryInput,
   signal?: AbortSignal,

@@ -2,7 +2,7 @@ import { WALLET_MESSAGES, WALLET_ROUTES, toMicro, type WalletResponse } from '@s
 import { api } from '../../../lib/api-client';
 
 /**
- * The client's balance in micro-SSL for the Payment Confirmation (spec 01 §7 `GET
+ * The client's balance in micro-SSL for the Payment Confirmation (docs/product/calls.md#market-and-account-calls `GET
  * /wallet/client/{uuid}`, no-cache: a timestamp makes every read fresh).
  */
 export async function getWalletBalance(clientUuid: string, signal?: AbortSignal): Promise<bigint> {

@@ -5,7 +5,7 @@ import {
 } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** spec 01 §4 "Connect cooldown": a click on a non-premium server starts its 60 s cooldown. */
+/** docs/product/states.md#market-and-account-states "Connect cooldown": a click on a non-premium server starts its 60 s cooldown. */
 export function markServerProcessing(
   serverId: string,
   clientUuid: string,

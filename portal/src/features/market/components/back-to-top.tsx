@@ -3,7 +3,7 @@ import { showBackToTop } from '../market-rules';
 import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
-/** spec 01 §2, §9: appears after more than 300 px of scrolling. */
+/** docs/product/screens.md#the-shell-and-the-market-screens, docs/product/constants.md#market-prices-and-limits: appears after more than 300 px of scrolling. */
 export function BackToTop() {
   const { t } = useT();
   const [visible, setVisible] = useState(() => showBackToTop(window.scrollY));

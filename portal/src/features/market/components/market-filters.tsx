@@ -37,7 +37,7 @@ export interface MarketFiltersProps {
 }
 
 /**
- * spec 01 §2: the search box (debounced) and the Filters toggle with Country, Sort By and Order
+ * docs/product/screens.md#the-shell-and-the-market-screens: the search box (debounced) and the Filters toggle with Country, Sort By and Order
  * (Best First = desc, Worst First = asc); "Works from my network" (`reachable=works`) beside them.
  */
 export function MarketFilters({ filters, countries, onChange }: MarketFiltersProps) {

@@ -3,7 +3,7 @@ import { formatNumber } from '../../../lib/i18n/format';
 import { useT } from '../../../lib/i18n/i18n';
 import '../market.css';
 
-/** spec 01 §2: Total Servers, Countries, Avg. Reliability (%), Avg. Ping (ms). */
+/** docs/product/screens.md#the-shell-and-the-market-screens: Total Servers, Countries, Avg. Reliability (%), Avg. Ping (ms). */
 export function MarketStats({ stats }: { stats: Readonly<Stats> | null }) {
   const { t, locale } = useT();
   const show = (value: number | undefined) =>

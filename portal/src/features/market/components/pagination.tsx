@@ -10,7 +10,7 @@ export interface PaginationProps {
   onPage: (page: number) => void;
 }
 
-/** spec 01 §2: Previous, numbered pages, Next; only when there is more than one page. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: Previous, numbered pages, Next; only when there is more than one page. */
 export function Pagination({ page, totalPages, onPage }: PaginationProps) {
   const { t, locale } = useT();
   if (totalPages <= 1) return null;

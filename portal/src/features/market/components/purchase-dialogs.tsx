@@ -37,7 +37,7 @@ interface PaymentStep {
 }
 
 /**
- * spec 01 §2 "Purchase modals" 1 and 2 and §4 "Purchase": Create Network Subscription, then
+ * docs/product/screens.md#the-shell-and-the-market-screens "Purchase modals" 1 and 2 and docs/product/states.md#market-and-account-states "Purchase": Create Network Subscription, then
  * Payment Confirmation with the balance check, then one server call that prices, pays and
  * creates; the first modal then shows the result with its QR codes.
  */
@@ -75,7 +75,7 @@ export function PurchaseDialogs({
     onClose();
   };
 
-  // Modal 1 -> modal 2: read the balance first (spec 01 §8: a failed read counts as 0).
+  // Modal 1 -> modal 2: read the balance first (docs/product/messages.md#market-and-account-messages: a failed read counts as 0).
   const startPayment = async () => {
     if (creating || servers.length === 0) return;
     setCreating(true);
@@ -202,7 +202,7 @@ export function PurchaseDialogs({
 }
 
 /**
- * After success (spec 01 §2 modal 1): the message, the group QR, per-server QRs, and on a phone
+ * After success (docs/product/screens.md#the-shell-and-the-market-screens modal 1): the message, the group QR, per-server QRs, and on a phone
  * what it needs to connect: a copy button for each link and the subscription URL, the apps'
  * one-tap imports and the subscription page. Then View Subscription.
  */
@@ -295,7 +295,7 @@ function PurchaseResult({
   );
 }
 
-/** spec 01 §2 modal 1 before paying: the chosen servers, their total, Cancel and Create. */
+/** docs/product/screens.md#the-shell-and-the-market-screens modal 1 before paying: the chosen servers, their total, Cancel and Create. */
 function PurchaseSummary({
   servers,
   priceMicro,
@@ -363,7 +363,7 @@ function PurchaseSummary({
   );
 }
 
-/** spec 01 §2 modal 2: what is bought, the balance (red when short), the error, Confirm. */
+/** docs/product/screens.md#the-shell-and-the-market-screens modal 2: what is bought, the balance (red when short), the error, Confirm. */
 function PaymentConfirmation({
   payment,
   paying,

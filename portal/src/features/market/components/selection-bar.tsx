@@ -8,7 +8,7 @@ export interface SelectionBarProps {
   onCreate: () => void;
 }
 
-/** spec 01 §2: only for a signed-in client with at least one selected server. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: only for a signed-in client with at least one selected server. */
 export function SelectionBar({ count, onClear, onCreate }: SelectionBarProps) {
   const { t } = useT();
   if (count < 1) return null;

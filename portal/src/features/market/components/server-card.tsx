@@ -26,17 +26,17 @@ export interface ServerCardProps {
   server: MarketServer;
   viewer: MarketViewer | null;
   state: CardState;
-  /** Position on the page, for the staggered entrance (spec 01 §9). */
+  /** Position on the page, for the staggered entrance (docs/product/constants.md#market-prices-and-limits). */
   index: number;
   onToggle: (server: MarketServer) => void;
   onSignIn: () => void;
-  /** spec 01 §2: nodes get a Promote button on their own servers. */
+  /** docs/product/screens.md#the-shell-and-the-market-screens: nodes get a Promote button on their own servers. */
   onPromote?: (server: MarketServer) => void;
   /** "Where it works": the server's table of countries and networks. */
   onShowReachability?: (server: MarketServer) => void;
 }
 
-/** spec 01 §2 "Server card". */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Server card". */
 export function ServerCard({
   server,
   viewer,
@@ -56,7 +56,7 @@ export function ServerCard({
   const titleId = `market-server-${server.id}`;
   const place = server.isAdminServer ? server.location : server.location || server.country;
 
-  // spec 01 §2: a click anywhere on the card toggles it (the button is the keyboard's way).
+  // docs/product/screens.md#the-shell-and-the-market-screens: a click anywhere on the card toggles it (the button is the keyboard's way).
   const onCardClick = (event: MouseEvent<HTMLElement>) => {
     if ((event.target as HTMLElement).closest('button, a')) return;
     if (toggleable) onToggle(server);
@@ -191,7 +191,7 @@ interface CardActionProps {
   onPromote?: (server: MarketServer) => void;
 }
 
-/** spec 01 §2: clients get Connect, nodes the active connections, visitors a sign-in prompt. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: clients get Connect, nodes the active connections, visitors a sign-in prompt. */
 function CardAction({
   server,
   viewer,
@@ -319,7 +319,7 @@ function ReachabilityLine({
 }
 
 /**
- * spec 01 §4 "Connect cooldown", explained where it shows: a pick is checked with the control
+ * docs/product/states.md#market-and-account-states "Connect cooldown", explained where it shows: a pick is checked with the control
  * plane and the server then rests for a minute, for this client only (docs/api.md
  * mark-server-processing). The seconds come from the server (GET /data/processing-servers at
  * load and every second), so after a reload the count goes on where it was; the selection

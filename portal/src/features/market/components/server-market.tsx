@@ -32,7 +32,7 @@ import { SelectionBar } from './selection-bar';
 import { ServerCard } from './server-card';
 import '../market.css';
 
-/** spec 01 §9: processing servers are polled every 1 s. */
+/** docs/product/constants.md#market-prices-and-limits: processing servers are polled every 1 s. */
 export const PROCESSING_POLL_MS = 1000;
 
 export interface ServerMarketProps {
@@ -42,12 +42,12 @@ export interface ServerMarketProps {
   onSignIn: () => void;
   /** After View Subscription: the client dashboard takes it from here. */
   onViewSubscription: (result: SubscriptionCreationResponse) => void;
-  /** spec 01 §2: the Promote button on an operator's own servers (the app composes the modal). */
+  /** docs/product/screens.md#the-shell-and-the-market-screens: the Promote button on an operator's own servers (the app composes the modal). */
   onPromote?: (server: MarketServer) => void;
 }
 
 /**
- * spec 01 §2 "Server market": stats, search and filters, the card grid with pagination, the
+ * docs/product/screens.md#the-shell-and-the-market-screens "Server market": stats, search and filters, the card grid with pagination, the
  * selection bar and the purchase modals. The filters and page live in the URL's query string.
  */
 export function ServerMarket({
@@ -87,7 +87,7 @@ export function ServerMarket({
   useEffect(() => {
     void loadStats();
     void loadCountries();
-    // spec 01 §4 "Server list refresh": a realtime event refetches the servers.
+    // docs/product/states.md#market-and-account-states "Server list refresh": a realtime event refetches the servers.
     return onRealtime('server-list-updated', () => {
       void loadServers(filtersRef.current, true);
       void loadStats();
@@ -253,7 +253,7 @@ function MarketNetwork() {
   );
 }
 
-/** spec 01 §2: no server matches the search and filters. */
+/** docs/product/screens.md#the-shell-and-the-market-screens: no server matches the search and filters. */
 /** How many servers a search found: "More than 1,000" past the cap, in the reader's digits. */
 function MarketResults({ total, capped }: { total: number; capped: boolean }) {
   const { t, locale } = useT();

@@ -2,7 +2,7 @@ import { NODES_ROUTES, type EnrollmentTokenResponse, type VpsTierId } from '@scn
 import { api } from '../../../lib/api-client';
 
 /**
- * spec 02 §2 setup wizard: a one-time token bound to the tier and the name the server will
+ * docs/product/screens.md#dashboards-and-information-pages setup wizard: a one-time token bound to the tier and the name the server will
  * enroll with, and the install command.
  */
 export function createEnrollmentToken(

@@ -16,8 +16,8 @@ export const serversQueryKey = (ownerUuid: string) => ['node-servers', ownerUuid
 
 /**
  * The operator's servers. A failed first read shows its error in place; a failed later read keeps
- * the list and says so in a toast (spec 02 §8); a read that moves a server's reliability by 10
- * points or more says that in a toast (spec 02 §4).
+ * the list and says so in a toast (docs/product/messages.md#dashboard-messages); a read that moves a server's reliability by 10
+ * points or more says that in a toast (docs/product/states.md#subscription-and-reliability-states).
  */
 export function serversQueryOptions(ownerUuid: string) {
   return queryOptions({
@@ -46,12 +46,12 @@ export interface ServersView {
   refreshing: boolean;
   /** When the list shown was read (relative times are measured from it); null before. */
   lastRefreshedAt: number | null;
-  /** Reads again; a read already running is joined (spec 02 §4). */
+  /** Reads again; a read already running is joined (docs/product/states.md#subscription-and-reliability-states). */
   refresh: () => void;
 }
 
 /**
- * The servers; `follow` reads them again every REFRESH_INTERVAL_MS while shown (spec 02 §9),
+ * The servers; `follow` reads them again every REFRESH_INTERVAL_MS while shown (docs/product/constants.md#billing-and-the-economy),
  * which one reader (the list) asks for.
  */
 export function useServers(ownerUuid: string, follow = false): ServersView {
@@ -71,7 +71,7 @@ export function useServers(ownerUuid: string, follow = false): ServersView {
   };
 }
 
-/** Reads the servers again where they are shown, joining a read already running (spec 02 §4). */
+/** Reads the servers again where they are shown, joining a read already running (docs/product/states.md#subscription-and-reliability-states). */
 export function refreshServers(ownerUuid: string): Promise<void> {
   return queryClient.invalidateQueries(
     { queryKey: serversQueryKey(ownerUuid) },

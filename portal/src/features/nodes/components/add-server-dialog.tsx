@@ -29,7 +29,7 @@ function linkName(link: string): string {
 }
 
 /**
- * spec 02 §2, §5 Add New Server: a server run without our agent, given as its VLESS string,
+ * docs/product/screens.md#dashboards-and-information-pages, docs/product/input-rules.md#dashboard-input Add New Server: a server run without our agent, given as its VLESS string,
  * and its name (prompted, with a default: the link's own name, else a numbered
  * one). The control plane checks it (public address, a VLESS handshake with its UUID) before it
  * is added and every minute after; it is free and earns nothing. Success closes

@@ -11,7 +11,7 @@ export interface DeleteServerDialogProps {
 }
 
 /**
- * spec 02 §2 Confirm Deletion: the server goes, its subscribers lose it with their unused paid
+ * docs/product/screens.md#dashboards-and-information-pages Confirm Deletion: the server goes, its subscribers lose it with their unused paid
  * time refunded, and its agent is refused from then on.
  */
 export function DeleteServerDialog({ ownerUuid, server, onClose }: DeleteServerDialogProps) {

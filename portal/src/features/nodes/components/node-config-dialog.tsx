@@ -31,7 +31,7 @@ export interface NodeConfigDialogProps {
 }
 
 /**
- * spec 02 §2 Node Configuration: what the control plane knows about one server (tier and
+ * docs/product/screens.md#dashboards-and-information-pages Node Configuration: what the control plane knows about one server (tier and
  * capacity, agent, proxy core, address, VLESS inbound, hardware, client-set versions), and the
  * settings its owner may change: name, country (ISO 3166-1 alpha-2) and location.
  */

@@ -16,12 +16,12 @@ export interface NodeDashboardProps {
   earnings?: ReactNode;
   /** The vantage points any account may run (their feature's panel, composed by the app). */
   vantagePoints?: ReactNode;
-  /** spec 01 §2: a server card's Promote button (the promotions feature's modal, composed by the app). */
+  /** docs/product/screens.md#the-shell-and-the-market-screens: a server card's Promote button (the promotions feature's modal, composed by the app). */
   onPromote?: (server: NodeServer) => void;
 }
 
 /**
- * spec 02 §2 node dashboard sections below the page header: wallet, Quick Setup, servers, and
+ * docs/product/screens.md#dashboards-and-information-pages node dashboard sections below the page header: wallet, Quick Setup, servers, and
  * where they work (docs/reachability.md), the vantage points, and their earnings. An operator without a server sees the servers section first,
  * leading with setting up a VPS node. The sections are keyed, so a move keeps
  * their state (an open dialog stays open when the first server appears).

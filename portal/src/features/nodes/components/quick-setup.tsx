@@ -4,7 +4,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { setQuickSetupOpen, useNodes } from '../store';
 import '../nodes.css';
 
-/** spec 02 §2: collapsible Quick Setup, collapsed by default, the choice remembered locally. */
+/** docs/product/screens.md#dashboards-and-information-pages: collapsible Quick Setup, collapsed by default, the choice remembered locally. */
 export function QuickSetup({ onOpenWizard }: { onOpenWizard: () => void }) {
   const { t } = useT('node');
   const { quickSetupOpen } = useNodes();

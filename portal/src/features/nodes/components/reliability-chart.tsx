@@ -35,7 +35,7 @@ const BOTTOM = 108;
 /** One row per drop reason above the plot, in the legend's order. */
 const MARKER_ROWS: Record<DropKind, number> = { stale: 5, failed: 13, malformed: 21 };
 /**
- * The y axis runs from 50 (below it a server is unavailable: spec 02 §4) to 100, where the 95%
+ * The y axis runs from 50 (below it a server is unavailable: docs/product/states.md#subscription-and-reliability-states) to 100, where the 95%
  * threshold can be told apart; a lower figure sits on the axis, drawn in the danger tone (the
  * tooltip and the table give it exactly).
  */

@@ -26,11 +26,11 @@ export interface ServerCardProps {
   now: number;
   onDelete: (server: NodeServer) => void;
   onConfigure: (server: NodeServer) => void;
-  /** spec 01 §2: the Promote Server modal (composed by the app). */
+  /** docs/product/screens.md#the-shell-and-the-market-screens: the Promote Server modal (composed by the app). */
   onPromote?: (server: NodeServer) => void;
 }
 
-/** One server of the node dashboard with every field of spec 02 §2 the control plane knows. */
+/** One server of the node dashboard with every field of docs/product/screens.md#dashboards-and-information-pages the control plane knows. */
 export function ServerCard({
   ownerUuid,
   server,

@@ -14,12 +14,12 @@ import '../nodes.css';
 export interface ServerListProps {
   ownerUuid: string;
   onOpenWizard: () => void;
-  /** spec 01 §2: opens the Promote Server modal for a server (the app composes it). */
+  /** docs/product/screens.md#the-shell-and-the-market-screens: opens the Promote Server modal for a server (the app composes it). */
   onPromote?: (server: NodeServer) => void;
 }
 
 /**
- * spec 02 §2 server list, refreshed every 60 s (spec 02 §9) and on demand. Empty, it leads with
+ * docs/product/screens.md#dashboards-and-information-pages server list, refreshed every 60 s (docs/product/constants.md#billing-and-the-economy) and on demand. Empty, it leads with
  * setting up a VPS node; a server run without the agent comes second.
  */
 export function ServerList({ ownerUuid, onOpenWizard, onPromote }: ServerListProps) {

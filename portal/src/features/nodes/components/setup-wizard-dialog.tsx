@@ -31,7 +31,7 @@ export interface SetupWizardDialogProps {
 }
 
 /**
- * spec 02 §2 Node setup wizard: step 1 names the server and chooses a VPS tier (spec 01 §9),
+ * docs/product/screens.md#dashboards-and-information-pages Node setup wizard: step 1 names the server and chooses a VPS tier (docs/product/constants.md#market-prices-and-limits),
  * each with its monthly income as the earnings statement computes it, and states the terms of
  * the money before anything is committed (rewards frozen, the withdrawal fee); step 2 shows the
  * install command with a fresh one-time enrollment token.
@@ -57,7 +57,7 @@ function ssl(amount: number, locale: Locale): string {
   return formatNumber(amount, locale);
 }
 
-/** A tier's monthly income in US dollars at the reference price (spec 01 §1). */
+/** A tier's monthly income in US dollars at the reference price (docs/product/overview.md#what-scn-is). */
 function usd(totalSsl: number, locale: Locale): string {
   return formatNumber((totalSsl * SSL_USD_PRICE.numerator) / SSL_USD_PRICE.denominator, locale, {
     style: 'currency',
@@ -194,7 +194,7 @@ function SetupWizardBody({
   const [error, setError] = useState<string | null>(null);
 
   const generate = async () => {
-    // spec 02 §5: the button is disabled without a tier; this only guards a forced click.
+    // docs/product/input-rules.md#dashboard-input: the button is disabled without a tier; this only guards a forced click.
     if (!tier) return setError(t('wizard.tierRequired'));
     if (!serverNameSchema.safeParse(name).success) {
       return setNameError(

@@ -3,7 +3,7 @@ import { formatPercent } from '../server-format';
 import { dismissToast, type ToastMessage, useNodes } from '../store';
 import '../nodes.css';
 
-/** Toasts of the node dashboard (spec 02 §4 reliability changes, §8 refresh failures). */
+/** Toasts of the node dashboard (docs/product/states.md#subscription-and-reliability-states reliability changes, docs/product/messages.md#dashboard-messages refresh failures). */
 export function ToastRegion() {
   const { t, locale } = useT('node');
   const { toasts } = useNodes();

@@ -27,7 +27,7 @@ export interface PromoteDialogProps {
   onClose: () => void;
   /** After a promotion was paid (the wallet and the lists refresh). */
   onPromoted?: () => void;
-  /** spec 01 §2 'Add SSL to Balance': the node wallet's deposit view. */
+  /** docs/product/screens.md#the-shell-and-the-market-screens 'Add SSL to Balance': the node wallet's deposit view. */
   onAddBalance: () => void;
 }
 
@@ -38,7 +38,7 @@ type Load =
   | { state: 'ready'; status: PromotionStatus };
 
 /**
- * spec 01 §2 "Promote Server": the current promotion, the three plans (those past the 4,000 SSL
+ * docs/product/screens.md#the-shell-and-the-market-screens "Promote Server": the current promotion, the three plans (those past the 4,000 SSL
  * cap disabled), the node wallet's balance and 'Add SSL to Balance'. Paying is confirmed first,
  * stating the cost, the balance after it and the cap. The server decides the price and the cap;
  * this only avoids asking for what it would refuse.
@@ -160,7 +160,7 @@ function PromoteBody({
       setKey(newIdempotencyKey());
       onPromoted?.();
     } catch (reason) {
-      // spec 01 §8: the server's message as-is (insufficient_balance: 'Not enough SSL tokens...').
+      // docs/product/messages.md#market-and-account-messages: the server's message as-is (insufficient_balance: 'Not enough SSL tokens...').
       setError(reason instanceof ApiError ? reason.message : t('promotions.failed'));
     } finally {
       setBusy(false);

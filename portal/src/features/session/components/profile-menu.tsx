@@ -7,7 +7,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { dashboardPathFor, logout, useSession } from '../store';
 import '../session.css';
 
-/** spec 01 §2 "Shell": the signed-in profile dropdown of the top bar. */
+/** docs/product/screens.md#the-shell-and-the-market-screens "Shell": the signed-in profile dropdown of the top bar. */
 export function ProfileMenu() {
   const { t } = useT();
   const { user } = useSession();

@@ -10,7 +10,7 @@ export interface RequireAccountProps {
 }
 
 /**
- * spec 02 §2 access rules of the dashboards: only an authenticated account of the given type;
+ * docs/product/screens.md#dashboards-and-information-pages access rules of the dashboards: only an authenticated account of the given type;
  * the other type goes to its own dashboard, a signed-out visitor to '/'. Nothing is decided
  * before the start-up session check has finished.
  */

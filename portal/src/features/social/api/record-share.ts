@@ -7,7 +7,7 @@ import {
 import { api } from '../../../lib/api-client';
 
 /**
- * POST /api/social/record-share (spec 01 §7): the server checks the URL and the limits and
+ * POST /api/social/record-share (docs/product/calls.md#market-and-account-calls): the server checks the URL and the limits and
  * computes the reward from its own clock in the browser's time zone; nothing is paid yet.
  */
 export function recordShare(body: RecordShareRequest): Promise<RecordShareResponse> {

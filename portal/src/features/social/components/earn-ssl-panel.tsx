@@ -21,7 +21,7 @@ type Load =
   | { status: 'error'; message: string };
 
 /**
- * Earn SSL on both dashboards (spec 01 §2, spec 02 §2): what is pending from shares and the
+ * Earn SSL on both dashboards (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/screens.md#dashboards-and-information-pages): what is pending from shares and the
  * button that opens the share modal, or the 'Feature Unavailable' modal when the browser's time
  * zone is one of the blocked regions. Its words wait for the `earn` catalogue here, so the rest
  * of the page never does.

@@ -50,7 +50,7 @@ const PLACEHOLDERS: Record<SharePlatform, string> = {
 };
 
 /**
- * The Earn SSL Tokens modal (spec 01 §2, §4, §8; spec 02 §2): the share flow of share-flow.ts,
+ * The Earn SSL Tokens modal (docs/product/screens.md#the-shell-and-the-market-screens, docs/product/states.md#market-and-account-states, docs/product/messages.md#market-and-account-messages; docs/product/screens.md#dashboards-and-information-pages): the share flow of share-flow.ts,
  * the 5 promotional images, the platform's post, the URL and the server's answer: the pending
  * reward (computed by the server from its clock in the browser's zone) or an error with its
  * pseudo code and hints. Before any share it warns that posting about a circumvention service
@@ -117,7 +117,7 @@ export function ShareDialog({ open, onClose, userUuid, available, onRecorded }: 
         {flow.step === 'url_verification' && platform && (
           <form
             className="share-dialog__verify"
-            // spec 01 §5's messages, not the browser's own validation bubble.
+            // docs/product/input-rules.md#market-and-account-input's messages, not the browser's own validation bubble.
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
@@ -286,7 +286,7 @@ function ShareRules() {
   );
 }
 
-/** spec 01 §8: the 'Feature Unavailable' modal that replaces the share modal in some regions. */
+/** docs/product/messages.md#market-and-account-messages: the 'Feature Unavailable' modal that replaces the share modal in some regions. */
 export function RegionBlockedDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useT('earn');
   return (
@@ -393,7 +393,7 @@ function ComposeStep({ platform, posting, onShared, onPosted }: ComposeStepProps
   );
 }
 
-/** error: the message, its pseudo code and the hints (spec 01 §8). */
+/** error: the message, its pseudo code and the hints (docs/product/messages.md#market-and-account-messages). */
 function ErrorStep({
   error,
   onRetry,

@@ -5,7 +5,7 @@ import { saveAutoStake, useStakingActionState } from '../store';
 import { StakingFieldForm } from './staking-field-form';
 
 /**
- * spec 02 §6: the share of each payout staked automatically, 0 to 100%. The panel keys it by the
+ * docs/product/roles.md#who-may-use-the-dashboards: the share of each payout staked automatically, 0 to 100%. The panel keys it by the
  * saved percent, so a saved value starts the field afresh.
  */
 export function AutoStakeForm({ ownerUuid, percent }: { ownerUuid: string; percent: number }) {

@@ -6,7 +6,7 @@ import { useT } from '../../../lib/i18n/i18n';
 import { halvingStatus, requirementMet } from '../staking-format';
 
 /**
- * spec 02 §4, §9 halving protection per server: the node's year and the share of its monthly
+ * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy halving protection per server: the node's year and the share of its monthly
  * earnings to stake, what the requirement asks so far, and when the cut would apply.
  */
 export function HalvingTable({ data }: { data: Snapshot<StakingData> }) {

@@ -19,7 +19,7 @@ export interface StakingPanelProps {
 }
 
 /**
- * The node dashboard's staking settings (spec 02 §6, §9): the stake with what is
+ * The node dashboard's staking settings (docs/product/roles.md#who-may-use-the-dashboards, docs/product/constants.md#billing-and-the-economy): the stake with what is
  * unlocked and when the rest unlocks, stake and unstake, the automatic stake of each payout, and
  * halving protection per server. Every figure is the server's. Its words wait for the `earn`
  * catalogue here, so the rest of the page never does.

@@ -6,7 +6,7 @@ import {
 import { api } from '../../../lib/api-client';
 
 /**
- * POST .../activate with an empty body (spec 02 §7). Activating an unpaid or expired
+ * POST .../activate with an empty body (docs/product/calls.md#dashboard-calls). Activating an unpaid or expired
  * subscription pays a period, so the call carries an Idempotency-Key: a retried click pays once.
  */
 export function activateSubscription(

@@ -6,11 +6,11 @@ import {
 } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** spec 02 §9: change-type timeout 15 s. */
+/** docs/product/constants.md#billing-and-the-economy: change-type timeout 15 s. */
 export const CHANGE_TYPE_TIMEOUT_MS = 15_000;
 
 /**
- * POST .../change-type with `newBillingCycle` (spec 02 §7). It charges 10 SSL per server, so it
+ * POST .../change-type with `newBillingCycle` (docs/product/calls.md#dashboard-calls). It charges 10 SSL per server, so it
  * carries an Idempotency-Key; it gives up after 15 s.
  */
 export async function changeBillingType(

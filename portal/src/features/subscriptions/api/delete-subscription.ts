@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_ROUTES, type MessageResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** DELETE /api/clients/subscription/{uuid}/{id} (spec 02 §7). */
+/** DELETE /api/clients/subscription/{uuid}/{id} (docs/product/calls.md#dashboard-calls). */
 export function deleteSubscription(
   ownerUuid: string,
   subscriptionId: string,

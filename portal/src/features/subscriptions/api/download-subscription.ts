@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import { STORAGE_KEYS } from '../../../lib/storage';
 
 /**
- * GET /api/clients/download-subscription/{uuid}/{fileName} (spec 02 §7): the file's text (base64
+ * GET /api/clients/download-subscription/{uuid}/{fileName} (docs/product/calls.md#dashboard-calls): the file's text (base64
  * for group files, one link per line for raw files), not JSON, so it is fetched directly.
  */
 export async function downloadSubscription(

@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** GET /api/clients/subscriptions/{uuid} (spec 02 §7). */
+/** GET /api/clients/subscriptions/{uuid} (docs/product/calls.md#dashboard-calls). */
 export function getActiveSubscriptions(
   ownerUuid: string,
   signal?: AbortSignal,

@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_ROUTES, type SubscriptionsResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** GET /api/clients/paused-subscriptions/{uuid} (spec 02 §7; expired ones are listed here too). */
+/** GET /api/clients/paused-subscriptions/{uuid} (docs/product/calls.md#dashboard-calls; expired ones are listed here too). */
 export function getPausedSubscriptions(
   ownerUuid: string,
   signal?: AbortSignal,

@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_ROUTES, type SubscriptionActionResponse } from '@scn/proto';
 import { api } from '../../../lib/api-client';
 
-/** POST .../pause with an empty body (spec 02 §7). */
+/** POST .../pause with an empty body (docs/product/calls.md#dashboard-calls). */
 export function pauseSubscription(
   ownerUuid: string,
   subscriptionId: string,

@@ -15,7 +15,7 @@ export interface ChangeTypeDialogProps {
 }
 
 /**
- * spec 02 §4, §9: switching between monthly and hourly billing costs 10 SSL per server upfront,
+ * docs/product/states.md#subscription-and-reliability-states, docs/product/constants.md#billing-and-the-economy: switching between monthly and hourly billing costs 10 SSL per server upfront,
  * with no refund of the remaining time. The server prices it; this shows what it will ask. What
  * the switch costs and what it loses are marked as such (a cross, in the danger colour), never
  * with the ticks of a list of benefits; what simply changes is a plain point.

@@ -22,20 +22,20 @@ import { SubscriptionCard } from './subscription-card';
 import { SubscriptionQrDialog } from './subscription-qr-dialog';
 import '../subscriptions.css';
 
-/** spec 02 §9: a new subscription's card is highlighted for 3 s. */
+/** docs/product/constants.md#billing-and-the-economy: a new subscription's card is highlighted for 3 s. */
 export const HIGHLIGHT_MS = 3_000;
 
 export interface ClientSubscriptionsProps {
   ownerUuid: string;
-  /** spec 02 §2 navigation state newSubscriptionId: scroll to that card and highlight it. */
+  /** docs/product/screens.md#dashboards-and-information-pages navigation state newSubscriptionId: scroll to that card and highlight it. */
   highlightId?: string | null;
-  /** spec 02 §2 navigation state showSubscription: open the QR modal of that subscription. */
+  /** docs/product/screens.md#dashboards-and-information-pages navigation state showSubscription: open the QR modal of that subscription. */
   showQrFor?: string | null;
   /** An action moved money: the wallet should reload. */
   onBalanceChanged: () => void;
 }
 
-/** The Active and Paused Subscriptions sections of the client dashboard (spec 02 §2). */
+/** The Active and Paused Subscriptions sections of the client dashboard (docs/product/screens.md#dashboards-and-information-pages). */
 export function ClientSubscriptions({
   ownerUuid,
   highlightId = null,
@@ -71,7 +71,7 @@ export function ClientSubscriptions({
     }
   }
 
-  // spec 02 §2: scroll to the new card, and let its highlight fade after 3 s.
+  // docs/product/screens.md#dashboards-and-information-pages: scroll to the new card, and let its highlight fade after 3 s.
   useEffect(() => {
     if (!highlighted) return;
     document

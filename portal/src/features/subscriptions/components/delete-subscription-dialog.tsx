@@ -10,7 +10,7 @@ export interface DeleteSubscriptionDialogProps {
 }
 
 /**
- * spec 02 §2 confirm deletion, stating what is lost before anything happens: the links stop
+ * docs/product/screens.md#dashboards-and-information-pages confirm deletion, stating what is lost before anything happens: the links stop
  * working at once, the paid time left is not refunded, and it cannot be undone.
  */
 export function DeleteSubscriptionDialog({

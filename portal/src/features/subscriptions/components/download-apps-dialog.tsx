@@ -26,7 +26,7 @@ type Checksums =
   { status: 'loading' } | { status: 'ready'; data: ClientChecksums } | { status: 'error' };
 
 /**
- * spec 02 §2 Download Client App: the desktop platforms with each download's SHA-256
+ * docs/product/screens.md#dashboards-and-information-pages Download Client App: the desktop platforms with each download's SHA-256
  * ('Calculating...' until GET /checksums/client answers), and third-party apps for iOS and
  * Android. A desktop download opens the installation instructions for its system.
  */

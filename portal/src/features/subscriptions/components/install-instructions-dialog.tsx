@@ -13,7 +13,7 @@ export interface InstallInstructionsDialogProps {
 }
 
 /**
- * spec 01 §2 Installation Instructions: macOS (macos-arm64, macos-intel) or Windows steps and an
+ * docs/product/screens.md#the-shell-and-the-market-screens Installation Instructions: macOS (macos-arm64, macos-intel) or Windows steps and an
  * 'I understand' button; the steps are only needed during the testing phase.
  */
 export function InstallInstructionsDialog({

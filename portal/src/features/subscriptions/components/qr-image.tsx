@@ -21,9 +21,9 @@ type Drawn = { src: string } | { failure: 'too-complex' | 'error' } | null;
 const TOO_BIG = /too big|too long|exceed/i;
 
 /**
- * One QR code, 180 px at error correction L (spec 01 §5, §9): the server's PNG, or one drawn in
+ * One QR code, 180 px at error correction L (docs/product/input-rules.md#market-and-account-input, docs/product/constants.md#market-prices-and-limits): the server's PNG, or one drawn in
  * the browser from the connection string. Too much text gives 'QR Code Too Complex', any other
- * failure the spec 02 §8 QR error; both point to the copy option. Give it a `key` per text: a
+ * failure the docs/product/messages.md#dashboard-messages QR error; both point to the copy option. Give it a `key` per text: a
  * new text is a new image.
  */
 export function QrImage({ qrCode, tooComplex, text, alt, 'data-testid': testId }: QrImageProps) {

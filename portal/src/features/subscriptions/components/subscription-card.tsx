@@ -43,7 +43,7 @@ function localDigits(text: string, locale: Locale): string {
   return text.replace(/[0-9]/g, (digit) => formatNumber(Number(digit), locale));
 }
 
-/** spec 02 §4: the hourly countdown, re-rendered every 60 s. */
+/** docs/product/states.md#subscription-and-reliability-states: the hourly countdown, re-rendered every 60 s. */
 function Countdown({ subscription }: { subscription: SubscriptionView }) {
   const { locale } = useT('client');
   const [now, setNow] = useState(() => Date.now());
@@ -75,7 +75,7 @@ function StatusBadge({ subscription }: { subscription: SubscriptionView }) {
   return <span className="badge badge--warning">{t('card.status.paused')}</span>;
 }
 
-/** One subscription of the client dashboard (spec 02 §2, §3) with its actions. */
+/** One subscription of the client dashboard (docs/product/screens.md#dashboards-and-information-pages, docs/product/records.md#dashboard-records) with its actions. */
 export function SubscriptionCard({
   ownerUuid,
   subscription,

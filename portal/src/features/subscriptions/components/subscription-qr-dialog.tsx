@@ -14,11 +14,11 @@ import type { SubscriptionView } from '../store';
 import { QrImage } from './qr-image';
 import '../subscriptions.css';
 
-/** spec 01 §4: the loading state shows at least about 2 s on opening, 500 ms on a retry. */
+/** docs/product/states.md#market-and-account-states: the loading state shows at least about 2 s on opening, 500 ms on a retry. */
 export const QR_MIN_LOADING_MS = 2_000;
 export const QR_RETRY_LOADING_MS = 500;
 
-/** spec 01 §8 QR modal errors. */
+/** docs/product/messages.md#market-and-account-messages QR modal errors. */
 export const QR_ERRORS = {
   missing: 'Subscription data is missing. Please try again or contact support.',
   noId: 'Could not determine a valid subscription ID. Please try again.',
@@ -65,7 +65,7 @@ const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(re
 /**
  * The steps of the modal. The server's QR codes come first; without them (the call failed) the
  * codes are drawn from the list's connection strings; a subscription whose list entry holds no
- * string at all is read from its raw file (spec 02 §5 decoding rules and errors).
+ * string at all is read from its raw file (docs/product/input-rules.md#dashboard-input decoding rules and errors).
  */
 async function loadItems(
   ownerUuid: string,
@@ -122,12 +122,12 @@ export interface SubscriptionQrDialogProps {
   ownerUuid: string;
   /** The subscription to show; null closes the modal. */
   subscription: SubscriptionView | null;
-  /** Opened for an id that is not in the lists (spec 01 §8 'Subscription data is missing'). */
+  /** Opened for an id that is not in the lists (docs/product/messages.md#market-and-account-messages 'Subscription data is missing'). */
   missing?: boolean;
   onClose: () => void;
 }
 
-/** spec 01 §2 modal 3 "Subscription QR Code". Closing leaves the client dashboard as it is. */
+/** docs/product/screens.md#the-shell-and-the-market-screens modal 3 "Subscription QR Code". Closing leaves the client dashboard as it is. */
 export function SubscriptionQrDialog({
   ownerUuid,
   subscription,
@@ -200,7 +200,7 @@ function QrBody({
   const current = Math.min(index, count - 1);
   const item = items[current];
   if (!item || !subscription) return null;
-  // spec 01 §2: previous and next wrap around.
+  // docs/product/screens.md#the-shell-and-the-market-screens: previous and next wrap around.
   const step = (delta: number) => setIndex((current + delta + count) % count);
 
   return (

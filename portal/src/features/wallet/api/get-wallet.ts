@@ -15,7 +15,7 @@ export interface WalletPage {
 }
 
 /**
- * GET /wallet/client/{uuid} or /wallet/node/{uuid} (spec 01 §7: no-cache, with a cache-busting
+ * GET /wallet/client/{uuid} or /wallet/node/{uuid} (docs/product/calls.md#market-and-account-calls: no-cache, with a cache-busting
  * timestamp). The server computes the balance; the portal shows it as given.
  */
 export function getWallet(

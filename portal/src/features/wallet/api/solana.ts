@@ -22,7 +22,7 @@ export function getSolanaConfig(): Promise<SolanaConfig> {
 }
 
 /**
- * /api/solana/config, read once when first needed and kept (spec 01 §8: its failure is 'Failed to
+ * /api/solana/config, read once when first needed and kept (docs/product/messages.md#market-and-account-messages: its failure is 'Failed to
  * initialize payment system'); a reader after a failure tries again.
  */
 export const solanaConfigQuery = queryOptions({

@@ -51,7 +51,7 @@ export function refreshWithdrawals(ownerUuid: string): Promise<void> {
 
 /**
  * POST /wallet/node/{uuid}/withdraw with the form's Idempotency-Key (one per confirmation, so a
- * retried click never withdraws twice). spec 02 §8: the server's message, else the fallback.
+ * retried click never withdraws twice). docs/product/messages.md#dashboard-messages: the server's message, else the fallback.
  */
 export function postWithdraw(
   ownerUuid: string,

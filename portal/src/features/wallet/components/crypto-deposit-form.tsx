@@ -10,7 +10,7 @@ import type { DepositState } from './use-deposit';
 import '../wallet.css';
 
 /**
- * spec 01 §4, §5: the SOL amount (min 0.001, step 0.001) and the address the client sends from;
+ * docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input: the SOL amount (min 0.001, step 0.001) and the address the client sends from;
  * Continue is disabled until both are filled. The quote shown is the server's current rate.
  */
 export function CryptoDepositForm({ deposit }: { deposit: DepositState }) {

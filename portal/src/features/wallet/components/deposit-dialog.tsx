@@ -12,14 +12,14 @@ import '../wallet.css';
 export interface DepositDialogProps {
   open: boolean;
   onClose: () => void;
-  /** The wallet credited: the client's or the node operator's (spec 02 §2, §4). */
+  /** The wallet credited: the client's or the node operator's (docs/product/screens.md#dashboards-and-information-pages, docs/product/states.md#subscription-and-reliability-states). */
   type: WalletType;
   ownerUuid: string;
 }
 
 /**
- * spec 01 §2 deposit flow: choose a method, then the crypto form, then the payment instructions
- * with the QR and Verify. Card payments are unavailable (spec 01 §5): they show as a
+ * docs/product/screens.md#the-shell-and-the-market-screens deposit flow: choose a method, then the crypto form, then the payment instructions
+ * with the QR and Verify. Card payments are unavailable (docs/product/input-rules.md#market-and-account-input): they show as a
  * disabled choice marked "Coming later", never one that opens a form and dead-ends.
  */
 export function DepositDialog({ open, onClose, type, ownerUuid }: DepositDialogProps) {

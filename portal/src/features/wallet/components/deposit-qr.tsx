@@ -7,7 +7,7 @@ import '../wallet.css';
 export const DEPOSIT_QR_SIZE = 200;
 
 /**
- * spec 01 §5: the deposit QR at error correction level H, encoding the Solana Pay transfer-request
+ * docs/product/input-rules.md#market-and-account-input: the deposit QR at error correction level H, encoding the Solana Pay transfer-request
  * URL (`solana:<address>?amount=..&reference=..`) that mobile wallets scan. Give it a `key` per URL.
  */
 export function DepositQr({ url }: { url: string }) {

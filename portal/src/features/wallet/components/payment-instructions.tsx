@@ -11,7 +11,7 @@ import type { DepositState } from './use-deposit';
 import '../wallet.css';
 
 /**
- * spec 01 §4, §5: send the exact amount from the given address and wait for the blockchain's
+ * docs/product/states.md#market-and-account-states, docs/product/input-rules.md#market-and-account-input: send the exact amount from the given address and wait for the blockchain's
  * confirmation, then Verify (the server's watcher may credit first: the dialog then closes by
  * itself). On localnet the demo wallet pays the request in one click. Addresses stay left to
  * right in every language; the amount to copy is the request's own text (what a wallet takes).

@@ -18,7 +18,7 @@ export interface TransactionListProps {
   ownerUuid: string;
 }
 
-/** spec 01 §3: the wallet's transactions, newest first, with the server's own pages. */
+/** docs/product/records.md#market-and-wallet-records: the wallet's transactions, newest first, with the server's own pages. */
 export function TransactionList({ type, ownerUuid }: TransactionListProps) {
   const { t } = useT('wallet');
   const wallet = useWallet(type, ownerUuid, false);

@@ -32,7 +32,7 @@ export interface UseDepositOptions {
 }
 
 /**
- * The deposit dialog's state (spec 01 §4 "Deposit (crypto)"): method, form, the server's deposit
+ * The deposit dialog's state (docs/product/states.md#market-and-account-states "Deposit (crypto)"): method, form, the server's deposit
  * request and its payment instructions, Verify, the demo wallet (localnet), and the end: the
  * dialog closes, the fields clear (the dialog's state goes with it) and an alert reports the SSL
  * credited, whether Verify or the server's watcher credited it.

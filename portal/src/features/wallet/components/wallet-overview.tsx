@@ -8,7 +8,7 @@ import { formatDateTime, sslUsdPrice, usdAmount } from '../wallet-format';
 import '../wallet.css';
 
 /**
- * The wallet's Overview tab: the balance with its USD equivalent (spec 01 §9: 1 SSL = $0.035),
+ * The wallet's Overview tab: the balance with its USD equivalent (docs/product/constants.md#market-prices-and-limits: 1 SSL = $0.035),
  * and for node wallets the frozen operator rewards and what may be withdrawn.
  */
 export function WalletOverview({ type, data }: { type: WalletType; data: WalletData }) {
@@ -75,7 +75,7 @@ export function WalletOverview({ type, data }: { type: WalletType; data: WalletD
       )}
 
       {/*
-       * spec 01 §6: the address overview is hidden for the node wallet. It is the platform's
+       * docs/product/roles.md#who-may-use-the-market-and-wallet: the address overview is hidden for the node wallet. It is the platform's
        * deposit address, not one of the client's: named so.
        */}
       {type === 'client' && data.walletAddress && (

@@ -18,7 +18,7 @@ export interface WalletPanelProps {
   ownerUuid: string;
   /** The heading; by default the wallet's own ("Your Wallet", "Node Wallet") in the reader's language. */
   title?: string;
-  /** Open the deposit dialog at once (spec 01 §2: "Add SSL to Balance" asks for the deposit view). */
+  /** Open the deposit dialog at once (docs/product/screens.md#the-shell-and-the-market-screens: "Add SSL to Balance" asks for the deposit view). */
   depositOpenInitially?: boolean;
 }
 
@@ -26,10 +26,10 @@ const TABS = ['overview', 'transactions'] as const;
 type TabId = (typeof TABS)[number];
 
 /**
- * spec 01 §2 Wallet panel and spec 02 §2 wallet sections: Overview and Transactions tabs, Deposit,
+ * docs/product/screens.md#the-shell-and-the-market-screens Wallet panel and docs/product/screens.md#dashboards-and-information-pages wallet sections: Overview and Transactions tabs, Deposit,
  * and Withdraw for node wallets only (Suspended unless the server has withdrawals on; their list
  * under the overview). Every amount
- * is the server's: nothing is corrected or added up here (deliberately unlike spec 02 §5).
+ * is the server's: nothing is corrected or added up here (deliberately unlike docs/product/input-rules.md#dashboard-input).
  */
 export function WalletPanel({
   type,

@@ -9,7 +9,7 @@ import '../wallet.css';
 /**
  * The node wallet's Withdraw button: it opens the Withdraw modal while the server has
  * withdrawals on (WITHDRAWALS_ENABLED); otherwise it is disabled and says 'Suspended' on hover
- * (spec 01 §5), as it does until the wallet and the settings are loaded.
+ * (docs/product/input-rules.md#market-and-account-input), as it does until the wallet and the settings are loaded.
  */
 export function WithdrawAction({
   ownerUuid,

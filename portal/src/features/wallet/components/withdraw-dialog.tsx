@@ -35,14 +35,14 @@ export interface WithdrawDialogProps {
   withdrawals: Snapshot<WithdrawalsResponse>;
 }
 
-/** spec 02 §6: the protocol fee taken from every withdrawal, one figure for the whole product. */
+/** docs/product/roles.md#who-may-use-the-dashboards: the protocol fee taken from every withdrawal, one figure for the whole product. */
 const FEE_PERCENT = ECONOMICS.withdrawalProtocolFeePercent;
 
 /**
- * spec 01 §2 Withdraw modal, spec 01 §5 rules, spec 02 §6 (25% protocol fee): the amount and the
+ * docs/product/screens.md#the-shell-and-the-market-screens Withdraw modal, docs/product/input-rules.md#market-and-account-input rules, docs/product/roles.md#who-may-use-the-dashboards (25% protocol fee): the amount and the
  * Solana address, then a confirmation that states the fee and the net received,
  * computed as the server computes them, before anything is sent; then the server's answer
- * (spec 02 §8 "Successfully withdrew {amount} SSL to {address}").
+ * (docs/product/messages.md#dashboard-messages "Successfully withdrew {amount} SSL to {address}").
  */
 export function WithdrawDialog(props: WithdrawDialogProps) {
   const { t } = useT('wallet');
