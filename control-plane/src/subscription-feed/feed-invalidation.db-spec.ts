@@ -1,7 +1,12 @@
 import type { Network, ReachabilityState } from '@scn/proto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { SERVICES_CONFIG } from '../../test/support/subscription-services';
+import { depositSsl } from '../../test/support/ledger';
+import {
+  SERVICES_CONFIG,
+  type SubscribedFeed,
+  subscribedFeed,
+} from '../../test/support/subscription-services';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { queryRows } from '../common/sql';
 import { dataSourceOptions } from '../database/data-source';
@@ -10,7 +15,6 @@ import type { PremiumServers } from '../market/premium-servers';
 import type { SubscriptionReachabilityReader } from '../subscriptions/subscription-reachability';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { FEED_CHANNEL, FeedInvalidation } from './feed-invalidation';
-import { subscribedFeed, type SubscribedFeed } from './feed-fixture.db-helper';
 import { FeedReachability } from './feed-reachability';
 import { SubscriptionFeedService } from './subscription-feed.service';
 
@@ -94,7 +98,7 @@ beforeEach(() => {
 
 /** A subscription to three servers bought on replica B: its URL secret, id and servers. */
 function subscribed(): Promise<SubscribedFeed> {
-  return subscribedFeed(b.dataSource, db.url, clock);
+  return subscribedFeed(b.dataSource, clock, (client) => depositSsl(db.url, client, 100));
 }
 
 /** What a fetch shows that the changes below move (links, state, traffic). */

@@ -38,7 +38,8 @@ function documented(kind: RouteParamtypes): string[] {
 function recording(values: Record<string, string>, read: Set<string>): Record<string, string> {
   return new Proxy(values, {
     get: (target, key) => {
-      if (typeof key === 'string') read.add(key);
+      if (typeof key !== 'string') return undefined;
+      read.add(key);
       return target[key];
     },
   });

@@ -1,11 +1,15 @@
 import type { Network, ReachabilityState } from '@scn/proto';
 import { DataSource } from 'typeorm';
-import { SERVICES_CONFIG } from '../../test/support/subscription-services';
+import { depositSsl } from '../../test/support/ledger';
+import {
+  SERVICES_CONFIG,
+  type SubscribedFeed,
+  subscribedFeed,
+} from '../../test/support/subscription-services';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
 import { queryRows } from '../common/sql';
 import { dataSourceOptions } from '../database/data-source';
 import type { PremiumServers } from '../market/premium-servers';
-import { subscribedFeed, type SubscribedFeed } from './feed-fixture.db-helper';
 import { FeedReachability } from './feed-reachability';
 import { FEED_FORMATS } from './feed-formats/client-format';
 import { clientAppOf } from './feed-formats/client-app';
@@ -54,7 +58,7 @@ function feedService(): SubscriptionFeedService {
 
 /** A subscription to three servers: its URL secret, id and servers. */
 function subscribed(): Promise<SubscribedFeed> {
-  return subscribedFeed(dataSource, db.url, clock);
+  return subscribedFeed(dataSource, clock, (client) => depositSsl(db.url, client, 100));
 }
 
 /** Every answer the URL gives (each format, the page in two languages), from `service`. */

@@ -1,5 +1,5 @@
 import { insertAccount, insertServers } from '../../../test/support/market-fixtures';
-import { migrationSpec } from './migration.db-helper';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 
 const spec = migrationSpec(new CanonicalServerHosts1764000001300());

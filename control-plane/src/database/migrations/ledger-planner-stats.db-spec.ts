@@ -1,4 +1,4 @@
-import { migrationSpec } from './migration.db-helper';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
 
 const spec = migrationSpec(new LedgerPlannerStats1764000003410());

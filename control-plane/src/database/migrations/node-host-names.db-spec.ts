@@ -1,5 +1,5 @@
 import { insertAccount, insertServers } from '../../../test/support/market-fixtures';
-import { migrationSpec } from './migration.db-helper';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { NodeHostNames1764000003600 } from './1764000003600-node-host-names';
 
 const spec = migrationSpec(new NodeHostNames1764000003600());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { migrationSpec } from './migration.db-helper';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { SubscriptionServerDrops1764000004230 } from './1764000004230-subscription-server-drops';
 
 const spec = migrationSpec(new SubscriptionServerDrops1764000004230());

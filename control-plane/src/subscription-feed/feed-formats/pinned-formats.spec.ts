@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
+import { v2rayTest } from '../../../test/support/v2ray-test';
 import { connectionString, type LinkedServer } from '../../subscriptions/subscription-links';
 import { clientAppOf } from './client-app';
 import { renderFeed } from './render-feed';
@@ -50,19 +47,6 @@ const tls = (network: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-function v2rayTest(config: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scn-v2ray-test-'));
-  try {
-    writeFileSync(join(dir, 'config.json'), config);
-    return execFileSync('/usr/bin/v2ray', ['-test', '-config', join(dir, 'config.json')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20_000,
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** A REALITY inbound with the Vision flow, as an agent reports it. */
 const REALITY = {

@@ -1,7 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { dataSourceOptions } from '../data-source';
+import { createTestDatabase, type TestDatabase } from './test-database';
+import { dataSourceOptions } from '../../src/database/data-source';
 
 /** A migration's database spec: a fresh database (all migrations run) and one migration to step. */
 export interface MigrationSpec {
