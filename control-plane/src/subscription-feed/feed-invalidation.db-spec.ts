@@ -2,10 +2,12 @@ import type { Network, ReachabilityState } from '@scn/proto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { depositSsl } from '../../test/support/ledger';
-import { insertAccount, insertServers } from '../../test/support/market-fixtures';
-import { SERVICES_CONFIG, subscriptionServices } from '../../test/support/subscription-services';
+import {
+  SERVICES_CONFIG,
+  type SubscribedFeed,
+  subscribedFeed,
+} from '../../test/support/subscription-services';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import type { ActiveSession } from '../auth/auth.repository';
 import { queryRows } from '../common/sql';
 import { dataSourceOptions } from '../database/data-source';
 import { PgChannels } from '../database/pg-channels';
@@ -94,30 +96,9 @@ beforeEach(() => {
   now = new Date();
 });
 
-/** A subscription bought on replica B: its URL secret, id and servers. */
-async function subscribed(): Promise<{ secret: string; id: string; servers: string[] }> {
-  const services = subscriptionServices(b.dataSource, clock);
-  const operator = await insertAccount(b.dataSource, { userType: 'node' });
-  const client = await insertAccount(b.dataSource, { userType: 'client' });
-  await depositSsl(db.url, client, 100);
-  const servers = await insertServers(
-    b.dataSource,
-    [{ ownerUuid: operator }, { ownerUuid: operator }, { ownerUuid: operator }],
-    now,
-  );
-  const session = { account: { uuid: client, userType: 'client' } } as ActiveSession;
-  const created = await services.purchase.create(
-    session,
-    { uuid: client, serverIds: servers, billingCycle: 'monthly' },
-    undefined,
-  );
-  const [listed] = await services.views.listActive(client);
-  await services.purchases.onModuleDestroy();
-  return {
-    secret: listed!.subscriptionUrl.split('/sub/')[1]!,
-    id: created.subscriptionId,
-    servers,
-  };
+/** A subscription to three servers bought on replica B: its URL secret, id and servers. */
+function subscribed(): Promise<SubscribedFeed> {
+  return subscribedFeed(b.dataSource, clock, (client) => depositSsl(db.url, client, 100));
 }
 
 /** What a fetch shows that the changes below move (links, state, traffic). */

@@ -1,10 +1,12 @@
 import type { Network, ReachabilityState } from '@scn/proto';
 import { DataSource } from 'typeorm';
 import { depositSsl } from '../../test/support/ledger';
-import { insertAccount, insertServers } from '../../test/support/market-fixtures';
-import { SERVICES_CONFIG, subscriptionServices } from '../../test/support/subscription-services';
+import {
+  SERVICES_CONFIG,
+  type SubscribedFeed,
+  subscribedFeed,
+} from '../../test/support/subscription-services';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database';
-import type { ActiveSession } from '../auth/auth.repository';
 import { queryRows } from '../common/sql';
 import { dataSourceOptions } from '../database/data-source';
 import type { PremiumServers } from '../market/premium-servers';
@@ -54,30 +56,9 @@ function feedService(): SubscriptionFeedService {
   );
 }
 
-/** A subscription to three servers, its URL secret and the servers' ids. */
-async function subscribed(): Promise<{ secret: string; id: string; servers: string[] }> {
-  const services = subscriptionServices(dataSource, clock);
-  const operator = await insertAccount(dataSource, { userType: 'node' });
-  const client = await insertAccount(dataSource, { userType: 'client' });
-  await depositSsl(db.url, client, 100);
-  const servers = await insertServers(
-    dataSource,
-    [{ ownerUuid: operator }, { ownerUuid: operator }, { ownerUuid: operator }],
-    now,
-  );
-  const session = { account: { uuid: client, userType: 'client' } } as ActiveSession;
-  const created = await services.purchase.create(
-    session,
-    { uuid: client, serverIds: servers, billingCycle: 'monthly' },
-    undefined,
-  );
-  const [listed] = await services.views.listActive(client);
-  await services.purchases.onModuleDestroy();
-  return {
-    secret: listed!.subscriptionUrl.split('/sub/')[1]!,
-    id: created.subscriptionId,
-    servers,
-  };
+/** A subscription to three servers: its URL secret, id and servers. */
+function subscribed(): Promise<SubscribedFeed> {
+  return subscribedFeed(dataSource, clock, (client) => depositSsl(db.url, client, 100));
 }
 
 /** Every answer the URL gives (each format, the page in two languages), from `service`. */

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ActiveSession } from '../../src/auth/auth.repository';
 import type { Clock } from '../../src/common/clock';
 import type { AppConfig } from '../../src/config/app-config';
 import { TransactionRunner } from '../../src/database/transaction-runner';
@@ -23,6 +24,7 @@ import { IdempotencyRepository } from '../../src/wallet/idempotency.repository';
 import { IdempotencyService } from '../../src/wallet/idempotency.service';
 import { LedgerService } from '../../src/wallet/ledger.service';
 import { WalletRepository } from '../../src/wallet/wallet.repository';
+import { insertAccount, insertServers } from './market-fixtures';
 
 export const SERVICES_CONFIG = {
   appSecret: 'db-spec-secret-'.padEnd(32, 'x'),
@@ -111,5 +113,46 @@ export function subscriptionServices(dataSource: DataSource, clock: Clock) {
       premium,
       clock,
     ),
+  };
+}
+
+/** A subscription's feed: its URL secret, the subscription's id and its servers' ids. */
+export interface SubscribedFeed {
+  secret: string;
+  id: string;
+  servers: string[];
+}
+
+/**
+ * A client that bought a monthly subscription to three servers of one operator through the
+ * purchase service over `dataSource`; `fund` gives the client its money first (end-to-end suites
+ * through the chain, database specs through the SQL helper).
+ */
+export async function subscribedFeed(
+  dataSource: DataSource,
+  clock: Clock,
+  fund: (client: string) => Promise<void>,
+): Promise<SubscribedFeed> {
+  const services = subscriptionServices(dataSource, clock);
+  const operator = await insertAccount(dataSource, { userType: 'node' });
+  const client = await insertAccount(dataSource, { userType: 'client' });
+  await fund(client);
+  const servers = await insertServers(
+    dataSource,
+    [{ ownerUuid: operator }, { ownerUuid: operator }, { ownerUuid: operator }],
+    clock.now(),
+  );
+  const session = { account: { uuid: client, userType: 'client' } } as ActiveSession;
+  const created = await services.purchase.create(
+    session,
+    { uuid: client, serverIds: servers, billingCycle: 'monthly' },
+    undefined,
+  );
+  const [listed] = await services.views.listActive(client);
+  await services.purchases.onModuleDestroy();
+  return {
+    secret: listed!.subscriptionUrl.split('/sub/')[1]!,
+    id: created.subscriptionId,
+    servers,
   };
 }

@@ -1,18 +1,12 @@
-import { DataSource } from 'typeorm';
 import { insertAccount, insertServers } from '../../../test/support/market-fixtures';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { dataSourceOptions } from '../data-source';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { CanonicalServerHosts1764000001300 } from './1764000001300-canonical-server-hosts';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(() => db.drop());
+const spec = migrationSpec(new CanonicalServerHosts1764000001300());
 
 describe('migration 1764000001300: canonical server hosts', () => {
   it('should unbracket, compress and lower-case stored hosts, and leave what it cannot read', async () => {
-    const owner = await insertAccount(db);
+    const owner = await insertAccount(spec.db);
     const stored = [
       '[2001:DB8:0:0::1]',
       '[::1]',
@@ -22,20 +16,12 @@ describe('migration 1764000001300: canonical server hosts', () => {
       '[bad',
     ];
     const ids = await insertServers(
-      db,
+      spec.db,
       stored.map((host) => ({ ownerUuid: owner, host })),
       new Date(),
     );
-    const dataSource = new DataSource(dataSourceOptions(db.url));
-    await dataSource.initialize();
-    try {
-      const runner = dataSource.createQueryRunner();
-      await new CanonicalServerHosts1764000001300().up(runner);
-      await runner.release();
-    } finally {
-      await dataSource.destroy();
-    }
-    const rows = await db.query<{ id: string; host: string }>(
+    await spec.run('up');
+    const rows = await spec.db.query<{ id: string; host: string }>(
       'SELECT id, host FROM servers WHERE id = ANY($1::uuid[])',
       [ids],
     );

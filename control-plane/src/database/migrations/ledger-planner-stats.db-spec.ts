@@ -1,17 +1,11 @@
-import { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
-import { dataSourceOptions } from '../data-source';
+import { migrationSpec } from '../../../test/support/migration-spec';
 import { LedgerPlannerStats1764000003410 } from './1764000003410-ledger-planner-stats';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(() => db.drop());
+const spec = migrationSpec(new LedgerPlannerStats1764000003410());
 
 /** Ledger transactions as the first deposits and purchases of a new installation write them. */
 async function insertTransactions(count: number): Promise<void> {
-  await db.query(
+  await spec.db.query(
     `INSERT INTO ledger_transactions (id, type, initiator_uuid, description)
      SELECT gen_random_uuid(), 'test_deposit', gen_random_uuid(), 'Deposit ' || n
      FROM generate_series(1, $1::int) n`,
@@ -25,31 +19,19 @@ async function insertTransactions(count: number): Promise<void> {
  * ends up keeping).
  */
 async function foreignKeyCheckPlan(): Promise<string> {
-  await db.query(
+  await spec.db.query(
     `PREPARE ledger_fk_check(uuid) AS
      SELECT 1 FROM ONLY ledger_transactions x WHERE id = $1 FOR KEY SHARE OF x`,
   );
   try {
-    await db.query(`SET plan_cache_mode = force_generic_plan`);
-    const rows = await db.query<{ 'QUERY PLAN': string }>(
+    await spec.db.query(`SET plan_cache_mode = force_generic_plan`);
+    const rows = await spec.db.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN EXECUTE ledger_fk_check('00000000-0000-0000-0000-000000000000')`,
     );
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   } finally {
-    await db.query(`RESET plan_cache_mode`);
-    await db.query(`DEALLOCATE ledger_fk_check`);
-  }
-}
-
-async function migrateAgain(): Promise<void> {
-  const dataSource = new DataSource(dataSourceOptions(db.url));
-  await dataSource.initialize();
-  try {
-    const runner = dataSource.createQueryRunner();
-    await new LedgerPlannerStats1764000003410().up(runner);
-    await runner.release();
-  } finally {
-    await dataSource.destroy();
+    await spec.db.query(`RESET plan_cache_mode`);
+    await spec.db.query(`DEALLOCATE ledger_fk_check`);
   }
 }
 
@@ -64,14 +46,14 @@ describe('migration 1764000003410: ledger planner statistics', () => {
   });
 
   it('should keep the statistics of a ledger that was counted', async () => {
-    await db.query(`ANALYZE ledger_transactions`);
-    const [before] = await db.query<{ relpages: number; reltuples: number }>(
+    await spec.db.query(`ANALYZE ledger_transactions`);
+    const [before] = await spec.db.query<{ relpages: number; reltuples: number }>(
       `SELECT relpages, reltuples FROM pg_class WHERE oid = 'ledger_transactions'::regclass`,
     );
 
-    await migrateAgain();
+    await spec.run('up');
 
-    const [after] = await db.query<{ relpages: number; reltuples: number }>(
+    const [after] = await spec.db.query<{ relpages: number; reltuples: number }>(
       `SELECT relpages, reltuples FROM pg_class WHERE oid = 'ledger_transactions'::regclass`,
     );
     expect(before?.reltuples).toBeGreaterThan(300);

@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
+import { v2rayTest } from '../../../test/support/v2ray-test';
 import { clientAppOf, singBoxSyntax, xrayReadsPin } from './client-app';
 import { chooseFeedFormat, fakeIpOption } from './client-format';
 import { feedContentDisposition, renderFeed } from './render-feed';
@@ -341,18 +338,3 @@ describe('feedContentDisposition', () => {
     expect(decodeURIComponent(star)).toBe(`${title}.${extension}`);
   });
 });
-
-/** `v2ray -test -config <file>`: its output, or a throw with it when v2ray refuses. */
-function v2rayTest(config: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scn-v2ray-test-'));
-  try {
-    writeFileSync(join(dir, 'config.json'), config);
-    return execFileSync('/usr/bin/v2ray', ['-test', '-config', join(dir, 'config.json')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20_000,
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { itNeeding } from '../../../test/support/requirements';
+import { v2rayTest } from '../../../test/support/v2ray-test';
 import { chooseFeedFormat, type FeedFormat, formatForUserAgent } from './client-format';
 import { escapeHtml, importLinks, renderFeedPage } from './render-page';
 import { qrDataUrl } from '../../common/qr/qr-code';
@@ -501,22 +500,6 @@ describe('round trip of the share-link parameters', () => {
 
 function expected(p: Record<string, string>): Record<string, string | undefined> {
   return { sni: p.sni, fp: p.fp, pbk: p.pbk, sid: p.sid, flow: p.flow, type: p.type };
-}
-
-/** `v2ray -test -config <file>`: its output, or a throw with it when v2ray refuses. */
-function v2rayTest(config: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scn-v2ray-test-'));
-  try {
-    const file = join(dir, 'config.json');
-    writeFileSync(file, config);
-    return execFileSync('/usr/bin/v2ray', ['-test', '-config', file], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20_000,
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('renderFeedPage', () => {

@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseVlessLink } from '@scn/proto';
 import { parse } from 'yaml';
 import { clashConfig, singBoxConfig, xrayConfig } from '../../../test/support/feed-schemas';
 import { itNeeding } from '../../../test/support/requirements';
 import { selfSigned } from '../../../test/support/self-signed';
+import { v2rayTest } from '../../../test/support/v2ray-test';
 import { connectionString, type LinkedServer } from '../../subscriptions/subscription-links';
 import { clientAppOf } from './client-app';
 import { renderFeed } from './render-feed';
@@ -50,73 +47,79 @@ const tls = (network: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-function v2rayTest(config: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scn-v2ray-test-'));
-  try {
-    writeFileSync(join(dir, 'config.json'), config);
-    return execFileSync('/usr/bin/v2ray', ['-test', '-config', join(dir, 'config.json')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20_000,
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** A REALITY inbound with the Vision flow, as an agent reports it. */
+const REALITY = {
+  security: 'reality',
+  sni: 'www.microsoft.com',
+  fp: 'chrome',
+  pbk: PBK,
+  sid: '6ba85179',
+  flow: 'xtls-rprx-vision',
+  network: 'tcp',
+};
+
+/** The outbound tags of a v2ray 4.34 config: only the fixed ones when every server is left out. */
+const V2RAY_FIXED_TAGS = ['direct', 'block', 'dns-out'];
+function v2rayTags(servers: ReturnType<typeof feedServers>): string[] {
+  return JSON.parse(renderXray(servers, { core: 'v2ray', remarks: 'R' })).outbounds.map(
+    (o: { tag: string }) => o.tag,
+  );
 }
 
 describe('share links of agent nodes', () => {
-  it('should give TLS over WebSocket its sni, fp=chrome, path and the pcs pin, never allowInsecure', () => {
-    const link = connectionString(agentNode(tls('ws', { path: '/a1b2c3' })), UUID);
-    expect(parseVlessLink(link)?.params).toEqual({
-      encryption: 'none',
-      security: 'tls',
-      sni: 'node.example.net',
-      fp: 'chrome',
-      type: 'ws',
-      path: '/a1b2c3',
-      pcs: cert.certificateSha256,
-    });
-    expect(link).not.toMatch(/allowInsecure|insecure=/i);
-  });
-
-  it('should give TLS over gRPC its serviceName and mode=gun', () => {
-    const link = connectionString(agentNode(tls('grpc', { serviceName: 'b7e9' })), UUID);
-    expect(parseVlessLink(link)?.params).toMatchObject({
-      type: 'grpc',
-      serviceName: 'b7e9',
-      mode: 'gun',
-      pcs: cert.certificateSha256,
-    });
-  });
-
-  it('should give REALITY pbk, sid, sni, fp and the Vision flow, and no pin', () => {
-    const link = connectionString(
-      agentNode({
+  it.each([
+    {
+      name: 'TLS over WebSocket its sni, fp=chrome, path and the pcs pin, never allowInsecure',
+      inbound: tls('ws', { path: '/a1b2c3' }),
+      params: {
+        encryption: 'none',
+        security: 'tls',
+        sni: 'node.example.net',
+        fp: 'chrome',
+        type: 'ws',
+        path: '/a1b2c3',
+        pcs: cert.certificateSha256,
+      },
+    },
+    {
+      name: 'TLS over gRPC its serviceName and mode=gun',
+      inbound: tls('grpc', { serviceName: 'b7e9' }),
+      params: {
+        encryption: 'none',
+        security: 'tls',
+        sni: 'node.example.net',
+        fp: 'chrome',
+        type: 'grpc',
+        serviceName: 'b7e9',
+        mode: 'gun',
+        pcs: cert.certificateSha256,
+      },
+    },
+    {
+      name: 'REALITY pbk, sid, sni, fp and the Vision flow, and no pin',
+      inbound: {
+        ...REALITY,
+        path: '',
+        serviceName: '',
+        certificateSha256: '',
+        publicKeySha256: '',
+        planRevision: '1',
+      },
+      params: {
+        encryption: 'none',
         security: 'reality',
         sni: 'www.microsoft.com',
         fp: 'chrome',
         pbk: PBK,
         sid: '6ba85179',
         flow: 'xtls-rprx-vision',
-        network: 'tcp',
-        path: '',
-        serviceName: '',
-        certificateSha256: '',
-        publicKeySha256: '',
-        planRevision: '1',
-      }),
-      UUID,
-    );
-    expect(parseVlessLink(link)?.params).toEqual({
-      encryption: 'none',
-      security: 'reality',
-      sni: 'www.microsoft.com',
-      fp: 'chrome',
-      pbk: PBK,
-      sid: '6ba85179',
-      flow: 'xtls-rprx-vision',
-      type: 'tcp',
-    });
+        type: 'tcp',
+      },
+    },
+  ])('should give $name', ({ inbound, params }) => {
+    const link = connectionString(agentNode(inbound), UUID);
+    expect(parseVlessLink(link)?.params).toEqual(params);
+    expect(link).not.toMatch(/allowInsecure|insecure=/i);
   });
 });
 
@@ -167,18 +170,12 @@ describe('every format from a pinned TLS link', () => {
     const tlsSettings = config.outbounds
       .filter((o) => o.protocol === 'vless')
       .map((o) => ('streamSettings' in o ? o.streamSettings.tlsSettings : undefined));
-    expect(tlsSettings).toEqual([
-      {
-        serverName: 'node.example.net',
-        fingerprint: 'chrome',
-        pinnedPeerCertSha256: cert.certificateSha256,
-      },
-      {
-        serverName: 'node.example.net',
-        fingerprint: 'chrome',
-        pinnedPeerCertSha256: cert.certificateSha256,
-      },
-    ]);
+    const pinned = {
+      serverName: 'node.example.net',
+      fingerprint: 'chrome',
+      pinnedPeerCertSha256: cert.certificateSha256,
+    };
+    expect(tlsSettings).toEqual([pinned, pinned]);
     expect(text).not.toMatch(/allowInsecure/);
   });
 
@@ -210,12 +207,7 @@ describe('every format from a pinned TLS link', () => {
         (o: { type: string }) => o.type === 'vless',
       ),
     ).toEqual([]);
-    const v2ray = JSON.parse(renderXray(servers, { core: 'v2ray', remarks: 'R' }));
-    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
-      'direct',
-      'block',
-      'dns-out',
-    ]);
+    expect(v2rayTags(servers)).toEqual(V2RAY_FIXED_TAGS);
     // mihomo and the Xray cores that read the pin use the hash, which the link carries.
     expect(clashConfig.parse(parse(renderClash(servers))).proxies).toHaveLength(2);
     const pinReader = { core: 'xray', remarks: 'R', client: clientAppOf('v2rayN/7.17.1') } as const;
@@ -226,18 +218,7 @@ describe('every format from a pinned TLS link', () => {
   });
 
   it('should round-trip the REALITY parameters and the Vision flow through every format', () => {
-    const reality = connectionString(
-      agentNode({
-        security: 'reality',
-        sni: 'www.microsoft.com',
-        fp: 'chrome',
-        pbk: PBK,
-        sid: '6ba85179',
-        flow: 'xtls-rprx-vision',
-        network: 'tcp',
-      }),
-      UUID,
-    );
+    const reality = connectionString(agentNode(REALITY), UUID);
     const servers = feedServers([reality]);
     const singBox = JSON.parse(renderSingBox(servers)).outbounds[2];
     expect(singBox).toMatchObject({
@@ -264,11 +245,6 @@ describe('every format from a pinned TLS link', () => {
       shortId: '6ba85179',
     });
     // v2ray 4.34 has no REALITY: left out rather than written as something else.
-    const v2ray = JSON.parse(renderXray(servers, { core: 'v2ray', remarks: 'R' }));
-    expect(v2ray.outbounds.map((o: { tag: string }) => o.tag)).toEqual([
-      'direct',
-      'block',
-      'dns-out',
-    ]);
+    expect(v2rayTags(servers)).toEqual(V2RAY_FIXED_TAGS);
   });
 });
