@@ -1,8 +1,17 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The servers' columns server_directory publishes (1764000004320 appends two). */
+export const SERVER_DIRECTORY_COLUMNS = `id, owner_uuid, name, source, tier, host, port, inbound,
+  vless_string, hardware, agent_version, core_state, active_clients, ping_ms, uptime_seconds,
+  reliability_at_report, last_report_at, last_credited_at, below_threshold_since, banned_at,
+  applied_client_set_version, created_at, updated_at, country, location, hardware_since,
+  halving_cut, core, plan_port, plan_security, plan_network,
+  plan_revision, port_regenerated_at, certificate_pem, last_traffic_batch_id, probe_uuid,
+  auto_regenerate_s`;
+
 /**
- * The read models a domain publishes for other domains' SQL (docs/architecture.md, "Who reads
- * which table"): a table is read only by its owner's repository, and other domains read what
+ * The read models a domain publishes for other domains' SQL (docs/architecture.md, "One home per
+ * table's reads"): a table is read only by its owner's repository, and other domains read what
  * the owner publishes. Simple views: PostgreSQL inlines them (the same plans as the tables),
  * a locking clause through one locks the table's rows, and a column the owner does not publish
  * cannot be read from outside.
@@ -22,14 +31,7 @@ export class PublishedReadModels1764000004310 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE VIEW server_directory AS SELECT id, owner_uuid, name, source, tier, host, port, inbound,
-         vless_string, hardware, agent_version, core_state, active_clients, ping_ms, uptime_seconds,
-         reliability_at_report, last_report_at, last_credited_at, below_threshold_since, banned_at,
-         applied_client_set_version, created_at, updated_at, country, location, hardware_since,
-         halving_cut, core, plan_port, plan_security, plan_network,
-         plan_revision, port_regenerated_at, certificate_pem, last_traffic_batch_id, probe_uuid,
-         auto_regenerate_s
-       FROM servers`,
+      `CREATE VIEW server_directory AS SELECT ${SERVER_DIRECTORY_COLUMNS} FROM servers`,
     );
     await queryRunner.query(
       `CREATE VIEW account_directory AS

@@ -1,19 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-const SERVER_DIRECTORY_COLUMNS = `id, owner_uuid, name, source, tier, host, port, inbound,
-  vless_string, hardware, agent_version, core_state, active_clients, ping_ms, uptime_seconds,
-  reliability_at_report, last_report_at, last_credited_at, below_threshold_since, banned_at,
-  applied_client_set_version, created_at, updated_at, country, location, hardware_since,
-  halving_cut, core, plan_port, plan_security, plan_network,
-  plan_revision, port_regenerated_at, certificate_pem, last_traffic_batch_id, probe_uuid,
-  auto_regenerate_s`;
+import { SERVER_DIRECTORY_COLUMNS } from './1764000004310-published-read-models';
 
 /** The nodes' published server columns, as this migration leaves them. */
 export const SERVER_DIRECTORY_VIEW = `CREATE OR REPLACE VIEW server_directory AS
   SELECT ${SERVER_DIRECTORY_COLUMNS}, host_name, enrolled_host FROM servers`;
 
 /**
- * More read models the owning domains publish (docs/architecture.md, "Who reads which table"),
+ * More read models the owning domains publish (docs/architecture.md, "One home per table's reads"),
  * so no domain's SQL reads another's table. Each is a plain projection of one table (or two, for
  * the membership history), which PostgreSQL expands into the statement that reads it: the same
  * plan as reading the table, and a row lock taken through one locks the table's row.

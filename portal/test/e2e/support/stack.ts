@@ -9,7 +9,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { freePort } from '../../../../control-plane/test/support/processes';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The browser suite reuses the control plane's test kit: a real SMTP server on loopback and a
@@ -91,30 +92,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const handedOut = new Set<number>();
-
-/**
- * A loopback port for a process the test starts, which binds it itself: drawn at random below the
- * kernel's ephemeral range (32768-60999), where no outgoing connection takes a port as its source
- * between this check and the child's bind (an OS-chosen free port there was taken so, once in a
- * while, and a v2ray core then failed with "address already in use"); checked free, never handed
- * out twice by one process.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 12000);
-    if (handedOut.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-}
+/** Ports for the processes a suite starts: the control plane's test support draws them. */
+export { freePort };
 
 /** The built control plane (serving the built portal) on a free port, a fresh database and SMTP. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 
 /** docs/product/states.md#market-and-account-states: a dialog's form resets 300 ms after it closes (so the closing fade shows it). */
-export const FORM_RESET_MS = 300;
+const FORM_RESET_MS = 300;
 
 /**
  * What the two auth dialogs do around opening and closing: `onOpen` runs during the render that
