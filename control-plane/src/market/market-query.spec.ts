@@ -79,12 +79,19 @@ describe('orderKeys', () => {
 
 describe('listingFilter', () => {
   it('should always filter on listed first, so the partial indexes apply', () => {
-    expect(listingFilter({})).toEqual({ where: 'listed', params: [], walk: 'listed', match: null });
+    expect(listingFilter({})).toEqual({
+      where: 'listed',
+      params: [],
+      walk: 'listed',
+      match: null,
+      named: null,
+    });
     expect(listingFilter({ country: 'DE', search: 'edge' })).toEqual({
       where: 'listed AND country = $1::bpchar AND search_text LIKE lower($2)',
       params: ['DE', '%edge%'],
       walk: 'listed AND country = $1::bpchar',
       match: 'search_text LIKE lower($2)',
+      named: null,
     });
   });
 
@@ -95,6 +102,11 @@ describe('listingFilter', () => {
         params: [`%${search}%`, [search === '意大利' ? 'IT' : 'DE']],
         walk: 'listed',
         match: '(search_text LIKE lower($1) OR country = ANY($2::bpchar[]))',
+        // The text apart, so the countries are counted from market_counts.
+        named: {
+          text: 'search_text LIKE lower($1)',
+          countries: '$2::bpchar[]',
+        },
       });
     }
   });
@@ -106,6 +118,10 @@ describe('listingFilter', () => {
       params: ['德国', ['DE']],
       walk: 'listed',
       match: '(strpos(search_text, lower($1)) > 0 OR country = ANY($2::bpchar[]))',
+      named: {
+        text: 'market_search_pairs(search_text) @> ARRAY[lower($1)]',
+        countries: '$2::bpchar[]',
+      },
     });
     // Taken as it is: the pieces are plain text, LIKE's wildcards mean nothing there.
     expect(listingFilter({ search: '%_' })).toEqual({
@@ -113,6 +129,7 @@ describe('listingFilter', () => {
       params: ['%_'],
       walk: 'listed',
       match: 'strpos(search_text, lower($1)) > 0',
+      named: null,
     });
     expect(listingFilter({ search: 'x' }).where).toBe('listed AND search_text LIKE lower($1)');
     expect(listingFilter({ search: 'abc' }).where).toBe('listed AND search_text LIKE lower($1)');

@@ -140,6 +140,11 @@ export interface ListingFilter {
    * per row), or null without a search.
    */
   match: string | null;
+  /**
+   * A term that names countries: its text condition alone (through the text index) and the
+   * countries' parameter, whose listings market_counts counts.
+   */
+  named: { text: string; countries: string } | null;
 }
 
 /**
@@ -163,6 +168,7 @@ export function listingFilter(query: MarketFilter): ListingFilter {
   }
   const walk = clauses.join(' AND ');
   let match: string | null = null;
+  let named: ListingFilter['named'] = null;
   if (query.search) {
     let text: string;
     let like: string;
@@ -184,9 +190,10 @@ export function listingFilter(query: MarketFilter): ListingFilter {
       const country = `country = ANY($${params.length}::bpchar[])`;
       clauses.push(`(${text} OR ${country})`);
       match = `(${like} OR ${country})`;
+      named = { text, countries: `$${params.length}::bpchar[]` };
     }
   }
-  return { where: clauses.join(' AND '), params, walk, match };
+  return { where: clauses.join(' AND '), params, walk, match, named };
 }
 
 export interface PageSql {
@@ -279,6 +286,7 @@ function searchWindow(query: MarketPageQuery): { offset: number; limit: number }
  */
 function searchPageSql(query: MarketPageQuery): PageSql {
   const filter = listingFilter(query);
+  if (filter.named && !query.serverIds) return namedSearchPageSql(query, filter, filter.named);
   const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
   const window = searchWindow(query);
   const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
@@ -290,6 +298,49 @@ function searchPageSql(query: MarketPageQuery): PageSql {
     SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
       SELECT ${PAGE_COLUMNS} FROM (
         SELECT * FROM m WHERE (SELECT found FROM t) <= ${cap}
+        ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}
+      ) l JOIN servers s ON s.id = l.server_id
+    ) p ON true
+    ORDER BY ${orderBySql(keys, 'p')}`;
+  return { sql, params };
+}
+
+/**
+ * searchPageSql for a term that names countries ("Germany", "德国", "de"): its matches are the
+ * listings of those countries, which market_counts counts exactly, and the listings elsewhere
+ * whose text has the term, counted up to what the cap leaves (nothing once the countries alone
+ * pass it: a country of over 1,000 servers is "1,000+" without a listing read). Below the cap the
+ * page comes from both parts, as for any term.
+ */
+function namedSearchPageSql(
+  query: MarketPageQuery,
+  filter: ListingFilter,
+  named: NonNullable<ListingFilter['named']>,
+): PageSql {
+  const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
+  const window = searchWindow(query);
+  const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
+  const n = filter.params.length;
+  const [limit, offset, cap] = [1, 2, 3].map((i) => `$${n + i}`);
+  // The country filter is $1 when there is one (listingFilter).
+  const within = query.country ? ' AND country::bpchar = $1::bpchar' : '';
+  const elsewhere = `(country = ANY(${named.countries})) IS NOT TRUE`;
+  const sql = `WITH k AS (
+      SELECT COALESCE(sum(listed), 0)::int AS n FROM market_counts
+      WHERE country::bpchar = ANY(${named.countries})${within}
+    ), m AS MATERIALIZED (
+      SELECT ${LISTING_COLUMNS} FROM market_listings
+      WHERE ${filter.walk} AND ${named.text} AND ${elsewhere}
+      LIMIT GREATEST(0, ${cap} + 1 - (SELECT n FROM k))
+    ), t AS (SELECT (SELECT n FROM k) + (SELECT count(*)::int FROM m) AS found)
+    SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
+      SELECT ${PAGE_COLUMNS} FROM (
+        SELECT * FROM (
+          SELECT * FROM m
+          UNION ALL
+          SELECT ${LISTING_COLUMNS} FROM market_listings
+          WHERE ${filter.walk} AND country = ANY(${named.countries})
+        ) a WHERE (SELECT found FROM t) <= ${cap}
         ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}
       ) l JOIN servers s ON s.id = l.server_id
     ) p ON true
@@ -319,6 +370,31 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
   const n = filter.params.length;
   const [limit, offset, end, walkRows] = [1, 2, 3, 4].map((i) => `$${n + i}`);
   const order = orderBySql(keys);
+  const short = `(SELECT count(*) FROM w) < ${end}`;
+  const named = filter.named;
+  // The country index holds each country in the default order: its top is the index's first
+  // rows. In another order a country's listings are read through that index and sorted (walking
+  // the order's own index for them is the walk that just failed).
+  const countryOrdered = order === orderBySql(orderKeys(undefined));
+  // Every match in its order: for a country-named term the text's matches elsewhere and each
+  // country's top apart (the top of a union is the top of its parts' tops).
+  const matches = named
+    ? `(SELECT * FROM (
+           SELECT ${LISTING_COLUMNS} FROM market_listings
+           WHERE ${filter.walk} AND ${named.text} AND (country = ANY(${named.countries})) IS NOT TRUE
+             AND ${short}
+           OFFSET 0
+         ) x ORDER BY ${order} LIMIT ${end})
+       UNION ALL
+       SELECT y.* FROM unnest(${named.countries}) AS c(code) CROSS JOIN LATERAL (
+         SELECT * FROM (
+           SELECT ${LISTING_COLUMNS} FROM market_listings
+           WHERE ${filter.walk} AND country = c.code AND ${short}${countryOrdered ? '' : ' OFFSET 0'}
+         ) z ORDER BY ${order} LIMIT ${end}
+       ) y`
+    : `SELECT ${LISTING_COLUMNS} FROM market_listings
+       WHERE ${filter.where} AND ${short}
+       OFFSET 0`;
   const sql = `WITH w AS MATERIALIZED (
       SELECT ${LISTING_COLUMNS} FROM (
         SELECT ${LISTING_COLUMNS}, search_text FROM market_listings
@@ -330,11 +406,7 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
       WHERE (SELECT count(*) FROM w) = ${end}
       UNION ALL
       SELECT * FROM (
-        SELECT * FROM (
-          SELECT ${LISTING_COLUMNS} FROM market_listings
-          WHERE ${filter.where} AND (SELECT count(*) FROM w) < ${end}
-          OFFSET 0
-        ) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
+        SELECT * FROM (${matches}) a ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
       ) sorted
     ) l JOIN servers s ON s.id = l.server_id
     ORDER BY ${orderBySql(keys, 'l')}`;

@@ -268,6 +268,42 @@ describe('market search plans', () => {
     }
   });
 
+  it('should count a country-named term as a plain count would, with or without a country filter', async () => {
+    const cases: ReadonlyArray<[string, string | undefined]> = [
+      ['Germany', undefined],
+      ['Germany', 'DE'],
+      ['Germany', 'US'],
+      ['Sweden', undefined],
+      ['Sweden', 'SE'],
+      ['Sweden', 'DE'],
+      ['de', undefined],
+      ['de', 'DE'],
+      ['德国', 'US'],
+      ['jp', undefined],
+    ];
+    for (const [search, country] of cases) {
+      const filter = listingFilter({ search, country });
+      const [plain] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM market_listings WHERE ${filter.where}`,
+        filter.params,
+      );
+      const first = pageSql({ search, country, page: 1, limit: 20 });
+      const [row] = await db.query<{ total: number; capped: boolean }>(first.sql, first.params);
+      const context = `${search} in ${country ?? 'every country'}`;
+      expect({ context, total: row!.total, capped: row!.capped }).toEqual({
+        context,
+        total: Math.min(plain!.n, MARKET_SEARCH_COUNT_CAP),
+        capped: plain!.n > MARKET_SEARCH_COUNT_CAP,
+      });
+    }
+  });
+
+  it('should count a term whose countries alone pass the cap without reading a listing', async () => {
+    // Sweden holds a fifth of the market: market_counts says "1,000+" by itself.
+    const { counting, capped } = await listingsRead({ search: 'Sweden' });
+    expect({ counting, capped }).toEqual({ counting: 0, capped: true });
+  });
+
   it('should walk the order for a broad term whose matches spread over it, in every order', async () => {
     // 'node' and 'example' match every listing, 'edge-1' 11 in 20: the page is found within the
     // first rows of the order's index, so the second statement reads no more than the walk and
