@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix, relative } from 'node:path';
 import { REPO_ROOT } from './config/app-config';
 
 /**
@@ -55,16 +55,43 @@ export function headingAnchor(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-/** Every `docs/product/<page>.md#<anchor>` cited in `text` that names no heading of the page. */
-export function brokenProductLinks(
+/**
+ * Every link to a heading of a document that names none: `docs/<page>.md#<anchor>` anywhere, and in
+ * a document also a relative `(<page>.md#<anchor>)` or `(#<anchor>)`. `anchorsOf` gives a page's
+ * anchors by its path from the repository root (null for a page that does not exist).
+ */
+export function brokenDocLinks(
+  file: string,
   text: string,
   anchorsOf: (page: string) => ReadonlySet<string> | null,
 ): string[] {
-  const broken: string[] = [];
-  for (const [link, page, anchor] of text.matchAll(/product\/([a-z-]+\.md)#([\p{L}\p{N}-]+)/gu)) {
-    if (!anchorsOf(page!)?.has(anchor!)) broken.push(link);
+  const links: Array<[string, string, string]> = [];
+  for (const [link, page, anchor] of text.matchAll(/\bdocs\/([\w./-]+?\.md)#([\p{L}\p{N}_-]+)/gu)) {
+    links.push([link, `docs/${page}`, anchor!]);
   }
-  return broken;
+  if (file.endsWith('.md')) {
+    const here = posix.dirname(file);
+    for (const [link, page, anchor] of text.matchAll(
+      /\]\((?!https?:|\/|docs\/)([\w./-]*?\.md)?#([\p{L}\p{N}_-]+)\)/gu,
+    )) {
+      links.push([link, page ? posix.normalize(posix.join(here, page)) : file, anchor!]);
+    }
+  }
+  return links.filter(([, page, anchor]) => !anchorsOf(page)?.has(anchor)).map(([link]) => link);
+}
+
+/** The anchors of a Markdown page's headings (a repeated heading's get -1, -2, as on GitHub). */
+export function pageAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const headings = markdown.replace(/```[\s\S]*?```/g, '').match(/^#{1,6} .+$/gm) ?? [];
+  for (const heading of headings) {
+    const anchor = headingAnchor(heading.replace(/^#+ /, ''));
+    const times = seen.get(anchor) ?? 0;
+    anchors.add(times ? `${anchor}-${times}` : anchor);
+    seen.set(anchor, times + 1);
+  }
+  return anchors;
 }
 
 describe('citations a reader can follow', () => {
@@ -77,35 +104,48 @@ describe('citations a reader can follow', () => {
     expect(issueCitations('a.ts', 'an issue of 12 bytes')).toEqual([]);
   });
 
-  it('should tell a product link that names no heading', () => {
-    const anchors = (page: string) => (page === 'states.md' ? new Set(['a-state']) : null);
+  it('should tell a link to a document’s heading that names none', () => {
+    const pages: Record<string, Set<string>> = {
+      'docs/product/states.md': new Set(['a-state']),
+      'docs/api.md': new Set(['market-search']),
+    };
+    const anchors = (page: string) => pages[page] ?? null;
     expect(headingAnchor('Subscription and reliability states')).toBe(
       'subscription-and-reliability-states',
     );
-    expect(brokenProductLinks('docs/product/states.md#a-state', anchors)).toEqual([]);
-    expect(brokenProductLinks('(docs/product/states.md#gone)', anchors)).toEqual([
-      'product/states.md#gone',
+    expect(brokenDocLinks('a.ts', 'docs/product/states.md#a-state', anchors)).toEqual([]);
+    expect(brokenDocLinks('a.ts', '(docs/product/states.md#gone)', anchors)).toEqual([
+      'docs/product/states.md#gone',
     ]);
-    expect(brokenProductLinks('docs/product/none.md#a-state', anchors)).toEqual([
-      'product/none.md#a-state',
+    expect(brokenDocLinks('a.ts', 'docs/product/none.md#a-state', anchors)).toEqual([
+      'docs/product/none.md#a-state',
+    ]);
+    // In a document, relative to it; in code, a Markdown link is not a path.
+    const doc = '[a](product/states.md#a-state) [b](#market-search) [c](api.md#gone)';
+    expect(brokenDocLinks('docs/api.md', doc, anchors)).toEqual(['](api.md#gone)']);
+    expect(brokenDocLinks('a.ts', doc, anchors)).toEqual([]);
+    expect([...pageAnchors('# A\n## Notes\n```\n# not a heading\n```\n## Notes')]).toEqual([
+      'a',
+      'notes',
+      'notes-1',
     ]);
   });
 
-  it('should link every product rule it cites to a heading of docs/product', () => {
-    const anchors = new Map<string, Set<string>>();
-    const productDir = join(REPO_ROOT, 'docs', 'product');
-    for (const page of readdirSync(productDir).filter((name) => name.endsWith('.md'))) {
-      const headings = readFileSync(join(productDir, page), 'utf8').match(/^#{1,6} .+$/gm) ?? [];
-      anchors.set(page, new Set(headings.map((h) => headingAnchor(h.replace(/^#+ /, '')))));
-    }
+  it('should link every heading it cites to a heading of that document', () => {
+    const anchors = new Map<string, Set<string> | null>();
+    const anchorsOf = (page: string) => {
+      if (!anchors.has(page)) {
+        const path = join(REPO_ROOT, page);
+        anchors.set(page, existsSync(path) ? pageAnchors(readFileSync(path, 'utf8')) : null);
+      }
+      return anchors.get(page)!;
+    };
     const broken: string[] = [];
     for (const file of textFiles(REPO_ROOT)) {
       if (file === 'control-plane/src/comment-citations.spec.ts') continue; // its own examples
       const text = readFileSync(join(REPO_ROOT, file), 'utf8');
       if (text.includes('\0')) continue;
-      for (const link of brokenProductLinks(text, (page) => anchors.get(page) ?? null)) {
-        broken.push(`${file}: ${link}`);
-      }
+      for (const link of brokenDocLinks(file, text, anchorsOf)) broken.push(`${file}: ${link}`);
     }
     expect(broken).toEqual([]);
   });

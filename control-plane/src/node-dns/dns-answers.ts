@@ -4,7 +4,7 @@ import type { Answer, DecodedPacket, Packet, Question } from 'dns-packet';
 import { HOST_NAME_PATTERN } from './node-host-name';
 import type { NamedNode } from './node-dns.repository';
 
-/** docs/operators.md#node-names: node addresses live 60 s in resolvers, so a move shows soon. */
+/** docs/operators.md#node-names-control-plane-for-publicly-trusted-certificates: node addresses live 60 s in resolvers, so a move shows soon. */
 export const NODE_TTL_SECONDS = 60;
 /** The apex's SOA and NS records change only with the settings. */
 const APEX_TTL_SECONDS = 3600;

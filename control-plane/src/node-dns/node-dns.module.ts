@@ -4,7 +4,7 @@ import { NodeDnsRepository } from './node-dns.repository';
 import { NodeDnsServer } from './node-dns.server';
 
 /**
- * Node names (docs/operators.md#node-names): the authoritative DNS server of the platform's node
+ * Node names (docs/operators.md#node-names-control-plane-for-publicly-trusted-certificates): the authoritative DNS server of the platform's node
  * domain and the cache it answers from. Enrollment hands out names (node-host-name.ts) and the
  * agent reports forget a node's cached address when it moves; this domain knows neither.
  */

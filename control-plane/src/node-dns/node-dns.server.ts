@@ -27,7 +27,7 @@ const TCP_IDLE_MS = 10_000;
 /**
  * The authoritative DNS server of the platform's node domain (SCN_NODE_DOMAIN), on UDP and TCP
  * at SCN_DNS_LISTEN: it publishes each node's public address under its name, so the node's agent
- * can obtain a publicly trusted certificate (docs/operators.md#node-names). Every replica can run
+ * can obtain a publicly trusted certificate (docs/operators.md#node-names-control-plane-for-publicly-trusted-certificates). Every replica can run
  * one: each answers from the database.
  */
 @Injectable()

@@ -114,10 +114,10 @@ export class NodesService {
   }
 
   /**
-   * The same regeneration, triggered by reachability (docs/reachability.md#automatic-port-
-   * regeneration): only while the owner allows it, at most once per their chosen interval (never
-   * more often than the emergency regeneration's own limit). Null when it is not due or not
-   * allowed, or when another change came first.
+   * The same regeneration, triggered by reachability
+   * (docs/reachability.md#automatic-port-regeneration): only while the owner allows it, at most
+   * once per their chosen interval (never more often than the emergency regeneration's own
+   * limit). Null when it is not due or not allowed, or when another change came first.
    */
   async regeneratePortWhenBlocked(serverId: string): Promise<ServerEntity | null> {
     const current = await this.repository.findServer(serverId);

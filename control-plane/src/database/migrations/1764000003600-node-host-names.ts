@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Node names (docs/operators.md#node-names): each agent server gets a stable DNS label of its own
+ * Node names (docs/operators.md#node-names-control-plane-for-publicly-trusted-certificates): each agent server gets a stable DNS label of its own
  * (`n` + 16 hex digits, random: nothing secret is derived from), under which the control plane's
  * DNS server publishes its address so its agent can obtain a publicly trusted certificate; and the
  * address the agent gave at enrollment, answered for the name until its first report.
