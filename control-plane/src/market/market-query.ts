@@ -287,17 +287,36 @@ function searchWindow(query: MarketPageQuery): { offset: number; limit: number }
 function searchPageSql(query: MarketPageQuery): PageSql {
   const filter = listingFilter(query);
   if (filter.named && !query.serverIds) return namedSearchPageSql(query, filter, filter.named);
+  return countedPageSql(
+    query,
+    filter,
+    (cap) => `m AS MATERIALIZED (
+      SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} LIMIT ${cap} + 1
+    ), t AS (SELECT count(*)::int AS found FROM m)`,
+    'm',
+  );
+}
+
+/**
+ * A search's first statement around what counts its matches: `counted` (given the cap's
+ * parameter) defines `t.found`, the matches up to the cap + 1, and the rows `source` names; the
+ * page is taken from those rows when there are no more than the cap.
+ */
+function countedPageSql(
+  query: MarketPageQuery,
+  filter: ListingFilter,
+  counted: (cap: string) => string,
+  source: string,
+): PageSql {
   const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
   const window = searchWindow(query);
   const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
   const n = filter.params.length;
   const [limit, offset, cap] = [1, 2, 3].map((i) => `$${n + i}`);
-  const sql = `WITH m AS MATERIALIZED (
-      SELECT ${LISTING_COLUMNS} FROM market_listings WHERE ${filter.where} LIMIT ${cap} + 1
-    ), t AS (SELECT count(*)::int AS found FROM m)
+  const sql = `WITH ${counted(cap!)}
     SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
       SELECT ${PAGE_COLUMNS} FROM (
-        SELECT * FROM m WHERE (SELECT found FROM t) <= ${cap}
+        SELECT * FROM ${source} WHERE (SELECT found FROM t) <= ${cap}
         ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}
       ) l JOIN servers s ON s.id = l.server_id
     ) p ON true
@@ -317,35 +336,31 @@ function namedSearchPageSql(
   filter: ListingFilter,
   named: NonNullable<ListingFilter['named']>,
 ): PageSql {
-  const keys = orderKeys(query.sort, query.order, query.pricesDiffer);
-  const window = searchWindow(query);
-  const params = [...filter.params, window.limit, window.offset, MARKET_SEARCH_COUNT_CAP];
-  const n = filter.params.length;
-  const [limit, offset, cap] = [1, 2, 3].map((i) => `$${n + i}`);
   // The country filter is $1 when there is one (listingFilter).
   const within = query.country ? ' AND country::bpchar = $1::bpchar' : '';
-  const elsewhere = `(country = ANY(${named.countries})) IS NOT TRUE`;
-  const sql = `WITH k AS (
+  return countedPageSql(
+    query,
+    filter,
+    (cap) => `k AS (
       SELECT COALESCE(sum(listed), 0)::int AS n FROM market_counts
       WHERE country::bpchar = ANY(${named.countries})${within}
     ), m AS MATERIALIZED (
       SELECT ${LISTING_COLUMNS} FROM market_listings
-      WHERE ${filter.walk} AND ${named.text} AND ${elsewhere}
+      WHERE ${filter.walk} AND ${named.text} AND ${outside(named)}
       LIMIT GREATEST(0, ${cap} + 1 - (SELECT n FROM k))
-    ), t AS (SELECT (SELECT n FROM k) + (SELECT count(*)::int FROM m) AS found)
-    SELECT LEAST(t.found, ${cap})::int AS total, t.found > ${cap} AS capped, p.* FROM t LEFT JOIN (
-      SELECT ${PAGE_COLUMNS} FROM (
-        SELECT * FROM (
-          SELECT * FROM m
-          UNION ALL
-          SELECT ${LISTING_COLUMNS} FROM market_listings
-          WHERE ${filter.walk} AND country = ANY(${named.countries})
-        ) a WHERE (SELECT found FROM t) <= ${cap}
-        ORDER BY ${orderBySql(keys)} LIMIT ${limit} OFFSET ${offset}
-      ) l JOIN servers s ON s.id = l.server_id
-    ) p ON true
-    ORDER BY ${orderBySql(keys, 'p')}`;
-  return { sql, params };
+    ), t AS (SELECT (SELECT n FROM k) + (SELECT count(*)::int FROM m) AS found)`,
+    `(
+      SELECT * FROM m
+      UNION ALL
+      SELECT ${LISTING_COLUMNS} FROM market_listings
+      WHERE ${filter.walk} AND country = ANY(${named.countries})
+    ) a`,
+  );
+}
+
+/** A listing outside the countries a term names (its country unknown included). */
+function outside(named: NonNullable<ListingFilter['named']>): string {
+  return `(country = ANY(${named.countries})) IS NOT TRUE`;
 }
 
 /**
@@ -381,8 +396,7 @@ export function broadSearchSql(query: MarketPageQuery): PageSql | null {
   const matches = named
     ? `(SELECT * FROM (
            SELECT ${LISTING_COLUMNS} FROM market_listings
-           WHERE ${filter.walk} AND ${named.text} AND (country = ANY(${named.countries})) IS NOT TRUE
-             AND ${short}
+           WHERE ${filter.walk} AND ${named.text} AND ${outside(named)} AND ${short}
            OFFSET 0
          ) x ORDER BY ${order} LIMIT ${end})
        UNION ALL
