@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { checkVless, probeTargetOf, type VlessCheck } from '@scn/proto';
 import { startVlessTestHost, type VlessTestHost } from '../support/vless-netns';
 import { describeNeeding } from '../support/requirements';
@@ -40,6 +41,16 @@ describeLive('the VLESS check against a real v2ray server', () => {
   });
 
   it('should fail against a service that is not VLESS', async () => {
+    // A client that resets the connection after the banner (a scanner, a check that gave up)
+    // must not take the service down for the next one.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: host.serverAddress, port: host.notVlessPort });
+      socket.once('data', () => {
+        socket.resetAndDestroy();
+        resolve();
+      });
+      socket.once('error', reject);
+    });
     const result = await checkVless(check({ port: host.notVlessPort }));
     expect(result).toMatchObject({ ok: false, reason: 'not_vless' });
   });

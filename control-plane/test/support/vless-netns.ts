@@ -227,7 +227,9 @@ export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promis
     });
     children.push(v2ray);
 
-    // Not VLESS: a line-speaking TCP service, like an SSH server's banner.
+    // Not VLESS: a line-speaking TCP service, like an SSH server's banner. A client that closes
+    // with the banner unread sends a reset (waitForPort does): without an error listener that
+    // reset would kill the service, and a later check would find nothing listening.
     const notVlessPort = vlessPort + 1;
     const banner = spawn(
       'ip',
@@ -237,7 +239,7 @@ export async function startVlessTestHost(uuid: string, prefix = 'man15'): Promis
         ns,
         process.execPath,
         '-e',
-        `require('net').createServer((s) => { s.end('SSH-2.0-OpenSSH_9.2\\r\\n'); }).listen(${notVlessPort}, '${serverAddress}')`,
+        `require('net').createServer((s) => { s.on('error', () => s.destroy()); s.end('SSH-2.0-OpenSSH_9.2\\r\\n'); }).listen(${notVlessPort}, '${serverAddress}')`,
       ],
       { stdio: 'ignore' },
     );
