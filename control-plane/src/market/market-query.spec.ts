@@ -85,6 +85,7 @@ describe('listingFilter', () => {
       walk: 'listed',
       match: null,
       named: null,
+      country: null,
     });
     expect(listingFilter({ country: 'DE', search: 'edge' })).toEqual({
       where: 'listed AND country = $1::bpchar AND search_text LIKE lower($2)',
@@ -92,6 +93,7 @@ describe('listingFilter', () => {
       walk: 'listed AND country = $1::bpchar',
       match: 'search_text LIKE lower($2)',
       named: null,
+      country: '$1::bpchar',
     });
   });
 
@@ -107,6 +109,7 @@ describe('listingFilter', () => {
           text: 'search_text LIKE lower($1)',
           countries: '$2::bpchar[]',
         },
+        country: null,
       });
     }
   });
@@ -122,6 +125,7 @@ describe('listingFilter', () => {
         text: 'market_search_pairs(search_text) @> ARRAY[lower($1)]',
         countries: '$2::bpchar[]',
       },
+      country: null,
     });
     // Taken as it is: the pieces are plain text, LIKE's wildcards mean nothing there.
     expect(listingFilter({ search: '%_' })).toEqual({
@@ -130,6 +134,7 @@ describe('listingFilter', () => {
       walk: 'listed',
       match: 'strpos(search_text, lower($1)) > 0',
       named: null,
+      country: null,
     });
     expect(listingFilter({ search: 'x' }).where).toBe('listed AND search_text LIKE lower($1)');
     expect(listingFilter({ search: 'abc' }).where).toBe('listed AND search_text LIKE lower($1)');

@@ -145,6 +145,8 @@ export interface ListingFilter {
    * countries' parameter, whose listings market_counts counts.
    */
   named: { text: string; countries: string } | null;
+  /** The country filter's parameter (`$n::bpchar`), or null without one. */
+  country: string | null;
 }
 
 /**
@@ -157,10 +159,12 @@ export interface ListingFilter {
 export function listingFilter(query: MarketFilter): ListingFilter {
   const clauses = ['listed'];
   const params: unknown[] = [];
+  let country: string | null = null;
   if (query.country) {
     params.push(query.country);
     // A bpchar parameter, so the comparison stays on the char(2) column and its index.
-    clauses.push(`country = $${params.length}::bpchar`);
+    country = `$${params.length}::bpchar`;
+    clauses.push(`country = ${country}`);
   }
   if (query.serverIds) {
     params.push(query.serverIds);
@@ -187,13 +191,13 @@ export function listingFilter(query: MarketFilter): ListingFilter {
       match = like;
     } else {
       params.push(countries);
-      const country = `country = ANY($${params.length}::bpchar[])`;
-      clauses.push(`(${text} OR ${country})`);
-      match = `(${like} OR ${country})`;
+      const inCountries = `country = ANY($${params.length}::bpchar[])`;
+      clauses.push(`(${text} OR ${inCountries})`);
+      match = `(${like} OR ${inCountries})`;
       named = { text, countries: `$${params.length}::bpchar[]` };
     }
   }
-  return { where: clauses.join(' AND '), params, walk, match, named };
+  return { where: clauses.join(' AND '), params, walk, match, named, country };
 }
 
 export interface PageSql {
@@ -336,8 +340,7 @@ function namedSearchPageSql(
   filter: ListingFilter,
   named: NonNullable<ListingFilter['named']>,
 ): PageSql {
-  // The country filter is $1 when there is one (listingFilter).
-  const within = query.country ? ' AND country::bpchar = $1::bpchar' : '';
+  const within = filter.country ? ` AND country::bpchar = ${filter.country}` : '';
   return countedPageSql(
     query,
     filter,
