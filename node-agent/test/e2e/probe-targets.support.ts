@@ -104,7 +104,13 @@ export async function startProbeTargets(binary: string, uuid: string): Promise<P
   }
   const page: LocalHttpServer = await startHttpServer('reachable');
   const accepted: net.Socket[] = [];
-  const track = (server: net.Server) => server.on('connection', (s) => accepted.push(s));
+  // A prober that gives up resets its connection: without an error listener that reset would
+  // end the test process with an uncaught ECONNRESET.
+  const track = (server: net.Server) =>
+    server.on('connection', (s) => {
+      accepted.push(s);
+      s.on('error', () => undefined);
+    });
   const silent = net.createServer(() => undefined);
   let resets = 0;
   const reset = net.createServer((socket) =>
