@@ -54,6 +54,37 @@ describe('reliability decay in the minute sweep', () => {
     expect(await ids()).toEqual([reporting, silent]);
   });
 
+  it('should write a silent listing once per hour of staleness, not every minute', async () => {
+    const owner = await insertAccount(market.db);
+    const silentSince = clock.at;
+    const ids = await insertServers(
+      market.db,
+      [0, 1, 2].map((i) => ({ ownerUuid: owner, name: `Decay hourly ${i}`, country: 'IS' })),
+      silentSince,
+    );
+    const written = async (minutes: number): Promise<number> => {
+      clock.at = new Date(silentSince.getTime() + minutes * 60_000);
+      const before = await market.db.query<{ xmin: string }>(
+        `SELECT xmin::text FROM market_listings WHERE server_id = ANY($1) ORDER BY server_id`,
+        [ids],
+      );
+      await market.refresh.refresh();
+      const after = await market.db.query<{ xmin: string }>(
+        `SELECT xmin::text FROM market_listings WHERE server_id = ANY($1) ORDER BY server_id`,
+        [ids],
+      );
+      return after.filter((row, i) => row.xmin !== before[i]!.xmin).length;
+    };
+    // Stale after an hour, -5 at each full hour: 61 and 121 minutes write, the minutes after
+    // them within the same hour do not (docs/product/states.md#subscription-and-reliability-states).
+    expect(await written(61)).toBe(3);
+    expect(await written(62)).toBe(0);
+    expect(await written(119)).toBe(0);
+    expect(await written(121)).toBe(3);
+    expect(await written(122)).toBe(0);
+    clock.at = silentSince;
+  });
+
   it('should not overwrite a report that arrives after the sweep read the server', async () => {
     const owner = await insertAccount(market.db);
     const [id] = await insertServers(
