@@ -30,7 +30,9 @@ const { dataSourceOptions } = dist('database/data-source.js');
 const { ReliabilityHistoryRepository } = dist(
   'reliability-history/reliability-history.repository.js',
 );
-const { ReliabilityHistoryService } = dist('reliability-history/reliability-history.service.js');
+const { ReliabilityHistoryService, HISTORY_PAGE_SIZE } = dist(
+  'reliability-history/reliability-history.service.js',
+);
 
 const SERVERS = Number(process.env.HISTORY_SERVERS ?? 100_000);
 const MONTH_DAYS = 30;
@@ -119,7 +121,7 @@ try {
     await db.query('SELECT count(*)::int AS n FROM server_reliability_days')
   ).rows;
   console.log(
-    `History pass (ReliabilityHistoryService.writeUntil, pages of 5,000): first run ${fmt(first)} servers in ${firstSeconds.toFixed(2)} s, ${firstCpu} (cursors created, ${fmt(dayRowsAfterSweep)} finished day rows); ` +
+    `History pass (ReliabilityHistoryService.writeUntil, pages of ${fmt(HISTORY_PAGE_SIZE)}): first run ${fmt(first)} servers in ${firstSeconds.toFixed(2)} s, ${firstCpu} (cursors created, ${fmt(dayRowsAfterSweep)} finished day rows); ` +
       `then each a minute later: ${steady.map((s) => `${fmt(s.moved)} in ${s.seconds.toFixed(2)} s, ${s.cpu}`).join('; ')}`,
   );
   // Churn: every cursor updated once a minute for CHURN_MINUTES, as in production, against the

@@ -10,8 +10,8 @@ import {
   type SweepSettlement,
 } from '../nodes/reliability-sweep.repository';
 
-/** Servers the reliability sweep reads, and writes in one statement, at a time. */
-export const SWEEP_PAGE_SIZE = 5_000;
+/** Servers the reliability sweep reads, and writes in one statement, at a time (as HISTORY_PAGE_SIZE). */
+export const SWEEP_PAGE_SIZE = 1_000;
 
 /**
  * The minute's reliability work (docs/product/states.md#subscription-and-reliability-states): writes every server's reliability history up to
