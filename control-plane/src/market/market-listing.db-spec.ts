@@ -62,17 +62,17 @@ describe('reliability decay in the minute sweep', () => {
       [0, 1, 2].map((i) => ({ ownerUuid: owner, name: `Decay hourly ${i}`, country: 'IS' })),
       silentSince,
     );
+    // Each listing's row version: it moves with every write of the row.
+    const versions = () =>
+      market.db.query<{ xmin: string }>(
+        `SELECT xmin::text FROM market_listings WHERE server_id = ANY($1) ORDER BY server_id`,
+        [ids],
+      );
     const written = async (minutes: number): Promise<number> => {
       clock.at = new Date(silentSince.getTime() + minutes * 60_000);
-      const before = await market.db.query<{ xmin: string }>(
-        `SELECT xmin::text FROM market_listings WHERE server_id = ANY($1) ORDER BY server_id`,
-        [ids],
-      );
+      const before = await versions();
       await market.refresh.refresh();
-      const after = await market.db.query<{ xmin: string }>(
-        `SELECT xmin::text FROM market_listings WHERE server_id = ANY($1) ORDER BY server_id`,
-        [ids],
-      );
+      const after = await versions();
       return after.filter((row, i) => row.xmin !== before[i]!.xmin).length;
     };
     // Stale after an hour, -5 at each full hour: 61 and 121 minutes write, the minutes after
